@@ -1,0 +1,106 @@
+/* sinew/base.h — results, diagnostics, allocator, assertions, version.
+
+   Every fallible function in sinew returns an sw_result. The codes and their
+   texts come from one list (SW_RESULT_LIST) so that sw_result_str() always
+   matches the code. Functions that can say more also fill a caller-provided
+   sw_diag (may be NULL): a one-line message naming what was wrong.
+
+   Caller bugs (NULL where a pointer is required, ranges past a validated
+   job) trip SW_ASSERT, which is on in debug builds and can be replaced by
+   defining SW_ASSERT before including any sinew header. Bad data never
+   asserts: it returns a code.
+
+   Nothing here holds global state; everything is thread-safe. */
+#ifndef SINEW_BASE_H
+#define SINEW_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SW_VERSION_MAJOR 0
+#define SW_VERSION_MINOR 1
+#define SW_VERSION_PATCH 0
+#define SW_VERSION_STRING "0.1.0"
+
+/* The headers compile as C11 and as C++. */
+#ifdef __cplusplus
+#define SW_EXTERN_C_BEGIN extern "C" {
+#define SW_EXTERN_C_END }
+#define SW_RESTRICT __restrict
+#define SW_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define SW_EXTERN_C_BEGIN
+#define SW_EXTERN_C_END
+#define SW_RESTRICT restrict
+#define SW_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
+#ifndef SW_ASSERT
+#include <assert.h>
+#define SW_ASSERT(cond) assert(cond)
+#endif
+
+SW_EXTERN_C_BEGIN
+
+#define SW_RESULT_LIST(X)                                                  \
+    X(SW_OK, "ok")                                                         \
+    X(SW_ERR_INVALID_ARGUMENT, "invalid argument")                         \
+    X(SW_ERR_OUT_OF_MEMORY, "out of memory")                               \
+    X(SW_ERR_IO, "input/output error")                                     \
+    X(SW_ERR_INVALID_DATA, "invalid data")                                 \
+    X(SW_ERR_UNSUPPORTED, "unsupported")                                   \
+    X(SW_ERR_BUFFER_TOO_SMALL, "buffer too small")                         \
+    X(SW_ERR_INDEX_OUT_OF_RANGE, "index out of range")                     \
+    X(SW_ERR_JOINT_ORDER, "joints are not ordered parents first")          \
+    X(SW_ERR_CYCLE, "hierarchy contains a cycle")                          \
+    X(SW_ERR_SINGULAR, "matrix is singular")
+
+typedef enum sw_result {
+#define SW__RESULT_ENUM(name, text) name,
+    SW_RESULT_LIST(SW__RESULT_ENUM)
+#undef SW__RESULT_ENUM
+    SW_RESULT_COUNT
+} sw_result;
+
+/* Text of a result code; never NULL ("unknown result" for values outside the list). */
+const char* sw_result_str(sw_result result);
+
+/* What went wrong, in one line. Filled by functions that take an sw_diag*;
+   `message` is always NUL-terminated. `index` names the offending element
+   (joint, vertex, accessor…) or is -1. */
+typedef struct sw_diag {
+    sw_result result;
+    int64_t index;
+    char message[256];
+} sw_diag;
+
+/* Fills `diag` (if not NULL) with `result`, `index` and a printf-style
+   message, and returns `result`, so that failures read
+   `return sw_diag_set(diag, SW_ERR_..., i, "joint %d ...", i);`. */
+sw_result sw_diag_set(sw_diag* diag, sw_result result, int64_t index, const char* format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Memory for long-lived objects. A zeroed allocator means malloc/free. */
+typedef struct sw_allocator {
+    void* (*alloc)(size_t size, void* user);
+    void (*free)(void* ptr, void* user);
+    void* user;
+} sw_allocator;
+
+void* sw_alloc(const sw_allocator* allocator, size_t size);
+void sw_free(const sw_allocator* allocator, void* ptr);
+
+/* count * size without overflow: returns false (and writes 0) if it would overflow. */
+bool sw_mul_size(size_t count, size_t size, size_t* out_bytes);
+
+/* The build's configuration, for `sinew --version` and bug reports:
+   e.g. "release, scalar kernels" or "debug asan+ubsan, scalar kernels". */
+const char* sw_build_info(void);
+
+SW_EXTERN_C_END
+
+#endif

@@ -1,0 +1,197 @@
+/* sinew/skin.h — skin matrices, dual-quaternion palettes, CPU skinning jobs
+   (linear blend and dual quaternion), and the LBS volume-loss analysis.
+
+   The formula (seed 000, RTR4 eq. 4.59):  u = Σᵢ wᵢ · Bᵢ · Mᵢ⁻¹ · p
+   - Bᵢ: joint i's current model (world) transform, from the local→model pass;
+   - Mᵢ⁻¹: its inverse bind matrix, stored inverted at import so the runtime
+     never inverts (as Godot does);
+   - Sᵢ = Bᵢ·Mᵢ⁻¹: the skin matrix, 3 rows of 4 floats (sw_mat34), the
+     palette uploaded to GPUs and read by the CPU kernels.
+
+   Contracts the kernels rely on (and never re-check per vertex):
+   - weights are ≥ 0 and sum to 1 — they are normalised once at import; the
+     kernels decode u8/u16 weights (c/255, c/65535) and never divide by the sum;
+   - unused influence slots have weight 0 and a valid joint index;
+   - joint indices are < the palette's joint_count (sw_skin_check_influences
+     verifies a whole stream, for importers and `sinew check`).
+
+   Jobs are stateless structs over caller-owned spans: validate once, then
+   run on any vertex range, from any number of threads on disjoint ranges.
+   Nothing here allocates except sw_twist_tube_measure (through the caller's
+   allocator). */
+#ifndef SINEW_SKIN_H
+#define SINEW_SKIN_H
+
+#include "sinew/base.h"
+#include "sinew/math.h"
+
+SW_EXTERN_C_BEGIN
+
+#define SW_MAX_INFLUENCES 8
+
+/* A skin binds a mesh to joints of a skeleton. */
+typedef struct sw_skin {
+    size_t joint_count;             /* palette size */
+    const uint16_t* joints;         /* skeleton joint of each skin joint; NULL = skin joint i is skeleton joint i */
+    const sw_mat34* inverse_bind;   /* Mᵢ⁻¹ per skin joint; NULL = identity for all */
+} sw_skin;
+
+/* Every joint reference < skeleton_joint_count; inverse binds finite and invertible. */
+sw_result sw_skin_validate(const sw_skin* skin, size_t skeleton_joint_count, sw_diag* diag);
+
+/* out_matrices[i] = model[skin->joints[i]] · skin->inverse_bind[i], for
+   i < skin->joint_count. `model` holds the skeleton's model transforms. */
+void sw_skin_matrices(sw_mat34* SW_RESTRICT out_matrices, const sw_skin* skin, const sw_mat34* model);
+
+/* The same palette as dual quaternions, for DQS. Each skin matrix is split by
+   polar decomposition S = [R|t]·K: out_dual_quats[i] holds the rigid [R|t];
+   out_stretch[i] (may be NULL) holds K, the scale/shear in bind space, with
+   zero translation. Returns the number of joints whose K differs from the
+   identity by more than 1e-5 (0 means the palette is rigid and the DQS job
+   may be given stretch = NULL). */
+size_t sw_skin_dual_quats(sw_dualquat* SW_RESTRICT out_dual_quats, sw_mat34* SW_RESTRICT out_stretch,
+                          const sw_mat34* skin_matrices, size_t joint_count);
+
+typedef enum sw_skin_method {
+    SW_SKIN_METHOD_DEFAULT = 0, /* LBS */
+    SW_SKIN_LBS,
+    SW_SKIN_DQS,
+} sw_skin_method;
+
+typedef enum sw_joint_format {
+    SW_JOINT_FORMAT_DEFAULT = 0, /* U16 */
+    SW_JOINT_U8,
+    SW_JOINT_U16,
+} sw_joint_format;
+
+typedef enum sw_weight_format {
+    SW_WEIGHT_FORMAT_DEFAULT = 0, /* F32 */
+    SW_WEIGHT_F32,
+    SW_WEIGHT_U8_NORM,  /* c / 255 */
+    SW_WEIGHT_U16_NORM, /* c / 65535 */
+} sw_weight_format;
+
+typedef enum sw_normal_mode {
+    SW_NORMAL_MODE_DEFAULT = 0, /* BLENDED */
+    /* n' = normalize(A·n), A the blended 3×3: what UE, Unity and Godot do;
+       exact for rotations and uniform scale. */
+    SW_NORMALS_BLENDED,
+    /* n' = normalize(cof(A)·n), cof(A) = det(A)·A⁻ᵀ: exact under non-uniform
+       scale and shear (about 30 more flops per vertex). */
+    SW_NORMALS_COFACTOR,
+} sw_normal_mode;
+
+/* One skinning job over a vertex stream.
+
+   Defaults (zero fields): method LBS, joint_format U16, weight_format F32,
+   normal_mode BLENDED, strides tightly packed (positions and normals 12 bytes,
+   tangents 16, joints influence_count × 1 or 2, weights influence_count × 1,
+   2 or 4).
+
+   Streams: positions are required; normals and tangents are optional, but
+   each input needs its output and vice versa. Tangents are xyzw, w (the
+   bitangent sign) copied unchanged. Outputs may alias their own input
+   exactly (in place, same stride); otherwise they must not overlap anything.
+
+   LBS reads `matrices`. DQS reads `dual_quats` and, when the palette carries
+   scale, `stretch` (see sw_skin_dual_quats): the vertex is first deformed by
+   the linear blend of the stretches Σwᵢ·Kᵢ (a bind-space 3×3, exact for
+   scale and shear that do not vary between the joints), then moved by the
+   normalised blend of the rigid dual quaternions, signs aligned to the
+   vertex's first influence. With stretch = NULL scale is dropped, and DQS
+   equals LBS for a single influence. */
+typedef struct sw_skin_job {
+    sw_skin_method method;
+    sw_normal_mode normal_mode;
+    size_t vertex_count;
+    int influence_count; /* 1..SW_MAX_INFLUENCES */
+
+    /* palette: joint_count entries each */
+    size_t joint_count;
+    const sw_mat34* matrices;       /* LBS */
+    const sw_dualquat* dual_quats;  /* DQS */
+    const sw_mat34* stretch;        /* DQS; NULL = rigid palette */
+
+    /* influences: influence_count per vertex */
+    const void* joints;
+    size_t joints_stride;
+    sw_joint_format joint_format;
+    const void* weights;
+    size_t weights_stride;
+    sw_weight_format weight_format;
+
+    /* vertex streams (floats) */
+    const float* in_positions;  size_t in_positions_stride;
+    float* out_positions;       size_t out_positions_stride;
+    const float* in_normals;    size_t in_normals_stride;
+    float* out_normals;         size_t out_normals_stride;
+    const float* in_tangents;   size_t in_tangents_stride;
+    float* out_tangents;        size_t out_tangents_stride;
+} sw_skin_job;
+
+/* Checks every field once: counts, formats, pointers, strides (at least the
+   element size, multiples of 4 bytes for floats), alignment, aliasing
+   between outputs. O(1): joint indices are not scanned. */
+sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag);
+
+/* Skins vertices first_vertex .. first_vertex+vertex_count-1 of a validated job. */
+void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_count);
+
+/* Scans a whole influence stream (fields as in sw_skin_job: joints, weights,
+   formats, strides, influence_count, vertex_count, joint_count; the rest is
+   ignored) for indices ≥ joint_count, negative or non-finite weights and
+   weight sums off 1 by more than `sum_tolerance`. Reports the first
+   offending vertex in `diag`. */
+sw_result sw_skin_check_influences(const sw_skin_job* job, float sum_tolerance, sw_diag* diag);
+
+/* ---- LBS volume loss (seed 000, section 1 and appendix 1) ------------------
+
+   Two joints whose rotations differ by φ about an axis, blended with weights
+   w and 1−w, scale the distance from that axis by
+       retention(w, φ) = sqrt(1 − 2w(1−w)(1 − cos φ)),
+   which is |cos(φ/2)| at w = ½ (8.7 % of the radius left at 170°). DQS keeps
+   it at 1. */
+double sw_lbs_retention(double weight, double twist_radians);
+
+/* A procedural tube along +X with two joints: joint 0 at the origin, joint 1
+   (its child) at length/2. Rings are evenly spaced from x = 0 to x = length;
+   the child's weight is 0 over the first third, rises linearly over the
+   middle third and is 1 over the last third, so the ring at length/2 has
+   w = ½.
+
+   Defaults (zero fields): length 3 m, radius 0.5 m, 61 rings (a ring at
+   every third and at the middle; weight steps of 0.05), 32 segments. */
+typedef struct sw_twist_tube_desc {
+    float length;
+    float radius;
+    int rings;    /* ≥ 7; (rings − 1) divisible by 6 puts rings exactly at w = 0, ½, 1 */
+    int segments; /* ≥ 3 */
+} sw_twist_tube_desc;
+
+/* Resolves defaults; returns SW_ERR_INVALID_ARGUMENT for out-of-range fields. */
+sw_result sw_twist_tube_resolve(sw_twist_tube_desc* out, const sw_twist_tube_desc* desc);
+size_t sw_twist_tube_vertex_count(const sw_twist_tube_desc* resolved);
+/* Child-joint weight at a ring. */
+float sw_twist_tube_ring_weight(const sw_twist_tube_desc* resolved, int ring);
+/* Writes vertex_count vertices: positions (3 floats), normals (3),
+   tangents (4, w = +1), joints (2 × u8: 0, 1), weights (2 × f32, summing to 1).
+   Vertex (ring r, segment s) is at index r·segments + s. Any output may be NULL. */
+void sw_twist_tube_build(const sw_twist_tube_desc* resolved, float* out_positions, float* out_normals,
+                         float* out_tangents, uint8_t* out_joints, float* out_weights);
+/* Local transforms of the two joints with the child twisted by `twist`
+   radians about +X (twist 0 is the bind pose). */
+void sw_twist_tube_pose(const sw_twist_tube_desc* resolved, float twist, sw_transform out_local[2]);
+/* Mean distance from the X axis of each ring's vertices, divided by the
+   tube radius: out_retention has `rings` entries. */
+void sw_twist_tube_measure_rings(const sw_twist_tube_desc* resolved, const float* positions,
+                                 float* out_retention);
+/* The whole pipeline on the tube: pose → local→model → skin matrices (and
+   dual quaternions) → skinning job → ring radii. Allocates its vertex
+   buffers through `allocator` (NULL = malloc) and frees them before
+   returning. */
+sw_result sw_twist_tube_measure(const sw_twist_tube_desc* desc, float twist, sw_skin_method method,
+                                const sw_allocator* allocator, float* out_retention);
+
+SW_EXTERN_C_END
+
+#endif

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Installs the Debian packages that building, testing and running sinew need.
+# Idempotent: packages already installed are skipped, and when nothing is
+# missing it touches no network. Needs root (or sudo) only when installing.
+set -eu
+
+PACKAGES="
+cmake
+make
+gcc
+g++
+libc6-dev
+pkg-config
+libcairo2-dev
+libcglm-dev
+fonts-dejavu-core
+"
+
+missing=""
+for pkg in $PACKAGES; do
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    case "$status" in
+        *"install ok installed"*) ;;
+        *) missing="$missing $pkg" ;;
+    esac
+done
+
+if [ -z "$missing" ]; then
+    exit 0
+fi
+
+echo "install-deps: installing$missing"
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "install-deps: missing packages:$missing; run this script as root" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

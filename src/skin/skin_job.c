@@ -1,0 +1,291 @@
+/* CPU skinning, scalar reference: LBS and DQS of positions, normals and
+   tangents, 1–8 influences, u8/u16 joints, f32/unorm8/unorm16 weights
+   (see sinew/skin.h). Written to be read and lifted: one function per
+   vertex, no cleverness; the SIMD kernels are checked against this one. */
+#include "sinew/skin.h"
+
+#include <string.h>
+
+/* ---- stream layout ------------------------------------------------------- */
+
+static size_t sw__joint_size(sw_joint_format f) { return f == SW_JOINT_U8 ? 1 : 2; }
+
+static size_t sw__weight_size(sw_weight_format f) {
+    return f == SW_WEIGHT_U8_NORM ? 1 : f == SW_WEIGHT_U16_NORM ? 2 : 4;
+}
+
+static sw_joint_format sw__joint_format(const sw_skin_job* job) {
+    return job->joint_format == SW_JOINT_FORMAT_DEFAULT ? SW_JOINT_U16 : job->joint_format;
+}
+
+static sw_weight_format sw__weight_format(const sw_skin_job* job) {
+    return job->weight_format == SW_WEIGHT_FORMAT_DEFAULT ? SW_WEIGHT_F32 : job->weight_format;
+}
+
+static size_t sw__or(size_t stride, size_t fallback) { return stride ? stride : fallback; }
+
+/* Every stride of a job with its default resolved. */
+typedef struct sw__strides {
+    size_t joints, weights, in_pos, out_pos, in_nrm, out_nrm, in_tan, out_tan;
+} sw__strides;
+
+static sw__strides sw__resolve_strides(const sw_skin_job* job) {
+    size_t n = (size_t)job->influence_count;
+    return (sw__strides){
+        .joints = sw__or(job->joints_stride, n * sw__joint_size(sw__joint_format(job))),
+        .weights = sw__or(job->weights_stride, n * sw__weight_size(sw__weight_format(job))),
+        .in_pos = sw__or(job->in_positions_stride, 12),
+        .out_pos = sw__or(job->out_positions_stride, 12),
+        .in_nrm = sw__or(job->in_normals_stride, 12),
+        .out_nrm = sw__or(job->out_normals_stride, 12),
+        .in_tan = sw__or(job->in_tangents_stride, 16),
+        .out_tan = sw__or(job->out_tangents_stride, 16),
+    };
+}
+
+/* ---- validation ------------------------------------------------------------ */
+
+typedef struct sw__stream {
+    const char* name;
+    const void* data;
+    size_t stride, element_size;
+} sw__stream;
+
+/* Do two strided streams of `count` elements share a byte? Equal strides are
+   checked element by element (interleaved outputs are fine); other strides
+   conservatively by their whole extent. */
+static bool sw__streams_overlap(const sw__stream* a, const sw__stream* b, size_t count) {
+    uintptr_t pa = (uintptr_t)a->data, pb = (uintptr_t)b->data;
+    uintptr_t end_a = pa + (count - 1) * a->stride + a->element_size;
+    uintptr_t end_b = pb + (count - 1) * b->stride + b->element_size;
+    if (end_a <= pb || end_b <= pa) return false;
+    if (a->stride != b->stride) return true;
+    size_t s = a->stride;
+    size_t d = (size_t)((pb > pa ? pb - pa : pa - pb) % s); /* distance between element starts, modulo the stride */
+    size_t first = pb >= pa ? a->element_size : b->element_size;  /* size of the stream that starts first */
+    size_t second = pb >= pa ? b->element_size : a->element_size;
+    return d < first || s - d < second;
+}
+
+static sw_result sw__check_stream(const sw__stream* s, size_t alignment, sw_diag* diag) {
+    if (s->stride < s->element_size)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s stride %zu is smaller than its element (%zu bytes)",
+                           s->name, s->stride, s->element_size);
+    if ((uintptr_t)s->data % alignment != 0 || s->stride % alignment != 0)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s pointer or stride is not %zu-byte aligned", s->name,
+                           alignment);
+    return SW_OK;
+}
+
+sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
+    if (!job) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no job");
+    if (job->method > SW_SKIN_DQS || job->normal_mode > SW_NORMALS_COFACTOR || job->joint_format > SW_JOINT_U16 ||
+        job->weight_format > SW_WEIGHT_U16_NORM)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "unknown method, normal mode or format");
+    if (job->influence_count < 1 || job->influence_count > SW_MAX_INFLUENCES)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "influence_count %d (allowed 1..%d)",
+                           job->influence_count, SW_MAX_INFLUENCES);
+    if (job->joint_count == 0 || job->joint_count > 65536)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "palette has %zu joints (allowed 1..65536)",
+                           job->joint_count);
+    bool dqs = job->method == SW_SKIN_DQS;
+    if (!dqs && !job->matrices) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "LBS job without matrices");
+    if (dqs && !job->dual_quats) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "DQS job without dual_quats");
+    if (!job->joints || !job->weights)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "job without joints or weights");
+    if (!job->in_positions || !job->out_positions)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "positions need both in_positions and out_positions");
+    if (!job->in_normals != !job->out_normals)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "normals need both in_normals and out_normals");
+    if (!job->in_tangents != !job->out_tangents)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "tangents need both in_tangents and out_tangents");
+    if (job->vertex_count == 0) return SW_OK;
+
+    sw__strides st = sw__resolve_strides(job);
+    size_t n = (size_t)job->influence_count;
+    size_t joint_size = sw__joint_size(sw__joint_format(job)), weight_size = sw__weight_size(sw__weight_format(job));
+    size_t matrices_size = job->joint_count * sizeof(sw_mat34);
+    size_t dq_size = job->joint_count * sizeof(sw_dualquat);
+    sw__stream inputs[] = {
+        {"joints", job->joints, st.joints, n * joint_size},
+        {"weights", job->weights, st.weights, n * weight_size},
+        {"in_positions", job->in_positions, st.in_pos, 12},
+        {"in_normals", job->in_normals, st.in_nrm, 12},
+        {"in_tangents", job->in_tangents, st.in_tan, 16},
+    };
+    sw__stream outputs[] = {
+        {"out_positions", job->out_positions, st.out_pos, 12},
+        {"out_normals", job->out_normals, st.out_nrm, 12},
+        {"out_tangents", job->out_tangents, st.out_tan, 16},
+    };
+    /* The palette as one-element streams, so outputs cannot overwrite it. */
+    sw__stream palette[] = {
+        {"matrices", job->matrices, matrices_size, matrices_size},
+        {"dual_quats", job->dual_quats, dq_size, dq_size},
+        {"stretch", job->stretch, matrices_size, matrices_size},
+    };
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        if (!inputs[i].data) continue;
+        size_t alignment = i == 0 ? joint_size : i == 1 ? weight_size : 4;
+        sw_result r = sw__check_stream(&inputs[i], alignment, diag);
+        if (r != SW_OK) return r;
+    }
+    for (size_t o = 0; o < 3; o++) {
+        const sw__stream* out = &outputs[o];
+        if (!out->data) continue;
+        sw_result r = sw__check_stream(out, 4, diag);
+        if (r != SW_OK) return r;
+        for (size_t p = o + 1; p < 3; p++)
+            if (outputs[p].data && sw__streams_overlap(out, &outputs[p], job->vertex_count))
+                return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s overlaps %s", out->name, outputs[p].name);
+        for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+            if (!inputs[i].data) continue;
+            /* In place is allowed: an output exactly over its own input. */
+            bool own = i == o + 2 && inputs[i].data == out->data && inputs[i].stride == out->stride;
+            if (!own && sw__streams_overlap(out, &inputs[i], job->vertex_count))
+                return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s overlaps %s", out->name, inputs[i].name);
+        }
+        for (size_t k = 0; k < 3; k++) {
+            if (!palette[k].data) continue;
+            /* The palette is one block: compare it with the output's whole extent. */
+            uintptr_t po = (uintptr_t)out->data, pk = (uintptr_t)palette[k].data;
+            uintptr_t end_o = po + (job->vertex_count - 1) * out->stride + out->element_size;
+            if (po < pk + palette[k].element_size && pk < end_o)
+                return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s overlaps %s", out->name, palette[k].name);
+        }
+    }
+    return SW_OK;
+}
+
+/* ---- per-vertex work ---------------------------------------------------------- */
+
+static const void* sw__at(const void* base, size_t stride, size_t index) {
+    return (const unsigned char*)base + stride * index;
+}
+
+static float* sw__at_mut(float* base, size_t stride, size_t index) {
+    return (float*)(void*)((unsigned char*)base + stride * index);
+}
+
+/* Decodes one vertex's influences: raw joint indices and weights as floats. */
+static void sw__read_influences(const sw_skin_job* job, const sw__strides* st, size_t v, uint32_t* joints,
+                                float* weights) {
+    const void* j = sw__at(job->joints, st->joints, v);
+    const void* w = sw__at(job->weights, st->weights, v);
+    const sw_joint_format joint_format = sw__joint_format(job);
+    const sw_weight_format weight_format = sw__weight_format(job);
+    for (int k = 0; k < job->influence_count; k++) {
+        joints[k] = joint_format == SW_JOINT_U8 ? ((const uint8_t*)j)[k] : ((const uint16_t*)j)[k];
+        switch (weight_format) {
+        case SW_WEIGHT_U8_NORM: weights[k] = sw_unorm8_to_float(((const uint8_t*)w)[k]); break;
+        case SW_WEIGHT_U16_NORM: weights[k] = sw_unorm16_to_float(((const uint16_t*)w)[k]); break;
+        default: weights[k] = ((const float*)w)[k]; break;
+        }
+    }
+}
+
+/* Σ wₖ·palette[jₖ]: the weights sum to 1, so nothing is divided. */
+static sw_mat34 sw__blend_matrices(const sw_mat34* palette, const uint32_t* joints, const float* weights, int n) {
+    sw_mat34 out = {{{0.0f}}};
+    for (int k = 0; k < n; k++) {
+        const sw_mat34* m = &palette[joints[k]];
+        float w = weights[k];
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++) out.m[r][c] += w * m->m[r][c];
+    }
+    return out;
+}
+
+static sw_vec3 sw__load3(const float* p) { return (sw_vec3){p[0], p[1], p[2]}; }
+static void sw__store3(float* p, sw_vec3 v) { p[0] = v.x; p[1] = v.y; p[2] = v.z; }
+
+void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_count) {
+    SW_ASSERT(job && first_vertex <= job->vertex_count && vertex_count <= job->vertex_count - first_vertex);
+    const sw__strides st = sw__resolve_strides(job);
+    const int n = job->influence_count;
+    const bool dqs = job->method == SW_SKIN_DQS;
+    const bool cofactor = job->normal_mode == SW_NORMALS_COFACTOR;
+    const sw_mat34 identity = sw_mat34_identity();
+
+    for (size_t v = first_vertex; v < first_vertex + vertex_count; v++) {
+        uint32_t joints[SW_MAX_INFLUENCES];
+        float weights[SW_MAX_INFLUENCES];
+        sw__read_influences(job, &st, v, joints, weights);
+        /* Out-of-range indices (which importers reject) become joint 0, so
+           bad data cannot read outside the palette. */
+        for (int k = 0; k < n; k++)
+            if (joints[k] >= job->joint_count) joints[k] = 0;
+
+        /* Read every input before writing: outputs may be the inputs (in place). */
+        sw_vec3 position = sw__load3(sw__at(job->in_positions, st.in_pos, v));
+        sw_vec3 normal = {0}, tangent = {0};
+        float tangent_w = 0.0f;
+        if (job->in_normals) normal = sw__load3(sw__at(job->in_normals, st.in_nrm, v));
+        if (job->in_tangents) {
+            const float* t = sw__at(job->in_tangents, st.in_tan, v);
+            tangent = sw__load3(t);
+            tangent_w = t[3];
+        }
+
+        /* LBS: one blended affine matrix A moves everything.
+           DQS: a bind-space stretch K (identity for rigid palettes), then the
+           blended rigid dual quaternion. */
+        sw_mat34 blended = dqs ? (job->stretch ? sw__blend_matrices(job->stretch, joints, weights, n) : identity)
+                               : sw__blend_matrices(job->matrices, joints, weights, n);
+        sw_dualquat rigid = sw_dualquat_identity();
+        if (dqs) {
+            sw_dualquat gathered[SW_MAX_INFLUENCES];
+            for (int k = 0; k < n; k++) gathered[k] = job->dual_quats[joints[k]];
+            rigid = sw_dualquat_blend(gathered, weights, n);
+        }
+
+        sw_vec3 out_position = sw_mat34_apply_point(&blended, position);
+        if (dqs) out_position = sw_dualquat_apply_point(rigid, out_position);
+        sw__store3(sw__at_mut(job->out_positions, st.out_pos, v), out_position);
+
+        if (job->in_normals) {
+            /* No inverse transpose by default (seed 000): exact for rotation
+               and uniform scale; the cofactor is exact for any linear map. */
+            sw_mat34 normal_matrix = cofactor ? sw_mat34_cofactor(&blended) : blended;
+            sw_vec3 out_normal = sw_mat34_apply_dir(&normal_matrix, normal);
+            if (dqs) out_normal = sw_dualquat_apply_dir(rigid, out_normal);
+            sw__store3(sw__at_mut(job->out_normals, st.out_nrm, v), sw_vec3_normalize(out_normal));
+        }
+        if (job->in_tangents) {
+            sw_vec3 out_tangent = sw_mat34_apply_dir(&blended, tangent);
+            if (dqs) out_tangent = sw_dualquat_apply_dir(rigid, out_tangent);
+            float* t = sw__at_mut(job->out_tangents, st.out_tan, v);
+            sw__store3(t, sw_vec3_normalize(out_tangent));
+            t[3] = tangent_w;
+        }
+    }
+}
+
+sw_result sw_skin_check_influences(const sw_skin_job* job, float sum_tolerance, sw_diag* diag) {
+    if (!job || !job->joints || !job->weights || job->influence_count < 1 ||
+        job->influence_count > SW_MAX_INFLUENCES || job->joint_format > SW_JOINT_U16 ||
+        job->weight_format > SW_WEIGHT_U16_NORM)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "influence check needs joints, weights and formats");
+    const sw__strides st = sw__resolve_strides(job);
+    const int n = job->influence_count;
+    for (size_t v = 0; v < job->vertex_count; v++) {
+        uint32_t joints[SW_MAX_INFLUENCES];
+        float weights[SW_MAX_INFLUENCES];
+        sw__read_influences(job, &st, v, joints, weights);
+        float sum = 0.0f;
+        for (int k = 0; k < n; k++) {
+            if (joints[k] >= job->joint_count)
+                return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)v,
+                                   "vertex %zu influence %d uses joint %u of %zu", v, k, (unsigned)joints[k],
+                                   job->joint_count);
+            if (!isfinite(weights[k]) || weights[k] < 0.0f)
+                return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)v, "vertex %zu influence %d has weight %g", v,
+                                   k, (double)weights[k]);
+            sum += weights[k];
+        }
+        if (!(fabsf(sum - 1.0f) <= sum_tolerance))
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)v, "vertex %zu weights sum to %g, not 1", v,
+                               (double)sum);
+    }
+    return SW_OK;
+}

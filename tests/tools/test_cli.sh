@@ -1,0 +1,132 @@
+#!/bin/sh
+# The `sinew` dispatcher: help, version, unknown commands and options, exit
+# codes (0 ok, 1 failure, 2 usage error).
+# Usage: sh test_cli.sh PATH_TO_SINEW SCRATCH_DIR
+set -eu
+
+if [ $# -ne 2 ]; then
+    echo "usage: sh $0 PATH_TO_SINEW SCRATCH_DIR" >&2
+    exit 2
+fi
+SINEW=$1
+WORK=$2/work
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+passed=0
+failed=0
+
+# check NAME COMMAND...: COMMAND's success is the check's.
+check() {
+    name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "ok   $name"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name" >&2
+        echo "     exit status $rc; stdout:" >&2
+        sed 's/^/       /' "$WORK/out" >&2
+        echo "     stderr:" >&2
+        sed 's/^/       /' "$WORK/err" >&2
+    fi
+}
+
+# sinew ARGS...: runs the tool, keeps its exit status in $rc, stdout in
+# $WORK/out and stderr in $WORK/err.
+sinew() {
+    if "$SINEW" "$@" >"$WORK/out" 2>"$WORK/err"; then rc=0; else rc=$?; fi
+}
+
+status_is() { [ "$rc" -eq "$1" ]; }
+out_has() { grep -q -e "$1" "$WORK/out"; }
+err_has() { grep -q -e "$1" "$WORK/err"; }
+out_empty() { [ ! -s "$WORK/out" ]; }
+err_empty() { [ ! -s "$WORK/err" ]; }
+
+sinew --help
+check "--help exits 0" status_is 0
+check "--help prints usage" out_has "usage: sinew <command>"
+check "--help lists retention" out_has "^  retention  "
+check "--help prints nothing on stderr" err_empty
+
+sinew -h
+check "-h exits 0" status_is 0
+check "-h prints usage" out_has "usage: sinew <command>"
+
+sinew help
+check "help exits 0" status_is 0
+check "help lists retention" out_has "^  retention  "
+
+sinew
+check "no arguments: usage error (2)" status_is 2
+check "no arguments: usage on stderr" err_has "usage: sinew <command>"
+
+sinew --version
+check "--version exits 0" status_is 0
+check "--version prints 'sinew X.Y.Z'" sh -c "head -n 1 '$WORK/out' | grep -Eq '^sinew [0-9]+\.[0-9]+\.[0-9]+$'"
+check "--version prints the build" out_has "^build: [a-z].*kernels"
+
+sinew retention --help
+check "retention --help exits 0" status_is 0
+check "retention --help prints its usage" out_has "usage: sinew retention"
+check "retention --help documents --plot" out_has "--plot FILE"
+check "retention --help documents --json" out_has "--json"
+
+sinew help retention
+check "help retention exits 0" status_is 0
+check "help retention prints its usage" out_has "usage: sinew retention"
+
+sinew frobnicate
+check "unknown command: exit 2" status_is 2
+check "unknown command: one clear line" err_has "^sinew: unknown command 'frobnicate' (see sinew --help)$"
+check "unknown command: nothing on stdout" out_empty
+
+sinew help frobnicate
+check "help for an unknown command: exit 2" status_is 2
+check "help for an unknown command: says so" err_has "unknown command 'frobnicate'"
+
+sinew --frobnicate
+check "unknown global option: exit 2" status_is 2
+check "unknown global option: says so" err_has "^sinew: unknown option '--frobnicate'"
+
+sinew retention --frobnicate
+check "unknown retention option: exit 2" status_is 2
+check "unknown retention option: names it" \
+    err_has "^sinew retention: unknown option '--frobnicate' (see sinew retention --help)$"
+check "unknown retention option: nothing on stdout" out_empty
+
+sinew retention extra
+check "unexpected argument: exit 2" status_is 2
+check "unexpected argument: names it" err_has "unexpected argument 'extra'"
+
+sinew retention --rings abc
+check "--rings abc: exit 2" status_is 2
+check "--rings abc: names the option and the range" err_has "--rings expects an integer from 7 to"
+
+sinew retention --rings 3
+check "--rings 3 (below range): exit 2" status_is 2
+
+sinew retention --segments=2
+check "--segments=2 (below range): exit 2" status_is 2
+check "--segments=2: names the option" err_has "--segments expects an integer"
+
+sinew retention --rings
+check "--rings without a value: exit 2" status_is 2
+check "--rings without a value: says so" err_has "option --rings needs a value"
+
+sinew retention --quiet --json
+check "--quiet with --json: exit 2" status_is 2
+
+if [ -w /dev/full ]; then
+    if "$SINEW" --version >/dev/full 2>"$WORK/err"; then rc=0; else rc=$?; fi
+    : >"$WORK/out"
+    check "a full stdout is a failure (1)" status_is 1
+    check "a full stdout is reported" err_has "cannot write standard output"
+else
+    echo "note: /dev/full is missing; skipped the write-error check"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,210 @@
+/* Helpers shared by the sinew subcommands (see tool_common.h). */
+
+/* getpid, open, fdopen, fsync: POSIX, not C11. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "tool_common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+bool tool_error_set(tool_error* err, const char* format, ...) {
+    if (err) {
+        va_list ap;
+        va_start(ap, format);
+        vsnprintf(err->message, sizeof err->message, format, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+/* ---- arguments ------------------------------------------------------------ */
+
+const char* tool_args_next(tool_args* args) {
+    if (args->next >= args->count) return NULL;
+    return args->items[args->next++];
+}
+
+bool tool_args_is_help(const char* arg) {
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+bool tool_args_flag(const char* arg, const char* name) {
+    return strcmp(arg, name) == 0;
+}
+
+bool tool_args_option(tool_args* args, const char* arg, const char* name) {
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return false;
+    if (arg[n] == '\0') {
+        args->value = NULL;
+        return true;
+    }
+    if (arg[n] == '=') {
+        args->value = arg + n + 1;
+        return true;
+    }
+    return false;
+}
+
+const char* tool_args_value(tool_args* args, const char* name, tool_error* err) {
+    const char* value = args->value;
+    args->value = NULL;
+    if (!value) value = tool_args_next(args);
+    if (!value || value[0] == '\0') {
+        tool_error_set(err, "option %s needs a value", name);
+        return NULL;
+    }
+    return value;
+}
+
+int tool_print_help(const tool_args* args) {
+    fputs(args->command->help, stdout);
+    return TOOL_EXIT_OK;
+}
+
+int tool_usage(const tool_args* args, const char* format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    fprintf(stderr, "sinew %s: ", args->command->name);
+    vfprintf(stderr, format, ap);
+    fprintf(stderr, " (see sinew %s --help)\n", args->command->name);
+    va_end(ap);
+    return TOOL_EXIT_USAGE;
+}
+
+int tool_fail(const tool_args* args, const char* format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    fprintf(stderr, "sinew %s: ", args->command->name);
+    vfprintf(stderr, format, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return TOOL_EXIT_FAILURE;
+}
+
+/* ---- option values ---------------------------------------------------------- */
+
+bool tool_parse_int(const char* option, const char* text, long min, long max, long* out, tool_error* err) {
+    char* end = NULL;
+    errno = 0;
+    /* strtol would skip leading spaces and accept "+"; neither belongs in a count. */
+    long v = (text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) ? strtol(text, &end, 10) : 0;
+    if (!end || end == text || *end != '\0' || errno == ERANGE || v < min || v > max) {
+        *out = 0;
+        return tool_error_set(err, "%s expects an integer from %ld to %ld, got '%s'", option, min, max, text);
+    }
+    *out = v;
+    return true;
+}
+
+bool tool_parse_double(const char* option, const char* text, double min, double max, double* out,
+                       tool_error* err) {
+    char* end = NULL;
+    errno = 0;
+    double v = (text[0] != '\0' && text[0] != ' ' && text[0] != '\t') ? strtod(text, &end) : 0.0;
+    if (!end || end == text || *end != '\0' || errno == ERANGE || !isfinite(v) || v < min || v > max) {
+        *out = 0.0;
+        return tool_error_set(err, "%s expects a number from %g to %g, got '%s'", option, min, max, text);
+    }
+    *out = v;
+    return true;
+}
+
+static char ascii_lower(char c) {
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+bool tool_has_extension(const char* path, const char* ext) {
+    size_t n = strlen(path), e = strlen(ext);
+    if (n <= e) return false; /* ".svg" alone names no file */
+    const char* tail = path + n - e;
+    for (size_t i = 0; i < e; i++)
+        if (ascii_lower(tail[i]) != ascii_lower(ext[i])) return false;
+    return tail[-1] != '/';
+}
+
+/* ---- atomic file output --------------------------------------------------------- */
+
+bool tool_atomic_open(tool_atomic_file* out, const char* path, tool_error* err) {
+    memset(out, 0, sizeof *out);
+    size_t size = strlen(path) + 32;
+    char* temp_path = malloc(size);
+    if (!temp_path) return tool_error_set(err, "cannot write '%s': out of memory", path);
+    snprintf(temp_path, size, "%s.tmp.%ld", path, (long)getpid());
+
+    /* O_EXCL: never write through a link someone left under our name. A
+       leftover from an earlier process with our pid is ours to replace. */
+    int fd = open(temp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno == EEXIST && unlink(temp_path) == 0)
+        fd = open(temp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0) {
+        int e = errno;
+        tool_error_set(err, "cannot write '%s': cannot create temporary file '%s': %s", path, temp_path,
+                       strerror(e));
+        free(temp_path);
+        return false;
+    }
+    FILE* stream = fdopen(fd, "wb");
+    if (!stream) {
+        int e = errno;
+        close(fd);
+        unlink(temp_path);
+        tool_error_set(err, "cannot write '%s': %s", path, strerror(e));
+        free(temp_path);
+        return false;
+    }
+    out->path = path;
+    out->temp_path = temp_path;
+    out->stream = stream;
+    return true;
+}
+
+bool tool_atomic_write(tool_atomic_file* file, const void* data, size_t size) {
+    if (file->write_errno) return false;
+    if (size && fwrite(data, 1, size, file->stream) != size) {
+        file->write_errno = errno ? errno : EIO;
+        return false;
+    }
+    return true;
+}
+
+static void atomic_release(tool_atomic_file* file) {
+    free(file->temp_path);
+    memset(file, 0, sizeof *file);
+}
+
+void tool_atomic_abort(tool_atomic_file* file) {
+    if (file->stream) fclose(file->stream);
+    if (file->temp_path) unlink(file->temp_path);
+    atomic_release(file);
+}
+
+bool tool_atomic_commit(tool_atomic_file* file, tool_error* err) {
+    int e = file->write_errno;
+    errno = 0;
+    if (!e && fflush(file->stream) != 0) e = errno ? errno : EIO;
+    /* Sync before the rename so a crash cannot leave the new name on empty data. */
+    if (!e && fsync(fileno(file->stream)) != 0 && errno != EINVAL && errno != ENOTSUP) e = errno;
+    if (fclose(file->stream) != 0 && !e) e = errno ? errno : EIO;
+    file->stream = NULL;
+    if (e) {
+        tool_error_set(err, "cannot write '%s': %s", file->path, strerror(e));
+        tool_atomic_abort(file);
+        return false;
+    }
+    if (rename(file->temp_path, file->path) != 0) {
+        e = errno;
+        tool_error_set(err, "cannot write '%s': cannot rename '%s' over it: %s", file->path, file->temp_path,
+                       strerror(e));
+        tool_atomic_abort(file);
+        return false;
+    }
+    atomic_release(file);
+    return true;
+}

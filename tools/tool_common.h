@@ -1,0 +1,129 @@
+/* tools/tool_common.h — what the `sinew` subcommands share: the command
+   table entry, argument walking, option-value parsing, error values and an
+   atomic file writer.
+
+   A command is a function `int cmd_x(tool_args* args)` that walks its own
+   arguments with tool_args_next() and returns an exit status (TOOL_EXIT_*).
+   Messages go to stderr as "sinew <command>: <what went wrong>"; helpers that
+   can fail fill a tool_error instead of printing, so the caller decides how
+   to report (usage error or failure).
+
+   Nothing here keeps global state. */
+#ifndef SINEW_TOOL_COMMON_H
+#define SINEW_TOOL_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum {
+    TOOL_EXIT_OK = 0,
+    TOOL_EXIT_FAILURE = 1, /* the command ran and failed (I/O, library error) */
+    TOOL_EXIT_USAGE = 2,   /* bad command line; nothing was done */
+};
+
+#if defined(__GNUC__)
+#define TOOL_PRINTF(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
+#else
+#define TOOL_PRINTF(fmt_index, first_arg)
+#endif
+
+/* What went wrong, in one line (no trailing newline, no program name). */
+typedef struct tool_error {
+    char message[1024];
+} tool_error;
+
+/* Fills `err` (if not NULL) with a printf-style message; returns false so
+   that failures read `return tool_error_set(err, "...");`. */
+bool tool_error_set(tool_error* err, const char* format, ...) TOOL_PRINTF(2, 3);
+
+/* ---- commands and their arguments -------------------------------------- */
+
+typedef struct tool_args tool_args;
+typedef int (*tool_command_fn)(tool_args* args);
+
+/* One row of the command table in sinew.c. */
+typedef struct tool_command {
+    const char* name;    /* "retention" */
+    const char* summary; /* one line for `sinew --help` */
+    tool_command_fn run;
+    const char* help;    /* full text for `sinew <name> --help`, ends with '\n' */
+} tool_command;
+
+/* The arguments after the command name, walked front to back. */
+struct tool_args {
+    const tool_command* command;
+    int count;
+    char** items;
+    int next;          /* index of the next unread item */
+    const char* value; /* "=VALUE" part of the option last matched by tool_args_option, or NULL */
+};
+
+/* The next argument, or NULL when all are read. */
+const char* tool_args_next(tool_args* args);
+/* `arg` is "-h" or "--help". */
+bool tool_args_is_help(const char* arg);
+/* `arg` is exactly the flag `name` (flags take no value). */
+bool tool_args_flag(const char* arg, const char* name);
+/* `arg` is option `name` given as "NAME" or "NAME=VALUE"; remembers VALUE
+   for tool_args_value(). */
+bool tool_args_option(tool_args* args, const char* arg, const char* name);
+/* The value of the option just matched: its "=VALUE" part, else the next
+   argument. NULL (and `err` filled) when there is none or it is empty. */
+const char* tool_args_value(tool_args* args, const char* name, tool_error* err);
+
+/* Prints the command's help to stdout; returns TOOL_EXIT_OK. */
+int tool_print_help(const tool_args* args);
+/* Prints "sinew CMD: MESSAGE (see sinew CMD --help)" to stderr; returns TOOL_EXIT_USAGE. */
+int tool_usage(const tool_args* args, const char* format, ...) TOOL_PRINTF(2, 3);
+/* Prints "sinew CMD: MESSAGE" to stderr; returns TOOL_EXIT_FAILURE. */
+int tool_fail(const tool_args* args, const char* format, ...) TOOL_PRINTF(2, 3);
+
+/* ---- option values ------------------------------------------------------ */
+
+/* Decimal integer in [min, max], the whole text (no spaces, no junk).
+   On failure `err` names the option, the range and the text given. */
+bool tool_parse_int(const char* option, const char* text, long min, long max, long* out, tool_error* err);
+/* Finite number in [min, max] (strtod syntax, whole text). */
+bool tool_parse_double(const char* option, const char* text, double min, double max, double* out,
+                       tool_error* err);
+/* `path` ends with `ext` (".svg"), ASCII case-insensitively. */
+bool tool_has_extension(const char* path, const char* ext);
+
+/* ---- atomic file output -------------------------------------------------- */
+
+/* Writes go to "<path>.tmp.<pid>" in the same directory (so the final
+   rename stays on one file system and replaces `path` in one step); only a
+   successful commit renames it over `path`. Readers never see a partial
+   file, and a failed run leaves neither a partial target nor the temporary.
+
+     tool_atomic_file f;
+     if (!tool_atomic_open(&f, path, &err)) return ...;
+     ok = tool_atomic_write(&f, data, size) && ...;
+     if (!ok) { tool_atomic_abort(&f); ... }
+     else if (!tool_atomic_commit(&f, &err)) ...;           */
+typedef struct tool_atomic_file {
+    const char* path; /* the target, as given (caller-owned) */
+    char* temp_path;  /* owned; NULL when closed */
+    FILE* stream;     /* open on temp_path, binary */
+    int write_errno;  /* errno of the first failed write, 0 if none */
+} tool_atomic_file;
+
+/* Creates the temporary file. On failure `out` is zeroed and `err` names
+   the target, the temporary and the reason (strerror). */
+bool tool_atomic_open(tool_atomic_file* out, const char* path, tool_error* err);
+/* Appends `size` bytes; false after any failed write (remembered in write_errno). */
+bool tool_atomic_write(tool_atomic_file* file, const void* data, size_t size);
+/* Flushes, syncs and closes the temporary and renames it over the target.
+   On any failure (including an earlier failed write) the temporary is
+   removed and `err` says why. Always releases `file`. */
+bool tool_atomic_commit(tool_atomic_file* file, tool_error* err);
+/* Closes and removes the temporary; safe on a released or zeroed file. */
+void tool_atomic_abort(tool_atomic_file* file);
+
+/* ---- the commands (one file each) ----------------------------------------- */
+
+int cmd_retention(tool_args* args);
+extern const char cmd_retention_help[];
+
+#endif
