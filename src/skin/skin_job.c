@@ -67,7 +67,12 @@ static bool sw__streams_overlap(const sw__stream* a, const sw__stream* b, size_t
     return d < first || s - d < second;
 }
 
-static sw_result sw__check_stream(const sw__stream* s, size_t alignment, sw_diag* diag) {
+static sw_result sw__check_stream(const sw__stream* s, size_t alignment, size_t count, sw_diag* diag) {
+    size_t span;
+    if (!sw_mul_size(count - 1, s->stride, &span) || span > SIZE_MAX - s->element_size ||
+        (uintptr_t)s->data > UINTPTR_MAX - (span + s->element_size))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s: %zu vertices of stride %zu overflow the address space",
+                           s->name, count, s->stride);
     if (s->stride < s->element_size)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s stride %zu is smaller than its element (%zu bytes)",
                            s->name, s->stride, s->element_size);
@@ -127,13 +132,13 @@ sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
         if (!inputs[i].data) continue;
         size_t alignment = i == 0 ? joint_size : i == 1 ? weight_size : 4;
-        sw_result r = sw__check_stream(&inputs[i], alignment, diag);
+        sw_result r = sw__check_stream(&inputs[i], alignment, job->vertex_count, diag);
         if (r != SW_OK) return r;
     }
     for (size_t o = 0; o < 3; o++) {
         const sw__stream* out = &outputs[o];
         if (!out->data) continue;
-        sw_result r = sw__check_stream(out, 4, diag);
+        sw_result r = sw__check_stream(out, 4, job->vertex_count, diag);
         if (r != SW_OK) return r;
         for (size_t p = o + 1; p < 3; p++)
             if (outputs[p].data && sw__streams_overlap(out, &outputs[p], job->vertex_count))

@@ -195,6 +195,10 @@ static void test_skin_job_validity_rejects(void) {
     EXPECT_INVALID(job.out_positions = f.weights);
     EXPECT_INVALID(job.out_tangents = (float*)(void*)f.joints);
     EXPECT_INVALID(job.out_positions = (float*)(void*)f.mats);
+
+    /* Counts whose streams would run past the end of the address space. */
+    EXPECT_INVALID(job.vertex_count = SIZE_MAX);
+    EXPECT_INVALID(job.vertex_count = SIZE_MAX / 12 + 2);
 }
 
 static void test_skin_job_validity_accepts(void) {
