@@ -2,45 +2,8 @@
 #include <string.h>
 
 #include "harness.h"
+#include "test_random.h"
 #include "sinew/anim.h"
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint32_t rng_u32(rng* r) {
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 0x2545F4914F6CDD1Dull) >> 32);
-}
-
-static double rng_unit(rng* r) { return (double)rng_u32(r) / 4294967296.0; }
-static float rng_range(rng* r, double lo, double hi) { return (float)(lo + (hi - lo) * rng_unit(r)); }
-static uint32_t rng_below(rng* r, uint32_t n) { return (uint32_t)(rng_unit(r) * n); }
-
-static sw_quat rng_quat(rng* r) {
-    for (;;) {
-        double v[4], n2 = 0.0;
-        for (int i = 0; i < 4; i++) {
-            v[i] = 2.0 * rng_unit(r) - 1.0;
-            n2 += v[i] * v[i];
-        }
-        if (n2 > 1.0 || n2 < 1e-4) continue;
-        double inv = 1.0 / sqrt(n2);
-        return (sw_quat){(float)(v[0] * inv), (float)(v[1] * inv), (float)(v[2] * inv), (float)(v[3] * inv)};
-    }
-}
-
-static sw_vec3 rng_vec3(rng* r, double lo, double hi) {
-    return (sw_vec3){rng_range(r, lo, hi), rng_range(r, lo, hi), rng_range(r, lo, hi)};
-}
-
-static sw_transform rng_transform(rng* r, double smin, double smax) {
-    sw_transform t;
-    t.translation = rng_vec3(r, -1, 1);
-    t.rotation = rng_quat(r);
-    t.scale = rng_vec3(r, smin, smax);
-    return t;
-}
 
 /* A failure must come with a code, that code in diag, and a message. */
 static void check_failure(sw_result got, const sw_diag* diag) {
@@ -55,7 +18,7 @@ static void test_skeleton_validate_accepts_valid(void) {
     const int16_t parents[5] = {SW_NO_PARENT, 0, 1, 0, SW_NO_PARENT};
     sw_transform rest[5];
     rng r = {0x5CE1};
-    for (int i = 0; i < 5; i++) rest[i] = rng_transform(&r, 0.5, 2.0);
+    for (int i = 0; i < 5; i++) rest[i] = rng_transform(&r, 1, 0.5, 2.0);
     const char* const names[5] = {"root", "spine", "head", "arm", "prop"};
     sw_skeleton sk = {5, parents, rest, names};
     sw_diag diag;
@@ -417,7 +380,7 @@ static void test_local_to_model_chain_vs_double(void) {
         sw_transform local[N];
         for (int i = 0; i < N; i++) {
             parents[i] = (int16_t)(i - 1); /* a chain: every joint's error feeds the next */
-            local[i] = rng_transform(&r, 0.7, 1.4);
+            local[i] = rng_transform(&r, 1, 0.7, 1.4);
         }
         sw_mat34 out[N];
         sw_local_to_model_job job = {parents, N, local, NULL, 0, out};
@@ -441,9 +404,9 @@ static void test_local_to_model_tree_with_root(void) {
         sw_transform local[N];
         for (int i = 0; i < N; i++) {
             parents[i] = (i == 0 || rng_below(&r, 10) == 0) ? SW_NO_PARENT : (int16_t)rng_below(&r, (uint32_t)i);
-            local[i] = rng_transform(&r, 0.5, 2.0);
+            local[i] = rng_transform(&r, 1, 0.5, 2.0);
         }
-        sw_transform root_t = rng_transform(&r, 0.5, 2.0);
+        sw_transform root_t = rng_transform(&r, 1, 0.5, 2.0);
         root_t.translation = rng_vec3(&r, -10, 10);
         sw_mat34 root = sw_transform_to_mat34(&root_t);
         d34 root_d = d34_from(&root);
@@ -479,13 +442,13 @@ static void test_local_to_model_partial_update(void) {
         sw_transform local[N];
         for (int i = 0; i < N; i++) {
             parents[i] = i == 0 ? SW_NO_PARENT : (int16_t)rng_below(&r, (uint32_t)(i < K ? i : K)); /* tail hangs off the head */
-            local[i] = rng_transform(&r, 0.5, 2.0);
+            local[i] = rng_transform(&r, 1, 0.5, 2.0);
         }
         sw_mat34 out[N];
         /* Head: arbitrary affine "sentinel" matrices the job must neither
            overwrite nor recompute; tail: garbage to be overwritten. */
         for (int i = 0; i < K; i++) {
-            sw_transform t = rng_transform(&r, 0.5, 2.0);
+            sw_transform t = rng_transform(&r, 1, 0.5, 2.0);
             out[i] = sw_transform_to_mat34(&t);
         }
         for (int i = K; i < N; i++) memset(&out[i], 0xFF, sizeof out[i]);

@@ -3,38 +3,8 @@
 #include <string.h>
 
 #include "harness.h"
+#include "test_random.h"
 #include "sinew/math.h"
-
-/* ---- deterministic inputs ------------------------------------------------ */
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint32_t rng_u32(rng* r) {
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 0x2545F4914F6CDD1Dull) >> 32);
-}
-
-static double rng_unit(rng* r) { return (double)rng_u32(r) / 4294967296.0; }
-static float rng_range(rng* r, double lo, double hi) { return (float)(lo + (hi - lo) * rng_unit(r)); }
-
-static sw_quat rng_quat(rng* r) {
-    for (;;) {
-        double v[4], n2 = 0.0;
-        for (int i = 0; i < 4; i++) {
-            v[i] = 2.0 * rng_unit(r) - 1.0;
-            n2 += v[i] * v[i];
-        }
-        if (n2 > 1.0 || n2 < 1e-4) continue;
-        double inv = 1.0 / sqrt(n2);
-        return (sw_quat){(float)(v[0] * inv), (float)(v[1] * inv), (float)(v[2] * inv), (float)(v[3] * inv)};
-    }
-}
-
-static sw_vec3 rng_vec3(rng* r, double lo, double hi) {
-    return (sw_vec3){rng_range(r, lo, hi), rng_range(r, lo, hi), rng_range(r, lo, hi)};
-}
 
 /* ---- double-precision reference ------------------------------------------- */
 
@@ -163,14 +133,6 @@ static void check_mat34_is_identity(const sw_mat34* m) {
     }
 }
 
-static sw_transform rng_transform(rng* r, double smin, double smax) {
-    sw_transform t;
-    t.translation = rng_vec3(r, -5, 5);
-    t.rotation = rng_quat(r);
-    t.scale = rng_vec3(r, smin, smax);
-    return t;
-}
-
 /* ---- TRS ------------------------------------------------------------------ */
 
 static void test_identities_and_translation(void) {
@@ -202,7 +164,7 @@ static void test_trs_to_mat34_hand(void) {
 static void test_trs_to_mat34_vs_double(void) {
     rng r = {0x7125};
     for (int i = 0; i < 1000; i++) {
-        sw_transform t = rng_transform(&r, 0.2, 3.0);
+        sw_transform t = rng_transform(&r, 5, 0.2, 3.0);
         sw_mat34 m = sw_transform_to_mat34(&t);
         d34 ref = trs_d(&t);
         check_mat34_near(&m, &ref, 2e-6);
@@ -221,10 +183,10 @@ static void test_trs_to_mat34_vs_double(void) {
 static void test_transform_mul_uniform_parent(void) {
     rng r = {0x77A};
     for (int i = 0; i < 1000; i++) {
-        sw_transform parent = rng_transform(&r, 0.3, 3.0);
+        sw_transform parent = rng_transform(&r, 5, 0.3, 3.0);
         float s = rng_range(&r, 0.3, 3.0);
         parent.scale = sw_vec3_make(s, s, s);
-        sw_transform child = rng_transform(&r, 0.3, 3.0);
+        sw_transform child = rng_transform(&r, 5, 0.3, 3.0);
         sw_transform pc = sw_transform_mul(&parent, &child);
         sw_mat34 got = sw_transform_to_mat34(&pc);
         d34 rp = trs_d(&parent), rc = trs_d(&child);

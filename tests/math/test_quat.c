@@ -2,40 +2,8 @@
 #include <cglm/cglm.h>
 
 #include "harness.h"
+#include "test_random.h"
 #include "sinew/math.h"
-
-/* ---- deterministic inputs ------------------------------------------------ */
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint32_t rng_u32(rng* r) {
-    /* xorshift64*: deterministic across platforms, unlike rand(). */
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 0x2545F4914F6CDD1Dull) >> 32);
-}
-
-static double rng_unit(rng* r) { return (double)rng_u32(r) / 4294967296.0; }
-static float rng_range(rng* r, double lo, double hi) { return (float)(lo + (hi - lo) * rng_unit(r)); }
-
-/* Uniform on the unit 3-sphere (rejection from the 4-cube), normalised in double. */
-static sw_quat rng_quat(rng* r) {
-    for (;;) {
-        double v[4], n2 = 0.0;
-        for (int i = 0; i < 4; i++) {
-            v[i] = 2.0 * rng_unit(r) - 1.0;
-            n2 += v[i] * v[i];
-        }
-        if (n2 > 1.0 || n2 < 1e-4) continue;
-        double inv = 1.0 / sqrt(n2);
-        return (sw_quat){(float)(v[0] * inv), (float)(v[1] * inv), (float)(v[2] * inv), (float)(v[3] * inv)};
-    }
-}
-
-static sw_vec3 rng_vec3(rng* r, double lo, double hi) {
-    return (sw_vec3){rng_range(r, lo, hi), rng_range(r, lo, hi), rng_range(r, lo, hi)};
-}
 
 /* ---- double-precision helpers --------------------------------------------- */
 

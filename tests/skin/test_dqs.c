@@ -2,24 +2,8 @@
 #include <string.h>
 
 #include "harness.h"
+#include "test_random.h"
 #include "sinew/skin.h"
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint32_t rng_u32(rng* r) {
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 0x2545F4914F6CDD1Dull) >> 32);
-}
-
-static double rng_unit(rng* r) { return (double)rng_u32(r) / 4294967296.0; }
-static float rng_range(rng* r, double lo, double hi) { return (float)(lo + (hi - lo) * rng_unit(r)); }
-static uint32_t rng_below(rng* r, uint32_t n) { return (uint32_t)(rng_unit(r) * n); }
-
-static sw_vec3 rng_vec3(rng* r, double lo, double hi) {
-    return (sw_vec3){rng_range(r, lo, hi), rng_range(r, lo, hi), rng_range(r, lo, hi)};
-}
 
 /* ---- double-precision quaternions --------------------------------------------- */
 

@@ -2,46 +2,9 @@
 #include <string.h>
 
 #include "harness.h"
+#include "test_random.h"
 #include "sinew/anim.h"
 #include "sinew/skin.h"
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint32_t rng_u32(rng* r) {
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 0x2545F4914F6CDD1Dull) >> 32);
-}
-
-static double rng_unit(rng* r) { return (double)rng_u32(r) / 4294967296.0; }
-static float rng_range(rng* r, double lo, double hi) { return (float)(lo + (hi - lo) * rng_unit(r)); }
-static uint32_t rng_below(rng* r, uint32_t n) { return (uint32_t)(rng_unit(r) * n); }
-
-static sw_quat rng_quat(rng* r) {
-    for (;;) {
-        double v[4], n2 = 0.0;
-        for (int i = 0; i < 4; i++) {
-            v[i] = 2.0 * rng_unit(r) - 1.0;
-            n2 += v[i] * v[i];
-        }
-        if (n2 > 1.0 || n2 < 1e-4) continue;
-        double inv = 1.0 / sqrt(n2);
-        return (sw_quat){(float)(v[0] * inv), (float)(v[1] * inv), (float)(v[2] * inv), (float)(v[3] * inv)};
-    }
-}
-
-static sw_vec3 rng_vec3(rng* r, double lo, double hi) {
-    return (sw_vec3){rng_range(r, lo, hi), rng_range(r, lo, hi), rng_range(r, lo, hi)};
-}
-
-static sw_transform rng_transform(rng* r, double smin, double smax) {
-    sw_transform t;
-    t.translation = rng_vec3(r, -3, 3);
-    t.rotation = rng_quat(r);
-    t.scale = rng_vec3(r, smin, smax);
-    return t;
-}
 
 /* ---- a small valid job to break field by field ------------------------------ */
 
@@ -369,7 +332,7 @@ static d34 d34_mul_f(const sw_mat34* a, const sw_mat34* b) {
 }
 
 static sw_mat34 rng_affine(rng* r) {
-    sw_transform t = rng_transform(r, 0.5, 2.0);
+    sw_transform t = rng_transform(r, 3, 0.5, 2.0);
     sw_mat34 m = sw_transform_to_mat34(&t);
     /* Add some shear so the palette is not just TRS. */
     m.m[0][1] += rng_range(r, -0.3, 0.3);
@@ -410,7 +373,7 @@ static void test_skin_matrices_rest_pose_identity(void) {
     sw_transform rest[N];
     for (int i = 0; i < N; i++) {
         parents[i] = i == 0 ? SW_NO_PARENT : (int16_t)rng_below(&r, (uint32_t)i);
-        rest[i] = rng_transform(&r, 0.7, 1.4);
+        rest[i] = rng_transform(&r, 3, 0.7, 1.4);
     }
     sw_mat34 model[N], ib[N], out[N];
     sw_local_to_model_job l2m = {parents, N, rest, NULL, 0, model};

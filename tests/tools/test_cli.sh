@@ -4,46 +4,7 @@
 # Usage: sh test_cli.sh PATH_TO_SINEW SCRATCH_DIR
 set -eu
 
-if [ $# -ne 2 ]; then
-    echo "usage: sh $0 PATH_TO_SINEW SCRATCH_DIR" >&2
-    exit 2
-fi
-SINEW=$1
-WORK=$2/work
-rm -rf "$WORK"
-mkdir -p "$WORK"
-
-passed=0
-failed=0
-
-# check NAME COMMAND...: COMMAND's success is the check's.
-check() {
-    name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name" >&2
-        echo "     exit status $rc; stdout:" >&2
-        sed 's/^/       /' "$WORK/out" >&2
-        echo "     stderr:" >&2
-        sed 's/^/       /' "$WORK/err" >&2
-    fi
-}
-
-# sinew ARGS...: runs the tool, keeps its exit status in $rc, stdout in
-# $WORK/out and stderr in $WORK/err.
-sinew() {
-    if "$SINEW" "$@" >"$WORK/out" 2>"$WORK/err"; then rc=0; else rc=$?; fi
-}
-
-status_is() { [ "$rc" -eq "$1" ]; }
-out_has() { grep -q -e "$1" "$WORK/out"; }
-err_has() { grep -q -e "$1" "$WORK/err"; }
-out_empty() { [ ! -s "$WORK/out" ]; }
-err_empty() { [ ! -s "$WORK/err" ]; }
+. "$(dirname "$0")/cli_harness.inc"
 
 sinew --help
 check "--help exits 0" status_is 0
@@ -128,5 +89,4 @@ else
     echo "note: /dev/full is missing; skipped the write-error check"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -4,44 +4,7 @@
 # Usage: sh test_retention.sh PATH_TO_SINEW SCRATCH_DIR
 set -eu
 
-if [ $# -ne 2 ]; then
-    echo "usage: sh $0 PATH_TO_SINEW SCRATCH_DIR" >&2
-    exit 2
-fi
-SINEW=$1
-WORK=$2/work
-rm -rf "$WORK"
-mkdir -p "$WORK"
-
-passed=0
-failed=0
-
-check() {
-    name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name" >&2
-        echo "     exit status $rc; stderr:" >&2
-        sed 's/^/       /' "$WORK/err" >&2
-    fi
-}
-
-sinew() {
-    if "$SINEW" "$@" >"$WORK/out" 2>"$WORK/err"; then rc=0; else rc=$?; fi
-}
-
-status_is() { [ "$rc" -eq "$1" ]; }
-err_has() { grep -q -e "$1" "$WORK/err"; }
-err_has_text() { grep -qF -e "$1" "$WORK/err"; }
-out_empty() { [ ! -s "$WORK/out" ]; }
-exists() { [ -e "$1" ]; }
-missing() { [ ! -e "$1" ]; }
-# No "<name>.tmp.<pid>" left in a directory.
-no_temp_in() { [ -z "$(find "$1" -name '*.tmp.*' -print)" ]; }
+. "$(dirname "$0")/cli_harness.inc"
 
 # table ANCHOR: the rows of the table whose header line contains ANCHOR (rows
 # start with a number; the table ends at a blank line).
@@ -147,5 +110,4 @@ check "--plot over a directory: the directory is untouched" [ -d "$WORK/dir.svg"
 
 check "no temporary file left anywhere" no_temp_in "$WORK"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
