@@ -210,7 +210,10 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
     const int n = job->influence_count;
     const bool dqs = job->method == SW_SKIN_DQS;
     const bool cofactor = job->normal_mode == SW_NORMALS_COFACTOR;
-    const sw_mat34 identity = sw_mat34_identity();
+    /* LBS: one blended affine matrix A moves everything. DQS: a bind-space
+       stretch K, then the blended rigid dual quaternion; a rigid palette
+       (stretch = NULL) has no linear step at all. */
+    const sw_mat34* linear_palette = dqs ? job->stretch : job->matrices;
 
     for (size_t v = first_vertex; v < first_vertex + vertex_count; v++) {
         uint32_t joints[SW_MAX_INFLUENCES];
@@ -232,11 +235,8 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
             tangent_w = t[3];
         }
 
-        /* LBS: one blended affine matrix A moves everything.
-           DQS: a bind-space stretch K (identity for rigid palettes), then the
-           blended rigid dual quaternion. */
-        sw_mat34 blended = dqs ? (job->stretch ? sw__blend_matrices(job->stretch, joints, weights, n) : identity)
-                               : sw__blend_matrices(job->matrices, joints, weights, n);
+        sw_mat34 blended;
+        if (linear_palette) blended = sw__blend_matrices(linear_palette, joints, weights, n);
         sw_dualquat rigid = sw_dualquat_identity();
         if (dqs) {
             sw_dualquat gathered[SW_MAX_INFLUENCES];
@@ -244,20 +244,23 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
             rigid = sw_dualquat_blend(gathered, weights, n);
         }
 
-        sw_vec3 out_position = sw_mat34_apply_point(&blended, position);
+        sw_vec3 out_position = linear_palette ? sw_mat34_apply_point(&blended, position) : position;
         if (dqs) out_position = sw_dualquat_apply_point(rigid, out_position);
         sw__store3(sw__at_mut(job->out_positions, st.out_pos, v), out_position);
 
         if (job->in_normals) {
             /* No inverse transpose by default (seed 000): exact for rotation
                and uniform scale; the cofactor is exact for any linear map. */
-            sw_mat34 normal_matrix = cofactor ? sw_mat34_cofactor(&blended) : blended;
-            sw_vec3 out_normal = sw_mat34_apply_dir(&normal_matrix, normal);
+            sw_vec3 out_normal = normal;
+            if (linear_palette) {
+                sw_mat34 normal_matrix = cofactor ? sw_mat34_cofactor(&blended) : blended;
+                out_normal = sw_mat34_apply_dir(&normal_matrix, normal);
+            }
             if (dqs) out_normal = sw_dualquat_apply_dir(rigid, out_normal);
             sw__store3(sw__at_mut(job->out_normals, st.out_nrm, v), sw_vec3_normalize(out_normal));
         }
         if (job->in_tangents) {
-            sw_vec3 out_tangent = sw_mat34_apply_dir(&blended, tangent);
+            sw_vec3 out_tangent = linear_palette ? sw_mat34_apply_dir(&blended, tangent) : tangent;
             if (dqs) out_tangent = sw_dualquat_apply_dir(rigid, out_tangent);
             float* t = sw__at_mut(job->out_tangents, st.out_tan, v);
             sw__store3(t, sw_vec3_normalize(out_tangent));
