@@ -13,6 +13,10 @@ libc6-dev
 pkg-config
 libcairo2-dev
 libcglm-dev
+libcjson-dev
+libstb-dev
+python3
+python3-numpy
 fonts-dejavu-core
 "
 

@@ -71,6 +71,100 @@ typedef struct sw_local_to_model_job {
 sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job, sw_diag* diag);
 void sw_local_to_model_job_run(const sw_local_to_model_job* job);
 
+/* ---- Clips and sampling ---------------------------------------------------
+
+   A clip is a set of tracks; each track drives one property (translation,
+   rotation, scale or morph weights) of one target (a node or joint index,
+   whatever the caller's pose array is indexed by) with keyframes:
+
+   - STEP: the value of the last key at or before t.
+   - LINEAR: component-wise lerp; rotations by shortest-path slerp.
+   - CUBICSPLINE: keys are (in-tangent, value, out-tangent) triplets; between
+     keys k and k+1, with d = t(k+1) − t(k) and s = (t − t(k)) / d,
+       p(s) = (2s³−3s²+1)·v(k) + (s³−2s²+s)·d·out(k)
+            + (−2s³+3s²)·v(k+1) + (s³−s²)·d·in(k+1);
+     rotations are normalised after evaluation.
+
+   Before the first key a track holds its first value, after the last key
+   its last value (glTF 2.0, appendix C). A clip's duration is the end of its
+   last key; clips need not start at 0, and looping playback wraps time into
+   [0, duration), as glTF viewers play a clip. */
+
+typedef enum sw_interpolation {
+    SW_INTERP_DEFAULT = 0, /* LINEAR */
+    SW_INTERP_LINEAR,
+    SW_INTERP_STEP,
+    SW_INTERP_CUBICSPLINE,
+} sw_interpolation;
+
+typedef enum sw_track_path {
+    SW_PATH_TRANSLATION = 0, /* 3 components */
+    SW_PATH_ROTATION,        /* 4 components, quaternion xyzw */
+    SW_PATH_SCALE,           /* 3 components */
+    SW_PATH_WEIGHTS,         /* `component_count` morph target weights */
+} sw_track_path;
+
+typedef struct sw_track {
+    uint32_t target;                /* index into the pose the clip drives */
+    sw_track_path path;
+    sw_interpolation interpolation;
+    uint32_t component_count;       /* 3 (T, S), 4 (R), morph target count (weights) */
+    size_t key_count;               /* ≥ 1 (CUBICSPLINE: keys, not triplets) */
+    const float* times;             /* key_count seconds, strictly increasing, finite */
+    /* key_count × component_count values; CUBICSPLINE: key_count triplets
+       (in-tangent, value, out-tangent), each component_count wide.
+       Rotation values are expected to be unit quaternions (importers
+       normalise them). */
+    const float* values;
+} sw_track;
+
+typedef struct sw_clip {
+    const char* name;               /* may be NULL */
+    size_t track_count;
+    const sw_track* tracks;
+    float start;                    /* earliest first key of any track */
+    float duration;                 /* latest last key of any track */
+} sw_clip;
+
+/* Checks one track: counts, component count for its path, finite
+   increasing times, finite values. diag.index is the offending key. */
+sw_result sw_track_validate(const sw_track* track, sw_diag* diag);
+
+/* Computes start and duration from the tracks and validates each
+   (diag.index is the offending track). */
+sw_result sw_clip_finish(sw_clip* clip, sw_diag* diag);
+
+/* Evaluates a validated track at time t into out[component_count].
+   `cursor` (may be NULL) holds the key found last time and is updated:
+   sequential playback then finds its key in O(1) instead of by binary
+   search. Any cursor value is accepted (it is only a hint). */
+void sw_track_sample(const sw_track* track, float time, uint32_t* cursor, float* out);
+
+/* Time within the clip for playback time t: t itself, or with `loop`,
+   t wrapped into [0, duration) (a clip of zero duration always gives 0). */
+float sw_clip_time(const sw_clip* clip, float t, bool loop);
+
+/* Samples every track of a clip into a pose.
+
+   Translation, rotation and scale tracks write out_local[target]; weight
+   tracks write out_weights[weight_offsets[target] + i] for i <
+   component_count. Properties without a track are left as the caller set
+   them (normally the rest pose), so a pose is: fill with the rest pose,
+   then run. */
+typedef struct sw_sample_job {
+    const sw_clip* clip;
+    float time;                     /* seconds in clip time (see sw_clip_time) */
+    uint32_t* cursors;              /* clip->track_count cursors, zero at start; NULL = search every time */
+    size_t target_count;            /* every track's target must be < target_count */
+    sw_transform* out_local;        /* target_count transforms */
+    const uint32_t* weight_offsets; /* target_count offsets into out_weights; NULL if no weight tracks */
+    float* out_weights;
+    size_t weight_count;            /* size of out_weights */
+} sw_sample_job;
+
+sw_result sw_sample_job_validate(const sw_sample_job* job, sw_diag* diag);
+void sw_sample_job_run(const sw_sample_job* job);
+
 SW_EXTERN_C_END
 
 #endif

@@ -7,5 +7,6 @@
 #include "sinew/math.h"
 #include "sinew/anim.h"
 #include "sinew/skin.h"
+#include "sinew/gltf.h"
 
 #endif

@@ -144,6 +144,27 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
    offending vertex in `diag`. */
 sw_result sw_skin_check_influences(const sw_skin_job* job, float sum_tolerance, sw_diag* diag);
 
+/* ---- Morph targets ---------------------------------------------------------
+
+   out = base + Σₖ weights[k] · deltas[k], per vertex, in bind space, before
+   skinning (glTF order). Works on positions, normals (renormalised later by
+   the skinning job or the caller) and tangents (component_count 4: xyz are
+   morphed, w is copied). A target without deltas for this stream passes
+   NULL; zero weights are skipped. Dense deltas: vertex_count × 3 floats. */
+typedef struct sw_morph_job {
+    size_t vertex_count;
+    size_t target_count;
+    const float* weights;           /* target_count weights */
+    const float* const* deltas;     /* target_count pointers (entries may be NULL) */
+    int component_count;            /* 3 (positions, normals) or 4 (tangents); 0 = 3 */
+    const float* base;  size_t base_stride;  /* bytes; 0 = packed */
+    float* out;         size_t out_stride;   /* may equal base (in place, same stride) */
+} sw_morph_job;
+
+sw_result sw_morph_job_validate(const sw_morph_job* job, sw_diag* diag);
+/* Morphs vertices first_vertex .. first_vertex+vertex_count-1. */
+void sw_morph_job_run(const sw_morph_job* job, size_t first_vertex, size_t vertex_count);
+
 /* ---- LBS volume loss (seed 000, section 1 and appendix 1) ------------------
 
    Two joints whose rotations differ by φ about an axis, blended with weights
