@@ -12,6 +12,10 @@
 #include <string.h>
 
 static const tool_command commands[] = {
+    {"info", "what a glTF file holds: scenes, meshes, skins, animations, materials, warnings", cmd_info,
+     cmd_info_help},
+    {"export", "skinned and morphed world-space positions at chosen times, as JSON", cmd_export,
+     cmd_export_help},
     {"retention", "LBS radius loss under twist: seed 000's tables, a measured twist tube, a plot",
      cmd_retention, cmd_retention_help},
 };

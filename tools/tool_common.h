@@ -123,6 +123,10 @@ void tool_atomic_abort(tool_atomic_file* file);
 
 /* ---- the commands (one file each) ----------------------------------------- */
 
+int cmd_info(tool_args* args);
+extern const char cmd_info_help[];
+int cmd_export(tool_args* args);
+extern const char cmd_export_help[];
 int cmd_retention(tool_args* args);
 extern const char cmd_retention_help[];
 

@@ -112,6 +112,14 @@ typedef struct sw_gltf_sampler {
     int32_t mag_filter, min_filter, wrap_s, wrap_t; /* GL enums; 0 = unset for filters */
 } sw_gltf_sampler;
 
+/* A bufferView: a byte range of one buffer (images in bufferViews point here). */
+typedef struct sw_gltf_buffer_view {
+    uint32_t buffer;
+    size_t byte_offset;
+    size_t byte_length;
+    uint32_t byte_stride;     /* 0 = tightly packed */
+} sw_gltf_buffer_view;
+
 typedef struct sw_gltf_image {
     const char* name;
     const char* uri;          /* as written in the file (may be a data: URI); NULL if in a bufferView */
@@ -195,7 +203,8 @@ typedef struct sw_gltf_scene {
 } sw_gltf_scene;
 
 typedef struct sw_gltf_asset {
-    const char* path;               /* as given to the loader ("<memory>" for memory loads) */
+    const char* path;               /* as given to sw_gltf_load_file; for memory loads the name
+                                       given, or "<memory>" */
     const char* generator;          /* asset.generator, or NULL */
     size_t scene_count;   const sw_gltf_scene* scenes;
     int32_t default_scene;          /* `scene`, else 0, else -1 (no scenes) */
@@ -214,7 +223,13 @@ typedef struct sw_gltf_asset {
     const char* const* warnings;    /* one line each */
     size_t buffer_count;            /* raw buffers, kept for images in bufferViews */
     const uint8_t* const* buffers;
-    const size_t* buffer_sizes;
+    const size_t* buffer_sizes;     /* each buffer's byteLength */
+    size_t buffer_view_count; const sw_gltf_buffer_view* buffer_views;
+    /* Where sw_gltf_decode_image finds image files: the folder external
+       URIs resolve against (NULL = external files refused) and the
+       options' allow_outside_paths. */
+    const char* base_dir;
+    bool allow_outside_paths;
 } sw_gltf_asset;
 
 /* Loads a .gltf or .glb file (recognised by content, not extension).
@@ -228,6 +243,7 @@ sw_result sw_gltf_load_file(const char* path, const sw_gltf_options* options, sw
 sw_result sw_gltf_load_memory(const void* data, size_t size, const char* name, const char* base_dir,
                               const sw_gltf_options* options, sw_gltf_asset** out_asset, sw_diag* diag);
 
+/* Frees an asset made by the loader (and everything it points to); NULL is allowed. */
 void sw_gltf_free(sw_gltf_asset* asset);
 
 /* Decodes a base64 data: URI ("data:[<mime>][;base64],<data>") into `out`

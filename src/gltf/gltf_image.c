@@ -1,1 +1,110 @@
-/* work in progress */
+/* Image decoding for glTF assets (sw_gltf_decode_image, see sinew/gltf.h):
+   the bytes come from a bufferView, a data: URI or a file next to the
+   asset (with the loader's path rules); stb_image decodes them. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb/stb_image.h>
+
+#include "gltf_internal.h"
+
+static void* sw__image_alloc(void* user, size_t size) {
+    (void)user;
+    return malloc(size);
+}
+
+/* Encoded bytes of an image: *owned is set when they were allocated here. */
+static sw_result sw__image_bytes(const sw_gltf_asset* asset, size_t index, const uint8_t** out, size_t* out_size,
+                                 uint8_t** owned, sw_diag* diag) {
+    const sw_gltf_image* image = &asset->images[index];
+    *owned = NULL;
+    if (image->buffer_view >= 0) {
+        if ((size_t)image->buffer_view >= asset->buffer_view_count)
+            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)index, "images[%zu]: no bufferView %d", index,
+                               (int)image->buffer_view);
+        const sw_gltf_buffer_view* view = &asset->buffer_views[image->buffer_view];
+        if (view->buffer >= asset->buffer_count || view->byte_offset > asset->buffer_sizes[view->buffer] ||
+            view->byte_length > asset->buffer_sizes[view->buffer] - view->byte_offset)
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)index,
+                               "images[%zu]: bufferViews[%d] lies outside its buffer", index, (int)image->buffer_view);
+        *out = asset->buffers[view->buffer] + view->byte_offset;
+        *out_size = view->byte_length;
+        return SW_OK;
+    }
+    if (!image->uri) return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)index, "images[%zu]: no uri", index);
+    sw_diag inner = {0};
+    if (strncmp(image->uri, "data:", 5) == 0) {
+        size_t length = strlen(image->uri), size;
+        if (sw_gltf_decode_data_uri(image->uri, length, NULL, 0, &size, &inner) != SW_OK)
+            return sw_diag_set(diag, inner.result, (int64_t)index, "images[%zu].uri: %s", index, inner.message);
+        uint8_t* bytes = malloc(size ? size : 1);
+        if (!bytes) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, (int64_t)index, "images[%zu]: out of memory", index);
+        sw_gltf_decode_data_uri(image->uri, length, bytes, size, &size, &inner);
+        *owned = bytes;
+        *out = bytes;
+        *out_size = size;
+        return SW_OK;
+    }
+    char* path;
+    if (sw__gltf_uri_to_path(image->uri, asset->base_dir, asset->allow_outside_paths, &path, &inner) != SW_OK)
+        return sw_diag_set(diag, inner.result, (int64_t)index, "images[%zu].uri: %s", index, inner.message);
+    char label[160];
+    snprintf(label, sizeof label, "images[%zu]: '%.96s'", index, image->uri);
+    uint8_t* bytes;
+    sw_result r = sw__gltf_read_file(path, label, (size_t)INT_MAX, sw__image_alloc, NULL, &bytes, out_size, &inner);
+    free(path);
+    if (r != SW_OK) return sw_diag_set(diag, r, (int64_t)index, "%s", inner.message);
+    *owned = bytes;
+    *out = bytes;
+    return SW_OK;
+}
+
+sw_result sw_gltf_decode_image(const sw_gltf_asset* asset, size_t image, uint8_t** out_pixels, int* out_width,
+                               int* out_height, sw_diag* diag) {
+    if (out_pixels) *out_pixels = NULL;
+    if (out_width) *out_width = 0;
+    if (out_height) *out_height = 0;
+    if (!asset || !out_pixels || !out_width || !out_height)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_gltf_decode_image: a required argument is NULL");
+    if (image >= asset->image_count)
+        return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)image, "image %zu is out of range (%zu images)",
+                           image, asset->image_count);
+    const uint8_t* bytes = NULL;
+    size_t size = 0;
+    uint8_t* owned = NULL;
+    sw_result r = sw__image_bytes(asset, image, &bytes, &size, &owned, diag);
+    if (r != SW_OK) return r;
+    if (size > (size_t)INT_MAX) {
+        free(owned);
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, (int64_t)image, "images[%zu]: %zu bytes is too large to decode",
+                           image, size);
+    }
+    int width, height, channels;
+    /* Size first, so a huge header cannot make stb allocate what no texture needs. */
+    if (!stbi_info_from_memory(bytes, (int)size, &width, &height, &channels)) {
+        r = sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)image, "images[%zu]: cannot decode (%s)", image,
+                        stbi_failure_reason());
+        free(owned);
+        return r;
+    }
+    size_t pixels;
+    if (width <= 0 || height <= 0 || !sw_mul_size((size_t)width, (size_t)height, &pixels) ||
+        pixels > ((size_t)1 << 28)) {
+        free(owned);
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, (int64_t)image, "images[%zu]: %d x %d pixels is too large", image,
+                           width, height);
+    }
+    uint8_t* rgba = stbi_load_from_memory(bytes, (int)size, &width, &height, &channels, 4);
+    if (!rgba) {
+        r = sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)image, "images[%zu]: cannot decode (%s)", image,
+                        stbi_failure_reason());
+        free(owned);
+        return r;
+    }
+    free(owned);
+    *out_pixels = rgba;
+    *out_width = width;
+    *out_height = height;
+    return SW_OK;
+}

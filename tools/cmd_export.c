@@ -1,0 +1,351 @@
+/* sinew export — skinned and morphed world-space positions (and normals) of
+   every mesh instance at chosen times of one clip, as JSON: the format other
+   implementations are compared against (docs/DESIGN.md). */
+#include "json_writer.h"
+#include "tool_common.h"
+
+#include "sinew/gltf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SAMPLES 100000
+
+const char cmd_export_help[] =
+    "usage: sinew export MODEL [--anim NAME|INDEX|none] [--times T0,T1,...|--samples N]\n"
+    "                    [--normals] [--dqs] [--loop] [--out FILE.json]\n"
+    "\n"
+    "Evaluates MODEL at the given times of one animation and writes, for every\n"
+    "(node, mesh primitive) instance in glTF node order, the positions a\n"
+    "renderer must draw, in world space: morph targets applied in bind space,\n"
+    "then skinning (the skinned node's own transform ignored, as glTF says) or\n"
+    "the node's world transform for rigid meshes. Vertices are in the\n"
+    "primitive's accessor order. The JSON schema is in docs/DESIGN.md.\n"
+    "\n"
+    "options:\n"
+    "  --anim A        animation by name or index (default: 0; 'none', or a file\n"
+    "                  without animations, gives the rest pose)\n"
+    "  --times LIST    comma-separated times in seconds\n"
+    "  --samples N     N evenly spaced times from 0 to the clip's end, both ends\n"
+    "                  included (default: 10; 1 gives time 0)\n"
+    "  --normals       also write normals (blended 3x3, renormalised)\n"
+    "  --dqs           dual quaternion skinning instead of linear blend skinning\n"
+    "  --loop          wrap times into [0, duration) instead of holding the\n"
+    "                  first and last keys\n"
+    "  --out FILE      write to FILE (replaced only once complete) instead of\n"
+    "                  standard output\n"
+    "  --allow-outside-paths   let buffer URIs leave the model's folder\n";
+
+typedef struct export_options {
+    const char* model;
+    const char* anim;
+    const char* times_text;
+    long samples;
+    bool normals, dqs, loop;
+    const char* out;
+    sw_gltf_options load;
+} export_options;
+
+/* Parses "0,0.5,1.25" into a new array. */
+static bool parse_times(const char* text, float** out, size_t* count, tool_error* err) {
+    size_t n = 1;
+    for (const char* p = text; *p; ++p) n += *p == ',';
+    if (n > MAX_SAMPLES) return tool_error_set(err, "--times: at most %d times", MAX_SAMPLES);
+    float* times = malloc(n * sizeof *times);
+    if (!times) return tool_error_set(err, "out of memory");
+    const char* p = text;
+    for (size_t i = 0; i < n; ++i) {
+        const char* end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char item[64];
+        double v;
+        if (len == 0 || len >= sizeof item) {
+            free(times);
+            return tool_error_set(err, "--times: item %zu of '%s' is empty or too long", i + 1, text);
+        }
+        memcpy(item, p, len), item[len] = 0;
+        if (!tool_parse_double("--times", item, -1e9, 1e9, &v, err)) {
+            free(times);
+            return false;
+        }
+        times[i] = (float)v;
+        p = end ? end + 1 : p + len;
+    }
+    *out = times, *count = n;
+    return true;
+}
+
+/* The clip named or numbered by `spec`; -1 for the rest pose. */
+static bool find_clip(const sw_gltf_asset* a, const char* spec, long* out, tool_error* err) {
+    if (!spec) {
+        *out = a->animation_count ? 0 : -1;
+        return true;
+    }
+    if (strcmp(spec, "none") == 0) {
+        *out = -1;
+        return true;
+    }
+    for (size_t i = 0; i < a->animation_count; ++i)
+        if (a->animations[i].name && strcmp(a->animations[i].name, spec) == 0) {
+            *out = (long)i;
+            return true;
+        }
+    char* end;
+    errno = 0;
+    long index = strtol(spec, &end, 10);
+    if (*spec && !*end && errno == 0 && index >= 0 && (size_t)index < a->animation_count) {
+        *out = index;
+        return true;
+    }
+    tool_error_set(err, "%s has no animation '%s' (it has %zu", a->path, spec, a->animation_count);
+    size_t len = strlen(err->message);
+    for (size_t i = 0; i < a->animation_count && i < 20 && len + 40 < sizeof err->message; ++i) {
+        snprintf(err->message + len, sizeof err->message - len, "%s%zu \"%s\"", i ? ", " : ": ", i,
+                 a->animations[i].name ? a->animations[i].name : "");
+        len = strlen(err->message);
+    }
+    snprintf(err->message + len, sizeof err->message - len, ")");
+    return false;
+}
+
+/* Node world matrices and morph weights of the whole asset at each time. */
+typedef struct scene_poses {
+    size_t time_count;
+    sw_mat34* world;   /* time_count × node_count */
+    float* weights;    /* time_count × weight_count */
+} scene_poses;
+
+static sw_result evaluate_poses(const sw_gltf_asset* a, long clip_index, const float* times, bool loop,
+                                scene_poses* out, sw_diag* diag) {
+    size_t nodes = a->node_count, weights = a->weight_count, t_count = out->time_count;
+    sw_transform* local = malloc((nodes + 1) * sizeof *local);
+    uint32_t* offsets = malloc((nodes + 1) * sizeof *offsets);
+    /* +1: never malloc(0). time_count ≤ MAX_SAMPLES and node counts are bounded by the file. */
+    out->world = malloc((t_count * nodes + 1) * sizeof *out->world);
+    out->weights = malloc((t_count * weights + 1) * sizeof *out->weights);
+    const sw_clip* clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
+    uint32_t* cursors = calloc(clip && clip->track_count ? clip->track_count : 1, sizeof *cursors);
+    sw_result r = SW_OK;
+    if (!local || !offsets || !out->world || !out->weights || !cursors) {
+        r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu nodes at %zu times", nodes, t_count);
+        goto done;
+    }
+    sw_gltf_weight_offsets(a, offsets);
+    for (size_t t = 0; t < t_count && r == SW_OK; ++t) {
+        float* w = out->weights + t * weights;
+        sw_gltf_rest_pose(a, local);
+        sw_gltf_rest_weights(a, w);
+        if (clip) {
+            sw_sample_job job = {
+                .clip = clip,
+                .time = sw_clip_time(clip, times[t], loop),
+                .cursors = cursors,
+                .target_count = nodes,
+                .out_local = local,
+                .weight_offsets = offsets,
+                .out_weights = w,
+                .weight_count = weights,
+            };
+            r = sw_sample_job_validate(&job, diag);
+            if (r == SW_OK) sw_sample_job_run(&job);
+        }
+        sw_gltf_world_matrices(a, local, out->world + t * nodes);
+    }
+done:
+    free(local), free(offsets), free(cursors);
+    return r;
+}
+
+static void write_vec3s(json_writer* w, const float* v, size_t count) {
+    json_newline(w);
+    json_begin_array(w);
+    for (size_t i = 0; i < 3 * count; ++i) json_float(w, v[i]);
+    json_end_array(w);
+}
+
+/* Writes the whole document; false with `err` set on failure. */
+static bool write_export(const sw_gltf_asset* a, long clip_index, const float* times, size_t t_count,
+                         const scene_poses* poses, const export_options* opt, json_writer* w, tool_error* err) {
+    const sw_clip* clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
+    json_begin_object(w);
+    json_key(w, "model"), json_string(w, opt->model);
+    json_key(w, "anim");
+    if (clip) {
+        json_begin_object(w);
+        json_key(w, "index"), json_int(w, clip_index);
+        json_key(w, "name"), json_string(w, clip->name);
+        json_key(w, "duration"), json_float(w, clip->duration);
+        json_end_object(w);
+    } else {
+        json_null(w);
+    }
+    json_key(w, "method"), json_string(w, opt->dqs ? "dqs" : "lbs");
+    json_key(w, "loop"), json_bool(w, opt->loop);
+    json_key(w, "times"), json_begin_array(w);
+    for (size_t t = 0; t < t_count; ++t) json_float(w, times[t]);
+    json_end_array(w);
+    json_key(w, "primitives"), json_begin_array(w);
+
+    bool ok = true;
+    float *positions = NULL, *normals = NULL;
+    void* scratch = NULL;
+    for (size_t n = 0; n < a->node_count && ok; ++n) {
+        const sw_gltf_node* node = &a->nodes[n];
+        if (node->mesh < 0) continue;
+        const sw_gltf_mesh* mesh = &a->meshes[node->mesh];
+        for (size_t p = 0; p < mesh->primitive_count && ok; ++p) {
+            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            size_t floats = 3 * (prim->vertex_count ? prim->vertex_count : 1);
+            size_t scratch_size = sw_gltf_deform_scratch_size(a, n, p);
+            positions = malloc(floats * sizeof(float));
+            normals = malloc(floats * sizeof(float));
+            scratch = aligned_alloc(16, (scratch_size + 15) / 16 * 16 + 16);
+            if (!positions || !normals || !scratch) {
+                ok = tool_error_set(err, "out of memory for %zu vertices", prim->vertex_count);
+                break;
+            }
+            bool with_normals = opt->normals && prim->normals;
+            json_newline(w);
+            json_begin_object(w);
+            json_key(w, "mesh_index"), json_int(w, node->mesh);
+            json_key(w, "primitive_index"), json_int(w, (long long)p);
+            json_key(w, "node_index"), json_int(w, (long long)n);
+            json_key(w, "vertex_count"), json_int(w, (long long)prim->vertex_count);
+            json_key(w, "skinned"), json_bool(w, node->skin >= 0 && prim->influence_count > 0);
+            /* Positions at every time, then normals at every time (evaluated again:
+               export is a checking tool, not a hot path). */
+            for (int pass = 0; pass < (with_normals ? 2 : 1) && ok; ++pass) {
+                json_key(w, pass == 0 ? "positions_by_time" : "normals_by_time");
+                json_begin_array(w);
+                for (size_t t = 0; t < t_count && ok; ++t) {
+                    sw_gltf_deform d = {
+                        .asset = a,
+                        .node = n,
+                        .primitive = p,
+                        .world = poses->world + t * a->node_count,
+                        .weights = poses->weights + t * a->weight_count,
+                        .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
+                        .scratch = scratch,
+                        .out_positions = positions,
+                        .out_normals = with_normals ? normals : NULL,
+                    };
+                    sw_diag diag;
+                    if (sw_gltf_deform_primitive(&d, &diag) != SW_OK) {
+                        ok = tool_error_set(err, "node %zu primitive %zu: %s", n, p, diag.message);
+                        break;
+                    }
+                    write_vec3s(w, pass == 0 ? positions : normals, prim->vertex_count);
+                }
+                json_end_array(w);
+            }
+            json_end_object(w);
+            free(positions), free(normals), free(scratch);
+            positions = normals = NULL, scratch = NULL;
+        }
+    }
+    free(positions), free(normals), free(scratch);
+    json_end_array(w);
+    json_end_object(w);
+    json_newline(w);
+    return ok;
+}
+
+static bool atomic_sink(const void* data, size_t size, void* user) {
+    return tool_atomic_write((tool_atomic_file*)user, data, size);
+}
+
+int cmd_export(tool_args* args) {
+    export_options opt = {.samples = -1};
+    tool_error err;
+    for (const char* arg; (arg = tool_args_next(args));) {
+        const char* v;
+        if (tool_args_is_help(arg)) return tool_print_help(args);
+        if (tool_args_flag(arg, "--normals")) opt.normals = true;
+        else if (tool_args_flag(arg, "--dqs")) opt.dqs = true;
+        else if (tool_args_flag(arg, "--loop")) opt.loop = true;
+        else if (tool_args_flag(arg, "--allow-outside-paths")) opt.load.allow_outside_paths = true;
+        else if (tool_args_option(args, arg, "--anim")) {
+            if (!(opt.anim = tool_args_value(args, "--anim", &err))) return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--times")) {
+            if (!(opt.times_text = tool_args_value(args, "--times", &err))) return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--samples")) {
+            if (!(v = tool_args_value(args, "--samples", &err)) ||
+                !tool_parse_int("--samples", v, 1, MAX_SAMPLES, &opt.samples, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--out") || tool_args_option(args, arg, "-o")) {
+            if (!(opt.out = tool_args_value(args, "--out", &err))) return tool_usage(args, "%s", err.message);
+        } else if (arg[0] == '-' && arg[1]) {
+            return tool_usage(args, "unknown option '%s'", arg);
+        } else if (opt.model) {
+            return tool_usage(args, "one MODEL only ('%s' and '%s')", opt.model, arg);
+        } else {
+            opt.model = arg;
+        }
+    }
+    if (!opt.model) return tool_usage(args, "no MODEL given");
+    if (opt.times_text && opt.samples >= 0) return tool_usage(args, "give --times or --samples, not both");
+
+    float* times = NULL;
+    size_t time_count = 0;
+    if (opt.times_text && !parse_times(opt.times_text, &times, &time_count, &err))
+        return tool_usage(args, "%s", err.message);
+
+    sw_gltf_asset* asset = NULL;
+    sw_diag diag;
+    if (sw_gltf_load_file(opt.model, &opt.load, &asset, &diag) != SW_OK) {
+        free(times);
+        return tool_fail(args, "%s", diag.message);
+    }
+    int status = TOOL_EXIT_OK;
+    long clip_index;
+    scene_poses poses = {0};
+    if (!find_clip(asset, opt.anim, &clip_index, &err)) {
+        status = tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    if (!times) {
+        long n = clip_index < 0 ? 1 : opt.samples > 0 ? opt.samples : 10;
+        float end = clip_index < 0 ? 0.0f : asset->animations[clip_index].duration;
+        times = malloc((size_t)n * sizeof *times);
+        if (!times) {
+            status = tool_fail(args, "out of memory");
+            goto done;
+        }
+        for (long i = 0; i < n; ++i) times[i] = n == 1 ? 0.0f : (float)((double)end * (double)i / (double)(n - 1));
+        time_count = (size_t)n;
+    }
+    poses.time_count = time_count;
+    if (evaluate_poses(asset, clip_index, times, opt.loop, &poses, &diag) != SW_OK) {
+        status = tool_fail(args, "%s: %s", opt.model, diag.message);
+        goto done;
+    }
+
+    json_writer w;
+    tool_atomic_file file = {0};
+    if (opt.out) {
+        if (!tool_atomic_open(&file, opt.out, &err)) {
+            status = tool_fail(args, "%s", err.message);
+            goto done;
+        }
+        json_writer_init(&w, atomic_sink, &file);
+    } else {
+        json_writer_init(&w, json_file_sink, stdout);
+    }
+    bool ok = write_export(asset, clip_index, times, time_count, &poses, &opt, &w, &err);
+    bool written = json_writer_finish(&w);
+    if (opt.out) {
+        if (!ok) tool_atomic_abort(&file);
+        else if (!written || !tool_atomic_commit(&file, &err)) {
+            if (!written) tool_atomic_abort(&file), tool_error_set(&err, "cannot write %s", opt.out);
+            ok = false;
+        }
+    } else if (ok && (!written || fflush(stdout) != 0)) {
+        ok = tool_error_set(&err, "cannot write to standard output");
+    }
+    if (!ok) status = tool_fail(args, "%s", err.message);
+done:
+    free(poses.world), free(poses.weights), free(times);
+    sw_gltf_free(asset);
+    return status;
+}

@@ -1,0 +1,376 @@
+/* sinew info — what a glTF file holds: scenes, nodes, meshes and their
+   primitives, skins with an influence histogram, animations, materials and
+   the loader's warnings; as text or as one JSON object. */
+#include "json_writer.h"
+#include "tool_common.h"
+
+#include "sinew/gltf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_info_help[] =
+    "usage: sinew info MODEL [--json] [--allow-outside-paths]\n"
+    "\n"
+    "Loads MODEL (.gltf or .glb) and prints what it holds: scenes, nodes,\n"
+    "meshes and primitives (vertex and index counts, attributes, morph\n"
+    "targets), skins (joints and a histogram of influences per vertex: how\n"
+    "many vertices have 1, 2, ... non-zero weights), animations (name, time\n"
+    "range, channels and their interpolations), materials, and the loader's\n"
+    "warnings.\n"
+    "\n"
+    "A file that cannot be loaded gives one line naming the file and the\n"
+    "problem (the JSON path, accessor or node) and exit status 1.\n"
+    "\n"
+    "options:\n"
+    "  --json                  print one JSON object instead of text\n"
+    "  --allow-outside-paths   let buffer and image URIs be absolute or leave\n"
+    "                          the model's folder through '..'\n";
+
+static const char* const mode_names[] = {"points",    "lines",          "line loop",     "line strip",
+                                         "triangles", "triangle strip", "triangle fan"};
+static const char* const path_names[] = {"translation", "rotation", "scale", "weights"};
+static const char* const interp_names[] = {"LINEAR", "LINEAR", "STEP", "CUBICSPLINE"};
+static const char* const alpha_names[] = {"OPAQUE", "MASK", "BLEND"};
+
+static const char* mode_name(sw_gltf_mode m) { return (unsigned)m < 7 ? mode_names[m] : "unknown"; }
+
+static size_t primitive_count(const sw_gltf_mode mode, size_t n) {
+    switch (mode) {
+    case SW_GLTF_TRIANGLES: return n / 3;
+    case SW_GLTF_TRIANGLE_STRIP:
+    case SW_GLTF_TRIANGLE_FAN: return n >= 3 ? n - 2 : 0;
+    case SW_GLTF_LINES: return n / 2;
+    case SW_GLTF_LINE_STRIP: return n >= 2 ? n - 1 : 0;
+    case SW_GLTF_LINE_LOOP: return n >= 2 ? n : 0;
+    default: return n;
+    }
+}
+
+/* Triangles (or lines, points) the primitive draws. */
+static size_t element_count(const sw_gltf_primitive* p) {
+    return primitive_count(p->mode, p->indices ? p->index_count : p->vertex_count);
+}
+
+/* Histogram of non-zero weights per vertex over every primitive drawn with
+   this skin (each mesh counted once). out has SW_GLTF_MAX_INFLUENCES + 1 bins. */
+static void influence_histogram(const sw_gltf_asset* a, size_t skin, size_t* out) {
+    memset(out, 0, (SW_GLTF_MAX_INFLUENCES + 1) * sizeof *out);
+    for (size_t m = 0; m < a->mesh_count; ++m) {
+        bool used = false;
+        for (size_t n = 0; n < a->node_count && !used; ++n)
+            used = a->nodes[n].mesh == (int32_t)m && a->nodes[n].skin == (int32_t)skin;
+        if (!used) continue;
+        for (size_t p = 0; p < a->meshes[m].primitive_count; ++p) {
+            const sw_gltf_primitive* prim = &a->meshes[m].primitives[p];
+            for (size_t v = 0; v < prim->vertex_count && prim->influence_count; ++v) {
+                int nonzero = 0;
+                for (int k = 0; k < prim->influence_count; ++k)
+                    nonzero += prim->weights[v * (size_t)prim->influence_count + (size_t)k] > 0.0f;
+                out[nonzero]++;
+            }
+        }
+    }
+}
+
+/* Channels per interpolation, indexed by sw_interpolation (DEFAULT folded into LINEAR). */
+static void interpolation_counts(const sw_clip* clip, size_t out[4]) {
+    memset(out, 0, 4 * sizeof *out);
+    for (size_t t = 0; t < clip->track_count; ++t) {
+        sw_interpolation i = clip->tracks[t].interpolation;
+        out[i == SW_INTERP_DEFAULT ? SW_INTERP_LINEAR : i]++;
+    }
+}
+
+static const char* or_dash(const char* s) { return s ? s : "-"; }
+
+/* ---- text ------------------------------------------------------------------ */
+
+static void print_attributes(const sw_gltf_primitive* p) {
+    printf("POSITION");
+    if (p->normals) printf(" NORMAL");
+    if (p->tangents) printf(" TANGENT");
+    for (int t = 0; t < p->texcoord_count; ++t) printf(" TEXCOORD_%d", t);
+    if (p->colors) printf(" COLOR_0");
+    for (int s = 0; s < p->influence_sets; ++s) printf(" JOINTS_%d WEIGHTS_%d", s, s);
+}
+
+static void print_text(const sw_gltf_asset* a) {
+    printf("%s: glTF 2.0", a->path);
+    if (a->generator) printf(", generator \"%s\"", a->generator);
+    printf("\n");
+
+    printf("scenes: %zu", a->scene_count);
+    if (a->default_scene >= 0) printf(" (default %d)", a->default_scene);
+    printf("\n");
+    for (size_t s = 0; s < a->scene_count; ++s)
+        printf("  scene %zu \"%s\": %zu root nodes\n", s, or_dash(a->scenes[s].name), a->scenes[s].node_count);
+
+    size_t roots = 0, with_mesh = 0, with_skin = 0, with_matrix = 0;
+    for (size_t n = 0; n < a->node_count; ++n) {
+        roots += a->nodes[n].parent < 0;
+        with_mesh += a->nodes[n].mesh >= 0;
+        with_skin += a->nodes[n].skin >= 0;
+        with_matrix += a->nodes[n].has_matrix;
+    }
+    printf("nodes: %zu (%zu roots, %zu with a mesh, %zu skinned, %zu given as matrices)\n", a->node_count, roots,
+           with_mesh, with_skin, with_matrix);
+
+    printf("meshes: %zu\n", a->mesh_count);
+    for (size_t m = 0; m < a->mesh_count; ++m) {
+        const sw_gltf_mesh* mesh = &a->meshes[m];
+        printf("  mesh %zu \"%s\": %zu primitive%s", m, or_dash(mesh->name), mesh->primitive_count,
+               mesh->primitive_count == 1 ? "" : "s");
+        if (mesh->weight_count) printf(", %zu morph targets", mesh->weight_count);
+        printf("\n");
+        for (size_t p = 0; p < mesh->primitive_count; ++p) {
+            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            printf("    primitive %zu: %s, %zu vertices, %zu %s", p, mode_name(prim->mode), prim->vertex_count,
+                   element_count(prim),
+                   prim->mode >= SW_GLTF_TRIANGLES ? "triangles" : prim->mode == SW_GLTF_POINTS ? "points" : "lines");
+            if (prim->indices) printf(" (%zu indices)", prim->index_count);
+            printf(", material %d\n      attributes: ", prim->material);
+            print_attributes(prim);
+            if (prim->influence_count) printf(" (kept %d influences per vertex)", prim->influence_count);
+            if (prim->target_count) printf("; %zu morph targets", prim->target_count);
+            printf("\n      bounds: (%g, %g, %g) .. (%g, %g, %g)\n", prim->bounds_min[0], prim->bounds_min[1],
+                   prim->bounds_min[2], prim->bounds_max[0], prim->bounds_max[1], prim->bounds_max[2]);
+        }
+    }
+
+    printf("skins: %zu\n", a->skin_count);
+    for (size_t s = 0; s < a->skin_count; ++s) {
+        size_t hist[SW_GLTF_MAX_INFLUENCES + 1];
+        influence_histogram(a, s, hist);
+        printf("  skin %zu \"%s\": %zu joints", s, or_dash(a->skins[s].name), a->skins[s].joint_count);
+        if (a->skins[s].skeleton >= 0) printf(", skeleton node %d", a->skins[s].skeleton);
+        printf("\n    vertices by influence count:");
+        bool any = false;
+        for (int k = 0; k <= SW_GLTF_MAX_INFLUENCES; ++k)
+            if (hist[k]) printf("%s %d: %zu", any ? "," : "", k, hist[k]), any = true;
+        printf("%s\n", any ? "" : " (no skinned mesh uses this skin)");
+    }
+
+    printf("animations: %zu\n", a->animation_count);
+    for (size_t i = 0; i < a->animation_count; ++i) {
+        const sw_clip* clip = &a->animations[i];
+        size_t counts[4];
+        interpolation_counts(clip, counts);
+        printf("  animation %zu \"%s\": %.4g s (keys from %.4g s), %zu channels:", i, or_dash(clip->name),
+               clip->duration, clip->start, clip->track_count);
+        for (int k = 1; k < 4; ++k)
+            if (counts[k]) printf(" %s %zu", interp_names[k], counts[k]);
+        printf("\n");
+    }
+
+    printf("materials: %zu\n", a->material_count);
+    for (size_t i = 0; i < a->material_count; ++i) {
+        const sw_gltf_material* m = &a->materials[i];
+        printf("  material %zu \"%s\": base colour (%g, %g, %g, %g)", i, or_dash(m->name), m->base_color_factor[0],
+               m->base_color_factor[1], m->base_color_factor[2], m->base_color_factor[3]);
+        if (m->base_color_texture.texture >= 0) printf(" × texture %d", m->base_color_texture.texture);
+        if (m->normal_texture.texture >= 0) printf(", normal map %d", m->normal_texture.texture);
+        if (m->occlusion_texture.texture >= 0) printf(", occlusion %d", m->occlusion_texture.texture);
+        if (m->emissive_texture.texture >= 0 || m->emissive_factor[0] > 0 || m->emissive_factor[1] > 0 ||
+            m->emissive_factor[2] > 0)
+            printf(", emissive");
+        printf(", alpha %s%s%s\n", alpha_names[m->alpha_mode % 3], m->double_sided ? ", double-sided" : "",
+               m->unlit ? ", unlit" : "");
+    }
+    printf("textures: %zu, images: %zu\n", a->texture_count, a->image_count);
+
+    printf("warnings: %zu\n", a->warning_count);
+    for (size_t i = 0; i < a->warning_count; ++i) printf("  %s\n", a->warnings[i]);
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static void json_floats(json_writer* w, const float* v, int n) {
+    json_begin_array(w);
+    for (int i = 0; i < n; ++i) json_float(w, v[i]);
+    json_end_array(w);
+}
+
+static void json_texture_ref(json_writer* w, const char* key, const sw_gltf_texture_ref* t) {
+    json_key(w, key);
+    if (t->texture < 0) {
+        json_null(w);
+        return;
+    }
+    json_begin_object(w);
+    json_key(w, "texture"), json_int(w, t->texture);
+    json_key(w, "texcoord"), json_int(w, t->texcoord);
+    json_key(w, "scale"), json_float(w, t->scale);
+    if (t->has_transform) {
+        json_key(w, "offset"), json_floats(w, t->offset, 2);
+        json_key(w, "rotation"), json_float(w, t->rotation);
+        json_key(w, "uv_scale"), json_floats(w, t->uv_scale, 2);
+    }
+    json_end_object(w);
+}
+
+static void print_json(const sw_gltf_asset* a, json_writer* w) {
+    json_begin_object(w);
+    json_key(w, "model"), json_string(w, a->path);
+    json_key(w, "generator"), json_string(w, a->generator);
+    json_key(w, "default_scene"), json_int(w, a->default_scene);
+
+    json_key(w, "scenes"), json_begin_array(w);
+    for (size_t s = 0; s < a->scene_count; ++s) {
+        json_begin_object(w);
+        json_key(w, "name"), json_string(w, a->scenes[s].name);
+        json_key(w, "nodes"), json_begin_array(w);
+        for (size_t i = 0; i < a->scenes[s].node_count; ++i) json_int(w, a->scenes[s].nodes[i]);
+        json_end_array(w);
+        json_end_object(w);
+    }
+    json_end_array(w);
+
+    json_key(w, "nodes"), json_begin_array(w);
+    for (size_t n = 0; n < a->node_count; ++n) {
+        const sw_gltf_node* node = &a->nodes[n];
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "name"), json_string(w, node->name);
+        json_key(w, "parent"), json_int(w, node->parent);
+        json_key(w, "mesh"), json_int(w, node->mesh);
+        json_key(w, "skin"), json_int(w, node->skin);
+        json_key(w, "matrix"), json_bool(w, node->has_matrix);
+        json_end_object(w);
+    }
+    json_end_array(w);
+
+    json_key(w, "meshes"), json_begin_array(w);
+    for (size_t m = 0; m < a->mesh_count; ++m) {
+        const sw_gltf_mesh* mesh = &a->meshes[m];
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "name"), json_string(w, mesh->name);
+        json_key(w, "morph_targets"), json_int(w, (long long)mesh->weight_count);
+        json_key(w, "primitives"), json_begin_array(w);
+        for (size_t p = 0; p < mesh->primitive_count; ++p) {
+            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            json_begin_object(w);
+            json_key(w, "mode"), json_string(w, mode_name(prim->mode));
+            json_key(w, "vertex_count"), json_int(w, (long long)prim->vertex_count);
+            json_key(w, "index_count"), json_int(w, (long long)prim->index_count);
+            json_key(w, "element_count"), json_int(w, (long long)element_count(prim));
+            json_key(w, "material"), json_int(w, prim->material);
+            json_key(w, "normals"), json_bool(w, prim->normals != NULL);
+            json_key(w, "tangents"), json_bool(w, prim->tangents != NULL);
+            json_key(w, "texcoords"), json_int(w, prim->texcoord_count);
+            json_key(w, "colors"), json_bool(w, prim->colors != NULL);
+            json_key(w, "influence_sets"), json_int(w, prim->influence_sets);
+            json_key(w, "influence_count"), json_int(w, prim->influence_count);
+            json_key(w, "morph_targets"), json_int(w, (long long)prim->target_count);
+            json_key(w, "bounds_min"), json_floats(w, prim->bounds_min, 3);
+            json_key(w, "bounds_max"), json_floats(w, prim->bounds_max, 3);
+            json_end_object(w);
+        }
+        json_end_array(w);
+        json_end_object(w);
+    }
+    json_end_array(w);
+
+    json_key(w, "skins"), json_begin_array(w);
+    for (size_t s = 0; s < a->skin_count; ++s) {
+        size_t hist[SW_GLTF_MAX_INFLUENCES + 1];
+        influence_histogram(a, s, hist);
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "name"), json_string(w, a->skins[s].name);
+        json_key(w, "joint_count"), json_int(w, (long long)a->skins[s].joint_count);
+        json_key(w, "skeleton"), json_int(w, a->skins[s].skeleton);
+        json_key(w, "influence_histogram"), json_begin_array(w);
+        for (int k = 0; k <= SW_GLTF_MAX_INFLUENCES; ++k) json_int(w, (long long)hist[k]);
+        json_end_array(w);
+        json_end_object(w);
+    }
+    json_end_array(w);
+
+    json_key(w, "animations"), json_begin_array(w);
+    for (size_t i = 0; i < a->animation_count; ++i) {
+        const sw_clip* clip = &a->animations[i];
+        size_t counts[4];
+        interpolation_counts(clip, counts);
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "name"), json_string(w, clip->name);
+        json_key(w, "start"), json_float(w, clip->start);
+        json_key(w, "duration"), json_float(w, clip->duration);
+        json_key(w, "channels"), json_int(w, (long long)clip->track_count);
+        json_key(w, "interpolations"), json_begin_object(w);
+        for (int k = 1; k < 4; ++k) json_key(w, interp_names[k]), json_int(w, (long long)counts[k]);
+        json_end_object(w);
+        json_key(w, "paths"), json_begin_object(w);
+        for (int path = 0; path < 4; ++path) {
+            long long c = 0;
+            for (size_t t = 0; t < clip->track_count; ++t) c += clip->tracks[t].path == (sw_track_path)path;
+            json_key(w, path_names[path]), json_int(w, c);
+        }
+        json_end_object(w);
+        json_end_object(w);
+    }
+    json_end_array(w);
+
+    json_key(w, "materials"), json_begin_array(w);
+    for (size_t i = 0; i < a->material_count; ++i) {
+        const sw_gltf_material* m = &a->materials[i];
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "name"), json_string(w, m->name);
+        json_key(w, "base_color_factor"), json_floats(w, m->base_color_factor, 4);
+        json_texture_ref(w, "base_color_texture", &m->base_color_texture);
+        json_key(w, "metallic_factor"), json_float(w, m->metallic_factor);
+        json_key(w, "roughness_factor"), json_float(w, m->roughness_factor);
+        json_texture_ref(w, "normal_texture", &m->normal_texture);
+        json_texture_ref(w, "occlusion_texture", &m->occlusion_texture);
+        json_key(w, "emissive_factor"), json_floats(w, m->emissive_factor, 3);
+        json_texture_ref(w, "emissive_texture", &m->emissive_texture);
+        json_key(w, "alpha_mode"), json_string(w, alpha_names[m->alpha_mode % 3]);
+        json_key(w, "alpha_cutoff"), json_float(w, m->alpha_cutoff);
+        json_key(w, "double_sided"), json_bool(w, m->double_sided);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_key(w, "textures"), json_int(w, (long long)a->texture_count);
+    json_key(w, "images"), json_int(w, (long long)a->image_count);
+
+    json_key(w, "warnings"), json_begin_array(w);
+    for (size_t i = 0; i < a->warning_count; ++i) json_newline(w), json_string(w, a->warnings[i]);
+    json_end_array(w);
+    json_end_object(w);
+    json_newline(w);
+}
+
+int cmd_info(tool_args* args) {
+    const char* model = NULL;
+    bool json = false;
+    sw_gltf_options options = {0};
+    for (const char* arg; (arg = tool_args_next(args));) {
+        if (tool_args_is_help(arg)) return tool_print_help(args);
+        if (tool_args_flag(arg, "--json")) json = true;
+        else if (tool_args_flag(arg, "--allow-outside-paths")) options.allow_outside_paths = true;
+        else if (arg[0] == '-' && arg[1]) return tool_usage(args, "unknown option '%s'", arg);
+        else if (model) return tool_usage(args, "one MODEL only ('%s' and '%s')", model, arg);
+        else model = arg;
+    }
+    if (!model) return tool_usage(args, "no MODEL given");
+
+    sw_gltf_asset* asset = NULL;
+    sw_diag diag;
+    if (sw_gltf_load_file(model, &options, &asset, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+
+    bool ok = true;
+    if (json) {
+        json_writer w;
+        json_writer_init(&w, json_file_sink, stdout);
+        print_json(asset, &w);
+        ok = json_writer_finish(&w);
+    } else {
+        print_text(asset);
+    }
+    sw_gltf_free(asset);
+    if (fflush(stdout) != 0 || !ok) return tool_fail(args, "cannot write to standard output");
+    return TOOL_EXIT_OK;
+}
