@@ -76,8 +76,9 @@ typedef enum sw_normal_mode {
     /* n' = normalize(A·n), A the blended 3×3: what UE, Unity and Godot do;
        exact for rotations and uniform scale. */
     SW_NORMALS_BLENDED,
-    /* n' = normalize(cof(A)·n), cof(A) = det(A)·A⁻ᵀ: exact under non-uniform
-       scale and shear (about 30 more flops per vertex). */
+    /* n' = normalize(cof(A)·n), cof(A) = det(A)·A⁻ᵀ, negated when det(A) < 0
+       so mirrored joints keep outward normals: exact under non-uniform
+       scale, shear and mirroring (about 30 more flops per vertex). */
     SW_NORMALS_COFACTOR,
 } sw_normal_mode;
 

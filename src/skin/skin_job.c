@@ -255,6 +255,8 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
             if (linear_palette) {
                 sw_mat34 normal_matrix = cofactor ? sw_mat34_cofactor(&blended) : blended;
                 out_normal = sw_mat34_apply_dir(&normal_matrix, normal);
+                /* cof(A) = det(A)·A⁻ᵀ: a mirroring A (det < 0) would turn normals inward. */
+                if (cofactor && sw_mat34_determinant(&blended) < 0.0f) out_normal = sw_vec3_scale(out_normal, -1.0f);
             }
             if (dqs) out_normal = sw_dualquat_apply_dir(rigid, out_normal);
             sw__store3(sw__at_mut(job->out_normals, st.out_nrm, v), sw_vec3_normalize(out_normal));

@@ -93,7 +93,11 @@ static ref_vertex reference_vertex(const sw_mat34* palette, const int* joints, c
             cof[1][c] = u[2] * v[0] - u[0] * v[2];
             cof[2][c] = u[0] * v[1] - u[1] * v[0];
         }
-        for (int r = 0; r < 3; r++) out.nrm[r] = cof[r][0] * n[0] + cof[r][1] * n[1] + cof[r][2] * n[2];
+        /* The job's contract: det(A)·A⁻ᵀ with the sign of det removed. */
+        double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                     a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+        double sign = det < 0 ? -1.0 : 1.0;
+        for (int r = 0; r < 3; r++) out.nrm[r] = sign * (cof[r][0] * n[0] + cof[r][1] * n[1] + cof[r][2] * n[2]);
         double len = sqrt(out.nrm[0] * out.nrm[0] + out.nrm[1] * out.nrm[1] + out.nrm[2] * out.nrm[2]);
         out.nrm_cond = mag * mag / len;
     } else {
@@ -404,8 +408,35 @@ static void test_lbs_weights_are_used(void) {
     SW_CHECK_NEAR(out[4], 1.0, 1e-6);
 }
 
+/* A mirrored joint (scale −1 in x): the face normal (1,0,0) of a surface
+   must come out as (−1,0,0), still pointing away from the mirrored surface.
+   The blended 3×3 gives that directly; the cofactor det·A⁻ᵀ = diag(1,−1,−1)
+   would give (1,0,0), so the job removes the sign of det. */
+static void test_lbs_mirrored_joint_normals(void) {
+    sw_transform mirror = sw_transform_identity();
+    mirror.scale = sw_vec3_make(-1.0f, 1.0f, 1.0f);
+    sw_mat34 palette[1] = {sw_transform_to_mat34(&mirror)};
+    const uint16_t joints[1] = {0};
+    const float weights[1] = {1.0f};
+    const float pos[3] = {1, 0, 0}, nrm[3] = {1, 0, 0};
+    const sw_normal_mode modes[2] = {SW_NORMALS_BLENDED, SW_NORMALS_COFACTOR};
+    for (int m = 0; m < 2; m++) {
+        float out_pos[3], out_nrm[3];
+        sw_skin_job job = {.normal_mode = modes[m], .vertex_count = 1, .influence_count = 1, .joint_count = 1,
+                           .matrices = palette, .joints = joints, .weights = weights, .in_positions = pos,
+                           .out_positions = out_pos, .in_normals = nrm, .out_normals = out_nrm};
+        SW_CHECK_EQ_INT(sw_skin_job_validate(&job, NULL), SW_OK);
+        sw_skin_job_run(&job, 0, 1);
+        SW_CHECK_NEAR(out_pos[0], -1.0, 1e-7);
+        SW_CHECK_NEAR(out_nrm[0], -1.0, 1e-7);
+        SW_CHECK_NEAR(out_nrm[1], 0.0, 1e-7);
+        SW_CHECK_NEAR(out_nrm[2], 0.0, 1e-7);
+    }
+}
+
 int main(void) {
     SW_RUN(test_lbs_vs_double_reference);
+    SW_RUN(test_lbs_mirrored_joint_normals);
     SW_RUN(test_lbs_cofactor_normals_vs_double_reference);
     SW_RUN(test_lbs_defaults_equal_explicit);
     SW_RUN(test_lbs_cofactor_vs_blended_nonuniform_scale);
