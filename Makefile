@@ -3,19 +3,24 @@
 #   make test   install what is missing, build and run the whole test suite
 #               in every configuration: release, debug, no-SIMD, ASan+UBSan
 # `make check` runs the release configuration only (the quick loop).
+# `make fuzz` builds the libFuzzer targets with clang (build/fuzz) and runs
+# each for FUZZ_SECONDS (default 20; 0 replays the seed corpus only); `make
+# test` runs it after the four configurations.
 
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONFIGS = release debug nosimd asan
 TEST_CONFIGS ?= $(CONFIGS)
 CMAKE_FLAGS ?=
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS = gltf_json glb data_uri accessor
 
 CONFIG_FLAGS_release = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON
 CONFIG_FLAGS_debug   = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON
 CONFIG_FLAGS_nosimd  = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON -DSW_NO_SIMD=ON
 CONFIG_FLAGS_asan    = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON -DSW_SANITIZE=ON
 
-.PHONY: all deps demo test check clean $(addprefix configure-,$(CONFIGS)) $(addprefix build-,$(CONFIGS)) $(addprefix test-,$(CONFIGS))
+.PHONY: all deps demo test check fuzz clean $(addprefix configure-,$(CONFIGS)) $(addprefix build-,$(CONFIGS)) $(addprefix test-,$(CONFIGS))
 
 all: build-release
 
@@ -31,7 +36,14 @@ $(addprefix build-,$(CONFIGS)): build-%: configure-%
 $(addprefix test-,$(CONFIGS)): test-%: build-%
 	cd $(BUILD_DIR)/$* && ctest --output-on-failure -j $(JOBS)
 
-test: $(addprefix test-,$(TEST_CONFIGS))
+test: $(addprefix test-,$(TEST_CONFIGS)) fuzz
+
+# Only the library and the fuzz targets are built here (no tools, no tests).
+fuzz: deps
+	CC=clang cmake -S . -B $(BUILD_DIR)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSW_FUZZ=ON \
+		-DSW_BUILD_TOOLS=OFF -DSW_BUILD_TESTS=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR)/fuzz -j $(JOBS) $(addprefix --target fuzz_,$(FUZZ_TARGETS))
+	scripts/fuzz.sh $(BUILD_DIR)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 check: test-release
 

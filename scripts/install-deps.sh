@@ -18,6 +18,8 @@ libstb-dev
 python3
 python3-numpy
 fonts-dejavu-core
+clang
+libclang-rt-14-dev
 "
 
 missing=""

@@ -6,6 +6,7 @@
 #include "tool_common.h"
 
 #include "sinew/base.h"
+#include "sinew/skin.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,8 +15,12 @@
 static const tool_command commands[] = {
     {"info", "what a glTF file holds: scenes, meshes, skins, animations, materials, warnings", cmd_info,
      cmd_info_help},
+    {"check", "what an importer must catch: weights, joints, bind matrices, scale, LBS volume loss", cmd_check,
+     cmd_check_help},
     {"export", "skinned and morphed world-space positions at chosen times, as JSON", cmd_export,
      cmd_export_help},
+    {"bench", "CPU skinning throughput against memcpy, and pose evaluation per character", cmd_bench,
+     cmd_bench_help},
     {"retention", "LBS radius loss under twist: seed 000's tables, a measured twist tube, a plot",
      cmd_retention, cmd_retention_help},
 };
@@ -97,7 +102,8 @@ static int run(int argc, char** argv) {
     }
     if (strcmp(first, "--version") == 0) {
         if (argc > 2) return usage_error("unexpected argument", argv[2]);
-        printf("sinew %s\nbuild: %s\n", SW_VERSION_STRING, sw_build_info());
+        printf("sinew %s\nbuild: %s\nskinning kernel on this CPU: %s\n", SW_VERSION_STRING, sw_build_info(),
+               sw_skin_kernel_name(sw_skin_kernel_best()));
         return TOOL_EXIT_OK;
     }
     if (first[0] == '-') return usage_error("unknown option", first);

@@ -125,8 +125,12 @@ void tool_atomic_abort(tool_atomic_file* file);
 
 int cmd_info(tool_args* args);
 extern const char cmd_info_help[];
+int cmd_check(tool_args* args);
+extern const char cmd_check_help[];
 int cmd_export(tool_args* args);
 extern const char cmd_export_help[];
+int cmd_bench(tool_args* args);
+extern const char cmd_bench_help[];
 int cmd_retention(tool_args* args);
 extern const char cmd_retention_help[];
 

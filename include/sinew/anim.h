@@ -1,4 +1,5 @@
-/* sinew/anim.h — skeletons and the local→model pass.
+/* sinew/anim.h — skeletons, clip sampling, pose blending and the
+   local→model pass.
 
    A skeleton is plain data the caller owns: joints ordered parents first
    (parents[i] < i, or SW_NO_PARENT for a root), a rest pose of local TRS
@@ -78,7 +79,8 @@ void sw_local_to_model_job_run(const sw_local_to_model_job* job);
    whatever the caller's pose array is indexed by) with keyframes:
 
    - STEP: the value of the last key at or before t.
-   - LINEAR: component-wise lerp; rotations by shortest-path slerp.
+   - LINEAR: component-wise lerp; rotations by shortest-path slerp
+     (sw_quat_slerp_fast: within 2.5e-7 of the exact slerp, math.h).
    - CUBICSPLINE: keys are (in-tangent, value, out-tangent) triplets; between
      keys k and k+1, with d = t(k+1) − t(k) and s = (t − t(k)) / d,
        p(s) = (2s³−3s²+1)·v(k) + (s³−2s²+s)·d·out(k)
@@ -150,7 +152,15 @@ float sw_clip_time(const sw_clip* clip, float t, bool loop);
    tracks write out_weights[weight_offsets[target] + i] for i <
    component_count. Properties without a track are left as the caller set
    them (normally the rest pose), so a pose is: fill with the rest pose,
-   then run. */
+   then run. Several tracks on one property write in track order (the last
+   wins).
+
+   The values and cursors are those of sw_track_sample on each track in
+   turn (bit for bit on x86-64, where the SIMD slerp rounds as the scalar
+   one). Work is shared, not results: consecutive tracks with the same
+   times array (same `times` pointer and key_count, as every track of a
+   typically exported glTF clip) find their key once, with the first one's
+   cursor as the hint, and LINEAR rotations are slerped several at a time. */
 typedef struct sw_sample_job {
     const sw_clip* clip;
     float time;                     /* seconds in clip time (see sw_clip_time) */
@@ -164,6 +174,75 @@ typedef struct sw_sample_job {
 
 sw_result sw_sample_job_validate(const sw_sample_job* job, sw_diag* diag);
 void sw_sample_job_run(const sw_sample_job* job);
+
+/* ---- Blending ---------------------------------------------------------------
+
+   sw_blend_job mixes local poses, per joint, as ozz-animation's
+   BlendingJob does:
+
+   1. Normal layers, blended by weight. Joint j of a layer has weight
+      w = weight × joint_weights[j] (joint_weights = 1 without a mask; a
+      mask of 0 and 1 makes a partial layer, e.g. the upper body only).
+      Translations and scales are averaged, Σ w·x / Σ w. Rotations are
+      blended by weighted nlerp: Σ w·q, each q first negated when it points
+      away from the sum so far (q and −q are one rotation; without this two
+      equal layers at q and −q would cancel), then normalised. For two
+      layers this is nlerp: for equal weights exactly the midway rotation
+      (45° between 0° and 90°); for others it does not turn at constant
+      speed (in a 90° blend it is up to 0.9° off slerp, near weights 1/4
+      and 3/4), the usual trade for blending any number of layers.
+   2. The rest pose fills in where the joint's total weight W is below
+      `threshold`: at W = 0 the joint is the rest pose exactly, for
+      0 < W < threshold the rest pose is blended in with weight
+      threshold − W, so a layer faded towards 0 lands on the rest pose
+      instead of amplifying its own noise.
+   3. Additive layers, in order, on top of the result. Their poses are
+      deltas (make them with sw_additive_delta from a pose and the
+      reference pose it was authored against), applied with w = weight ×
+      joint_weights[j] in [0, 1]:
+        translation += w·Δt,  rotation = slerp(identity, Δq, w) · rotation,
+        scale ×= lerp(1, Δs, w),
+      so w = 1 adds the whole delta: a delta made from (pose, reference)
+      and added to the reference gives the pose back.
+
+   Weights are data: validate again after changing weights or masks (run()
+   only asserts). Each joint reads its inputs before writing its output, so
+   out_local may be one of the input poses (add a layer in place). */
+
+typedef struct sw_blend_layer {
+    const sw_transform* pose;     /* local transforms (additive layers: deltas), unit rotations */
+    size_t pose_count;            /* entries in pose: at least the job's joint_count */
+    float weight;                 /* finite, ≥ 0 (additive layers: ≤ 1); 0 = the layer does nothing */
+    const float* joint_weights;   /* NULL, or per-joint factors, finite, ≥ 0 (additive layers: ≤ 1) */
+    size_t joint_weight_count;    /* entries in joint_weights (≥ joint_count), 0 when NULL */
+} sw_blend_layer;
+
+/* Defaults (zero = default): threshold 0.1, as ozz. */
+typedef struct sw_blend_job {
+    size_t joint_count;                    /* 1..SW_MAX_JOINTS */
+    const sw_transform* rest_pose;         /* joint_count transforms, unit rotations */
+    const sw_blend_layer* layers;          /* layer_count normal layers; may be NULL when 0 */
+    size_t layer_count;
+    const sw_blend_layer* additive_layers; /* additive_layer_count layers of deltas; may be NULL when 0 */
+    size_t additive_layer_count;
+    float threshold;                       /* total weight below which the rest pose fills in; > 0 */
+    sw_transform* out_local;               /* joint_count transforms (may be an input pose, see above) */
+} sw_blend_job;
+
+/* Checks counts, pointers, that every pose and mask covers joint_count
+   joints, that weights and mask entries are finite and ≥ 0 (≤ 1 for
+   additive layers), and the threshold. diag.index is the offending layer
+   (additive layers count on from layer_count). O(layers × joints) with
+   masks. */
+sw_result sw_blend_job_validate(const sw_blend_job* job, sw_diag* diag);
+void sw_blend_job_run(const sw_blend_job* job);
+
+/* The additive delta of `pose` against `reference`, joint by joint:
+   Δt = t − t_ref, Δq = q · q_ref⁻¹, Δs = s / s_ref (reference scales must
+   not be 0), so that adding Δ at weight 1 to the reference gives the pose.
+   out_delta may be pose or reference. */
+void sw_additive_delta(sw_transform* out_delta, const sw_transform* pose, const sw_transform* reference,
+                       size_t joint_count);
 
 SW_EXTERN_C_END
 

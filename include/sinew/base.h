@@ -98,7 +98,8 @@ void sw_free(const sw_allocator* allocator, void* ptr);
 bool sw_mul_size(size_t count, size_t size, size_t* out_bytes);
 
 /* The build's configuration, for `sinew --version` and bug reports:
-   e.g. "release, scalar kernels" or "debug asan+ubsan, scalar kernels". */
+   e.g. "release, scalar/sse2/avx2 kernels (chosen at run time)" or
+   "debug no-simd, scalar kernels". */
 const char* sw_build_info(void);
 
 SW_EXTERN_C_END

@@ -33,7 +33,8 @@
      weights are renormalised to sum to 1. A vertex whose weights are all
      zero gets weight 1 on its first joint (a warning). influence_count is
      4 or 8, unused slots have weight 0 and joint 0.
-   - rotation keys are normalised.
+   - rotation keys are normalised (a warning when one is off unit length
+     by more than 0.001).
    Nothing else is altered: vertices stay in accessor order.
 
    EVALUATING A SCENE AT A TIME
@@ -67,6 +68,13 @@ typedef struct sw_gltf_options {
     size_t max_memory;
     /* Influences kept per vertex: 4 or 8. 0 = default, 8. */
     int max_influences;
+    /* For validators (`sinew check`): also keep every primitive's
+       JOINTS_n/WEIGHTS_n exactly as read (sw_gltf_primitive.raw_*), before
+       anything is dropped or renormalised, and load negative weights
+       (dropped before renormalising, with a warning) instead of failing,
+       so that every offending vertex can be reported. Default false: the
+       raw arrays are NULL and a negative weight is a load error. */
+    bool keep_raw_influences;
 } sw_gltf_options;
 
 typedef enum sw_gltf_alpha_mode {
@@ -158,6 +166,14 @@ typedef struct sw_gltf_primitive {
     const uint16_t* joints;   /* vertex_count × influence_count, indices into the skin's joints */
     const float* weights;     /* vertex_count × influence_count, rows sum to 1 */
     int influence_sets;       /* JOINTS_n/WEIGHTS_n pairs in the file */
+    /* With options.keep_raw_influences (else 0 and NULL): the file's
+       influences as read, 4 × influence_sets slots per vertex (set 0's four,
+       then set 1's, ... in set-number order); weights decoded (normalised
+       integers with the spec's formulas) but not renormalised, zero and
+       negative weights and their joints included. */
+    int raw_influence_count;
+    const uint16_t* raw_joints;     /* vertex_count × raw_influence_count */
+    const float* raw_weights;       /* vertex_count × raw_influence_count */
     size_t index_count;
     const uint32_t* indices;  /* NULL = not indexed */
     size_t target_count;

@@ -82,12 +82,40 @@ typedef enum sw_normal_mode {
     SW_NORMALS_COFACTOR,
 } sw_normal_mode;
 
+/* The CPU kernels that run a skinning job. They compute the same thing:
+   a SIMD kernel's positions are within 1e-6 of the scalar reference's,
+   relative to the size of the position and the joint translations, and its
+   normals and tangents within 1e-6 (absolute, after normalisation). Each
+   kernel gives the same bits for a vertex whatever range it is run in, so
+   splitting a job across threads never changes its output.
+
+   The SIMD kernels are fastest with f32 weights, blended normals, 1, 2, 3,
+   4 or 8 influences and (DQS) no stretch, on packed streams with normals;
+   interleaved streams, and jobs without normals, go through packed copies
+   (about a third slower); other jobs run a generic SIMD loop, several
+   times slower. */
+typedef enum sw_skin_kernel {
+    SW_SKIN_KERNEL_DEFAULT = 0, /* the best this CPU and build can run (sw_skin_kernel_best) */
+    SW_SKIN_KERNEL_SCALAR,      /* plain C, the reference; runs everywhere */
+    SW_SKIN_KERNEL_SSE2,        /* x86-64 */
+    SW_SKIN_KERNEL_AVX2,        /* x86-64 with AVX2 and FMA, enabled by the OS */
+} sw_skin_kernel;
+
+/* What DEFAULT runs on this CPU: AVX2 where the CPU and the OS support
+   AVX2 and FMA, else SSE2 on x86-64, else SCALAR; always SCALAR in builds
+   with SW_NO_SIMD and on other architectures. Cheap: it reads the CPU
+   feature bits the compiler runtime detected at start-up. */
+sw_skin_kernel sw_skin_kernel_best(void);
+
+/* "default", "scalar", "sse2" or "avx2"; "unknown" outside the enum. */
+const char* sw_skin_kernel_name(sw_skin_kernel kernel);
+
 /* One skinning job over a vertex stream.
 
    Defaults (zero fields): method LBS, joint_format U16, weight_format F32,
-   normal_mode BLENDED, strides tightly packed (positions and normals 12 bytes,
-   tangents 16, joints influence_count × 1 or 2, weights influence_count × 1,
-   2 or 4).
+   normal_mode BLENDED, kernel DEFAULT, strides tightly packed (positions
+   and normals 12 bytes, tangents 16, joints influence_count × 1 or 2,
+   weights influence_count × 1, 2 or 4).
 
    Streams: positions are required; normals and tangents are optional, but
    each input needs its output and vice versa. Tangents are xyzw, w (the
@@ -104,6 +132,9 @@ typedef enum sw_normal_mode {
 typedef struct sw_skin_job {
     sw_skin_method method;
     sw_normal_mode normal_mode;
+    /* DEFAULT = sw_skin_kernel_best(); a kernel this CPU or build cannot run
+       fails validation with SW_ERR_UNSUPPORTED. */
+    sw_skin_kernel kernel;
     size_t vertex_count;
     int influence_count; /* 1..SW_MAX_INFLUENCES */
 
@@ -132,7 +163,8 @@ typedef struct sw_skin_job {
 
 /* Checks every field once: counts, formats, pointers, strides (at least the
    element size, multiples of 4 bytes for floats), alignment, aliasing
-   between outputs. O(1): joint indices are not scanned. */
+   between outputs, and that the kernel runs here (SW_ERR_UNSUPPORTED).
+   O(1): joint indices are not scanned. */
 sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag);
 
 /* Skins vertices first_vertex .. first_vertex+vertex_count-1 of a validated job. */
@@ -150,21 +182,47 @@ sw_result sw_skin_check_influences(const sw_skin_job* job, float sum_tolerance, 
    out = base + Σₖ weights[k] · deltas[k], per vertex, in bind space, before
    skinning (glTF order). Works on positions, normals (renormalised later by
    the skinning job or the caller) and tangents (component_count 4: xyz are
-   morphed, w is copied). A target without deltas for this stream passes
-   NULL; zero weights are skipped. Dense deltas: vertex_count × 3 floats. */
+   morphed, w is copied). Targets are added in order, and zero weights are
+   skipped.
+
+   Deltas come dense (vertex_count × 3 floats per target, `deltas`) or
+   sparse (`sparse`: only the vertices a target moves, which for face
+   shapes is a few percent of the mesh). Both give the same floats (a
+   sparse target is its dense twin without the exact zeros; adding a zero
+   changes at most the sign of a zero result). */
+
+/* One sparse target: `count` vertices, indices strictly increasing. */
+typedef struct sw_morph_sparse {
+    size_t count;
+    const uint32_t* indices;        /* count vertex indices, strictly increasing */
+    const float* deltas;            /* count × 3 floats */
+} sw_morph_sparse;
+
 typedef struct sw_morph_job {
     size_t vertex_count;
     size_t target_count;
     const float* weights;           /* target_count weights */
-    const float* const* deltas;     /* target_count pointers (entries may be NULL) */
+    const float* const* deltas;     /* dense: target_count pointers (entries may be NULL), or NULL */
+    const sw_morph_sparse* sparse;  /* sparse: target_count entries (used when deltas is NULL) */
     int component_count;            /* 3 (positions, normals) or 4 (tangents); 0 = 3 */
     const float* base;  size_t base_stride;  /* bytes; 0 = packed */
     float* out;         size_t out_stride;   /* may equal base (in place, same stride) */
 } sw_morph_job;
 
+/* Checks counts, strides, finite weights and, for sparse targets, that
+   indices are strictly increasing and < vertex_count (O(sparse entries)). */
 sw_result sw_morph_job_validate(const sw_morph_job* job, sw_diag* diag);
-/* Morphs vertices first_vertex .. first_vertex+vertex_count-1. */
+/* Morphs vertices first_vertex .. first_vertex+vertex_count-1 (sparse
+   targets find their first entry in the range by binary search). */
 void sw_morph_job_run(const sw_morph_job* job, size_t first_vertex, size_t vertex_count);
+
+/* Number of vertices a dense delta stream moves (any component ≠ 0). */
+size_t sw_morph_sparse_count(const float* dense_deltas, size_t vertex_count);
+/* Writes the sparse form of a dense delta stream: out_indices
+   (sw_morph_sparse_count entries) and out_deltas (× 3 floats). Returns the
+   count. */
+size_t sw_morph_sparse_build(uint32_t* out_indices, float* out_deltas, const float* dense_deltas,
+                             size_t vertex_count);
 
 /* ---- LBS volume loss (seed 000, section 1 and appendix 1) ------------------
 

@@ -1,6 +1,8 @@
 /* Local → model in one forward pass over parent-first joints (see sinew/anim.h). */
 #include "sinew/anim.h"
 
+#include "pose_internal.h"
+
 sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job, sw_diag* diag) {
     if (!job || !job->parents || !job->local || !job->out_model)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "local-to-model job needs parents, local and out_model");
@@ -23,12 +25,18 @@ sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job, sw_di
 
 void sw_local_to_model_job_run(const sw_local_to_model_job* job) {
     SW_ASSERT(job && job->first_joint <= job->joint_count);
-    const sw_mat34 identity = sw_mat34_identity();
-    const sw_mat34* root = job->root ? job->root : &identity;
+    const int16_t* parents = job->parents;
+    const sw_transform* local = job->local;
+    sw_mat34* model = job->out_model;
+    const sw_mat34* root = job->root;
     for (size_t i = job->first_joint; i < job->joint_count; i++) {
-        int parent = job->parents[i];
+        const int parent = parents[i];
         SW_ASSERT(parent < (int)i);
-        sw_mat34 local = sw_transform_to_mat34(&job->local[i]);
-        job->out_model[i] = sw_mat34_mul(parent < 0 ? root : &job->out_model[parent], &local);
+        if (parent >= 0)
+            sw__pose_mul_trs(&model[i], &model[parent], &local[i]);
+        else if (root)
+            sw__pose_mul_trs(&model[i], root, &local[i]);
+        else
+            sw__pose_trs_to_mat34(&model[i], &local[i]); /* identity · local, without the product */
     }
 }

@@ -56,5 +56,9 @@ bool sw_mul_size(size_t count, size_t size, size_t* out_bytes) {
 }
 
 const char* sw_build_info(void) {
+#if defined(SW_NO_SIMD) || !(defined(__x86_64__) || defined(__i386__))
     return SW_BUILD_FLAVOUR ", scalar kernels";
+#else
+    return SW_BUILD_FLAVOUR ", scalar/sse2/avx2 kernels (chosen at run time)";
+#endif
 }

@@ -78,6 +78,7 @@ typedef struct sw__loader {
     const char* base_dir;           /* NULL: external files refused */
     bool allow_outside;
     int max_influences;
+    bool keep_raw_influences;
     size_t max_memory, used;        /* budget and bytes charged so far */
     sw__gltf_owner* owner;
     sw__arena* arena;               /* the asset's memory */
@@ -132,14 +133,24 @@ static sw__path sw__at(const char* path, const char* key) {
 
 static sw_result sw__fail(sw__loader* L, sw_result code, const char* where, const char* format, ...)
     SW__PRINTF(4, 5);
+/* Messages quote the file's strings (names, keys, URIs); control
+   characters in them become '?', so a message stays one line and cannot
+   carry terminal escapes. */
+static void sw__one_line(char* s) {
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
+}
+
 static sw_result sw__fail(sw__loader* L, sw_result code, const char* where, const char* format, ...) {
     char text[256];
     va_list args;
     va_start(args, format);
     vsnprintf(text, sizeof text, format, args);
     va_end(args);
-    if (where && *where) return sw_diag_set(&L->diag, code, -1, "%s: %s: %s", L->name, where, text);
-    return sw_diag_set(&L->diag, code, -1, "%s: %s", L->name, text);
+    if (where && *where) sw_diag_set(&L->diag, code, -1, "%s: %s: %s", L->name, where, text);
+    else sw_diag_set(&L->diag, code, -1, "%s: %s", L->name, text);
+    sw__one_line(L->diag.message);
+    return code;
 }
 
 /* Passes on an error from a helper that does not know the file or the path. */
@@ -157,6 +168,8 @@ static void sw__store_warning(sw__loader* L, const char* where, const char* text
     int n = where && *where ? snprintf(line, sizeof line, "%s: %s: %s", L->name, where, text)
                             : snprintf(line, sizeof line, "%s: %s", L->name, text);
     size_t length = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    line[length] = '\0';
+    sw__one_line(line);
     /* A warning that cannot be stored is dropped, not turned into an error:
        the allocation failure will show up as one anyway. */
     sw__warning* w = sw__arena_alloc(L, &L->scratch, sizeof *w);
@@ -385,14 +398,16 @@ static sw_result sw__get_floats(sw__loader* L, const cJSON* object, const char* 
     return SW_OK;
 }
 
-/* An integer in [0, max] (JSON numbers are doubles; 2^53 bounds the exact ones). */
+/* An integer in [0, max] (JSON numbers are doubles; 2^53 bounds the exact ones).
+   Numbers print as %.17g: integers in full up to 10^17, larger ones with an
+   exponent (%.0f of 1e300 is 301 digits, which cut the message off). */
 static sw_result sw__value_uint(sw__loader* L, const cJSON* v, const char* where, double max, size_t* out) {
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || floor(v->valuedouble) != v->valuedouble)
         return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an integer");
-    if (v->valuedouble < 0) return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an integer >= 0, got %.0f",
+    if (v->valuedouble < 0) return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an integer >= 0, got %.17g",
                                             v->valuedouble);
     if (v->valuedouble > max)
-        return sw__fail(L, SW_ERR_INVALID_DATA, where, "%.0f is larger than the largest allowed value (%.0f)",
+        return sw__fail(L, SW_ERR_INVALID_DATA, where, "%.17g is larger than the largest allowed value (%.17g)",
                         v->valuedouble, max);
     *out = (size_t)v->valuedouble;
     return SW_OK;
@@ -417,7 +432,7 @@ static sw_result sw__value_index(sw__loader* L, const cJSON* v, const char* wher
         v->valuedouble < 0)
         return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an index (an integer >= 0)");
     if (v->valuedouble >= (double)limit)
-        return sw__fail(L, SW_ERR_INDEX_OUT_OF_RANGE, where, "%.0f is out of range (%zu %s)", v->valuedouble, limit,
+        return sw__fail(L, SW_ERR_INDEX_OUT_OF_RANGE, where, "%.17g is out of range (%zu %s)", v->valuedouble, limit,
                         what);
     *out = (uint32_t)v->valuedouble;
     return SW_OK;
@@ -1257,7 +1272,9 @@ static sw_result sw__read_attribute(sw__loader* L, const char* path, const char*
 
 /* Joint influences: every JOINTS_n/WEIGHTS_n set is read; per vertex the
    non-zero weights are kept in file order, the largest max_influences of
-   them when there are more, and renormalised to sum to 1. */
+   them when there are more, and renormalised to sum to 1. With
+   keep_raw_influences the sets are also copied as read, and negative
+   weights are dropped with a warning instead of failing the load. */
 static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__attributes* at, size_t vertex_count,
                                      sw_gltf_primitive* p) {
     int sets = 0, set_number[SW__MAX_SETS];
@@ -1314,7 +1331,18 @@ static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__
     out_joints = sw__array(L, L->arena, vertex_count, (size_t)kept_max * sizeof(uint16_t));
     out_weights = sw__array(L, L->arena, vertex_count, (size_t)kept_max * sizeof(float));
     if (!out_joints || !out_weights) goto fail;
-    size_t unnormalised = 0, truncated = 0, all_zero = 0;
+    if (L->keep_raw_influences) {
+        uint16_t* raw_joints = sw__array(L, L->arena, vertex_count, slots * sizeof(uint16_t));
+        float* raw_weights = sw__array(L, L->arena, vertex_count, slots * sizeof(float));
+        if (!raw_joints || !raw_weights) goto fail;
+        /* JOINTS_n are u8 or u16, so every index fits */
+        for (size_t e = 0; e < vertex_count * slots; e++) raw_joints[e] = (uint16_t)joints[e];
+        memcpy(raw_weights, weights, vertex_count * slots * sizeof(float));
+        p->raw_influence_count = (int)slots;
+        p->raw_joints = raw_joints;
+        p->raw_weights = raw_weights;
+    }
+    size_t unnormalised = 0, truncated = 0, all_zero = 0, negative = 0;
     bool keep[SW__MAX_SETS * 4];
     for (size_t v = 0; v < vertex_count; v++) {
         const uint32_t* vj = &joints[v * slots];
@@ -1323,17 +1351,20 @@ static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__
         float* ow = &out_weights[v * (size_t)kept_max];
         double sum = 0.0;
         int nonzero = 0;
+        bool has_negative = false;
         for (size_t e = 0; e < slots; e++) {
-            if (vw[e] < 0.0f) {
+            if (vw[e] < 0.0f && !L->keep_raw_influences) {
                 sw__fail(L, SW_ERR_INVALID_DATA, sw__pathf("%s.WEIGHTS_%d", path, set_number[e / 4]).s,
                          "vertex %zu has a negative weight (%g)", v, (double)vw[e]);
                 L->diag.index = (int64_t)v;
                 goto fail;
             }
-            sum += vw[e];
+            has_negative = has_negative || vw[e] < 0.0f;
             keep[e] = vw[e] > 0.0f;
+            if (keep[e]) sum += vw[e];
             nonzero += keep[e];
         }
+        negative += has_negative;
         if (nonzero == 0) {
             all_zero++;
             oj[0] = (uint16_t)vj[0];
@@ -1372,6 +1403,9 @@ static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__
                  truncated, kept_max, kept_max);
     if (all_zero)
         sw__warn(L, path, "%zu vertices have only zero weights (given weight 1 on their first joint)", all_zero);
+    if (negative)
+        sw__warn(L, path, "%zu vertices have negative weights (dropped before renormalising; glTF forbids them)",
+                 negative);
     p->influence_sets = sets;
     p->influence_count = kept_max;
     p->joints = out_joints;
@@ -2101,7 +2135,8 @@ static sw_result sw__parse_channel(sw__loader* L, const cJSON* j, const char* pa
     if (!values) return L->diag.result;
     if (track_path == SW_PATH_ROTATION) {
         /* Only values are unit quaternions; CUBICSPLINE tangents are not. */
-        size_t zero = 0;
+        size_t zero = 0, non_unit = 0, worst = 0;
+        double worst_length = 1.0;
         for (size_t k = 0; k < keys; k++) {
             float* q = &values[(cubic ? 3 * k + 1 : k) * 4];
             double length = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
@@ -2111,9 +2146,18 @@ static sw_result sw__parse_channel(sw__loader* L, const cJSON* j, const char* pa
                 q[3] = 1.0f;
                 continue;
             }
+            /* the node rotation's tolerance; exporters stay within 1e-6 */
+            if (fabs(length - 1.0) > 1e-3) {
+                if (non_unit++ == 0 || fabs(length - 1.0) > fabs(worst_length - 1.0)) worst = k, worst_length = length;
+            }
             for (int c = 0; c < 4; c++) q[c] = (float)(q[c] / length);
         }
         if (zero) sw__warn(L, op.s, "%zu zero quaternions replaced by identity", zero);
+        if (non_unit)
+            sw__warn(L, op.s,
+                     "%zu of the %zu rotation keys of nodes[%zu] are not unit quaternions (worst: key %zu, length %g); "
+                     "normalised",
+                     non_unit, keys, node, worst, worst_length);
     }
     if (track_path != SW_PATH_WEIGHTS && n->has_matrix) {
         /* glTF forbids animating a matrix node; turn it into TRS so the
@@ -2365,6 +2409,7 @@ static sw_result sw__begin(sw__loader* L, const sw_gltf_options* options, const 
     L->max_memory = options && options->max_memory ? options->max_memory : SW__DEFAULT_MAX_MEMORY;
     L->max_influences = options && options->max_influences ? options->max_influences : SW_GLTF_MAX_INFLUENCES;
     L->allow_outside = options && options->allow_outside_paths;
+    L->keep_raw_influences = options && options->keep_raw_influences;
     if (L->max_influences != 4 && L->max_influences != 8)
         return sw_diag_set(&L->diag, SW_ERR_INVALID_ARGUMENT, -1, "options.max_influences is %d (allowed: 0, 4 or 8)",
                            L->max_influences);

@@ -3,6 +3,8 @@
    (see sinew/gltf.h). Everything runs on arrays indexed by node. */
 #include "sinew/gltf.h"
 
+#include "../anim/pose_internal.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -33,19 +35,31 @@ void sw_gltf_rest_weights(const sw_gltf_asset* asset, float* out_weights) {
 
 void sw_gltf_world_matrices(const sw_gltf_asset* asset, const sw_transform* local, sw_mat34* out_world) {
     SW_ASSERT(asset && ((local && out_world) || asset->node_count == 0));
-    /* node_order puts parents first, so each parent's world matrix is ready. */
+    /* node_order puts parents first, so each parent's world matrix is ready.
+       The kernels are sw_transform_to_mat34 and sw_mat34_mul, inline. */
+    const sw_gltf_node* nodes = asset->nodes;
     for (size_t k = 0; k < asset->node_count; ++k) {
-        uint32_t i = asset->node_order[k];
-        const sw_gltf_node* node = &asset->nodes[i];
-        sw_mat34 m = node->has_matrix ? node->matrix : sw_transform_to_mat34(&local[i]);
-        out_world[i] = node->parent >= 0 ? sw_mat34_mul(&out_world[node->parent], &m) : m;
+        const uint32_t i = asset->node_order[k];
+        const sw_gltf_node* node = &nodes[i];
+        const int32_t parent = node->parent;
+        if (node->has_matrix) {
+            if (parent >= 0)
+                sw__pose_mat34_mul(&out_world[i], &out_world[parent], &node->matrix);
+            else
+                out_world[i] = node->matrix;
+        } else if (parent >= 0) {
+            sw__pose_mul_trs(&out_world[i], &out_world[parent], &local[i]);
+        } else {
+            sw__pose_trs_to_mat34(&out_world[i], &local[i]);
+        }
     }
 }
 
 void sw_gltf_skin_matrices(const sw_gltf_asset* asset, size_t skin, const sw_mat34* world, sw_mat34* out_matrices) {
     SW_ASSERT(asset && skin < asset->skin_count && world && out_matrices);
     const sw_gltf_skin* s = &asset->skins[skin];
-    for (size_t j = 0; j < s->joint_count; ++j) out_matrices[j] = sw_mat34_mul(&world[s->joints[j]], &s->inverse_bind[j]);
+    for (size_t j = 0; j < s->joint_count; ++j)
+        sw__pose_mat34_mul(&out_matrices[j], &world[s->joints[j]], &s->inverse_bind[j]);
 }
 
 /* ---- deforming one instance --------------------------------------------- */

@@ -61,6 +61,40 @@ sw_quat sw_quat_slerp(sw_quat a, sw_quat b, float t) {
         (sw_quat){wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w});
 }
 
+/* The series of sw_quat_slerp_fast (see sinew/math.h): f(τ, y) = τ·r₁ with
+   rᵢ = 1 + d·(τ² − i²)·uᵢ·rᵢ₊₁, r₆ = 1, d = y − 1, uᵢ = 1/(i(2i + 1)) and
+   u₅ carrying the tail correction 1 + μ. src/anim/clip.c evaluates the same
+   expression four tracks at a time and must keep this operation order. */
+static float sw__slerp_weight(float tau, float d) {
+    const float tau2 = tau * tau;
+    float r = 1.0f + d * ((tau2 - 25.0f) * (1.14434643f / 55.0f));
+    r = 1.0f + d * ((tau2 - 16.0f) * (1.0f / 36.0f)) * r;
+    r = 1.0f + d * ((tau2 - 9.0f) * (1.0f / 21.0f)) * r;
+    r = 1.0f + d * ((tau2 - 4.0f) * (1.0f / 10.0f)) * r;
+    r = 1.0f + d * ((tau2 - 1.0f) * (1.0f / 3.0f)) * r;
+    return tau * r;
+}
+
+sw_quat sw_quat_slerp_fast(sw_quat a, sw_quat b, float t) {
+    float cos_theta = sw_quat_dot(a, b);
+    if (cos_theta < 0.0f) {
+        b = (sw_quat){-b.x, -b.y, -b.z, -b.w};
+        cos_theta = -cos_theta;
+    }
+    /* y = cos φ of the half angle, in [√½, 1] (a hair above 1 when rounding
+       puts a·b above 1, which the series takes in its stride). */
+    const float y = sqrtf(0.5f + 0.5f * cos_theta);
+    const float d = y - 1.0f;
+    const float k = 0.5f / y;
+    const float wa = sw__slerp_weight(2.0f - 2.0f * t, d) * k;
+    const float wb = sw__slerp_weight(2.0f * t, d) * k;
+    const sw_quat q = {wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w};
+    /* |q| is 1 to within 1e-6 here, where one Newton step of 1/√(q·q)
+       from 1, (3 − q·q)/2, normalises to float precision. */
+    const float inv = 1.5f - 0.5f * (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    return (sw_quat){q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
+
 sw_quat sw_quat_from_mat34(const sw_mat34* m) {
     /* Shepperd: take the square root of the largest of 1+trace and the
        three diagonal variants, so the divisor never approaches zero. */

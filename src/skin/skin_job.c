@@ -1,46 +1,46 @@
 /* CPU skinning, scalar reference: LBS and DQS of positions, normals and
    tangents, 1–8 influences, u8/u16 joints, f32/unorm8/unorm16 weights
    (see sinew/skin.h). Written to be read and lifted: one function per
-   vertex, no cleverness; the SIMD kernels are checked against this one. */
-#include "sinew/skin.h"
+   vertex, no cleverness; the SIMD kernels (skin_sse2.c, skin_avx2.c) are
+   checked against this one. Also here: the kernel choice and dispatch. */
+#include "skin_internal.h"
 
 #include <string.h>
 
-/* ---- stream layout ------------------------------------------------------- */
+/* ---- kernels ----------------------------------------------------------------- */
 
-static size_t sw__joint_size(sw_joint_format f) { return f == SW_JOINT_U8 ? 1 : 2; }
-
-static size_t sw__weight_size(sw_weight_format f) {
-    return f == SW_WEIGHT_U8_NORM ? 1 : f == SW_WEIGHT_U16_NORM ? 2 : 4;
+sw_skin_kernel sw_skin_kernel_best(void) {
+#if SW__SKIN_X86
+    /* libgcc and compiler-rt set these bits once at start-up from cpuid, and
+       set AVX2 and FMA only when XGETBV shows the OS saves the YMM state;
+       the init call is for callers that run before constructors. */
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return SW_SKIN_KERNEL_AVX2;
+    return SW_SKIN_KERNEL_SSE2;
+#else
+    return SW_SKIN_KERNEL_SCALAR;
+#endif
 }
 
-static sw_joint_format sw__joint_format(const sw_skin_job* job) {
-    return job->joint_format == SW_JOINT_FORMAT_DEFAULT ? SW_JOINT_U16 : job->joint_format;
+const char* sw_skin_kernel_name(sw_skin_kernel kernel) {
+    switch (kernel) {
+    case SW_SKIN_KERNEL_DEFAULT: return "default";
+    case SW_SKIN_KERNEL_SCALAR: return "scalar";
+    case SW_SKIN_KERNEL_SSE2: return "sse2";
+    case SW_SKIN_KERNEL_AVX2: return "avx2";
+    }
+    return "unknown";
 }
 
-static sw_weight_format sw__weight_format(const sw_skin_job* job) {
-    return job->weight_format == SW_WEIGHT_FORMAT_DEFAULT ? SW_WEIGHT_F32 : job->weight_format;
-}
-
-static size_t sw__or(size_t stride, size_t fallback) { return stride ? stride : fallback; }
-
-/* Every stride of a job with its default resolved. */
-typedef struct sw__strides {
-    size_t joints, weights, in_pos, out_pos, in_nrm, out_nrm, in_tan, out_tan;
-} sw__strides;
-
-static sw__strides sw__resolve_strides(const sw_skin_job* job) {
-    size_t n = (size_t)job->influence_count;
-    return (sw__strides){
-        .joints = sw__or(job->joints_stride, n * sw__joint_size(sw__joint_format(job))),
-        .weights = sw__or(job->weights_stride, n * sw__weight_size(sw__weight_format(job))),
-        .in_pos = sw__or(job->in_positions_stride, 12),
-        .out_pos = sw__or(job->out_positions_stride, 12),
-        .in_nrm = sw__or(job->in_normals_stride, 12),
-        .out_nrm = sw__or(job->out_normals_stride, 12),
-        .in_tan = sw__or(job->in_tangents_stride, 16),
-        .out_tan = sw__or(job->out_tangents_stride, 16),
-    };
+/* SCALAR runs everywhere; SSE2 on every x86-64 CPU; AVX2 where detected. */
+static bool sw__kernel_available(sw_skin_kernel kernel) {
+    switch (kernel) {
+    case SW_SKIN_KERNEL_DEFAULT:
+    case SW_SKIN_KERNEL_SCALAR: return true;
+    case SW_SKIN_KERNEL_SSE2: return SW__SKIN_X86;
+    case SW_SKIN_KERNEL_AVX2: return sw_skin_kernel_best() == SW_SKIN_KERNEL_AVX2;
+    }
+    return false;
 }
 
 /* ---- validation ------------------------------------------------------------ */
@@ -85,8 +85,12 @@ static sw_result sw__check_stream(const sw__stream* s, size_t alignment, size_t 
 sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
     if (!job) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no job");
     if (job->method > SW_SKIN_DQS || job->normal_mode > SW_NORMALS_COFACTOR || job->joint_format > SW_JOINT_U16 ||
-        job->weight_format > SW_WEIGHT_U16_NORM)
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "unknown method, normal mode or format");
+        job->weight_format > SW_WEIGHT_U16_NORM || (unsigned)job->kernel > SW_SKIN_KERNEL_AVX2)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "unknown method, normal mode, format or kernel");
+    if (!sw__kernel_available(job->kernel))
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "the %s skinning kernel does not run %s (best here: %s)",
+                           sw_skin_kernel_name(job->kernel), SW__SKIN_X86 ? "on this CPU" : "in this build",
+                           sw_skin_kernel_name(sw_skin_kernel_best()));
     if (job->influence_count < 1 || job->influence_count > SW_MAX_INFLUENCES)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "influence_count %d (allowed 1..%d)",
                            job->influence_count, SW_MAX_INFLUENCES);
@@ -204,8 +208,7 @@ static sw_mat34 sw__blend_matrices(const sw_mat34* palette, const uint32_t* join
 static sw_vec3 sw__load3(const float* p) { return (sw_vec3){p[0], p[1], p[2]}; }
 static void sw__store3(float* p, sw_vec3 v) { p[0] = v.x; p[1] = v.y; p[2] = v.z; }
 
-void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_count) {
-    SW_ASSERT(job && first_vertex <= job->vertex_count && vertex_count <= job->vertex_count - first_vertex);
+static void sw__skin_run_scalar(const sw_skin_job* job, size_t first_vertex, size_t vertex_count) {
     const sw__strides st = sw__resolve_strides(job);
     const int n = job->influence_count;
     const bool dqs = job->method == SW_SKIN_DQS;
@@ -268,6 +271,19 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
             sw__store3(t, sw_vec3_normalize(out_tangent));
             t[3] = tangent_w;
         }
+    }
+}
+
+void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_count) {
+    SW_ASSERT(job && first_vertex <= job->vertex_count && vertex_count <= job->vertex_count - first_vertex);
+    SW_ASSERT(sw__kernel_available(job->kernel));
+    if (vertex_count == 0) return;
+    switch (job->kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : job->kernel) {
+#if SW__SKIN_X86
+    case SW_SKIN_KERNEL_AVX2: sw__skin_run_avx2(job, first_vertex, vertex_count); return;
+    case SW_SKIN_KERNEL_SSE2: sw__skin_run_sse2(job, first_vertex, vertex_count); return;
+#endif
+    default: sw__skin_run_scalar(job, first_vertex, vertex_count); return;
     }
 }
 

@@ -718,6 +718,223 @@ static void test_sample_job_run(void) {
     }
 }
 
+/* ---- the sample job's fast path ------------------------------------------------------- */
+
+/* A clip of `joints` joints × (T, R, S) tracks in glTF exporter order, all
+   on one shared times array (as glTF samplers sharing an input accessor
+   load), sampled by the job and track by track with
+   sw_track_sample: the job must give the same pose (its rotations come
+   from a SIMD sw_quat_slerp_fast, equal bit for bit on x86-64; 2e-7 allows
+   for compilers that contract or reorder differently) and the same
+   cursors. */
+typedef struct shared_clip {
+    size_t joints, keys, track_count;
+    float* times;
+    float* values[3];
+    sw_track* tracks;
+} shared_clip;
+
+static shared_clip make_shared_clip(rng* r, size_t joints, size_t keys) {
+    shared_clip c;
+    c.joints = joints;
+    c.keys = keys;
+    c.track_count = 3 * joints;
+    c.times = malloc(keys * sizeof(float));
+    for (size_t k = 0; k < keys; k++) c.times[k] = (float)k / 30.0f;
+    for (int p = 0; p < 3; p++) c.values[p] = malloc(joints * keys * (p == 1 ? 4 : 3) * sizeof(float));
+    for (size_t j = 0; j < joints; j++) {
+        sw_quat q = rng_quat(r);
+        for (size_t k = 0; k < keys; k++) {
+            /* Keyframe-like rotations (a few degrees apart), some keys stored as −q. */
+            q = sw_quat_normalize(sw_quat_mul(q, sw_quat_from_axis_angle(rng_vec3(r, -1, 1), rng_range(r, 0, 0.3))));
+            sw_quat stored = rng_below(r, 4) == 0 ? (sw_quat){-q.x, -q.y, -q.z, -q.w} : q;
+            memcpy(&c.values[1][(j * keys + k) * 4], &stored, sizeof stored);
+            for (int i = 0; i < 3; i++) {
+                c.values[0][(j * keys + k) * 3 + (size_t)i] = rng_range(r, -2, 2);
+                c.values[2][(j * keys + k) * 3 + (size_t)i] = rng_range(r, 0.5, 2);
+            }
+        }
+    }
+    c.tracks = calloc(c.track_count, sizeof(sw_track));
+    const sw_track_path paths[3] = {SW_PATH_TRANSLATION, SW_PATH_ROTATION, SW_PATH_SCALE};
+    for (size_t j = 0; j < joints; j++)
+        for (int p = 0; p < 3; p++) {
+            uint32_t cc = p == 1 ? 4 : 3;
+            sw_track* t = &c.tracks[3 * j + (size_t)p];
+            *t = make_track(paths[p], SW_INTERP_LINEAR, cc, keys, c.times, c.values[p] + j * keys * cc);
+            t->target = (uint32_t)(joints - 1 - j); /* children first, as exporters often list them */
+        }
+    return c;
+}
+
+static void free_shared_clip(shared_clip* c) {
+    free(c->times);
+    for (int p = 0; p < 3; p++) free(c->values[p]);
+    free(c->tracks);
+}
+
+/* Runs the job and the per-track reference at time t and compares poses
+   and cursors; both start from `rest`. */
+static void check_job_against_tracks(const sw_clip* clip, size_t targets, const sw_transform* rest, float t,
+                                     uint32_t* job_cursors, uint32_t* ref_cursors) {
+    sw_transform* job_pose = malloc(targets * sizeof(sw_transform));
+    sw_transform* ref_pose = malloc(targets * sizeof(sw_transform));
+    memcpy(job_pose, rest, targets * sizeof(sw_transform));
+    memcpy(ref_pose, rest, targets * sizeof(sw_transform));
+    sw_sample_job job = {clip, t, job_cursors, targets, job_pose, NULL, NULL, 0};
+    SW_CHECK_EQ_INT(sw_sample_job_validate(&job, NULL), SW_OK);
+    sw_sample_job_run(&job);
+    for (size_t i = 0; i < clip->track_count; i++) {
+        const sw_track* tr = &clip->tracks[i];
+        float v[4];
+        sw_track_sample(tr, t, ref_cursors ? &ref_cursors[i] : NULL, v);
+        sw_transform* x = &ref_pose[tr->target];
+        if (tr->path == SW_PATH_TRANSLATION) x->translation = sw_vec3_make(v[0], v[1], v[2]);
+        if (tr->path == SW_PATH_ROTATION) x->rotation = (sw_quat){v[0], v[1], v[2], v[3]};
+        if (tr->path == SW_PATH_SCALE) x->scale = sw_vec3_make(v[0], v[1], v[2]);
+    }
+    for (size_t j = 0; j < targets; j++) {
+        const float* a = (const float*)(const void*)&job_pose[j];
+        const float* b = (const float*)(const void*)&ref_pose[j];
+        for (int c = 0; c < 10; c++) SW_CHECK_NEAR(a[c], b[c], 2e-7);
+        /* translations and scales are the same lerp: exact */
+        SW_CHECK(memcmp(&job_pose[j].translation, &ref_pose[j].translation, sizeof(sw_vec3)) == 0);
+        SW_CHECK(memcmp(&job_pose[j].scale, &ref_pose[j].scale, sizeof(sw_vec3)) == 0);
+    }
+    if (job_cursors && ref_cursors)
+        for (size_t i = 0; i < clip->track_count; i++) SW_CHECK_EQ_INT(job_cursors[i], ref_cursors[i]);
+    free(job_pose);
+    free(ref_pose);
+}
+
+static void test_sample_job_shared_times_matches_tracks(void) {
+    rng r = {0x5A4E};
+    /* 1..40 joints: every way a batch of gathered rotations can end (full
+       batches, partial groups, a single rotation). */
+    for (size_t joints = 1; joints <= 40; joints++) {
+        shared_clip c = make_shared_clip(&r, joints, 12);
+        sw_clip clip = {"shared", c.track_count, c.tracks, 0, 0};
+        SW_CHECK_EQ_INT(sw_clip_finish(&clip, NULL), SW_OK);
+        sw_transform* rest = malloc(joints * sizeof(sw_transform));
+        for (size_t j = 0; j < joints; j++) rest[j] = rng_transform(&r, 1, 0.5, 2);
+        uint32_t* job_cursors = calloc(c.track_count, sizeof(uint32_t));
+        uint32_t* ref_cursors = calloc(c.track_count, sizeof(uint32_t));
+        /* Forward playback at 60 Hz from before the first key to past the
+           last (both ends and every key time on the way), then jumps. */
+        for (int step = 0; step < 60; step++) {
+            float t = step < 40 ? -0.05f + (float)step / 60.0f : rng_range(&r, -0.1, 0.5);
+            check_job_against_tracks(&clip, joints, rest, t, job_cursors, ref_cursors);
+            check_job_against_tracks(&clip, joints, rest, t, NULL, NULL);
+        }
+        for (size_t k = 0; k < c.keys; k++) check_job_against_tracks(&clip, joints, rest, c.times[k], NULL, NULL);
+        free(rest);
+        free(job_cursors);
+        free(ref_cursors);
+        free_shared_clip(&c);
+    }
+}
+
+static void test_sample_job_rotation_accuracy(void) {
+    /* The job's rotations against slerp in double on the same keys:
+       sw_quat_slerp_fast's bound, measured 1.1e-7 here. */
+    rng r = {0xACC5};
+    shared_clip c = make_shared_clip(&r, 37, 20);
+    sw_clip clip = {"accuracy", c.track_count, c.tracks, 0, 0};
+    SW_CHECK_EQ_INT(sw_clip_finish(&clip, NULL), SW_OK);
+    sw_transform pose[37];
+    double worst = 0.0;
+    for (int step = 0; step < 200; step++) {
+        float t = rng_range(&r, 0, 19.0 / 30.0);
+        for (size_t j = 0; j < 37; j++) pose[j] = sw_transform_identity();
+        sw_sample_job job = {&clip, t, NULL, 37, pose, NULL, NULL, 0};
+        sw_sample_job_run(&job);
+        for (size_t j = 0; j < 37; j++) {
+            const sw_track* tr = &c.tracks[3 * j + 1];
+            size_t k = 0;
+            while (k + 2 < c.keys && c.times[k + 1] <= t) k++;
+            double s = ((double)t - c.times[k]) / ((double)c.times[k + 1] - c.times[k]);
+            const float* a = tr->values + 4 * k;
+            const float* b = a + 4;
+            double A[4], B[4], dot = 0.0, dn = 0.0, sn = 0.0;
+            for (int i = 0; i < 4; i++) A[i] = a[i], B[i] = b[i], dot += A[i] * B[i];
+            if (dot < 0.0)
+                for (int i = 0; i < 4; i++) B[i] = -B[i];
+            for (int i = 0; i < 4; i++) dn += (A[i] - B[i]) * (A[i] - B[i]), sn += (A[i] + B[i]) * (A[i] + B[i]);
+            double theta = 2.0 * atan2(sqrt(dn), sqrt(sn)), n = 0.0, e[4];
+            for (int i = 0; i < 4; i++) {
+                e[i] = theta > 1e-12 ? (sin((1 - s) * theta) * A[i] + sin(s * theta) * B[i]) / sin(theta)
+                                     : (1 - s) * A[i] + s * B[i];
+                n += e[i] * e[i];
+            }
+            const sw_quat q = pose[tr->target].rotation;
+            const double got[4] = {q.x, q.y, q.z, q.w};
+            for (int i = 0; i < 4; i++) worst = fmax(worst, fabs(got[i] - e[i] / sqrt(n)));
+        }
+    }
+    SW_CHECK(worst <= 2.5e-7);
+    free_shared_clip(&c);
+}
+
+static void test_sample_job_track_order(void) {
+    /* Several tracks on one target write in track order, whatever path
+       they take inside the job: gathered LINEAR rotations, STEP, keyed. */
+    rng r = {0x0DE4};
+    const float times[3] = {0, 1, 2};
+    float q[3][12];
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            sw_quat x = rng_quat(&r);
+            memcpy(&q[i][4 * k], &x, sizeof x);
+        }
+    sw_track tracks[5] = {
+        make_track(SW_PATH_ROTATION, SW_INTERP_LINEAR, 4, 3, times, q[0]),
+        make_track(SW_PATH_ROTATION, SW_INTERP_STEP, 4, 3, times, q[1]),
+        make_track(SW_PATH_ROTATION, SW_INTERP_LINEAR, 4, 3, times, q[2]),
+        make_track(SW_PATH_ROTATION, SW_INTERP_LINEAR, 4, 3, times, q[0]),
+        make_track(SW_PATH_ROTATION, SW_INTERP_STEP, 4, 3, times, q[1]),
+    };
+    /* target 0: LINEAR then STEP (STEP wins); target 1: LINEAR, LINEAR (the second wins). */
+    tracks[2].target = 1, tracks[3].target = 1, tracks[4].target = 2;
+    sw_clip clip = {"order", 5, tracks, 0, 0};
+    SW_CHECK_EQ_INT(sw_clip_finish(&clip, NULL), SW_OK);
+    for (int i = 0; i < 20; i++) {
+        float t = rng_range(&r, -0.5, 2.5);
+        sw_transform pose[3] = {sw_transform_identity(), sw_transform_identity(), sw_transform_identity()};
+        sw_sample_job job = {&clip, t, NULL, 3, pose, NULL, NULL, 0};
+        sw_sample_job_run(&job);
+        float step[4], lin[4];
+        sw_track_sample(&tracks[1], t, NULL, step);
+        sw_track_sample(&tracks[3], t, NULL, lin);
+        SW_CHECK(memcmp(&pose[0].rotation, step, sizeof step) == 0);
+        for (int c = 0; c < 4; c++) SW_CHECK_NEAR((&pose[1].rotation.x)[c], lin[c], 2e-7);
+    }
+}
+
+static void test_sample_job_mixed_clip_matches_tracks(void) {
+    /* A shared-times clip with STEP, CUBICSPLINE and own-times tracks mixed
+       in, and a time on and off keys. */
+    rng r = {0x313D};
+    shared_clip c = make_shared_clip(&r, 9, 8);
+    c.tracks[4].interpolation = SW_INTERP_STEP;   /* a rotation */
+    c.tracks[6].interpolation = SW_INTERP_STEP;   /* a translation */
+    heap_track cubic = random_track(&r, SW_PATH_ROTATION, SW_INTERP_CUBICSPLINE, 8);
+    heap_track own = random_track(&r, SW_PATH_ROTATION, SW_INTERP_LINEAR, 5);
+    c.tracks[10] = cubic.track, c.tracks[10].target = 3;
+    c.tracks[13] = own.track, c.tracks[13].target = 2;
+    sw_clip clip = {"mixed", c.track_count, c.tracks, 0, 0};
+    SW_CHECK_EQ_INT(sw_clip_finish(&clip, NULL), SW_OK);
+    sw_transform rest[9];
+    for (int j = 0; j < 9; j++) rest[j] = rng_transform(&r, 1, 0.5, 2);
+    uint32_t job_cursors[27] = {0}, ref_cursors[27] = {0};
+    for (int i = 0; i < 100; i++) {
+        float t = i % 5 == 0 ? c.times[rng_below(&r, 8)] : rng_range(&r, -1, 3);
+        check_job_against_tracks(&clip, 9, rest, t, job_cursors, ref_cursors);
+    }
+    free_track(&cubic);
+    free_track(&own);
+    free_shared_clip(&c);
+}
+
 int main(void) {
     SW_RUN(test_linear_translation);
     SW_RUN(test_linear_scale_and_default);
@@ -740,5 +957,9 @@ int main(void) {
     SW_RUN(test_clip_finish);
     SW_RUN(test_sample_job_validity);
     SW_RUN(test_sample_job_run);
+    SW_RUN(test_sample_job_shared_times_matches_tracks);
+    SW_RUN(test_sample_job_rotation_accuracy);
+    SW_RUN(test_sample_job_track_order);
+    SW_RUN(test_sample_job_mixed_clip_matches_tracks);
     return sw_test_finish();
 }

@@ -396,6 +396,41 @@ static void test_local_to_model_chain_vs_double(void) {
     }
 }
 
+/* The job's inline (SIMD) kernels compute exactly what the math.h
+   functions compute: model[i] = sw_mat34_mul(model[parent],
+   sw_transform_to_mat34(local[i])), equal as numbers (a −0 may come out as
+   +0), with and without a root, on random trees with non-uniform scales. */
+static void test_local_to_model_equals_matrix_products(void) {
+    enum { N = 53 };
+    rng r = {0x12A4};
+    for (int iter = 0; iter < 200; iter++) {
+        int16_t parents[N];
+        sw_transform local[N];
+        for (int i = 0; i < N; i++) {
+            parents[i] = (i == 0 || rng_below(&r, 8) == 0) ? SW_NO_PARENT : (int16_t)rng_below(&r, (uint32_t)i);
+            local[i] = rng_transform(&r, 3, 0.2, 3.0);
+            if (iter % 4 == 0) local[i].rotation = sw_quat_identity(); /* zeros in the matrix */
+        }
+        sw_transform root_t = rng_transform(&r, 5, 0.5, 2.0);
+        const sw_mat34 root = sw_transform_to_mat34(&root_t);
+        const sw_mat34* roots[2] = {NULL, &root};
+        for (int k = 0; k < 2; k++) {
+            sw_mat34 out[N], ref[N];
+            sw_local_to_model_job job = {parents, N, local, roots[k], 0, out};
+            SW_CHECK_EQ_INT(sw_local_to_model_job_validate(&job, NULL), SW_OK);
+            sw_local_to_model_job_run(&job);
+            const sw_mat34 id = sw_mat34_identity();
+            int differ = 0;
+            for (int i = 0; i < N; i++) {
+                sw_mat34 l = sw_transform_to_mat34(&local[i]);
+                ref[i] = sw_mat34_mul(parents[i] >= 0 ? &ref[parents[i]] : roots[k] ? roots[k] : &id, &l);
+                for (int e = 0; e < 12; e++) differ += out[i].m[e / 4][e % 4] != ref[i].m[e / 4][e % 4];
+            }
+            SW_CHECK_EQ_INT(differ, 0);
+        }
+    }
+}
+
 static void test_local_to_model_tree_with_root(void) {
     enum { N = 64 };
     rng r = {0x12A2};
@@ -491,6 +526,7 @@ int main(void) {
     SW_RUN(test_joint_order_rejects);
     SW_RUN(test_local_to_model_job_validity);
     SW_RUN(test_local_to_model_chain_vs_double);
+    SW_RUN(test_local_to_model_equals_matrix_products);
     SW_RUN(test_local_to_model_tree_with_root);
     SW_RUN(test_local_to_model_partial_update);
     return sw_test_finish();

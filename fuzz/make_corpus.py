@@ -1,0 +1,339 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the fuzz targets, fuzz/corpus/<target>/.
+
+    python3 fuzz/make_corpus.py     (rewrites the generated seeds)
+
+Seeds are small valid inputs that reach deep into each parser; libFuzzer
+mutates them. Sources, all written in this repository:
+  gltf_json  the feature files of tests/data/gltf, re-serialised compactly
+             (whitespace only costs mutations), plus documents written here
+             for what those files do not use (materials, textures, images,
+             samplers, texture transforms, cameras, colours, tangents, two
+             UV sets, eight influences, quantised keys, sparse-only data)
+  glb        the same documents as GLB: the data: URI buffer moved into a
+             BIN chunk, plus container variants (unknown chunk, no BIN,
+             trailing padding, an image in a bufferView)
+  data_uri   data: URIs and relative URIs (base64, percent-escapes, paths)
+  accessor   headers in fuzz_accessor.c's layout followed by buffer bytes
+
+Files whose name starts with "regress_" are not written here: they are
+inputs that once found a bug, kept as they were found.
+
+Python 3 standard library only; the output is deterministic.
+"""
+
+import base64
+import glob
+import json
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CORPUS = os.path.join(HERE, "corpus")
+F32, U8, U16, U32, I8, I16 = 5126, 5121, 5123, 5125, 5120, 5122
+
+
+def compact(doc):
+    return json.dumps(doc, separators=(",", ":"), sort_keys=False).encode()
+
+
+def data_uri(blob):
+    return "data:application/octet-stream;base64," + base64.b64encode(blob).decode()
+
+
+def write(target, name, data):
+    folder = os.path.join(CORPUS, target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+
+
+def clear_generated(target):
+    for path in glob.glob(os.path.join(CORPUS, target, "*")):
+        if not os.path.basename(path).startswith("regress_"):
+            os.remove(path)
+
+
+def glb(doc, binary, extra_chunks=(), pad_json=b" "):
+    """A GLB of `doc` with `binary` as its BIN chunk (None: no BIN chunk)."""
+    body = compact(doc)
+    while len(body) % 4:
+        body += pad_json
+    chunks = [struct.pack("<II", len(body), 0x4E4F534A) + body]
+    if binary is not None:
+        blob = bytes(binary)
+        while len(blob) % 4:
+            blob += b"\0"
+        chunks.append(struct.pack("<II", len(blob), 0x004E4942) + blob)
+    for kind, payload in extra_chunks:
+        chunks.append(struct.pack("<II", len(payload), kind) + payload)
+    total = 12 + sum(len(c) for c in chunks)
+    return struct.pack("<4sII", b"glTF", 2, total) + b"".join(chunks)
+
+
+def to_glb(doc):
+    """Moves buffer 0's data: URI into a BIN chunk (None if it has none)."""
+    buffers = doc.get("buffers", [])
+    if not buffers or not buffers[0].get("uri", "").startswith("data:"):
+        return None
+    doc = json.loads(json.dumps(doc))
+    uri = doc["buffers"][0].pop("uri")
+    return glb(doc, base64.b64decode(uri.split(",", 1)[1]))
+
+
+class Doc:
+    """A glTF document with one buffer, built view by view."""
+
+    def __init__(self, extensions=()):
+        self.doc = {"asset": {"version": "2.0"}}
+        if extensions:
+            self.doc["extensionsUsed"] = list(extensions)
+        self.bin = bytearray()
+
+    def add(self, key, obj):
+        self.doc.setdefault(key, []).append(obj)
+        return len(self.doc[key]) - 1
+
+    def accessor(self, code, ctype, kind, values, normalized=False, stride=None):
+        elements = [struct.pack("<" + code, *v) if isinstance(v, tuple) else struct.pack("<" + code, v)
+                    for v in values]
+        data = b"".join(e + bytes((stride or len(e)) - len(e)) for e in elements)
+        while len(self.bin) % 4:
+            self.bin.append(0)
+        view = {"buffer": 0, "byteOffset": len(self.bin), "byteLength": len(data)}
+        if stride:
+            view["byteStride"] = stride
+        self.bin += data
+        acc = {"bufferView": self.add("bufferViews", view), "componentType": ctype, "count": len(values),
+               "type": kind}
+        if normalized:
+            acc["normalized"] = True
+        return self.add("accessors", acc)
+
+    def finish(self):
+        self.doc["buffers"] = [{"byteLength": len(self.bin), "uri": data_uri(bytes(self.bin))}]
+        return self.doc
+
+
+TRIANGLE = [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)]
+
+
+def materials_doc():
+    """Materials, textures, samplers, images (data: URI and bufferView),
+    texture transforms, unlit, cameras, tangents, colours, two UV sets."""
+    d = Doc(["KHR_texture_transform", "KHR_materials_unlit"])
+    pos = d.accessor("3f", F32, "VEC3", TRIANGLE)
+    nrm = d.accessor("3f", F32, "VEC3", [(0.0, 0.0, 1.0)] * 3)
+    tan = d.accessor("4f", F32, "VEC4", [(1.0, 0.0, 0.0, 1.0)] * 3)
+    uv0 = d.accessor("2f", F32, "VEC2", [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)])
+    uv1 = d.accessor("2H", U16, "VEC2", [(0, 0), (65535, 0), (0, 65535)], normalized=True)
+    col = d.accessor("4B", U8, "VEC4", [(255, 0, 0, 255), (0, 255, 0, 128), (0, 0, 255, 0)], normalized=True)
+    idx = d.accessor("B", U8, "SCALAR", [0, 1, 2])
+    png = b"\x89PNG\r\n\x1a\n" + bytes(8)  # never decoded by the loader: any bytes do
+    while len(d.bin) % 4:
+        d.bin.append(0)
+    image_view = d.add("bufferViews", {"buffer": 0, "byteOffset": len(d.bin), "byteLength": len(png)})
+    d.bin += png
+    d.add("images", {"uri": "data:image/png;base64," + base64.b64encode(png).decode(), "name": "uri"})
+    d.add("images", {"bufferView": image_view, "mimeType": "image/png"})
+    d.add("samplers", {"magFilter": 9729, "minFilter": 9987, "wrapS": 33648, "wrapT": 33071})
+    d.add("textures", {"sampler": 0, "source": 0})
+    d.add("textures", {"source": 1})
+    d.add("materials", {
+        "name": "lit",
+        "pbrMetallicRoughness": {
+            "baseColorFactor": [1.0, 0.5, 0.25, 1.0],
+            "baseColorTexture": {"index": 0, "texCoord": 1, "extensions": {"KHR_texture_transform": {
+                "offset": [0.5, 0.0], "rotation": 1.5, "scale": [2.0, 2.0], "texCoord": 0}}},
+            "metallicFactor": 0.25, "roughnessFactor": 0.75,
+            "metallicRoughnessTexture": {"index": 1}},
+        "normalTexture": {"index": 1, "scale": 0.5},
+        "occlusionTexture": {"index": 0, "strength": 0.5},
+        "emissiveTexture": {"index": 1},
+        "emissiveFactor": [0.1, 0.2, 0.3],
+        "alphaMode": "MASK", "alphaCutoff": 0.25, "doubleSided": True})
+    d.add("materials", {"alphaMode": "BLEND", "extensions": {"KHR_materials_unlit": {}}})
+    d.add("meshes", {"primitives": [
+        {"attributes": {"POSITION": pos, "NORMAL": nrm, "TANGENT": tan, "TEXCOORD_0": uv0, "TEXCOORD_1": uv1,
+                        "COLOR_0": col, "_CUSTOM": pos}, "indices": idx, "material": 0, "mode": 4},
+        {"attributes": {"POSITION": pos}, "material": 1, "mode": 0}]})
+    d.add("cameras", {"type": "perspective", "perspective": {"yfov": 1.0, "znear": 0.1}})
+    d.add("nodes", {"mesh": 0, "camera": 0, "rotation": [0.0, 0.0, 0.0, 2.0]})
+    d.add("scenes", {"nodes": [0], "name": "materials"})
+    d.doc["scene"] = 0
+    return d.finish()
+
+
+def skin8_doc():
+    """Two JOINTS/WEIGHTS sets (eight influences), quantised keys, STEP and
+    CUBICSPLINE, a morph target with targetNames and animated weights."""
+    d = Doc(["KHR_mesh_quantization"])
+    pos = d.accessor("3b", I8, "VEC3", [(0, 0, 0), (127, 0, 0), (0, 127, 0)], normalized=True)
+    j0 = d.accessor("4B", U8, "VEC4", [(0, 1, 2, 3)] * 3)
+    w0 = d.accessor("4B", U8, "VEC4", [(100, 50, 25, 10), (255, 0, 0, 0), (0, 0, 0, 0)], normalized=True)
+    j1 = d.accessor("4H", U16, "VEC4", [(4, 5, 6, 7)] * 3)
+    w1 = d.accessor("4f", F32, "VEC4", [(0.1, 0.1, 0.1, 0.1), (0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0)])
+    delta = d.accessor("3h", I16, "VEC3", [(0, 0, 32767), (0, 0, 0), (-32768, 0, 0)], normalized=True)
+    ibm = d.accessor("16f", F32, "MAT4", [tuple(1.0 if r == c else 0.0 for c in range(4) for r in range(4))] * 8)
+    times = d.accessor("f", F32, "SCALAR", [0.0, 0.5, 1.0])
+    rot = d.accessor("4h", I16, "VEC4", [(0, 0, 0, 32767), (0, 0, 23170, 23170), (0, 0, 32767, 0)],
+                     normalized=True)
+    cubic = d.accessor("3f", F32, "VEC3", [(0.0, 0.0, 0.0), (1.0, 2.0, 3.0), (0.0, 0.0, 0.0)] * 3)
+    weights = d.accessor("B", U8, "SCALAR", [0, 128, 255], normalized=True)
+    d.add("meshes", {"primitives": [{"attributes": {"POSITION": pos, "JOINTS_0": j0, "WEIGHTS_0": w0,
+                                                    "JOINTS_1": j1, "WEIGHTS_1": w1},
+                                     "targets": [{"POSITION": delta}]}],
+                     "weights": [0.5], "extras": {"targetNames": ["bulge"]}})
+    for i in range(8):
+        node = {"name": "joint%d" % i, "translation": [0.0, float(i), 0.0]}
+        if i + 1 < 8:
+            node["children"] = [i + 1]
+        d.add("nodes", node)
+    d.add("nodes", {"mesh": 0, "skin": 0, "weights": [0.25]})
+    d.add("skins", {"joints": list(range(8)), "inverseBindMatrices": ibm, "skeleton": 0})
+    d.add("scenes", {"nodes": [0, 8]})
+    d.add("animations", {"name": "mixed", "samplers": [
+        {"input": times, "output": rot, "interpolation": "STEP"},
+        {"input": times, "output": cubic, "interpolation": "CUBICSPLINE"},
+        {"input": times, "output": weights}],
+        "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}},
+                     {"sampler": 1, "target": {"node": 2, "path": "translation"}},
+                     {"sampler": 2, "target": {"node": 8, "path": "weights"}},
+                     {"sampler": 1, "target": {"node": 3, "path": "scale"}}]})
+    return d.finish()
+
+
+def sparse_only_doc():
+    """Accessors without bufferView (zeros), sparse over them, a strided
+    view, a matrix node and an unsigned-int index buffer."""
+    d = Doc()
+    inter = d.accessor("3f", F32, "VEC3", TRIANGLE, stride=16)
+    idx = d.accessor("I", U32, "SCALAR", [2, 1, 0])
+    sidx = d.accessor("H", U16, "SCALAR", [1, 2])
+    sval = d.accessor("3f", F32, "VEC3", [(0.0, 0.0, 1.0), (0.0, 0.0, -1.0)])
+    zeros = d.add("accessors", {"componentType": F32, "count": 3, "type": "VEC3",
+                                "sparse": {"count": 2, "indices": {"bufferView": d.doc["accessors"][sidx]["bufferView"],
+                                                                   "componentType": U16},
+                                           "values": {"bufferView": d.doc["accessors"][sval]["bufferView"]}}})
+    d.add("meshes", {"primitives": [{"attributes": {"POSITION": inter}, "indices": idx,
+                                     "targets": [{"POSITION": zeros}]}]})
+    d.add("nodes", {"mesh": 0, "matrix": [2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0,
+                                          1.0, 2.0, 3.0, 1.0]})
+    d.add("scenes", {"nodes": [0]})
+    return d.finish()
+
+
+def minimal_docs():
+    yield "minimal.gltf", {"asset": {"version": "2.0"}}
+    yield "extensions.gltf", {"asset": {"version": "2.1", "minVersion": "2.0", "generator": "g"},
+                              "extensionsUsed": ["KHR_texture_transform", "EXT_unknown"],
+                              "extensionsRequired": ["KHR_materials_unlit"], "scene": 0, "scenes": [{}],
+                              "extras": {"any": [1, "two", None, True]}}
+
+
+def gltf_json_and_glb():
+    clear_generated("gltf_json")
+    clear_generated("glb")
+    docs = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "data", "gltf", "*.gltf"))):
+        with open(path) as f:
+            doc = json.load(f)
+        doc["asset"].pop("generator", None)
+        docs.append((os.path.basename(path), doc))
+    docs += [("materials.gltf", materials_doc()), ("skin8.gltf", skin8_doc()),
+             ("sparse_only.gltf", sparse_only_doc())]
+    docs += list(minimal_docs())
+    for name, doc in docs:
+        write("gltf_json", name, compact(doc))
+        binary = to_glb(doc)
+        if binary is not None:
+            write("glb", name.replace(".gltf", ".glb"), binary)
+    with open(os.path.join(ROOT, "tests", "data", "gltf", "container.glb"), "rb") as f:
+        write("glb", "container.glb", f.read())
+    # container variants around the smallest document
+    tri = Doc()
+    tri.accessor("3f", F32, "VEC3", TRIANGLE)
+    tri.add("meshes", {"primitives": [{"attributes": {"POSITION": 0}}]})
+    tri.add("nodes", {"mesh": 0})
+    doc = tri.finish()
+    blob = base64.b64decode(doc["buffers"][0].pop("uri").split(",", 1)[1])
+    write("glb", "unknown_chunk.glb", glb(doc, blob, extra_chunks=[(0x12345678, b"abcd")]))
+    write("glb", "nul_padding.glb", glb(doc, blob, pad_json=b"\0"))
+    write("glb", "no_bin.glb", glb({"asset": {"version": "2.0"}}, None))
+    trailing = glb(doc, blob) + b"\0" * 8
+    write("glb", "trailing_bytes.glb", trailing)
+
+
+def data_uris():
+    clear_generated("data_uri")
+    uris = {
+        "base64.txt": "data:application/octet-stream;base64,AAECAwQFBgc=",
+        "base64_pad2.txt": "data:application/gltf-buffer;base64,AAECAwQ=",
+        "base64_nopad.txt": "data:;base64,AAECAwQFBgcI",
+        "base64_all.txt": "DATA:image/png;BASE64,+/+/" + base64.b64encode(bytes(range(48))).decode(),
+        "plain.txt": "data:,hello%20world%00%ff",
+        "plain_mime.txt": "data:text/plain;charset=utf-8,a%2Cb,c",
+        "relative.txt": "buffers/mesh%20data.bin",
+        "dotdot.txt": "a/../b/./c.bin",
+        "escape_dotdot.txt": "%2e%2e/outside.bin",
+        "absolute.txt": "/etc/file.bin",
+        "windows.txt": "C:\\dir\\file.bin",
+        "scheme.txt": "https://example.com/a.bin",
+    }
+    for name, uri in uris.items():
+        write("data_uri", name, uri.encode())
+
+
+def accessor_seed(ctype, normalized, shape, count, stride, elements, flags=0, sparse=None, payload=b""):
+    """fuzz_accessor.c's 21-byte header, then the payload."""
+    components = [I8, U8, I16, U16, U32, F32]
+    index_types = [U8, U16, U32]
+    h = bytes([components.index(ctype) | (0x80 if normalized else 0), shape]) + struct.pack("<HB", count, stride)
+    h += struct.pack("<HH", *elements) + bytes([flags])
+    if sparse:
+        scount, itype, indices, values = sparse
+        h += struct.pack("<HB", scount, index_types.index(itype)) + struct.pack("<HHHH", *indices, *values)
+    else:
+        h += bytes(11)
+    assert len(h) == 21
+    return h + payload
+
+
+def accessors():
+    clear_generated("accessor")
+    ramp = bytes(range(256))
+    seeds = {}
+    shapes = ["scalar", "vec2", "vec3", "vec4", "mat2", "mat3", "mat4"]
+    names = {I8: "i8", U8: "u8", I16: "i16", U16: "u16", U32: "u32", F32: "f32"}
+    for ctype in (I8, U8, I16, U16, U32, F32):
+        for shape in (0, 2, 3, 5, 6):
+            normalized = ctype in (I8, U8, I16, U16) and shape != 5
+            payload = ramp if ctype != F32 else b"".join(struct.pack("<f", i * 0.5) for i in range(64))
+            seeds["%s_%s.bin" % (names[ctype], shapes[shape])] = accessor_seed(
+                ctype, normalized, shape, 3, 0, (0, len(payload)), payload=payload)
+    floats = b"".join(struct.pack("<f", i) for i in range(32))
+    seeds["f32_vec3_stride.bin"] = accessor_seed(F32, False, 2, 4, 20, (4, 96), payload=floats)
+    # sparse over a bufferView: 2 of 4 elements replaced (indices at 0, values at 8)
+    sparse_payload = struct.pack("<HH", 1, 3) + bytes(4) + floats
+    seeds["f32_vec3_sparse.bin"] = accessor_seed(F32, False, 2, 4, 0, (8, 48), flags=2,
+                                                 sparse=(2, U16, (0, 4), (56, 24)), payload=sparse_payload)
+    # sparse only: no bufferView, zeros elsewhere
+    seeds["u8_vec4_sparse_only.bin"] = accessor_seed(U8, True, 3, 300, 0, (0, 0), flags=3,
+                                                     sparse=(3, U8, (0, 3), (4, 12)),
+                                                     payload=bytes([7, 9, 200, 0]) + ramp[:12])
+    seeds["u32_scalar_sparse32.bin"] = accessor_seed(U32, False, 0, 5, 0, (0, 20), flags=2,
+                                                     sparse=(2, U32, (20, 8), (28, 8)),
+                                                     payload=ramp[:20] + struct.pack("<II", 0, 4) + ramp[40:48])
+    for name, data in seeds.items():
+        write("accessor", name, data)
+
+
+def main():
+    gltf_json_and_glb()
+    data_uris()
+    accessors()
+
+
+if __name__ == "__main__":
+    main()

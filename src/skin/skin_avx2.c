@@ -1,0 +1,884 @@
+/* CPU skinning, AVX2 + FMA kernels (see sinew/skin.h and skin_internal.h).
+
+   Compiled into every x86-64 build with per-function target attributes, so
+   the library still runs on any x86-64 CPU; sw_skin_job_run calls it only
+   where sw_skin_kernel_best() found AVX2 and FMA (and the OS saves YMM).
+
+   Vertices go through in blocks of four, each in its own lane of every SIMD
+   step, so a vertex's bits depend neither on its neighbours nor on where a
+   range starts (the last count % 4 vertices run the same code on a copy):
+
+   1. offsets: the block's joint indices widened 8 at a time, checked (an
+      index ≥ joint_count reads joint 0, as in the scalar kernel) and scaled
+      to byte offsets into the caller's palette;
+   2. per vertex, the blended rows as [r0 | r1] and [r1 | r2]: two 8-wide
+      FMAs per influence, reading the caller's 48-byte matrices in place
+      (a stateless job has nowhere to keep an aligned copy);
+   3. per vertex, elementwise products of [r0 | n1], [r1 | n2], [r2 | n0]
+      (n: the same rows, or the cofactor's) with V = [p, 1 | n, 0]; for the
+      block, two levels of HADDPS leave one vertex per lane:
+      [x | ny], [y | nz], [z | nx];
+   4. DQS: the dual quaternions blended with their signs, as structure of
+      arrays (one vertex per lane), then the rotation and translation of
+      the lanes (after the stretch, which is step 2–3 with the stretch
+      palette); no square root: |real|² divides instead;
+   5. normals and tangents normalised four or eight at a time (one SQRT and
+      one DIV a block), then stored: 48 bytes a block for packed float3
+      streams, else 8 + 4 bytes a vertex; nothing is written past a vertex,
+      so threads can own neighbouring vertices.
+
+   No DPPS and no masked stores (several cycles each on Zen 4). The loop is
+   software pipelined by one block (steps 1–4a of block b before steps 4b–5
+   of block b−1) so the out-of-order core overlaps the long dependency
+   chains of one block with the loads of the next.
+
+   Specialised loops (influence count, streams and packed strides known at
+   compile time) cover f32 weights, blended normals and 1, 2, 3, 4 or 8
+   influences; strided streams reach them through packed copies
+   (sw__skin_run_staged). Everything else runs the generic loop, made of the
+   same inline steps in the same order, so all give the same bits. */
+#include "skin_internal.h"
+
+#if SW__SKIN_X86
+
+#include <immintrin.h>
+#include <string.h>
+
+#define SW__AVX2 __attribute__((target("avx2,fma")))
+#define SW__INLINE static inline __attribute__((always_inline)) SW__AVX2
+/* Loops over influences, lanes and the block's vertices unrolled at any
+   optimisation level (at -O2 GCC keeps some, and their arrays of vectors
+   then live in memory). */
+#if defined(__clang__)
+#define SW__UNROLL /* Clang unrolls these at -O2 already */
+#else
+#define SW__UNROLL _Pragma("GCC unroll 8")
+#endif
+/* One shared copy: no inlining, and no clones specialised per caller. */
+#if defined(__clang__)
+#define SW__SHARED __attribute__((noinline)) SW__AVX2 static
+#else
+#define SW__SHARED __attribute__((noinline, noclone)) SW__AVX2 static
+#endif
+
+enum { AVX2_BLOCK = 4 };
+
+/* What a loop knows about a job. The specialised loops pass literals, so
+   after inlining every branch on these fields disappears. */
+typedef struct avx2_cfg {
+    int n;                  /* influences */
+    sw_joint_format jf;
+    sw_weight_format wf;
+    bool normals, tangents, dqs, cofactor;
+    bool stretch;           /* DQS with a stretch palette */
+    bool packed;            /* every stream at its packed stride */
+} avx2_cfg;
+
+/* Byte strides of one run (constants in packed loops). */
+typedef struct avx2_strides {
+    size_t j, w, ip, in, it, op, on, ot;
+} avx2_strides;
+
+/* The first vertex of a block in every stream. */
+typedef struct avx2_ptrs {
+    const unsigned char *jp, *wp, *ip, *in, *it;
+    unsigned char *op, *on, *ot;
+} avx2_ptrs;
+
+/* What stays the same over a run. */
+typedef struct avx2_job {
+    const unsigned char* linear;     /* LBS matrices, DQS stretch or NULL */
+    const unsigned char* dual_quats;
+    __m256i joint_count;             /* in every lane */
+    __m256i scale_mat, scale_dq;     /* 48 and 32, opaque to the compiler so it emits VPMULLD */
+} avx2_job;
+
+/* ---- small helpers --------------------------------------------------------------- */
+
+SW__INLINE uint32_t avx2_u16(const unsigned char* p) {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
+
+SW__INLINE uint32_t avx2_u32(const unsigned char* p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+SW__INLINE const float* avx2_f(const unsigned char* p) { return (const float*)(const void*)p; }
+
+/* x, y, z of a float3 with w = 0, reading exactly 12 bytes (a load never
+   faults or races on the next vertex). */
+SW__INLINE __m128 avx2_load3(const unsigned char* p) {
+    return _mm_maskload_ps(avx2_f(p), _mm_setr_epi32(-1, -1, -1, 0));
+}
+
+/* Lane k of v (k = 1..3) stored at p (VEXTRACTPS to memory). */
+#define SW__STORE_LANE(p, v, k)                     \
+    do {                                            \
+        int sw__bits = _mm_extract_ps((v), (k));    \
+        memcpy((p), &sw__bits, 4);                  \
+    } while (0)
+
+/* ---- 1. offsets ------------------------------------------------------------------ */
+
+/* Checked, scaled offsets of `count` indices (count a multiple of 4). */
+SW__INLINE void avx2_offsets_flat(uint32_t* out, const unsigned char* jp, int count, sw_joint_format jf,
+                                  __m256i joint_count, __m256i scale) {
+    int k = 0;
+    SW__UNROLL
+    for (; k + 8 <= count; k += 8) {
+        __m128i raw = jf == SW_JOINT_U8 ? _mm_loadl_epi64((const __m128i*)(const void*)(jp + k))
+                                        : _mm_loadu_si128((const __m128i*)(const void*)(jp + 2 * k));
+        __m256i idx = jf == SW_JOINT_U8 ? _mm256_cvtepu8_epi32(raw) : _mm256_cvtepu16_epi32(raw);
+        idx = _mm256_and_si256(idx, _mm256_cmpgt_epi32(joint_count, idx));
+        _mm256_storeu_si256((__m256i*)(void*)(out + k), _mm256_mullo_epi32(idx, scale));
+    }
+    if (k < count) {
+        __m128i idx = jf == SW_JOINT_U8 ? _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)avx2_u32(jp + k)))
+                                        : _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i*)(const void*)(jp + 2 * k)));
+        idx = _mm_and_si128(idx, _mm_cmpgt_epi32(_mm256_castsi256_si128(joint_count), idx));
+        _mm_storeu_si128((__m128i*)(void*)(out + k), _mm_mullo_epi32(idx, _mm256_castsi256_si128(scale)));
+    }
+}
+
+/* One vertex's offsets, for strided joint streams. */
+SW__INLINE void avx2_offsets_vertex(uint32_t* out, const unsigned char* jp, int n, sw_joint_format jf,
+                                    uint32_t joint_count, uint32_t scale) {
+    for (int k = 0; k < n; k++) {
+        uint32_t j = jf == SW_JOINT_U8 ? jp[k] : avx2_u16(jp + 2 * k);
+        out[k] = j < joint_count ? j * scale : 0;
+    }
+}
+
+/* Weight k, decoded exactly as the scalar kernel does. */
+SW__INLINE float avx2_weight1(const unsigned char* wp, int k, sw_weight_format wf) {
+    if (wf == SW_WEIGHT_F32) {
+        float w;
+        memcpy(&w, wp + 4 * k, 4);
+        return w;
+    }
+    if (wf == SW_WEIGHT_U8_NORM) return (float)wp[k] / 255.0f;
+    return (float)avx2_u16(wp + 2 * k) / 65535.0f;
+}
+
+/* Weight k in every lane, decoded exactly as the scalar kernel does. */
+SW__INLINE __m256 avx2_weight(const unsigned char* wp, int k, sw_weight_format wf) {
+    if (wf == SW_WEIGHT_F32) return _mm256_broadcast_ss(avx2_f(wp + 4 * k));
+    if (wf == SW_WEIGHT_U8_NORM) return _mm256_set1_ps((float)wp[k] / 255.0f);
+    return _mm256_set1_ps((float)avx2_u16(wp + 2 * k) / 65535.0f);
+}
+
+/* ---- 2. rows per vertex ------------------------------------------------------------ */
+
+/* The rows one vertex is multiplied by: a01 = [r0 | r1] and a12 = [r1 | r2]
+   are the affine map for positions and tangents. x01, x12, x20 pair its
+   rows with the normal's so that V = [p, 1 | n, 0] gives [x | ny],
+   [y | nz], [z | nx]: x01 = [r0 | n1], x12 = [r1 | n2], x20 = [r2 | n0],
+   where n is the matrix itself (blended normals) or its cofactor; flip has
+   the sign bit where det < 0 (cofactor: mirrored joints keep outward
+   normals). */
+typedef struct avx2_rows {
+    __m256 x01, x12, x20;
+    __m128 flip;
+} avx2_rows;
+
+/* a×b in each 128-bit lane; w is left as the products make it. */
+#define SW__YZX _MM_SHUFFLE(3, 0, 2, 1)
+SW__INLINE __m256 avx2_cross8(__m256 a, __m256 b) {
+    __m256 c = _mm256_fmsub_ps(a, _mm256_permute_ps(b, SW__YZX), _mm256_mul_ps(_mm256_permute_ps(a, SW__YZX), b));
+    return _mm256_permute_ps(c, SW__YZX);
+}
+
+SW__INLINE avx2_rows avx2_rows_make(__m256 a01, __m256 a12, bool cofactor) {
+    avx2_rows r;
+    __m256 a20 = _mm256_permute2f128_ps(a12, a01, 0x21);
+    r.x01 = a01;
+    r.x12 = a12;
+    r.x20 = a20;
+    r.flip = _mm_setzero_ps();
+    if (cofactor) {
+        /* cof(A) rows c0 = r1×r2, c1 = r2×r0, c2 = r0×r1; w cleared so
+           translations stay out of the normal. */
+        __m256 c01 = _mm256_blend_ps(avx2_cross8(a12, a20), _mm256_setzero_ps(), 0x88); /* [c0 | c1] */
+        __m256 c20 = _mm256_blend_ps(avx2_cross8(a01, a12), _mm256_setzero_ps(), 0x88); /* [c2 | c0] */
+        r.x01 = _mm256_blend_ps(a01, c01, 0xF0);
+        r.x12 = _mm256_permute2f128_ps(a12, c20, 0x20);
+        r.x20 = _mm256_blend_ps(a20, c20, 0xF0);
+        __m128 det = _mm_mul_ps(_mm256_castps256_ps128(a01), _mm256_castps256_ps128(c01));
+        det = _mm_add_ps(_mm_add_ps(det, _mm_permute_ps(det, 0x55)), _mm_permute_ps(det, 0xAA));
+        r.flip = _mm_and_ps(_mm_cmplt_ps(_mm_permute_ps(det, 0x00), _mm_setzero_ps()), _mm_set1_ps(-0.0f));
+    }
+    return r;
+}
+
+/* Σ wₖ·palette[jₖ] in influence order, as [r0 | r1] and [r1 | r2]: two
+   8-wide FMAs per influence, both reading the caller's palette. */
+SW__INLINE void avx2_blend_rows(const unsigned char* palette, const uint32_t* off, const unsigned char* wp,
+                                const avx2_cfg* c, __m256* a01, __m256* a12) {
+    /* Two bases, so each address is one add the compiler folds into the
+       FMA's memory operand. */
+    const unsigned char* row1 = palette + 16;
+    __m256 w = avx2_weight(wp, 0, c->wf);
+    __m256 r01 = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(palette + off[0])));
+    __m256 r12 = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(row1 + off[0])));
+    for (int k = 1; k < c->n; k++) {
+        w = avx2_weight(wp, k, c->wf);
+        r01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(palette + off[k])), r01);
+        r12 = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(row1 + off[k])), r12);
+    }
+    *a01 = r01;
+    *a12 = r12;
+}
+
+/* ---- DQS ------------------------------------------------------------------------------ */
+
+/* 4×4 transpose in each 128-bit half. */
+SW__INLINE void avx2_transpose4(__m256* v) {
+    __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
+    __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
+    v[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+    v[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+    v[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+    v[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+}
+
+/* Weight k of the block's four vertices, one per lane, in both halves. */
+SW__INLINE __m256 avx2_weights_soa(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, const __m256* w4,
+                                   int k) {
+    if (c->wf == SW_WEIGHT_F32 && c->packed && c->n % 4 == 0) return w4[k % 4 + 4 * (k / 4)];
+    __m128 w = _mm_setr_ps(avx2_weight1(p->wp, k, c->wf), avx2_weight1(p->wp + s->w, k, c->wf),
+                           avx2_weight1(p->wp + 2 * s->w, k, c->wf), avx2_weight1(p->wp + 3 * s->w, k, c->wf));
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(w), w, 1);
+}
+
+/* The block's Σ ±wₖ·dqₖ in influence order, as structure of arrays: one
+   vertex per lane, real parts in the low halves and dual parts in the high
+   halves of x, y, z, w. Each sign makes the real part's dot with the first
+   influence's non-negative (Kavan's antipodality fix). */
+SW__INLINE void avx2_blend_dual_quats(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p,
+                                      const avx2_strides* s, const uint32_t* off, __m256* acc) {
+    const int n = c->n;
+    __m256 w4[SW_MAX_INFLUENCES] = {_mm256_setzero_ps()};
+    if (c->wf == SW_WEIGHT_F32 && c->packed && n % 4 == 0) {
+        /* Packed f32 weights: four vertices' weights, transposed four at a time. */
+        for (int g = 0; g < n; g += 4) {
+            SW__UNROLL
+            for (int i = 0; i < AVX2_BLOCK; i++)
+                w4[g + i] = _mm256_broadcast_ps((const __m128*)(const void*)(p->wp + i * s->w + 4 * g));
+            avx2_transpose4(w4 + g);
+        }
+    }
+    __m256 pivot[4];
+    SW__UNROLL
+    for (int i = 0; i < AVX2_BLOCK; i++) pivot[i] = _mm256_loadu_ps(avx2_f(job->dual_quats + off[i * n]));
+    avx2_transpose4(pivot); /* [real x | dual x], ... over the four vertices */
+    __m256 w0 = avx2_weights_soa(c, p, s, w4, 0);
+    SW__UNROLL
+    for (int j = 0; j < 4; j++) acc[j] = _mm256_mul_ps(w0, pivot[j]);
+    for (int k = 1; k < n; k++) {
+        __m256 q[AVX2_BLOCK];
+        SW__UNROLL
+        for (int i = 0; i < AVX2_BLOCK; i++) q[i] = _mm256_loadu_ps(avx2_f(job->dual_quats + off[i * n + k]));
+        avx2_transpose4(q);
+        __m256 w = avx2_weights_soa(c, p, s, w4, k);
+        __m256 dot = _mm256_fmadd_ps(q[3], pivot[3], _mm256_fmadd_ps(q[2], pivot[2],
+                                     _mm256_fmadd_ps(q[1], pivot[1], _mm256_mul_ps(q[0], pivot[0]))));
+        __m256 neg = _mm256_cmp_ps(dot, _mm256_setzero_ps(), _CMP_LT_OQ);
+        w = _mm256_xor_ps(w, _mm256_and_ps(_mm256_permute2f128_ps(neg, neg, 0x00), _mm256_set1_ps(-0.0f)));
+        SW__UNROLL
+        for (int j = 0; j < 4; j++) acc[j] = _mm256_fmadd_ps(w, q[j], acc[j]);
+    }
+}
+
+/* a×b, a and b given as x, y, z across lanes. */
+#define SW__CROSS(ax, ay, az, bx, by, bz, cx, cy, cz)                      \
+    do {                                                                   \
+        cx = _mm256_fmsub_ps(ay, bz, _mm256_mul_ps(az, by));               \
+        cy = _mm256_fmsub_ps(az, bx, _mm256_mul_ps(ax, bz));               \
+        cz = _mm256_fmsub_ps(ax, by, _mm256_mul_ps(ay, bx));               \
+    } while (0)
+
+/* Four blended dual quaternions as structure of arrays: u (real vector
+   part), w (real scalar), d (dual vector part), dw (dual scalar), and
+   s = 2/|real|². A zero real part gives the identity, as
+   sw_dualquat_normalize does. */
+typedef struct avx2_dq4 {
+    __m256 ux, uy, uz, uw, dx, dy, dz, dw, s;
+} avx2_dq4;
+
+SW__INLINE avx2_dq4 avx2_dq_soa(const __m256* acc) {
+    avx2_dq4 q;
+    /* u and w in both halves; d and d_w in the low half only, so the
+       translation below is zero in the normals' half. */
+    q.ux = _mm256_permute2f128_ps(acc[0], acc[0], 0x00);
+    q.uy = _mm256_permute2f128_ps(acc[1], acc[1], 0x00);
+    q.uz = _mm256_permute2f128_ps(acc[2], acc[2], 0x00);
+    q.uw = _mm256_permute2f128_ps(acc[3], acc[3], 0x00);
+    q.dx = _mm256_permute2f128_ps(acc[0], acc[0], 0x81);
+    q.dy = _mm256_permute2f128_ps(acc[1], acc[1], 0x81);
+    q.dz = _mm256_permute2f128_ps(acc[2], acc[2], 0x81);
+    q.dw = _mm256_permute2f128_ps(acc[3], acc[3], 0x81);
+    __m256 len2 = _mm256_add_ps(_mm256_fmadd_ps(q.uy, q.uy, _mm256_mul_ps(q.ux, q.ux)),
+                                _mm256_fmadd_ps(q.uw, q.uw, _mm256_mul_ps(q.uz, q.uz)));
+    const __m256 ok = _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ);
+    if (_mm256_movemask_ps(ok) != 0xFF) {
+        /* Rare: the identity where the real part is zero. */
+        q.ux = _mm256_and_ps(q.ux, ok);
+        q.uy = _mm256_and_ps(q.uy, ok);
+        q.uz = _mm256_and_ps(q.uz, ok);
+        q.uw = _mm256_blendv_ps(_mm256_set1_ps(1.0f), q.uw, ok);
+        q.dx = _mm256_and_ps(q.dx, ok);
+        q.dy = _mm256_and_ps(q.dy, ok);
+        q.dz = _mm256_and_ps(q.dz, ok);
+        q.dw = _mm256_and_ps(q.dw, ok);
+        len2 = _mm256_blendv_ps(_mm256_set1_ps(1.0f), len2, ok);
+    }
+    q.s = _mm256_div_ps(_mm256_set1_ps(2.0f), len2);
+    return q;
+}
+
+/* Moves [p | n] (x, y, z across lanes, four vertices a half) by the blended
+   dual quaternions: v + s·(w·(u×v) + u×(u×v)) rotates by real/|real|
+   (sw_quat_rotate's formula for a unit quaternion), and positions also move
+   by s·(w·d − d_w·u + u×d), the translation 2·(dual·conj(real)) of the
+   normalised dual quaternion. The component of dual along real, which
+   sw_dualquat_normalize removes, changes neither. */
+SW__INLINE void avx2_dq_apply(const avx2_dq4* q, __m256* x, __m256* y, __m256* z, __m256* tx, __m256* ty, __m256* tz,
+                              bool tangents) {
+    /* The translation: zero in the normals' half, where d is zero. */
+    __m256 cx, cy, cz;
+    SW__CROSS(q->ux, q->uy, q->uz, q->dx, q->dy, q->dz, cx, cy, cz);
+    __m256 mx = _mm256_mul_ps(q->s, _mm256_fmadd_ps(q->uw, q->dx, _mm256_fnmadd_ps(q->dw, q->ux, cx)));
+    __m256 my = _mm256_mul_ps(q->s, _mm256_fmadd_ps(q->uw, q->dy, _mm256_fnmadd_ps(q->dw, q->uy, cy)));
+    __m256 mz = _mm256_mul_ps(q->s, _mm256_fmadd_ps(q->uw, q->dz, _mm256_fnmadd_ps(q->dw, q->uz, cz)));
+
+    __m256 ex, ey, ez;
+    SW__CROSS(q->ux, q->uy, q->uz, *x, *y, *z, cx, cy, cz);
+    SW__CROSS(q->ux, q->uy, q->uz, cx, cy, cz, ex, ey, ez);
+    *x = _mm256_add_ps(_mm256_fmadd_ps(q->s, _mm256_fmadd_ps(q->uw, cx, ex), *x), mx);
+    *y = _mm256_add_ps(_mm256_fmadd_ps(q->s, _mm256_fmadd_ps(q->uw, cy, ey), *y), my);
+    *z = _mm256_add_ps(_mm256_fmadd_ps(q->s, _mm256_fmadd_ps(q->uw, cz, ez), *z), mz);
+    if (tangents) {
+        SW__CROSS(q->ux, q->uy, q->uz, *tx, *ty, *tz, cx, cy, cz);
+        SW__CROSS(q->ux, q->uy, q->uz, cx, cy, cz, ex, ey, ez);
+        *tx = _mm256_fmadd_ps(q->s, _mm256_fmadd_ps(q->uw, cx, ex), *tx);
+        *ty = _mm256_fmadd_ps(q->s, _mm256_fmadd_ps(q->uw, cy, ey), *ty);
+        *tz = _mm256_fmadd_ps(q->s, _mm256_fmadd_ps(q->uw, cz, ez), *tz);
+    }
+}
+
+/* ---- 3.–5. one block of four vertices ---------------------------------------------------- */
+
+/* Stores four float3 given as x, y, z across lanes (one vertex per lane). */
+SW__INLINE void avx2_store_soa(unsigned char* p, size_t stride, bool packed, __m128 x, __m128 y, __m128 z) {
+    __m128 xy01 = _mm_unpacklo_ps(x, y), xy23 = _mm_unpackhi_ps(x, y);
+    if (packed) {
+        /* [x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3] */
+        __m128 o0 = _mm_shuffle_ps(xy01, _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
+        __m128 o1 = _mm_shuffle_ps(_mm_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
+        __m128 o2 = _mm_shuffle_ps(_mm_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
+                                   _mm_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+        _mm_storeu_ps((float*)(void*)p, o0);
+        _mm_storeu_ps((float*)(void*)(p + 16), o1);
+        _mm_storeu_ps((float*)(void*)(p + 32), o2);
+        return;
+    }
+    _mm_storel_pi((__m64*)(void*)p, xy01);
+    _mm_storeh_pi((__m64*)(void*)(p + stride), xy01);
+    _mm_storel_pi((__m64*)(void*)(p + 2 * stride), xy23);
+    _mm_storeh_pi((__m64*)(void*)(p + 3 * stride), xy23);
+    _mm_store_ss((float*)(void*)(p + 8), z);
+    SW__STORE_LANE(p + stride + 8, z, 1);
+    SW__STORE_LANE(p + 2 * stride + 8, z, 2);
+    SW__STORE_LANE(p + 3 * stride + 8, z, 3);
+}
+
+/* Two sets of four float3 at once: the low lanes to p0, the high lanes to p1. */
+SW__INLINE void avx2_store_soa2(unsigned char* p0, size_t stride0, unsigned char* p1, size_t stride1, bool packed,
+                                __m256 x, __m256 y, __m256 z) {
+    __m256 xy01 = _mm256_unpacklo_ps(x, y), xy23 = _mm256_unpackhi_ps(x, y);
+    if (packed) {
+        __m256 o0 = _mm256_shuffle_ps(xy01, _mm256_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
+        __m256 o1 = _mm256_shuffle_ps(_mm256_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
+        __m256 o2 = _mm256_shuffle_ps(_mm256_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
+                                      _mm256_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+        _mm_storeu_ps((float*)(void*)p0, _mm256_castps256_ps128(o0));
+        _mm_storeu_ps((float*)(void*)(p0 + 16), _mm256_castps256_ps128(o1));
+        _mm_storeu_ps((float*)(void*)(p0 + 32), _mm256_castps256_ps128(o2));
+        _mm_storeu_ps((float*)(void*)p1, _mm256_extractf128_ps(o0, 1));
+        _mm_storeu_ps((float*)(void*)(p1 + 16), _mm256_extractf128_ps(o1, 1));
+        _mm_storeu_ps((float*)(void*)(p1 + 32), _mm256_extractf128_ps(o2, 1));
+        return;
+    }
+    __m128 lo01 = _mm256_castps256_ps128(xy01), lo23 = _mm256_castps256_ps128(xy23), zlo = _mm256_castps256_ps128(z);
+    __m128 hi01 = _mm256_extractf128_ps(xy01, 1), hi23 = _mm256_extractf128_ps(xy23, 1), zhi = _mm256_extractf128_ps(z, 1);
+    _mm_storel_pi((__m64*)(void*)p0, lo01);
+    _mm_storeh_pi((__m64*)(void*)(p0 + stride0), lo01);
+    _mm_storel_pi((__m64*)(void*)(p0 + 2 * stride0), lo23);
+    _mm_storeh_pi((__m64*)(void*)(p0 + 3 * stride0), lo23);
+    _mm_store_ss((float*)(void*)(p0 + 8), zlo);
+    SW__STORE_LANE(p0 + stride0 + 8, zlo, 1);
+    SW__STORE_LANE(p0 + 2 * stride0 + 8, zlo, 2);
+    SW__STORE_LANE(p0 + 3 * stride0 + 8, zlo, 3);
+    _mm_storel_pi((__m64*)(void*)p1, hi01);
+    _mm_storeh_pi((__m64*)(void*)(p1 + stride1), hi01);
+    _mm_storel_pi((__m64*)(void*)(p1 + 2 * stride1), hi23);
+    _mm_storeh_pi((__m64*)(void*)(p1 + 3 * stride1), hi23);
+    _mm_store_ss((float*)(void*)(p1 + 8), zhi);
+    SW__STORE_LANE(p1 + stride1 + 8, zhi, 1);
+    SW__STORE_LANE(p1 + 2 * stride1 + 8, zhi, 2);
+    SW__STORE_LANE(p1 + 3 * stride1 + 8, zhi, 3);
+}
+
+/* 1/|v| from |v|², 0 where |v|² is not > 0 (zero-length vectors stay zero). */
+SW__INLINE __m256 avx2_inv_length(__m256 len2) {
+    __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(len2));
+    return _mm256_and_ps(inv, _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ));
+}
+
+/* Vertex i of a block: the rows its position, normal and tangent are
+   multiplied by (LBS: the blended palette; DQS: the blended stretch), and
+   their elementwise products with V = [p, 1 | n, 0] (ma, mb, mc) and with
+   the tangent (mt, mt2). */
+SW__INLINE void avx2_vertex_products(const unsigned char* palette, const avx2_cfg* c, const avx2_ptrs* p,
+                                     const avx2_strides* s, const uint32_t* off, int i, __m256* ma, __m256* mb,
+                                     __m256* mc, __m256* mt, __m256* mt2, __m128* flip) {
+    /* w of the position and the normal: 1 and 0. */
+    const __m256 w10 = _mm256_setr_ps(0, 0, 0, 1, 0, 0, 0, 0);
+    __m256 a01, a12;
+    avx2_blend_rows(palette, off, p->wp + i * s->w, c, &a01, &a12);
+    /* Every input of the block is read before the first store: outputs may
+       be the inputs. In packed streams all but the block's last vertex load
+       16 bytes, the extra 4 from the next vertex of the same block. */
+    const bool wide = c->packed && i < AVX2_BLOCK - 1;
+    __m128 pos = wide ? _mm_loadu_ps(avx2_f(p->ip + i * s->ip)) : avx2_load3(p->ip + i * s->ip);
+    if (c->normals) {
+        avx2_rows r = avx2_rows_make(a01, a12, c->cofactor);
+        __m256 v = _mm256_castps128_ps256(pos);
+        if (wide) {
+            v = _mm256_blend_ps(_mm256_insertf128_ps(v, _mm_loadu_ps(avx2_f(p->in + i * s->in)), 1), w10, 0x88);
+        } else {
+            v = _mm256_or_ps(_mm256_insertf128_ps(v, avx2_load3(p->in + i * s->in), 1), w10);
+        }
+        *ma = _mm256_mul_ps(r.x01, v); /* [r0·p | n1·n] */
+        *mb = _mm256_mul_ps(r.x12, v); /* [r1·p | n2·n] */
+        *mc = _mm256_mul_ps(r.x20, v); /* [r2·p | n0·n] */
+        *flip = r.flip;
+    } else {
+        pos = _mm_blend_ps(pos, _mm256_castps256_ps128(w10), 0x8);
+        __m256 pp = _mm256_insertf128_ps(_mm256_castps128_ps256(pos), pos, 1);
+        *ma = _mm256_mul_ps(a01, pp); /* [r0·p | r1·p] */
+        *mb = _mm256_mul_ps(a12, pp); /* [r1·p | r2·p] */
+    }
+    if (c->tangents) {
+        __m128 t = _mm_blend_ps(_mm_loadu_ps(avx2_f(p->it + i * s->it)), _mm_setzero_ps(), 0x8);
+        __m256 tt = _mm256_insertf128_ps(_mm256_castps128_ps256(t), t, 1);
+        *mt = _mm256_mul_ps(a01, tt);  /* [r0·t | r1·t] */
+        *mt2 = _mm256_mul_ps(a12, tt); /* [r1·t | r2·t] */
+    }
+}
+
+/* The block's positions (low halves) and normals (high halves) as x, y, z
+   across lanes, tangents as tx, ty, tz (low halves): normalise, store. */
+/* The factors that normalise the normals and tangents: [1 | 1/|n|] for
+   x, y, z = [p | n], or [1/|n| | 1/|t|] with tangents. */
+SW__INLINE __m256 avx2_unit_scale(const avx2_cfg* c, __m256 x, __m256 y, __m256 z, __m256 tx, __m256 ty, __m256 tz) {
+    if (!c->tangents) {
+        __m256 len2 = _mm256_fmadd_ps(z, z, _mm256_fmadd_ps(y, y, _mm256_mul_ps(x, x)));
+        return _mm256_blend_ps(avx2_inv_length(len2), _mm256_set1_ps(1.0f), 0x0F);
+    }
+    __m256 nx = _mm256_permute2f128_ps(x, tx, 0x21), ny = _mm256_permute2f128_ps(y, ty, 0x21);
+    __m256 nz = _mm256_permute2f128_ps(z, tz, 0x21);
+    return avx2_inv_length(_mm256_fmadd_ps(nz, nz, _mm256_fmadd_ps(ny, ny, _mm256_mul_ps(nx, nx))));
+}
+
+/* unit: the normalising factors, or zero to compute them here. A rotation
+   keeps lengths, so rigid DQS computes them from the inputs (in stage 1,
+   off the chain of the rotation). */
+SW__INLINE void avx2_finish(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, __m256 x, __m256 y, __m256 z,
+                            __m128 flip, __m256 tx, __m256 ty, __m256 tz, __m256 unit, bool have_unit) {
+    if (c->normals && !c->tangents) {
+        /* Normalise the high halves (the low halves scale by 1), then store both. */
+        __m256 inv = have_unit ? unit : avx2_unit_scale(c, x, y, z, tx, ty, tz);
+        if (c->cofactor) inv = _mm256_xor_ps(inv, _mm256_insertf128_ps(_mm256_setzero_ps(), flip, 1));
+        avx2_store_soa2(p->op, s->op, p->on, s->on, c->packed, _mm256_mul_ps(x, inv), _mm256_mul_ps(y, inv),
+                        _mm256_mul_ps(z, inv));
+        return;
+    }
+    avx2_store_soa(p->op, s->op, c->packed, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
+                   _mm256_castps256_ps128(z));
+    if (!c->tangents) return;
+    /* Normals (low halves) and tangents (high halves) normalised together. */
+    __m256 nx = _mm256_permute2f128_ps(x, tx, 0x21), ny = _mm256_permute2f128_ps(y, ty, 0x21);
+    __m256 nz = _mm256_permute2f128_ps(z, tz, 0x21);
+    __m256 inv = have_unit ? unit : avx2_unit_scale(c, x, y, z, tx, ty, tz);
+    if (c->cofactor) inv = _mm256_xor_ps(inv, _mm256_insertf128_ps(_mm256_setzero_ps(), flip, 0));
+    nx = _mm256_mul_ps(nx, inv);
+    ny = _mm256_mul_ps(ny, inv);
+    nz = _mm256_mul_ps(nz, inv);
+    if (c->normals)
+        avx2_store_soa(p->on, s->on, c->packed, _mm256_castps256_ps128(nx), _mm256_castps256_ps128(ny),
+                       _mm256_castps256_ps128(nz));
+    /* Tangents: xyz from the lanes, w copied from the input. */
+    __m128 tx4 = _mm256_extractf128_ps(nx, 1), ty4 = _mm256_extractf128_ps(ny, 1), tz4 = _mm256_extractf128_ps(nz, 1);
+    __m128 xy01 = _mm_unpacklo_ps(tx4, ty4), xy23 = _mm_unpackhi_ps(tx4, ty4);
+    __m128 zz01 = _mm_unpacklo_ps(tz4, tz4), zz23 = _mm_unpackhi_ps(tz4, tz4);
+    __m128 t[AVX2_BLOCK] = {_mm_movelh_ps(xy01, zz01), _mm_movehl_ps(zz01, xy01), _mm_movelh_ps(xy23, zz23),
+                            _mm_movehl_ps(zz23, xy23)};
+    SW__UNROLL
+    for (int i = 0; i < AVX2_BLOCK; i++) {
+        __m128 in = _mm_loadu_ps(avx2_f(p->it + i * s->it));
+        _mm_storeu_ps((float*)(void*)(p->ot + i * s->ot), _mm_blend_ps(t[i], in, 0x8));
+    }
+}
+
+/* Four vertices as [p | n] across lanes: x = [px | nx], y, z, straight
+   from the streams (DQS without stretch). */
+SW__INLINE void avx2_load_soa(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, __m256* x, __m256* y,
+                              __m256* z, __m256* tx, __m256* ty, __m256* tz) {
+    __m256 v[AVX2_BLOCK], t[AVX2_BLOCK];
+    SW__UNROLL
+    for (int i = 0; i < AVX2_BLOCK; i++) {
+        /* As in avx2_vertex_products: 16-byte loads but for the block's last
+           vertex; w is never used. */
+        const bool wide = c->packed && i < AVX2_BLOCK - 1;
+        __m128 pos = wide ? _mm_loadu_ps(avx2_f(p->ip + i * s->ip)) : avx2_load3(p->ip + i * s->ip);
+        if (c->normals && wide) {
+            v[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(pos), _mm_loadu_ps(avx2_f(p->in + i * s->in)), 1);
+        } else {
+            __m128 nrm = c->normals ? avx2_load3(p->in + i * s->in) : _mm_setzero_ps();
+            v[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(pos), nrm, 1);
+        }
+        t[i] = _mm256_setzero_ps();
+        if (c->tangents) {
+            __m128 tan = _mm_loadu_ps(avx2_f(p->it + i * s->it));
+            t[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(tan), tan, 1);
+        }
+    }
+    __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
+    __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
+    *x = _mm256_shuffle_ps(t0, t2, 0x44);
+    *y = _mm256_shuffle_ps(t0, t2, 0xEE);
+    *z = _mm256_shuffle_ps(t1, t3, 0x44);
+    if (c->tangents) {
+        t0 = _mm256_unpacklo_ps(t[0], t[1]), t1 = _mm256_unpackhi_ps(t[0], t[1]);
+        t2 = _mm256_unpacklo_ps(t[2], t[3]), t3 = _mm256_unpackhi_ps(t[2], t[3]);
+        *tx = _mm256_shuffle_ps(t0, t2, 0x44);
+        *ty = _mm256_shuffle_ps(t0, t2, 0xEE);
+        *tz = _mm256_shuffle_ps(t1, t3, 0x44);
+    }
+}
+
+/* A block between its two stages: [p | n] after the linear part (x, y, z),
+   tangents, cofactor signs, and (DQS) the blended dual quaternions. */
+typedef struct avx2_state {
+    __m256 x, y, z, tx, ty, tz;
+    __m256 unit;   /* rigid DQS: the normalising factors (avx2_unit_scale) */
+    __m256 dq[4];  /* DQS: the blended dual quaternions (avx2_blend_dual_quats) */
+    __m128 flip;
+} avx2_state;
+
+/* Stage 1: everything that reads the block's inputs. */
+SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s,
+                            avx2_state* st) {
+    uint32_t off[AVX2_BLOCK * SW_MAX_INFLUENCES];
+    uint32_t off_dq[AVX2_BLOCK * SW_MAX_INFLUENCES];
+    const int n = c->n;
+    const bool linear = !c->dqs || c->stretch; /* rows to blend: LBS matrices or DQS stretch */
+    /* Vector offsets only where n is a constant: their lanes then go to
+       registers; read back from memory one by one (n at run time) they
+       would stall on store forwarding. */
+    if (c->packed) {
+        if (linear) avx2_offsets_flat(off, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_mat);
+        if (c->dqs) avx2_offsets_flat(off_dq, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_dq);
+    } else {
+        uint32_t joint_count = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(job->joint_count));
+        for (int i = 0; i < AVX2_BLOCK; i++) {
+            if (linear) avx2_offsets_vertex(off + i * n, p->jp + i * s->j, n, c->jf, joint_count, 48u);
+            if (c->dqs) avx2_offsets_vertex(off_dq + i * n, p->jp + i * s->j, n, c->jf, joint_count, 32u);
+        }
+    }
+
+    st->unit = _mm256_setzero_ps();
+    /* [p | n] of the block as x, y, z across lanes, after the linear part. */
+    __m256 x, y, z, tx = _mm256_setzero_ps(), ty = _mm256_setzero_ps(), tz = _mm256_setzero_ps();
+    __m128 flip = _mm_setzero_ps();
+    if (linear) {
+        /* Vertices in pairs, each pair's products summed pairwise at once
+           (fewer live registers), then the two pairs' sums: one lane per vertex. */
+        const __m256 zero = _mm256_setzero_ps();
+        __m256 ha[2], hb[2], hc[2] = {zero, zero}, ht[2] = {zero, zero}, ht2[2] = {zero, zero};
+        __m128 f[AVX2_BLOCK] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
+#define SW__PAIR(pair)                                                                                        \
+    do {                                                                                                      \
+        __m256 ma[2], mb[2], mc[2] = {zero, zero}, mt[2] = {zero, zero}, mt2[2] = {zero, zero};               \
+        SW__UNROLL                                                                                            \
+        for (int h = 0; h < 2; h++) {                                                                         \
+            const int i = 2 * (pair) + h;                                                                     \
+            avx2_vertex_products(job->linear, c, p, s, off + i * n, i, &ma[h], &mb[h], &mc[h], &mt[h], &mt2[h], \
+                                 &f[i]);                                                                      \
+        }                                                                                                     \
+        ha[pair] = _mm256_hadd_ps(ma[0], ma[1]);                                                              \
+        hb[pair] = _mm256_hadd_ps(mb[0], mb[1]);                                                              \
+        if (c->normals) hc[pair] = _mm256_hadd_ps(mc[0], mc[1]);                                              \
+        if (c->tangents) {                                                                                    \
+            ht[pair] = _mm256_hadd_ps(mt[0], mt[1]);                                                          \
+            ht2[pair] = _mm256_hadd_ps(mt2[0], mt2[1]);                                                       \
+        }                                                                                                     \
+    } while (0)
+        if (c->packed) {
+            /* Specialised loops: written out, whatever the optimisation level. */
+            SW__PAIR(0);
+            SW__PAIR(1);
+        } else {
+            /* The shared copy stays a loop (smaller). */
+            for (int pair = 0; pair < 2; pair++) SW__PAIR(pair);
+        }
+#undef SW__PAIR
+        __m256 sa = _mm256_hadd_ps(ha[0], ha[1]); /* [x | ny] (no normals: [x | y]) */
+        __m256 sb = _mm256_hadd_ps(hb[0], hb[1]); /* [y | nz] (no normals: [y | z]) */
+        if (c->normals) {
+            __m256 sc = _mm256_hadd_ps(hc[0], hc[1]); /* [z | nx] */
+            x = _mm256_blend_ps(sa, sc, 0xF0);
+            y = _mm256_blend_ps(sb, sa, 0xF0);
+            z = _mm256_blend_ps(sc, sb, 0xF0);
+        } else {
+            x = sa;
+            y = _mm256_permute2f128_ps(sa, sa, 0x11);
+            z = _mm256_permute2f128_ps(sb, sb, 0x11);
+        }
+        if (c->tangents) {
+            __m256 t01 = _mm256_hadd_ps(ht[0], ht[1]);   /* [tx | ty] */
+            __m256 t12 = _mm256_hadd_ps(ht2[0], ht2[1]); /* [ty | tz] */
+            tx = t01;
+            ty = _mm256_permute2f128_ps(t01, t01, 0x11);
+            tz = _mm256_permute2f128_ps(t12, t12, 0x11);
+        }
+        if (c->cofactor) flip = _mm_blend_ps(_mm_blend_ps(f[0], f[1], 0x2), _mm_blend_ps(f[2], f[3], 0x8), 0xC);
+    } else {
+        avx2_load_soa(c, p, s, &x, &y, &z, &tx, &ty, &tz);
+        if (c->normals || c->tangents) st->unit = avx2_unit_scale(c, x, y, z, tx, ty, tz);
+    }
+    if (c->dqs) {
+        avx2_blend_dual_quats(job, c, p, s, off_dq, st->dq);
+    } else {
+        st->dq[0] = st->dq[1] = st->dq[2] = st->dq[3] = _mm256_setzero_ps();
+    }
+    st->x = x;
+    st->y = y;
+    st->z = z;
+    st->tx = tx;
+    st->ty = ty;
+    st->tz = tz;
+    st->flip = flip;
+}
+
+/* Stage 2: the long dependency chains (rotation, normalisation) and the stores. */
+SW__INLINE void avx2_stage2(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, avx2_state* st) {
+    if (c->dqs) {
+        const avx2_dq4 q = avx2_dq_soa(st->dq);
+        avx2_dq_apply(&q, &st->x, &st->y, &st->z, &st->tx, &st->ty, &st->tz, c->tangents);
+    }
+    avx2_finish(c, p, s, st->x, st->y, st->z, st->flip, st->tx, st->ty, st->tz, st->unit, c->dqs && !c->stretch);
+}
+
+/* The stages with the configuration read at run time: one copy, shared by
+   the generic loop, the tails and the first and last blocks of the
+   specialised loops (the same steps in the same order, so the same bits). */
+SW__SHARED void avx2_stage1_any(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s,
+                                avx2_state* st) {
+    avx2_stage1(job, c, p, s, st);
+}
+
+/* st by value: a caller's state copied into an escaping variable would be
+   kept in memory all through its loop. */
+SW__SHARED void avx2_stage2_any(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, avx2_state st) {
+    avx2_stage2(c, p, s, &st);
+}
+
+/* ---- loops ---------------------------------------------------------------------------- */
+
+/* The last count % 4 vertices: copied into a packed block, run, copied back. */
+SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s,
+                               size_t count) {
+    enum { J = 2 * SW_MAX_INFLUENCES, W = 4 * SW_MAX_INFLUENCES };
+    unsigned char joints[AVX2_BLOCK * J], weights[AVX2_BLOCK * W];
+    unsigned char pos[AVX2_BLOCK * 12], nrm[AVX2_BLOCK * 12], tan[AVX2_BLOCK * 16];
+    const size_t js = (size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2);
+    const size_t ws = (size_t)c->n * (c->wf == SW_WEIGHT_U8_NORM ? 1 : c->wf == SW_WEIGHT_U16_NORM ? 2 : 4);
+    for (size_t i = 0; i < AVX2_BLOCK; i++) {
+        size_t v = i < count ? i : count - 1; /* spare lanes repeat the last vertex */
+        memcpy(joints + i * js, p->jp + v * s->j, js);
+        memcpy(weights + i * ws, p->wp + v * s->w, ws);
+        memcpy(pos + i * 12, p->ip + v * s->ip, 12);
+        if (c->normals) memcpy(nrm + i * 12, p->in + v * s->in, 12);
+        if (c->tangents) memcpy(tan + i * 16, p->it + v * s->it, 16);
+    }
+    avx2_ptrs q = {joints, weights, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL};
+    avx2_strides t = {js, ws, 12, 12, 16, 12, 12, 16};
+    avx2_cfg packed = *c;
+    packed.packed = true;
+    avx2_state st;
+    avx2_stage1_any(job, &packed, &q, &t, &st);
+    avx2_stage2_any(&packed, &q, &t, st);
+    for (size_t i = 0; i < count; i++) {
+        memcpy(p->op + i * s->op, pos + i * 12, 12);
+        if (c->normals) memcpy(p->on + i * s->on, nrm + i * 12, 12);
+        if (c->tangents) memcpy(p->ot + i * s->ot, tan + i * 16, 16);
+    }
+}
+
+/* The first vertex of block b in every stream. Packed streams are
+   addressed from the input positions (float3 streams), the input tangents
+   and the joints (weights at a constant multiple), so the loop moves three
+   indices instead of eight pointers. */
+SW__INLINE avx2_ptrs avx2_block_ptrs(const avx2_cfg* c, const avx2_strides* s, const avx2_ptrs* base, size_t b) {
+    avx2_ptrs p;
+    if (c->packed) {
+        const size_t jv = b * AVX2_BLOCK * s->j;
+        const uintptr_t fv = (uintptr_t)(base->ip + b * AVX2_BLOCK * s->ip);
+        const uintptr_t tv = c->tangents ? (uintptr_t)(base->it + b * AVX2_BLOCK * s->it) : 0;
+        p.jp = base->jp + jv;
+        /* LBS loops know the joint format: the weights are then addressed
+           from the joints' index (one counter less). */
+        p.wp = c->dqs ? base->wp + b * AVX2_BLOCK * s->w : base->wp + jv * (s->w / s->j);
+        p.ip = (const unsigned char*)fv;
+        p.op = (unsigned char*)(fv + ((uintptr_t)base->op - (uintptr_t)base->ip));
+        p.in = c->normals ? (const unsigned char*)(fv + ((uintptr_t)base->in - (uintptr_t)base->ip)) : NULL;
+        p.on = c->normals ? (unsigned char*)(fv + ((uintptr_t)base->on - (uintptr_t)base->ip)) : NULL;
+        p.it = c->tangents ? (const unsigned char*)tv : NULL;
+        p.ot = c->tangents ? (unsigned char*)(tv + ((uintptr_t)base->ot - (uintptr_t)base->it)) : NULL;
+    } else {
+        const size_t v = b * AVX2_BLOCK;
+        p.jp = base->jp + v * s->j;
+        p.wp = base->wp + v * s->w;
+        p.ip = base->ip + v * s->ip;
+        p.op = base->op + v * s->op;
+        p.in = c->normals ? base->in + v * s->in : NULL;
+        p.on = c->normals ? base->on + v * s->on : NULL;
+        p.it = c->tangents ? base->it + v * s->it : NULL;
+        p.ot = c->tangents ? base->ot + v * s->ot : NULL;
+    }
+    return p;
+}
+
+/* inline_stages: the specialised loops inline both stages (constants
+   folded); the generic loop calls the shared copies. */
+SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool inline_stages) {
+    /* The shared functions get a copy: were c's address to escape, the
+       compiler could no longer fold its fields here. */
+    const avx2_cfg shared = *c;
+    avx2_job job;
+    job.linear = ss->linear;
+    job.dual_quats = ss->dual_quats;
+    job.joint_count = _mm256_set1_epi32((int)ss->joint_count);
+    job.scale_mat = _mm256_set1_epi32((int)ss->palette_strides[0]);
+    job.scale_dq = _mm256_set1_epi32((int)ss->palette_strides[1]);
+    avx2_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride, ss->in_tan_stride,
+                      ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride};
+    if (c->packed) {
+        /* The same values, as constants the compiler can fold into addresses. */
+        const avx2_strides k = {(size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2), (size_t)c->n * 4, 12, 12, 16, 12, 12, 16};
+        s = k;
+    }
+    const avx2_ptrs base = {ss->joints, ss->weights, ss->in_pos, ss->in_nrm, ss->in_tan,
+                            ss->out_pos, ss->out_nrm, ss->out_tan};
+    const size_t blocks = ss->count / AVX2_BLOCK;
+    /* Software pipelined: block b's inputs are read (stage 1) before block
+       b−1 is finished (stage 2), so the out-of-order core overlaps one
+       block's long dependency chains with the next block's loads and
+       blends. Outputs of b−1 never overlap inputs of b. */
+    if (!inline_stages) {
+        /* The generic loop: one block at a time through the shared stages. */
+        for (size_t b = 0; b < blocks; b++) {
+            const avx2_ptrs p = avx2_block_ptrs(c, &s, &base, b);
+            avx2_state st;
+            avx2_stage1_any(&job, &shared, &p, &s, &st);
+            avx2_stage2_any(&shared, &p, &s, st);
+        }
+    } else if (blocks > 0) {
+        /* The state never reaches a function that is not inlined (it would
+           then be kept in memory all through the loop): the first block's
+           stage 1 fills a copy, and the last iteration has no stage 1. */
+        avx2_state state, io;
+        const avx2_ptrs first = avx2_block_ptrs(c, &s, &base, 0);
+        avx2_stage1_any(&job, &shared, &first, &s, &io);
+        state = io;
+        for (size_t b = 1; b <= blocks; b++) {
+            /* Both from b, so packed streams address block b−1 by displacement. */
+            const avx2_ptrs p = avx2_block_ptrs(c, &s, &base, b), prev = avx2_block_ptrs(c, &s, &base, b - 1);
+            avx2_state next = state;
+            if (b < blocks) avx2_stage1(&job, c, &p, &s, &next);
+            avx2_stage2(c, &prev, &s, &state);
+            state = next;
+        }
+    }
+    if (ss->count % AVX2_BLOCK) {
+        const avx2_ptrs p = avx2_block_ptrs(c, &s, &base, blocks);
+        avx2_tail(&job, &shared, &p, &s, ss->count % AVX2_BLOCK);
+    }
+}
+
+/* Everything at run time: any count, format, stride, stream set and normal mode. */
+SW__AVX2 static void avx2_generic(const sw__skin_streams* s) {
+    const avx2_cfg c = {s->influence_count, s->joint_format, s->weight_format, s->in_nrm != NULL, s->in_tan != NULL,
+                        s->dqs, s->cofactor, s->dqs && s->linear != NULL, false};
+    avx2_loop(s, &c, false);
+}
+
+
+/* Specialised loops: f32 weights, blended normals, packed streams with
+   normals (and tangents); LBS per joint format, DQS (no stretch) reading
+   the joint format at run time (its cost hides in the longer DQS block). */
+#define SW__AVX2_LBS(N, JF, TAN, name)                                                \
+    SW__AVX2 static void name(const sw__skin_streams* s) {                            \
+        const avx2_cfg c = {N, JF, SW_WEIGHT_F32, true, TAN, false, false, false, true}; \
+        avx2_loop(s, &c, true);                                                       \
+    }
+#define SW__AVX2_DQS(N, TAN, name)                                                    \
+    SW__AVX2 static void name(const sw__skin_streams* s) {                            \
+        const avx2_cfg c = {N, s->joint_format, SW_WEIGHT_F32, true, TAN, true, false, false, true}; \
+        avx2_loop(s, &c, true);                                                       \
+    }
+#define SW__AVX2_COUNT(N)                                    \
+    SW__AVX2_LBS(N, SW_JOINT_U8, false, avx2_lbs_##N##_u8_pn)     \
+    SW__AVX2_LBS(N, SW_JOINT_U8, true, avx2_lbs_##N##_u8_pnt)     \
+    SW__AVX2_LBS(N, SW_JOINT_U16, false, avx2_lbs_##N##_u16_pn)   \
+    SW__AVX2_LBS(N, SW_JOINT_U16, true, avx2_lbs_##N##_u16_pnt)   \
+    SW__AVX2_DQS(N, false, avx2_dqs_##N##_pn)                     \
+    SW__AVX2_DQS(N, true, avx2_dqs_##N##_pnt)
+SW__AVX2_COUNT(1)
+SW__AVX2_COUNT(2)
+SW__AVX2_COUNT(3)
+SW__AVX2_COUNT(4)
+SW__AVX2_COUNT(8)
+
+
+#define SW__AVX2_ROW(N)                                                                              \
+    {{avx2_lbs_##N##_u8_pn, avx2_lbs_##N##_u8_pnt}, {avx2_lbs_##N##_u16_pn, avx2_lbs_##N##_u16_pnt}, \
+     {avx2_dqs_##N##_pn, avx2_dqs_##N##_pnt}}
+
+/* [count: 1, 2, 3, 4, 8][LBS u8, LBS u16, DQS][tangents] */
+static const sw__skin_kernel_fn avx2_kernels[5][3][2] = {SW__AVX2_ROW(1), SW__AVX2_ROW(2), SW__AVX2_ROW(3), SW__AVX2_ROW(4),
+                                                  SW__AVX2_ROW(8)};
+
+void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count) {
+    const sw__skin_streams s = sw__skin_streams_make(job, first, count);
+    static const int count_slot[SW_MAX_INFLUENCES + 1] = {-1, 0, 1, 2, 3, -1, -1, -1, 4};
+    const int slot = count_slot[s.influence_count];
+    const int method = s.dqs ? 2 : s.joint_format == SW_JOINT_U16;
+    if (slot >= 0 && s.weight_format == SW_WEIGHT_F32 && !s.cofactor && !(s.dqs && s.linear)) {
+        const sw__skin_kernel_fn kernel = avx2_kernels[slot][method][s.in_tan != NULL];
+        if (s.packed && s.in_nrm)
+            kernel(&s);
+        else
+            sw__skin_run_staged(&s, kernel); /* strided, or no normals: zeros in their place */
+    } else {
+        avx2_generic(&s);
+    }
+}
+
+#endif

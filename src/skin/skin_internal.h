@@ -1,0 +1,187 @@
+/* skin_internal.h — internals shared by the skinning job's sources
+   (skin_job.c: validation, dispatch and the scalar reference; skin_sse2.c
+   and skin_avx2.c: the SIMD kernels). Not a public header.
+
+   A SIMD kernel receives a validated job as an sw__skin_streams (defaults
+   resolved, pointers as bytes, moved to the range's first vertex). Kernels
+   process blocks of vertices, one vertex per SIMD lane with no lane
+   crossing, so a vertex's arithmetic never depends on the range it is run
+   in: any split of a job gives the same bits. */
+#ifndef SINEW_SKIN_INTERNAL_H
+#define SINEW_SKIN_INTERNAL_H
+
+#include "sinew/skin.h"
+
+#include <string.h>
+
+/* The SIMD kernels exist on x86-64 with GCC or Clang (per-function target
+   attributes), unless the build asks for scalar only. */
+#if !defined(SW_NO_SIMD) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SW__SKIN_X86 1
+#else
+#define SW__SKIN_X86 0
+#endif
+
+static inline size_t sw__joint_size(sw_joint_format f) { return f == SW_JOINT_U8 ? 1 : 2; }
+
+static inline size_t sw__weight_size(sw_weight_format f) {
+    return f == SW_WEIGHT_U8_NORM ? 1 : f == SW_WEIGHT_U16_NORM ? 2 : 4;
+}
+
+static inline sw_joint_format sw__joint_format(const sw_skin_job* job) {
+    return job->joint_format == SW_JOINT_FORMAT_DEFAULT ? SW_JOINT_U16 : job->joint_format;
+}
+
+static inline sw_weight_format sw__weight_format(const sw_skin_job* job) {
+    return job->weight_format == SW_WEIGHT_FORMAT_DEFAULT ? SW_WEIGHT_F32 : job->weight_format;
+}
+
+static inline size_t sw__or(size_t stride, size_t fallback) { return stride ? stride : fallback; }
+
+/* Every stride of a job with its default resolved. */
+typedef struct sw__strides {
+    size_t joints, weights, in_pos, out_pos, in_nrm, out_nrm, in_tan, out_tan;
+} sw__strides;
+
+static inline sw__strides sw__resolve_strides(const sw_skin_job* job) {
+    size_t n = (size_t)job->influence_count;
+    sw__strides s;
+    s.joints = sw__or(job->joints_stride, n * sw__joint_size(sw__joint_format(job)));
+    s.weights = sw__or(job->weights_stride, n * sw__weight_size(sw__weight_format(job)));
+    s.in_pos = sw__or(job->in_positions_stride, 12);
+    s.out_pos = sw__or(job->out_positions_stride, 12);
+    s.in_nrm = sw__or(job->in_normals_stride, 12);
+    s.out_nrm = sw__or(job->out_normals_stride, 12);
+    s.in_tan = sw__or(job->in_tangents_stride, 16);
+    s.out_tan = sw__or(job->out_tangents_stride, 16);
+    return s;
+}
+
+/* A validated job as the SIMD kernels read it: byte pointers already moved
+   to the first vertex of the range, strides resolved. */
+typedef struct sw__skin_streams {
+    size_t count;                       /* vertices in the range */
+    int influence_count;
+    sw_joint_format joint_format;       /* resolved: U8 or U16 */
+    sw_weight_format weight_format;     /* resolved: F32, U8_NORM or U16_NORM */
+    bool dqs, cofactor;
+    uint32_t joint_count;               /* indices ≥ this read joint 0 */
+    uint32_t palette_strides[2];        /* sizeof(sw_mat34), sizeof(sw_dualquat) */
+    bool packed;                        /* every stream at its packed stride */
+    const unsigned char* linear;        /* LBS: matrices; DQS: stretch or NULL */
+    const unsigned char* dual_quats;    /* DQS only */
+    const unsigned char* joints;        size_t joints_stride;
+    const unsigned char* weights;       size_t weights_stride;
+    const unsigned char* in_pos;        size_t in_pos_stride;
+    unsigned char* out_pos;             size_t out_pos_stride;
+    const unsigned char* in_nrm;        size_t in_nrm_stride;   /* NULL = no normals */
+    unsigned char* out_nrm;             size_t out_nrm_stride;
+    const unsigned char* in_tan;        size_t in_tan_stride;   /* NULL = no tangents */
+    unsigned char* out_tan;             size_t out_tan_stride;
+} sw__skin_streams;
+
+static inline sw__skin_streams sw__skin_streams_make(const sw_skin_job* job, size_t first, size_t count) {
+    const sw__strides st = sw__resolve_strides(job);
+    sw__skin_streams s;
+    s.count = count;
+    s.influence_count = job->influence_count;
+    s.joint_format = sw__joint_format(job);
+    s.weight_format = sw__weight_format(job);
+    s.dqs = job->method == SW_SKIN_DQS;
+    s.cofactor = job->normal_mode == SW_NORMALS_COFACTOR;
+    s.joint_count = (uint32_t)job->joint_count;
+    s.linear = (const unsigned char*)(s.dqs ? job->stretch : job->matrices);
+    s.dual_quats = (const unsigned char*)job->dual_quats;
+    s.joints = (const unsigned char*)job->joints + first * st.joints;
+    s.joints_stride = st.joints;
+    s.weights = (const unsigned char*)job->weights + first * st.weights;
+    s.weights_stride = st.weights;
+    s.in_pos = (const unsigned char*)job->in_positions + first * st.in_pos;
+    s.in_pos_stride = st.in_pos;
+    s.out_pos = (unsigned char*)job->out_positions + first * st.out_pos;
+    s.out_pos_stride = st.out_pos;
+    s.in_nrm = job->in_normals ? (const unsigned char*)job->in_normals + first * st.in_nrm : NULL;
+    s.in_nrm_stride = st.in_nrm;
+    s.out_nrm = job->out_normals ? (unsigned char*)job->out_normals + first * st.out_nrm : NULL;
+    s.out_nrm_stride = st.out_nrm;
+    s.in_tan = job->in_tangents ? (const unsigned char*)job->in_tangents + first * st.in_tan : NULL;
+    s.in_tan_stride = st.in_tan;
+    s.out_tan = job->out_tangents ? (unsigned char*)job->out_tangents + first * st.out_tan : NULL;
+    s.out_tan_stride = st.out_tan;
+    s.palette_strides[0] = (uint32_t)sizeof(sw_mat34);
+    s.palette_strides[1] = (uint32_t)sizeof(sw_dualquat);
+    s.packed = st.joints == (size_t)s.influence_count * sw__joint_size(s.joint_format) &&
+               st.weights == (size_t)s.influence_count * sw__weight_size(s.weight_format) && st.in_pos == 12 &&
+               st.out_pos == 12 && (!s.in_nrm || (st.in_nrm == 12 && st.out_nrm == 12)) &&
+               (!s.in_tan || (st.in_tan == 16 && st.out_tan == 16));
+    return s;
+}
+
+/* A kernel over a run of streams (one of the specialised SIMD loops). */
+typedef void (*sw__skin_kernel_fn)(const sw__skin_streams* s);
+
+/* Copies `count` elements of `size` bytes between strided streams; the
+   common sizes are constants so each copy is one or two moves. */
+static inline void sw__skin_copy(unsigned char* dst, size_t dst_stride, const unsigned char* src, size_t src_stride,
+                                 size_t count, size_t size) {
+#define SW__COPY(bytes) \
+    for (size_t i = 0; i < count; i++) memcpy(dst + i * dst_stride, src + i * src_stride, bytes)
+    switch (size) {
+    case 4: SW__COPY(4); break;
+    case 8: SW__COPY(8); break;
+    case 12: SW__COPY(12); break;
+    case 16: SW__COPY(16); break;
+    case 32: SW__COPY(32); break;
+    default: SW__COPY(size); break;
+    }
+#undef SW__COPY
+}
+
+/* Runs a packed-streams kernel on strided streams (interleaved vertex
+   buffers), or a kernel with normals on a job without them: chunks of
+   vertices are copied into packed buffers on the stack (normals zero when
+   the job has none), skinned in place there and copied out. The kernel's
+   arithmetic does not depend on the layout or on the other streams, so
+   this gives the same bits as running it on the job directly. */
+static inline void sw__skin_run_staged(const sw__skin_streams* s, sw__skin_kernel_fn kernel) {
+    enum { CHUNK = 64 };
+    unsigned char joints[CHUNK * 2 * SW_MAX_INFLUENCES], weights[CHUNK * 4 * SW_MAX_INFLUENCES];
+    unsigned char pos[CHUNK * 12], nrm[CHUNK * 12], tan[CHUNK * 16];
+    if (!s->in_nrm) memset(nrm, 0, sizeof nrm);
+    const size_t js = (size_t)s->influence_count * sw__joint_size(s->joint_format);
+    const size_t ws = (size_t)s->influence_count * sw__weight_size(s->weight_format);
+    for (size_t first = 0; first < s->count; first += CHUNK) {
+        const size_t count = s->count - first < CHUNK ? s->count - first : CHUNK;
+        sw__skin_copy(joints, js, s->joints + first * s->joints_stride, s->joints_stride, count, js);
+        sw__skin_copy(weights, ws, s->weights + first * s->weights_stride, s->weights_stride, count, ws);
+        sw__skin_copy(pos, 12, s->in_pos + first * s->in_pos_stride, s->in_pos_stride, count, 12);
+        if (s->in_nrm) sw__skin_copy(nrm, 12, s->in_nrm + first * s->in_nrm_stride, s->in_nrm_stride, count, 12);
+        if (s->in_tan) sw__skin_copy(tan, 16, s->in_tan + first * s->in_tan_stride, s->in_tan_stride, count, 16);
+        sw__skin_streams t = *s;
+        t.count = count;
+        t.joints = joints;
+        t.joints_stride = js;
+        t.weights = weights;
+        t.weights_stride = ws;
+        t.in_pos = t.out_pos = pos;
+        t.in_pos_stride = t.out_pos_stride = 12;
+        t.in_nrm = t.out_nrm = nrm;
+        t.in_nrm_stride = t.out_nrm_stride = 12;
+        t.in_tan = t.out_tan = s->in_tan ? tan : NULL;
+        t.in_tan_stride = t.out_tan_stride = 16;
+        t.packed = true;
+        kernel(&t);
+        sw__skin_copy(s->out_pos + first * s->out_pos_stride, s->out_pos_stride, pos, 12, count, 12);
+        if (s->out_nrm) sw__skin_copy(s->out_nrm + first * s->out_nrm_stride, s->out_nrm_stride, nrm, 12, count, 12);
+        if (s->out_tan) sw__skin_copy(s->out_tan + first * s->out_tan_stride, s->out_tan_stride, tan, 16, count, 16);
+    }
+}
+
+#if SW__SKIN_X86
+/* Vertices first .. first+count-1 of a validated job; the caller has checked
+   that the CPU runs the kernel. */
+void sw__skin_run_sse2(const sw_skin_job* job, size_t first, size_t count);
+void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count);
+#endif
+
+#endif

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Writes the small glTF files that tests/tools/test_check.sh runs
+`sinew check` on, one problem (or none) per file.
+
+    python3 tests/data/check/make_check_files.py     (writes next to this script)
+
+Every file is the same little rig: three joints in a vertical chain,
+root (0,0,0) -> mid (0,1,0) -> tip (0,2,0), identity rotations, inverse bind
+matrices that undo those translations, and a skinned point cloud (mode
+POINTS, so no triangle needs completing) of a few vertices on a node at the
+scene root. Each file then changes one thing. The reports the test expects
+are worked out by hand there, not derived from this script.
+
+Python 3 standard library only; data in base64 data: URIs; deterministic.
+"""
+
+import base64
+import json
+import math
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+U8, F32 = 5121, 5126
+S45 = math.sqrt(0.5)  # sin 45° = cos 45°: a 90° rotation about Z is (0, 0, S45, S45)
+
+
+def translation(x, y, z):
+    """Column-major 4x4 translation."""
+    return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1]
+
+
+class Builder:
+    def __init__(self):
+        self.doc = {"asset": {"version": "2.0", "generator": "sinew tests/data/check/make_check_files.py"}}
+        self.bin = bytearray()
+
+    def add(self, key, obj):
+        self.doc.setdefault(key, []).append(obj)
+        return len(self.doc[key]) - 1
+
+    def accessor(self, rows, ctype, type_name, with_bounds=False):
+        width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4, "MAT4": 16}[type_name]
+        code = {U8: "B", F32: "f"}[ctype]
+        data = b"".join(struct.pack("<%d%s" % (width, code), *(r if isinstance(r, (list, tuple)) else [r]))
+                        for r in rows)
+        while len(self.bin) % 4:
+            self.bin.append(0)
+        view = self.add("bufferViews", {"buffer": 0, "byteOffset": len(self.bin), "byteLength": len(data)})
+        self.bin += data
+        acc = {"bufferView": view, "componentType": ctype, "count": len(rows), "type": type_name}
+        if with_bounds:
+            acc["min"] = [min(struct.unpack("<f", struct.pack("<f", r[c]))[0] for r in rows) for c in range(width)]
+            acc["max"] = [max(struct.unpack("<f", struct.pack("<f", r[c]))[0] for r in rows) for c in range(width)]
+        return self.add("accessors", acc)
+
+    def finish(self):
+        uri = "data:application/octet-stream;base64," + base64.b64encode(bytes(self.bin)).decode("ascii")
+        self.doc["buffers"] = [{"byteLength": len(self.bin), "uri": uri}]
+        return self.doc
+
+
+def rig(vertices, joints, weights, ibm=None, animations=None):
+    """The three-joint rig with a skinned point cloud.
+
+    Nodes: 0 root, 1 mid, 2 tip, 3 the skinned mesh. `animations` is a list
+    of (name, [(node, path, times, values)]) with values as rows."""
+    b = Builder()
+    b.doc["scene"] = 0
+    b.doc["scenes"] = [{"nodes": [0, 3]}]
+    b.doc["nodes"] = [
+        {"name": "root", "children": [1]},
+        {"name": "mid", "translation": [0, 1, 0], "children": [2]},
+        {"name": "tip", "translation": [0, 1, 0]},
+        {"name": "points", "mesh": 0, "skin": 0},
+    ]
+    attributes = {
+        "POSITION": b.accessor(vertices, F32, "VEC3", with_bounds=True),
+        "JOINTS_0": b.accessor(joints, U8, "VEC4"),
+        "WEIGHTS_0": b.accessor(weights, F32, "VEC4"),
+    }
+    b.doc["meshes"] = [{"name": "points", "primitives": [{"attributes": attributes, "mode": 0}]}]
+    if ibm is None:
+        ibm = [translation(0, 0, 0), translation(0, -1, 0), translation(0, -2, 0)]
+    b.doc["skins"] = [{"name": "chain", "joints": [0, 1, 2], "inverseBindMatrices": b.accessor(ibm, F32, "MAT4")}]
+    for name, channels in animations or []:
+        anim = {"name": name, "samplers": [], "channels": []}
+        for node, path, times, values in channels:
+            type_name = {"translation": "VEC3", "scale": "VEC3", "rotation": "VEC4", "weights": "SCALAR"}[path]
+            sampler = {"input": b.accessor([(t,) for t in times], F32, "SCALAR", with_bounds=True),
+                       "output": b.accessor(values, F32, type_name)}
+            anim["samplers"].append(sampler)
+            anim["channels"].append({"sampler": len(anim["samplers"]) - 1, "target": {"node": node, "path": path}})
+        b.add("animations", anim)
+    return b.finish()
+
+
+# one vertex per joint, each fully weighted
+COLUMN = [(0.5, 0, 0), (0.5, 1, 0), (0.5, 2, 0)]
+ONE_EACH_J = [(0, 0, 0, 0), (1, 0, 0, 0), (2, 0, 0, 0)]
+ONE_EACH_W = [(1, 0, 0, 0)] * 3
+
+FILES = {
+    # nothing to report
+    "clean.gltf": rig(COLUMN, ONE_EACH_J, ONE_EACH_W),
+    # the tip weights nothing: a note only
+    "unused_joint.gltf": rig(COLUMN[:2], ONE_EACH_J[:2], ONE_EACH_W[:2]),
+    # the tip's inverse bind matrix is half a unit off: at rest it moves
+    # vertices down by 0.5, a quarter of the points' 2-unit bounding box
+    "ibm_mismatch.gltf": rig(COLUMN, ONE_EACH_J, ONE_EACH_W,
+                             ibm=[translation(0, 0, 0), translation(0, -1, 0), translation(0, -2.5, 0)]),
+    # a channel on a node that does not exist, and a weights channel on a
+    # mesh without morph targets: both skipped by the importer
+    "bad_channels.gltf": rig(COLUMN, ONE_EACH_J, ONE_EACH_W, animations=[
+        ("lost", [(99, "translation", [0, 1], [(0, 0, 0), (1, 0, 0)]),
+                  (3, "weights", [0, 1], [0, 1])])]),
+    # the first of two rotation keys has length 2
+    "rotation_not_unit.gltf": rig(COLUMN, ONE_EACH_J, ONE_EACH_W, animations=[
+        ("spin", [(1, "rotation", [0, 1], [(0, 0, 0, 2), (0, 0, S45, S45)])])]),
+    # vertex 0 names the mid joint twice, half and half
+    "joint_duplicate.gltf": rig(COLUMN, [(1, 1, 0, 0), (0, 0, 0, 0), (2, 0, 0, 0)],
+                                [(0.5, 0.5, 0, 0), (1, 0, 0, 0), (1, 0, 0, 0)]),
+    # vertex 0: 1.25 on the root, -0.25 on the mid joint (the sum is 1)
+    "weight_negative.gltf": rig(COLUMN, [(0, 1, 0, 0), (1, 0, 0, 0), (2, 0, 0, 0)],
+                                [(1.25, -0.25, 0, 0), (1, 0, 0, 0), (1, 0, 0, 0)]),
+    # vertex 0 names joint 5 of 3 with weight 0; vertex 1 the tip with weight 0
+    "zero_weight_joints.gltf": rig(COLUMN, [(0, 5, 0, 0), (1, 2, 0, 0), (2, 0, 0, 0)],
+                                   [(1, 0, 0, 0), (1, 0, 0, 0), (1, 0, 0, 0)]),
+    # vertex 0 sums to 0.5, vertex 1 has no weight at all
+    "unnormalised.gltf": rig(COLUMN, [(0, 0, 0, 0), (0, 0, 0, 0), (2, 0, 0, 0)],
+                             [(0.5, 0, 0, 0), (0, 0, 0, 0), (1, 0, 0, 0)]),
+    # "bend": mid turns 0 -> 90° about Z over 1 s; "stretch": tip scales
+    # (1,1,1) -> (2,1,1) over 1 s. Vertex 1 is root/mid half and half,
+    # vertex 2 root 0.5, mid 0.3, tip 0.2.
+    "animated.gltf": rig([(0.5, 0, 0), (0.5, 1, 0), (-0.5, 1, 0), (0.5, 2, 0)],
+                         [(0, 0, 0, 0), (0, 1, 0, 0), (0, 1, 2, 0), (2, 0, 0, 0)],
+                         [(1, 0, 0, 0), (0.5, 0.5, 0, 0), (0.5, 0.3, 0.2, 0), (1, 0, 0, 0)],
+                         animations=[("bend", [(1, "rotation", [0, 1], [(0, 0, 0, 1), (0, 0, S45, S45)])]),
+                                     ("stretch", [(2, "scale", [0, 1], [(1, 1, 1), (2, 1, 1)])])]),
+}
+
+
+def main():
+    for name, doc in FILES.items():
+        with open(os.path.join(HERE, name), "w") as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print("wrote", name)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+#!/bin/sh
+# `sinew bench`: it runs, reports what it measured in text and JSON, and
+# rejects bad options. It never judges the numbers (benchmarks are not
+# timed tests). Needs SINEW_ASSETS for the models (skipped, saying so,
+# when it is unset).
+# Usage: sh test_bench.sh PATH_TO_SINEW SCRATCH_DIR
+set -eu
+
+. "$(dirname "$0")/cli_harness.inc"
+PY=/usr/bin/python3
+json_expr() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$WORK/out" "$1"; }
+
+sinew bench --help
+check "bench --help exits 0" status_is 0
+check "bench --help documents skin and anim" sh -c "grep -q 'sinew bench skin' '$WORK/out' && grep -q 'sinew bench anim' '$WORK/out'"
+sinew bench
+check "bench without a mode: usage error" status_is 2
+sinew bench fly x.glb
+check "bench with an unknown mode: usage error" status_is 2
+sinew bench skin x.glb --reps 5
+check "bench --reps below 20: usage error" status_is 2
+sinew bench skin x.glb --kernel neon
+check "bench --kernel neon: usage error" status_is 2
+sinew bench anim x.glb --dqs
+check "bench anim --dqs: usage error" status_is 2
+
+if [ -z "${SINEW_ASSETS:-}" ]; then
+    echo "skipped: benchmark runs (SINEW_ASSETS is not set)"
+else
+    A=$SINEW_ASSETS/gltf
+    sinew bench skin "$A/pab/arnaud_locomotion.glb" --copies 2 --reps 20 --normals
+    check "bench skin exits 0" status_is 0
+    check "bench skin prints vertices/s" out_has "vertices/s"
+    check "bench skin prints the memcpy ratio" out_has "ratio"
+    check "bench skin names the kernel and the mesh size" out_has "7496 vertices (2 copies of 3748)"
+
+    sinew bench skin "$A/synthetic/eight_influences.glb" --copies 3 --reps 20 --dqs --tangents --threads 2 --scalar --json
+    check "bench skin --json exits 0" status_is 0
+    check "bench skin --json: what was run" json_expr \
+        "d['bench']=='skin' and d['kernel']=='scalar' and d['method']=='dqs' and d['threads']==2 and d['vertices']==3*2394 and d['tangents'] and d['synthetic_tangents']"
+    check "bench skin --json: ordered statistics" json_expr \
+        "all(0<d[k]['min']<=d[k]['median']<=d[k]['max'] for k in ('vertices_per_second','memcpy_bytes_per_second','ratio_to_memcpy'))"
+
+    sinew bench skin "$A/khronos/box_animated.gltf" --reps 20
+    check "bench skin of a model without skins fails" status_is 1
+    check "... saying so" err_has "no skinned mesh"
+
+    sinew bench anim "$A/pab/arnaud_locomotion.glb" --characters 50 --reps 20 --anim walk --json
+    check "bench anim --json exits 0" status_is 0
+    check "bench anim --json: 159 tracks, 53 joints, 50 characters" json_expr \
+        "d['tracks']==159 and d['joints']==53 and d['characters']==50 and d['animation']=='walk'"
+    check "bench anim --json: every stage measured" json_expr \
+        "all(d['microseconds_per_character'][k]['median']>0 for k in ('sample','local_to_model','skin_matrices','wall'))"
+    sinew bench anim "$A/pab/arnaud_locomotion.glb" --characters 40 --reps 20 --threads 2
+    check "bench anim with 2 threads exits 0" status_is 0
+    check "bench anim prints microseconds per character" out_has "microseconds per character"
+    sinew bench anim "$A/pab/arnaud_locomotion.glb" --anim nope --reps 20
+    check "bench anim of a missing animation fails" status_is 1
+fi
+
+finish

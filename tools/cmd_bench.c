@@ -1,0 +1,680 @@
+/* sinew bench — throughput of the CPU skinning kernels (against a memcpy of
+   the same bytes, measured in the same run) and of pose evaluation (µs per
+   character). Numbers are min / median / max over repetitions after a
+   warm-up; nothing here asserts a time. */
+#define _POSIX_C_SOURCE 200809L
+#include "json_writer.h"
+#include "thread_pool.h"
+#include "tool_common.h"
+
+#include "sinew/gltf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WARMUP_RUNS 3
+#define DEFAULT_REPS 25
+#define MIN_REPS 20
+#define MAX_REPS 100000
+#define SKIN_CHUNK 16384     /* vertices per task: big enough to amortise a task, small enough to balance */
+#define ANIM_CHUNK 16        /* characters per task */
+#define TARGET_VERTICES 1000000
+
+const char cmd_bench_help[] =
+    "usage: sinew bench skin MODEL [--copies K] [--threads N] [--dqs] [--normals]\n"
+    "                              [--tangents] [--kernel auto|scalar|sse2|avx2] [--scalar]\n"
+    "                              [--reps R] [--json]\n"
+    "       sinew bench anim MODEL [--characters N] [--threads N] [--anim A] [--reps R]\n"
+    "                              [--json]\n"
+    "\n"
+    "bench skin: skins every skinned mesh of MODEL, replicated K times into\n"
+    "separate inputs and outputs (default: enough copies for about 1M\n"
+    "vertices), with the skin matrices of the first animation at half its\n"
+    "length. Prints vertices per second, the bytes the kernel reads and writes\n"
+    "per second, and the ratio to a memcpy moving the same number of bytes\n"
+    "(read + write) on the same threads, measured in the same run: min /\n"
+    "median / max over R repetitions (default 25, at least 20) after 3\n"
+    "warm-up runs. Positions always; --normals and --tangents add those\n"
+    "streams (a model without tangents gets a synthetic unit tangent per\n"
+    "vertex). --dqs skins with dual quaternions. --kernel picks the kernel\n"
+    "(default: the best this CPU runs; --scalar is --kernel scalar).\n"
+    "\n"
+    "bench anim: N characters (default 1000) each play animation A (default\n"
+    "0) from a different time, advancing 1/60 s per repetition: sampling\n"
+    "(rest pose + keyframes, cursors per character), local->model (world\n"
+    "matrices) and skin matrices, in microseconds per character per stage\n"
+    "(thread time) and per character of wall time.\n"
+    "\n"
+    "common options:\n"
+    "  --threads N   threads in all (default 1); work is split into tasks of\n"
+    "                16384 vertices or 16 characters, so results do not depend on N\n"
+    "  --reps R      timed repetitions\n"
+    "  --json        one JSON object on stdout instead of text\n";
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int compare_doubles(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct stats {
+    double min, median, max;
+} stats;
+
+/* Sorts `values` in place. */
+static stats summarise(double* values, int n) {
+    qsort(values, (size_t)n, sizeof *values, compare_doubles);
+    stats s = {values[0], n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]), values[n - 1]};
+    return s;
+}
+
+static void json_stats(json_writer* w, const char* key, stats s) {
+    json_key(w, key);
+    json_begin_object(w);
+    json_key(w, "min"), json_double(w, s.min);
+    json_key(w, "median"), json_double(w, s.median);
+    json_key(w, "max"), json_double(w, s.max);
+    json_end_object(w);
+}
+
+typedef struct bench_options {
+    const char* mode;
+    const char* model;
+    long copies, threads, reps, characters;
+    bool dqs, normals, tangents, json;
+    const char* kernel;
+    const char* anim;
+} bench_options;
+
+/* Loads the model and poses it: first (or chosen) clip at half its length. */
+static bool load_posed(const bench_options* opt, tool_args* args, sw_gltf_asset** out_asset, sw_mat34** out_world,
+                       float** out_weights, int* status) {
+    sw_diag diag;
+    if (sw_gltf_load_file(opt->model, NULL, out_asset, &diag) != SW_OK) {
+        *status = tool_fail(args, "%s", diag.message);
+        return false;
+    }
+    sw_gltf_asset* a = *out_asset;
+    sw_transform* local = malloc((a->node_count + 1) * sizeof *local);
+    uint32_t* offsets = malloc((a->node_count + 1) * sizeof *offsets);
+    *out_world = malloc((a->node_count + 1) * sizeof **out_world);
+    *out_weights = malloc((a->weight_count + 1) * sizeof **out_weights);
+    bool ok = local && offsets && *out_world && *out_weights;
+    if (ok) {
+        sw_gltf_rest_pose(a, local);
+        sw_gltf_rest_weights(a, *out_weights);
+        sw_gltf_weight_offsets(a, offsets);
+        if (a->animation_count) {
+            const sw_clip* clip = &a->animations[0];
+            sw_sample_job job = {.clip = clip, .time = 0.5f * clip->duration, .target_count = a->node_count,
+                                 .out_local = local, .weight_offsets = offsets, .out_weights = *out_weights,
+                                 .weight_count = a->weight_count};
+            ok = sw_sample_job_validate(&job, &diag) == SW_OK;
+            if (ok) sw_sample_job_run(&job);
+            else *status = tool_fail(args, "%s: %s", opt->model, diag.message);
+        }
+        if (ok) sw_gltf_world_matrices(a, local, *out_world);
+    } else {
+        *status = tool_fail(args, "out of memory");
+    }
+    free(local), free(offsets);
+    return ok;
+}
+
+/* ---- bench skin ------------------------------------------------------------ */
+
+typedef struct skin_task {
+    size_t job, first, count;
+} skin_task;
+
+typedef struct skin_bench {
+    sw_skin_job* jobs;
+    size_t job_count;
+    skin_task* tasks;
+    size_t task_count;
+    /* memcpy reference: the same bytes, in the same number of tasks */
+    unsigned char *copy_src, *copy_dst;
+    size_t copy_bytes;
+} skin_bench;
+
+static void run_skin_task(void* context, size_t index, int thread) {
+    (void)thread;
+    const skin_bench* b = context;
+    const skin_task* t = &b->tasks[index];
+    sw_skin_job_run(&b->jobs[t->job], t->first, t->count);
+}
+
+static void run_copy_task(void* context, size_t index, int thread) {
+    (void)thread;
+    const skin_bench* b = context;
+    size_t chunk = (b->copy_bytes + b->task_count - 1) / b->task_count;
+    size_t first = index * chunk;
+    if (first >= b->copy_bytes) return;
+    size_t count = b->copy_bytes - first < chunk ? b->copy_bytes - first : chunk;
+    memcpy(b->copy_dst + first, b->copy_src + first, count);
+}
+
+static bool parse_kernel(const char* name, sw_skin_kernel* out) {
+    static const struct {
+        const char* name;
+        sw_skin_kernel kernel;
+    } kernels[] = {{"auto", SW_SKIN_KERNEL_DEFAULT},
+                   {"scalar", SW_SKIN_KERNEL_SCALAR},
+                   {"sse2", SW_SKIN_KERNEL_SSE2},
+                   {"avx2", SW_SKIN_KERNEL_AVX2}};
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i)
+        if (strcmp(name, kernels[i].name) == 0) {
+            *out = kernels[i].kernel;
+            return true;
+        }
+    return false;
+}
+
+/* One allocation per copy and stream, so copies never share cache lines. */
+static void* copy_of(const void* src, size_t bytes) {
+    void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (p && src) memcpy(p, src, bytes);
+    return p;
+}
+
+static int bench_skin(const bench_options* opt, tool_args* args) {
+    sw_gltf_asset* a = NULL;
+    sw_mat34* world = NULL;
+    float* weights = NULL;
+    int status = TOOL_EXIT_OK;
+    thread_pool* pool = NULL;
+    skin_bench b = {0};
+    void** allocations = NULL;
+    size_t allocation_count = 0, allocation_capacity = 0;
+    sw_mat34** palettes = NULL;
+    sw_dualquat** dual_quats = NULL;
+    sw_mat34** stretches = NULL;
+    double *vps = NULL, *copy_rate = NULL, *ratio = NULL;
+    tool_error err;
+    sw_diag diag;
+    sw_skin_kernel kernel = SW_SKIN_KERNEL_DEFAULT;
+
+    if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
+        return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2 or avx2", opt->kernel);
+    if (!load_posed(opt, args, &a, &world, &weights, &status)) goto done;
+
+    /* Skinned instances, and their palettes at the pose. */
+    size_t instance_count = 0, vertices_per_copy = 0;
+    for (size_t n = 0; n < a->node_count; ++n) {
+        const sw_gltf_node* node = &a->nodes[n];
+        if (node->mesh < 0 || node->skin < 0) continue;
+        for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; ++p) {
+            const sw_gltf_primitive* prim = &a->meshes[node->mesh].primitives[p];
+            if (prim->influence_count == 0) continue;
+            instance_count++;
+            vertices_per_copy += prim->vertex_count;
+        }
+    }
+    if (instance_count == 0 || vertices_per_copy == 0) {
+        status = tool_fail(args, "%s has no skinned mesh to benchmark", opt->model);
+        goto done;
+    }
+    size_t copies = opt->copies > 0 ? (size_t)opt->copies
+                                    : (TARGET_VERTICES + vertices_per_copy - 1) / vertices_per_copy;
+    palettes = calloc(a->skin_count + 1, sizeof *palettes);
+    dual_quats = calloc(a->skin_count + 1, sizeof *dual_quats);
+    stretches = calloc(a->skin_count + 1, sizeof *stretches);
+    b.job_count = instance_count * copies;
+    b.jobs = calloc(b.job_count, sizeof *b.jobs);
+    allocation_capacity = b.job_count * 8 + 8;
+    allocations = calloc(allocation_capacity, sizeof *allocations);
+    if (!palettes || !dual_quats || !stretches || !b.jobs || !allocations) {
+        status = tool_fail(args, "out of memory");
+        goto done;
+    }
+    bool scaled_palette = false;
+    for (size_t s = 0; s < a->skin_count; ++s) {
+        size_t joints = a->skins[s].joint_count;
+        palettes[s] = copy_of(NULL, (joints + 1) * sizeof(sw_mat34));
+        dual_quats[s] = copy_of(NULL, (joints + 1) * sizeof(sw_dualquat));
+        stretches[s] = copy_of(NULL, (joints + 1) * sizeof(sw_mat34));
+        if (!palettes[s] || !dual_quats[s] || !stretches[s]) {
+            status = tool_fail(args, "out of memory");
+            goto done;
+        }
+        sw_gltf_skin_matrices(a, s, world, palettes[s]);
+        if (sw_skin_dual_quats(dual_quats[s], stretches[s], palettes[s], joints) > 0) scaled_palette = true;
+    }
+
+    /* Jobs: every copy has its own inputs and outputs. */
+    size_t bytes_per_pass = 0, vertices_per_pass = 0, j = 0;
+    bool synthetic_tangents = false;
+/* Remembers an allocation for the cleanup (evaluates `ptr` once per use). */
+#define TRACK(ptr)                                                            \
+    do {                                                                      \
+        if (!(ptr)) {                                                         \
+            status = tool_fail(args, "out of memory for %zu copies", copies); \
+            goto done;                                                        \
+        }                                                                     \
+        allocations[allocation_count++] = (ptr);                              \
+    } while (0)
+    for (size_t c = 0; c < copies; ++c) {
+        for (size_t n = 0; n < a->node_count; ++n) {
+            const sw_gltf_node* node = &a->nodes[n];
+            if (node->mesh < 0 || node->skin < 0) continue;
+            for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; ++p) {
+                const sw_gltf_primitive* prim = &a->meshes[node->mesh].primitives[p];
+                if (prim->influence_count == 0) continue;
+                size_t v = prim->vertex_count, k = (size_t)prim->influence_count;
+                sw_skin_job* job = &b.jobs[j++];
+                *job = (sw_skin_job){
+                    .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
+                    .kernel = kernel,
+                    .vertex_count = v,
+                    .influence_count = prim->influence_count,
+                    .joint_count = a->skins[node->skin].joint_count,
+                    .matrices = palettes[node->skin],
+                    .dual_quats = dual_quats[node->skin],
+                    .stretch = scaled_palette ? stretches[node->skin] : NULL,
+                    .joint_format = SW_JOINT_U16,
+                    .weight_format = SW_WEIGHT_F32,
+                };
+                void* ptr;
+                ptr = copy_of(prim->joints, v * k * sizeof(uint16_t));
+                TRACK(ptr);
+                job->joints = ptr;
+                ptr = copy_of(prim->weights, v * k * sizeof(float));
+                TRACK(ptr);
+                job->weights = ptr;
+                ptr = copy_of(prim->positions, v * 12);
+                TRACK(ptr);
+                job->in_positions = ptr;
+                ptr = copy_of(NULL, v * 12);
+                TRACK(ptr);
+                job->out_positions = ptr;
+                size_t bytes = v * (k * (sizeof(uint16_t) + sizeof(float)) + 12 + 12);
+                if (opt->normals && prim->normals) {
+                    ptr = copy_of(prim->normals, v * 12);
+                    TRACK(ptr);
+                    job->in_normals = ptr;
+                    ptr = copy_of(NULL, v * 12);
+                    TRACK(ptr);
+                    job->out_normals = ptr;
+                    bytes += v * 24;
+                }
+                if (opt->tangents) {
+                    ptr = copy_of(prim->tangents, v * 16);
+                    TRACK(ptr);
+                    if (!prim->tangents) {
+                        /* Any unit vector will do for timing: +X with w = 1. */
+                        float* t = ptr;
+                        for (size_t i = 0; i < v; ++i) t[4 * i] = 1, t[4 * i + 1] = 0, t[4 * i + 2] = 0, t[4 * i + 3] = 1;
+                        synthetic_tangents = true;
+                    }
+                    job->in_tangents = ptr;
+                    ptr = copy_of(NULL, v * 16);
+                    TRACK(ptr);
+                    job->out_tangents = ptr;
+                    bytes += v * 32;
+                }
+                if (sw_skin_job_validate(job, &diag) != SW_OK) {
+                    status = tool_fail(args, "%s: %s", opt->model, diag.message);
+                    goto done;
+                }
+                bytes_per_pass += bytes;
+                vertices_per_pass += v;
+            }
+        }
+    }
+#undef TRACK
+    bool normals_used = b.jobs[0].in_normals != NULL;
+
+    /* Tasks of at most SKIN_CHUNK vertices, in job order. */
+    for (size_t i = 0; i < b.job_count; ++i) b.task_count += (b.jobs[i].vertex_count + SKIN_CHUNK - 1) / SKIN_CHUNK;
+    b.tasks = calloc(b.task_count + 1, sizeof *b.tasks);
+    b.copy_bytes = bytes_per_pass / 2; /* memcpy reads and writes this many: the same bytes moved */
+    b.copy_src = copy_of(NULL, b.copy_bytes + 1);
+    b.copy_dst = copy_of(NULL, b.copy_bytes + 1);
+    vps = calloc((size_t)opt->reps, sizeof *vps);
+    copy_rate = calloc((size_t)opt->reps, sizeof *copy_rate);
+    ratio = calloc((size_t)opt->reps, sizeof *ratio);
+    if (!b.tasks || !b.copy_src || !b.copy_dst || !vps || !copy_rate || !ratio) {
+        status = tool_fail(args, "out of memory");
+        goto done;
+    }
+    memset(b.copy_src, 1, b.copy_bytes);
+    memset(b.copy_dst, 0, b.copy_bytes);
+    size_t t = 0;
+    for (size_t i = 0; i < b.job_count; ++i)
+        for (size_t first = 0; first < b.jobs[i].vertex_count; first += SKIN_CHUNK)
+            b.tasks[t++] = (skin_task){i, first,
+                                       b.jobs[i].vertex_count - first < SKIN_CHUNK ? b.jobs[i].vertex_count - first
+                                                                                   : SKIN_CHUNK};
+
+    if (!(pool = thread_pool_create((int)opt->threads, &err))) {
+        status = tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    for (int r = 0; r < WARMUP_RUNS; ++r) {
+        thread_pool_run(pool, b.task_count, run_skin_task, &b);
+        thread_pool_run(pool, b.task_count, run_copy_task, &b);
+    }
+    /* Skinning and memcpy alternate, so both see the same machine state. */
+    for (long r = 0; r < opt->reps; ++r) {
+        double t0 = now_seconds();
+        thread_pool_run(pool, b.task_count, run_skin_task, &b);
+        double t1 = now_seconds();
+        thread_pool_run(pool, b.task_count, run_copy_task, &b);
+        double t2 = now_seconds();
+        vps[r] = (double)vertices_per_pass / (t1 - t0);
+        copy_rate[r] = 2.0 * (double)b.copy_bytes / (t2 - t1);
+        ratio[r] = ((double)bytes_per_pass / (t1 - t0)) / copy_rate[r];
+    }
+    stats s_vps = summarise(vps, (int)opt->reps);
+    stats s_copy = summarise(copy_rate, (int)opt->reps);
+    stats s_ratio = summarise(ratio, (int)opt->reps);
+    double bytes_per_vertex = (double)bytes_per_pass / (double)vertices_per_pass;
+    sw_skin_kernel used = kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
+
+    if (opt->json) {
+        json_writer w;
+        json_writer_init(&w, json_file_sink, stdout);
+        json_begin_object(&w);
+        json_key(&w, "bench"), json_string(&w, "skin");
+        json_key(&w, "model"), json_string(&w, opt->model);
+        json_key(&w, "kernel"), json_string(&w, sw_skin_kernel_name(used));
+        json_key(&w, "method"), json_string(&w, opt->dqs ? "dqs" : "lbs");
+        json_key(&w, "normals"), json_bool(&w, normals_used);
+        json_key(&w, "tangents"), json_bool(&w, opt->tangents);
+        json_key(&w, "synthetic_tangents"), json_bool(&w, synthetic_tangents);
+        json_key(&w, "threads"), json_int(&w, opt->threads);
+        json_key(&w, "copies"), json_int(&w, (long long)copies);
+        json_key(&w, "vertices"), json_int(&w, (long long)vertices_per_pass);
+        json_key(&w, "bytes_per_vertex"), json_double(&w, bytes_per_vertex);
+        json_key(&w, "reps"), json_int(&w, opt->reps);
+        json_stats(&w, "vertices_per_second", s_vps);
+        json_key(&w, "bytes_per_second");
+        json_begin_object(&w);
+        json_key(&w, "min"), json_double(&w, s_vps.min * bytes_per_vertex);
+        json_key(&w, "median"), json_double(&w, s_vps.median * bytes_per_vertex);
+        json_key(&w, "max"), json_double(&w, s_vps.max * bytes_per_vertex);
+        json_end_object(&w);
+        json_stats(&w, "memcpy_bytes_per_second", s_copy);
+        json_stats(&w, "ratio_to_memcpy", s_ratio);
+        json_end_object(&w);
+        json_newline(&w);
+        if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
+    } else {
+        printf("sinew bench skin: %s\n", opt->model);
+        printf("  %s %s, positions%s%s%s; %zu vertices (%zu copies of %zu), %.1f bytes per vertex read + written\n",
+               sw_skin_kernel_name(used), opt->dqs ? "DQS" : "LBS", normals_used ? " + normals" : "",
+               opt->tangents ? " + tangents" : "", synthetic_tangents ? " (synthetic)" : "", vertices_per_pass, copies,
+               vertices_per_copy, bytes_per_vertex);
+        printf("  %ld thread%s, %ld repetitions after %d warm-up runs (min / median / max)\n", opt->threads,
+               opt->threads == 1 ? "" : "s", opt->reps, WARMUP_RUNS);
+        printf("  vertices/s     %8.1f M  %8.1f M  %8.1f M\n", s_vps.min * 1e-6, s_vps.median * 1e-6, s_vps.max * 1e-6);
+        printf("  skinning GB/s  %8.2f    %8.2f    %8.2f\n", s_vps.min * bytes_per_vertex * 1e-9,
+               s_vps.median * bytes_per_vertex * 1e-9, s_vps.max * bytes_per_vertex * 1e-9);
+        printf("  memcpy GB/s    %8.2f    %8.2f    %8.2f\n", s_copy.min * 1e-9, s_copy.median * 1e-9, s_copy.max * 1e-9);
+        printf("  ratio          %8.3f    %8.3f    %8.3f   (skinning bytes/s over memcpy bytes/s, per repetition)\n",
+               s_ratio.min, s_ratio.median, s_ratio.max);
+    }
+
+done:
+    thread_pool_destroy(pool);
+    for (size_t i = 0; i < allocation_count; ++i) free(allocations[i]);
+    for (size_t s = 0; a && palettes && s < a->skin_count; ++s) {
+        free(palettes[s]), free(dual_quats[s]), free(stretches[s]);
+    }
+    free(allocations), free(palettes), free(dual_quats), free(stretches);
+    free(b.jobs), free(b.tasks), free(b.copy_src), free(b.copy_dst);
+    free(vps), free(copy_rate), free(ratio);
+    free(world), free(weights);
+    sw_gltf_free(a);
+    return status;
+}
+
+/* ---- bench anim ------------------------------------------------------------ */
+
+typedef struct anim_bench {
+    const sw_gltf_asset* asset;
+    const sw_clip* clip;
+    size_t characters, nodes, tracks, palette_size;
+    const sw_transform* rest;
+    const float* rest_weights;
+    const uint32_t* weight_offsets;
+    sw_transform* local;   /* characters × nodes */
+    sw_mat34* world;       /* characters × nodes */
+    sw_mat34* palettes;    /* characters × palette_size (every skin, one after another) */
+    float* weights;        /* characters × weight_count */
+    uint32_t* cursors;     /* characters × tracks */
+    float* times;          /* characters */
+    double* stage_seconds; /* threads × 3, summed per run */
+} anim_bench;
+
+static void run_anim_task(void* context, size_t index, int thread) {
+    anim_bench* b = context;
+    const sw_gltf_asset* a = b->asset;
+    size_t first = index * ANIM_CHUNK;
+    size_t last = first + ANIM_CHUNK < b->characters ? first + ANIM_CHUNK : b->characters;
+    double t0 = now_seconds();
+    for (size_t c = first; c < last; ++c) {
+        sw_transform* local = b->local + c * b->nodes;
+        float* weights = b->weights + c * a->weight_count;
+        memcpy(local, b->rest, b->nodes * sizeof *local);
+        memcpy(weights, b->rest_weights, a->weight_count * sizeof *weights);
+        if (b->clip) {
+            sw_sample_job job = {.clip = b->clip,
+                                 .time = sw_clip_time(b->clip, b->times[c], true),
+                                 .cursors = b->cursors + c * b->tracks,
+                                 .target_count = b->nodes,
+                                 .out_local = local,
+                                 .weight_offsets = b->weight_offsets,
+                                 .out_weights = weights,
+                                 .weight_count = a->weight_count};
+            sw_sample_job_run(&job);
+        }
+    }
+    double t1 = now_seconds();
+    for (size_t c = first; c < last; ++c)
+        sw_gltf_world_matrices(a, b->local + c * b->nodes, b->world + c * b->nodes);
+    double t2 = now_seconds();
+    for (size_t c = first; c < last; ++c) {
+        sw_mat34* palette = b->palettes + c * b->palette_size;
+        for (size_t s = 0; s < a->skin_count; ++s) {
+            sw_gltf_skin_matrices(a, s, b->world + c * b->nodes, palette);
+            palette += a->skins[s].joint_count;
+        }
+    }
+    double t3 = now_seconds();
+    double* stage = b->stage_seconds + 3 * (size_t)thread;
+    stage[0] += t1 - t0, stage[1] += t2 - t1, stage[2] += t3 - t2;
+}
+
+static int bench_anim(const bench_options* opt, tool_args* args) {
+    sw_gltf_asset* a = NULL;
+    sw_diag diag;
+    tool_error err;
+    int status = TOOL_EXIT_OK;
+    thread_pool* pool = NULL;
+    anim_bench b = {0};
+    sw_transform* rest = NULL;
+    float* rest_weights = NULL;
+    uint32_t* offsets = NULL;
+    double *per_char[4] = {NULL, NULL, NULL, NULL};
+
+    if (sw_gltf_load_file(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+    long clip_index = -1;
+    if (opt->anim) {
+        char* end;
+        clip_index = strtol(opt->anim, &end, 10);
+        if (*end || clip_index < 0 || (size_t)clip_index >= a->animation_count) {
+            clip_index = -1;
+            for (size_t i = 0; i < a->animation_count; ++i)
+                if (a->animations[i].name && strcmp(a->animations[i].name, opt->anim) == 0) clip_index = (long)i;
+            if (clip_index < 0) {
+                status = tool_fail(args, "%s has no animation '%s'", opt->model, opt->anim);
+                goto done;
+            }
+        }
+    } else if (a->animation_count) {
+        clip_index = 0;
+    }
+    b.asset = a;
+    b.clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
+    b.characters = (size_t)opt->characters;
+    b.nodes = a->node_count;
+    b.tracks = b.clip ? b.clip->track_count : 0;
+    for (size_t s = 0; s < a->skin_count; ++s) b.palette_size += a->skins[s].joint_count;
+    size_t n = b.characters;
+    rest = malloc((b.nodes + 1) * sizeof *rest);
+    rest_weights = malloc((a->weight_count + 1) * sizeof *rest_weights);
+    offsets = malloc((b.nodes + 1) * sizeof *offsets);
+    b.local = malloc((n * b.nodes + 1) * sizeof *b.local);
+    b.world = malloc((n * b.nodes + 1) * sizeof *b.world);
+    b.palettes = malloc((n * b.palette_size + 1) * sizeof *b.palettes);
+    b.weights = malloc((n * a->weight_count + 1) * sizeof *b.weights);
+    b.cursors = calloc(n * b.tracks + 1, sizeof *b.cursors);
+    b.times = malloc((n + 1) * sizeof *b.times);
+    b.stage_seconds = calloc(3 * (size_t)opt->threads, sizeof *b.stage_seconds);
+    for (int i = 0; i < 4; ++i) per_char[i] = calloc((size_t)opt->reps, sizeof(double));
+    if (!rest || !rest_weights || !offsets || !b.local || !b.world || !b.palettes || !b.weights || !b.cursors ||
+        !b.times || !b.stage_seconds || !per_char[0] || !per_char[1] || !per_char[2] || !per_char[3]) {
+        status = tool_fail(args, "out of memory for %zu characters", n);
+        goto done;
+    }
+    sw_gltf_rest_pose(a, rest);
+    sw_gltf_rest_weights(a, rest_weights);
+    sw_gltf_weight_offsets(a, offsets);
+    b.rest = rest, b.rest_weights = rest_weights, b.weight_offsets = offsets;
+    if (b.clip) {
+        sw_sample_job check = {.clip = b.clip, .target_count = b.nodes, .out_local = rest,
+                               .weight_offsets = offsets, .out_weights = rest_weights,
+                               .weight_count = a->weight_count};
+        if (sw_sample_job_validate(&check, &diag) != SW_OK) {
+            status = tool_fail(args, "%s: %s", opt->model, diag.message);
+            goto done;
+        }
+    }
+    /* Different phases, so characters do not share keys. */
+    for (size_t c = 0; c < n; ++c) b.times[c] = (float)fmod(0.37 * (double)c, b.clip && b.clip->duration > 0 ? b.clip->duration : 1.0);
+
+    if (!(pool = thread_pool_create((int)opt->threads, &err))) {
+        status = tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    size_t tasks = (n + ANIM_CHUNK - 1) / ANIM_CHUNK;
+    for (long r = -WARMUP_RUNS; r < opt->reps; ++r) {
+        memset(b.stage_seconds, 0, 3 * (size_t)opt->threads * sizeof *b.stage_seconds);
+        double t0 = now_seconds();
+        thread_pool_run(pool, tasks, run_anim_task, &b);
+        double wall = now_seconds() - t0;
+        for (size_t c = 0; c < n; ++c) b.times[c] += 1.0f / 60.0f;
+        if (r < 0) continue;
+        double stage[3] = {0, 0, 0};
+        for (long t = 0; t < opt->threads; ++t)
+            for (int s = 0; s < 3; ++s) stage[s] += b.stage_seconds[3 * t + s];
+        for (int s = 0; s < 3; ++s) per_char[s][r] = stage[s] / (double)n * 1e6;
+        per_char[3][r] = wall / (double)n * 1e6;
+    }
+    static const char* const names[4] = {"sample", "local_to_model", "skin_matrices", "wall"};
+    stats st[4];
+    for (int s = 0; s < 4; ++s) st[s] = summarise(per_char[s], (int)opt->reps);
+    double sum_median = st[0].median + st[1].median + st[2].median;
+    if (opt->json) {
+        json_writer w;
+        json_writer_init(&w, json_file_sink, stdout);
+        json_begin_object(&w);
+        json_key(&w, "bench"), json_string(&w, "anim");
+        json_key(&w, "model"), json_string(&w, opt->model);
+        json_key(&w, "animation"), json_string(&w, b.clip ? b.clip->name : NULL);
+        json_key(&w, "tracks"), json_int(&w, (long long)b.tracks);
+        json_key(&w, "nodes"), json_int(&w, (long long)b.nodes);
+        json_key(&w, "joints"), json_int(&w, (long long)b.palette_size);
+        json_key(&w, "characters"), json_int(&w, (long long)n);
+        json_key(&w, "threads"), json_int(&w, opt->threads);
+        json_key(&w, "reps"), json_int(&w, opt->reps);
+        json_key(&w, "microseconds_per_character");
+        json_begin_object(&w);
+        for (int s = 0; s < 4; ++s) json_stats(&w, names[s], st[s]);
+        json_key(&w, "stages_sum_of_medians"), json_double(&w, sum_median);
+        json_end_object(&w);
+        json_end_object(&w);
+        json_newline(&w);
+        if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
+    } else {
+        printf("sinew bench anim: %s\n", opt->model);
+        printf("  animation \"%s\" (%zu tracks), %zu nodes, %zu skin joints; %zu characters, %ld thread%s, "
+               "%ld repetitions\n",
+               b.clip && b.clip->name ? b.clip->name : "", b.tracks, b.nodes, b.palette_size, n, opt->threads,
+               opt->threads == 1 ? "" : "s", opt->reps);
+        printf("  microseconds per character   min      median   max\n");
+        static const char* const labels[4] = {"sample (thread time)", "local->model", "skin matrices",
+                                              "wall, all stages"};
+        for (int s = 0; s < 4; ++s)
+            printf("  %-26s %8.3f %8.3f %8.3f\n", labels[s], st[s].min, st[s].median, st[s].max);
+        printf("  stages together (medians)  %8.3f\n", sum_median);
+    }
+
+done:
+    thread_pool_destroy(pool);
+    free(rest), free(rest_weights), free(offsets);
+    free(b.local), free(b.world), free(b.palettes), free(b.weights), free(b.cursors), free(b.times);
+    free(b.stage_seconds);
+    for (int i = 0; i < 4; ++i) free(per_char[i]);
+    sw_gltf_free(a);
+    return status;
+}
+
+int cmd_bench(tool_args* args) {
+    bench_options opt = {.threads = 1, .reps = DEFAULT_REPS, .characters = 1000, .copies = 0};
+    tool_error err;
+    for (const char* arg; (arg = tool_args_next(args));) {
+        const char* v;
+        if (tool_args_is_help(arg)) return tool_print_help(args);
+        if (tool_args_flag(arg, "--dqs")) opt.dqs = true;
+        else if (tool_args_flag(arg, "--normals")) opt.normals = true;
+        else if (tool_args_flag(arg, "--tangents")) opt.tangents = true;
+        else if (tool_args_flag(arg, "--json")) opt.json = true;
+        else if (tool_args_flag(arg, "--scalar")) opt.kernel = "scalar";
+        else if (tool_args_option(args, arg, "--kernel")) {
+            if (!(opt.kernel = tool_args_value(args, "--kernel", &err))) return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--anim")) {
+            if (!(opt.anim = tool_args_value(args, "--anim", &err))) return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--copies")) {
+            if (!(v = tool_args_value(args, "--copies", &err)) || !tool_parse_int("--copies", v, 1, 100000, &opt.copies, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--threads")) {
+            if (!(v = tool_args_value(args, "--threads", &err)) ||
+                !tool_parse_int("--threads", v, 1, THREAD_POOL_MAX_THREADS, &opt.threads, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--reps")) {
+            if (!(v = tool_args_value(args, "--reps", &err)) ||
+                !tool_parse_int("--reps", v, MIN_REPS, MAX_REPS, &opt.reps, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--characters")) {
+            if (!(v = tool_args_value(args, "--characters", &err)) ||
+                !tool_parse_int("--characters", v, 1, 10000000, &opt.characters, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (arg[0] == '-' && arg[1]) {
+            return tool_usage(args, "unknown option '%s'", arg);
+        } else if (!opt.mode) {
+            opt.mode = arg;
+        } else if (!opt.model) {
+            opt.model = arg;
+        } else {
+            return tool_usage(args, "unexpected argument '%s'", arg);
+        }
+    }
+    if (!opt.mode) return tool_usage(args, "say what to benchmark: skin or anim");
+    if (!opt.model) return tool_usage(args, "no MODEL given");
+    if (strcmp(opt.mode, "skin") == 0) return bench_skin(&opt, args);
+    if (strcmp(opt.mode, "anim") == 0) {
+        if (opt.dqs || opt.normals || opt.tangents || opt.kernel || opt.copies)
+            return tool_usage(args, "--dqs, --normals, --tangents, --kernel and --copies are for bench skin");
+        return bench_anim(&opt, args);
+    }
+    return tool_usage(args, "unknown benchmark '%s' (skin or anim)", opt.mode);
+}
