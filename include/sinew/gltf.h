@@ -269,8 +269,10 @@ void sw_gltf_free(sw_gltf_asset* asset);
 sw_result sw_gltf_decode_data_uri(const char* uri, size_t uri_length, void* out, size_t capacity,
                                   size_t* out_size, sw_diag* diag);
 
-/* Decodes image `image` to 8-bit RGBA with stb_image (only when asked: the
-   loader never decodes images). *out_pixels is allocated with malloc; free
+/* Decodes image `image` (PNG or JPEG, the formats of core glTF; anything
+   else is SW_ERR_UNSUPPORTED) to 8-bit RGBA with stb_image (only when asked:
+   the loader never decodes images). stb_image is not hardened against
+   hostile files: decode images of untrusted assets in a sandbox. *out_pixels is allocated with malloc; free
    it with free(). */
 sw_result sw_gltf_decode_image(const sw_gltf_asset* asset, size_t image, uint8_t** out_pixels, int* out_width,
                                int* out_height, sw_diag* diag);

@@ -80,6 +80,16 @@ sw_result sw_gltf_decode_image(const sw_gltf_asset* asset, size_t image, uint8_t
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, (int64_t)image, "images[%zu]: %zu bytes is too large to decode",
                            image, size);
     }
+    /* Core glTF images are PNG or JPEG; stb_image's other decoders (PNM, PSD,
+       HDR, PIC, GIF, TGA) are not exposed to untrusted files: fuzzing found
+       a crash in the PNM one. */
+    static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a};
+    bool is_png = size >= 8 && memcmp(bytes, png_signature, 8) == 0;
+    bool is_jpeg = size >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff;
+    if (!is_png && !is_jpeg) {
+        free(owned);
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, (int64_t)image, "images[%zu]: not a PNG or JPEG image", image);
+    }
     int width, height, channels;
     /* Size first, so a huge header cannot make stb allocate what no texture needs. */
     if (!stbi_info_from_memory(bytes, (int)size, &width, &height, &channels)) {

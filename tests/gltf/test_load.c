@@ -1294,21 +1294,21 @@ static void test_external_files(void) {
                     SW_ERR_OUT_OF_MEMORY);
     SW_CHECK(strstr(d.message, "max_memory"));
 
-    /* images: a 2 × 1 binary PPM (red, green) from a file, a data: URI and a bufferView */
-    const char ppm[] = "P6\n2 1\n255\n\xff\x00\x00\x00\xff\x00";
-    const size_t ppm_size = sizeof ppm - 1;
-    write_file("img.ppm", ppm, ppm_size);
+    /* images: a 2 × 1 PNG (red, green; RGB, zlib-compressed) from a file, a data: URI and a bufferView */
+    const char png[] = "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x02\x00\x00\x00\x01\x08\x02\x00\x00\x00\x7b\x40\xe8\xdd\x00\x00\x00\x0f\x49\x44\x41\x54\x78\x9c\x63\xf8\xcf\xc0\xc0\xf0\x9f\x01\x00\x07\xff\x01\xff\x01\x7f\x89\xa7\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+    const size_t png_size = sizeof png - 1;
+    write_file("img.png", png, png_size);
     bytes b = {0};
-    put(&b, ppm, ppm_size, 1);
+    put(&b, png, png_size, 1);
     doc g = {0};
     add(&g,
         "{%s,\"buffers\":[{\"byteLength\":%zu,\"uri\":\"%s\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%zu}],",
         header, b.size, data_uri(&b), b.size);
-    add(&g, "\"images\":[{\"uri\":\"img.ppm\"},{\"uri\":\"data:image/x-portable-pixmap;base64,");
-    base64((const uint8_t*)ppm, ppm_size, g.text + g.size);
+    add(&g, "\"images\":[{\"uri\":\"img.png\"},{\"uri\":\"data:image/png;base64,");
+    base64((const uint8_t*)png, png_size, g.text + g.size);
     g.size += strlen(g.text + g.size);
-    add(&g, "\"},{\"bufferView\":0,\"mimeType\":\"image/x-portable-pixmap\"},{\"uri\":\"none.png\"},"
-            "{\"uri\":\"../img.ppm\"}]}");
+    add(&g, "\"},{\"bufferView\":0,\"mimeType\":\"image/png\"},{\"uri\":\"none.png\"},"
+            "{\"uri\":\"../img.png\"}]}");
     write_file("images.gltf", g.text, g.size);
     char path[512];
     snprintf(path, sizeof path, "%s/images.gltf", tmp_dir);
@@ -1335,7 +1335,7 @@ static void test_external_files(void) {
 
     const char* names[] = {"x.bin", "my file.bin", "sub/y.bin", "plain.gltf", "space.gltf", "dotdot_inside.gltf",
                            "sub/y.gltf", "sub/up.gltf", "sub/deep.gltf", "sub/absolute.gltf", "sub/passwd.gltf",
-                           "missing.gltf", "http.gltf", "bad_escape.gltf", "img.ppm", "images.gltf"};
+                           "missing.gltf", "http.gltf", "bad_escape.gltf", "img.png", "images.gltf"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", tmp_dir, names[i]);
         remove(path);
