@@ -5,10 +5,12 @@
      thread_pool_run(pool, task_count, run_task, context);   // run_task(context, i, thread) for i < task_count
      thread_pool_destroy(pool);
 
-   thread_pool_run returns when every task has run. Tasks are handed out in
-   index order to whichever thread is free, so the split of work never
-   changes what a task computes: results depend only on how the caller
-   numbers its tasks, not on the thread count. */
+   thread_pool_run returns when every task has run. Each thread starts on
+   its own contiguous slice of the task indices (the same slice when a run
+   with the same task count is repeated, so its data stays in that core's
+   caches) and then helps with what is left of the others'. Which thread
+   runs a task never changes what the task computes: results depend only
+   on how the caller numbers its tasks, not on the thread count. */
 #ifndef SINEW_THREAD_POOL_H
 #define SINEW_THREAD_POOL_H
 

@@ -1,27 +1,50 @@
 /* CPU skinning, SSE2 kernels (see sinew/skin.h and skin_internal.h): the
    x86-64 baseline, for CPUs without AVX2 and FMA.
 
-   The same plan as skin_avx2.c, four lanes wide and without FMA, HADDPS,
-   BLENDPS or masked loads, so every step is spelled with SSE2's shuffles:
+   Blocks of four vertices, one vertex per lane of the arithmetic that
+   follows the blend, and no lane ever mixing with another:
 
-   1. per vertex, the blended 3×4 rows (r0, r1, r2), multiply-then-add in
-      influence order exactly as the scalar kernel does; for DQS, the
-      stretch (when given);
-   2. per vertex, the rows' elementwise products with p (w = 1), n and t;
-      for four vertices, a transpose-and-add gives one vertex per lane
-      (structure of arrays);
-   3. DQS: the blended dual quaternions, also one vertex per lane, rotate
+   1. per vertex, the blended 3×4 rows (r0, r1, r2): multiply then add in
+      influence order, as the scalar kernel does (for DQS: the stretch, when
+      given);
+   2. for the block, the twelve rows transposed (three 4×4 transposes), so
+      each matrix entry has one vertex per lane, and the inputs read as x,
+      y, z across lanes (three 16-byte loads and seven shuffles per packed
+      float3 stream);
+   3. the transforms as the scalar kernel writes them,
+      x = ((m00·px + m01·py) + m02·pz) + m03, four vertices per instruction:
+      the same operations in the same order, so the same values as the
+      scalar kernel (bit for bit but for the sign of a zero);
+   4. DQS: the blended dual quaternions, also one vertex per lane, rotate
       and translate the lanes;
-   4. normals and tangents normalised four at a time; stores of 8 + 4
-      bytes per vertex, or 48 bytes per block for packed float3 streams.
+   5. normals and tangents normalised four at a time (one SQRT, one DIV),
+      every output plus +0 (see below), stores of 48 bytes per block for
+      packed float3 streams, else 8 + 4 bytes per vertex.
 
-   Blocks of four whose lanes never mix, and a tail that runs the same code
-   on a copy: a vertex's bits do not depend on the range. Specialised loops
-   cover f32 weights, blended normals, 1, 2, 3, 4 or 8 influences and
-   normals (and tangents), on packed streams or on packed copies of strided
-   ones (sw__skin_run_staged); they skip the per-index range check for
-   blocks whose indices a saturating subtraction shows in range. The
-   generic loop runs the rest with the same steps. */
+   Without FMA, three-operand forms or HADDPS, this order costs fewer
+   instructions in SSE2 than AVX2's (per vertex products, then horizontal
+   sums): the transposes are shared by positions, normals and tangents.
+
+   Specialised loops cover f32 weights, blended normals, 1, 2, 3, 4 or 8
+   influences and normals (and tangents), on packed streams or on packed
+   copies of strided ones (sw__skin_run_staged). The LBS ones also skip
+   work the data does not need, block by block:
+   - influences whose weight is zero in all four vertices at the end of
+     the list (the importers pad every vertex to 4 or 8 influences): a
+     block blends only up to its last non-zero weight;
+   - a block whose only weights are exactly 1 reads the palette rows as
+     they are (1·x = x).
+   Adding w·M with w = 0 changes a finite sum at most from −0 to +0, and
+   only the sign of a zero output can follow, so every path adds +0 to
+   every output (−0 becomes +0, nothing else changes) and gives the same
+   bits whatever the block a vertex falls in, as long as the palette is
+   finite (0·∞ is NaN): the skips run only after a scan found the linear
+   palette finite, on ranges with at least SSE2_SCAN_RATIO vertices per
+   joint (so the scan stays cheap). The blocks' joint indices are
+   range-checked 256 vertices at a time; a chunk with an index ≥
+   joint_count anywhere (even under a zero weight) runs the checked generic
+   block (the same bits). The generic loop runs everything else with the
+   same steps. */
 #include "skin_internal.h"
 
 #if SW__SKIN_X86
@@ -32,14 +55,32 @@
 #define SW__SSE2_INLINE static inline __attribute__((always_inline))
 #if defined(__clang__)
 #define SW__SSE2_UNROLL /* Clang unrolls these at -O2 already */
+#define SW__SSE2_SHARED __attribute__((noinline)) static
 #else
 #define SW__SSE2_UNROLL _Pragma("GCC unroll 8")
+#define SW__SSE2_SHARED __attribute__((noinline, noclone)) static
 #endif
 
-enum { SSE2_BLOCK = 4 };
+/* The specialised LBS loops hold several copies of the block (one per
+   influence count); GCC's code hoisting would load the inputs, the same
+   in every copy, once before choosing the copy, and then spill the six
+   registers they take. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SW__SSE2_NO_HOIST __attribute__((optimize("no-code-hoisting")))
+#else
+#define SW__SSE2_NO_HOIST
+#endif
+
+enum {
+    SSE2_BLOCK = 4,
+    SSE2_CHUNK_BLOCKS = 64, /* blocks whose joint indices are range-checked at once */
+    SSE2_SCAN_RATIO = 4     /* the palette scan runs when the range has ≥ this many vertices per joint */
+};
 
 typedef struct sse2_cfg {
-    int n;
+    int n;          /* influences per vertex in the streams */
+    int blend;      /* influences blended: n, or fewer when the block's later weights are all zero */
+    bool rigid;     /* blend == 1 and every weight of the block is exactly 1 */
     sw_joint_format jf;
     sw_weight_format wf;
     bool normals, tangents, dqs, cofactor, stretch;
@@ -89,13 +130,6 @@ SW__SSE2_INLINE __m128 sse2_load3(const unsigned char* p) {
     return _mm_movelh_ps(xy, _mm_load_ss(sse2_f(p + 8)));
 }
 
-/* a×b over x, y, z (w: whatever the products give). */
-SW__SSE2_INLINE __m128 sse2_cross(__m128 a, __m128 b) {
-    __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)), b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
-    __m128 c = _mm_sub_ps(_mm_mul_ps(a, b_yzx), _mm_mul_ps(a_yzx, b));
-    return _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 0, 2, 1));
-}
-
 SW__SSE2_INLINE void sse2_transpose4(__m128* v) {
     __m128 t0 = _mm_unpacklo_ps(v[0], v[1]), t1 = _mm_unpackhi_ps(v[0], v[1]);
     __m128 t2 = _mm_unpacklo_ps(v[2], v[3]), t3 = _mm_unpackhi_ps(v[2], v[3]);
@@ -105,48 +139,10 @@ SW__SSE2_INLINE void sse2_transpose4(__m128* v) {
     v[3] = _mm_movehl_ps(t3, t1);
 }
 
-/* x/|x| factor from |x|²: 0 where |x|² is not > 0. */
+/* 1/|v| from |v|², 0 where |v|² is not > 0 (zero vectors stay zero). */
 SW__SSE2_INLINE __m128 sse2_inv_length(__m128 len2) {
     __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(len2));
     return _mm_and_ps(inv, _mm_cmpgt_ps(len2, _mm_setzero_ps()));
-}
-
-/* ---- per vertex ------------------------------------------------------------------------ */
-
-/* Byte offsets of one vertex's n palette entries of `scale` bytes;
-   indices ≥ joint_count read entry 0. */
-SW__SSE2_INLINE void sse2_offsets(uint32_t* out, const unsigned char* jp, int n, sw_joint_format jf,
-                                  uint32_t joint_count, uint32_t scale, bool unchecked) {
-    for (int k = 0; k < n; k++) {
-        uint32_t j = jf == SW_JOINT_U8 ? jp[k] : sse2_u16(jp + 2 * k);
-        out[k] = unchecked || j < joint_count ? j * scale : 0;
-    }
-}
-
-/* Are all `count` packed indices at jp below joint_count? Saturating
-   subtraction of joint_count − 1 leaves zero exactly for those. */
-SW__SSE2_INLINE bool sse2_joints_in_range(const unsigned char* jp, int count, sw_joint_format jf, uint32_t joint_count) {
-    const bool u8 = jf == SW_JOINT_U8;
-    const int bytes = count * (u8 ? 1 : 2);
-    const uint32_t top = joint_count - 1;
-    const __m128i limit = u8 ? _mm_set1_epi8((char)(top > 255 ? 255 : top)) : _mm_set1_epi16((short)(uint16_t)top);
-    __m128i over = _mm_setzero_si128();
-    int k = 0;
-    for (; k + 16 <= bytes; k += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i*)(const void*)(jp + k));
-        over = _mm_or_si128(over, u8 ? _mm_subs_epu8(v, limit) : _mm_subs_epu16(v, limit));
-    }
-    if (k + 8 <= bytes) {
-        __m128i v = _mm_loadl_epi64((const __m128i*)(const void*)(jp + k));
-        over = _mm_or_si128(over, u8 ? _mm_subs_epu8(v, limit) : _mm_subs_epu16(v, limit));
-        k += 8;
-    }
-    if (k < bytes) { /* 4 bytes: u8 joints, 1 or 3 influences */
-        uint32_t v;
-        memcpy(&v, jp + k, 4);
-        over = _mm_or_si128(over, _mm_subs_epu8(_mm_cvtsi32_si128((int)v), limit));
-    }
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) == 0xFFFF;
 }
 
 /* Lane j of v in all four lanes. */
@@ -159,72 +155,179 @@ SW__SSE2_INLINE __m128 sse2_spread(__m128 v, int j) {
     }
 }
 
-/* Σ wₖ·palette[jₖ], multiply then add in influence order (the scalar
-   kernel's arithmetic, so the rows are the scalar kernel's bits). */
-SW__SSE2_INLINE void sse2_blend_rows(const unsigned char* palette, const uint32_t* off, const unsigned char* wp,
-                                     const sse2_cfg* c, __m128* r) {
+/* f32 weights k..k+3 of one vertex (as many as there are), reading no byte
+   past them unless `spare` (the vertex is not its block's last, so the
+   bytes after it belong to the next vertex of the same block). */
+SW__SSE2_INLINE __m128 sse2_weights4(const unsigned char* wp, int count, bool spare) {
+    if (count >= 4 || (count == 3 && spare)) return _mm_loadu_ps(sse2_f(wp));
+    if (count == 3) return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(const void*)wp),
+                                         _mm_load_ss(sse2_f(wp + 8)));
+    if (count == 2) return _mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(const void*)wp);
+    return _mm_load_ss(sse2_f(wp));
+}
+
+/* ---- range checks and palette scan -------------------------------------------------- */
+
+/* The largest byte in each lane of the aligned 16-byte groups g[0..groups). */
+static __m128i sse2_max_bytes(const __m128i* g, size_t groups) {
+    __m128i a = _mm_setzero_si128();
+    size_t i = 0;
+    for (; i + 4 <= groups; i += 4) {
+        a = _mm_max_epu8(a, _mm_load_si128(g + i));
+        a = _mm_max_epu8(a, _mm_load_si128(g + i + 1));
+        a = _mm_max_epu8(a, _mm_load_si128(g + i + 2));
+        a = _mm_max_epu8(a, _mm_load_si128(g + i + 3));
+    }
+    for (; i < groups; i++) a = _mm_max_epu8(a, _mm_load_si128(g + i));
+    return a;
+}
+
+/* Are all `count` packed indices at jp below joint_count? The aligned
+   16-byte groups go through one PMAXUB each (a memory operand): for u8
+   joints that gives the largest index; for u16 joints, when every high
+   byte is zero, the largest low byte is the largest index, else the
+   indices are checked one by one, as the unaligned ends always are. */
+static bool sse2_joints_in_range(const unsigned char* jp, size_t count, sw_joint_format jf, uint32_t joint_count) {
+    const size_t size = jf == SW_JOINT_U8 ? 1 : 2, bytes = count * size;
+    size_t head = (size_t)(-(uintptr_t)jp & 15);
+    if (head > bytes || head % size) head = bytes; /* u16 at an odd address: no aligned groups */
+    const size_t groups = (bytes - head) / 16, tail = head + groups * 16;
+#define SW__SSE2_CHECK(from, to)                                             \
+    for (size_t k = (from); k < (to); k += size)                             \
+        if ((size == 1 ? jp[k] : sse2_u16(jp + k)) >= joint_count) return false
+    SW__SSE2_CHECK(0, head);
+    SW__SSE2_CHECK(tail, bytes);
+    if (groups == 0) return true;
+    uint8_t most[16];
+    _mm_storeu_si128((__m128i*)(void*)most, sse2_max_bytes((const __m128i*)(const void*)(jp + head), groups));
+    uint32_t largest = 0, high = 0;
+    for (size_t i = 0; i < 16; i += size) {
+        largest = most[i] > largest ? most[i] : largest;
+        if (size == 2) high |= most[i + 1];
+    }
+    if (high == 0) return largest < joint_count;
+    SW__SSE2_CHECK(head, tail);
+#undef SW__SSE2_CHECK
+    return true;
+}
+
+/* Is every entry of `joint_count` matrices finite (exponent not all ones)? */
+static bool sse2_palette_finite(const unsigned char* palette, uint32_t joint_count) {
+    const __m128i exponent = _mm_set1_epi32(0x7F800000);
+    __m128i bad = _mm_setzero_si128();
+    for (size_t i = 0; i < (size_t)joint_count * 3; i++) {
+        __m128i row = _mm_loadu_si128((const __m128i*)(const void*)(palette + 16 * i));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(row, exponent), exponent));
+    }
+    return _mm_movemask_epi8(bad) == 0;
+}
+
+/* ---- per vertex ------------------------------------------------------------------------ */
+
+/* Byte offsets of one vertex's first `n` palette entries of `scale` bytes;
+   indices ≥ joint_count read entry 0. */
+SW__SSE2_INLINE void sse2_offsets(uint32_t* out, const unsigned char* jp, int n, sw_joint_format jf,
+                                  uint32_t joint_count, uint32_t scale, bool unchecked) {
+    for (int k = 0; k < n; k++) {
+        uint32_t j = jf == SW_JOINT_U8 ? jp[k] : sse2_u16(jp + 2 * k);
+        out[k] = unchecked || j < joint_count ? j * scale : 0;
+    }
+}
+
+/* Σ wₖ·palette[jₖ] over the first c->blend influences, multiply then add
+   in influence order (the scalar kernel's arithmetic): rows r0, r1, r2 of
+   vertex i of the block. */
+SW__SSE2_INLINE void sse2_blend_rows(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p,
+                                     const sse2_strides* s, int i, __m128* r) {
+    const unsigned char* jp = p->jp + i * s->j;
+    const unsigned char* wp = p->wp + i * s->w;
+    uint32_t off[SW_MAX_INFLUENCES] = {0};
+    sse2_offsets(off, jp, c->blend, c->jf, job->joint_count, job->scale_mat, c->unchecked);
+    const float* m = sse2_f(job->linear + off[0]);
+    if (c->rigid) { /* every weight 1: the rows as they are */
+        r[0] = _mm_loadu_ps(m);
+        r[1] = _mm_loadu_ps(m + 4);
+        r[2] = _mm_loadu_ps(m + 8);
+        return;
+    }
     /* f32 weights four at a time, each spread by one PSHUFD. */
-    const bool groups = c->wf == SW_WEIGHT_F32 && c->n % 4 == 0;
-    __m128 w4 = groups ? _mm_loadu_ps(sse2_f(wp)) : _mm_setzero_ps();
-    __m128 w = groups ? sse2_spread(w4, 0) : _mm_set1_ps(sse2_weight(wp, 0, c->wf));
-    const float* m = sse2_f(palette + off[0]);
+    const bool f32 = c->wf == SW_WEIGHT_F32;
+    const bool spare = c->packed && i < SSE2_BLOCK - 1;
+    __m128 w4 = f32 ? sse2_weights4(wp, c->n, spare) : _mm_setzero_ps();
+    __m128 w = f32 ? sse2_spread(w4, 0) : _mm_set1_ps(sse2_weight(wp, 0, c->wf));
     r[0] = _mm_mul_ps(w, _mm_loadu_ps(m));
     r[1] = _mm_mul_ps(w, _mm_loadu_ps(m + 4));
     r[2] = _mm_mul_ps(w, _mm_loadu_ps(m + 8));
-    for (int k = 1; k < c->n; k++) {
-        if (groups && k % 4 == 0) w4 = _mm_loadu_ps(sse2_f(wp + 4 * k));
-        w = groups ? sse2_spread(w4, k % 4) : _mm_set1_ps(sse2_weight(wp, k, c->wf));
-        m = sse2_f(palette + off[k]);
+    for (int k = 1; k < c->blend; k++) {
+        if (f32 && k % 4 == 0) w4 = sse2_weights4(wp + 4 * k, c->n - k, spare);
+        w = f32 ? sse2_spread(w4, k % 4) : _mm_set1_ps(sse2_weight(wp, k, c->wf));
+        m = sse2_f(job->linear + off[k]);
         r[0] = _mm_add_ps(r[0], _mm_mul_ps(w, _mm_loadu_ps(m)));
         r[1] = _mm_add_ps(r[1], _mm_mul_ps(w, _mm_loadu_ps(m + 4)));
         r[2] = _mm_add_ps(r[2], _mm_mul_ps(w, _mm_loadu_ps(m + 8)));
     }
 }
 
-/* Vertex i's products: its rows (r) times p (w = 1) in mp, the normal's rows
-   (the matrix or its cofactor) times n in mn, the rows times t in mt; flip
-   has the sign bit where the cofactor's det < 0. */
-SW__SSE2_INLINE void sse2_vertex_products(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p,
-                                          const sse2_strides* s, const uint32_t* off, int i, __m128* mp, __m128* mn,
-                                          __m128* mt, __m128* flip) {
-    const __m128 one_w = _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f);
-    const __m128 xyz = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
-    __m128 r[3];
-    sse2_blend_rows(job->linear, off, p->wp + i * s->w, c, r);
-    /* Inputs are read before any store of the block (in place is allowed).
-       Packed streams load 16 bytes but for the block's last vertex. */
-    const bool wide = c->packed && i < SSE2_BLOCK - 1;
-    __m128 pos = wide ? _mm_and_ps(_mm_loadu_ps(sse2_f(p->ip + i * s->ip)), xyz) : sse2_load3(p->ip + i * s->ip);
-    pos = _mm_or_ps(pos, one_w);
-    mp[0] = _mm_mul_ps(r[0], pos);
-    mp[1] = _mm_mul_ps(r[1], pos);
-    mp[2] = _mm_mul_ps(r[2], pos);
-    *flip = _mm_setzero_ps();
-    if (c->normals) {
-        __m128 nrm = wide ? _mm_and_ps(_mm_loadu_ps(sse2_f(p->in + i * s->in)), xyz) : sse2_load3(p->in + i * s->in);
-        if (c->cofactor) {
-            /* cof(A) rows r1×r2, r2×r0, r0×r1 (w cleared: translations stay out). */
-            __m128 c0 = _mm_and_ps(sse2_cross(r[1], r[2]), xyz), c1 = _mm_and_ps(sse2_cross(r[2], r[0]), xyz);
-            __m128 c2 = _mm_and_ps(sse2_cross(r[0], r[1]), xyz);
-            __m128 det = _mm_mul_ps(r[0], c0);
-            det = _mm_add_ps(_mm_add_ps(det, _mm_shuffle_ps(det, det, 0x55)), _mm_shuffle_ps(det, det, 0xAA));
-            det = _mm_shuffle_ps(det, det, 0x00);
-            *flip = _mm_and_ps(_mm_cmplt_ps(det, _mm_setzero_ps()), _mm_set1_ps(-0.0f));
-            mn[0] = _mm_mul_ps(c0, nrm);
-            mn[1] = _mm_mul_ps(c1, nrm);
-            mn[2] = _mm_mul_ps(c2, nrm);
-        } else {
-            mn[0] = _mm_mul_ps(r[0], nrm);
-            mn[1] = _mm_mul_ps(r[1], nrm);
-            mn[2] = _mm_mul_ps(r[2], nrm);
-        }
+/* ---- four vertices as x, y, z across lanes ------------------------------------------------ */
+
+/* Four float3 at p (stride apart, or packed: 48 bytes). */
+SW__SSE2_INLINE void sse2_load_soa(const unsigned char* p, size_t stride, bool packed, __m128* x, __m128* y,
+                                   __m128* z) {
+    if (packed) {
+        /* a = [x0 y0 z0 x1], b = [y1 z1 x2 y2], c = [z2 x3 y3 z3] */
+        const __m128 a = _mm_loadu_ps(sse2_f(p)), b = _mm_loadu_ps(sse2_f(p + 16)), c = _mm_loadu_ps(sse2_f(p + 32));
+        const __m128 a2b1 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 1, 0, 2)); /* a2 a0 b1 b0 */
+        const __m128 b2c1 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(0, 1, 0, 2)); /* b2 b0 c1 c0 */
+        const __m128 a1b0 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 0, 1)); /* a1 a0 b0 b0 */
+        const __m128 b3c2 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(0, 2, 0, 3)); /* b3 b0 c2 c0 */
+        *x = _mm_shuffle_ps(a, b2c1, _MM_SHUFFLE(2, 0, 3, 0));            /* a0 a3 b2 c1 */
+        *y = _mm_shuffle_ps(a1b0, b3c2, _MM_SHUFFLE(2, 0, 2, 0));         /* a1 b0 b3 c2 */
+        *z = _mm_shuffle_ps(a2b1, c, _MM_SHUFFLE(3, 0, 2, 0));            /* a2 b1 c0 c3 */
+        return;
     }
-    if (c->tangents) {
-        __m128 t = _mm_and_ps(_mm_loadu_ps(sse2_f(p->it + i * s->it)), xyz);
-        mt[0] = _mm_mul_ps(r[0], t);
-        mt[1] = _mm_mul_ps(r[1], t);
-        mt[2] = _mm_mul_ps(r[2], t);
+    __m128 v[SSE2_BLOCK];
+    SW__SSE2_UNROLL
+    for (int i = 0; i < SSE2_BLOCK; i++) v[i] = sse2_load3(p + i * stride);
+    sse2_transpose4(v);
+    *x = v[0], *y = v[1], *z = v[2];
+}
+
+/* Four float3 given as x, y, z across lanes. */
+SW__SSE2_INLINE void sse2_store_soa(unsigned char* p, size_t stride, bool packed, __m128 x, __m128 y, __m128 z) {
+    __m128 xy01 = _mm_unpacklo_ps(x, y), xy23 = _mm_unpackhi_ps(x, y);
+    if (packed) {
+        /* [x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3] */
+        __m128 o0 = _mm_shuffle_ps(xy01, _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
+        __m128 o1 = _mm_shuffle_ps(_mm_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
+        __m128 o2 = _mm_shuffle_ps(_mm_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
+                                   _mm_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+        _mm_storeu_ps((float*)(void*)p, o0);
+        _mm_storeu_ps((float*)(void*)(p + 16), o1);
+        _mm_storeu_ps((float*)(void*)(p + 32), o2);
+        return;
     }
+    _mm_storel_pi((__m64*)(void*)p, xy01);
+    _mm_storeh_pi((__m64*)(void*)(p + stride), xy01);
+    _mm_storel_pi((__m64*)(void*)(p + 2 * stride), xy23);
+    _mm_storeh_pi((__m64*)(void*)(p + 3 * stride), xy23);
+    _mm_store_ss((float*)(void*)(p + 8), z);
+    _mm_store_ss((float*)(void*)(p + stride + 8), _mm_shuffle_ps(z, z, 0x55));
+    _mm_store_ss((float*)(void*)(p + 2 * stride + 8), _mm_shuffle_ps(z, z, 0xAA));
+    _mm_store_ss((float*)(void*)(p + 3 * stride + 8), _mm_shuffle_ps(z, z, 0xFF));
+}
+
+/* x, y, z of four float3 (normals, tangents) scaled to unit length in place. */
+SW__SSE2_INLINE void sse2_normalize(__m128* x, __m128* y, __m128* z, __m128 flip) {
+    __m128 inv = sse2_inv_length(_mm_add_ps(_mm_add_ps(_mm_mul_ps(*x, *x), _mm_mul_ps(*y, *y)), _mm_mul_ps(*z, *z)));
+    inv = _mm_xor_ps(inv, flip);
+    *x = _mm_mul_ps(*x, inv);
+    *y = _mm_mul_ps(*y, inv);
+    *z = _mm_mul_ps(*z, inv);
+}
+
+/* ((a·x + b·y) + c·z), the scalar kernel's order. */
+SW__SSE2_INLINE __m128 sse2_dot3(__m128 a, __m128 b, __m128 c, __m128 x, __m128 y, __m128 z) {
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(a, x), _mm_mul_ps(b, y)), _mm_mul_ps(c, z));
 }
 
 /* ---- DQS -------------------------------------------------------------------------------- */
@@ -233,8 +336,13 @@ SW__SSE2_INLINE void sse2_vertex_products(const sse2_job* job, const sse2_cfg* c
    x, y, z, w in q[0..3], dual in d[0..3]; each sign makes the real part's
    dot with the first influence's non-negative (Kavan's antipodality fix). */
 SW__SSE2_INLINE void sse2_blend_dual_quats(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p,
-                                           const sse2_strides* s, const uint32_t* off, __m128* q, __m128* d) {
+                                           const sse2_strides* s, __m128* q, __m128* d) {
     const int n = c->n;
+    uint32_t off[SSE2_BLOCK * SW_MAX_INFLUENCES];
+    SW__SSE2_UNROLL
+    for (int i = 0; i < SSE2_BLOCK; i++)
+        sse2_offsets(off + i * SW_MAX_INFLUENCES, p->jp + i * s->j, n, c->jf, job->joint_count, job->scale_dq,
+                     c->unchecked);
     __m128 pivot[4];
     for (int k = 0; k < n; k++) {
         __m128 real[4], dual[4];
@@ -283,165 +391,119 @@ SW__SSE2_INLINE void sse2_rotate(const __m128* q, __m128 s, __m128* x, __m128* y
     *z = _mm_add_ps(*z, _mm_mul_ps(s, _mm_add_ps(_mm_mul_ps(q[3], cz), ez)));
 }
 
+/* Moves [p, n, t] (x, y, z across lanes) by the block's blended dual quaternions. */
+SW__SSE2_INLINE void sse2_dqs(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p, const sse2_strides* s,
+                              __m128* px, __m128* py, __m128* pz, __m128* nx, __m128* ny, __m128* nz, __m128* tx,
+                              __m128* ty, __m128* tz) {
+    const __m128 zero = _mm_setzero_ps();
+    __m128 q[4] = {zero, zero, zero, zero}, d[4] = {zero, zero, zero, zero};
+    sse2_blend_dual_quats(job, c, p, s, q, d);
+    __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(q[0], q[0]), _mm_mul_ps(q[1], q[1])),
+                             _mm_add_ps(_mm_mul_ps(q[2], q[2]), _mm_mul_ps(q[3], q[3])));
+    const __m128 ok = _mm_cmpgt_ps(len2, zero);
+    if (_mm_movemask_ps(ok) != 0xF) {
+        /* Rare: the identity where the real part is zero (sw_dualquat_normalize). */
+        const __m128 one = _mm_set1_ps(1.0f);
+        for (int j = 0; j < 3; j++) q[j] = _mm_and_ps(q[j], ok);
+        q[3] = _mm_or_ps(_mm_and_ps(ok, q[3]), _mm_andnot_ps(ok, one));
+        for (int j = 0; j < 4; j++) d[j] = _mm_and_ps(d[j], ok);
+        len2 = _mm_or_ps(_mm_and_ps(ok, len2), _mm_andnot_ps(ok, one));
+    }
+    const __m128 sc = _mm_div_ps(_mm_set1_ps(2.0f), len2);
+    /* Translation s·(w·d − d_w·u + u×d), the normalised dual quaternion's
+       2·(dual·conj(real)); the component of dual along real, which
+       sw_dualquat_normalize removes, does not change it. */
+    __m128 cx, cy, cz;
+    SW__SSE2_CROSS(q[0], q[1], q[2], d[0], d[1], d[2], cx, cy, cz);
+    __m128 mx = _mm_mul_ps(sc, _mm_add_ps(_mm_sub_ps(_mm_mul_ps(q[3], d[0]), _mm_mul_ps(d[3], q[0])), cx));
+    __m128 my = _mm_mul_ps(sc, _mm_add_ps(_mm_sub_ps(_mm_mul_ps(q[3], d[1]), _mm_mul_ps(d[3], q[1])), cy));
+    __m128 mz = _mm_mul_ps(sc, _mm_add_ps(_mm_sub_ps(_mm_mul_ps(q[3], d[2]), _mm_mul_ps(d[3], q[2])), cz));
+    sse2_rotate(q, sc, px, py, pz);
+    *px = _mm_add_ps(*px, mx);
+    *py = _mm_add_ps(*py, my);
+    *pz = _mm_add_ps(*pz, mz);
+    if (c->normals) sse2_rotate(q, sc, nx, ny, nz);
+    if (c->tangents) sse2_rotate(q, sc, tx, ty, tz);
+}
+
 /* ---- one block ----------------------------------------------------------------------------- */
 
-/* Four float3 given as x, y, z across lanes. */
-SW__SSE2_INLINE void sse2_store_soa(unsigned char* p, size_t stride, bool packed, __m128 x, __m128 y, __m128 z) {
-    __m128 xy01 = _mm_unpacklo_ps(x, y), xy23 = _mm_unpackhi_ps(x, y);
-    if (packed) {
-        /* [x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3] */
-        __m128 o0 = _mm_shuffle_ps(xy01, _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
-        __m128 o1 = _mm_shuffle_ps(_mm_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
-        __m128 o2 = _mm_shuffle_ps(_mm_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
-                                   _mm_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
-        _mm_storeu_ps((float*)(void*)p, o0);
-        _mm_storeu_ps((float*)(void*)(p + 16), o1);
-        _mm_storeu_ps((float*)(void*)(p + 32), o2);
-        return;
-    }
-    _mm_storel_pi((__m64*)(void*)p, xy01);
-    _mm_storeh_pi((__m64*)(void*)(p + stride), xy01);
-    _mm_storel_pi((__m64*)(void*)(p + 2 * stride), xy23);
-    _mm_storeh_pi((__m64*)(void*)(p + 3 * stride), xy23);
-    _mm_store_ss((float*)(void*)(p + 8), z);
-    _mm_store_ss((float*)(void*)(p + stride + 8), _mm_shuffle_ps(z, z, 0x55));
-    _mm_store_ss((float*)(void*)(p + 2 * stride + 8), _mm_shuffle_ps(z, z, 0xAA));
-    _mm_store_ss((float*)(void*)(p + 3 * stride + 8), _mm_shuffle_ps(z, z, 0xFF));
-}
-
-/* x, y, z of four float3 (normals, tangents) scaled to unit length in place. */
-SW__SSE2_INLINE void sse2_normalize(__m128* x, __m128* y, __m128* z, __m128 flip) {
-    __m128 inv = sse2_inv_length(_mm_add_ps(_mm_add_ps(_mm_mul_ps(*x, *x), _mm_mul_ps(*y, *y)), _mm_mul_ps(*z, *z)));
-    inv = _mm_xor_ps(inv, flip);
-    *x = _mm_mul_ps(*x, inv);
-    *y = _mm_mul_ps(*y, inv);
-    *z = _mm_mul_ps(*z, inv);
-}
-
 SW__SSE2_INLINE void sse2_block(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p, const sse2_strides* s) {
-    const int n = c->n;
     const bool linear = !c->dqs || c->stretch;
-    uint32_t off[SSE2_BLOCK * SW_MAX_INFLUENCES], off_dq[SSE2_BLOCK * SW_MAX_INFLUENCES];
-    SW__SSE2_UNROLL
-    for (int i = 0; i < SSE2_BLOCK; i++) {
-        if (linear)
-            sse2_offsets(off + i * SW_MAX_INFLUENCES, p->jp + i * s->j, n, c->jf, job->joint_count, job->scale_mat,
-                         c->unchecked);
-        if (c->dqs)
-            sse2_offsets(off_dq + i * SW_MAX_INFLUENCES, p->jp + i * s->j, n, c->jf, job->joint_count, job->scale_dq,
-                         c->unchecked);
-    }
+    const __m128 zero = _mm_setzero_ps();
 
-    /* Positions, normals, tangents after the linear part, one vertex per lane. */
-    __m128 px, py, pz, nx = _mm_setzero_ps(), ny = nx, nz = nx, tx = nx, ty = nx, tz = nx, flip = nx;
-    __m128 t_in[SSE2_BLOCK] = {nx, nx, nx, nx};
-    if (c->tangents) {
-        SW__SSE2_UNROLL
-        for (int i = 0; i < SSE2_BLOCK; i++) t_in[i] = _mm_loadu_ps(sse2_f(p->it + i * s->it));
-    }
+    /* Linear part first: its rows are the longest-lived values, and inputs
+       are read only after (they are all read before any store of the
+       block, so outputs may be the inputs). */
+    __m128 m[3][4];
     if (linear) {
-        /* Products of two vertices at a time, summed pairwise at once (fewer
-           live registers): h[pair][type] = [a0+a2, b0+b2, a1+a3, b1+b3];
-           then the two pairs' sums, one vertex per lane. Types: position
-           x y z, normal x y z, tangent x y z. */
-        const __m128 zero = _mm_setzero_ps();
-        __m128 h[2][9], f[SSE2_BLOCK];
-#define SW__SSE2_PAIR(pair)                                                                                     \
-    do {                                                                                                        \
-        __m128 m[2][9];                                                                                         \
-        for (int v = 0; v < 2; v++) {                                                                           \
-            for (int t = 3; t < 9; t++) m[v][t] = zero;                                                         \
-            sse2_vertex_products(job, c, p, s, off + (2 * (pair) + v) * SW_MAX_INFLUENCES, 2 * (pair) + v,      \
-                                 m[v], m[v] + 3, m[v] + 6, &f[2 * (pair) + v]);                                 \
-        }                                                                                                       \
-        for (int t = 0; t < 9; t++)                                                                             \
-            h[pair][t] = _mm_add_ps(_mm_unpacklo_ps(m[0][t], m[1][t]), _mm_unpackhi_ps(m[0][t], m[1][t]));      \
-    } while (0)
-        if (c->packed) {
-            /* Specialised loops: written out, whatever the optimisation level. */
-            SW__SSE2_PAIR(0);
-            SW__SSE2_PAIR(1);
-        } else {
-            /* The shared copy stays a loop (smaller). */
-            for (int pair = 0; pair < 2; pair++) SW__SSE2_PAIR(pair);
-        }
-#undef SW__SSE2_PAIR
-#define SW__SSE2_SUM(t) _mm_add_ps(_mm_movelh_ps(h[0][t], h[1][t]), _mm_movehl_ps(h[1][t], h[0][t]))
-        px = SW__SSE2_SUM(0);
-        py = SW__SSE2_SUM(1);
-        pz = SW__SSE2_SUM(2);
-        if (c->normals) {
-            nx = SW__SSE2_SUM(3);
-            ny = SW__SSE2_SUM(4);
-            nz = SW__SSE2_SUM(5);
-        }
-        if (c->tangents) {
-            tx = SW__SSE2_SUM(6);
-            ty = SW__SSE2_SUM(7);
-            tz = SW__SSE2_SUM(8);
-        }
-#undef SW__SSE2_SUM
-        if (c->cofactor) flip = _mm_movelh_ps(_mm_unpacklo_ps(f[0], f[1]), _mm_unpacklo_ps(f[2], f[3]));
-    } else {
-        /* DQS without stretch: the inputs, transposed. */
-        __m128 v[SSE2_BLOCK];
+        __m128 r[SSE2_BLOCK][3];
         SW__SSE2_UNROLL
-        for (int i = 0; i < SSE2_BLOCK; i++) v[i] = sse2_load3(p->ip + i * s->ip);
-        sse2_transpose4(v);
-        px = v[0], py = v[1], pz = v[2];
-        if (c->normals) {
-            SW__SSE2_UNROLL
-            for (int i = 0; i < SSE2_BLOCK; i++) v[i] = sse2_load3(p->in + i * s->in);
-            sse2_transpose4(v);
-            nx = v[0], ny = v[1], nz = v[2];
+        for (int i = 0; i < SSE2_BLOCK; i++) sse2_blend_rows(job, c, p, s, i, r[i]);
+        SW__SSE2_UNROLL
+        for (int j = 0; j < 3; j++) {
+            /* Row j of the four vertices: m[j][k] is entry (j, k), one vertex per lane. */
+            m[j][0] = r[0][j], m[j][1] = r[1][j], m[j][2] = r[2][j], m[j][3] = r[3][j];
+            sse2_transpose4(m[j]);
+        }
+    }
+
+    __m128 px, py, pz, nx = zero, ny = zero, nz = zero, tx = zero, ty = zero, tz = zero, flip = zero;
+    __m128 t_in[SSE2_BLOCK] = {zero, zero, zero, zero};
+    sse2_load_soa(p->ip, s->ip, c->packed, &px, &py, &pz);
+    if (c->normals) sse2_load_soa(p->in, s->in, c->packed, &nx, &ny, &nz);
+    if (c->tangents) {
+        __m128 t[SSE2_BLOCK];
+        SW__SSE2_UNROLL
+        for (int i = 0; i < SSE2_BLOCK; i++) t[i] = t_in[i] = _mm_loadu_ps(sse2_f(p->it + i * s->it));
+        sse2_transpose4(t);
+        tx = t[0], ty = t[1], tz = t[2];
+    }
+
+    if (linear) {
+        /* x = ((m00·px + m01·py) + m02·pz) + m03, as sw_mat34_apply_point. */
+        const __m128 ox = _mm_add_ps(sse2_dot3(m[0][0], m[0][1], m[0][2], px, py, pz), m[0][3]);
+        const __m128 oy = _mm_add_ps(sse2_dot3(m[1][0], m[1][1], m[1][2], px, py, pz), m[1][3]);
+        const __m128 oz = _mm_add_ps(sse2_dot3(m[2][0], m[2][1], m[2][2], px, py, pz), m[2][3]);
+        if (c->normals && c->cofactor) {
+            /* cof(A) rows c0 = r1×r2, c1 = r2×r0, c2 = r0×r1; a negative det
+               (a mirroring map) flips the normal back outward. */
+            __m128 c00, c01, c02, c10, c11, c12, c20, c21, c22;
+            SW__SSE2_CROSS(m[1][0], m[1][1], m[1][2], m[2][0], m[2][1], m[2][2], c00, c01, c02);
+            SW__SSE2_CROSS(m[2][0], m[2][1], m[2][2], m[0][0], m[0][1], m[0][2], c10, c11, c12);
+            SW__SSE2_CROSS(m[0][0], m[0][1], m[0][2], m[1][0], m[1][1], m[1][2], c20, c21, c22);
+            const __m128 det = sse2_dot3(m[0][0], m[0][1], m[0][2], c00, c01, c02);
+            flip = _mm_and_ps(_mm_cmplt_ps(det, zero), _mm_set1_ps(-0.0f));
+            const __m128 onx = sse2_dot3(c00, c01, c02, nx, ny, nz);
+            const __m128 ony = sse2_dot3(c10, c11, c12, nx, ny, nz);
+            nz = sse2_dot3(c20, c21, c22, nx, ny, nz);
+            nx = onx, ny = ony;
+        } else if (c->normals) {
+            const __m128 onx = sse2_dot3(m[0][0], m[0][1], m[0][2], nx, ny, nz);
+            const __m128 ony = sse2_dot3(m[1][0], m[1][1], m[1][2], nx, ny, nz);
+            nz = sse2_dot3(m[2][0], m[2][1], m[2][2], nx, ny, nz);
+            nx = onx, ny = ony;
         }
         if (c->tangents) {
-            SW__SSE2_UNROLL
-            for (int i = 0; i < SSE2_BLOCK; i++) v[i] = t_in[i];
-            sse2_transpose4(v);
-            tx = v[0], ty = v[1], tz = v[2];
+            const __m128 otx = sse2_dot3(m[0][0], m[0][1], m[0][2], tx, ty, tz);
+            const __m128 oty = sse2_dot3(m[1][0], m[1][1], m[1][2], tx, ty, tz);
+            tz = sse2_dot3(m[2][0], m[2][1], m[2][2], tx, ty, tz);
+            tx = otx, ty = oty;
         }
+        px = ox, py = oy, pz = oz;
     }
 
-    if (c->dqs) {
-        __m128 q[4] = {nx, nx, nx, nx}, d[4] = {nx, nx, nx, nx};
-        sse2_blend_dual_quats(job, c, p, s, off_dq, q, d);
-        __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(q[0], q[0]), _mm_mul_ps(q[1], q[1])),
-                                 _mm_add_ps(_mm_mul_ps(q[2], q[2]), _mm_mul_ps(q[3], q[3])));
-        const __m128 ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
-        if (_mm_movemask_ps(ok) != 0xF) {
-            /* Rare: the identity where the real part is zero (sw_dualquat_normalize). */
-            const __m128 one = _mm_set1_ps(1.0f);
-            for (int j = 0; j < 3; j++) q[j] = _mm_and_ps(q[j], ok);
-            q[3] = _mm_or_ps(_mm_and_ps(ok, q[3]), _mm_andnot_ps(ok, one));
-            for (int j = 0; j < 4; j++) d[j] = _mm_and_ps(d[j], ok);
-            len2 = _mm_or_ps(_mm_and_ps(ok, len2), _mm_andnot_ps(ok, one));
-        }
-        const __m128 sc = _mm_div_ps(_mm_set1_ps(2.0f), len2);
-        /* Translation s·(w·d − d_w·u + u×d), the normalised dual quaternion's
-           2·(dual·conj(real)); the component of dual along real, which
-           sw_dualquat_normalize removes, does not change it. */
-        __m128 cx, cy, cz;
-        SW__SSE2_CROSS(q[0], q[1], q[2], d[0], d[1], d[2], cx, cy, cz);
-        __m128 mx = _mm_mul_ps(sc, _mm_add_ps(_mm_sub_ps(_mm_mul_ps(q[3], d[0]), _mm_mul_ps(d[3], q[0])), cx));
-        __m128 my = _mm_mul_ps(sc, _mm_add_ps(_mm_sub_ps(_mm_mul_ps(q[3], d[1]), _mm_mul_ps(d[3], q[1])), cy));
-        __m128 mz = _mm_mul_ps(sc, _mm_add_ps(_mm_sub_ps(_mm_mul_ps(q[3], d[2]), _mm_mul_ps(d[3], q[2])), cz));
-        sse2_rotate(q, sc, &px, &py, &pz);
-        px = _mm_add_ps(px, mx);
-        py = _mm_add_ps(py, my);
-        pz = _mm_add_ps(pz, mz);
-        if (c->normals) sse2_rotate(q, sc, &nx, &ny, &nz);
-        if (c->tangents) sse2_rotate(q, sc, &tx, &ty, &tz);
-    }
+    if (c->dqs) sse2_dqs(job, c, p, s, &px, &py, &pz, &nx, &ny, &nz, &tx, &ty, &tz);
 
-    sse2_store_soa(p->op, s->op, c->packed, px, py, pz);
+    /* + 0: a −0 becomes +0, nothing else changes (see the top of the file). */
+    sse2_store_soa(p->op, s->op, c->packed, _mm_add_ps(px, zero), _mm_add_ps(py, zero), _mm_add_ps(pz, zero));
     if (c->normals) {
         sse2_normalize(&nx, &ny, &nz, flip);
-        sse2_store_soa(p->on, s->on, c->packed, nx, ny, nz);
+        sse2_store_soa(p->on, s->on, c->packed, _mm_add_ps(nx, zero), _mm_add_ps(ny, zero), _mm_add_ps(nz, zero));
     }
     if (c->tangents) {
-        sse2_normalize(&tx, &ty, &tz, _mm_setzero_ps());
-        __m128 t[SSE2_BLOCK] = {tx, ty, tz, _mm_setzero_ps()};
+        sse2_normalize(&tx, &ty, &tz, zero);
+        __m128 t[SSE2_BLOCK] = {_mm_add_ps(tx, zero), _mm_add_ps(ty, zero), _mm_add_ps(tz, zero), zero};
         sse2_transpose4(t);
         SW__SSE2_UNROLL
         for (int i = 0; i < SSE2_BLOCK; i++) {
@@ -452,17 +514,40 @@ SW__SSE2_INLINE void sse2_block(const sse2_job* job, const sse2_cfg* c, const ss
     }
 }
 
+/* The influences a block of packed f32 weights needs: one past the last
+   influence whose weight is not zero in some vertex (at least 1). *rigid:
+   that is 1 and the four weights are exactly 1. */
+SW__SSE2_INLINE int sse2_block_influences(const unsigned char* wp, int n, bool* rigid) {
+    __m128i any = _mm_setzero_si128(), any_hi = _mm_setzero_si128();
+    SW__SSE2_UNROLL
+    for (int i = 0; i < SSE2_BLOCK; i++) {
+        const unsigned char* w = wp + (size_t)(i * n * 4);
+        any = _mm_or_si128(any, _mm_castps_si128(sse2_weights4(w, n, i < SSE2_BLOCK - 1)));
+        if (n > 4) any_hi = _mm_or_si128(any_hi, _mm_castps_si128(sse2_weights4(w + 16, n - 4, i < SSE2_BLOCK - 1)));
+    }
+    const __m128i zero = _mm_setzero_si128();
+    unsigned used = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(any, zero))) ^ 0xFu;
+    if (n > 4) used |= ((unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(any_hi, zero))) ^ 0xFu) << 4;
+    used &= (1u << n) - 1u; /* lanes past n (n = 3: the next vertex's first weight) */
+    const int count = used ? 32 - __builtin_clz(used) : 1;
+    *rigid = false;
+    if (count == 1) {
+        /* Every first weight exactly 1: compared as bits (1.0f is 0x3F800000). */
+        uint32_t w[SSE2_BLOCK];
+        SW__SSE2_UNROLL
+        for (int i = 0; i < SSE2_BLOCK; i++) memcpy(&w[i], wp + (size_t)(i * n * 4), 4);
+        *rigid = w[0] == 0x3F800000u && w[1] == 0x3F800000u && w[2] == 0x3F800000u && w[3] == 0x3F800000u;
+    }
+    return count;
+}
+
 /* ---- loops --------------------------------------------------------------------------------- */
 
 /* The block with the configuration read at run time: one shared copy
-   (the generic loop and the tails), the same steps as the specialised
-   loops, so the same bits. */
-#if defined(__clang__)
-__attribute__((noinline))
-#else
-__attribute__((noinline, noclone))
-#endif
-static void sse2_block_any(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p, const sse2_strides* s) {
+   (the generic loop, the tails and checked chunks), the same steps as the
+   specialised loops, so the same bits. */
+SW__SSE2_SHARED void sse2_block_any(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p,
+                                    const sse2_strides* s) {
     sse2_block(job, c, p, s);
 }
 
@@ -486,6 +571,7 @@ static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p
     const sse2_strides t = {js, ws, 12, 12, 16, 12, 12, 16};
     sse2_cfg packed = *c;
     packed.packed = true;
+    packed.unchecked = false;
     sse2_block_any(job, &packed, &q, &t);
     for (size_t i = 0; i < count; i++) {
         memcpy(p->op + i * s->op, pos + i * 12, 12);
@@ -494,79 +580,142 @@ static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p
     }
 }
 
-SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bool inline_block) {
+/* One block of a specialised LBS loop with its joints in range: blends
+   only the influences the block uses (skip: the palette is finite). Each
+   case has its own constant configuration, so each is a copy of the block
+   with its count known. */
+SW__SSE2_INLINE void sse2_block_lbs(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p,
+                                    const sse2_strides* s, bool skip) {
+#define SW__SSE2_RUN(count, is_rigid)                                                                      \
+    do {                                                                                                   \
+        const sse2_cfg k = {c->n, (count) < c->n ? (count) : c->n, is_rigid, c->jf, c->wf, c->normals,     \
+                            c->tangents, false, false, false, true, true};                                 \
+        sse2_block(job, &k, p, s);                                                                         \
+    } while (0)
+    bool rigid = false;
+    const int used = skip ? sse2_block_influences(p->wp, c->n, &rigid) : c->n;
+    if (rigid)
+        SW__SSE2_RUN(1, true);
+    else if (used == 1)
+        SW__SSE2_RUN(1, false);
+    else if (used == 2)
+        SW__SSE2_RUN(2, false);
+    else if (used == 3)
+        SW__SSE2_RUN(3, false);
+    else if (used == 4 || c->n == 4)
+        SW__SSE2_RUN(4, false);
+    else
+        SW__SSE2_RUN(SW_MAX_INFLUENCES, false);
+#undef SW__SSE2_RUN
+}
+
+SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bool specialised) {
     /* The shared functions get a copy: were c's address to escape, the
        compiler could no longer fold its fields here. */
     const sse2_cfg shared = *c;
     const sse2_job job = {ss->linear, ss->dual_quats, ss->joint_count, ss->palette_strides[0], ss->palette_strides[1]};
-    sse2_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride, ss->in_tan_stride,
-                      ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride};
-    if (c->packed) {
-        /* The same values, as constants the compiler folds into addresses. */
-        const size_t js = (size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2);
-        const sse2_strides k = {js, (size_t)c->n * 4, 12, 12, 16, 12, 12, 16};
-        s = k;
-    }
-    const size_t blocks = ss->count / SSE2_BLOCK;
-    for (size_t b = 0; b <= blocks; b++) {
-        const size_t v = b * SSE2_BLOCK;
-        const sse2_ptrs p = {ss->joints + v * s.j, ss->weights + v * s.w, ss->in_pos + v * s.ip,
-                             c->normals ? ss->in_nrm + v * s.in : NULL, c->tangents ? ss->in_tan + v * s.it : NULL,
-                             ss->out_pos + v * s.op, c->normals ? ss->out_nrm + v * s.on : NULL,
-                             c->tangents ? ss->out_tan + v * s.ot : NULL};
-        if (b == blocks) {
-            if (ss->count % SSE2_BLOCK) sse2_tail(&job, &shared, &p, &s, ss->count % SSE2_BLOCK);
-        } else if (inline_block && sse2_joints_in_range(p.jp, SSE2_BLOCK * c->n, c->jf, job.joint_count)) {
-            /* The common case: no per-index range check. A block with a bad
-               index runs the checked shared copy (same bits for the rest). */
-            sse2_cfg unchecked = *c;
-            unchecked.unchecked = true;
-            sse2_block(&job, &unchecked, &p, &s);
-        } else {
-            sse2_block_any(&job, &shared, &p, &s);
+    /* Packed: the same values, as constants the compiler folds into
+       addresses. Const, so that passing its address to the shared block
+       does not make the loop reload it. */
+    const size_t js = (size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2);
+    const sse2_strides s = c->packed ? (sse2_strides){js, (size_t)c->n * 4, 12, 12, 16, 12, 12, 16}
+                                     : (sse2_strides){ss->joints_stride, ss->weights_stride, ss->in_pos_stride,
+                                                      ss->in_nrm_stride, ss->in_tan_stride, ss->out_pos_stride,
+                                                      ss->out_nrm_stride, ss->out_tan_stride};
+    /* Local copies of the streams: stores through the outputs could
+       otherwise alias *ss and make the loop reload them. */
+    const sse2_ptrs base = {ss->joints, ss->weights, ss->in_pos, c->normals ? ss->in_nrm : NULL,
+                            c->tangents ? ss->in_tan : NULL, ss->out_pos, c->normals ? ss->out_nrm : NULL,
+                            c->tangents ? ss->out_tan : NULL};
+    const uint32_t joint_count = ss->joint_count;
+    const size_t count = ss->count, blocks = count / SSE2_BLOCK;
+    /* Skipping zero weights needs a finite palette; the scan is paid for
+       only by ranges with several vertices per joint. */
+    const bool lbs = specialised && !c->dqs;
+    const bool skip = lbs && count >= (size_t)SSE2_SCAN_RATIO * joint_count && sse2_palette_finite(job.linear, joint_count);
+#define SW__SSE2_PTRS(v)                                                                                          \
+    {base.jp + (v) * s.j, base.wp + (v) * s.w, base.ip + (v) * s.ip, c->normals ? base.in + (v) * s.in : NULL,     \
+     c->tangents ? base.it + (v) * s.it : NULL, base.op + (v) * s.op, c->normals ? base.on + (v) * s.on : NULL,    \
+     c->tangents ? base.ot + (v) * s.ot : NULL}
+    for (size_t b0 = 0; b0 < blocks; b0 += SSE2_CHUNK_BLOCKS) {
+        const size_t b1 = blocks - b0 < SSE2_CHUNK_BLOCKS ? blocks : b0 + SSE2_CHUNK_BLOCKS;
+        const bool in_range = specialised && c->packed &&
+                              sse2_joints_in_range(base.jp + b0 * SSE2_BLOCK * s.j,
+                                                   (b1 - b0) * SSE2_BLOCK * (size_t)c->n, c->jf, joint_count);
+        if (!in_range) {
+            /* The generic loop, or an index out of range in this chunk. */
+            for (size_t b = b0; b < b1; b++) {
+                const sse2_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
+                sse2_block_any(&job, &shared, &p, &s);
+            }
+            continue;
+        }
+        for (size_t b = b0; b < b1; b++) {
+            const sse2_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
+            if (lbs) {
+                sse2_block_lbs(&job, c, &p, &s, skip);
+            } else {
+                sse2_cfg unchecked = *c;
+                unchecked.unchecked = true;
+                sse2_block(&job, &unchecked, &p, &s);
+            }
         }
     }
+    if (count % SSE2_BLOCK) {
+        const sse2_ptrs p = SW__SSE2_PTRS(blocks * SSE2_BLOCK);
+        sse2_tail(&job, &shared, &p, &s, count % SSE2_BLOCK);
+    }
+#undef SW__SSE2_PTRS
 }
 
 static void sse2_generic(const sw__skin_streams* s) {
-    const sse2_cfg c = {s->influence_count, s->joint_format, s->weight_format, s->in_nrm != NULL, s->in_tan != NULL,
-                        s->dqs, s->cofactor, s->dqs && s->linear != NULL, false, false};
+    const sse2_cfg c = {s->influence_count, s->influence_count, false, s->joint_format, s->weight_format,
+                        s->in_nrm != NULL, s->in_tan != NULL, s->dqs, s->cofactor, s->dqs && s->linear != NULL,
+                        false, false};
     sse2_loop(s, &c, false);
 }
 
 /* Specialised loops: f32 weights, blended normals, packed streams with
-   normals (and tangents), no DQS stretch; the joint format is read at run
-   time. */
-#define SW__SSE2_KERNEL(N, DQS, TAN, name)                                                          \
-    static void name(const sw__skin_streams* s) {                                                   \
-        const sse2_cfg c = {N, s->joint_format, SW_WEIGHT_F32, true, TAN, DQS, false, false, true, false}; \
-        sse2_loop(s, &c, true);                                                                     \
+   normals (and tangents), no DQS stretch; LBS per joint format (its
+   stride is then a constant), DQS reading the joint format at run time. */
+#define SW__SSE2_LBS(N, JF, TAN, name)                                                                       \
+    SW__SSE2_NO_HOIST static void name(const sw__skin_streams* s) {                                          \
+        const sse2_cfg c = {N, N, false, JF, SW_WEIGHT_F32, true, TAN, false, false, false, true, false};        \
+        sse2_loop(s, &c, true);                                                                              \
     }
-#define SW__SSE2_COUNT(N)                             \
-    SW__SSE2_KERNEL(N, false, false, sse2_lbs_##N##_pn)  \
-    SW__SSE2_KERNEL(N, false, true, sse2_lbs_##N##_pnt)  \
-    SW__SSE2_KERNEL(N, true, false, sse2_dqs_##N##_pn)   \
-    SW__SSE2_KERNEL(N, true, true, sse2_dqs_##N##_pnt)
+#define SW__SSE2_DQS(N, TAN, name)                                                                           \
+    static void name(const sw__skin_streams* s) {                                                            \
+        const sse2_cfg c = {N, N, false, s->joint_format, SW_WEIGHT_F32, true, TAN, true, false, false, true, false}; \
+        sse2_loop(s, &c, true);                                                                              \
+    }
+#define SW__SSE2_COUNT(N)                                      \
+    SW__SSE2_LBS(N, SW_JOINT_U8, false, sse2_lbs_##N##_u8_pn)    \
+    SW__SSE2_LBS(N, SW_JOINT_U8, true, sse2_lbs_##N##_u8_pnt)    \
+    SW__SSE2_LBS(N, SW_JOINT_U16, false, sse2_lbs_##N##_u16_pn)  \
+    SW__SSE2_LBS(N, SW_JOINT_U16, true, sse2_lbs_##N##_u16_pnt)  \
+    SW__SSE2_DQS(N, false, sse2_dqs_##N##_pn)                    \
+    SW__SSE2_DQS(N, true, sse2_dqs_##N##_pnt)
 SW__SSE2_COUNT(1)
 SW__SSE2_COUNT(2)
 SW__SSE2_COUNT(3)
 SW__SSE2_COUNT(4)
 SW__SSE2_COUNT(8)
 
+#define SW__SSE2_ROW(N)                                                                                  \
+    {{sse2_lbs_##N##_u8_pn, sse2_lbs_##N##_u8_pnt}, {sse2_lbs_##N##_u16_pn, sse2_lbs_##N##_u16_pnt},     \
+     {sse2_dqs_##N##_pn, sse2_dqs_##N##_pnt}}
 
-#define SW__SSE2_ROW(N) \
-    {{sse2_lbs_##N##_pn, sse2_lbs_##N##_pnt}, {sse2_dqs_##N##_pn, sse2_dqs_##N##_pnt}}
-
-/* [count: 1, 2, 3, 4, 8][LBS, DQS][tangents] */
-static const sw__skin_kernel_fn sse2_kernels[5][2][2] = {SW__SSE2_ROW(1), SW__SSE2_ROW(2), SW__SSE2_ROW(3), SW__SSE2_ROW(4),
-                                                  SW__SSE2_ROW(8)};
+/* [count: 1, 2, 3, 4, 8][LBS u8, LBS u16, DQS][tangents] */
+static const sw__skin_kernel_fn sse2_kernels[5][3][2] = {SW__SSE2_ROW(1), SW__SSE2_ROW(2), SW__SSE2_ROW(3),
+                                                         SW__SSE2_ROW(4), SW__SSE2_ROW(8)};
 
 void sw__skin_run_sse2(const sw_skin_job* job, size_t first, size_t count) {
     const sw__skin_streams s = sw__skin_streams_make(job, first, count);
     static const int count_slot[SW_MAX_INFLUENCES + 1] = {-1, 0, 1, 2, 3, -1, -1, -1, 4};
     const int slot = count_slot[s.influence_count];
     if (slot >= 0 && s.weight_format == SW_WEIGHT_F32 && !s.cofactor && !(s.dqs && s.linear)) {
-        const sw__skin_kernel_fn kernel = sse2_kernels[slot][s.dqs][s.in_tan != NULL];
+        const int method = s.dqs ? 2 : s.joint_format == SW_JOINT_U16;
+        const sw__skin_kernel_fn kernel = sse2_kernels[slot][method][s.in_tan != NULL];
         if (s.packed && s.in_nrm)
             kernel(&s);
         else

@@ -800,6 +800,11 @@ static void check_job_against_tracks(const sw_clip* clip, size_t targets, const 
         /* translations and scales are the same lerp: exact */
         SW_CHECK(memcmp(&job_pose[j].translation, &ref_pose[j].translation, sizeof(sw_vec3)) == 0);
         SW_CHECK(memcmp(&job_pose[j].scale, &ref_pose[j].scale, sizeof(sw_vec3)) == 0);
+#if defined(__x86_64__)
+        /* x86-64: the batched slerps (SSE2, or AVX for full batches) do the
+           scalar sw_quat_slerp_fast's IEEE operations in its order: exact. */
+        SW_CHECK(memcmp(&job_pose[j].rotation, &ref_pose[j].rotation, sizeof(sw_quat)) == 0);
+#endif
     }
     if (job_cursors && ref_cursors)
         for (size_t i = 0; i < clip->track_count; i++) SW_CHECK_EQ_INT(job_cursors[i], ref_cursors[i]);

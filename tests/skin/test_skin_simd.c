@@ -499,6 +499,141 @@ static void test_dqs_zero_blend(void) {
     }
 }
 
+/* Weights as importers leave them: vertices padded to n influences with
+   zero weights (in runs, as neighbouring vertices are), rigid vertices
+   (one weight of exactly 1), unused slots naming any joint (out of range
+   ones too, if asked: an index out of range turns the SSE2 loops' skips
+   off for its chunk of vertices); a palette with −0 entries and vertices at the origin, so that
+   the sign of a zero output depends on which terms were summed. Each
+   vertex's weights are representable in unorm16, so the f32 (specialised)
+   and unorm16 (generic) layouts carry the same numbers. */
+static void make_padded_vertices(rng* r, vertices* v, int n, bool avoid_last_joint, bool out_of_range) {
+    make_vertices(r, v, n);
+    int used = 1 + (int)rng_below(r, (uint32_t)n);
+    for (int i = 0; i < NV; i++) {
+        if (rng_below(r, 5) == 0) used = 1 + (int)rng_below(r, (uint32_t)n); /* runs of the same count */
+        /* Every third block of four rigid, its second vertex at the origin
+           on joint 2 (x = −0 from its terms) with joint 3 in the unused
+           slots (whose +0 would turn that −0 into +0). */
+        const bool rigid_block = (i / 4) % 3 == 1, origin = rigid_block && i % 4 == 1;
+        const bool rigid = rigid_block || (used == 1 && rng_below(r, 4) != 0);
+        const int count = rigid ? 1 : used;
+        uint32_t left = 65535;
+        for (int k = 0; k < n; k++) {
+            const int e = i * SW_MAX_INFLUENCES + k;
+            uint32_t j = origin ? 2 : rng_below(r, avoid_last_joint ? NJ - 1 : NJ);
+            uint16_t w16 = 0;
+            if (k < count) {
+                w16 = (uint16_t)(k == count - 1 ? left : 1 + rng_below(r, left / 2 + 1));
+                if (rigid) w16 = 65535;
+                left -= w16;
+            } else {
+                j = origin ? 3 : rng_below(r, out_of_range ? NJ + 40 : NJ); /* any joint */
+            }
+            v->joints_u8[e] = (uint8_t)j;
+            v->joints_u16[e] = (uint16_t)(j < NJ ? j : j + 1000);
+            v->weights_u16[e] = w16;
+            v->weights_u8[e] = (uint8_t)(w16 >> 8);
+            v->weights_f32[e] = sw_unorm16_to_float(w16);
+        }
+        if (origin || i % 11 == 4) {
+            memset(v->pos + 3 * i, 0, 12);
+            memset(v->nrm + 3 * i, 0, 12);
+        }
+    }
+}
+
+static void test_zero_and_unit_weights(void) {
+    static const sw_skin_kernel kernels[] = {SW_SKIN_KERNEL_SSE2, SW_SKIN_KERNEL_AVX2, SW_SKIN_KERNEL_DEFAULT};
+    rng r = {0x2E60};
+    int runs = 0;
+    for (int nan_pass = 0; nan_pass < 2; nan_pass++) {
+        palette p;
+        make_palette(&r, &p, false);
+        /* Joint 2: row 0 all negative with a −0 translation, so a vertex at
+           the origin that uses only joint 2 gets x = −0 from the terms. */
+        for (int c = 0; c < 3; c++) p.matrices[2].m[0][c] = -fabsf(p.matrices[2].m[0][c]) - 0.01f;
+        p.matrices[2].m[0][3] = -0.0f;
+        p.matrices[3].m[0][3] = 0.5f + fabsf(p.matrices[3].m[0][3]);
+        p.matrices[5].m[1][3] = -0.0f;
+        /* Second pass: a NaN in the last joint, which only zero weights name. */
+        if (nan_pass) p.matrices[NJ - 1].m[1][2] = NAN;
+        static vertices v;
+        for (size_t ki = 0; ki < sizeof kernels / sizeof kernels[0]; ki++) {
+            if (!kernel_runs(kernels[ki])) continue;
+            for (int n = 1; n <= SW_MAX_INFLUENCES; n++) {
+                for (int variant = 0; variant < 8; variant++) {
+                    const bool u8 = variant & 1, tangents = variant & 2;
+                    if (variant % 4 == 0) make_padded_vertices(&r, &v, n, nan_pass, variant & 4);
+                    config c = {n, u8 ? SW_JOINT_U8 : SW_JOINT_U16, SW_WEIGHT_F32, SW_SKIN_LBS, false, false, true,
+                                tangents, false};
+                    const char* what = describe(&c, kernels[ki]);
+                    make_layout(&la, &c, &v, &p, kernels[ki]);
+                    sw_skin_job_run(&la.job, 0, NV);
+                    make_layout(&lb, &c, &v, &p, SW_SKIN_KERNEL_SCALAR);
+                    sw_skin_job_run(&lb.job, 0, NV);
+                    if (!nan_pass && !compare(&la.job, &lb.job, &p, what)) {
+                        SW_CHECK(!"within tolerance of scalar");
+                        return;
+                    }
+                    if (nan_pass) {
+                        /* NaN exactly where the scalar kernel has one (0·NaN is NaN). */
+                        int differ = 0;
+                        for (int i = 0; i < 3 * NV; i++) {
+                            const float* a = la.job.out_positions;
+                            const float* b = lb.job.out_positions;
+                            differ += isnan(a[i]) != isnan(b[i]);
+                        }
+                        SW_CHECK_EQ_INT(differ, 0);
+                    }
+                    /* Splits: short ranges do not skip, the whole range does. */
+                    make_layout(&lc, &c, &v, &p, kernels[ki]);
+                    for (size_t first = 0; first < NV;) {
+                        size_t count = 1 + rng_below(&r, 13);
+                        if (count > NV - first) count = NV - first;
+                        sw_skin_job_run(&lc.job, first, count);
+                        first += count;
+                    }
+                    if (!same_bits(&la.job, &lc.job)) {
+                        fprintf(stderr, "  %s%s: split run differs\n", what, nan_pass ? " (NaN joint)" : "");
+                        SW_CHECK(!"bit-exact under range splits");
+                        return;
+                    }
+                    /* The generic loop (unorm16 weights) and the staged one (strided streams). */
+                    if (kernels[ki] != SW_SKIN_KERNEL_DEFAULT) {
+                        config g = c;
+                        g.wf = SW_WEIGHT_U16_NORM;
+                        make_layout(&lb, &g, &v, &p, kernels[ki]);
+                        sw_skin_job_run(&lb.job, 0, NV);
+                        g = c;
+                        g.strided = true;
+                        make_layout(&lc, &g, &v, &p, kernels[ki]);
+                        sw_skin_job_run(&lc.job, 0, NV);
+                        for (int i = 0; i < NV; i++) {
+                            const sw_skin_job* a = &la.job;
+                            bool same = memcmp(at(a->out_positions, 0, 12, i), at(lb.job.out_positions, 0, 12, i), 12) == 0 &&
+                                        memcmp(at(a->out_positions, 0, 12, i), at(lc.job.out_positions, 64, 12, i), 12) == 0 &&
+                                        memcmp(at(a->out_normals, 0, 12, i), at(lb.job.out_normals, 0, 12, i), 12) == 0 &&
+                                        memcmp(at(a->out_normals, 0, 12, i), at(lc.job.out_normals, 64, 12, i), 12) == 0;
+                            if (tangents)
+                                same = same &&
+                                       memcmp(at(a->out_tangents, 0, 16, i), at(lb.job.out_tangents, 0, 16, i), 16) == 0 &&
+                                       memcmp(at(a->out_tangents, 0, 16, i), at(lc.job.out_tangents, 64, 16, i), 16) == 0;
+                            if (!same) {
+                                fprintf(stderr, "  %s vertex %d: specialised and generic differ\n", what, i);
+                                SW_CHECK(!"specialised == generic");
+                                return;
+                            }
+                        }
+                    }
+                    runs++;
+                }
+            }
+        }
+    }
+    if (runs == 0) SW_SKIP("no SIMD kernel runs here");
+}
+
 static void test_kernel_selection(void) {
     sw_skin_kernel best = sw_skin_kernel_best();
     SW_CHECK(best >= SW_SKIN_KERNEL_SCALAR && best <= SW_SKIN_KERNEL_AVX2);
@@ -554,5 +689,6 @@ int main(void) {
     SW_RUN(test_specialised_equals_generic);
     SW_RUN(test_memory_safe);
     SW_RUN(test_dqs_zero_blend);
+    SW_RUN(test_zero_and_unit_weights);
     return sw_test_finish();
 }
