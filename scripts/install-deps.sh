@@ -20,6 +20,13 @@ python3-numpy
 fonts-dejavu-core
 clang
 libclang-rt-14-dev
+libepoxy-dev
+libegl-dev
+libegl1
+libegl-mesa0
+libgl1-mesa-dri
+glslang-tools
+ffmpeg
 "
 
 missing=""

@@ -3,6 +3,8 @@
    character). Numbers are min / median / max over repetitions after a
    warm-up; nothing here asserts a time. */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_gpu.h"
+#include "bench_stats.h"
 #include "json_writer.h"
 #include "thread_pool.h"
 #include "tool_common.h"
@@ -12,7 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WARMUP_RUNS 3
 #define DEFAULT_REPS 25
@@ -25,7 +26,7 @@
 const char cmd_bench_help[] =
     "usage: sinew bench skin MODEL [--copies K] [--threads N] [--dqs] [--normals]\n"
     "                              [--tangents] [--kernel auto|scalar|sse2|avx2] [--scalar]\n"
-    "                              [--reps R] [--json]\n"
+    "                              [--gpu|--gpu-vs] [--reps R] [--json]\n"
     "       sinew bench anim MODEL [--characters N] [--threads N] [--anim A] [--reps R]\n"
     "                              [--json]\n"
     "\n"
@@ -51,44 +52,18 @@ const char cmd_bench_help[] =
     "  --threads N   threads in all (default 1); work is split into tasks of\n"
     "                16384 vertices or 16 characters, so results do not depend on N\n"
     "  --reps R      timed repetitions\n"
+    "  --gpu         skin on the GPU (OpenGL 4.3 compute through EGL): dispatch\n"
+    "                time per pass against a GPU buffer copy of the same bytes;\n"
+    "                upload and readback are timed apart (--gpu-vs: the\n"
+    "                vertex-shader path with transform feedback)\n"
     "  --json        one JSON object on stdout instead of text\n";
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int compare_doubles(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
-
-typedef struct stats {
-    double min, median, max;
-} stats;
-
-/* Sorts `values` in place. */
-static stats summarise(double* values, int n) {
-    qsort(values, (size_t)n, sizeof *values, compare_doubles);
-    stats s = {values[0], n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]), values[n - 1]};
-    return s;
-}
-
-static void json_stats(json_writer* w, const char* key, stats s) {
-    json_key(w, key);
-    json_begin_object(w);
-    json_key(w, "min"), json_double(w, s.min);
-    json_key(w, "median"), json_double(w, s.median);
-    json_key(w, "max"), json_double(w, s.max);
-    json_end_object(w);
-}
 
 typedef struct bench_options {
     const char* mode;
     const char* model;
     long copies, threads, reps, characters;
     bool dqs, normals, tangents, json;
+    int gpu;               /* 0 = CPU, 1 = GPU compute, 2 = GPU vertex shader */
     const char* kernel;
     const char* anim;
 } bench_options;
@@ -204,6 +179,13 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
         return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2 or avx2", opt->kernel);
     if (!load_posed(opt, args, &a, &world, &weights, &status)) goto done;
+    if (opt->gpu) {
+        bench_gpu_options g = {.model = opt->model, .copies = opt->copies, .reps = (int)opt->reps, .dqs = opt->dqs,
+                               .normals = opt->normals, .tangents = opt->tangents, .json = opt->json,
+                               .path = opt->gpu == 2 ? SW_GPU_PATH_VERTEX_SHADER : SW_GPU_PATH_COMPUTE};
+        status = bench_skin_gpu(&g, a, world, args);
+        goto done;
+    }
 
     /* Skinned instances, and their palettes at the pose. */
     size_t instance_count = 0, vertices_per_copy = 0;
@@ -639,6 +621,8 @@ int cmd_bench(tool_args* args) {
         else if (tool_args_flag(arg, "--tangents")) opt.tangents = true;
         else if (tool_args_flag(arg, "--json")) opt.json = true;
         else if (tool_args_flag(arg, "--scalar")) opt.kernel = "scalar";
+        else if (tool_args_flag(arg, "--gpu")) opt.gpu = 1;
+        else if (tool_args_flag(arg, "--gpu-vs")) opt.gpu = 2;
         else if (tool_args_option(args, arg, "--kernel")) {
             if (!(opt.kernel = tool_args_value(args, "--kernel", &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--anim")) {
@@ -672,8 +656,8 @@ int cmd_bench(tool_args* args) {
     if (!opt.model) return tool_usage(args, "no MODEL given");
     if (strcmp(opt.mode, "skin") == 0) return bench_skin(&opt, args);
     if (strcmp(opt.mode, "anim") == 0) {
-        if (opt.dqs || opt.normals || opt.tangents || opt.kernel || opt.copies)
-            return tool_usage(args, "--dqs, --normals, --tangents, --kernel and --copies are for bench skin");
+        if (opt.dqs || opt.normals || opt.tangents || opt.kernel || opt.copies || opt.gpu)
+            return tool_usage(args, "--dqs, --normals, --tangents, --kernel, --copies and --gpu are for bench skin");
         return bench_anim(&opt, args);
     }
     return tool_usage(args, "unknown benchmark '%s' (skin or anim)", opt.mode);

@@ -23,6 +23,10 @@ static const tool_command commands[] = {
      cmd_bench_help},
     {"retention", "LBS radius loss under twist: seed 000's tables, a measured twist tube, a plot",
      cmd_retention, cmd_retention_help},
+    {"render", "draw a character (default: the built-in demo) headless to PNG, MP4, GIF or PNG frames", cmd_render,
+     cmd_render_help},
+    {"demo-asset", "write the built-in demo character (23 joints, walk/wave/twist clips) as a GLB file",
+     cmd_demo_asset, cmd_demo_asset_help},
 };
 
 static const size_t command_count = sizeof commands / sizeof commands[0];

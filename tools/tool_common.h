@@ -133,5 +133,9 @@ int cmd_bench(tool_args* args);
 extern const char cmd_bench_help[];
 int cmd_retention(tool_args* args);
 extern const char cmd_retention_help[];
+int cmd_demo_asset(tool_args* args);
+extern const char cmd_render_help[];
+int cmd_render(tool_args* args);
+extern const char cmd_demo_asset_help[];
 
 #endif

@@ -8,5 +8,6 @@
 #include "sinew/anim.h"
 #include "sinew/skin.h"
 #include "sinew/gltf.h"
+#include "sinew/demo.h"
 
 #endif

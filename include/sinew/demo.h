@@ -1,0 +1,62 @@
+/* sinew/demo.h — the built-in demo character, generated at run time.
+
+       void* glb = NULL;
+       size_t size = 0;
+       sw_diag diag;
+       if (sw_demo_character_glb(&glb, &size, &diag) != SW_OK) ...;
+       sw_gltf_asset* asset = NULL;
+       sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &asset, &diag);
+       free(glb);
+       ...
+       sw_gltf_free(asset);
+
+   The character is built by code (no file is read) as a complete glTF 2.0
+   binary (GLB), so that what a program draws and what `sinew demo-asset`
+   writes for Blender or three.js are the same bytes, read by the same
+   importer. It is:
+
+   - a humanoid about 1.7 m tall in an A-pose, +Y up, facing +Z, feet on
+     y = 0, with 23 joints in one skin: pelvis, spine, chest, neck, head, and
+     on each side (_l is +X, the character's left) shoulder, upper_arm,
+     upper_arm_twist, forearm, forearm_twist, hand, thigh, shin and foot.
+     Rest rotations are the identity, so each inverse bind matrix is a
+     translation;
+   - one skinned mesh of about 6,000 vertices made of smooth closed parts
+     (a torso, neck, head, arms, hands, legs and feet), with NORMAL,
+     TANGENT, TEXCOORD_0 and JOINTS_0/WEIGHTS_0 (at most 4 influences,
+     weights summing to exactly 1, blending smoothly across every joint;
+     each forearm is shared between forearm and forearm_twist, so a twist
+     shows linear blend skinning's collapse next to DQS);
+   - one primitive per material, so the regions can be told apart: "skin",
+     "face" (the front of the head; its TEXCOORD_0 maps the face, seen from
+     the front, onto [0,1]², u to the viewer's right, v down), "hair" (the
+     top and back of the head), "cloth" (torso and legs) and "shoes";
+   - three LINEAR animations over every joint's rotation and the pelvis's
+     translation: "walk" (a 1 s gait cycle whose last key equals its first,
+     so it loops), "wave" (2 s, the right arm raises and the hand waves) and
+     "twist" (2 s, both forearm_twist joints turn about the forearm from 0°
+     to 170° at 1 s and back; nothing else moves).
+
+   Generation is deterministic: every call returns the same bytes. Thread
+   safe, no global state. */
+#ifndef SINEW_DEMO_H
+#define SINEW_DEMO_H
+
+#include <stddef.h>
+
+#include "sinew/base.h"
+
+SW_EXTERN_C_BEGIN
+
+/* The name to give sw_gltf_load_memory for the demo character's bytes. */
+#define SW_DEMO_CHARACTER_NAME "demo character"
+
+/* Builds the demo character as a GLB in memory. On success *out_data is a
+   malloc'd block of *out_size bytes (free it with free()); on failure
+   (SW_ERR_OUT_OF_MEMORY) *out_data is NULL, *out_size 0 and diag (may be
+   NULL) says what was being built. */
+sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag);
+
+SW_EXTERN_C_END
+
+#endif

@@ -1,0 +1,223 @@
+/* GPU skinning: an OpenGL 4.3 core context without a window (EGL), and
+   compute skinning that writes deformed vertices into buffers every later
+   pass draws like static geometry (seed 000: what UE, Unity and Godot do).
+
+   A separate library (sinew_gpu, links libepoxy and EGL); the core library
+   never touches a GPU. Every function except sw_gl_context_create needs the
+   context current on the calling thread. GL object names are plain
+   uint32_t so that this header needs no GL header.
+
+   The pieces:
+     sw_gl_context   EGL display + GL 4.3+ core context, no surface.
+     sw_gpu_skinner  the compiled skinning programs (one per variant, made
+                     on first use) and the dispatch counters.
+     sw_gpu_mesh     a primitive's static streams in GPU buffers: bind-pose
+                     positions, normals, tangents, joints and weights in
+                     their imported formats, dense morph deltas.
+     sw_gpu_palette  one skeleton's skin matrices (3 vec4 rows per joint) or
+                     dual quaternions (2 vec4, then 3 stretch rows) and a
+                     revision that every update bumps.
+     sw_gpu_instance one drawn copy of a mesh: output buffers (positions
+                     twice, for the previous frame) and its skin-cache key. */
+#ifndef SINEW_GPU_H
+#define SINEW_GPU_H
+
+#include "sinew/gltf.h"
+#include "sinew/skin.h"
+
+SW_EXTERN_C_BEGIN
+
+/* ---- Context ---------------------------------------------------------------- */
+
+typedef enum sw_gl_platform {
+    SW_GL_PLATFORM_AUTO = 0,    /* device, then surfaceless, then the default display */
+    SW_GL_PLATFORM_DEVICE,      /* EGL_EXT_platform_device: a GPU (or Mesa's software device), no window system */
+    SW_GL_PLATFORM_SURFACELESS, /* EGL_MESA_platform_surfaceless */
+    SW_GL_PLATFORM_DEFAULT,     /* eglGetDisplay(EGL_DEFAULT_DISPLAY) */
+} sw_gl_platform;
+
+typedef struct sw_gl_context_desc {
+    sw_gl_platform platform;
+    bool debug;      /* a debug context; GL errors are then printed to stderr */
+} sw_gl_context_desc;
+
+typedef struct sw_gl_context_info {
+    const char* platform;    /* "device", "surfaceless" or "default" */
+    const char* egl_vendor;
+    const char* gl_version;  /* GL_VERSION */
+    const char* gl_renderer; /* GL_RENDERER, e.g. "llvmpipe (...)" or the GPU's name */
+    const char* gl_vendor;
+    int gl_major, gl_minor;
+} sw_gl_context_info;
+
+typedef struct sw_gl_context sw_gl_context;
+
+/* Creates a GL 4.3+ core context with no surface and makes it current.
+   desc may be NULL. On failure the message lists every platform tried and
+   what EGL answered (SW_ERR_UNSUPPORTED when no EGL display exists at all). */
+sw_result sw_gl_context_create(const sw_gl_context_desc* desc, sw_gl_context** out_context, sw_diag* diag);
+void sw_gl_context_destroy(sw_gl_context* context);
+sw_result sw_gl_context_make_current(sw_gl_context* context, sw_diag* diag);
+void sw_gl_context_get_info(const sw_gl_context* context, sw_gl_context_info* out_info);
+
+/* Fails (with the error names) if glGetError reports anything; `what` names
+   the step in the message. Clears the error flags. */
+sw_result sw_gl_check(const char* what, sw_diag* diag);
+
+/* ---- Skinning ------------------------------------------------------------- */
+
+/* Morph targets of at most this many nonzero weights are applied per dispatch. */
+#define SW_GPU_MAX_ACTIVE_TARGETS 256
+
+typedef struct sw_gpu_morph_target {
+    const float* positions; /* vertex_count × 3 deltas, or NULL */
+    const float* normals;   /* × 3, or NULL */
+    const float* tangents;  /* × 3 (xyz; w is never morphed), or NULL */
+} sw_gpu_morph_target;
+
+/* The static streams of one primitive, all tightly packed. Joints and
+   weights are uploaded in the format given and decoded in the shader, so a
+   u8/u16 file costs its own size in GPU memory. */
+typedef struct sw_gpu_mesh_desc {
+    size_t vertex_count;
+    int influence_count;            /* 0 (rigid or morph only) or 1..SW_MAX_INFLUENCES */
+    const float* positions;         /* × 3, required */
+    const float* normals;           /* × 3, or NULL */
+    const float* tangents;          /* × 4 (w = handedness), or NULL */
+    const void* joints;             /* vertex_count × influence_count */
+    sw_joint_format joint_format;   /* DEFAULT = U16 */
+    const void* weights;            /* vertex_count × influence_count, rows sum to 1 */
+    sw_weight_format weight_format; /* DEFAULT = F32 */
+    size_t target_count;
+    const sw_gpu_morph_target* targets;
+} sw_gpu_mesh_desc;
+
+typedef struct sw_gpu_skinner sw_gpu_skinner;
+typedef struct sw_gpu_mesh sw_gpu_mesh;
+typedef struct sw_gpu_palette sw_gpu_palette;
+typedef struct sw_gpu_instance sw_gpu_instance;
+
+/* Checks the context (GL 4.3, compute limits) and prepares the programs. */
+sw_result sw_gpu_skinner_create(sw_gpu_skinner** out_skinner, sw_diag* diag);
+void sw_gpu_skinner_destroy(sw_gpu_skinner* skinner);
+
+/* Uploads the streams. Checks sizes (GPU buffers are limited to what
+   GL_MAX_SHADER_STORAGE_BLOCK_SIZE allows) and the influence count. */
+sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mesh, sw_diag* diag);
+void sw_gpu_mesh_destroy(sw_gpu_mesh* mesh);
+size_t sw_gpu_mesh_vertex_count(const sw_gpu_mesh* mesh);
+/* Bytes of GPU memory the mesh's static buffers hold. */
+size_t sw_gpu_mesh_bytes(const sw_gpu_mesh* mesh);
+
+/* The skinner hands out the palette's identity for the skin cache. */
+sw_result sw_gpu_palette_create(sw_gpu_skinner* skinner, size_t joint_count, sw_gpu_palette** out_palette,
+                                sw_diag* diag);
+void sw_gpu_palette_destroy(sw_gpu_palette* palette);
+/* Uploads a new palette and bumps the revision. Either or both forms:
+   matrices (LBS), dual_quats (DQS) with stretch (NULL = rigid, see
+   sw_skin_dual_quats). A dispatch with a method whose form was never
+   uploaded fails. */
+sw_result sw_gpu_palette_update(sw_gpu_palette* palette, const sw_mat34* matrices, const sw_dualquat* dual_quats,
+                                const sw_mat34* stretch, sw_diag* diag);
+uint64_t sw_gpu_palette_revision(const sw_gpu_palette* palette);
+
+sw_result sw_gpu_instance_create(const sw_gpu_mesh* mesh, sw_gpu_instance** out_instance, sw_diag* diag);
+void sw_gpu_instance_destroy(sw_gpu_instance* instance);
+/* Sets the morph weights (mesh target_count floats); a change re-skins the
+   instance on its next sw_gpu_skin even if the palette did not change. */
+sw_result sw_gpu_instance_set_morph_weights(sw_gpu_instance* instance, const float* weights, size_t count,
+                                            sw_diag* diag);
+
+typedef enum sw_gpu_skin_path {
+    SW_GPU_PATH_COMPUTE = 0,    /* a compute pass (local_size_x = 64) writing the output buffers */
+    /* The vertex-shader skinning of seed 003: rest attributes through
+       glVertexAttribPointer, joints through glVertexAttribIPointer, the
+       palette from the same SSBO; here its outputs are captured with
+       transform feedback into the same buffers, so the two paths can be
+       compared and either can feed the renderer. */
+    SW_GPU_PATH_VERTEX_SHADER,
+} sw_gpu_skin_path;
+
+typedef struct sw_gpu_skin_desc {
+    sw_skin_method method;       /* LBS (default) or DQS */
+    sw_normal_mode normal_mode;  /* BLENDED (default) or COFACTOR (LBS only; DQS rotates) */
+    sw_gpu_skin_path path;
+    /* Skin cache (seed 000): the instance is re-skinned only when the
+       palette's (buffer, revision) pair, the method, path or its morph
+       weights changed since its last dispatch. force = dispatch anyway. */
+    bool force;
+} sw_gpu_skin_desc;
+
+/* Skins one instance with one palette. The palette must have as many
+   joints as the mesh's joint indices need (an index ≥ joint count reads
+   joint 0, as on the CPU). A mesh without influences is moved rigidly by
+   palette joint 0 (a node's world matrix; normals by the cofactor, as
+   sw_gltf_deform_primitive does), or stays in bind space with palette NULL. Returns SW_OK whether it dispatched or skipped;
+   *out_dispatched (may be NULL) says which. The previous positions become
+   the last output on a dispatch (the two position buffers swap; nothing is
+   copied) and equal the current ones after a skip (nothing moved). */
+sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const sw_gpu_palette* palette,
+                      const sw_gpu_skin_desc* desc, bool* out_dispatched, sw_diag* diag);
+
+typedef struct sw_gpu_skin_stats {
+    uint64_t dispatched;        /* sw_gpu_skin calls that ran the shader */
+    uint64_t skipped;           /* calls the skin cache answered */
+    uint64_t vertices_skinned;
+    uint64_t programs_compiled;
+} sw_gpu_skin_stats;
+void sw_gpu_skinner_get_stats(const sw_gpu_skinner* skinner, sw_gpu_skin_stats* out_stats);
+
+/* The instance's output buffers, to bind as vertex attributes: positions
+   and previous positions (vec3, 12-byte stride), normals (vec3) and
+   tangents (vec4) at byte offsets in one buffer (0 names = absent). */
+typedef struct sw_gpu_instance_buffers {
+    uint32_t positions;
+    uint32_t previous_positions;
+    uint32_t normals_tangents;
+    size_t normals_offset, tangents_offset; /* SIZE_MAX = absent */
+    size_t vertex_count;
+} sw_gpu_instance_buffers;
+void sw_gpu_instance_get_buffers(const sw_gpu_instance* instance, sw_gpu_instance_buffers* out_buffers);
+
+/* Reads the outputs back (waits for the GPU). Any pointer may be NULL;
+   positions/previous/normals × 3 floats per vertex, tangents × 4. */
+sw_result sw_gpu_instance_read(const sw_gpu_instance* instance, float* positions, float* previous_positions,
+                               float* normals, float* tangents, sw_diag* diag);
+
+/* Fills a mesh description with a glTF primitive's streams (f32 weights,
+   u16 joints as the importer holds them). `targets` needs
+   prim->target_count entries and must outlive the description. */
+void sw_gpu_mesh_desc_from_gltf(const sw_gltf_primitive* prim, sw_gpu_morph_target* targets,
+                                sw_gpu_mesh_desc* out_desc);
+
+/* ---- glTF primitives ----------------------------------------------------------
+
+   One (node, primitive) of a loaded asset on the GPU: what
+   sw_gltf_deform_primitive does on the CPU. Morph targets first, then the
+   node's skin; a primitive without a skin is moved by the node's world
+   matrix (normals by the cofactor). The asset must outlive it. */
+typedef struct sw_gpu_gltf_primitive sw_gpu_gltf_primitive;
+
+sw_result sw_gpu_gltf_primitive_create(sw_gpu_skinner* skinner, const sw_gltf_asset* asset, size_t node,
+                                       size_t primitive, sw_gpu_gltf_primitive** out_primitive, sw_diag* diag);
+void sw_gpu_gltf_primitive_destroy(sw_gpu_gltf_primitive* primitive);
+/* Uploads a pose: world matrices of every node (sw_gltf_world_matrices)
+   and the pose's morph weights (asset->weight_count; may be NULL when the
+   primitive has no morph targets). A palette (or weights) equal to the
+   last ones keeps its revision, so the skin cache skips the next skin. */
+sw_result sw_gpu_gltf_primitive_pose(sw_gpu_gltf_primitive* primitive, const sw_mat34* world, const float* weights,
+                                     sw_diag* diag);
+sw_result sw_gpu_gltf_primitive_skin(sw_gpu_skinner* skinner, sw_gpu_gltf_primitive* primitive,
+                                     const sw_gpu_skin_desc* desc, bool* out_dispatched, sw_diag* diag);
+/* Its instance: output buffers to draw, sw_gpu_instance_read to read back. */
+sw_gpu_instance* sw_gpu_gltf_primitive_instance(const sw_gpu_gltf_primitive* primitive);
+
+/* The GLSL of every program variant the skinner can build, as compiled
+   (version line and defines included), for offline validation:
+   calls visit(name, stage, source, user) for each, stage "comp" or "vert". */
+void sw_gpu_shader_variants(void (*visit)(const char* name, const char* stage, const char* source, void* user),
+                            void* user);
+
+SW_EXTERN_C_END
+
+#endif

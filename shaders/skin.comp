@@ -1,0 +1,93 @@
+// Compute skinning: one invocation per vertex, 64 per group (seed 000: the
+// group size UE, Unity and Godot use). Reads the bind-pose streams and the
+// influences in their imported formats, writes the deformed streams into
+// buffers the renderer binds as vertex attributes.
+layout(local_size_x = 64) in;
+
+// Bind pose: positions (3 floats per vertex) at 0, normals at
+// u_offsets.x, tangents (4 floats) at u_offsets.y, in floats.
+layout(std430, binding = 1) readonly buffer Rest { float rest[]; };
+// Joints (u8 or u16, packed) from byte 0, weights (f32, u8 or u16) from
+// word u_offsets.z.
+layout(std430, binding = 2) readonly buffer Influences { uint influences[]; };
+layout(std430, binding = 4) writeonly buffer OutPositions { float out_positions[]; };
+// Normals at 0, tangents at u_offsets.w (floats).
+layout(std430, binding = 5) writeonly buffer OutFrames { float out_frames[]; };
+
+layout(location = 0) uniform uint u_vertex_count;
+layout(location = 3) uniform uvec4 u_offsets;
+layout(location = 4) uniform uint u_first_vertex;
+
+uint sw_read_u8(uint byte_index) { return (influences[byte_index >> 2u] >> ((byte_index & 3u) * 8u)) & 0xFFu; }
+uint sw_read_u16(uint byte_index) { return (influences[byte_index >> 2u] >> ((byte_index & 2u) * 8u)) & 0xFFFFu; }
+
+#if SW_INFLUENCES > 0
+uint sw_joint(uint v, uint k) {
+#ifdef SW_JOINTS_U8
+    return sw_read_u8(v * uint(SW_INFLUENCES) + k);
+#else
+    return sw_read_u16(2u * (v * uint(SW_INFLUENCES) + k));
+#endif
+}
+
+float sw_weight(uint v, uint k) {
+    uint i = v * uint(SW_INFLUENCES) + k;
+#if SW_WEIGHTS == 1
+    return float(sw_read_u8(4u * u_offsets.z + i)) / 255.0;
+#elif SW_WEIGHTS == 2
+    return float(sw_read_u16(4u * u_offsets.z + 2u * i)) / 65535.0;
+#else
+    return uintBitsToFloat(influences[u_offsets.z + i]);
+#endif
+}
+#endif
+
+void main() {
+    uint v = u_first_vertex + gl_GlobalInvocationID.x;
+    if (v >= u_vertex_count) return;
+
+    vec3 position = vec3(rest[3u * v], rest[3u * v + 1u], rest[3u * v + 2u]);
+    vec3 normal = vec3(0.0), tangent = vec3(0.0);
+    float handedness = 0.0;
+#ifdef SW_NORMALS
+    uint n = u_offsets.x + 3u * v;
+    normal = vec3(rest[n], rest[n + 1u], rest[n + 2u]);
+#endif
+#ifdef SW_TANGENTS
+    uint t = u_offsets.y + 4u * v;
+    tangent = vec3(rest[t], rest[t + 1u], rest[t + 2u]);
+    handedness = rest[t + 3u];
+#endif
+#ifdef SW_MORPH
+    sw_morph(v, position, normal, tangent);
+#endif
+
+#if SW_INFLUENCES > 0
+    SwBlend b = sw_blend_begin();
+    vec4 pivot = sw_pivot(sw_clamp_joint(sw_joint(v, 0u)));
+    for (uint k = 0u; k < uint(SW_INFLUENCES); k++) sw_blend_add(b, sw_clamp_joint(sw_joint(v, k)), sw_weight(v, k), pivot);
+    sw_blend_apply(b, position, normal, tangent);
+#elif defined(SW_RIGID)
+    SwBlend b = sw_blend_begin();
+    sw_blend_add(b, 0u, 1.0, sw_pivot(0u));
+    sw_blend_apply(b, position, normal, tangent);
+#endif
+
+    out_positions[3u * v] = position.x;
+    out_positions[3u * v + 1u] = position.y;
+    out_positions[3u * v + 2u] = position.z;
+#ifdef SW_NORMALS
+    normal = sw_normalize_or_zero(normal);
+    out_frames[3u * v] = normal.x;
+    out_frames[3u * v + 1u] = normal.y;
+    out_frames[3u * v + 2u] = normal.z;
+#endif
+#ifdef SW_TANGENTS
+    tangent = sw_normalize_or_zero(tangent);
+    uint o = u_offsets.w + 4u * v;
+    out_frames[o] = tangent.x;
+    out_frames[o + 1u] = tangent.y;
+    out_frames[o + 2u] = tangent.z;
+    out_frames[o + 3u] = handedness;
+#endif
+}

@@ -1,0 +1,808 @@
+/* GPU skinning: compute (and vertex-shader) skinning into vertex buffers,
+   with a skin cache and previous positions for motion vectors (see
+   sinew/gpu.h). The GLSL lives in shaders/ and is embedded at build time. */
+#include "sinew/gpu.h"
+
+#include <epoxy/gl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* shaders/, embedded by cmake/embed_shaders.cmake. */
+extern const char sw_shader_skin_common_glsl[];
+extern const char sw_shader_skin_comp[];
+extern const char sw_shader_skin_vert[];
+
+#define SW__NONE UINT32_MAX
+#define SW__GROUP_SIZE 64u
+#define SW__MAX_PROGRAMS 64
+
+/* ---- Program variants ------------------------------------------------------ */
+
+/* Everything that changes the compiled shader, packed in one integer. */
+typedef struct sw__variant {
+    sw_gpu_skin_path path;
+    int influences;        /* 0..8 */
+    bool joints_u8;
+    int weights;           /* 0 f32, 1 u8, 2 u16 */
+    bool dqs, stretch, cofactor;
+    bool normals, tangents, morph;
+    bool rigid;            /* no influences, moved by palette joint 0 */
+} sw__variant;
+
+static uint32_t sw__variant_key(const sw__variant* v) {
+    return (uint32_t)v->path | (uint32_t)v->influences << 1 | (uint32_t)v->joints_u8 << 5 |
+           (uint32_t)v->weights << 6 | (uint32_t)v->dqs << 8 | (uint32_t)v->stretch << 9 |
+           (uint32_t)v->cofactor << 10 | (uint32_t)v->normals << 11 | (uint32_t)v->tangents << 12 |
+           (uint32_t)v->morph << 13 | (uint32_t)v->rigid << 14;
+}
+
+/* "#version", the defines, the common part, the stage: the whole source.
+   Returns a malloc'd string (NULL when out of memory). */
+static char* sw__variant_source(const sw__variant* v) {
+    char defines[512];
+    snprintf(defines, sizeof defines,
+             "#version 430 core\n#define SW_INFLUENCES %d\n#define SW_WEIGHTS %d\n%s%s%s%s%s%s%s%s%s",
+             v->influences, v->weights, v->joints_u8 ? "#define SW_JOINTS_U8\n" : "",
+             v->dqs ? "#define SW_DQS\n" : "", v->stretch ? "#define SW_STRETCH\n" : "",
+             v->cofactor ? "#define SW_COFACTOR\n" : "", v->normals ? "#define SW_NORMALS\n" : "",
+             v->tangents ? "#define SW_TANGENTS\n" : "", v->morph ? "#define SW_MORPH\n" : "",
+             v->rigid ? "#define SW_RIGID\n" : "", "#line 1 1\n");
+    const char* stage = v->path == SW_GPU_PATH_COMPUTE ? sw_shader_skin_comp : sw_shader_skin_vert;
+    size_t a = strlen(defines), b = strlen(sw_shader_skin_common_glsl), c = strlen(stage);
+    static const char stage_line[] = "\n#line 1 2\n";
+    char* source = (char*)malloc(a + b + sizeof stage_line - 1 + c + 1);
+    if (!source) return NULL;
+    memcpy(source, defines, a);
+    memcpy(source + a, sw_shader_skin_common_glsl, b);
+    memcpy(source + a + b, stage_line, sizeof stage_line - 1);
+    memcpy(source + a + b + sizeof stage_line - 1, stage, c + 1);
+    return source;
+}
+
+static void sw__variant_name(const sw__variant* v, char* out, size_t size) {
+    static const char* const weight_names[] = {"f32", "u8", "u16"};
+    snprintf(out, size, "skin_%s_%s_i%d_j%s_w%s%s%s%s%s", v->path == SW_GPU_PATH_COMPUTE ? "comp" : "vert",
+             v->rigid ? "rigid" : v->dqs ? (v->stretch ? "dqs_stretch" : "dqs") : "lbs", v->influences, v->joints_u8 ? "u8" : "u16",
+             weight_names[v->weights], v->cofactor ? "_cofactor" : "", v->normals ? "_n" : "",
+             v->tangents ? "_t" : "", v->morph ? "_morph" : "");
+}
+
+void sw_gpu_shader_variants(void (*visit)(const char* name, const char* stage, const char* source, void* user),
+                            void* user) {
+    /* Every path × influence count × method × normal mode with all streams,
+       then the other joint and weight formats and the stream subsets. */
+    for (int path = 0; path < 2; path++) {
+        for (int influences = 0; influences <= SW_MAX_INFLUENCES; influences++) {
+            for (int method = 0; method < 3; method++) {
+                for (int cofactor = 0; cofactor < 2; cofactor++) {
+                    for (int formats = 0; formats < 6; formats++) {
+                        if (formats > 0 && (influences != 4 || method != 0 || cofactor)) continue;
+                        for (int streams = 0; streams < 3; streams++) {
+                            if (streams > 0 && formats > 0) continue;
+                            sw__variant v = {
+                                .path = (sw_gpu_skin_path)path,
+                                .influences = influences,
+                                .joints_u8 = formats % 2 == 1,
+                                .weights = formats / 2,
+                                .dqs = method > 0,
+                                .stretch = method == 2,
+                                .cofactor = cofactor == 1,
+                                .normals = streams != 1,
+                                .tangents = streams == 0,
+                                .morph = streams != 2,
+                            };
+                            /* Without influences, the LBS variants stand for rigid nodes. */
+                            if (influences == 0 && method > 0) continue;
+                            v.rigid = influences == 0 && cofactor == 1;
+                            char name[96];
+                            sw__variant_name(&v, name, sizeof name);
+                            char* source = sw__variant_source(&v);
+                            if (!source) return;
+                            visit(name, path == 0 ? "comp" : "vert", source, user);
+                            free(source);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* ---- Skinner ------------------------------------------------------------------- */
+
+struct sw_gpu_skinner {
+    struct { uint32_t key; GLuint program; } programs[SW__MAX_PROGRAMS];
+    int program_count;
+    /* The vertex-shader path draws (rasterizer discarded) and a draw needs a
+       complete framebuffer; a context without a surface has none, so this
+       one has no attachments, only a default size (GL 4.3). */
+    GLuint empty_framebuffer;
+    uint64_t next_palette_id;  /* ids for the skin cache's (palette, revision) key */
+    sw_gpu_skin_stats stats;
+    GLint max_groups_x;
+};
+
+static sw_result sw__shader_log(GLuint object, bool program, const char* what, sw_diag* diag) {
+    char log[1024] = {0};
+    if (program) glGetProgramInfoLog(object, (GLsizei)sizeof log, NULL, log);
+    else glGetShaderInfoLog(object, (GLsizei)sizeof log, NULL, log);
+    for (char* c = log; *c; c++)
+        if (*c == '\n') *c = ' ';
+    return sw_diag_set(diag, SW_ERR_IO, -1, "%s failed: %s", what, log);
+}
+
+static sw_result sw__build_program(const sw__variant* v, GLuint* out_program, sw_diag* diag) {
+    char* source = sw__variant_source(v);
+    if (!source) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a shader source");
+    GLenum stage = v->path == SW_GPU_PATH_COMPUTE ? GL_COMPUTE_SHADER : GL_VERTEX_SHADER;
+    GLuint shader = glCreateShader(stage);
+    const GLchar* sources[1] = {source};
+    glShaderSource(shader, 1, sources, NULL);
+    glCompileShader(shader);
+    free(source);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    char name[96];
+    sw__variant_name(v, name, sizeof name);
+    if (!ok) {
+        char what[128];
+        snprintf(what, sizeof what, "compiling shader %s", name);
+        sw_result r = sw__shader_log(shader, false, what, diag);
+        glDeleteShader(shader);
+        return r;
+    }
+    GLuint program = glCreateProgram();
+    glAttachShader(program, shader);
+    if (v->path == SW_GPU_PATH_VERTEX_SHADER) {
+        const GLchar* varyings[3];
+        GLsizei count = 0;
+        varyings[count++] = "tf_position";
+        if (v->normals) varyings[count++] = "tf_normal";
+        if (v->tangents) varyings[count++] = "tf_tangent";
+        glTransformFeedbackVaryings(program, count, varyings, GL_SEPARATE_ATTRIBS);
+    }
+    glLinkProgram(program);
+    glDeleteShader(shader);
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char what[128];
+        snprintf(what, sizeof what, "linking program %s", name);
+        sw_result r = sw__shader_log(program, true, what, diag);
+        glDeleteProgram(program);
+        return r;
+    }
+    *out_program = program;
+    return SW_OK;
+}
+
+static sw_result sw__program(sw_gpu_skinner* skinner, const sw__variant* v, GLuint* out_program, sw_diag* diag) {
+    uint32_t key = sw__variant_key(v);
+    for (int i = 0; i < skinner->program_count; i++)
+        if (skinner->programs[i].key == key) {
+            *out_program = skinner->programs[i].program;
+            return SW_OK;
+        }
+    if (skinner->program_count == SW__MAX_PROGRAMS) {
+        /* Variants in use at once are few; start over rather than grow. */
+        for (int i = 0; i < skinner->program_count; i++) glDeleteProgram(skinner->programs[i].program);
+        skinner->program_count = 0;
+    }
+    GLuint program = 0;
+    sw_result r = sw__build_program(v, &program, diag);
+    if (r != SW_OK) return r;
+    skinner->programs[skinner->program_count].key = key;
+    skinner->programs[skinner->program_count].program = program;
+    skinner->program_count++;
+    skinner->stats.programs_compiled++;
+    *out_program = program;
+    return SW_OK;
+}
+
+sw_result sw_gpu_skinner_create(sw_gpu_skinner** out_skinner, sw_diag* diag) {
+    if (!out_skinner) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "out_skinner is NULL");
+    *out_skinner = NULL;
+    if (epoxy_gl_version() < 43)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "GPU skinning needs OpenGL 4.3 (the context has %d.%d)",
+                           epoxy_gl_version() / 10, epoxy_gl_version() % 10);
+    GLint ssbo_blocks = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &ssbo_blocks);
+    if (ssbo_blocks < 6)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "compute shaders see %d storage buffers, skinning needs 6",
+                           (int)ssbo_blocks);
+    sw_gpu_skinner* skinner = (sw_gpu_skinner*)calloc(1, sizeof *skinner);
+    if (!skinner) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the GPU skinner");
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &skinner->max_groups_x);
+    if (skinner->max_groups_x < 1) skinner->max_groups_x = 65535;
+    glGenFramebuffers(1, &skinner->empty_framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, skinner->empty_framebuffer);
+    glFramebufferParameteri(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_WIDTH, 1);
+    glFramebufferParameteri(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_HEIGHT, 1);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    skinner->next_palette_id = 1;
+    *out_skinner = skinner;
+    return sw_gl_check("creating the GPU skinner", diag);
+}
+
+void sw_gpu_skinner_destroy(sw_gpu_skinner* skinner) {
+    if (!skinner) return;
+    for (int i = 0; i < skinner->program_count; i++) glDeleteProgram(skinner->programs[i].program);
+    glDeleteFramebuffers(1, &skinner->empty_framebuffer);
+    free(skinner);
+}
+
+void sw_gpu_skinner_get_stats(const sw_gpu_skinner* skinner, sw_gpu_skin_stats* out_stats) {
+    *out_stats = skinner ? skinner->stats : (sw_gpu_skin_stats){0};
+}
+
+/* ---- Mesh ------------------------------------------------------------------------ */
+
+struct sw_gpu_mesh {
+    size_t vertex_count;
+    int influence_count;
+    sw_joint_format joint_format;
+    sw_weight_format weight_format;
+    bool normals, tangents;
+    GLuint rest;         /* positions | normals | tangents */
+    uint32_t rest_normals, rest_tangents;   /* float offsets */
+    GLuint influences;   /* joints | weights */
+    uint32_t weights_word;                  /* word offset of the weights */
+    GLuint deltas;       /* dense morph deltas */
+    size_t target_count;
+    uint32_t* target_offsets;               /* 3 per target: float offsets, SW__NONE = none */
+    GLuint vao;          /* attributes for the vertex-shader path */
+    size_t bytes;
+};
+
+static size_t sw__joint_size(sw_joint_format f) { return f == SW_JOINT_U8 ? 1 : 2; }
+static size_t sw__weight_size(sw_weight_format f) {
+    return f == SW_WEIGHT_U8_NORM ? 1 : f == SW_WEIGHT_U16_NORM ? 2 : 4;
+}
+static size_t sw__align4(size_t n) { return (n + 3) & ~(size_t)3; }
+
+/* a·b + c into *out, false on overflow. */
+static bool sw__mul_add(size_t a, size_t b, size_t c, size_t* out) {
+    if (b && a > (SIZE_MAX - c) / b) return false;
+    *out = a * b + c;
+    return true;
+}
+
+sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mesh, sw_diag* diag) {
+    if (!out_mesh) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "out_mesh is NULL");
+    *out_mesh = NULL;
+    if (!desc || !desc->positions) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "mesh without positions");
+    if (desc->vertex_count == 0) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "mesh with no vertices");
+    if (desc->influence_count < 0 || desc->influence_count > SW_MAX_INFLUENCES)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "influence count %d is outside 0..%d",
+                           desc->influence_count, SW_MAX_INFLUENCES);
+    if (desc->influence_count > 0 && (!desc->joints || !desc->weights))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "skinned mesh without joints or weights");
+    if (desc->target_count > 0 && !desc->targets)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu morph targets but no target array",
+                           desc->target_count);
+
+    const size_t n = desc->vertex_count;
+    const sw_joint_format jf = desc->joint_format == SW_JOINT_FORMAT_DEFAULT ? SW_JOINT_U16 : desc->joint_format;
+    const sw_weight_format wf =
+        desc->weight_format == SW_WEIGHT_FORMAT_DEFAULT ? SW_WEIGHT_F32 : desc->weight_format;
+
+    /* Sizes, checked against the largest storage block the GPU allows (the
+       shaders index in 32-bit words). */
+    GLint64 max_block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+    size_t limit = max_block > 0 ? (size_t)max_block : (size_t)1 << 27;
+    if (limit > (size_t)UINT32_MAX) limit = (size_t)UINT32_MAX;
+    size_t floats_per_vertex = 3 + (desc->normals ? 3 : 0) + (desc->tangents ? 4 : 0);
+    size_t rest_bytes = 0, joint_bytes = 0, weight_bytes = 0, delta_floats = 0;
+    bool ok = sw__mul_add(n, floats_per_vertex * 4, 0, &rest_bytes) &&
+              sw__mul_add(n, (size_t)desc->influence_count * sw__joint_size(jf), 0, &joint_bytes) &&
+              sw__mul_add(n, (size_t)desc->influence_count * sw__weight_size(wf), 0, &weight_bytes);
+    for (size_t t = 0; ok && t < desc->target_count; t++) {
+        const sw_gpu_morph_target* tg = &desc->targets[t];
+        size_t streams = (tg->positions ? 1u : 0u) + (tg->normals && desc->normals ? 1u : 0u) +
+                         (tg->tangents && desc->tangents ? 1u : 0u);
+        ok = sw__mul_add(n, 3 * streams, delta_floats, &delta_floats);
+    }
+    size_t influence_bytes = sw__align4(joint_bytes) + sw__align4(weight_bytes);
+    if (!ok || rest_bytes > limit || influence_bytes > limit || delta_floats > limit / 4)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
+                           "mesh of %zu vertices is larger than the GPU's %zu-byte storage buffers", n, limit);
+
+    sw_gpu_mesh* mesh = (sw_gpu_mesh*)calloc(1, sizeof *mesh);
+    if (!mesh) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU mesh");
+    mesh->vertex_count = n;
+    mesh->influence_count = desc->influence_count;
+    mesh->joint_format = jf;
+    mesh->weight_format = wf;
+    mesh->normals = desc->normals != NULL;
+    mesh->tangents = desc->tangents != NULL;
+    mesh->target_count = desc->target_count;
+    mesh->rest_normals = mesh->rest_tangents = SW__NONE;
+
+    /* Bind pose. */
+    glGenBuffers(1, &mesh->rest);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, mesh->rest);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)rest_bytes, NULL, GL_STATIC_DRAW);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(n * 12), desc->positions);
+    size_t at = n * 3;
+    if (desc->normals) {
+        mesh->rest_normals = (uint32_t)at;
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(at * 4), (GLsizeiptr)(n * 12), desc->normals);
+        at += n * 3;
+    }
+    if (desc->tangents) {
+        mesh->rest_tangents = (uint32_t)at;
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(at * 4), (GLsizeiptr)(n * 16), desc->tangents);
+    }
+
+    /* Influences in their own formats: joints, then weights from a word boundary. */
+    glGenBuffers(1, &mesh->influences);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, mesh->influences);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(influence_bytes ? influence_bytes : 4), NULL, GL_STATIC_DRAW);
+    mesh->weights_word = (uint32_t)(sw__align4(joint_bytes) / 4);
+    if (joint_bytes) {
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)joint_bytes, desc->joints);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)sw__align4(joint_bytes), (GLsizeiptr)weight_bytes,
+                        desc->weights);
+    }
+
+    /* Morph deltas, dense, target after target. */
+    if (desc->target_count > 0) {
+        mesh->target_offsets = (uint32_t*)malloc(desc->target_count * 3 * sizeof(uint32_t));
+        if (!mesh->target_offsets) {
+            sw_gpu_mesh_destroy(mesh);
+            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for morph target offsets");
+        }
+        glGenBuffers(1, &mesh->deltas);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, mesh->deltas);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(delta_floats ? delta_floats * 4 : 4), NULL,
+                     GL_STATIC_DRAW);
+        size_t offset = 0;
+        for (size_t t = 0; t < desc->target_count; t++) {
+            const sw_gpu_morph_target* tg = &desc->targets[t];
+            const float* streams[3] = {tg->positions, desc->normals ? tg->normals : NULL,
+                                       desc->tangents ? tg->tangents : NULL};
+            for (int s = 0; s < 3; s++) {
+                mesh->target_offsets[3 * t + (size_t)s] = streams[s] ? (uint32_t)offset : SW__NONE;
+                if (!streams[s]) continue;
+                glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(offset * 4), (GLsizeiptr)(n * 12), streams[s]);
+                offset += n * 3;
+            }
+        }
+    }
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    mesh->bytes = rest_bytes + influence_bytes + delta_floats * 4;
+
+    /* The vertex-shader path's attributes (locations as in shaders/skin.vert). */
+    glGenVertexArrays(1, &mesh->vao);
+    glBindVertexArray(mesh->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, mesh->rest);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 12, (const void*)0);
+    if (mesh->normals) {
+        glEnableVertexAttribArray(1);
+        glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 12, (const void*)((size_t)mesh->rest_normals * 4));
+    }
+    if (mesh->tangents) {
+        glEnableVertexAttribArray(2);
+        glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, 16, (const void*)((size_t)mesh->rest_tangents * 4));
+    }
+    if (mesh->influence_count > 0) {
+        const int k = mesh->influence_count;
+        const size_t js = sw__joint_size(jf), ws = sw__weight_size(wf);
+        const GLenum joint_type = jf == SW_JOINT_U8 ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT;
+        const GLenum weight_type = wf == SW_WEIGHT_U8_NORM    ? GL_UNSIGNED_BYTE
+                                   : wf == SW_WEIGHT_U16_NORM ? GL_UNSIGNED_SHORT
+                                                              : GL_FLOAT;
+        const size_t weights_at = (size_t)mesh->weights_word * 4;
+        glBindBuffer(GL_ARRAY_BUFFER, mesh->influences);
+        for (int half = 0; half < 2; half++) {
+            int size = k - 4 * half;
+            if (size <= 0) break;
+            if (size > 4) size = 4;
+            glEnableVertexAttribArray((GLuint)(3 + half));
+            glVertexAttribIPointer((GLuint)(3 + half), size, joint_type, (GLsizei)(js * (size_t)k),
+                                   (const void*)(js * 4 * (size_t)half));
+            glEnableVertexAttribArray((GLuint)(5 + half));
+            /* u8/u16 weights are normalised by the fetch: c/255, c/65535. */
+            glVertexAttribPointer((GLuint)(5 + half), size, weight_type, weight_type != GL_FLOAT,
+                                  (GLsizei)(ws * (size_t)k), (const void*)(weights_at + ws * 4 * (size_t)half));
+        }
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+
+    sw_result r = sw_gl_check("uploading a GPU mesh", diag);
+    if (r != SW_OK) {
+        sw_gpu_mesh_destroy(mesh);
+        return r;
+    }
+    *out_mesh = mesh;
+    return SW_OK;
+}
+
+void sw_gpu_mesh_destroy(sw_gpu_mesh* mesh) {
+    if (!mesh) return;
+    GLuint buffers[3] = {mesh->rest, mesh->influences, mesh->deltas};
+    glDeleteBuffers(3, buffers);
+    glDeleteVertexArrays(1, &mesh->vao);
+    free(mesh->target_offsets);
+    free(mesh);
+}
+
+size_t sw_gpu_mesh_vertex_count(const sw_gpu_mesh* mesh) { return mesh ? mesh->vertex_count : 0; }
+size_t sw_gpu_mesh_bytes(const sw_gpu_mesh* mesh) { return mesh ? mesh->bytes : 0; }
+
+/* ---- Palette ------------------------------------------------------------------------ */
+
+struct sw_gpu_palette {
+    size_t joint_count;
+    uint64_t id;           /* unique per skinner: the "buffer" half of the cache key */
+    uint64_t revision;
+    GLuint matrices;       /* 3 vec4 rows per joint */
+    GLuint dual_quats;     /* 2 vec4 per joint, then 3 stretch rows per joint */
+    bool has_matrices, has_dual_quats, has_stretch;
+};
+
+sw_result sw_gpu_palette_create(sw_gpu_skinner* skinner, size_t joint_count, sw_gpu_palette** out_palette,
+                                sw_diag* diag) {
+    if (!out_palette || !skinner) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL skinner or out_palette");
+    *out_palette = NULL;
+    if (joint_count == 0 || joint_count > 65536)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "palette of %zu joints (1..65536)", joint_count);
+    sw_gpu_palette* palette = (sw_gpu_palette*)calloc(1, sizeof *palette);
+    if (!palette) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU palette");
+    palette->joint_count = joint_count;
+    palette->id = skinner->next_palette_id++;
+    GLuint buffers[2];
+    glGenBuffers(2, buffers);
+    palette->matrices = buffers[0];
+    palette->dual_quats = buffers[1];
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, palette->matrices);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(joint_count * sizeof(sw_mat34)), NULL, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, palette->dual_quats);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(joint_count * (sizeof(sw_dualquat) + sizeof(sw_mat34))),
+                 NULL, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    sw_result r = sw_gl_check("creating a GPU palette", diag);
+    if (r != SW_OK) {
+        sw_gpu_palette_destroy(palette);
+        return r;
+    }
+    *out_palette = palette;
+    return SW_OK;
+}
+
+void sw_gpu_palette_destroy(sw_gpu_palette* palette) {
+    if (!palette) return;
+    GLuint buffers[2] = {palette->matrices, palette->dual_quats};
+    glDeleteBuffers(2, buffers);
+    free(palette);
+}
+
+sw_result sw_gpu_palette_update(sw_gpu_palette* palette, const sw_mat34* matrices, const sw_dualquat* dual_quats,
+                                const sw_mat34* stretch, sw_diag* diag) {
+    if (!palette) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "palette is NULL");
+    if (!matrices && !dual_quats) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "palette update with no data");
+    const size_t j = palette->joint_count;
+    palette->has_matrices = matrices != NULL;
+    palette->has_dual_quats = dual_quats != NULL;
+    palette->has_stretch = dual_quats && stretch;
+    if (matrices) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, palette->matrices);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(j * sizeof(sw_mat34)), matrices);
+    }
+    if (dual_quats) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, palette->dual_quats);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(j * sizeof(sw_dualquat)), dual_quats);
+        if (stretch)
+            glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(j * sizeof(sw_dualquat)),
+                            (GLsizeiptr)(j * sizeof(sw_mat34)), stretch);
+    }
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    palette->revision++;
+    return sw_gl_check("uploading a palette", diag);
+}
+
+uint64_t sw_gpu_palette_revision(const sw_gpu_palette* palette) { return palette ? palette->revision : 0; }
+
+/* ---- Instance --------------------------------------------------------------------------- */
+
+/* The morph uniform block of shaders/skin_common.glsl (std140). */
+typedef struct sw__morph_block {
+    uint32_t count[4];
+    float weights[SW_GPU_MAX_ACTIVE_TARGETS];
+    uint32_t offsets[SW_GPU_MAX_ACTIVE_TARGETS][4];
+} sw__morph_block;
+
+/* What the last dispatch was made from; equal keys mean nothing changed. */
+typedef struct sw__cache_key {
+    uint64_t palette_id, palette_revision, morph_revision;
+    uint32_t variant;
+} sw__cache_key;
+
+struct sw_gpu_instance {
+    const sw_gpu_mesh* mesh;
+    GLuint positions[2];   /* current and previous swap on every dispatch */
+    GLuint frames;         /* normals | tangents */
+    GLuint morph_block;    /* uniform buffer */
+    int current;           /* index of the last output in positions[] */
+    bool moved;            /* the last sw_gpu_skin dispatched after an earlier dispatch */
+    bool skinned;          /* at least one dispatch happened */
+    float* morph_weights;
+    uint64_t morph_revision;
+    sw__cache_key key;
+};
+
+sw_result sw_gpu_instance_create(const sw_gpu_mesh* mesh, sw_gpu_instance** out_instance, sw_diag* diag) {
+    if (!out_instance || !mesh) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL mesh or out_instance");
+    *out_instance = NULL;
+    sw_gpu_instance* inst = (sw_gpu_instance*)calloc(1, sizeof *inst);
+    if (!inst) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU instance");
+    inst->mesh = mesh;
+    if (mesh->target_count) {
+        inst->morph_weights = (float*)calloc(mesh->target_count, sizeof(float));
+        if (!inst->morph_weights) {
+            free(inst);
+            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for morph weights");
+        }
+    }
+    const size_t n = mesh->vertex_count;
+    glGenBuffers(2, inst->positions);
+    for (int i = 0; i < 2; i++) {
+        glBindBuffer(GL_ARRAY_BUFFER, inst->positions[i]);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 12), NULL, GL_DYNAMIC_COPY);
+    }
+    size_t frame_bytes = n * ((mesh->normals ? 12u : 0u) + (mesh->tangents ? 16u : 0u));
+    if (frame_bytes) {
+        glGenBuffers(1, &inst->frames);
+        glBindBuffer(GL_ARRAY_BUFFER, inst->frames);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)frame_bytes, NULL, GL_DYNAMIC_COPY);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glGenBuffers(1, &inst->morph_block);
+    glBindBuffer(GL_UNIFORM_BUFFER, inst->morph_block);
+    sw__morph_block empty = {{0}, {0}, {{0}}};
+    glBufferData(GL_UNIFORM_BUFFER, sizeof empty, &empty, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    sw_result r = sw_gl_check("creating a GPU instance", diag);
+    if (r != SW_OK) {
+        sw_gpu_instance_destroy(inst);
+        return r;
+    }
+    *out_instance = inst;
+    return SW_OK;
+}
+
+void sw_gpu_instance_destroy(sw_gpu_instance* instance) {
+    if (!instance) return;
+    GLuint buffers[4] = {instance->positions[0], instance->positions[1], instance->frames, instance->morph_block};
+    glDeleteBuffers(4, buffers);
+    free(instance->morph_weights);
+    free(instance);
+}
+
+sw_result sw_gpu_instance_set_morph_weights(sw_gpu_instance* instance, const float* weights, size_t count,
+                                            sw_diag* diag) {
+    if (!instance || (count && !weights)) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL instance or weights");
+    const sw_gpu_mesh* mesh = instance->mesh;
+    if (count != mesh->target_count)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu morph weights for a mesh with %zu targets", count,
+                           mesh->target_count);
+    if (count == 0 || memcmp(weights, instance->morph_weights, count * sizeof(float)) == 0) return SW_OK;
+    for (size_t t = 0; t < count; t++)
+        if (!(weights[t] == weights[t] && weights[t] - weights[t] == 0.0f))
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int)t, "morph weight %zu is not finite", t);
+
+    /* Only nonzero weights reach the shader. */
+    sw__morph_block block;
+    memset(&block, 0, sizeof block);
+    uint32_t active = 0;
+    for (size_t t = 0; t < count; t++) {
+        if (weights[t] == 0.0f) continue;
+        if (active == SW_GPU_MAX_ACTIVE_TARGETS)
+            return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "more than %d morph targets have nonzero weights",
+                               SW_GPU_MAX_ACTIVE_TARGETS);
+        block.weights[active] = weights[t];
+        for (int s = 0; s < 3; s++) block.offsets[active][s] = mesh->target_offsets[3 * t + (size_t)s];
+        active++;
+    }
+    block.count[0] = active;
+    glBindBuffer(GL_UNIFORM_BUFFER, instance->morph_block);
+    glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof block, &block);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    memcpy(instance->morph_weights, weights, count * sizeof(float));
+    instance->morph_revision++;
+    return sw_gl_check("uploading morph weights", diag);
+}
+
+void sw_gpu_instance_get_buffers(const sw_gpu_instance* instance, sw_gpu_instance_buffers* out) {
+    *out = (sw_gpu_instance_buffers){0};
+    if (!instance) return;
+    const sw_gpu_mesh* mesh = instance->mesh;
+    out->positions = instance->positions[instance->current];
+    out->previous_positions = instance->moved ? instance->positions[instance->current ^ 1] : out->positions;
+    out->normals_tangents = instance->frames;
+    out->normals_offset = mesh->normals ? 0 : SIZE_MAX;
+    out->tangents_offset = mesh->tangents ? mesh->vertex_count * (mesh->normals ? 12u : 0u) : SIZE_MAX;
+    out->vertex_count = mesh->vertex_count;
+}
+
+sw_result sw_gpu_instance_read(const sw_gpu_instance* instance, float* positions, float* previous_positions,
+                               float* normals, float* tangents, sw_diag* diag) {
+    if (!instance) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "instance is NULL");
+    sw_gpu_instance_buffers b;
+    sw_gpu_instance_get_buffers(instance, &b);
+    const size_t n = b.vertex_count;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (positions) {
+        glBindBuffer(GL_COPY_READ_BUFFER, b.positions);
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)(n * 12), positions);
+    }
+    if (previous_positions) {
+        glBindBuffer(GL_COPY_READ_BUFFER, b.previous_positions);
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)(n * 12), previous_positions);
+    }
+    if (normals) {
+        if (b.normals_offset == SIZE_MAX) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "the mesh has no normals");
+        glBindBuffer(GL_COPY_READ_BUFFER, b.normals_tangents);
+        glGetBufferSubData(GL_COPY_READ_BUFFER, (GLintptr)b.normals_offset, (GLsizeiptr)(n * 12), normals);
+    }
+    if (tangents) {
+        if (b.tangents_offset == SIZE_MAX) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "the mesh has no tangents");
+        glBindBuffer(GL_COPY_READ_BUFFER, b.normals_tangents);
+        glGetBufferSubData(GL_COPY_READ_BUFFER, (GLintptr)b.tangents_offset, (GLsizeiptr)(n * 16), tangents);
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    return sw_gl_check("reading skinned vertices back", diag);
+}
+
+/* ---- Dispatch ------------------------------------------------------------------------- */
+
+static void sw__dispatch_compute(const sw_gpu_skinner* skinner, const sw_gpu_instance* inst, GLuint output) {
+    const sw_gpu_mesh* mesh = inst->mesh;
+    const size_t n = mesh->vertex_count;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, mesh->rest);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, mesh->influences);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, output);
+    if (inst->frames) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, inst->frames);
+    glUniform1ui(0, (GLuint)n);
+    glUniform4ui(3, mesh->rest_normals, mesh->rest_tangents, mesh->weights_word,
+                 (GLuint)(mesh->normals ? n * 3 : 0));
+    /* One dispatch covers at most max_groups_x × 64 vertices. */
+    const size_t per_dispatch = (size_t)skinner->max_groups_x * SW__GROUP_SIZE;
+    for (size_t first = 0; first < n; first += per_dispatch) {
+        size_t count = n - first < per_dispatch ? n - first : per_dispatch;
+        glUniform1ui(4, (GLuint)first);
+        glDispatchCompute((GLuint)((count + SW__GROUP_SIZE - 1) / SW__GROUP_SIZE), 1, 1);
+    }
+}
+
+static void sw__dispatch_vertex_shader(const sw_gpu_skinner* skinner, const sw_gpu_instance* inst, GLuint output) {
+    const sw_gpu_mesh* mesh = inst->mesh;
+    const size_t n = mesh->vertex_count;
+    GLuint binding = 0;
+    glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, binding++, output, 0, (GLsizeiptr)(n * 12));
+    if (mesh->normals) glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, binding++, inst->frames, 0, (GLsizeiptr)(n * 12));
+    if (mesh->tangents)
+        glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, binding++, inst->frames,
+                          (GLintptr)(mesh->normals ? n * 12 : 0), (GLsizeiptr)(n * 16));
+    GLint framebuffer = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, skinner->empty_framebuffer);
+    glBindVertexArray(mesh->vao);
+    glEnable(GL_RASTERIZER_DISCARD);
+    glBeginTransformFeedback(GL_POINTS);
+    glDrawArrays(GL_POINTS, 0, (GLsizei)n);
+    glEndTransformFeedback();
+    glDisable(GL_RASTERIZER_DISCARD);
+    glBindVertexArray(0);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)framebuffer);
+    for (GLuint i = 0; i < binding; i++) glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, i, 0);
+}
+
+sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const sw_gpu_palette* palette,
+                      const sw_gpu_skin_desc* desc, bool* out_dispatched, sw_diag* diag) {
+    if (out_dispatched) *out_dispatched = false;
+    if (!skinner || !instance) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL skinner or instance");
+    const sw_gpu_skin_desc d = desc ? *desc : (sw_gpu_skin_desc){0};
+    const sw_gpu_mesh* mesh = instance->mesh;
+    const bool skinned = mesh->influence_count > 0;
+    /* A mesh without influences is moved by palette joint 0 when a palette
+       is given (a rigid node: its world matrix, normals by the cofactor as
+       on the CPU), and left in bind space otherwise. */
+    const bool rigid = !skinned && palette != NULL;
+    const bool dqs = skinned && d.method == SW_SKIN_DQS;
+    if (d.method != SW_SKIN_METHOD_DEFAULT && d.method != SW_SKIN_LBS && d.method != SW_SKIN_DQS)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "unknown skinning method %d", (int)d.method);
+    if (d.path != SW_GPU_PATH_COMPUTE && d.path != SW_GPU_PATH_VERTEX_SHADER)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "unknown GPU skinning path %d", (int)d.path);
+    if (skinned && !palette) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "a skinned mesh needs a palette");
+    if (palette && (dqs ? !palette->has_dual_quats : !palette->has_matrices))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "the palette holds no %s",
+                           dqs ? "dual quaternions (DQS)" : "matrices (LBS)");
+
+    sw__variant v = {
+        .path = d.path,
+        .influences = mesh->influence_count,
+        .joints_u8 = mesh->joint_format == SW_JOINT_U8,
+        .weights = mesh->weight_format == SW_WEIGHT_U8_NORM ? 1 : mesh->weight_format == SW_WEIGHT_U16_NORM ? 2 : 0,
+        .dqs = dqs,
+        .stretch = dqs && palette->has_stretch,
+        .cofactor = rigid || (skinned && d.normal_mode == SW_NORMALS_COFACTOR),
+        .normals = mesh->normals,
+        .tangents = mesh->tangents,
+        .morph = mesh->target_count > 0,
+        .rigid = rigid,
+    };
+    const sw__cache_key key = {
+        .palette_id = palette ? palette->id : 0,
+        .palette_revision = palette ? palette->revision : 0,
+        .morph_revision = instance->morph_revision,
+        .variant = sw__variant_key(&v),
+    };
+    const sw__cache_key* last = &instance->key;
+    if (!d.force && instance->skinned && key.palette_id == last->palette_id &&
+        key.palette_revision == last->palette_revision && key.morph_revision == last->morph_revision &&
+        key.variant == last->variant) {
+        /* Nothing changed: the output stands, and nothing moved since. */
+        instance->moved = false;
+        skinner->stats.skipped++;
+        return SW_OK;
+    }
+
+    GLuint program = 0;
+    sw_result r = sw__program(skinner, &v, &program, diag);
+    if (r != SW_OK) return r;
+    glUseProgram(program);
+    if (palette) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, dqs ? palette->dual_quats : palette->matrices);
+        glUniform1ui(1, (GLuint)palette->joint_count);
+        glUniform1ui(2, (GLuint)(palette->joint_count * 2));
+    }
+    if (v.morph) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, mesh->deltas);
+        glBindBufferBase(GL_UNIFORM_BUFFER, 0, instance->morph_block);
+    }
+
+    /* Write into the buffer that is not the last output: that one becomes
+       the previous positions, without a copy. */
+    const int target = instance->skinned ? instance->current ^ 1 : instance->current;
+    if (d.path == SW_GPU_PATH_COMPUTE) sw__dispatch_compute(skinner, instance, instance->positions[target]);
+    else sw__dispatch_vertex_shader(skinner, instance, instance->positions[target]);
+    /* Later passes read the outputs as vertex attributes or read them back. */
+    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    glUseProgram(0);
+
+    r = sw_gl_check("GPU skinning dispatch", diag);
+    if (r != SW_OK) return r;
+    instance->moved = instance->skinned;
+    instance->skinned = true;
+    instance->current = target;
+    instance->key = key;
+    skinner->stats.dispatched++;
+    skinner->stats.vertices_skinned += mesh->vertex_count;
+    if (out_dispatched) *out_dispatched = true;
+    return SW_OK;
+}
+
+void sw_gpu_mesh_desc_from_gltf(const sw_gltf_primitive* prim, sw_gpu_morph_target* targets,
+                                sw_gpu_mesh_desc* out_desc) {
+    for (size_t t = 0; t < prim->target_count; t++)
+        targets[t] = (sw_gpu_morph_target){prim->targets[t].positions, prim->targets[t].normals,
+                                           prim->targets[t].tangents};
+    *out_desc = (sw_gpu_mesh_desc){
+        .vertex_count = prim->vertex_count,
+        .influence_count = prim->influence_count,
+        .positions = prim->positions,
+        .normals = prim->normals,
+        .tangents = prim->tangents,
+        .joints = prim->joints,
+        .joint_format = SW_JOINT_U16,
+        .weights = prim->weights,
+        .weight_format = SW_WEIGHT_F32,
+        .target_count = prim->target_count,
+        .targets = prim->target_count ? targets : NULL,
+    };
+}

@@ -1,0 +1,1035 @@
+/* The reference renderer (see sinew/render.h): deferred OpenGL 4.3 core,
+   offscreen, drawing the compute-skinned buffers. The GLSL lives in
+   shaders/ and is embedded at build time. */
+#include "sinew/render.h"
+
+#include <epoxy/gl.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char sw_shader_gbuffer_vert[];
+extern const char sw_shader_gbuffer_frag[];
+extern const char sw_shader_fullscreen_vert[];
+extern const char sw_shader_lighting_frag[];
+extern const char sw_shader_post_frag[];
+extern const char sw_shader_shadow_vert[];
+extern const char sw_shader_shadow_frag[];
+extern const char sw_shader_lines_vert[];
+extern const char sw_shader_lines_frag[];
+
+#define SW__TEXTURE_SLOTS 5
+#define SW__PI 3.14159265358979f
+
+/* ---- small matrix helpers (column-major 4×4, as GL takes them) ---------------- */
+
+typedef struct sw__m4 { float m[16]; } sw__m4;
+
+static sw__m4 sw__m4_mul(const sw__m4* a, const sw__m4* b) {
+    sw__m4 r;
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float s = 0.0f;
+            for (int k = 0; k < 4; k++) s += a->m[k * 4 + row] * b->m[c * 4 + k];
+            r.m[c * 4 + row] = s;
+        }
+    return r;
+}
+
+static void sw__v3_sub(const float* a, const float* b, float* out) {
+    for (int i = 0; i < 3; i++) out[i] = a[i] - b[i];
+}
+static void sw__v3_cross(const float* a, const float* b, float* out) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+static float sw__v3_dot(const float* a, const float* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void sw__v3_normalize(float* v) {
+    float l = sqrtf(sw__v3_dot(v, v));
+    if (l > 0.0f)
+        for (int i = 0; i < 3; i++) v[i] /= l;
+}
+
+static sw__m4 sw__look_at(const float* eye, const float* target, const float* up) {
+    float f[3], s[3], u[3];
+    sw__v3_sub(target, eye, f);
+    sw__v3_normalize(f);
+    sw__v3_cross(f, up, s);
+    sw__v3_normalize(s);
+    sw__v3_cross(s, f, u);
+    sw__m4 r = {{s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
+                 -sw__v3_dot(s, eye), -sw__v3_dot(u, eye), sw__v3_dot(f, eye), 1}};
+    return r;
+}
+
+static sw__m4 sw__perspective(float fov_y, float aspect, float n, float f) {
+    float t = 1.0f / tanf(0.5f * fov_y);
+    sw__m4 r = {{t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, (f + n) / (n - f), -1, 0, 0, 2 * f * n / (n - f), 0}};
+    return r;
+}
+
+static sw__m4 sw__ortho(float l, float r, float b, float t, float n, float f) {
+    sw__m4 m = {{2 / (r - l), 0, 0, 0, 0, 2 / (t - b), 0, 0, 0, 0, -2 / (f - n), 0, -(r + l) / (r - l),
+                 -(t + b) / (t - b), -(f + n) / (f - n), 1}};
+    return m;
+}
+
+/* General 4×4 inverse by cofactors (in double: the view-projection of a far
+   plane is badly conditioned in float). */
+static sw__m4 sw__m4_inverse(const sw__m4* a) {
+    const float* m = a->m;
+    double inv[16];
+    inv[0] = (double)m[5] * m[10] * m[15] - (double)m[5] * m[11] * m[14] - (double)m[9] * m[6] * m[15] +
+             (double)m[9] * m[7] * m[14] + (double)m[13] * m[6] * m[11] - (double)m[13] * m[7] * m[10];
+    inv[4] = -(double)m[4] * m[10] * m[15] + (double)m[4] * m[11] * m[14] + (double)m[8] * m[6] * m[15] -
+             (double)m[8] * m[7] * m[14] - (double)m[12] * m[6] * m[11] + (double)m[12] * m[7] * m[10];
+    inv[8] = (double)m[4] * m[9] * m[15] - (double)m[4] * m[11] * m[13] - (double)m[8] * m[5] * m[15] +
+             (double)m[8] * m[7] * m[13] + (double)m[12] * m[5] * m[11] - (double)m[12] * m[7] * m[9];
+    inv[12] = -(double)m[4] * m[9] * m[14] + (double)m[4] * m[10] * m[13] + (double)m[8] * m[5] * m[14] -
+              (double)m[8] * m[6] * m[13] - (double)m[12] * m[5] * m[10] + (double)m[12] * m[6] * m[9];
+    inv[1] = -(double)m[1] * m[10] * m[15] + (double)m[1] * m[11] * m[14] + (double)m[9] * m[2] * m[15] -
+             (double)m[9] * m[3] * m[14] - (double)m[13] * m[2] * m[11] + (double)m[13] * m[3] * m[10];
+    inv[5] = (double)m[0] * m[10] * m[15] - (double)m[0] * m[11] * m[14] - (double)m[8] * m[2] * m[15] +
+             (double)m[8] * m[3] * m[14] + (double)m[12] * m[2] * m[11] - (double)m[12] * m[3] * m[10];
+    inv[9] = -(double)m[0] * m[9] * m[15] + (double)m[0] * m[11] * m[13] + (double)m[8] * m[1] * m[15] -
+             (double)m[8] * m[3] * m[13] - (double)m[12] * m[1] * m[11] + (double)m[12] * m[3] * m[9];
+    inv[13] = (double)m[0] * m[9] * m[14] - (double)m[0] * m[10] * m[13] - (double)m[8] * m[1] * m[14] +
+              (double)m[8] * m[2] * m[13] + (double)m[12] * m[1] * m[10] - (double)m[12] * m[2] * m[9];
+    inv[2] = (double)m[1] * m[6] * m[15] - (double)m[1] * m[7] * m[14] - (double)m[5] * m[2] * m[15] +
+             (double)m[5] * m[3] * m[14] + (double)m[13] * m[2] * m[7] - (double)m[13] * m[3] * m[6];
+    inv[6] = -(double)m[0] * m[6] * m[15] + (double)m[0] * m[7] * m[14] + (double)m[4] * m[2] * m[15] -
+             (double)m[4] * m[3] * m[14] - (double)m[12] * m[2] * m[7] + (double)m[12] * m[3] * m[6];
+    inv[10] = (double)m[0] * m[5] * m[15] - (double)m[0] * m[7] * m[13] - (double)m[4] * m[1] * m[15] +
+              (double)m[4] * m[3] * m[13] + (double)m[12] * m[1] * m[7] - (double)m[12] * m[3] * m[5];
+    inv[14] = -(double)m[0] * m[5] * m[14] + (double)m[0] * m[6] * m[13] + (double)m[4] * m[1] * m[14] -
+              (double)m[4] * m[2] * m[13] - (double)m[12] * m[1] * m[6] + (double)m[12] * m[2] * m[5];
+    inv[3] = -(double)m[1] * m[6] * m[11] + (double)m[1] * m[7] * m[10] + (double)m[5] * m[2] * m[11] -
+             (double)m[5] * m[3] * m[10] - (double)m[9] * m[2] * m[7] + (double)m[9] * m[3] * m[6];
+    inv[7] = (double)m[0] * m[6] * m[11] - (double)m[0] * m[7] * m[10] - (double)m[4] * m[2] * m[11] +
+             (double)m[4] * m[3] * m[10] + (double)m[8] * m[2] * m[7] - (double)m[8] * m[3] * m[6];
+    inv[11] = -(double)m[0] * m[5] * m[11] + (double)m[0] * m[7] * m[9] + (double)m[4] * m[1] * m[11] -
+              (double)m[4] * m[3] * m[9] - (double)m[8] * m[1] * m[7] + (double)m[8] * m[3] * m[5];
+    inv[15] = (double)m[0] * m[5] * m[10] - (double)m[0] * m[6] * m[9] - (double)m[4] * m[1] * m[10] +
+              (double)m[4] * m[2] * m[9] + (double)m[8] * m[1] * m[6] - (double)m[8] * m[2] * m[5];
+    double det = (double)m[0] * inv[0] + (double)m[1] * inv[4] + (double)m[2] * inv[8] + (double)m[3] * inv[12];
+    sw__m4 r;
+    for (int i = 0; i < 16; i++) r.m[i] = det != 0.0 ? (float)(inv[i] / det) : 0.0f;
+    return r;
+}
+
+void sw_camera_view_projection(const sw_camera* camera, float aspect, float out_matrix[16]) {
+    sw__m4 view = sw__look_at(camera->eye, camera->target, camera->up);
+    sw__m4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far);
+    sw__m4 vp = sw__m4_mul(&projection, &view);
+    memcpy(out_matrix, vp.m, sizeof vp.m);
+}
+
+void sw_camera_frame_bounds(const float bounds_min[3], const float bounds_max[3], float azimuth_degrees,
+                            float elevation_degrees, float aspect, sw_camera* out) {
+    float center[3], radius = 0.0f;
+    for (int i = 0; i < 3; i++) {
+        center[i] = 0.5f * (bounds_min[i] + bounds_max[i]);
+        float h = 0.5f * (bounds_max[i] - bounds_min[i]);
+        radius += h * h;
+    }
+    radius = sqrtf(radius);
+    if (!(radius > 1e-6f)) radius = 1.0f;
+    const float fov_y = 35.0f * SW__PI / 180.0f;
+    /* The bounding sphere fits the narrower of the two fields of view. */
+    float half = 0.5f * fov_y;
+    if (aspect < 1.0f) half = atanf(tanf(half) * aspect);
+    float distance = radius / sinf(half) * 1.05f;
+    float az = azimuth_degrees * SW__PI / 180.0f, el = elevation_degrees * SW__PI / 180.0f;
+    float dir[3] = {sinf(az) * cosf(el), sinf(el), cosf(az) * cosf(el)};
+    *out = (sw_camera){.fov_y = fov_y, .z_near = distance * 0.05f, .z_far = distance + radius * 4.0f};
+    for (int i = 0; i < 3; i++) {
+        out->target[i] = center[i];
+        out->eye[i] = center[i] + dir[i] * distance;
+    }
+    out->up[1] = 1.0f;
+}
+
+/* ---- programs ------------------------------------------------------------------ */
+
+static const char sw__shader_header[] = "#version 430 core\n#line 1 1\n";
+
+void sw_render_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),
+                              void* user) {
+    static const struct { const char* name; const char* stage; const char* body; } shaders[] = {
+        {"gbuffer", "vert", sw_shader_gbuffer_vert},       {"gbuffer", "frag", sw_shader_gbuffer_frag},
+        {"fullscreen", "vert", sw_shader_fullscreen_vert}, {"lighting", "frag", sw_shader_lighting_frag},
+        {"post", "frag", sw_shader_post_frag},             {"shadow", "vert", sw_shader_shadow_vert},
+        {"shadow", "frag", sw_shader_shadow_frag},         {"lines", "vert", sw_shader_lines_vert},
+        {"lines", "frag", sw_shader_lines_frag},
+    };
+    for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
+        size_t a = strlen(sw__shader_header), b = strlen(shaders[i].body);
+        char* source = (char*)malloc(a + b + 1);
+        if (!source) return;
+        memcpy(source, sw__shader_header, a);
+        memcpy(source + a, shaders[i].body, b + 1);
+        visit(shaders[i].name, shaders[i].stage, source, user);
+        free(source);
+    }
+}
+
+static sw_result sw__compile(GLenum stage, const char* body, const char* name, GLuint* out, sw_diag* diag) {
+    const GLchar* sources[2] = {sw__shader_header, body};
+    GLuint shader = glCreateShader(stage);
+    glShaderSource(shader, 2, sources, NULL);
+    glCompileShader(shader);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = {0};
+        glGetShaderInfoLog(shader, (GLsizei)sizeof log, NULL, log);
+        glDeleteShader(shader);
+        for (char* c = log; *c; c++)
+            if (*c == '\n') *c = ' ';
+        return sw_diag_set(diag, SW_ERR_IO, -1, "compiling %s failed: %s", name, log);
+    }
+    *out = shader;
+    return SW_OK;
+}
+
+static sw_result sw__program(const char* vs, const char* fs, const char* name, GLuint* out, sw_diag* diag) {
+    GLuint v = 0, f = 0;
+    sw_result r = sw__compile(GL_VERTEX_SHADER, vs, name, &v, diag);
+    if (r == SW_OK) r = sw__compile(GL_FRAGMENT_SHADER, fs, name, &f, diag);
+    if (r != SW_OK) {
+        glDeleteShader(v);
+        return r;
+    }
+    GLuint p = glCreateProgram();
+    glAttachShader(p, v);
+    glAttachShader(p, f);
+    glLinkProgram(p);
+    glDeleteShader(v);
+    glDeleteShader(f);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = {0};
+        glGetProgramInfoLog(p, (GLsizei)sizeof log, NULL, log);
+        glDeleteProgram(p);
+        return sw_diag_set(diag, SW_ERR_IO, -1, "linking %s failed: %s", name, log);
+    }
+    *out = p;
+    return SW_OK;
+}
+
+/* ---- scene ------------------------------------------------------------------------ */
+
+typedef struct sw__draw {
+    size_t node, primitive;
+    const sw_gltf_primitive* prim;
+    sw_gpu_gltf_primitive* gpu;
+    GLuint vao;
+    GLuint static_buffer;     /* uv0 | uv1 | colours */
+    GLuint index_buffer;
+    GLuint weight_buffer;     /* the debug weight view's per-vertex weight */
+    GLenum mode;
+    size_t uv1_offset, color_offset;
+} sw__draw;
+
+struct sw_renderer {
+    int width, height, shadow_size;
+    /* targets */
+    GLuint gbuffer_fbo, lighting_fbo, image_fbo, shadow_fbo;
+    GLuint t_normal, t_albedo, t_material, t_class, t_motion, t_depth, t_hdr, t_image, t_shadow;
+    /* programs */
+    GLuint p_gbuffer, p_shadow, p_lighting, p_post, p_lines;
+    GLuint empty_vao;
+    GLuint white_texture, flat_normal_texture;
+    sw_gpu_skinner* skinner;
+    /* scene */
+    const sw_gltf_asset* asset;
+    sw__draw* draws;
+    size_t draw_count;
+    GLuint* textures;         /* one per glTF texture, 0 = white */
+    GLuint ground_vao, ground_buffer;
+    int32_t weight_joint;     /* node the weight buffers hold, -1 = none */
+    /* last frame, for readbacks */
+    sw_renderer_stats stats;
+    float scene_min[3], scene_max[3];
+    bool have_bounds;
+    float ground_y;
+};
+
+static GLuint sw__texture2d(GLenum internal, int w, int h, GLenum filter) {
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexStorage2D(GL_TEXTURE_2D, 1, internal, w, h);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLint)filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, (GLint)filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    return t;
+}
+
+static GLuint sw__solid_texture(const uint8_t rgba[4]) {
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return t;
+}
+
+static sw_result sw__framebuffer_complete(const char* name, sw_diag* diag) {
+    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "the %s framebuffer is incomplete (0x%x)", name,
+                           (unsigned)status);
+    return SW_OK;
+}
+
+sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_renderer, sw_diag* diag) {
+    if (!out_renderer || !desc) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL desc or out_renderer");
+    *out_renderer = NULL;
+    if (desc->width < 1 || desc->height < 1 || desc->width > 8192 || desc->height > 8192)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "image size %dx%d is outside 1..8192", desc->width,
+                           desc->height);
+    sw_renderer* r = (sw_renderer*)calloc(1, sizeof *r);
+    if (!r) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the renderer");
+    r->width = desc->width;
+    r->height = desc->height;
+    r->shadow_size = desc->shadow_map_size > 0 ? desc->shadow_map_size : 2048;
+    r->weight_joint = -1;
+
+    sw_result res = sw_gpu_skinner_create(&r->skinner, diag);
+    if (res == SW_OK) res = sw__program(sw_shader_gbuffer_vert, sw_shader_gbuffer_frag, "gbuffer", &r->p_gbuffer, diag);
+    if (res == SW_OK) res = sw__program(sw_shader_shadow_vert, sw_shader_shadow_frag, "shadow", &r->p_shadow, diag);
+    if (res == SW_OK)
+        res = sw__program(sw_shader_fullscreen_vert, sw_shader_lighting_frag, "lighting", &r->p_lighting, diag);
+    if (res == SW_OK) res = sw__program(sw_shader_fullscreen_vert, sw_shader_post_frag, "post", &r->p_post, diag);
+    if (res == SW_OK) res = sw__program(sw_shader_lines_vert, sw_shader_lines_frag, "lines", &r->p_lines, diag);
+    if (res != SW_OK) {
+        sw_renderer_destroy(r);
+        return res;
+    }
+
+    const int w = r->width, h = r->height;
+    r->t_normal = sw__texture2d(GL_RGB10_A2, w, h, GL_NEAREST);
+    r->t_albedo = sw__texture2d(GL_SRGB8_ALPHA8, w, h, GL_NEAREST);
+    r->t_material = sw__texture2d(GL_RGBA8, w, h, GL_NEAREST);
+    r->t_class = sw__texture2d(GL_R8UI, w, h, GL_NEAREST);
+    r->t_motion = sw__texture2d(GL_RG16F, w, h, GL_NEAREST);
+    r->t_depth = sw__texture2d(GL_DEPTH_COMPONENT32F, w, h, GL_NEAREST);
+    r->t_hdr = sw__texture2d(GL_RGBA16F, w, h, GL_NEAREST);
+    r->t_image = sw__texture2d(GL_RGBA8, w, h, GL_NEAREST);
+    r->t_shadow = sw__texture2d(GL_DEPTH_COMPONENT32F, r->shadow_size, r->shadow_size, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+
+    GLuint fbos[4];
+    glGenFramebuffers(4, fbos);
+    r->gbuffer_fbo = fbos[0], r->lighting_fbo = fbos[1], r->image_fbo = fbos[2], r->shadow_fbo = fbos[3];
+    glBindFramebuffer(GL_FRAMEBUFFER, r->gbuffer_fbo);
+    GLuint targets[6] = {r->t_normal, r->t_albedo, r->t_material, r->t_class, r->t_motion, r->t_hdr};
+    GLenum buffers[6];
+    for (int i = 0; i < 6; i++) {
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)i, GL_TEXTURE_2D, targets[i], 0);
+        buffers[i] = GL_COLOR_ATTACHMENT0 + (GLenum)i;
+    }
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->t_depth, 0);
+    glDrawBuffers(6, buffers);
+    res = sw__framebuffer_complete("G-buffer", diag);
+    if (res == SW_OK) {
+        glBindFramebuffer(GL_FRAMEBUFFER, r->lighting_fbo);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->t_hdr, 0);
+        res = sw__framebuffer_complete("lighting", diag);
+    }
+    if (res == SW_OK) {
+        glBindFramebuffer(GL_FRAMEBUFFER, r->image_fbo);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->t_image, 0);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->t_depth, 0);
+        res = sw__framebuffer_complete("image", diag);
+    }
+    if (res == SW_OK) {
+        glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->t_shadow, 0);
+        glDrawBuffer(GL_NONE);
+        res = sw__framebuffer_complete("shadow", diag);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glGenVertexArrays(1, &r->empty_vao);
+    r->white_texture = sw__solid_texture((const uint8_t[4]){255, 255, 255, 255});
+    r->flat_normal_texture = sw__solid_texture((const uint8_t[4]){128, 128, 255, 255});
+    if (res == SW_OK) res = sw_gl_check("creating the renderer", diag);
+    if (res != SW_OK) {
+        sw_renderer_destroy(r);
+        return res;
+    }
+    *out_renderer = r;
+    return SW_OK;
+}
+
+static void sw__clear_scene(sw_renderer* r) {
+    for (size_t i = 0; i < r->draw_count; i++) {
+        sw__draw* d = &r->draws[i];
+        sw_gpu_gltf_primitive_destroy(d->gpu);
+        glDeleteVertexArrays(1, &d->vao);
+        GLuint buffers[3] = {d->static_buffer, d->index_buffer, d->weight_buffer};
+        glDeleteBuffers(3, buffers);
+    }
+    free(r->draws);
+    r->draws = NULL;
+    r->draw_count = 0;
+    if (r->asset && r->textures) {
+        for (size_t i = 0; i < r->asset->texture_count; i++)
+            if (r->textures[i]) glDeleteTextures(1, &r->textures[i]);
+    }
+    free(r->textures);
+    r->textures = NULL;
+    glDeleteVertexArrays(1, &r->ground_vao);
+    glDeleteBuffers(1, &r->ground_buffer);
+    r->ground_vao = r->ground_buffer = 0;
+    r->asset = NULL;
+    r->weight_joint = -1;
+    r->have_bounds = false;
+    memset(&r->stats, 0, sizeof r->stats);
+}
+
+void sw_renderer_destroy(sw_renderer* r) {
+    if (!r) return;
+    sw__clear_scene(r);
+    GLuint programs[5] = {r->p_gbuffer, r->p_shadow, r->p_lighting, r->p_post, r->p_lines};
+    for (int i = 0; i < 5; i++) glDeleteProgram(programs[i]);
+    GLuint fbos[4] = {r->gbuffer_fbo, r->lighting_fbo, r->image_fbo, r->shadow_fbo};
+    glDeleteFramebuffers(4, fbos);
+    GLuint textures[11] = {r->t_normal, r->t_albedo, r->t_material, r->t_class, r->t_motion, r->t_depth,
+                           r->t_hdr, r->t_image, r->t_shadow, r->white_texture, r->flat_normal_texture};
+    glDeleteTextures(11, textures);
+    glDeleteVertexArrays(1, &r->empty_vao);
+    sw_gpu_skinner_destroy(r->skinner);
+    free(r);
+}
+
+static GLenum sw__gl_mode(sw_gltf_mode mode) {
+    switch (mode) {
+    case SW_GLTF_POINTS: return GL_POINTS;
+    case SW_GLTF_LINES: return GL_LINES;
+    case SW_GLTF_LINE_LOOP: return GL_LINE_LOOP;
+    case SW_GLTF_LINE_STRIP: return GL_LINE_STRIP;
+    case SW_GLTF_TRIANGLE_STRIP: return GL_TRIANGLE_STRIP;
+    case SW_GLTF_TRIANGLE_FAN: return GL_TRIANGLE_FAN;
+    default: return GL_TRIANGLES;
+    }
+}
+
+/* A texture from a glTF texture: decoded, mipmapped, its sampler's filters
+   and wraps. Returns 0 when the image does not decode. */
+static GLuint sw__upload_texture(sw_renderer* r, size_t index, bool srgb) {
+    const sw_gltf_asset* a = r->asset;
+    const sw_gltf_texture* t = &a->textures[index];
+    if (t->image < 0) return 0;
+    uint8_t* pixels = NULL;
+    int w = 0, h = 0;
+    sw_diag diag;
+    if (sw_gltf_decode_image(a, (size_t)t->image, &pixels, &w, &h, &diag) != SW_OK) {
+        r->stats.texture_failures++;
+        return 0;
+    }
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    free(pixels);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    GLint min_filter = GL_LINEAR_MIPMAP_LINEAR, mag_filter = GL_LINEAR, wrap_s = GL_REPEAT, wrap_t = GL_REPEAT;
+    if (t->sampler >= 0 && (size_t)t->sampler < a->sampler_count) {
+        const sw_gltf_sampler* s = &a->samplers[t->sampler];
+        if (s->min_filter) min_filter = s->min_filter;
+        if (s->mag_filter) mag_filter = s->mag_filter;
+        if (s->wrap_s) wrap_s = s->wrap_s;
+        if (s->wrap_t) wrap_t = s->wrap_t;
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, min_filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, mag_filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap_s);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap_t);
+    r->stats.textures++;
+    return tex;
+}
+
+/* Attribute layout of the G-buffer pass (locations as in gbuffer.vert);
+   bindings 0–3 follow the skinned buffers and are rebound every draw. */
+static void sw__setup_vao(sw__draw* d) {
+    const sw_gltf_primitive* p = d->prim;
+    glGenVertexArrays(1, &d->vao);
+    glBindVertexArray(d->vao);
+    glVertexAttribFormat(0, 3, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(0, 0);
+    glVertexAttribFormat(1, 3, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(1, 1);
+    glVertexAttribFormat(2, 3, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(2, 2);
+    glVertexAttribFormat(3, 4, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(3, 3);
+    glVertexAttribFormat(4, 2, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(4, 4);
+    glVertexAttribFormat(5, 2, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(5, 5);
+    glVertexAttribFormat(6, 4, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(6, 6);
+    glVertexAttribFormat(7, 1, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(7, 7);
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+    if (p->normals) glEnableVertexAttribArray(2);
+    if (p->tangents) glEnableVertexAttribArray(3);
+    const size_t n = p->vertex_count;
+    size_t bytes = (p->texcoord_count > 0 ? n * 8 : 0) + (p->texcoord_count > 1 ? n * 8 : 0) + (p->colors ? n * 16 : 0);
+    if (bytes) {
+        glGenBuffers(1, &d->static_buffer);
+        glBindBuffer(GL_ARRAY_BUFFER, d->static_buffer);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_STATIC_DRAW);
+        size_t at = 0;
+        if (p->texcoord_count > 0) {
+            glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * 8), p->texcoords[0]);
+            glBindVertexBuffer(4, d->static_buffer, 0, 8);
+            glEnableVertexAttribArray(4);
+            at += n * 8;
+        }
+        if (p->texcoord_count > 1) {
+            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)at, (GLsizeiptr)(n * 8), p->texcoords[1]);
+            glBindVertexBuffer(5, d->static_buffer, (GLintptr)at, 8);
+            glEnableVertexAttribArray(5);
+            at += n * 8;
+        }
+        if (p->colors) {
+            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)at, (GLsizeiptr)(n * 16), p->colors);
+            glBindVertexBuffer(6, d->static_buffer, (GLintptr)at, 16);
+            glEnableVertexAttribArray(6);
+        }
+    }
+    if (p->indices) {
+        glGenBuffers(1, &d->index_buffer);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, d->index_buffer);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(p->index_count * 4), p->indices, GL_STATIC_DRAW);
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+sw_result sw_renderer_set_scene(sw_renderer* r, const sw_gltf_asset* asset, sw_diag* diag) {
+    if (!r || !asset) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or asset");
+    sw__clear_scene(r);
+    r->asset = asset;
+    r->textures = (GLuint*)calloc(asset->texture_count + 1, sizeof(GLuint));
+    size_t count = 0;
+    for (size_t n = 0; n < asset->node_count; n++)
+        if (asset->nodes[n].mesh >= 0) count += asset->meshes[asset->nodes[n].mesh].primitive_count;
+    r->draws = (sw__draw*)calloc(count + 1, sizeof(sw__draw));
+    if (!r->textures || !r->draws) {
+        sw__clear_scene(r);
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu primitives", count);
+    }
+    /* Textures: base colour and emissive are sRGB, the others linear. */
+    bool* srgb = (bool*)calloc(asset->texture_count + 1, sizeof(bool));
+    if (!srgb) {
+        sw__clear_scene(r);
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    }
+    for (size_t m = 0; m < asset->material_count; m++) {
+        const sw_gltf_material* mat = &asset->materials[m];
+        if (mat->base_color_texture.texture >= 0) srgb[mat->base_color_texture.texture] = true;
+        if (mat->emissive_texture.texture >= 0) srgb[mat->emissive_texture.texture] = true;
+    }
+    for (size_t t = 0; t < asset->texture_count; t++) r->textures[t] = sw__upload_texture(r, t, srgb[t]);
+    free(srgb);
+
+    /* Every (node, primitive), scene or not, as sinew export lists them. */
+    for (size_t n = 0; n < asset->node_count; n++) {
+        const sw_gltf_node* node = &asset->nodes[n];
+        if (node->mesh < 0) continue;
+        const sw_gltf_mesh* mesh = &asset->meshes[node->mesh];
+        for (size_t p = 0; p < mesh->primitive_count; p++) {
+            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            if (prim->vertex_count == 0) continue;
+            sw__draw* d = &r->draws[r->draw_count];
+            d->node = n, d->primitive = p, d->prim = prim, d->mode = sw__gl_mode(prim->mode);
+            sw_result res = sw_gpu_gltf_primitive_create(r->skinner, asset, n, p, &d->gpu, diag);
+            if (res != SW_OK) {
+                sw__clear_scene(r);
+                return res;
+            }
+            sw__setup_vao(d);
+            r->draw_count++;
+            r->stats.primitives++;
+            size_t elements = prim->indices ? prim->index_count : prim->vertex_count;
+            if (d->mode == GL_TRIANGLES) r->stats.triangles += elements / 3;
+            else if (d->mode == GL_TRIANGLE_STRIP || d->mode == GL_TRIANGLE_FAN)
+                r->stats.triangles += elements > 2 ? elements - 2 : 0;
+        }
+    }
+    glGenVertexArrays(1, &r->ground_vao);
+    glGenBuffers(1, &r->ground_buffer);
+    return sw_gl_check("preparing the scene", diag);
+}
+
+/* Per-vertex weight of one joint (node) for the weight view. */
+static sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag* diag) {
+    if (r->weight_joint == joint_node) return SW_OK;
+    const sw_gltf_asset* a = r->asset;
+    for (size_t i = 0; i < r->draw_count; i++) {
+        sw__draw* d = &r->draws[i];
+        const sw_gltf_primitive* p = d->prim;
+        const sw_gltf_node* node = &a->nodes[d->node];
+        float* w = (float*)calloc(p->vertex_count, sizeof(float));
+        if (!w) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for joint weights");
+        if (node->skin >= 0 && p->influence_count > 0) {
+            const sw_gltf_skin* skin = &a->skins[node->skin];
+            for (size_t v = 0; v < p->vertex_count; v++)
+                for (int k = 0; k < p->influence_count; k++) {
+                    uint16_t j = p->joints[v * (size_t)p->influence_count + (size_t)k];
+                    if (j < skin->joint_count && (int64_t)skin->joints[j] == (int64_t)joint_node)
+                        w[v] += p->weights[v * (size_t)p->influence_count + (size_t)k];
+                }
+        } else if ((int64_t)d->node == (int64_t)joint_node) {
+            for (size_t v = 0; v < p->vertex_count; v++) w[v] = 1.0f;
+        }
+        if (!d->weight_buffer) glGenBuffers(1, &d->weight_buffer);
+        glBindBuffer(GL_ARRAY_BUFFER, d->weight_buffer);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(p->vertex_count * 4), w, GL_STATIC_DRAW);
+        free(w);
+        glBindVertexArray(d->vao);
+        glBindVertexBuffer(7, d->weight_buffer, 0, 4);
+        glEnableVertexAttribArray(7);
+        glBindVertexArray(0);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    r->weight_joint = joint_node;
+    return sw_gl_check("uploading joint weights", diag);
+}
+
+static sw_result sw__skin_all(sw_renderer* r, const sw_mat34* world, const float* weights, sw_skin_method method,
+                              sw_diag* diag) {
+    sw_gpu_skin_desc desc = {.method = method == SW_SKIN_DQS ? SW_SKIN_DQS : SW_SKIN_LBS};
+    for (size_t i = 0; i < r->draw_count; i++) {
+        sw__draw* d = &r->draws[i];
+        sw_result res = sw_gpu_gltf_primitive_pose(d->gpu, world, weights, diag);
+        if (res == SW_OK) res = sw_gpu_gltf_primitive_skin(r->skinner, d->gpu, &desc, NULL, diag);
+        if (res != SW_OK) return res;
+    }
+    return SW_OK;
+}
+
+sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_mat34* world, const float* weights, float out_min[3],
+                                   float out_max[3], sw_diag* diag) {
+    if (!r || !r->asset || !world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or pose");
+    sw_result res = sw__skin_all(r, world, weights, SW_SKIN_LBS, diag);
+    if (res != SW_OK) return res;
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    bool any = false;
+    for (size_t i = 0; i < r->draw_count; i++) {
+        const sw__draw* d = &r->draws[i];
+        size_t n = d->prim->vertex_count;
+        float* p = (float*)malloc(n * 12);
+        if (!p) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu vertices", n);
+        res = sw_gpu_instance_read(sw_gpu_gltf_primitive_instance(d->gpu), p, NULL, NULL, NULL, diag);
+        for (size_t v = 0; res == SW_OK && v < n; v++)
+            for (int c = 0; c < 3; c++) {
+                float x = p[3 * v + (size_t)c];
+                if (!(x == x) || x - x != 0.0f) continue; /* NaN or infinite: not a bound */
+                lo[c] = x < lo[c] ? x : lo[c];
+                hi[c] = x > hi[c] ? x : hi[c];
+                any = true;
+            }
+        free(p);
+        if (res != SW_OK) return res;
+    }
+    if (!any) return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "the scene has no finite vertex to draw");
+    memcpy(out_min, lo, sizeof lo);
+    memcpy(out_max, hi, sizeof hi);
+    return SW_OK;
+}
+
+/* Uniforms of one material (locations as in gbuffer.frag), textures bound. */
+static void sw__bind_material(const sw_renderer* r, const sw__draw* d, int flags) {
+    const sw_gltf_asset* a = r->asset;
+    static const sw_gltf_material fallback = {
+        .base_color_factor = {1, 1, 1, 1},
+        .metallic_factor = 0.0f,
+        .roughness_factor = 0.6f,
+        .base_color_texture = {.texture = -1},
+        .metallic_roughness_texture = {.texture = -1},
+        .normal_texture = {.texture = -1},
+        .occlusion_texture = {.texture = -1},
+        .emissive_texture = {.texture = -1},
+        .alpha_cutoff = 0.5f,
+    };
+    const sw_gltf_material* m =
+        d->prim->material >= 0 && (size_t)d->prim->material < a->material_count ? &a->materials[d->prim->material] : &fallback;
+    const sw_gltf_texture_ref* refs[SW__TEXTURE_SLOTS] = {&m->base_color_texture, &m->normal_texture,
+                                                          &m->metallic_roughness_texture, &m->occlusion_texture,
+                                                          &m->emissive_texture};
+    float transforms[SW__TEXTURE_SLOTS][9];
+    GLint sets[SW__TEXTURE_SLOTS];
+    bool normal_map = false;
+    for (int s = 0; s < SW__TEXTURE_SLOTS; s++) {
+        const sw_gltf_texture_ref* ref = refs[s];
+        GLuint tex = ref->texture >= 0 && (size_t)ref->texture < a->texture_count ? r->textures[ref->texture] : 0;
+        if (s == 1) normal_map = tex != 0;
+        glActiveTexture(GL_TEXTURE0 + (GLenum)s);
+        glBindTexture(GL_TEXTURE_2D, tex ? tex : s == 1 ? r->flat_normal_texture : r->white_texture);
+        sets[s] = ref->texcoord == 1 ? 1 : 0;
+        /* KHR_texture_transform: T · R · S, as a column-major 3×3. */
+        float c = 1.0f, sn = 0.0f, sx = 1.0f, sy = 1.0f, ox = 0.0f, oy = 0.0f;
+        if (ref->has_transform) {
+            c = cosf(ref->rotation), sn = sinf(ref->rotation);
+            sx = ref->uv_scale[0], sy = ref->uv_scale[1], ox = ref->offset[0], oy = ref->offset[1];
+        }
+        float t[9] = {c * sx, -sn * sx, 0, sn * sy, c * sy, 0, ox, oy, 1};
+        memcpy(transforms[s], t, sizeof t);
+    }
+    glUniform4fv(10, 1, m->base_color_factor);
+    glUniform3fv(11, 1, m->emissive_factor);
+    glUniform2f(12, m->metallic_factor, m->roughness_factor);
+    glUniform1f(13, m->occlusion_texture.texture >= 0 ? m->occlusion_texture.scale : 0.0f);
+    glUniform1f(14, m->normal_texture.scale);
+    glUniform1f(15, m->alpha_mode == SW_GLTF_ALPHA_OPAQUE ? -1.0f
+                    : m->alpha_mode == SW_GLTF_ALPHA_MASK ? m->alpha_cutoff
+                                                          : 0.5f);
+    glUniform1ui(16, m->unlit ? SW_RENDER_CLASS_UNLIT : SW_RENDER_CLASS_LIT);
+    int f = flags | (d->prim->normals ? 1 : 0) | (d->prim->tangents ? 2 : 0) | (normal_map ? 4 : 0) |
+            (m->double_sided ? 8 : 0);
+    glUniform1i(17, f);
+    glUniformMatrix3fv(20, SW__TEXTURE_SLOTS, GL_FALSE, &transforms[0][0]);
+    glUniform1iv(25, SW__TEXTURE_SLOTS, sets);
+    if (m->double_sided) glDisable(GL_CULL_FACE);
+    else glEnable(GL_CULL_FACE);
+}
+
+static void sw__draw_primitive(const sw__draw* d) {
+    sw_gpu_instance_buffers b;
+    sw_gpu_instance_get_buffers(sw_gpu_gltf_primitive_instance(d->gpu), &b);
+    glBindVertexArray(d->vao);
+    glBindVertexBuffer(0, b.positions, 0, 12);
+    glBindVertexBuffer(1, b.previous_positions, 0, 12);
+    if (b.normals_offset != SIZE_MAX) glBindVertexBuffer(2, b.normals_tangents, (GLintptr)b.normals_offset, 12);
+    if (b.tangents_offset != SIZE_MAX) glBindVertexBuffer(3, b.normals_tangents, (GLintptr)b.tangents_offset, 16);
+    if (!d->prim->colors) glVertexAttrib4f(6, 1, 1, 1, 1);
+    if (!d->weight_buffer) glVertexAttrib1f(7, 0.0f);
+    if (d->index_buffer) glDrawElements(d->mode, (GLsizei)d->prim->index_count, GL_UNSIGNED_INT, NULL);
+    else glDrawArrays(d->mode, 0, (GLsizei)d->prim->vertex_count);
+}
+
+/* The ground: a square under the scene, at its lowest point. */
+static void sw__ground_geometry(sw_renderer* r, const float lo[3], const float hi[3]) {
+    float cx = 0.5f * (lo[0] + hi[0]), cz = 0.5f * (lo[2] + hi[2]);
+    float extent = 0.0f;
+    for (int i = 0; i < 3; i++) extent = fmaxf(extent, hi[i] - lo[i]);
+    /* Wide enough that its far edge lies near the horizon, not in the picture. */
+    float s = extent * 12.0f + 1e-3f, y = lo[1];
+    r->ground_y = y;
+    /* position, previous position (the same: the ground does not move), normal, as interleaved triples */
+    float v[6][9];
+    const float corners[6][2] = {{-1, -1}, {-1, 1}, {1, 1}, {-1, -1}, {1, 1}, {1, -1}};
+    for (int i = 0; i < 6; i++) {
+        float p[3] = {cx + corners[i][0] * s, y, cz + corners[i][1] * s};
+        memcpy(&v[i][0], p, 12), memcpy(&v[i][3], p, 12);
+        v[i][6] = 0, v[i][7] = 1, v[i][8] = 0;
+    }
+    glBindVertexArray(r->ground_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->ground_buffer);
+    glBufferData(GL_ARRAY_BUFFER, sizeof v, v, GL_DYNAMIC_DRAW);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 36, (const void*)0);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 36, (const void*)12);
+    glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, 36, (const void*)24);
+    glEnableVertexAttribArray(0), glEnableVertexAttribArray(1), glEnableVertexAttribArray(2);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+/* The light: from the upper front left, an orthographic box around the
+   scene's bounding sphere (ground included). */
+static void sw__light(const float lo[3], const float hi[3], float direction[3], sw__m4* view_projection) {
+    float d[3] = {-0.45f, 0.8f, 0.55f};
+    sw__v3_normalize(d);
+    memcpy(direction, d, sizeof d);
+    float center[3], radius = 0.0f;
+    for (int i = 0; i < 3; i++) {
+        center[i] = 0.5f * (lo[i] + hi[i]);
+        radius = fmaxf(radius, hi[i] - lo[i]);
+    }
+    radius *= 1.5f;
+    float eye[3] = {center[0] + d[0] * radius * 2, center[1] + d[1] * radius * 2, center[2] + d[2] * radius * 2};
+    float up[3] = {0, 1, 0};
+    if (fabsf(d[1]) > 0.99f) up[1] = 0, up[2] = 1;
+    sw__m4 view = sw__look_at(eye, center, up);
+    sw__m4 proj = sw__ortho(-radius, radius, -radius, radius, 0.01f, radius * 4);
+    *view_projection = sw__m4_mul(&proj, &view);
+}
+
+static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, sw_skin_method method, int x0, int x1,
+                                     const sw__m4* vp, const sw__m4* previous_vp, sw_diag* diag) {
+    sw_result res = sw__skin_all(r, f->world, f->weights, method, diag);
+    if (res != SW_OK) return res;
+
+    /* Scene bounds for the ground and the light: the skinned positions'
+       bounds of the first drawn frame, kept (a ground that follows the
+       feet would slide under a walking character). */
+    if (!r->have_bounds) {
+        float lo[3], hi[3];
+        res = sw_renderer_scene_bounds(r, f->world, f->weights, lo, hi, diag);
+        if (res != SW_OK) return res;
+        memcpy(r->scene_min, lo, sizeof lo), memcpy(r->scene_max, hi, sizeof hi);
+        r->have_bounds = true;
+        sw__ground_geometry(r, lo, hi);
+        res = sw__skin_all(r, f->world, f->weights, method, diag);
+        if (res != SW_OK) return res;
+    }
+    float light_direction[3];
+    sw__m4 light_vp;
+    sw__light(r->scene_min, r->scene_max, light_direction, &light_vp);
+
+    /* 1. Shadow map. */
+    glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
+    glViewport(0, 0, r->shadow_size, r->shadow_size);
+    glDisable(GL_SCISSOR_TEST);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.5f, 2.0f);
+    glUseProgram(r->p_shadow);
+    glUniformMatrix4fv(0, 1, GL_FALSE, light_vp.m);
+    for (size_t i = 0; i < r->draw_count; i++) sw__draw_primitive(&r->draws[i]);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+
+    /* 2. G-buffer (this half only). */
+    glBindFramebuffer(GL_FRAMEBUFFER, r->gbuffer_fbo);
+    glViewport(0, 0, r->width, r->height);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, 0, x1 - x0, r->height);
+    glEnable(GL_FRAMEBUFFER_SRGB);
+    const float zero[4] = {0, 0, 0, 0};
+    const GLuint zero_class[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 6; i++)
+        if (i == 3) glClearBufferuiv(GL_COLOR, i, zero_class);
+        else glClearBufferfv(GL_COLOR, i, zero);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glUseProgram(r->p_gbuffer);
+    glUniformMatrix4fv(0, 1, GL_FALSE, vp->m);
+    glUniformMatrix4fv(1, 1, GL_FALSE, f->first_frame ? vp->m : previous_vp->m);
+    int flags = (f->view == SW_RENDER_VIEW_UV ? 16 : 0) | (f->view == SW_RENDER_VIEW_WEIGHTS ? 32 : 0) |
+                (f->first_frame ? 64 : 0);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+    for (size_t i = 0; i < r->draw_count; i++) {
+        sw__bind_material(r, &r->draws[i], flags);
+        sw__draw_primitive(&r->draws[i]);
+    }
+    /* The ground: grey, lit, no textures. */
+    glDisable(GL_CULL_FACE);
+    for (int s = 0; s < SW__TEXTURE_SLOTS; s++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)s);
+        glBindTexture(GL_TEXTURE_2D, s == 1 ? r->flat_normal_texture : r->white_texture);
+    }
+    glUniform4f(10, 0.42f, 0.43f, 0.45f, 1.0f);
+    glUniform3f(11, 0, 0, 0);
+    glUniform2f(12, 0.0f, 0.9f);
+    glUniform1f(13, 0.0f);
+    glUniform1f(15, -1.0f);
+    glUniform1ui(16, SW_RENDER_CLASS_GROUND);
+    glUniform1i(17, 1 | (f->first_frame ? 64 : 0));
+    glBindVertexArray(r->ground_vao);
+    glVertexAttrib4f(6, 1, 1, 1, 1);
+    glVertexAttrib1f(7, 0.0f);
+    glVertexAttrib2f(4, 0, 0);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+    glDisable(GL_FRAMEBUFFER_SRGB);
+
+    /* 3. Lighting, added onto the emission already in the HDR target. */
+    glBindFramebuffer(GL_FRAMEBUFFER, r->lighting_fbo);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE);
+    glUseProgram(r->p_lighting);
+    sw__m4 inverse_vp = sw__m4_inverse(vp);
+    glUniformMatrix4fv(0, 1, GL_FALSE, inverse_vp.m);
+    glUniformMatrix4fv(1, 1, GL_FALSE, light_vp.m);
+    glUniform3fv(2, 1, light_direction);
+    glUniform3f(3, 2.6f, 2.5f, 2.35f);
+    glUniform3f(4, 0.55f, 0.62f, 0.75f);
+    glUniform3f(5, 0.22f, 0.2f, 0.18f);
+    glUniform3fv(6, 1, f->camera.eye);
+    glUniform3f(7, 0.32f, 0.42f, 0.58f);
+    glUniform3f(8, 0.78f, 0.8f, 0.84f);
+    glUniform1f(9, 1.0f / (float)r->shadow_size);
+    GLuint inputs[6] = {r->t_normal, r->t_albedo, r->t_material, r->t_class, r->t_depth, r->t_shadow};
+    for (int i = 0; i < 6; i++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)i);
+        glBindTexture(GL_TEXTURE_2D, inputs[i]);
+    }
+    glBindVertexArray(r->empty_vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST);
+    return sw_gl_check("drawing the scene", diag);
+}
+
+/* Bones: a line from every skin joint to its parent when the parent is a
+   joint too, and a small cross at every joint; over the image. */
+static sw_result sw__draw_bones(sw_renderer* r, const sw_render_frame* f, const sw__m4* vp, sw_diag* diag) {
+    const sw_gltf_asset* a = r->asset;
+    size_t joints = 0;
+    for (size_t s = 0; s < a->skin_count; s++) joints += a->skins[s].joint_count;
+    if (joints == 0) return SW_OK;
+    float* v = (float*)malloc(joints * 8 * 6 * sizeof(float));
+    bool* is_joint = (bool*)calloc(a->node_count + 1, sizeof(bool));
+    if (!v || !is_joint) {
+        free(v), free(is_joint);
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for bones");
+    }
+    for (size_t s = 0; s < a->skin_count; s++)
+        for (size_t j = 0; j < a->skins[s].joint_count; j++) is_joint[a->skins[s].joints[j]] = true;
+    float size = 0.0f;
+    for (int i = 0; i < 3; i++) size = fmaxf(size, r->scene_max[i] - r->scene_min[i]);
+    float cross = size * 0.008f;
+    size_t count = 0;
+    for (size_t n = 0; n < a->node_count; n++) {
+        if (!is_joint[n]) continue;
+        const sw_mat34* m = &f->world[n];
+        float p[3] = {m->m[0][3], m->m[1][3], m->m[2][3]};
+        int32_t parent = a->nodes[n].parent;
+        if (parent >= 0 && is_joint[parent]) {
+            const sw_mat34* pm = &f->world[parent];
+            float q[3] = {pm->m[0][3], pm->m[1][3], pm->m[2][3]};
+            float line[12] = {q[0], q[1], q[2], 1.0f, 0.85f, 0.2f, p[0], p[1], p[2], 1.0f, 0.45f, 0.1f};
+            memcpy(v + count * 6, line, sizeof line);
+            count += 2;
+        }
+        for (int axis = 0; axis < 3; axis++) {
+            float lo[3] = {p[0], p[1], p[2]}, hi[3] = {p[0], p[1], p[2]};
+            lo[axis] -= cross, hi[axis] += cross;
+            float line[12] = {lo[0], lo[1], lo[2], 0.2f, 0.9f, 1.0f, hi[0], hi[1], hi[2], 0.2f, 0.9f, 1.0f};
+            memcpy(v + count * 6, line, sizeof line);
+            count += 2;
+        }
+    }
+    GLuint vao, buffer;
+    glGenVertexArrays(1, &vao);
+    glGenBuffers(1, &buffer);
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(count * 24), v, GL_STREAM_DRAW);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 24, (const void*)0);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 24, (const void*)12);
+    glEnableVertexAttribArray(0), glEnableVertexAttribArray(1);
+    glBindFramebuffer(GL_FRAMEBUFFER, r->image_fbo);
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(r->p_lines);
+    glUniformMatrix4fv(0, 1, GL_FALSE, vp->m);
+    glDrawArrays(GL_LINES, 0, (GLsizei)count);
+    glBindVertexArray(0);
+    glDeleteBuffers(1, &buffer);
+    glDeleteVertexArrays(1, &vao);
+    free(v), free(is_joint);
+    return sw_gl_check("drawing bones", diag);
+}
+
+sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
+    if (!r || !f || !r->asset || !f->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or frame");
+    if (f->view == SW_RENDER_VIEW_WEIGHTS) {
+        if (f->weight_joint < 0 || (size_t)f->weight_joint >= r->asset->node_count)
+            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, f->weight_joint, "weight view: node %d does not exist",
+                               (int)f->weight_joint);
+        sw_result res = sw__weight_buffers(r, f->weight_joint, diag);
+        if (res != SW_OK) return res;
+    }
+    const float aspect = (float)r->width / (float)r->height;
+    sw__m4 vp, previous_vp;
+    sw_camera_view_projection(&f->camera, aspect, vp.m);
+    sw_camera_view_projection(&f->previous_camera, aspect, previous_vp.m);
+    sw_result res;
+    if (f->split) {
+        int middle = r->width / 2;
+        res = sw__draw_scene_half(r, f, SW_SKIN_LBS, 0, middle, &vp, &previous_vp, diag);
+        if (res == SW_OK) res = sw__draw_scene_half(r, f, SW_SKIN_DQS, middle, r->width, &vp, &previous_vp, diag);
+    } else {
+        res = sw__draw_scene_half(r, f, f->method, 0, r->width, &vp, &previous_vp, diag);
+    }
+    if (res != SW_OK) return res;
+
+    /* 4. Tone mapping or a debug view into the 8-bit image. */
+    glBindFramebuffer(GL_FRAMEBUFFER, r->image_fbo);
+    glViewport(0, 0, r->width, r->height);
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(r->p_post);
+    glUniform1i(0, (int)f->view);
+    glUniform1f(1, 1.0f);
+    glUniform1f(2, 20.0f);
+    GLuint inputs[5] = {r->t_hdr, r->t_normal, r->t_albedo, r->t_class, r->t_motion};
+    for (int i = 0; i < 5; i++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)i);
+        glBindTexture(GL_TEXTURE_2D, inputs[i]);
+    }
+    glBindVertexArray(r->empty_vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    if (f->split) {
+        /* A thin divider between the LBS and DQS halves. */
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(r->width / 2, 0, r->width >= 200 ? 2 : 1, r->height);
+        glClearColor(1, 1, 1, 1);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDisable(GL_SCISSOR_TEST);
+    }
+    if (f->bones) {
+        res = sw__draw_bones(r, f, &vp, diag);
+        if (res != SW_OK) return res;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glUseProgram(0);
+    glBindVertexArray(0);
+    return sw_gl_check("finishing the frame", diag);
+}
+
+static sw_result sw__read(sw_renderer* r, GLuint fbo, GLenum attachment, GLenum format, GLenum type, void* out,
+                          sw_diag* diag) {
+    if (!r || !out) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or output");
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    glReadBuffer(attachment);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, r->width, r->height, format, type, out);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    return sw_gl_check("reading the frame back", diag);
+}
+
+sw_result sw_renderer_read_image(sw_renderer* r, uint8_t* out, sw_diag* diag) {
+    sw_result res = sw__read(r, r ? r->image_fbo : 0, GL_COLOR_ATTACHMENT0, GL_RGBA, GL_UNSIGNED_BYTE, out, diag);
+    if (res != SW_OK) return res;
+    /* GL rows go bottom to top; images top to bottom. */
+    size_t row = (size_t)r->width * 4;
+    uint8_t* tmp = (uint8_t*)malloc(row);
+    if (!tmp) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    for (int y = 0; y < r->height / 2; y++) {
+        uint8_t* a = out + (size_t)y * row;
+        uint8_t* b = out + (size_t)(r->height - 1 - y) * row;
+        memcpy(tmp, a, row), memcpy(a, b, row), memcpy(b, tmp, row);
+    }
+    free(tmp);
+    return SW_OK;
+}
+
+sw_result sw_renderer_read_hdr(sw_renderer* r, float* out, sw_diag* diag) {
+    return sw__read(r, r ? r->lighting_fbo : 0, GL_COLOR_ATTACHMENT0, GL_RGBA, GL_FLOAT, out, diag);
+}
+
+sw_result sw_renderer_read_class(sw_renderer* r, uint8_t* out, sw_diag* diag) {
+    return sw__read(r, r ? r->gbuffer_fbo : 0, GL_COLOR_ATTACHMENT3, GL_RED_INTEGER, GL_UNSIGNED_BYTE, out, diag);
+}
+
+sw_result sw_renderer_read_motion(sw_renderer* r, float* out, sw_diag* diag) {
+    return sw__read(r, r ? r->gbuffer_fbo : 0, GL_COLOR_ATTACHMENT4, GL_RG, GL_FLOAT, out, diag);
+}
+
+void sw_renderer_get_stats(const sw_renderer* r, sw_renderer_stats* out) {
+    *out = (sw_renderer_stats){0};
+    if (!r) return;
+    *out = r->stats;
+    sw_gpu_skinner_get_stats(r->skinner, &out->skin);
+}

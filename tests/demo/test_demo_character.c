@@ -1,0 +1,794 @@
+/* The built-in demo character (sinew/demo.h), checked through the public
+   importer with invariants of its own rather than stored outputs: a valid
+   GLB that loads without warnings; the skeleton it promises; a few thousand
+   vertices with normalised, smooth weights over every joint; a rest pose
+   that skins onto the bind positions; outward normals and tangents;
+   regions by material; three clips, of which walk loops and twist turns
+   the forearms 170° so LBS collapses where DQS does not; the same bytes on
+   every call.
+
+   With arguments `--round-trip SINEW DIR` it instead runs `SINEW
+   demo-asset -o DIR/demo.glb` and checks that the file holds the very
+   bytes of the in-memory GLB and loads from disk as it does from memory. */
+#define _POSIX_C_SOURCE 200809L /* mkdir */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+#include "sinew/demo.h"
+#include "sinew/gltf.h"
+
+static const char* const required_joints[] = {
+    "pelvis",          "spine",       "chest",           "neck",          "head",
+    "shoulder_l",      "shoulder_r",  "upper_arm_l",     "upper_arm_r",   "upper_arm_twist_l",
+    "upper_arm_twist_r", "forearm_l", "forearm_r",       "forearm_twist_l", "forearm_twist_r",
+    "hand_l",          "hand_r",      "thigh_l",         "thigh_r",       "shin_l",
+    "shin_r",          "foot_l",      "foot_r",
+};
+#define REQUIRED_JOINTS (sizeof required_joints / sizeof required_joints[0])
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static void* demo_bytes(size_t* size) {
+    void* data = NULL;
+    sw_diag diag;
+    sw_result r = sw_demo_character_glb(&data, size, &diag);
+    if (r != SW_OK) fprintf(stderr, "  sw_demo_character_glb: %s\n", diag.message);
+    return r == SW_OK ? data : NULL;
+}
+
+static sw_gltf_asset* load_demo(bool keep_raw) {
+    size_t size = 0;
+    void* data = demo_bytes(&size);
+    if (!data) return NULL;
+    sw_gltf_options options = {.keep_raw_influences = keep_raw};
+    sw_gltf_asset* asset = NULL;
+    sw_diag diag;
+    if (sw_gltf_load_memory(data, size, SW_DEMO_CHARACTER_NAME, NULL, &options, &asset, &diag) != SW_OK)
+        fprintf(stderr, "  load: %s\n", diag.message);
+    free(data);
+    return asset;
+}
+
+/* The node holding the skinned mesh, or -1. */
+static int skinned_node(const sw_gltf_asset* a) {
+    for (size_t n = 0; n < a->node_count; n++)
+        if (a->nodes[n].mesh >= 0 && a->nodes[n].skin >= 0) return (int)n;
+    return -1;
+}
+
+/* Index of the joint named `name` in skin 0, or -1. */
+static int skin_joint(const sw_gltf_asset* a, const char* name) {
+    const sw_gltf_skin* skin = &a->skins[0];
+    for (size_t j = 0; j < skin->joint_count; j++) {
+        const char* n = a->nodes[skin->joints[j]].name;
+        if (n && strcmp(n, name) == 0) return (int)j;
+    }
+    return -1;
+}
+
+static int node_named(const sw_gltf_asset* a, const char* name) {
+    for (size_t n = 0; n < a->node_count; n++)
+        if (a->nodes[n].name && strcmp(a->nodes[n].name, name) == 0) return (int)n;
+    return -1;
+}
+
+static int animation_named(const sw_gltf_asset* a, const char* name) {
+    for (size_t i = 0; i < a->animation_count; i++)
+        if (a->animations[i].name && strcmp(a->animations[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+static int material_named(const sw_gltf_asset* a, const char* name) {
+    for (size_t i = 0; i < a->material_count; i++)
+        if (a->materials[i].name && strcmp(a->materials[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+static size_t total_vertices(const sw_gltf_asset* a) {
+    size_t n = 0;
+    for (size_t m = 0; m < a->mesh_count; m++)
+        for (size_t p = 0; p < a->meshes[m].primitive_count; p++) n += a->meshes[m].primitives[p].vertex_count;
+    return n;
+}
+
+/* Node locals of animation `anim` at `time` (the rest pose for anim < 0). */
+static bool pose_at(const sw_gltf_asset* a, int anim, float time, sw_transform* local) {
+    sw_gltf_rest_pose(a, local);
+    if (anim < 0) return true;
+    sw_sample_job job = {.clip = &a->animations[anim], .time = time, .target_count = a->node_count,
+                         .out_local = local};
+    sw_diag diag;
+    if (sw_sample_job_validate(&job, &diag) != SW_OK) {
+        fprintf(stderr, "  sample: %s\n", diag.message);
+        return false;
+    }
+    sw_sample_job_run(&job);
+    return true;
+}
+
+static sw_vec3 origin_of(const sw_mat34* m) { return sw_vec3_make(m->m[0][3], m->m[1][3], m->m[2][3]); }
+
+/* A direction through the transpose of m's 3×3 (its inverse for a rotation). */
+static sw_vec3 inverse_rotate(const sw_mat34* m, sw_vec3 d) {
+    return sw_vec3_make(m->m[0][0] * d.x + m->m[1][0] * d.y + m->m[2][0] * d.z,
+                        m->m[0][1] * d.x + m->m[1][1] * d.y + m->m[2][1] * d.z,
+                        m->m[0][2] * d.x + m->m[1][2] * d.y + m->m[2][2] * d.z);
+}
+
+/* World positions of one primitive of the skinned node for a set of node
+   world matrices (morph weights: none in this asset). */
+static bool deform(const sw_gltf_asset* a, size_t primitive, const sw_mat34* world, sw_skin_method method,
+                   float* out_positions) {
+    int node = skinned_node(a);
+    size_t size = sw_gltf_deform_scratch_size(a, (size_t)node, primitive);
+    void* scratch = aligned_alloc(16, (size + 15) / 16 * 16 + 16);
+    if (!scratch) return false;
+    float no_weights[1] = {0};
+    sw_gltf_deform d = {.asset = a, .node = (size_t)node, .primitive = primitive, .world = world,
+                        .weights = no_weights, .method = method, .scratch = scratch,
+                        .out_positions = out_positions};
+    sw_diag diag;
+    sw_result r = sw_gltf_deform_primitive(&d, &diag);
+    free(scratch);
+    if (r != SW_OK) fprintf(stderr, "  deform: %s\n", diag.message);
+    return r == SW_OK;
+}
+
+static uint32_t read_u32(const uint8_t* p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* ---- the container ------------------------------------------------------------------ */
+
+static void test_glb_container(void) {
+    size_t size = 0;
+    uint8_t* glb = demo_bytes(&size);
+    SW_CHECK(glb != NULL);
+    if (!glb) return;
+    SW_CHECK(size > 28 && size % 4 == 0);
+    SW_CHECK(memcmp(glb, "glTF", 4) == 0);
+    SW_CHECK_EQ_INT(read_u32(glb + 4), 2);
+    SW_CHECK_EQ_INT(read_u32(glb + 8), size);
+    uint32_t json_length = read_u32(glb + 12);
+    SW_CHECK(memcmp(glb + 16, "JSON", 4) == 0);
+    SW_CHECK(json_length % 4 == 0 && 20 + (size_t)json_length + 8 <= size);
+    /* JSON padding is spaces (after the closing brace), BIN padding zeros. */
+    const uint8_t* json = glb + 20;
+    size_t end = json_length;
+    while (end > 0 && (json[end - 1] == ' ' || json[end - 1] == '\n')) end--;
+    SW_CHECK(end > 0 && json[end - 1] == '}');
+    for (size_t i = 0; i < json_length; i++) SW_CHECK(json[i] != 0);
+    const uint8_t* bin = json + json_length;
+    uint32_t bin_length = read_u32(bin);
+    SW_CHECK(memcmp(bin + 4, "BIN\0", 4) == 0);
+    SW_CHECK_EQ_INT(20 + (size_t)json_length + 8 + bin_length, size);
+    SW_CHECK(bin_length % 4 == 0);
+    free(glb);
+}
+
+static void test_same_bytes_every_call(void) {
+    size_t size_a = 0, size_b = 0;
+    void* a = demo_bytes(&size_a);
+    void* b = demo_bytes(&size_b);
+    SW_CHECK(a && b);
+    SW_CHECK_EQ_INT(size_a, size_b);
+    SW_CHECK(a && b && size_a == size_b && memcmp(a, b, size_a) == 0);
+    free(a);
+    free(b);
+}
+
+static void test_loads_without_warnings(void) {
+    sw_gltf_asset* a = load_demo(false);
+    SW_CHECK(a != NULL);
+    if (!a) return;
+    for (size_t i = 0; i < a->warning_count; i++) fprintf(stderr, "  warning: %s\n", a->warnings[i]);
+    SW_CHECK_EQ_INT(a->warning_count, 0);
+    SW_CHECK(strcmp(a->path, SW_DEMO_CHARACTER_NAME) == 0);
+    SW_CHECK_EQ_INT(a->scene_count, 1);
+    SW_CHECK_EQ_INT(a->skin_count, 1);
+    SW_CHECK_EQ_INT(a->mesh_count, 1);
+    SW_CHECK(skinned_node(a) >= 0);
+    sw_gltf_free(a);
+}
+
+/* ---- the skeleton --------------------------------------------------------------------- */
+
+static void test_skeleton(void) {
+    sw_gltf_asset* a = load_demo(false);
+    if (!a) {
+        SW_CHECK(a != NULL);
+        return;
+    }
+    size_t joints = a->skins[0].joint_count;
+    SW_CHECK(joints >= 20 && joints <= 30);
+    for (size_t i = 0; i < REQUIRED_JOINTS; i++) {
+        bool found = skin_joint(a, required_joints[i]) >= 0;
+        if (!found) fprintf(stderr, "  missing joint %s\n", required_joints[i]);
+        SW_CHECK(found);
+    }
+    /* Rest pose: about 1.7 m tall, head above neck above chest above
+       pelvis, the left side on +X, feet near the ground. */
+    sw_transform* local = calloc(a->node_count, sizeof *local);
+    sw_mat34* world = calloc(a->node_count, sizeof *world);
+    SW_CHECK(local && world);
+    if (local && world) {
+        sw_gltf_rest_pose(a, local);
+        sw_gltf_world_matrices(a, local, world);
+        const char* column[] = {"pelvis", "spine", "chest", "neck", "head"};
+        for (int i = 0; i + 1 < 5; i++)
+            SW_CHECK(origin_of(&world[node_named(a, column[i])]).y < origin_of(&world[node_named(a, column[i + 1])]).y);
+        SW_CHECK(origin_of(&world[node_named(a, "hand_l")]).x > 0.2f);
+        SW_CHECK(origin_of(&world[node_named(a, "hand_r")]).x < -0.2f);
+        SW_CHECK(origin_of(&world[node_named(a, "foot_l")]).y < 0.15f);
+        /* Each inverse bind matrix undoes its joint's rest world transform. */
+        for (size_t j = 0; j < joints; j++) {
+            sw_mat34 product = sw_mat34_mul(&world[a->skins[0].joints[j]], &a->skins[0].inverse_bind[j]);
+            sw_mat34 identity = sw_mat34_identity();
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 4; c++) SW_CHECK_NEAR(product.m[r][c], identity.m[r][c], 1e-6);
+        }
+    }
+    free(local);
+    free(world);
+    sw_gltf_free(a);
+}
+
+/* ---- the mesh -------------------------------------------------------------------------- */
+
+static void test_mesh_size_and_extent(void) {
+    sw_gltf_asset* a = load_demo(false);
+    if (!a) {
+        SW_CHECK(a != NULL);
+        return;
+    }
+    size_t vertices = total_vertices(a);
+    fprintf(stderr, "  %zu vertices\n", vertices);
+    SW_CHECK(vertices >= 2000 && vertices <= 8000);
+    float lo[3] = {1e9f, 1e9f, 1e9f}, hi[3] = {-1e9f, -1e9f, -1e9f};
+    const sw_gltf_mesh* mesh = &a->meshes[0];
+    for (size_t p = 0; p < mesh->primitive_count; p++) {
+        const sw_gltf_primitive* prim = &mesh->primitives[p];
+        SW_CHECK_EQ_INT(prim->mode, SW_GLTF_TRIANGLES);
+        SW_CHECK(prim->indices != NULL && prim->index_count % 3 == 0);
+        SW_CHECK(prim->normals && prim->tangents && prim->texcoord_count >= 1);
+        SW_CHECK(prim->influence_count == 4);
+        /* Every vertex is drawn, every index names a vertex. */
+        unsigned char* referenced = calloc(prim->vertex_count, 1);
+        size_t unused = 0;
+        for (size_t i = 0; i < prim->index_count && referenced; i++) {
+            SW_CHECK(prim->indices[i] < prim->vertex_count);
+            if (prim->indices[i] < prim->vertex_count) referenced[prim->indices[i]] = 1;
+        }
+        for (size_t v = 0; v < prim->vertex_count && referenced; v++) unused += !referenced[v];
+        SW_CHECK_EQ_INT(unused, 0);
+        free(referenced);
+        for (int c = 0; c < 3; c++) {
+            if (prim->bounds_min[c] < lo[c]) lo[c] = prim->bounds_min[c];
+            if (prim->bounds_max[c] > hi[c]) hi[c] = prim->bounds_max[c];
+        }
+    }
+    SW_CHECK_NEAR(hi[1] - lo[1], 1.7, 0.05); /* about 1.7 m tall */
+    SW_CHECK_NEAR(lo[1], 0.0, 1e-4);         /* standing on y = 0 */
+    SW_CHECK_NEAR(lo[0], -hi[0], 1e-4);      /* symmetric about x = 0 */
+    sw_gltf_free(a);
+}
+
+/* The file's own weights (before the importer renormalises): sums of 1,
+   every joint used strongly somewhere, many vertices blended. */
+static void test_weights(void) {
+    sw_gltf_asset* a = load_demo(true);
+    if (!a) {
+        SW_CHECK(a != NULL);
+        return;
+    }
+    size_t joints = a->skins[0].joint_count;
+    float* strongest = calloc(joints, sizeof *strongest);
+    size_t vertices = 0, blended = 0, bad_sums = 0, over_four = 0;
+    const sw_gltf_mesh* mesh = &a->meshes[0];
+    for (size_t p = 0; p < mesh->primitive_count && strongest; p++) {
+        const sw_gltf_primitive* prim = &mesh->primitives[p];
+        int slots = prim->raw_influence_count;
+        SW_CHECK(slots >= 4 && prim->raw_weights && prim->raw_joints);
+        if (!prim->raw_weights) continue;
+        for (size_t v = 0; v < prim->vertex_count; v++) {
+            double sum = 0.0;
+            int nonzero = 0;
+            for (int k = 0; k < slots; k++) {
+                float w = prim->raw_weights[v * (size_t)slots + (size_t)k];
+                uint16_t j = prim->raw_joints[v * (size_t)slots + (size_t)k];
+                SW_CHECK(w >= 0.0f && j < joints);
+                sum += w;
+                if (w > 0.0f) {
+                    nonzero++;
+                    if (j < joints && w > strongest[j]) strongest[j] = w;
+                }
+            }
+            bad_sums += !(fabs(sum - 1.0) <= 1e-6);
+            over_four += nonzero > 4;
+            blended += nonzero >= 2;
+            vertices++;
+        }
+    }
+    SW_CHECK_EQ_INT(bad_sums, 0);
+    SW_CHECK_EQ_INT(over_four, 0);
+    fprintf(stderr, "  %zu of %zu vertices have 2+ influences\n", blended, vertices);
+    SW_CHECK(blended * 5 >= vertices); /* at least a fifth blend joints */
+    for (size_t j = 0; j < joints && strongest; j++) {
+        if (!(strongest[j] > 0.3f))
+            fprintf(stderr, "  joint %zu (%s): strongest weight %g\n", j, a->nodes[a->skins[0].joints[j]].name,
+                    strongest[j]);
+        SW_CHECK(strongest[j] > 0.3f);
+    }
+    free(strongest);
+    sw_gltf_free(a);
+}
+
+/* Skinned at rest, every vertex lands on its bind position. */
+static void test_rest_pose_is_bind_pose(void) {
+    sw_gltf_asset* a = load_demo(false);
+    if (!a) {
+        SW_CHECK(a != NULL);
+        return;
+    }
+    sw_transform* local = calloc(a->node_count, sizeof *local);
+    sw_mat34* world = calloc(a->node_count, sizeof *world);
+    sw_mat34* skin = calloc(a->skins[0].joint_count, sizeof *skin);
+    SW_CHECK(local && world && skin);
+    if (local && world && skin) {
+        pose_at(a, -1, 0.0f, local);
+        sw_gltf_world_matrices(a, local, world);
+        sw_gltf_skin_matrices(a, 0, world, skin);
+        for (size_t j = 0; j < a->skins[0].joint_count; j++)
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 4; c++) SW_CHECK_NEAR(skin[j].m[r][c], r == c ? 1.0 : 0.0, 1e-6);
+        const sw_gltf_mesh* mesh = &a->meshes[0];
+        for (size_t p = 0; p < mesh->primitive_count; p++) {
+            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            float* out = malloc(prim->vertex_count * 3 * sizeof *out);
+            for (int method = SW_SKIN_LBS; method <= SW_SKIN_DQS && out; method++) {
+                SW_CHECK(deform(a, p, world, (sw_skin_method)method, out));
+                double worst = 0.0;
+                for (size_t i = 0; i < prim->vertex_count * 3; i++) {
+                    double d = fabs((double)out[i] - prim->positions[i]);
+                    if (d > worst) worst = d;
+                }
+                SW_CHECK(worst <= 1e-5);
+            }
+            free(out);
+        }
+    }
+    free(local);
+    free(world);
+    free(skin);
+    sw_gltf_free(a);
+}
+
+/* Unit normals that point out of the body: each agrees with the winding of
+   its triangles, the winding encloses a positive volume, and a normal
+   points away from the bone of the joint that moves its vertex most. */
+static void test_normals_and_tangents(void) {
+    sw_gltf_asset* a = load_demo(false);
+    if (!a) {
+        SW_CHECK(a != NULL);
+        return;
+    }
+    const sw_gltf_skin* skin = &a->skins[0];
+    size_t joints = skin->joint_count;
+    sw_transform* local = calloc(a->node_count, sizeof *local);
+    sw_mat34* world = calloc(a->node_count, sizeof *world);
+    sw_vec3* bone_end = calloc(joints, sizeof *bone_end);
+    if (!local || !world || !bone_end) {
+        SW_CHECK(false);
+        free(local), free(world), free(bone_end);
+        sw_gltf_free(a);
+        return;
+    }
+    sw_gltf_rest_pose(a, local);
+    sw_gltf_world_matrices(a, local, world);
+    /* A joint's bone runs to its first child joint (a leaf's is a point). */
+    for (size_t j = 0; j < joints; j++) {
+        const sw_gltf_node* n = &a->nodes[skin->joints[j]];
+        bone_end[j] = origin_of(&world[skin->joints[j]]);
+        if (n->child_count) bone_end[j] = origin_of(&world[n->children[0]]);
+    }
+    size_t vertices = 0, not_unit = 0, outward = 0, bad_tangents = 0, triangles = 0, against_winding = 0;
+    double volume = 0.0;
+    const sw_gltf_mesh* mesh = &a->meshes[0];
+    for (size_t p = 0; p < mesh->primitive_count; p++) {
+        const sw_gltf_primitive* prim = &mesh->primitives[p];
+        for (size_t v = 0; v < prim->vertex_count; v++) {
+            sw_vec3 n = sw_vec3_make(prim->normals[v * 3], prim->normals[v * 3 + 1], prim->normals[v * 3 + 2]);
+            sw_vec3 pos = sw_vec3_make(prim->positions[v * 3], prim->positions[v * 3 + 1], prim->positions[v * 3 + 2]);
+            const float* t = &prim->tangents[v * 4];
+            sw_vec3 tangent = sw_vec3_make(t[0], t[1], t[2]);
+            not_unit += fabs(sw_vec3_length(n) - 1.0) > 1e-5;
+            bad_tangents += fabs(sw_vec3_length(tangent) - 1.0) > 1e-5 || fabs(sw_vec3_dot(tangent, n)) > 1e-4 ||
+                            !(t[3] == 1.0f || t[3] == -1.0f);
+            int best = 0;
+            for (int k = 1; k < prim->influence_count; k++)
+                if (prim->weights[v * 4 + (size_t)k] > prim->weights[v * 4 + (size_t)best]) best = k;
+            uint16_t j = prim->joints[v * 4 + (size_t)best];
+            sw_vec3 start = origin_of(&world[skin->joints[j]]), along = sw_vec3_sub(bone_end[j], start);
+            float length2 = sw_vec3_dot(along, along);
+            float s = length2 > 0.0f ? sw_vec3_dot(sw_vec3_sub(pos, start), along) / length2 : 0.0f;
+            s = s < 0.0f ? 0.0f : s > 1.0f ? 1.0f : s;
+            sw_vec3 from_bone = sw_vec3_sub(pos, sw_vec3_add(start, sw_vec3_scale(along, s)));
+            outward += sw_vec3_dot(n, from_bone) > 0.0f;
+            vertices++;
+        }
+        for (size_t i = 0; i + 2 < prim->index_count; i += 3) {
+            sw_vec3 c[3], normal_sum = sw_vec3_make(0, 0, 0);
+            for (int k = 0; k < 3; k++) {
+                uint32_t v = prim->indices[i + (size_t)k];
+                c[k] = sw_vec3_make(prim->positions[v * 3], prim->positions[v * 3 + 1], prim->positions[v * 3 + 2]);
+                normal_sum = sw_vec3_add(normal_sum, sw_vec3_make(prim->normals[v * 3], prim->normals[v * 3 + 1],
+                                                                  prim->normals[v * 3 + 2]));
+            }
+            sw_vec3 face = sw_vec3_cross(sw_vec3_sub(c[1], c[0]), sw_vec3_sub(c[2], c[0]));
+            against_winding += sw_vec3_dot(face, normal_sum) <= 0.0f;
+            volume += sw_vec3_dot(c[0], sw_vec3_cross(c[1], c[2])) / 6.0;
+            triangles++;
+        }
+    }
+    fprintf(stderr, "  %zu of %zu normals point away from their bone; %zu of %zu triangles against their normals;"
+                    " enclosed volume %.4f m^3\n",
+            outward, vertices, against_winding, triangles, volume);
+    SW_CHECK_EQ_INT(not_unit, 0);
+    SW_CHECK_EQ_INT(bad_tangents, 0);
+    SW_CHECK_EQ_INT(against_winding, 0);
+    SW_CHECK(outward * 100 >= vertices * 95);
+    SW_CHECK(volume > 0.03 && volume < 0.15); /* a person: about 0.065 m³ */
+    free(local);
+    free(world);
+    free(bone_end);
+    sw_gltf_free(a);
+}
+
+/* Materials tell the regions apart: the face in front of the head with its
+   UVs spanning [0,1]², the hair above and behind it. */
+static void test_regions(void) {
+    sw_gltf_asset* a = load_demo(false);
+    if (!a) {
+        SW_CHECK(a != NULL);
+        return;
+    }
+    const char* names[] = {"skin", "face", "hair", "cloth"};
+    for (int i = 0; i < 4; i++) SW_CHECK(material_named(a, names[i]) >= 0);
+    int face_material = material_named(a, "face"), hair_material = material_named(a, "hair");
+    const sw_gltf_primitive *face = NULL, *hair = NULL;
+    const sw_gltf_mesh* mesh = &a->meshes[0];
+    for (size_t p = 0; p < mesh->primitive_count; p++) {
+        if (mesh->primitives[p].material == face_material) face = &mesh->primitives[p];
+        if (mesh->primitives[p].material == hair_material) hair = &mesh->primitives[p];
+    }
+    SW_CHECK(face && hair);
+    if (!face || !hair) {
+        sw_gltf_free(a);
+        return;
+    }
+    sw_transform* local = calloc(a->node_count, sizeof *local);
+    sw_mat34* world = calloc(a->node_count, sizeof *world);
+    if (local && world) {
+        sw_gltf_rest_pose(a, local);
+        sw_gltf_world_matrices(a, local, world);
+        sw_vec3 head = origin_of(&world[node_named(a, "head")]);
+        float uv_lo[2] = {1e9f, 1e9f}, uv_hi[2] = {-1e9f, -1e9f};
+        size_t facing_front = 0;
+        for (size_t v = 0; v < face->vertex_count; v++) {
+            for (int c = 0; c < 2; c++) {
+                float t = face->texcoords[0][v * 2 + (size_t)c];
+                if (t < uv_lo[c]) uv_lo[c] = t;
+                if (t > uv_hi[c]) uv_hi[c] = t;
+            }
+            facing_front += face->normals[v * 3 + 2] > 0.0f && face->positions[v * 3 + 2] > head.z;
+        }
+        for (int c = 0; c < 2; c++) {
+            SW_CHECK_NEAR(uv_lo[c], 0.0, 1e-6);
+            SW_CHECK_NEAR(uv_hi[c], 1.0, 1e-6);
+        }
+        SW_CHECK_EQ_INT(facing_front, face->vertex_count);
+        /* u grows to the viewer's right (+X), v downwards, as images are stored. */
+        for (size_t v = 0; v + 1 < face->vertex_count; v++) {
+            size_t w = v + 1;
+            if (face->positions[v * 3] < face->positions[w * 3] - 1e-3f)
+                SW_CHECK(face->texcoords[0][v * 2] < face->texcoords[0][w * 2]);
+            if (face->positions[v * 3 + 1] < face->positions[w * 3 + 1] - 1e-3f)
+                SW_CHECK(face->texcoords[0][v * 2 + 1] > face->texcoords[0][w * 2 + 1]);
+        }
+        /* Hair: above the face's middle or behind the head, and its normals
+           point up and back on average. */
+        float face_mid = 0.5f * (face->bounds_min[1] + face->bounds_max[1]);
+        sw_vec3 mean = sw_vec3_make(0, 0, 0);
+        size_t placed = 0;
+        for (size_t v = 0; v < hair->vertex_count; v++) {
+            placed += hair->positions[v * 3 + 1] > face_mid || hair->positions[v * 3 + 2] < head.z;
+            const float* n = &hair->normals[v * 3];
+            mean = sw_vec3_add(mean, sw_vec3_make(n[0], n[1], n[2]));
+        }
+        SW_CHECK_EQ_INT(placed, hair->vertex_count);
+        SW_CHECK(mean.y > 0.0f && mean.z < 0.0f);
+        SW_CHECK(hair->bounds_max[1] > face->bounds_max[1]);
+    }
+    free(local);
+    free(world);
+    sw_gltf_free(a);
+}
+
+/* ---- the clips ---------------------------------------------------------------------------- */
+
+static double rotation_angle_deg(sw_quat q) {
+    double w = fabs((double)q.w);
+    return 2.0 * acos(w > 1.0 ? 1.0 : w) * 180.0 / SW_PI;
+}
+
+static void test_clips_exist(void) {
+    sw_gltf_asset* a = load_demo(false);
+    if (!a) {
+        SW_CHECK(a != NULL);
+        return;
+    }
+    const char* names[] = {"walk", "wave", "twist"};
+    for (int i = 0; i < 3; i++) {
+        int anim = animation_named(a, names[i]);
+        SW_CHECK(anim >= 0);
+        if (anim < 0) continue;
+        const sw_clip* clip = &a->animations[anim];
+        SW_CHECK(clip->track_count > 0);
+        SW_CHECK(clip->duration >= 0.9f && clip->duration <= 3.0f);
+        for (size_t t = 0; t < clip->track_count; t++) SW_CHECK(clip->tracks[t].interpolation != SW_INTERP_STEP);
+    }
+    sw_gltf_free(a);
+}
+
+/* Walk: the last pose is the first (it loops), and between them the legs
+   swing and the pelvis moves. */
+static void test_walk_loops(void) {
+    sw_gltf_asset* a = load_demo(false);
+    int anim = a ? animation_named(a, "walk") : -1;
+    SW_CHECK(anim >= 0);
+    if (anim < 0) {
+        sw_gltf_free(a);
+        return;
+    }
+    const sw_clip* clip = &a->animations[anim];
+    sw_transform* first = calloc(a->node_count, sizeof *first);
+    sw_transform* last = calloc(a->node_count, sizeof *last);
+    sw_transform* middle = calloc(a->node_count, sizeof *middle);
+    if (first && last && middle && pose_at(a, anim, clip->start, first) && pose_at(a, anim, clip->duration, last) &&
+        pose_at(a, anim, clip->start + 0.25f * (clip->duration - clip->start), middle)) {
+        for (size_t n = 0; n < a->node_count; n++) {
+            SW_CHECK_NEAR(sw_vec3_length(sw_vec3_sub(first[n].translation, last[n].translation)), 0.0, 1e-6);
+            SW_CHECK_NEAR(fabs(sw_quat_dot(first[n].rotation, last[n].rotation)), 1.0, 1e-6);
+        }
+        int thigh = node_named(a, "thigh_l"), pelvis = node_named(a, "pelvis");
+        sw_quat swing = sw_quat_mul(sw_quat_conjugate(first[thigh].rotation), middle[thigh].rotation);
+        SW_CHECK(rotation_angle_deg(swing) > 10.0);
+        SW_CHECK(sw_vec3_length(sw_vec3_sub(first[pelvis].translation, middle[pelvis].translation)) > 0.005f);
+    }
+    free(first);
+    free(last);
+    free(middle);
+    sw_gltf_free(a);
+}
+
+/* Wave: halfway through, the right hand is above the head and the left
+   one is not. */
+static void test_wave_raises_right_hand(void) {
+    sw_gltf_asset* a = load_demo(false);
+    int anim = a ? animation_named(a, "wave") : -1;
+    SW_CHECK(anim >= 0);
+    if (anim < 0) {
+        sw_gltf_free(a);
+        return;
+    }
+    sw_transform* local = calloc(a->node_count, sizeof *local);
+    sw_mat34* world = calloc(a->node_count, sizeof *world);
+    if (local && world && pose_at(a, anim, 0.5f * a->animations[anim].duration, local)) {
+        sw_gltf_world_matrices(a, local, world);
+        float head_y = origin_of(&world[node_named(a, "head")]).y;
+        SW_CHECK(origin_of(&world[node_named(a, "hand_r")]).y > head_y);
+        SW_CHECK(origin_of(&world[node_named(a, "hand_l")]).y < head_y);
+    }
+    free(local);
+    free(world);
+    sw_gltf_free(a);
+}
+
+/* Twist: halfway through, each forearm_twist joint has turned ≥ 160° about
+   the forearm relative to the forearm, and nothing else has moved. Linear
+   blend skinning then pulls the forearm in towards its axis (the candy
+   wrapper) while DQS keeps its radius. */
+static void test_twist_lbs_collapses_dqs_keeps(void) {
+    sw_gltf_asset* a = load_demo(false);
+    int anim = a ? animation_named(a, "twist") : -1;
+    SW_CHECK(anim >= 0);
+    if (anim < 0) {
+        sw_gltf_free(a);
+        return;
+    }
+    size_t nodes = a->node_count;
+    sw_transform* rest = calloc(nodes, sizeof *rest);
+    sw_transform* posed = calloc(nodes, sizeof *posed);
+    sw_mat34* rest_world = calloc(nodes, sizeof *rest_world);
+    sw_mat34* world = calloc(nodes, sizeof *world);
+    if (!rest || !posed || !rest_world || !world ||
+        !pose_at(a, anim, 0.5f * a->animations[anim].duration, posed)) {
+        SW_CHECK(false);
+        goto done;
+    }
+    sw_gltf_rest_pose(a, rest);
+    sw_gltf_world_matrices(a, rest, rest_world);
+    sw_gltf_world_matrices(a, posed, world);
+
+    const char* sides[2][3] = {{"forearm_l", "forearm_twist_l", "hand_l"}, {"forearm_r", "forearm_twist_r", "hand_r"}};
+    int twist_nodes[2];
+    for (int side = 0; side < 2; side++) {
+        int forearm = node_named(a, sides[side][0]), twist = node_named(a, sides[side][1]),
+            hand = node_named(a, sides[side][2]);
+        twist_nodes[side] = twist;
+        /* The twist joint's rotation relative to the forearm, in the forearm's frame. */
+        sw_mat34 forearm_inverse;
+        SW_CHECK(sw_mat34_inverse(&forearm_inverse, &world[forearm]));
+        sw_mat34 relative = sw_mat34_mul(&forearm_inverse, &world[twist]);
+        sw_quat q = sw_quat_from_mat34(&relative);
+        double angle = rotation_angle_deg(q);
+        sw_vec3 axis = sw_vec3_normalize(sw_vec3_make(q.x, q.y, q.z));
+        sw_vec3 forearm_axis = sw_vec3_normalize(inverse_rotate(
+            &rest_world[forearm], sw_vec3_sub(origin_of(&rest_world[hand]), origin_of(&rest_world[forearm]))));
+        fprintf(stderr, "  %s: %.2f degrees, |axis . forearm| = %.6f\n", sides[side][1], angle,
+                fabs(sw_vec3_dot(axis, forearm_axis)));
+        SW_CHECK(angle >= 160.0);
+        SW_CHECK(fabs(sw_vec3_dot(axis, forearm_axis)) > 0.999);
+    }
+    for (size_t n = 0; n < nodes; n++) {
+        if ((int)n == twist_nodes[0] || (int)n == twist_nodes[1]) continue;
+        SW_CHECK_NEAR(fabs(sw_quat_dot(rest[n].rotation, posed[n].rotation)), 1.0, 1e-6);
+        SW_CHECK_NEAR(sw_vec3_length(sw_vec3_sub(rest[n].translation, posed[n].translation)), 0.0, 1e-6);
+    }
+
+    /* Forearm vertices: weighted between forearm and forearm_twist (both
+       at least 0.2). Their mean distance from the forearm's axis. */
+    for (int side = 0; side < 2; side++) {
+        int forearm_joint = skin_joint(a, sides[side][0]), twist_joint = skin_joint(a, sides[side][1]);
+        int forearm = node_named(a, sides[side][0]), hand = node_named(a, sides[side][2]);
+        double sum_rest = 0.0, sum_lbs = 0.0, sum_dqs = 0.0;
+        size_t count = 0;
+        const sw_gltf_mesh* mesh = &a->meshes[0];
+        for (size_t p = 0; p < mesh->primitive_count; p++) {
+            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            float* lbs = malloc(prim->vertex_count * 3 * sizeof *lbs);
+            float* dqs = malloc(prim->vertex_count * 3 * sizeof *dqs);
+            if (!lbs || !dqs || !deform(a, p, world, SW_SKIN_LBS, lbs) || !deform(a, p, world, SW_SKIN_DQS, dqs)) {
+                SW_CHECK(false);
+                free(lbs), free(dqs);
+                continue;
+            }
+            for (size_t v = 0; v < prim->vertex_count; v++) {
+                float w_forearm = 0.0f, w_twist = 0.0f;
+                for (int k = 0; k < prim->influence_count; k++) {
+                    uint16_t j = prim->joints[v * 4 + (size_t)k];
+                    float w = prim->weights[v * 4 + (size_t)k];
+                    if (j == forearm_joint) w_forearm += w;
+                    if (j == twist_joint) w_twist += w;
+                }
+                if (!(w_forearm >= 0.2f && w_twist >= 0.2f && w_forearm + w_twist > 0.999f)) continue;
+                const float* positions[3] = {&prim->positions[v * 3], &lbs[v * 3], &dqs[v * 3]};
+                const sw_mat34* frames[3] = {rest_world, world, world};
+                double* sums[3] = {&sum_rest, &sum_lbs, &sum_dqs};
+                for (int m = 0; m < 3; m++) {
+                    sw_vec3 start = origin_of(&frames[m][forearm]);
+                    sw_vec3 axis = sw_vec3_normalize(sw_vec3_sub(origin_of(&frames[m][hand]), start));
+                    sw_vec3 d = sw_vec3_sub(sw_vec3_make(positions[m][0], positions[m][1], positions[m][2]), start);
+                    *sums[m] += sw_vec3_length(sw_vec3_sub(d, sw_vec3_scale(axis, sw_vec3_dot(d, axis))));
+                }
+                count++;
+            }
+            free(lbs);
+            free(dqs);
+        }
+        SW_CHECK(count >= 50);
+        if (!count) continue;
+        double rest_mean = sum_rest / count, lbs_mean = sum_lbs / count, dqs_mean = sum_dqs / count;
+        fprintf(stderr, "  %s: %zu forearm vertices, mean radius rest %.5f, LBS %.5f, DQS %.5f\n", sides[side][0],
+                count, rest_mean, lbs_mean, dqs_mean);
+        SW_CHECK(fabs(dqs_mean - rest_mean) <= 0.03 * rest_mean);
+        SW_CHECK(lbs_mean <= 0.75 * dqs_mean);
+    }
+done:
+    free(rest);
+    free(posed);
+    free(rest_world);
+    free(world);
+    sw_gltf_free(a);
+}
+
+/* ---- the file written by `sinew demo-asset` ------------------------------------------------ */
+
+static const char* round_trip_sinew;
+static const char* round_trip_dir;
+
+static void test_round_trip_through_file(void) {
+    char path[4096], command[9000];
+    snprintf(path, sizeof path, "%s/demo.glb", round_trip_dir);
+    if (strchr(round_trip_sinew, '\'') || strchr(path, '\'')) SW_SKIP("paths with quotes");
+    mkdir(round_trip_dir, 0777);
+    remove(path);
+    snprintf(command, sizeof command, "'%s' demo-asset -o '%s'", round_trip_sinew, path);
+    SW_CHECK_EQ_INT(system(command), 0);
+
+    size_t size = 0;
+    void* memory = demo_bytes(&size);
+    FILE* f = fopen(path, "rb");
+    SW_CHECK(memory && f);
+    if (memory && f) {
+        void* file = malloc(size + 1);
+        size_t got = file ? fread(file, 1, size + 1, f) : 0;
+        SW_CHECK_EQ_INT(got, size);
+        SW_CHECK(file && got == size && memcmp(file, memory, size) == 0);
+        free(file);
+    }
+    if (f) fclose(f);
+
+    /* Loaded from disk, it is the asset loaded from memory. */
+    sw_gltf_asset *from_file = NULL, *from_memory = load_demo(false);
+    sw_diag diag;
+    if (sw_gltf_load_file(path, NULL, &from_file, &diag) != SW_OK) fprintf(stderr, "  %s\n", diag.message);
+    SW_CHECK(from_file && from_memory);
+    if (from_file && from_memory) {
+        SW_CHECK_EQ_INT(from_file->warning_count, 0);
+        SW_CHECK_EQ_INT(from_file->node_count, from_memory->node_count);
+        SW_CHECK_EQ_INT(from_file->animation_count, from_memory->animation_count);
+        SW_CHECK_EQ_INT(total_vertices(from_file), total_vertices(from_memory));
+        const sw_gltf_mesh *mf = &from_file->meshes[0], *mm = &from_memory->meshes[0];
+        SW_CHECK_EQ_INT(mf->primitive_count, mm->primitive_count);
+        for (size_t p = 0; p < mf->primitive_count && p < mm->primitive_count; p++) {
+            const sw_gltf_primitive *a = &mf->primitives[p], *b = &mm->primitives[p];
+            SW_CHECK(a->vertex_count == b->vertex_count && a->index_count == b->index_count);
+            if (a->vertex_count != b->vertex_count || a->index_count != b->index_count) continue;
+            SW_CHECK(memcmp(a->positions, b->positions, a->vertex_count * 3 * sizeof(float)) == 0);
+            SW_CHECK(memcmp(a->normals, b->normals, a->vertex_count * 3 * sizeof(float)) == 0);
+            SW_CHECK(memcmp(a->weights, b->weights, a->vertex_count * 4 * sizeof(float)) == 0);
+            SW_CHECK(memcmp(a->joints, b->joints, a->vertex_count * 4 * sizeof(uint16_t)) == 0);
+            SW_CHECK(memcmp(a->indices, b->indices, a->index_count * sizeof(uint32_t)) == 0);
+        }
+        for (size_t i = 0; i < from_file->animation_count && i < from_memory->animation_count; i++) {
+            const sw_clip *a = &from_file->animations[i], *b = &from_memory->animations[i];
+            SW_CHECK(strcmp(a->name, b->name) == 0 && a->track_count == b->track_count && a->duration == b->duration);
+        }
+    }
+    sw_gltf_free(from_file);
+    sw_gltf_free(from_memory);
+    free(memory);
+}
+
+int main(int argc, char** argv) {
+    if (argc == 4 && strcmp(argv[1], "--round-trip") == 0) {
+        round_trip_sinew = argv[2];
+        round_trip_dir = argv[3];
+        SW_RUN(test_round_trip_through_file);
+        return sw_test_finish();
+    }
+    if (argc != 1) {
+        fprintf(stderr, "usage: %s [--round-trip SINEW DIR]\n", argv[0]);
+        return 2;
+    }
+    SW_RUN(test_glb_container);
+    SW_RUN(test_same_bytes_every_call);
+    SW_RUN(test_loads_without_warnings);
+    SW_RUN(test_skeleton);
+    SW_RUN(test_mesh_size_and_extent);
+    SW_RUN(test_weights);
+    SW_RUN(test_rest_pose_is_bind_pose);
+    SW_RUN(test_normals_and_tangents);
+    SW_RUN(test_regions);
+    SW_RUN(test_clips_exist);
+    SW_RUN(test_walk_loops);
+    SW_RUN(test_wave_raises_right_hand);
+    SW_RUN(test_twist_lbs_collapses_dqs_keeps);
+    return sw_test_finish();
+}

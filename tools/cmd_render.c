@@ -1,0 +1,398 @@
+/* sinew render — a character (or the built-in demo) drawn by the reference
+   renderer, headless, to a PNG, an MP4, a GIF or numbered PNG frames. */
+#include "frame_output.h"
+#include "tool_common.h"
+
+#include "sinew/demo.h"
+#include "sinew/render.h"
+
+#include <float.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FRAMES 100000
+#define BOUNDS_SAMPLES 24
+
+/* Ctrl-C during a render: stop at the next frame and remove the partial
+   output (the only state a signal handler may touch). */
+static volatile sig_atomic_t render_interrupted;
+static void on_interrupt(int signal_number) {
+    (void)signal_number;
+    render_interrupted = 1;
+}
+
+const char cmd_render_help[] =
+    "usage: sinew render [MODEL] [--anim NAME|INDEX|none] [--time T | --frames N [--fps F]]\n"
+    "                    [--size WxH] [--camera auto|orbit:DEG[,ELEV]] [--dqs] [--split]\n"
+    "                    [--view shaded|normals|motion|uv|weights:JOINT|bones] [--bones]\n"
+    "                    [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
+    "\n"
+    "Draws MODEL (a .gltf or .glb; without MODEL the built-in demo character)\n"
+    "with the deferred reference renderer: GPU compute skinning, a G-buffer, one\n"
+    "directional light with a shadow map, hemisphere ambient, ACES tone mapping.\n"
+    "Headless (EGL): no window or X server is needed.\n"
+    "\n"
+    "options:\n"
+    "  --anim A        animation by name or index (default: 'walk' for the demo,\n"
+    "                  else 0; 'none' is the rest pose)\n"
+    "  --time T        the time of a single picture in seconds (default 0)\n"
+    "  --frames N      render N frames from --time on, at --fps (default 30);\n"
+    "                  the clip loops\n"
+    "  --size WxH      image size (default 960x540)\n"
+    "  --camera C      'auto' frames the bounds of the whole clip from the front\n"
+    "                  left; 'orbit:DEG[,ELEV]' the same from DEG degrees around\n"
+    "                  the vertical (0 = front) and ELEV degrees up (default 10)\n"
+    "  --dqs           dual quaternion skinning (default: linear blend)\n"
+    "  --split         LBS in the left half, DQS in the right half\n"
+    "  --view V        shaded (default), normals, motion, uv, weights:JOINT (the\n"
+    "                  weight of one joint, by node name or index, as a heat map)\n"
+    "                  or bones (shaded with the skeleton over it)\n"
+    "  --bones         draw the skeleton over any view\n"
+    "  -o FILE         .png (one frame), .mp4 (H.264) or .gif (through ffmpeg),\n"
+    "                  or a pattern such as frames/%04d.png; written to a\n"
+    "                  temporary file and renamed when complete (default\n"
+    "                  render.png, or render.mp4 with --frames)\n"
+    "  --quiet         no progress bar\n"
+    "  --stats         print what was drawn and the skin cache's counts on stderr\n"
+    "  --allow-outside-paths   let buffer URIs leave the model's folder\n";
+
+typedef struct render_options {
+    const char* model;
+    const char* anim;
+    double time, fps;
+    long frames, width, height;
+    double azimuth, elevation;
+    bool dqs, split, bones, quiet, stats;
+    sw_render_view view;
+    const char* weight_joint;
+    const char* out;
+    sw_gltf_options load;
+} render_options;
+
+static bool parse_size(const char* text, long* w, long* h, tool_error* err) {
+    char* end = NULL;
+    long a = strtol(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X')) return tool_error_set(err, "--size: '%s' is not WxH", text);
+    const char* second = end + 1;
+    long b = strtol(second, &end, 10);
+    if (end == second || *end) return tool_error_set(err, "--size: '%s' is not WxH", text);
+    if (a < 16 || b < 16 || a > 8192 || b > 8192)
+        return tool_error_set(err, "--size: %ldx%ld is outside 16..8192 on a side", a, b);
+    *w = a, *h = b;
+    return true;
+}
+
+static bool parse_camera(const char* text, render_options* o, tool_error* err) {
+    if (strcmp(text, "auto") == 0) {
+        o->azimuth = 25.0, o->elevation = 10.0;
+        return true;
+    }
+    if (strncmp(text, "orbit:", 6) != 0)
+        return tool_error_set(err, "--camera: '%s' is not auto or orbit:DEG[,ELEV]", text);
+    char* end = NULL;
+    o->azimuth = strtod(text + 6, &end);
+    if (end == text + 6) return tool_error_set(err, "--camera: '%s' has no angle after orbit:", text);
+    o->elevation = 10.0;
+    if (*end == ',') {
+        const char* e = end + 1;
+        o->elevation = strtod(e, &end);
+        if (end == e) return tool_error_set(err, "--camera: '%s' has no elevation after the comma", text);
+    }
+    if (*end || !isfinite(o->azimuth) || !(o->elevation > -89.0 && o->elevation < 89.0))
+        return tool_error_set(err, "--camera: '%s': elevation must be between -89 and 89 degrees", text);
+    return true;
+}
+
+static bool parse_view(const char* text, render_options* o, tool_error* err) {
+    static const struct { const char* name; sw_render_view view; } views[] = {
+        {"shaded", SW_RENDER_VIEW_SHADED}, {"normals", SW_RENDER_VIEW_NORMALS}, {"motion", SW_RENDER_VIEW_MOTION},
+        {"uv", SW_RENDER_VIEW_UV},
+    };
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+        if (strcmp(text, views[i].name) == 0) {
+            o->view = views[i].view;
+            return true;
+        }
+    if (strcmp(text, "bones") == 0) {
+        o->view = SW_RENDER_VIEW_SHADED, o->bones = true;
+        return true;
+    }
+    if (strncmp(text, "weights:", 8) == 0 && text[8]) {
+        o->view = SW_RENDER_VIEW_WEIGHTS, o->weight_joint = text + 8;
+        return true;
+    }
+    return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT or bones", text);
+}
+
+/* A clip by name or index; 'none' (or a file without clips) = -1. */
+static bool find_clip(const sw_gltf_asset* a, const char* spec, bool demo, long* out, tool_error* err) {
+    if (!spec) spec = demo ? "walk" : "0";
+    if (strcmp(spec, "none") == 0 || (a->animation_count == 0 && strcmp(spec, "0") == 0)) {
+        *out = -1;
+        return true;
+    }
+    for (size_t i = 0; i < a->animation_count; i++)
+        if (a->animations[i].name && strcmp(a->animations[i].name, spec) == 0) {
+            *out = (long)i;
+            return true;
+        }
+    char* end = NULL;
+    long index = strtol(spec, &end, 10);
+    if (end != spec && !*end && index >= 0 && (size_t)index < a->animation_count) {
+        *out = index;
+        return true;
+    }
+    return tool_error_set(err, "%s has no animation '%s' (%zu animations)", a->path, spec, a->animation_count);
+}
+
+static bool find_node(const sw_gltf_asset* a, const char* spec, int32_t* out, tool_error* err) {
+    for (size_t i = 0; i < a->node_count; i++)
+        if (a->nodes[i].name && strcmp(a->nodes[i].name, spec) == 0) {
+            *out = (int32_t)i;
+            return true;
+        }
+    char* end = NULL;
+    long index = strtol(spec, &end, 10);
+    if (end != spec && !*end && index >= 0 && (size_t)index < a->node_count) {
+        *out = (int32_t)index;
+        return true;
+    }
+    return tool_error_set(err, "--view weights: %s has no node '%s'", a->path, spec);
+}
+
+/* The pose at playback time t (looping). */
+typedef struct pose {
+    const sw_gltf_asset* asset;
+    long clip;
+    sw_transform* local;
+    sw_mat34* world;
+    float* weights;
+    uint32_t* offsets;
+    uint32_t* cursors;
+} pose;
+
+static bool pose_init(pose* p, const sw_gltf_asset* a, long clip) {
+    *p = (pose){.asset = a, .clip = clip};
+    p->local = malloc((a->node_count + 1) * sizeof *p->local);
+    p->world = malloc((a->node_count + 1) * sizeof *p->world);
+    p->weights = malloc((a->weight_count + 1) * sizeof *p->weights);
+    p->offsets = malloc((a->node_count + 1) * sizeof *p->offsets);
+    p->cursors = clip >= 0 ? calloc(a->animations[clip].track_count + 1, sizeof *p->cursors) : NULL;
+    if (!p->local || !p->world || !p->weights || !p->offsets || (clip >= 0 && !p->cursors)) return false;
+    sw_gltf_weight_offsets(a, p->offsets);
+    return true;
+}
+
+static void pose_free(pose* p) { free(p->local), free(p->world), free(p->weights), free(p->offsets), free(p->cursors); }
+
+static bool pose_at(pose* p, double t, tool_error* err) {
+    const sw_gltf_asset* a = p->asset;
+    sw_gltf_rest_pose(a, p->local);
+    sw_gltf_rest_weights(a, p->weights);
+    if (p->clip >= 0) {
+        const sw_clip* clip = &a->animations[p->clip];
+        sw_sample_job job = {.clip = clip, .time = clip->start + sw_clip_time(clip, (float)t, true),
+                             .cursors = p->cursors, .target_count = a->node_count, .out_local = p->local,
+                             .weight_offsets = p->offsets, .out_weights = p->weights, .weight_count = a->weight_count};
+        sw_diag diag;
+        if (sw_sample_job_validate(&job, &diag) != SW_OK) return tool_error_set(err, "%s: %s", a->path, diag.message);
+        sw_sample_job_run(&job);
+    }
+    sw_gltf_world_matrices(a, p->local, p->world);
+    return true;
+}
+
+int cmd_render(tool_args* args) {
+    render_options o = {.fps = 30.0, .frames = 1, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0};
+    tool_error err;
+    for (const char* arg; (arg = tool_args_next(args));) {
+        const char* v;
+        if (tool_args_is_help(arg)) return tool_print_help(args);
+        if (tool_args_flag(arg, "--dqs")) o.dqs = true;
+        else if (tool_args_flag(arg, "--split")) o.split = true;
+        else if (tool_args_flag(arg, "--bones")) o.bones = true;
+        else if (tool_args_flag(arg, "--quiet")) o.quiet = true;
+        else if (tool_args_flag(arg, "--stats")) o.stats = true;
+        else if (tool_args_flag(arg, "--allow-outside-paths")) o.load.allow_outside_paths = true;
+        else if (tool_args_option(args, arg, "--anim")) {
+            if (!(o.anim = tool_args_value(args, "--anim", &err))) return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--time")) {
+            if (!(v = tool_args_value(args, "--time", &err)) || !tool_parse_double("--time", v, -1e6, 1e6, &o.time, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--frames")) {
+            if (!(v = tool_args_value(args, "--frames", &err)) ||
+                !tool_parse_int("--frames", v, 1, MAX_FRAMES, &o.frames, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--fps")) {
+            if (!(v = tool_args_value(args, "--fps", &err)) || !tool_parse_double("--fps", v, 1, 240, &o.fps, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--size")) {
+            if (!(v = tool_args_value(args, "--size", &err)) || !parse_size(v, &o.width, &o.height, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--camera")) {
+            if (!(v = tool_args_value(args, "--camera", &err)) || !parse_camera(v, &o, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--view")) {
+            if (!(v = tool_args_value(args, "--view", &err)) || !parse_view(v, &o, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "-o") || tool_args_option(args, arg, "--out")) {
+            if (!(o.out = tool_args_value(args, "-o", &err))) return tool_usage(args, "%s", err.message);
+        } else if (arg[0] == '-' && arg[1]) {
+            return tool_usage(args, "unknown option '%s'", arg);
+        } else if (o.model) {
+            return tool_usage(args, "one MODEL only ('%s' and '%s')", o.model, arg);
+        } else {
+            o.model = arg;
+        }
+    }
+    if (!o.out) o.out = o.frames > 1 ? "render.mp4" : "render.png";
+    frame_output_kind kind;
+    if (!frame_output_kind_of(o.out, &kind, &err)) return tool_usage(args, "%s", err.message);
+    if (kind == FRAME_OUTPUT_PNG && o.frames > 1)
+        return tool_usage(args, "%ld frames do not fit in one PNG: write .mp4, .gif or a pattern such as frames/%%04d.png",
+                          o.frames);
+    if (o.split && o.dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
+
+    int status = TOOL_EXIT_OK;
+    sw_diag diag;
+    sw_gltf_asset* asset = NULL;
+    sw_gl_context* gl = NULL;
+    sw_renderer* renderer = NULL;
+    frame_output* output = NULL;
+    uint8_t* image = NULL;
+    pose p = {0};
+    frame_progress progress;
+
+    /* 1. The model: a file, or the demo character's GLB bytes. */
+    if (o.model) {
+        if (sw_gltf_load_file(o.model, &o.load, &asset, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+    } else {
+        void* glb = NULL;
+        size_t size = 0;
+        sw_result res = sw_demo_character_glb(&glb, &size, &diag);
+        if (res == SW_OK) res = sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &asset, &diag);
+        free(glb);
+        if (res != SW_OK) return tool_fail(args, "demo character: %s", diag.message);
+    }
+    long clip = -1;
+    int32_t weight_node = -1;
+    if (!find_clip(asset, o.anim, !o.model, &clip, &err) ||
+        (o.weight_joint && !find_node(asset, o.weight_joint, &weight_node, &err))) {
+        status = tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    if (!pose_init(&p, asset, clip)) {
+        status = tool_fail(args, "out of memory");
+        goto done;
+    }
+
+    /* 2. The output, opened before anything costly: a bad name, a missing
+       ffmpeg or an unwritable folder fails now, not after the frames. */
+    image = malloc((size_t)o.width * (size_t)o.height * 4);
+    if (!image) {
+        status = tool_fail(args, "out of memory for a %ldx%ld image", o.width, o.height);
+        goto done;
+    }
+    if (!frame_output_open(&output, o.out, (int)o.width, (int)o.height, o.fps, (int)o.frames, &err)) {
+        status = tool_fail(args, "%s", err.message);
+        goto done;
+    }
+
+    /* 3. The GL context and the renderer. */
+    if (sw_gl_context_create(NULL, &gl, &diag) != SW_OK) {
+        status = tool_fail(args, "%s", diag.message);
+        goto done;
+    }
+    sw_renderer_desc desc = {.width = (int)o.width, .height = (int)o.height};
+    if (sw_renderer_create(&desc, &renderer, &diag) != SW_OK ||
+        sw_renderer_set_scene(renderer, asset, &diag) != SW_OK) {
+        status = tool_fail(args, "%s: %s", asset->path, diag.message);
+        goto done;
+    }
+
+    /* 4. The camera frames the bounds of everything the render will show:
+       the whole clip (sampled), or the one pose. */
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    const sw_clip* c = clip >= 0 ? &asset->animations[clip] : NULL;
+    int samples = c && c->duration > 0.0f ? BOUNDS_SAMPLES : 1;
+    for (int i = 0; i < samples; i++) {
+        double t = samples == 1 ? o.time : (double)c->duration * i / (samples - 1);
+        float a[3], b[3];
+        if (!pose_at(&p, t, &err)) {
+            status = tool_fail(args, "%s", err.message);
+            goto done;
+        }
+        if (sw_renderer_scene_bounds(renderer, p.world, p.weights, a, b, &diag) != SW_OK) {
+            status = tool_fail(args, "%s: %s", asset->path, diag.message);
+            goto done;
+        }
+        for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
+    }
+    sw_camera camera;
+    sw_camera_frame_bounds(lo, hi, (float)o.azimuth, (float)o.elevation, (float)o.width / (float)o.height, &camera);
+
+    sw_renderer_stats before;
+    sw_renderer_get_stats(renderer, &before); /* the bounds' skinning is not the frames' */
+    frame_progress_begin(&progress, stderr, (int)o.frames, o.quiet);
+    render_interrupted = 0;
+    void (*old_int)(int) = signal(SIGINT, on_interrupt);
+    void (*old_term)(int) = signal(SIGTERM, on_interrupt);
+    for (long f = 0; f < o.frames; f++) {
+        if (render_interrupted) {
+            frame_progress_end(&progress);
+            status = tool_fail(args, "interrupted after %ld of %ld frames; nothing written", f, o.frames);
+            break;
+        }
+        double t = o.time + (double)f / o.fps;
+        if (!pose_at(&p, t, &err)) {
+            status = tool_fail(args, "%s", err.message);
+            goto done;
+        }
+        sw_render_frame frame = {
+            .world = p.world, .weights = p.weights, .camera = camera, .previous_camera = camera,
+            .method = o.dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .split = o.split, .view = o.view,
+            .weight_joint = weight_node, .bones = o.bones, .first_frame = f == 0,
+        };
+        if (sw_renderer_draw(renderer, &frame, &diag) != SW_OK || sw_renderer_read_image(renderer, image, &diag) != SW_OK) {
+            frame_progress_end(&progress);
+            status = tool_fail(args, "frame %ld: %s", f, diag.message);
+            break;
+        }
+        if (!frame_output_write(output, image, &err)) {
+            frame_progress_end(&progress);
+            status = tool_fail(args, "%s", err.message);
+            break;
+        }
+        frame_progress_update(&progress, (int)f + 1);
+    }
+    signal(SIGINT, old_int);
+    signal(SIGTERM, old_term);
+    if (status != TOOL_EXIT_OK) goto done;
+    frame_progress_end(&progress);
+    frame_output* finishing = output;
+    output = NULL;
+    if (!frame_output_finish(finishing, &err)) {
+        status = tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    if (o.stats) {
+        sw_renderer_stats st;
+        sw_renderer_get_stats(renderer, &st);
+        fprintf(stderr, "drew %zu primitives (%zu triangles, %zu textures, %zu failed to decode) in %ld frames\n",
+                st.primitives, st.triangles, st.textures, st.texture_failures, o.frames);
+        fprintf(stderr, "skin cache: %llu dispatched, %llu skipped (unchanged palette and weights)\n",
+                (unsigned long long)(st.skin.dispatched - before.skin.dispatched),
+                (unsigned long long)(st.skin.skipped - before.skin.skipped));
+    }
+
+done:
+    if (output) frame_output_abort(output);
+    free(image);
+    pose_free(&p);
+    sw_renderer_destroy(renderer);
+    sw_gl_context_destroy(gl);
+    sw_gltf_free(asset);
+    return status;
+}

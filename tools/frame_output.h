@@ -1,0 +1,135 @@
+/* tools/frame_output.h — where `sinew render` writes its frames: one PNG, a
+   numbered PNG sequence, or an H.264 MP4 / looping GIF encoded by ffmpeg,
+   plus the progress bar drawn while frames are rendered.
+
+     frame_output* out;
+     if (!frame_output_open(&out, "clip.mp4", w, h, 30.0, n, &err)) fail;   // before rendering anything
+     for (int i = 0; i < n; i++) {
+         render(rgba, i);
+         if (!frame_output_write(out, rgba, &err)) { frame_output_abort(out); fail; }
+     }
+     if (!frame_output_finish(out, &err)) fail;                            // commits, or removes everything
+
+   The path picks the kind (frame_output_kind_of): ".png" is one image,
+   ".mp4" and ".gif" are videos, and a name with a frame-number conversion
+   ("dir/%04d.png", "shot_%d.png") is an image sequence whose frames are
+   numbered from 0 (%% is a literal %). Extensions match in any case.
+
+   Frames are RGBA8: rows top to bottom, width × height × 4 bytes of sRGB
+   colour with straight (not premultiplied) alpha, no padding between rows.
+   PNG keeps the alpha; MP4 (yuv420p) and GIF drop it.
+
+   Nothing is ever left half-written. A PNG, and each frame of a sequence,
+   is written to "<name>.tmp.<pid>" beside it (tool_atomic_*) and renamed:
+   a single PNG by frame_output_finish, a sequence frame as soon as it is
+   written (the next frame's temporary is opened then). ffmpeg writes a video to "<name>.tmp.<pid>", which is
+   renamed once ffmpeg has exited with status 0. A failed write, a failed
+   finish or an abort removes the temporary files and the frames of a
+   sequence that this run had already written.
+
+   MP4 and GIF need the `ffmpeg` program (Debian package ffmpeg) on PATH;
+   frame_output_open starts it, so a missing ffmpeg is reported before any
+   frame is rendered. ffmpeg runs in its own process group, so a Ctrl-C on
+   the terminal reaches only the caller, which should then call
+   frame_output_abort. SIGPIPE is blocked in the calling thread while
+   frames are piped to ffmpeg (never changed process-wide); an ffmpeg that
+   stops reading is an error whose message ends with ffmpeg's last line.
+
+   An object is used by one thread at a time. Nothing here keeps global
+   state. */
+#ifndef SINEW_TOOLS_FRAME_OUTPUT_H
+#define SINEW_TOOLS_FRAME_OUTPUT_H
+
+#include "tool_common.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Largest width or height accepted (16384² RGBA is 1 GiB a frame). */
+#define FRAME_OUTPUT_MAX_SIZE 16384
+/* Frame rates accepted for MP4 and GIF (ffmpeg rejects far-out ones with
+   a less helpful message). */
+#define FRAME_OUTPUT_MIN_FPS 0.01
+#define FRAME_OUTPUT_MAX_FPS 1000.0
+
+typedef enum frame_output_kind {
+    FRAME_OUTPUT_PNG = 0,  /* "out.png": exactly one frame */
+    FRAME_OUTPUT_SEQUENCE, /* "dir/%04d.png": one PNG per frame, numbered from 0 */
+    FRAME_OUTPUT_MP4,      /* "out.mp4": H.264, yuv420p, CRF 18; odd sizes padded to even with black */
+    FRAME_OUTPUT_GIF,      /* "out.gif": one palette for the whole clip, loops forever; ffmpeg holds
+                              every frame in memory until the last (width × height × 4 × frames
+                              bytes), so GIF suits short, small clips */
+} frame_output_kind;
+
+/* The kind `path` names. A '%' anywhere in the name makes it a sequence
+   pattern, checked strictly: exactly one "%d" or "%0Nd" (N = 1..99, no
+   leading zero) in the file name (not in a directory), every other '%'
+   doubled ("%%"), and a ".png" extension. On failure `*out` is
+   FRAME_OUTPUT_PNG and `err` names the path and what is accepted. */
+bool frame_output_kind_of(const char* path, frame_output_kind* out, tool_error* err);
+
+typedef struct frame_output frame_output; /* opaque */
+
+/* Prepares to write `frame_count` frames of `width` × `height` pixels
+   (1..FRAME_OUTPUT_MAX_SIZE each) to `path` (copied). `fps`
+   (FRAME_OUTPUT_MIN_FPS..FRAME_OUTPUT_MAX_FPS) is used, and checked, by
+   MP4 and GIF only. A single .png takes exactly one frame.
+   Creates the temporary file of the first output now, so a missing or
+   read-only directory is reported here, and starts ffmpeg for MP4 and GIF.
+   On failure `*out` is NULL, nothing is left on disk and `err` says why,
+   naming `path`. */
+bool frame_output_open(frame_output** out, const char* path, int width, int height, double fps, int frame_count,
+                       tool_error* err);
+
+/* Writes the next frame (`rgba`: width × height × 4 bytes, see above).
+   After a failure, or once frame_count frames are written, every call
+   fails; call frame_output_abort (or frame_output_finish, which then fails
+   and cleans up too). */
+bool frame_output_write(frame_output* output, const uint8_t* rgba, tool_error* err);
+
+/* Completes the output: checks that all frame_count frames were written,
+   waits for ffmpeg and renames the result into place. On failure removes
+   everything this run wrote and `err` says why. Always frees `output`. */
+bool frame_output_finish(frame_output* output, tool_error* err);
+
+/* Stops ffmpeg (killed, not drained), removes every file this run wrote,
+   and frees `output`. NULL is allowed. */
+void frame_output_abort(frame_output* output);
+
+/* ---- progress bar --------------------------------------------------------- */
+
+/* Writes one line (no '\r', no '\n') for `done` of `total` frames after
+   `elapsed_s` seconds into `out` (truncated to `size` bytes, NUL included):
+
+     [######------------------]  25/100 frames  5.0 fps  ETA 0:15
+     [########################] 100/100 frames  5.0 fps  done in 0:20
+
+   fps = done / elapsed_s; ETA = (total − done) / fps, rounded to whole
+   seconds, as m:ss or h:mm:ss; "--" and "--:--" while no rate is known.
+   Pure. Returns the length of the full line (as snprintf does). */
+size_t frame_progress_format(char* out, size_t size, int done, int total, double elapsed_s);
+
+/* The bar as drawn on a terminal. Zero-initialised, or after begin
+   decided not to draw, every call does nothing. */
+typedef struct frame_progress {
+    FILE* stream;       /* where the bar goes; NULL when none is drawn */
+    int total;          /* frames in the render */
+    double start_s;     /* monotonic clock when begun */
+    double last_draw_s; /* when the line was last redrawn */
+    size_t last_length; /* length of that line, to blank what a shorter one leaves */
+} frame_progress;
+
+/* Starts the clock and draws "0/total". A bar is drawn only when `total`
+   > 1, `quiet` is false and `stream` is a terminal (isatty): logs and pipes
+   get no '\r' lines. */
+void frame_progress_begin(frame_progress* progress, FILE* stream, int total, bool quiet);
+/* `done` frames are complete. Redraws the line in place ('\r') at most ten
+   times a second, and always for the last frame. */
+void frame_progress_update(frame_progress* progress, int done);
+/* Ends the line ('\n') so that what follows (a summary, an error) starts on
+   a line of its own. Call it on success and failure alike. */
+void frame_progress_end(frame_progress* progress);
+
+#endif
