@@ -122,6 +122,7 @@ struct sw_gpu_skinner {
     uint64_t next_palette_id;  /* ids for the skin cache's (palette, revision) key */
     sw_gpu_skin_stats stats;
     GLint max_groups_x;
+    GLint vertex_storage_blocks; /* GL 4.3 allows 0: then no vertex-shader path */
 };
 
 static sw_result sw__shader_log(GLuint object, bool program, const char* what, sw_diag* diag) {
@@ -214,6 +215,7 @@ sw_result sw_gpu_skinner_create(sw_gpu_skinner** out_skinner, sw_diag* diag) {
     sw_gpu_skinner* skinner = (sw_gpu_skinner*)calloc(1, sizeof *skinner);
     if (!skinner) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the GPU skinner");
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &skinner->max_groups_x);
+    glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &skinner->vertex_storage_blocks);
     if (skinner->max_groups_x < 1) skinner->max_groups_x = 65535;
     glGenFramebuffers(1, &skinner->empty_framebuffer);
     glBindFramebuffer(GL_FRAMEBUFFER, skinner->empty_framebuffer);
@@ -719,6 +721,11 @@ sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const 
     if (d.path != SW_GPU_PATH_COMPUTE && d.path != SW_GPU_PATH_VERTEX_SHADER)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "unknown GPU skinning path %d", (int)d.path);
     if (skinned && !palette) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "a skinned mesh needs a palette");
+    if (d.path == SW_GPU_PATH_VERTEX_SHADER && skinner->vertex_storage_blocks < 2)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
+                           "vertex-shader skinning reads the palette from a storage buffer, and this GPU allows "
+                           "%d in vertex shaders (2 needed); use the compute path",
+                           (int)skinner->vertex_storage_blocks);
     if (palette && (dqs ? !palette->has_dual_quats : !palette->has_matrices))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "the palette holds no %s",
                            dqs ? "dual quaternions (DQS)" : "matrices (LBS)");
