@@ -104,39 +104,6 @@ static bool parse_times(const char* text, float** out, size_t* count, tool_error
     return true;
 }
 
-/* The clip named or numbered by `spec`; -1 for the rest pose. */
-static bool find_clip(const sw_gltf_asset* a, const char* spec, long* out, tool_error* err) {
-    if (!spec) {
-        *out = a->animation_count ? 0 : -1;
-        return true;
-    }
-    if (strcmp(spec, "none") == 0) {
-        *out = -1;
-        return true;
-    }
-    for (size_t i = 0; i < a->animation_count; ++i)
-        if (a->animations[i].name && strcmp(a->animations[i].name, spec) == 0) {
-            *out = (long)i;
-            return true;
-        }
-    char* end;
-    errno = 0;
-    long index = strtol(spec, &end, 10);
-    if (*spec && !*end && errno == 0 && index >= 0 && (size_t)index < a->animation_count) {
-        *out = index;
-        return true;
-    }
-    tool_error_set(err, "%s has no animation '%s' (it has %zu", a->path, spec, a->animation_count);
-    size_t len = strlen(err->message);
-    for (size_t i = 0; i < a->animation_count && i < 20 && len + 40 < sizeof err->message; ++i) {
-        snprintf(err->message + len, sizeof err->message - len, "%s%zu \"%s\"", i ? ", " : ": ", i,
-                 a->animations[i].name ? a->animations[i].name : "");
-        len = strlen(err->message);
-    }
-    snprintf(err->message + len, sizeof err->message - len, ")");
-    return false;
-}
-
 /* Node world matrices and morph weights of the whole asset at each time. */
 typedef struct scene_poses {
     size_t time_count;
@@ -352,7 +319,7 @@ int cmd_export(tool_args* args) {
     long clip_index;
     scene_poses poses = {0};
     export_gpu gpu = {0};
-    if (!find_clip(asset, opt.anim, &clip_index, &err)) {
+    if (!tool_find_clip(asset, opt.anim, &clip_index, &err)) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }

@@ -126,26 +126,6 @@ static bool parse_view(const char* text, render_options* o, tool_error* err) {
     return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT or bones", text);
 }
 
-/* A clip by name or index; 'none' (or a file without clips) = -1. */
-static bool find_clip(const sw_gltf_asset* a, const char* spec, bool demo, long* out, tool_error* err) {
-    if (!spec) spec = demo ? "walk" : "0";
-    if (strcmp(spec, "none") == 0 || (a->animation_count == 0 && strcmp(spec, "0") == 0)) {
-        *out = -1;
-        return true;
-    }
-    for (size_t i = 0; i < a->animation_count; i++)
-        if (a->animations[i].name && strcmp(a->animations[i].name, spec) == 0) {
-            *out = (long)i;
-            return true;
-        }
-    char* end = NULL;
-    long index = strtol(spec, &end, 10);
-    if (end != spec && !*end && index >= 0 && (size_t)index < a->animation_count) {
-        *out = index;
-        return true;
-    }
-    return tool_error_set(err, "%s has no animation '%s' (%zu animations)", a->path, spec, a->animation_count);
-}
 
 static bool find_node(const sw_gltf_asset* a, const char* spec, int32_t* out, tool_error* err) {
     for (size_t i = 0; i < a->node_count; i++)
@@ -278,7 +258,7 @@ int cmd_render(tool_args* args) {
     }
     long clip = -1;
     int32_t weight_node = -1;
-    if (!find_clip(asset, o.anim, !o.model, &clip, &err) ||
+    if (!tool_find_clip(asset, o.anim ? o.anim : o.model ? NULL : "walk", &clip, &err) ||
         (o.weight_joint && !find_node(asset, o.weight_joint, &weight_node, &err))) {
         status = tool_fail(args, "%s", err.message);
         goto done;

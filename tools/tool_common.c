@@ -208,3 +208,35 @@ bool tool_atomic_commit(tool_atomic_file* file, tool_error* err) {
     atomic_release(file);
     return true;
 }
+
+bool tool_find_clip(const sw_gltf_asset* a, const char* spec, long* out, tool_error* err) {
+    if (!spec) {
+        *out = a->animation_count ? 0 : -1;
+        return true;
+    }
+    if (strcmp(spec, "none") == 0) {
+        *out = -1;
+        return true;
+    }
+    for (size_t i = 0; i < a->animation_count; ++i)
+        if (a->animations[i].name && strcmp(a->animations[i].name, spec) == 0) {
+            *out = (long)i;
+            return true;
+        }
+    char* end;
+    errno = 0;
+    long index = strtol(spec, &end, 10);
+    if (*spec && !*end && errno == 0 && index >= 0 && (size_t)index < a->animation_count) {
+        *out = index;
+        return true;
+    }
+    tool_error_set(err, "%s has no animation '%s' (it has %zu", a->path, spec, a->animation_count);
+    size_t len = strlen(err->message);
+    for (size_t i = 0; i < a->animation_count && i < 20 && len + 40 < sizeof err->message; ++i) {
+        snprintf(err->message + len, sizeof err->message - len, "%s%zu \"%s\"", i ? ", " : ": ", i,
+                 a->animations[i].name ? a->animations[i].name : "");
+        len = strlen(err->message);
+    }
+    snprintf(err->message + len, sizeof err->message - len, ")");
+    return false;
+}

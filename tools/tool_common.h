@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sinew/gltf.h"
+
 enum {
     TOOL_EXIT_OK = 0,
     TOOL_EXIT_FAILURE = 1, /* the command ran and failed (I/O, library error) */
@@ -122,6 +124,11 @@ bool tool_atomic_commit(tool_atomic_file* file, tool_error* err);
 void tool_atomic_abort(tool_atomic_file* file);
 
 /* ---- the commands (one file each) ----------------------------------------- */
+
+/* An animation of `a` by name or index: *out = its index; "none", or no
+   spec in a file without animations, gives -1 (the rest pose); no spec
+   gives 0. An unknown name fails, listing the animations there are. */
+bool tool_find_clip(const sw_gltf_asset* a, const char* spec, long* out, tool_error* err);
 
 int cmd_info(tool_args* args);
 extern const char cmd_info_help[];
