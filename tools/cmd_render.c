@@ -310,6 +310,8 @@ int cmd_render(tool_args* args) {
         }
         for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
     }
+    /* The ground and the shadow map cover the whole clip too. */
+    sw_renderer_set_scene_box(renderer, lo, hi);
     sw_camera camera;
     sw_camera_frame_bounds(lo, hi, (float)o.azimuth, (float)o.elevation, (float)o.width / (float)o.height, &camera);
 

@@ -101,6 +101,12 @@ sw_result sw_renderer_draw(sw_renderer* renderer, const sw_render_frame* frame, 
 sw_result sw_renderer_scene_bounds(sw_renderer* renderer, const sw_mat34* world, const float* weights,
                                    float out_min[3], float out_max[3], sw_diag* diag);
 
+/* The box the ground and the shadow map are fitted to (the ground lies at
+   its lowest y). By default the first drawn frame's skinned bounds; a
+   sequence whose character travels should give the bounds of all of it
+   (sinew render gives those of the whole clip). */
+void sw_renderer_set_scene_box(sw_renderer* renderer, const float box_min[3], const float box_max[3]);
+
 /* Readbacks of the last frame, rows bottom to top as OpenGL stores them
    unless said otherwise. */
 /* The final image, sRGB-encoded RGBA8, rows top to bottom (ready for a

@@ -567,6 +567,8 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_gltf_asset* asset, sw_d
     return sw_gl_check("preparing the scene", diag);
 }
 
+static void sw__ground_geometry(sw_renderer* r, const float lo[3], const float hi[3]);
+
 /* Per-vertex weight of one joint (node) for the weight view. */
 static sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag* diag) {
     if (r->weight_joint == joint_node) return SW_OK;
@@ -612,6 +614,14 @@ static sw_result sw__skin_all(sw_renderer* r, const sw_mat34* world, const float
         if (res != SW_OK) return res;
     }
     return SW_OK;
+}
+
+void sw_renderer_set_scene_box(sw_renderer* r, const float box_min[3], const float box_max[3]) {
+    if (!r || !r->asset) return;
+    memcpy(r->scene_min, box_min, sizeof r->scene_min);
+    memcpy(r->scene_max, box_max, sizeof r->scene_max);
+    r->have_bounds = true;
+    sw__ground_geometry(r, box_min, box_max);
 }
 
 sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_mat34* world, const float* weights, float out_min[3],
