@@ -405,6 +405,39 @@ static void test_debug_views_and_bones(void) {
     scene_free(&s);
 }
 
+/* The ground lies at the lowest y of the scene box: lowering the box moves
+   the ground (the same finite square, further from the camera's downward
+   rays, covers fewer pixels) and leaves the character alone. */
+static void test_scene_box_places_the_ground(void) {
+    scene s;
+    if (!scene_load_demo(&s)) return;
+    scene_pose(&s, -1, 0.0f);
+    sw_renderer* r = renderer_for(&s);
+    if (!r) return;
+    sw_camera camera = frame_camera(r, &s, 0.0f);
+    uint8_t* cls = malloc(W * H);
+    sw_diag d = {0};
+    size_t ground[2] = {0, 0}, character[2] = {0, 0};
+    for (int pass = 0; pass < 2; pass++) {
+        float lo[3], hi[3];
+        SW_CHECK(sw_renderer_scene_bounds(r, s.world, s.weights, lo, hi, &d) == SW_OK);
+        lo[1] -= 0.5f * (float)pass; /* the second time, half a metre lower */
+        sw_renderer_set_scene_box(r, lo, hi);
+        draw(r, &s, &camera, (sw_render_frame){.first_frame = true});
+        SW_CHECK(sw_renderer_read_class(r, cls, &d) == SW_OK);
+        for (size_t i = 0; i < (size_t)W * H; i++) {
+            uint8_t c = cls[i] & SW_RENDER_CLASS_MASK;
+            ground[pass] += c == SW_RENDER_CLASS_GROUND;
+            character[pass] += c == SW_RENDER_CLASS_LIT;
+        }
+    }
+    SW_CHECK(ground[0] > 0 && ground[1] < ground[0]);
+    SW_CHECK_EQ_INT(character[0], character[1]);
+    free(cls);
+    sw_renderer_destroy(r);
+    scene_free(&s);
+}
+
 static void test_bad_arguments(void) {
     sw_renderer* r = NULL;
     sw_diag d = {0};
@@ -434,6 +467,7 @@ int main(void) {
     SW_RUN(test_motion_of_a_moving_camera);
     SW_RUN(test_split_twist);
     SW_RUN(test_debug_views_and_bones);
+    SW_RUN(test_scene_box_places_the_ground);
     SW_RUN(test_bad_arguments);
     sw_gl_context_destroy(g_context);
     return sw_test_finish();
