@@ -40,7 +40,7 @@ static double max_abs_diff(const float* a, const float* b, size_t count, int wid
     return worst;
 }
 
-/* The issue's tolerances: positions within 1e-5 × bounding-box diagonal,
+/* The agreed tolerances: positions within 1e-5 × bounding-box diagonal,
    unit normals and tangents within 1e-4. */
 static void check_streams(const char* what, size_t n, const float* cpu_p, const float* gpu_p, const float* cpu_n,
                           const float* gpu_n, const float* cpu_t, const float* gpu_t) {

@@ -238,7 +238,7 @@ static lbs_errors run_lbs_case(const lbs_case* c, uint64_t seed) {
     return e;
 }
 
-/* The issue's requirement: every vertex, up to 8 influences, within 1e-6 of the
+/* The requirement: every vertex, up to 8 influences, within 1e-6 of the
    double reference (relative to the magnitudes being blended). */
 static void test_lbs_vs_double_reference(void) {
     const sw_joint_format jfs[2] = {SW_JOINT_U8, SW_JOINT_U16};
