@@ -9,14 +9,22 @@
 
 typedef struct bench_gpu_options {
     const char* model;
-    long copies;            /* 0 = enough for about 1M vertices */
+    size_t copies;          /* copies of the model's skinned primitives */
     int reps;
     bool dqs, normals, tangents, json;
     sw_gpu_skin_path path;
 } bench_gpu_options;
 
-/* Benchmarks the skinned primitives of `a` posed by `world`; returns the
-   exit status. */
-int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const sw_mat34* world, tool_args* args);
+/* The pose's palettes, one per skin, as the CPU benchmark made them. */
+typedef struct bench_gpu_palettes {
+    sw_mat34* const* matrices;
+    sw_dualquat* const* dual_quats;
+    sw_mat34* const* stretches;   /* NULL when no skin scales */
+} bench_gpu_palettes;
+
+/* Benchmarks the skinned primitives of `a` (at least one) at the pose of
+   `palettes`; returns the exit status. */
+int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const bench_gpu_palettes* palettes,
+                   tool_args* args);
 
 #endif

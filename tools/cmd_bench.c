@@ -179,13 +179,6 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
         return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2 or avx2", opt->kernel);
     if (!load_posed(opt, args, &a, &world, &weights, &status)) goto done;
-    if (opt->gpu) {
-        bench_gpu_options g = {.model = opt->model, .copies = opt->copies, .reps = (int)opt->reps, .dqs = opt->dqs,
-                               .normals = opt->normals, .tangents = opt->tangents, .json = opt->json,
-                               .path = opt->gpu == 2 ? SW_GPU_PATH_VERTEX_SHADER : SW_GPU_PATH_COMPUTE};
-        status = bench_skin_gpu(&g, a, world, args);
-        goto done;
-    }
 
     /* Skinned instances, and their palettes at the pose. */
     size_t instance_count = 0, vertices_per_copy = 0;
@@ -228,6 +221,14 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         }
         sw_gltf_skin_matrices(a, s, world, palettes[s]);
         if (sw_skin_dual_quats(dual_quats[s], stretches[s], palettes[s], joints) > 0) scaled_palette = true;
+    }
+    if (opt->gpu) {
+        bench_gpu_options g = {.model = opt->model, .copies = copies, .reps = (int)opt->reps, .dqs = opt->dqs,
+                               .normals = opt->normals, .tangents = opt->tangents, .json = opt->json,
+                               .path = opt->gpu == 2 ? SW_GPU_PATH_VERTEX_SHADER : SW_GPU_PATH_COMPUTE};
+        bench_gpu_palettes palettes_at_pose = {palettes, dual_quats, scaled_palette ? stretches : NULL};
+        status = bench_skin_gpu(&g, a, &palettes_at_pose, args);
+        goto done;
     }
 
     /* Jobs: every copy has its own inputs and outputs. */

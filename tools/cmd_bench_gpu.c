@@ -28,7 +28,8 @@ typedef struct gpu_copy {
     size_t skin;
 } gpu_copy;
 
-int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const sw_mat34* world, tool_args* args) {
+int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const bench_gpu_palettes* pose,
+                   tool_args* args) {
     int status = TOOL_EXIT_OK;
     sw_gl_context* context = NULL;
     sw_gpu_skinner* skinner = NULL;
@@ -48,35 +49,23 @@ int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const s
     sw_gl_context_info info;
     sw_gl_context_get_info(context, &info);
 
-    /* Palettes at the pose, one per skin, shared by every copy. */
+    /* The pose's palettes, one per skin, shared by every copy. */
     palettes = calloc(a->skin_count + 1, sizeof *palettes);
     if (!palettes) {
         status = tool_fail(args, "out of memory");
         goto done;
     }
     for (size_t s = 0; s < a->skin_count; ++s) {
-        size_t joints = a->skins[s].joint_count;
-        sw_mat34* matrices = malloc((joints + 1) * sizeof *matrices);
-        sw_dualquat* dqs = malloc((joints + 1) * sizeof *dqs);
-        sw_mat34* stretch = malloc((joints + 1) * sizeof *stretch);
-        if (!matrices || !dqs || !stretch) {
-            free(matrices), free(dqs), free(stretch);
-            status = tool_fail(args, "out of memory");
-            goto done;
-        }
-        sw_gltf_skin_matrices(a, s, world, matrices);
-        size_t scaled = sw_skin_dual_quats(dqs, stretch, matrices, joints);
-        bool ok = sw_gpu_palette_create(skinner, joints, &palettes[s], &diag) == SW_OK &&
-                  sw_gpu_palette_update(palettes[s], matrices, dqs, scaled ? stretch : NULL, &diag) == SW_OK;
-        free(matrices), free(dqs), free(stretch);
-        if (!ok) {
+        if (sw_gpu_palette_create(skinner, a->skins[s].joint_count, &palettes[s], &diag) != SW_OK ||
+            sw_gpu_palette_update(palettes[s], pose->matrices[s], pose->dual_quats[s],
+                                  pose->stretches ? pose->stretches[s] : NULL, &diag) != SW_OK) {
             status = tool_fail(args, "--gpu: %s", diag.message);
             goto done;
         }
     }
 
     /* The skinned primitives, replicated. */
-    size_t per_copy = 0, vertices_per_copy = 0, largest = 0, primitives = 0;
+    size_t per_copy = 0, largest = 0, primitives = 0;
     for (size_t n = 0; n < a->node_count; ++n)
         if (a->nodes[n].mesh >= 0) primitives += a->meshes[a->nodes[n].mesh].primitive_count;
     skinned = calloc(primitives + 1, sizeof *skinned);
@@ -91,15 +80,10 @@ int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const s
             const sw_gltf_primitive* prim = &a->meshes[node->mesh].primitives[p];
             if (prim->influence_count == 0) continue;
             skinned[per_copy++] = (skinned_primitive){prim, (size_t)node->skin};
-            vertices_per_copy += prim->vertex_count;
             if (prim->vertex_count > largest) largest = prim->vertex_count;
         }
     }
-    if (per_copy == 0 || vertices_per_copy == 0) {
-        status = tool_fail(args, "%s has no skinned mesh to benchmark", opt->model);
-        goto done;
-    }
-    size_t k = opt->copies > 0 ? (size_t)opt->copies : (1000000 + vertices_per_copy - 1) / vertices_per_copy;
+    const size_t k = opt->copies;
     copies = calloc(per_copy * k, sizeof *copies);
     synthetic_tangents = opt->tangents ? malloc(largest * 16) : NULL;
     if (!copies || (opt->tangents && !synthetic_tangents)) {
