@@ -23,107 +23,60 @@ extern const char sw_shader_lines_frag[];
 #define SW__TEXTURE_SLOTS 5
 #define SW__PI 3.14159265358979f
 
-/* ---- small matrix helpers (column-major 4×4, as GL takes them) ---------------- */
+/* ---- camera matrices (sw_mat4: column-major, as GL takes them) ------------------ */
 
-typedef struct sw__m4 { float m[16]; } sw__m4;
+static sw_vec3 sw__v3(const float* p) { return sw_vec3_make(p[0], p[1], p[2]); }
 
-static sw__m4 sw__m4_mul(const sw__m4* a, const sw__m4* b) {
-    sw__m4 r;
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            float s = 0.0f;
-            for (int k = 0; k < 4; k++) s += a->m[k * 4 + row] * b->m[c * 4 + k];
-            r.m[c * 4 + row] = s;
-        }
+/* The look-at basis: s (right), u (up), f (forward). */
+static void sw__look_basis(sw_vec3 eye, sw_vec3 target, sw_vec3 up, sw_vec3* s, sw_vec3* u, sw_vec3* f) {
+    *f = sw_vec3_normalize(sw_vec3_sub(target, eye));
+    *s = sw_vec3_normalize(sw_vec3_cross(*f, up));
+    *u = sw_vec3_cross(*s, *f);
+}
+
+static sw_mat4 sw__look_at(sw_vec3 eye, sw_vec3 target, sw_vec3 up) {
+    sw_vec3 s, u, f;
+    sw__look_basis(eye, target, up, &s, &u, &f);
+    sw_mat4 r = {{s.x, u.x, -f.x, 0, s.y, u.y, -f.y, 0, s.z, u.z, -f.z, 0, -sw_vec3_dot(s, eye),
+                  -sw_vec3_dot(u, eye), sw_vec3_dot(f, eye), 1}};
     return r;
 }
 
-static void sw__v3_sub(const float* a, const float* b, float* out) {
-    for (int i = 0; i < 3; i++) out[i] = a[i] - b[i];
-}
-static void sw__v3_cross(const float* a, const float* b, float* out) {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-static float sw__v3_dot(const float* a, const float* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void sw__v3_normalize(float* v) {
-    float l = sqrtf(sw__v3_dot(v, v));
-    if (l > 0.0f)
-        for (int i = 0; i < 3; i++) v[i] /= l;
-}
-
-static sw__m4 sw__look_at(const float* eye, const float* target, const float* up) {
-    float f[3], s[3], u[3];
-    sw__v3_sub(target, eye, f);
-    sw__v3_normalize(f);
-    sw__v3_cross(f, up, s);
-    sw__v3_normalize(s);
-    sw__v3_cross(s, f, u);
-    sw__m4 r = {{s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
-                 -sw__v3_dot(s, eye), -sw__v3_dot(u, eye), sw__v3_dot(f, eye), 1}};
+/* The look-at matrix's inverse, exactly: rotation transposed, eye as the
+   translation (a general inverse loses digits to the translation when the
+   scene is far from the origin). */
+static sw_mat4 sw__look_at_inverse(sw_vec3 eye, sw_vec3 target, sw_vec3 up) {
+    sw_vec3 s, u, f;
+    sw__look_basis(eye, target, up, &s, &u, &f);
+    sw_mat4 r = {{s.x, s.y, s.z, 0, u.x, u.y, u.z, 0, -f.x, -f.y, -f.z, 0, eye.x, eye.y, eye.z, 1}};
     return r;
 }
 
-static sw__m4 sw__perspective(float fov_y, float aspect, float n, float f) {
+static sw_mat4 sw__perspective(float fov_y, float aspect, float n, float f) {
     float t = 1.0f / tanf(0.5f * fov_y);
-    sw__m4 r = {{t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, (f + n) / (n - f), -1, 0, 0, 2 * f * n / (n - f), 0}};
+    sw_mat4 r = {{t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, (f + n) / (n - f), -1, 0, 0, 2 * f * n / (n - f), 0}};
     return r;
 }
 
-static sw__m4 sw__ortho(float l, float r, float b, float t, float n, float f) {
-    sw__m4 m = {{2 / (r - l), 0, 0, 0, 0, 2 / (t - b), 0, 0, 0, 0, -2 / (f - n), 0, -(r + l) / (r - l),
-                 -(t + b) / (t - b), -(f + n) / (f - n), 1}};
+static sw_mat4 sw__ortho(float l, float r, float b, float t, float n, float f) {
+    sw_mat4 m = {{2 / (r - l), 0, 0, 0, 0, 2 / (t - b), 0, 0, 0, 0, -2 / (f - n), 0, -(r + l) / (r - l),
+                  -(t + b) / (t - b), -(f + n) / (f - n), 1}};
     return m;
 }
 
-/* General 4×4 inverse by cofactors (in double: the view-projection of a far
-   plane is badly conditioned in float). */
-static sw__m4 sw__m4_inverse(const sw__m4* a) {
-    const float* m = a->m;
-    double inv[16];
-    inv[0] = (double)m[5] * m[10] * m[15] - (double)m[5] * m[11] * m[14] - (double)m[9] * m[6] * m[15] +
-             (double)m[9] * m[7] * m[14] + (double)m[13] * m[6] * m[11] - (double)m[13] * m[7] * m[10];
-    inv[4] = -(double)m[4] * m[10] * m[15] + (double)m[4] * m[11] * m[14] + (double)m[8] * m[6] * m[15] -
-             (double)m[8] * m[7] * m[14] - (double)m[12] * m[6] * m[11] + (double)m[12] * m[7] * m[10];
-    inv[8] = (double)m[4] * m[9] * m[15] - (double)m[4] * m[11] * m[13] - (double)m[8] * m[5] * m[15] +
-             (double)m[8] * m[7] * m[13] + (double)m[12] * m[5] * m[11] - (double)m[12] * m[7] * m[9];
-    inv[12] = -(double)m[4] * m[9] * m[14] + (double)m[4] * m[10] * m[13] + (double)m[8] * m[5] * m[14] -
-              (double)m[8] * m[6] * m[13] - (double)m[12] * m[5] * m[10] + (double)m[12] * m[6] * m[9];
-    inv[1] = -(double)m[1] * m[10] * m[15] + (double)m[1] * m[11] * m[14] + (double)m[9] * m[2] * m[15] -
-             (double)m[9] * m[3] * m[14] - (double)m[13] * m[2] * m[11] + (double)m[13] * m[3] * m[10];
-    inv[5] = (double)m[0] * m[10] * m[15] - (double)m[0] * m[11] * m[14] - (double)m[8] * m[2] * m[15] +
-             (double)m[8] * m[3] * m[14] + (double)m[12] * m[2] * m[11] - (double)m[12] * m[3] * m[10];
-    inv[9] = -(double)m[0] * m[9] * m[15] + (double)m[0] * m[11] * m[13] + (double)m[8] * m[1] * m[15] -
-             (double)m[8] * m[3] * m[13] - (double)m[12] * m[1] * m[11] + (double)m[12] * m[3] * m[9];
-    inv[13] = (double)m[0] * m[9] * m[14] - (double)m[0] * m[10] * m[13] - (double)m[8] * m[1] * m[14] +
-              (double)m[8] * m[2] * m[13] + (double)m[12] * m[1] * m[10] - (double)m[12] * m[2] * m[9];
-    inv[2] = (double)m[1] * m[6] * m[15] - (double)m[1] * m[7] * m[14] - (double)m[5] * m[2] * m[15] +
-             (double)m[5] * m[3] * m[14] + (double)m[13] * m[2] * m[7] - (double)m[13] * m[3] * m[6];
-    inv[6] = -(double)m[0] * m[6] * m[15] + (double)m[0] * m[7] * m[14] + (double)m[4] * m[2] * m[15] -
-             (double)m[4] * m[3] * m[14] - (double)m[12] * m[2] * m[7] + (double)m[12] * m[3] * m[6];
-    inv[10] = (double)m[0] * m[5] * m[15] - (double)m[0] * m[7] * m[13] - (double)m[4] * m[1] * m[15] +
-              (double)m[4] * m[3] * m[13] + (double)m[12] * m[1] * m[7] - (double)m[12] * m[3] * m[5];
-    inv[14] = -(double)m[0] * m[5] * m[14] + (double)m[0] * m[6] * m[13] + (double)m[4] * m[1] * m[14] -
-              (double)m[4] * m[2] * m[13] - (double)m[12] * m[1] * m[6] + (double)m[12] * m[2] * m[5];
-    inv[3] = -(double)m[1] * m[6] * m[11] + (double)m[1] * m[7] * m[10] + (double)m[5] * m[2] * m[11] -
-             (double)m[5] * m[3] * m[10] - (double)m[9] * m[2] * m[7] + (double)m[9] * m[3] * m[6];
-    inv[7] = (double)m[0] * m[6] * m[11] - (double)m[0] * m[7] * m[10] - (double)m[4] * m[2] * m[11] +
-             (double)m[4] * m[3] * m[10] + (double)m[8] * m[2] * m[7] - (double)m[8] * m[3] * m[6];
-    inv[11] = -(double)m[0] * m[5] * m[11] + (double)m[0] * m[7] * m[9] + (double)m[4] * m[1] * m[11] -
-              (double)m[4] * m[3] * m[9] - (double)m[8] * m[1] * m[7] + (double)m[8] * m[3] * m[5];
-    inv[15] = (double)m[0] * m[5] * m[10] - (double)m[0] * m[6] * m[9] - (double)m[4] * m[1] * m[10] +
-              (double)m[4] * m[2] * m[9] + (double)m[8] * m[1] * m[6] - (double)m[8] * m[2] * m[5];
-    double det = (double)m[0] * inv[0] + (double)m[1] * inv[4] + (double)m[2] * inv[8] + (double)m[3] * inv[12];
-    sw__m4 r;
-    for (int i = 0; i < 16; i++) r.m[i] = det != 0.0 ? (float)(inv[i] / det) : 0.0f;
-    return r;
+/* (projection · view)⁻¹ = view⁻¹ · projection⁻¹, each factor well
+   conditioned on its own. */
+static sw_mat4 sw__inverse_view_projection(const sw_camera* camera, float aspect) {
+    sw_mat4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far), inverse_projection;
+    sw_mat4_inverse(&inverse_projection, &projection);
+    sw_mat4 inverse_view = sw__look_at_inverse(sw__v3(camera->eye), sw__v3(camera->target), sw__v3(camera->up));
+    return sw_mat4_mul(&inverse_view, &inverse_projection);
 }
 
 void sw_camera_view_projection(const sw_camera* camera, float aspect, float out_matrix[16]) {
-    sw__m4 view = sw__look_at(camera->eye, camera->target, camera->up);
-    sw__m4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far);
-    sw__m4 vp = sw__m4_mul(&projection, &view);
+    sw_mat4 view = sw__look_at(sw__v3(camera->eye), sw__v3(camera->target), sw__v3(camera->up));
+    sw_mat4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far);
+    sw_mat4 vp = sw_mat4_mul(&projection, &view);
     memcpy(out_matrix, vp.m, sizeof vp.m);
 }
 
@@ -753,45 +706,36 @@ static void sw__ground_geometry(sw_renderer* r, const float lo[3], const float h
 
 /* The light: from the upper front left, an orthographic box around the
    scene's bounding sphere (ground included). */
-static void sw__light(const float lo[3], const float hi[3], float direction[3], sw__m4* view_projection) {
-    float d[3] = {-0.45f, 0.8f, 0.55f};
-    sw__v3_normalize(d);
-    memcpy(direction, d, sizeof d);
-    float center[3], radius = 0.0f;
-    for (int i = 0; i < 3; i++) {
-        center[i] = 0.5f * (lo[i] + hi[i]);
-        radius = fmaxf(radius, hi[i] - lo[i]);
-    }
+static void sw__light(const float lo[3], const float hi[3], sw_vec3* direction, sw_mat4* view_projection) {
+    const sw_vec3 d = sw_vec3_normalize(sw_vec3_make(-0.45f, 0.8f, 0.55f));
+    *direction = d;
+    sw_vec3 center = sw_vec3_scale(sw_vec3_add(sw__v3(lo), sw__v3(hi)), 0.5f);
+    float radius = 0.0f;
+    for (int i = 0; i < 3; i++) radius = fmaxf(radius, hi[i] - lo[i]);
     radius *= 1.5f;
-    float eye[3] = {center[0] + d[0] * radius * 2, center[1] + d[1] * radius * 2, center[2] + d[2] * radius * 2};
-    float up[3] = {0, 1, 0};
-    if (fabsf(d[1]) > 0.99f) up[1] = 0, up[2] = 1;
-    sw__m4 view = sw__look_at(eye, center, up);
-    sw__m4 proj = sw__ortho(-radius, radius, -radius, radius, 0.01f, radius * 4);
-    *view_projection = sw__m4_mul(&proj, &view);
+    sw_vec3 eye = sw_vec3_add(center, sw_vec3_scale(d, radius * 2));
+    sw_mat4 view = sw__look_at(eye, center, sw_vec3_make(0, 1, 0));
+    sw_mat4 proj = sw__ortho(-radius, radius, -radius, radius, 0.01f, radius * 4);
+    *view_projection = sw_mat4_mul(&proj, &view);
 }
 
 static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, sw_skin_method method, int x0, int x1,
-                                     const sw__m4* vp, const sw__m4* previous_vp, sw_diag* diag) {
-    sw_result res = sw__skin_all(r, f->world, f->weights, method, diag);
-    if (res != SW_OK) return res;
-
-    /* Scene bounds for the ground and the light: the skinned positions'
-       bounds of the first drawn frame, kept (a ground that follows the
-       feet would slide under a walking character). */
+                                     const sw_mat4* vp, const sw_mat4* previous_vp, sw_diag* diag) {
+    /* Scene bounds for the ground and the light, unless the caller gave a
+       box: the skinned positions' bounds of the first drawn frame, kept (a
+       ground that follows the feet would slide under a walking character). */
+    sw_result res;
     if (!r->have_bounds) {
         float lo[3], hi[3];
         res = sw_renderer_scene_bounds(r, f->world, f->weights, lo, hi, diag);
         if (res != SW_OK) return res;
-        memcpy(r->scene_min, lo, sizeof lo), memcpy(r->scene_max, hi, sizeof hi);
-        r->have_bounds = true;
-        sw__ground_geometry(r, lo, hi);
-        res = sw__skin_all(r, f->world, f->weights, method, diag);
-        if (res != SW_OK) return res;
+        sw_renderer_set_scene_box(r, lo, hi);
     }
-    float light_direction[3];
-    sw__m4 light_vp;
-    sw__light(r->scene_min, r->scene_max, light_direction, &light_vp);
+    res = sw__skin_all(r, f->world, f->weights, method, diag);
+    if (res != SW_OK) return res;
+    sw_vec3 light_direction;
+    sw_mat4 light_vp;
+    sw__light(r->scene_min, r->scene_max, &light_direction, &light_vp);
 
     /* 1. Shadow map. */
     glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
@@ -859,10 +803,10 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE);
     glUseProgram(r->p_lighting);
-    sw__m4 inverse_vp = sw__m4_inverse(vp);
+    const sw_mat4 inverse_vp = sw__inverse_view_projection(&f->camera, (float)r->width / (float)r->height);
     glUniformMatrix4fv(0, 1, GL_FALSE, inverse_vp.m);
     glUniformMatrix4fv(1, 1, GL_FALSE, light_vp.m);
-    glUniform3fv(2, 1, light_direction);
+    glUniform3f(2, light_direction.x, light_direction.y, light_direction.z);
     glUniform3f(3, 2.6f, 2.5f, 2.35f);
     glUniform3f(4, 0.55f, 0.62f, 0.75f);
     glUniform3f(5, 0.22f, 0.2f, 0.18f);
@@ -886,24 +830,21 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
    draws): widest a fifth of the way along, a tenth of its length across.
    Appends 12 edges (24 vertices of position + colour) to `v`. */
 static size_t sw__octahedron(float* v, const float head[3], const float tail[3]) {
-    float d[3];
-    sw__v3_sub(tail, head, d);
-    float length = sqrtf(sw__v3_dot(d, d));
+    const sw_vec3 d = sw_vec3_sub(sw__v3(tail), sw__v3(head));
+    const float length = sw_vec3_length(d);
     if (!(length > 1e-6f)) return 0;
     /* Two directions across the bone: from the axis least along it. */
-    float axis[3] = {0, 0, 0};
-    int least = fabsf(d[0]) <= fabsf(d[1]) && fabsf(d[0]) <= fabsf(d[2]) ? 0 : fabsf(d[1]) <= fabsf(d[2]) ? 1 : 2;
-    axis[least] = 1.0f;
-    float u[3], w[3];
-    sw__v3_cross(d, axis, u);
-    sw__v3_normalize(u);
-    sw__v3_cross(d, u, w);
-    sw__v3_normalize(w);
+    sw_vec3 axis = fabsf(d.x) <= fabsf(d.y) && fabsf(d.x) <= fabsf(d.z) ? sw_vec3_make(1, 0, 0)
+                   : fabsf(d.y) <= fabsf(d.z)                          ? sw_vec3_make(0, 1, 0)
+                                                                        : sw_vec3_make(0, 0, 1);
+    const sw_vec3 u = sw_vec3_normalize(sw_vec3_cross(d, axis)), w = sw_vec3_normalize(sw_vec3_cross(d, u));
     float ring[4][3];
     const float across = 0.1f * length, sign[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
-    for (int k = 0; k < 4; k++)
-        for (int i = 0; i < 3; i++)
-            ring[k][i] = head[i] + 0.2f * d[i] + across * (sign[k][0] * u[i] + sign[k][1] * w[i]);
+    for (int k = 0; k < 4; k++) {
+        sw_vec3 p = sw_vec3_add(sw__v3(head), sw_vec3_scale(d, 0.2f));
+        p = sw_vec3_add(p, sw_vec3_scale(sw_vec3_add(sw_vec3_scale(u, sign[k][0]), sw_vec3_scale(w, sign[k][1])), across));
+        ring[k][0] = p.x, ring[k][1] = p.y, ring[k][2] = p.z;
+    }
     static const float head_colour[3] = {1.0f, 0.85f, 0.2f}, tail_colour[3] = {1.0f, 0.45f, 0.1f};
     size_t n = 0;
     for (int k = 0; k < 4; k++) {
@@ -921,7 +862,7 @@ static size_t sw__octahedron(float* v, const float head[3], const float tail[3])
 /* Bones over the image: an octahedron from every skin joint's parent to
    the joint when the parent is a joint too, and a small cross at every
    joint. */
-static sw_result sw__draw_bones(sw_renderer* r, const sw_render_frame* f, const sw__m4* vp, sw_diag* diag) {
+static sw_result sw__draw_bones(sw_renderer* r, const sw_render_frame* f, const sw_mat4* vp, sw_diag* diag) {
     const sw_gltf_asset* a = r->asset;
     size_t joints = 0;
     for (size_t s = 0; s < a->skin_count; s++) joints += a->skins[s].joint_count;
@@ -988,7 +929,7 @@ sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* di
         if (res != SW_OK) return res;
     }
     const float aspect = (float)r->width / (float)r->height;
-    sw__m4 vp, previous_vp;
+    sw_mat4 vp, previous_vp;
     sw_camera_view_projection(&f->camera, aspect, vp.m);
     sw_camera_view_projection(&f->previous_camera, aspect, previous_vp.m);
     sw_result res;
