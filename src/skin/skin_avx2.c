@@ -856,29 +856,15 @@ SW__AVX2_COUNT(3)
 SW__AVX2_COUNT(4)
 SW__AVX2_COUNT(8)
 
-
 #define SW__AVX2_ROW(N)                                                                              \
     {{avx2_lbs_##N##_u8_pn, avx2_lbs_##N##_u8_pnt}, {avx2_lbs_##N##_u16_pn, avx2_lbs_##N##_u16_pnt}, \
      {avx2_dqs_##N##_pn, avx2_dqs_##N##_pnt}}
 
-/* [count: 1, 2, 3, 4, 8][LBS u8, LBS u16, DQS][tangents] */
-static const sw__skin_kernel_fn avx2_kernels[5][3][2] = {SW__AVX2_ROW(1), SW__AVX2_ROW(2), SW__AVX2_ROW(3), SW__AVX2_ROW(4),
+static const sw__skin_kernel_table avx2_kernels = {SW__AVX2_ROW(1), SW__AVX2_ROW(2), SW__AVX2_ROW(3), SW__AVX2_ROW(4),
                                                   SW__AVX2_ROW(8)};
 
 void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count) {
-    const sw__skin_streams s = sw__skin_streams_make(job, first, count);
-    static const int count_slot[SW_MAX_INFLUENCES + 1] = {-1, 0, 1, 2, 3, -1, -1, -1, 4};
-    const int slot = count_slot[s.influence_count];
-    const int method = s.dqs ? 2 : s.joint_format == SW_JOINT_U16;
-    if (slot >= 0 && s.weight_format == SW_WEIGHT_F32 && !s.cofactor && !(s.dqs && s.linear)) {
-        const sw__skin_kernel_fn kernel = avx2_kernels[slot][method][s.in_tan != NULL];
-        if (s.packed && s.in_nrm)
-            kernel(&s);
-        else
-            sw__skin_run_staged(&s, kernel); /* strided, or no normals: zeros in their place */
-    } else {
-        avx2_generic(&s);
-    }
+    sw__skin_dispatch(job, first, count, avx2_kernels, avx2_generic);
 }
 
 #endif

@@ -177,6 +177,31 @@ static inline void sw__skin_run_staged(const sw__skin_streams* s, sw__skin_kerne
     }
 }
 
+/* The specialised kernels of one instruction set:
+   [influence count 1, 2, 3, 4, 8][LBS u8 joints, LBS u16 joints, DQS][tangents]. */
+typedef sw__skin_kernel_fn sw__skin_kernel_table[5][3][2];
+
+/* Runs a job's vertex range with the specialised kernel that fits it (f32
+   weights, blended normals, 1–4 or 8 influences, DQS without stretch),
+   through packed copies when its streams are strided or have no normals;
+   anything else with `generic`. */
+static inline void sw__skin_dispatch(const sw_skin_job* job, size_t first, size_t count,
+                                     const sw__skin_kernel_table kernels, sw__skin_kernel_fn generic) {
+    const sw__skin_streams s = sw__skin_streams_make(job, first, count);
+    static const int count_slot[SW_MAX_INFLUENCES + 1] = {-1, 0, 1, 2, 3, -1, -1, -1, 4};
+    const int slot = count_slot[s.influence_count];
+    if (slot < 0 || s.weight_format != SW_WEIGHT_F32 || s.cofactor || (s.dqs && s.linear)) {
+        generic(&s);
+        return;
+    }
+    const int method = s.dqs ? 2 : s.joint_format == SW_JOINT_U16;
+    const sw__skin_kernel_fn kernel = kernels[slot][method][s.in_tan != NULL];
+    if (s.packed && s.in_nrm)
+        kernel(&s);
+    else
+        sw__skin_run_staged(&s, kernel); /* strided, or no normals: zeros in their place */
+}
+
 #if SW__SKIN_X86
 /* Vertices first .. first+count-1 of a validated job; the caller has checked
    that the CPU runs the kernel. */

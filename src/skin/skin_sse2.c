@@ -705,24 +705,11 @@ SW__SSE2_COUNT(8)
     {{sse2_lbs_##N##_u8_pn, sse2_lbs_##N##_u8_pnt}, {sse2_lbs_##N##_u16_pn, sse2_lbs_##N##_u16_pnt},     \
      {sse2_dqs_##N##_pn, sse2_dqs_##N##_pnt}}
 
-/* [count: 1, 2, 3, 4, 8][LBS u8, LBS u16, DQS][tangents] */
-static const sw__skin_kernel_fn sse2_kernels[5][3][2] = {SW__SSE2_ROW(1), SW__SSE2_ROW(2), SW__SSE2_ROW(3),
+static const sw__skin_kernel_table sse2_kernels = {SW__SSE2_ROW(1), SW__SSE2_ROW(2), SW__SSE2_ROW(3),
                                                          SW__SSE2_ROW(4), SW__SSE2_ROW(8)};
 
 void sw__skin_run_sse2(const sw_skin_job* job, size_t first, size_t count) {
-    const sw__skin_streams s = sw__skin_streams_make(job, first, count);
-    static const int count_slot[SW_MAX_INFLUENCES + 1] = {-1, 0, 1, 2, 3, -1, -1, -1, 4};
-    const int slot = count_slot[s.influence_count];
-    if (slot >= 0 && s.weight_format == SW_WEIGHT_F32 && !s.cofactor && !(s.dqs && s.linear)) {
-        const int method = s.dqs ? 2 : s.joint_format == SW_JOINT_U16;
-        const sw__skin_kernel_fn kernel = sse2_kernels[slot][method][s.in_tan != NULL];
-        if (s.packed && s.in_nrm)
-            kernel(&s);
-        else
-            sw__skin_run_staged(&s, kernel); /* strided, or no normals: zeros in their place */
-    } else {
-        sse2_generic(&s);
-    }
+    sw__skin_dispatch(job, first, count, sse2_kernels, sse2_generic);
 }
 
 #endif
