@@ -315,34 +315,35 @@ static sw_result sw__missing(sw__loader* L, const char* path, const char* key) {
     return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(path, key).s, "required but missing");
 }
 
-static sw_result sw__get_object(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
-                                const cJSON** out) {
+/* A member that must pass `is` (cJSON's type tests) when present; *out is
+   NULL when it is absent and optional. */
+static sw_result sw__get_member(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                                cJSON_bool (*is)(const cJSON* const), const char* what, const cJSON** out) {
     const cJSON* v = sw__member(object, key);
     *out = NULL;
     if (!v) return required ? sw__missing(L, path, key) : SW_OK;
-    if (!cJSON_IsObject(v)) return sw__expected(L, path, key, "an object");
+    if (!is(v)) return sw__expected(L, path, key, what);
     *out = v;
     return SW_OK;
+}
+
+static sw_result sw__get_object(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                                const cJSON** out) {
+    return sw__get_member(L, object, path, key, required, cJSON_IsObject, "an object", out);
 }
 
 static sw_result sw__get_array(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
                                const cJSON** out) {
-    const cJSON* v = sw__member(object, key);
-    *out = NULL;
-    if (!v) return required ? sw__missing(L, path, key) : SW_OK;
-    if (!cJSON_IsArray(v)) return sw__expected(L, path, key, "an array");
-    *out = v;
-    return SW_OK;
+    return sw__get_member(L, object, path, key, required, cJSON_IsArray, "an array", out);
 }
 
 static sw_result sw__get_string(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
                                 const char** out) {
-    const cJSON* v = sw__member(object, key);
-    *out = NULL;
-    if (!v) return required ? sw__missing(L, path, key) : SW_OK;
-    if (!cJSON_IsString(v) || !v->valuestring) return sw__expected(L, path, key, "a string");
-    *out = v->valuestring;
-    return SW_OK;
+    const cJSON* v = NULL;
+    sw_result r = sw__get_member(L, object, path, key, required, cJSON_IsString, "a string", &v);
+    *out = v ? v->valuestring : NULL;
+    if (r == SW_OK && v && !v->valuestring) return sw__expected(L, path, key, "a string");
+    return r;
 }
 
 /* A string member copied into the asset (NULL when absent). */
