@@ -61,7 +61,10 @@
 #define SW__SHARED __attribute__((noinline, noclone)) SW__AVX2 static
 #endif
 
-enum { AVX2_BLOCK = 4 };
+enum {
+    AVX2_BLOCK = 4,
+    AVX2_SCAN_RATIO = 4 /* the palette scan runs when the range has ≥ this many vertices per joint */
+};
 
 /* What a loop knows about a job. The specialised loops pass literals, so
    after inlining every branch on these fields disappears. */
@@ -214,23 +217,32 @@ SW__INLINE avx2_rows avx2_rows_make(__m256 a01, __m256 a12, bool cofactor) {
     return r;
 }
 
-/* Σ wₖ·palette[jₖ] in influence order, as [r0 | r1] and [r1 | r2]: two
-   8-wide FMAs per influence, both reading the caller's palette. */
-SW__INLINE void avx2_blend_rows(const unsigned char* palette, const uint32_t* off, const unsigned char* wp,
-                                const avx2_cfg* c, __m256* a01, __m256* a12) {
+/* Σ wₖ·palette[jₖ] in influence order for a pair of vertices (offsets n
+   apart, weights `ws` bytes apart), as [r0 | r1] and [r1 | r2]: two 8-wide
+   FMAs per influence and vertex, reading the caller's palette. Influences
+   past the highest of the first n bits of `used` are not blended (their
+   weights are zero, see avx2_stage1); influences outermost, so that is one
+   test per pair. */
+SW__INLINE void avx2_blend_pair(const unsigned char* palette, const uint32_t* off, int n, const unsigned char* wp,
+                                size_t ws, const avx2_cfg* c, uint32_t used, __m256* a01, __m256* a12) {
     /* Two bases, so each address is one add the compiler folds into the
        FMA's memory operand. */
     const unsigned char* row1 = palette + 16;
-    __m256 w = avx2_weight(wp, 0, c->wf);
-    __m256 r01 = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(palette + off[0])));
-    __m256 r12 = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(row1 + off[0])));
-    for (int k = 1; k < c->n; k++) {
-        w = avx2_weight(wp, k, c->wf);
-        r01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(palette + off[k])), r01);
-        r12 = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(row1 + off[k])), r12);
+    SW__UNROLL
+    for (int h = 0; h < 2; h++) {
+        const __m256 w = avx2_weight(wp + h * ws, 0, c->wf);
+        a01[h] = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(palette + off[h * n])));
+        a12[h] = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(row1 + off[h * n])));
     }
-    *a01 = r01;
-    *a12 = r12;
+    for (int k = 1; k < c->n; k++) {
+        if ((used & ((1u << c->n) - 1u) & (~0u << k)) == 0) break; /* no weight k or later */
+        SW__UNROLL
+        for (int h = 0; h < 2; h++) {
+            const __m256 w = avx2_weight(wp + h * ws, k, c->wf);
+            a01[h] = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(palette + off[h * n + k])), a01[h]);
+            a12[h] = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(row1 + off[h * n + k])), a12[h]);
+        }
+    }
 }
 
 /* ---- DQS ------------------------------------------------------------------------------ */
@@ -259,7 +271,7 @@ SW__INLINE __m256 avx2_weights_soa(const avx2_cfg* c, const avx2_ptrs* p, const 
    halves of x, y, z, w. Each sign makes the real part's dot with the first
    influence's non-negative (Kavan's antipodality fix). */
 SW__INLINE void avx2_blend_dual_quats(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p,
-                                      const avx2_strides* s, const uint32_t* off, __m256* acc) {
+                                      const avx2_strides* s, const uint32_t* off, uint32_t used, __m256* acc) {
     const int n = c->n;
     __m256 w4[SW_MAX_INFLUENCES] = {_mm256_setzero_ps()};
     if (c->wf == SW_WEIGHT_F32 && c->packed && n % 4 == 0) {
@@ -279,6 +291,7 @@ SW__INLINE void avx2_blend_dual_quats(const avx2_job* job, const avx2_cfg* c, co
     SW__UNROLL
     for (int j = 0; j < 4; j++) acc[j] = _mm256_mul_ps(w0, pivot[j]);
     for (int k = 1; k < n; k++) {
+        if ((used & ((1u << n) - 1u) & (~0u << k)) == 0) break; /* no weight k or later (see avx2_blend_pair) */
         __m256 q[AVX2_BLOCK];
         SW__UNROLL
         for (int i = 0; i < AVX2_BLOCK; i++) q[i] = _mm256_loadu_ps(avx2_f(job->dual_quats + off[i * n + k]));
@@ -443,13 +456,11 @@ SW__INLINE __m256 avx2_inv_length(__m256 len2) {
    multiplied by (LBS: the blended palette; DQS: the blended stretch), and
    their elementwise products with V = [p, 1 | n, 0] (ma, mb, mc) and with
    the tangent (mt, mt2). */
-SW__INLINE void avx2_vertex_products(const unsigned char* palette, const avx2_cfg* c, const avx2_ptrs* p,
-                                     const avx2_strides* s, const uint32_t* off, int i, __m256* ma, __m256* mb,
-                                     __m256* mc, __m256* mt, __m256* mt2, __m128* flip) {
+SW__INLINE void avx2_vertex_products(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, int i,
+                                     __m256 a01, __m256 a12, __m256* ma, __m256* mb, __m256* mc, __m256* mt,
+                                     __m256* mt2, __m128* flip) {
     /* w of the position and the normal: 1 and 0. */
     const __m256 w10 = _mm256_setr_ps(0, 0, 0, 1, 0, 0, 0, 0);
-    __m256 a01, a12;
-    avx2_blend_rows(palette, off, p->wp + i * s->w, c, &a01, &a12);
     /* Every input of the block is read before the first store: outputs may
        be the inputs. In packed streams all but the block's last vertex load
        16 bytes, the extra 4 from the next vertex of the same block. */
@@ -495,6 +506,12 @@ SW__INLINE __m256 avx2_unit_scale(const avx2_cfg* c, __m256 x, __m256 y, __m256 
     return avx2_inv_length(_mm256_fmadd_ps(nz, nz, _mm256_fmadd_ps(ny, ny, _mm256_mul_ps(nx, nx))));
 }
 
+/* Every output gets + 0 (a −0 becomes +0, nothing else changes), so a
+   block that skipped zero weights gives the same bits as one that blended
+   them (see avx2_stage1): the skipped terms are zeros, and through sums
+   and products a zero's sign can only reach the sign of a zero. */
+SW__INLINE __m256 avx2_plus_zero(__m256 v) { return _mm256_add_ps(v, _mm256_setzero_ps()); }
+
 /* unit: the normalising factors, or zero to compute them here. A rotation
    keeps lengths, so rigid DQS computes them from the inputs (in stage 1,
    off the chain of the rotation). */
@@ -504,10 +521,13 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const avx2_ptrs* p, const avx2_st
         /* Normalise the high halves (the low halves scale by 1), then store both. */
         __m256 inv = have_unit ? unit : avx2_unit_scale(c, x, y, z, tx, ty, tz);
         if (c->cofactor) inv = _mm256_xor_ps(inv, _mm256_insertf128_ps(_mm256_setzero_ps(), flip, 1));
-        avx2_store_soa2(p->op, s->op, p->on, s->on, c->packed, _mm256_mul_ps(x, inv), _mm256_mul_ps(y, inv),
-                        _mm256_mul_ps(z, inv));
+        avx2_store_soa2(p->op, s->op, p->on, s->on, c->packed, avx2_plus_zero(_mm256_mul_ps(x, inv)),
+                        avx2_plus_zero(_mm256_mul_ps(y, inv)), avx2_plus_zero(_mm256_mul_ps(z, inv)));
         return;
     }
+    x = avx2_plus_zero(x);
+    y = avx2_plus_zero(y);
+    z = avx2_plus_zero(z);
     avx2_store_soa(p->op, s->op, c->packed, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
                    _mm256_castps256_ps128(z));
     if (!c->tangents) return;
@@ -516,9 +536,9 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const avx2_ptrs* p, const avx2_st
     __m256 nz = _mm256_permute2f128_ps(z, tz, 0x21);
     __m256 inv = have_unit ? unit : avx2_unit_scale(c, x, y, z, tx, ty, tz);
     if (c->cofactor) inv = _mm256_xor_ps(inv, _mm256_insertf128_ps(_mm256_setzero_ps(), flip, 0));
-    nx = _mm256_mul_ps(nx, inv);
-    ny = _mm256_mul_ps(ny, inv);
-    nz = _mm256_mul_ps(nz, inv);
+    nx = avx2_plus_zero(_mm256_mul_ps(nx, inv));
+    ny = avx2_plus_zero(_mm256_mul_ps(ny, inv));
+    nz = avx2_plus_zero(_mm256_mul_ps(nz, inv));
     if (c->normals)
         avx2_store_soa(p->on, s->on, c->packed, _mm256_castps256_ps128(nx), _mm256_castps256_ps128(ny),
                        _mm256_castps256_ps128(nz));
@@ -581,9 +601,38 @@ typedef struct avx2_state {
     __m128 flip;
 } avx2_state;
 
+/* The influences a block of packed f32 weights uses: bit k (k < n) is set
+   where weight k is not zero (its bits) in some vertex of the block; bits
+   from n up mean nothing. Lane i·n + k of the block's weights is weight k
+   of vertex i. */
+SW__INLINE uint32_t avx2_block_influences(const unsigned char* wp, int n) {
+    const __m256i zero = _mm256_setzero_si256();
+#define SW__W8(at) _mm256_loadu_si256((const __m256i*)(const void*)(wp + (at)))
+    uint32_t used; /* bit k: weight k is not zero in some vertex */
+    if (n == 8 || n == 4 || n == 2) {
+        /* OR the vertices' weights together: one vertex a ymm (8), two (4), four (2). */
+        __m256i any = SW__W8(0);
+        if (n != 2) any = _mm256_or_si256(any, SW__W8(32));
+        if (n == 8) any = _mm256_or_si256(_mm256_or_si256(any, SW__W8(64)), SW__W8(96));
+        if (n != 8) any = _mm256_or_si256(any, _mm256_permute2x128_si256(any, any, 0x01)); /* lanes k and k + 4 */
+        if (n == 2) any = _mm256_or_si256(any, _mm256_shuffle_epi32(any, 0x4E));          /* lanes k and k + 2 */
+        used = ~(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(any, zero)));
+    } else {
+        /* n = 3 (n = 1 never asks): lane bits, then folded vertex by vertex. */
+        uint32_t lanes = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(SW__W8(0), zero)));
+        lanes |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(
+                     _mm_loadu_si128((const __m128i*)(const void*)(wp + 32)), _mm_setzero_si128())))
+                 << 8;
+        lanes = ~lanes;
+        used = lanes | lanes >> 3 | lanes >> 6 | lanes >> 9;
+    }
+#undef SW__W8
+    return used;
+}
+
 /* Stage 1: everything that reads the block's inputs. */
 SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s,
-                            avx2_state* st) {
+                            avx2_state* st, bool skip) {
     uint32_t off[AVX2_BLOCK * SW_MAX_INFLUENCES];
     uint32_t off_dq[AVX2_BLOCK * SW_MAX_INFLUENCES];
     const int n = c->n;
@@ -602,6 +651,13 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const avx2_p
         }
     }
 
+    /* With a finite palette, a block blends up to its last non-zero
+       weight: each w·M (or w·dq) skipped is a zero, and adding it would
+       change at most the sign of a zero, which avx2_plus_zero evens out. */
+    const uint32_t used = skip && c->n > 1 && c->wf == SW_WEIGHT_F32 && c->packed
+                              ? avx2_block_influences(p->wp, n)
+                              : ~0u;
+
     st->unit = _mm256_setzero_ps();
     /* [p | n] of the block as x, y, z across lanes, after the linear part. */
     __m256 x, y, z, tx = _mm256_setzero_ps(), ty = _mm256_setzero_ps(), tz = _mm256_setzero_ps();
@@ -615,11 +671,12 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const avx2_p
 #define SW__PAIR(pair)                                                                                        \
     do {                                                                                                      \
         __m256 ma[2], mb[2], mc[2] = {zero, zero}, mt[2] = {zero, zero}, mt2[2] = {zero, zero};               \
+        __m256 a01[2], a12[2];                                                                                \
+        avx2_blend_pair(job->linear, off + 2 * (pair) * n, n, p->wp + 2 * (pair) * s->w, s->w, c, used, a01, a12); \
         SW__UNROLL                                                                                            \
         for (int h = 0; h < 2; h++) {                                                                         \
             const int i = 2 * (pair) + h;                                                                     \
-            avx2_vertex_products(job->linear, c, p, s, off + i * n, i, &ma[h], &mb[h], &mc[h], &mt[h], &mt2[h], \
-                                 &f[i]);                                                                      \
+            avx2_vertex_products(c, p, s, i, a01[h], a12[h], &ma[h], &mb[h], &mc[h], &mt[h], &mt2[h], &f[i]);  \
         }                                                                                                     \
         ha[pair] = _mm256_hadd_ps(ma[0], ma[1]);                                                              \
         hb[pair] = _mm256_hadd_ps(mb[0], mb[1]);                                                              \
@@ -663,7 +720,7 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const avx2_p
         if (c->normals || c->tangents) st->unit = avx2_unit_scale(c, x, y, z, tx, ty, tz);
     }
     if (c->dqs) {
-        avx2_blend_dual_quats(job, c, p, s, off_dq, st->dq);
+        avx2_blend_dual_quats(job, c, p, s, off_dq, used, st->dq);
     } else {
         st->dq[0] = st->dq[1] = st->dq[2] = st->dq[3] = _mm256_setzero_ps();
     }
@@ -690,7 +747,7 @@ SW__INLINE void avx2_stage2(const avx2_cfg* c, const avx2_ptrs* p, const avx2_st
    specialised loops (the same steps in the same order, so the same bits). */
 SW__SHARED void avx2_stage1_any(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s,
                                 avx2_state* st) {
-    avx2_stage1(job, c, p, s, st);
+    avx2_stage1(job, c, p, s, st, false);
 }
 
 /* st by value: a caller's state copied into an escaping variable would be
@@ -765,6 +822,29 @@ SW__INLINE avx2_ptrs avx2_block_ptrs(const avx2_cfg* c, const avx2_strides* s, c
     return p;
 }
 
+/* The specialised loops' blocks, software pipelined: block b's inputs are
+   read (stage 1) before block b−1 is finished (stage 2), so the
+   out-of-order core overlaps one block's long dependency chains with the
+   next block's loads and blends. Outputs of b−1 never overlap inputs of b.
+   The state never reaches a function that is not inlined (it would then be
+   kept in memory all through the loop): the first block's stage 1 fills a
+   copy, and the last iteration has no stage 1. */
+SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2_cfg* shared, const avx2_strides* s,
+                              const avx2_ptrs* base, size_t blocks, bool skip) {
+    avx2_state state, io;
+    const avx2_ptrs first = avx2_block_ptrs(c, s, base, 0);
+    avx2_stage1_any(job, shared, &first, s, &io);
+    state = io;
+    for (size_t b = 1; b <= blocks; b++) {
+        /* Both from b, so packed streams address block b−1 by displacement. */
+        const avx2_ptrs p = avx2_block_ptrs(c, s, base, b), prev = avx2_block_ptrs(c, s, base, b - 1);
+        avx2_state next = state;
+        if (b < blocks) avx2_stage1(job, c, &p, s, &next, skip);
+        avx2_stage2(c, &prev, s, &state);
+        state = next;
+    }
+}
+
 /* inline_stages: the specialised loops inline both stages (constants
    folded); the generic loop calls the shared copies. */
 SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool inline_stages) {
@@ -787,10 +867,11 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
     const avx2_ptrs base = {ss->joints, ss->weights, ss->in_pos, ss->in_nrm, ss->in_tan,
                             ss->out_pos, ss->out_nrm, ss->out_tan};
     const size_t blocks = ss->count / AVX2_BLOCK;
-    /* Software pipelined: block b's inputs are read (stage 1) before block
-       b−1 is finished (stage 2), so the out-of-order core overlaps one
-       block's long dependency chains with the next block's loads and
-       blends. Outputs of b−1 never overlap inputs of b. */
+    /* Skipping zero weights needs a finite palette; the scan is paid for
+       only by ranges with several vertices per joint. */
+    const bool skip = inline_stages && ss->count >= (size_t)AVX2_SCAN_RATIO * ss->joint_count &&
+                      (c->dqs ? !c->stretch && sw__skin_rows_finite(ss->dual_quats, (size_t)ss->joint_count * 2)
+                              : sw__skin_rows_finite(ss->linear, (size_t)ss->joint_count * 3));
     if (!inline_stages) {
         /* The generic loop: one block at a time through the shared stages. */
         for (size_t b = 0; b < blocks; b++) {
@@ -799,22 +880,10 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
             avx2_stage1_any(&job, &shared, &p, &s, &st);
             avx2_stage2_any(&shared, &p, &s, st);
         }
+    } else if (blocks > 0 && skip) {
+        avx2_pipeline(&job, c, &shared, &s, &base, blocks, true); /* two copies: skip is a constant in each */
     } else if (blocks > 0) {
-        /* The state never reaches a function that is not inlined (it would
-           then be kept in memory all through the loop): the first block's
-           stage 1 fills a copy, and the last iteration has no stage 1. */
-        avx2_state state, io;
-        const avx2_ptrs first = avx2_block_ptrs(c, &s, &base, 0);
-        avx2_stage1_any(&job, &shared, &first, &s, &io);
-        state = io;
-        for (size_t b = 1; b <= blocks; b++) {
-            /* Both from b, so packed streams address block b−1 by displacement. */
-            const avx2_ptrs p = avx2_block_ptrs(c, &s, &base, b), prev = avx2_block_ptrs(c, &s, &base, b - 1);
-            avx2_state next = state;
-            if (b < blocks) avx2_stage1(&job, c, &p, &s, &next);
-            avx2_stage2(c, &prev, &s, &state);
-            state = next;
-        }
+        avx2_pipeline(&job, c, &shared, &s, &base, blocks, false);
     }
     if (ss->count % AVX2_BLOCK) {
         const avx2_ptrs p = avx2_block_ptrs(c, &s, &base, blocks);

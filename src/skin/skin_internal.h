@@ -207,6 +207,14 @@ static inline void sw__skin_dispatch(const sw_skin_job* job, size_t first, size_
    that the CPU runs the kernel. */
 void sw__skin_run_sse2(const sw_skin_job* job, size_t first, size_t count);
 void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count);
+
+/* Helpers of both SIMD kernels (SSE2, in skin_sse2.c). Are all `count`
+   packed joint indices at jp below joint_count? */
+bool sw__skin_joints_in_range(const unsigned char* jp, size_t count, sw_joint_format jf, uint32_t joint_count);
+/* Are the `rows` 16-byte rows of floats at p (3 per sw_mat34, 2 per
+   sw_dualquat) all finite? Skipping a zero weight is exact only then
+   (0·∞ is NaN). */
+bool sw__skin_rows_finite(const unsigned char* p, size_t rows);
 #endif
 
 #endif

@@ -187,7 +187,7 @@ static __m128i sse2_max_bytes(const __m128i* g, size_t groups) {
    joints that gives the largest index; for u16 joints, when every high
    byte is zero, the largest low byte is the largest index, else the
    indices are checked one by one, as the unaligned ends always are. */
-static bool sse2_joints_in_range(const unsigned char* jp, size_t count, sw_joint_format jf, uint32_t joint_count) {
+bool sw__skin_joints_in_range(const unsigned char* jp, size_t count, sw_joint_format jf, uint32_t joint_count) {
     const size_t size = jf == SW_JOINT_U8 ? 1 : 2, bytes = count * size;
     size_t head = (size_t)(-(uintptr_t)jp & 15);
     if (head > bytes || head % size) head = bytes; /* u16 at an odd address: no aligned groups */
@@ -211,12 +211,12 @@ static bool sse2_joints_in_range(const unsigned char* jp, size_t count, sw_joint
     return true;
 }
 
-/* Is every entry of `joint_count` matrices finite (exponent not all ones)? */
-static bool sse2_palette_finite(const unsigned char* palette, uint32_t joint_count) {
+/* Are the `rows` 16-byte rows of floats at p all finite (exponent not all ones)? */
+bool sw__skin_rows_finite(const unsigned char* p, size_t rows) {
     const __m128i exponent = _mm_set1_epi32(0x7F800000);
     __m128i bad = _mm_setzero_si128();
-    for (size_t i = 0; i < (size_t)joint_count * 3; i++) {
-        __m128i row = _mm_loadu_si128((const __m128i*)(const void*)(palette + 16 * i));
+    for (size_t i = 0; i < rows; i++) {
+        __m128i row = _mm_loadu_si128((const __m128i*)(const void*)(p + 16 * i));
         bad = _mm_or_si128(bad, _mm_cmpeq_epi32(_mm_and_si128(row, exponent), exponent));
     }
     return _mm_movemask_epi8(bad) == 0;
@@ -345,6 +345,7 @@ SW__SSE2_INLINE void sse2_blend_dual_quats(const sse2_job* job, const sse2_cfg* 
                      c->unchecked);
     __m128 pivot[4];
     for (int k = 0; k < n; k++) {
+        if (k >= c->blend) break; /* the block's weights from k on are all zero (see sse2_loop) */
         __m128 real[4], dual[4];
         SW__SSE2_UNROLL
         for (int i = 0; i < SSE2_BLOCK; i++) {
@@ -632,7 +633,9 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
     /* Skipping zero weights needs a finite palette; the scan is paid for
        only by ranges with several vertices per joint. */
     const bool lbs = specialised && !c->dqs;
-    const bool skip = lbs && count >= (size_t)SSE2_SCAN_RATIO * joint_count && sse2_palette_finite(job.linear, joint_count);
+    const bool skip = specialised && !c->stretch && count >= (size_t)SSE2_SCAN_RATIO * joint_count &&
+                      (c->dqs ? sw__skin_rows_finite(job.dual_quats, (size_t)joint_count * 2)
+                              : sw__skin_rows_finite(job.linear, (size_t)joint_count * 3));
 #define SW__SSE2_PTRS(v)                                                                                          \
     {base.jp + (v) * s.j, base.wp + (v) * s.w, base.ip + (v) * s.ip, c->normals ? base.in + (v) * s.in : NULL,     \
      c->tangents ? base.it + (v) * s.it : NULL, base.op + (v) * s.op, c->normals ? base.on + (v) * s.on : NULL,    \
@@ -640,7 +643,7 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
     for (size_t b0 = 0; b0 < blocks; b0 += SSE2_CHUNK_BLOCKS) {
         const size_t b1 = blocks - b0 < SSE2_CHUNK_BLOCKS ? blocks : b0 + SSE2_CHUNK_BLOCKS;
         const bool in_range = specialised && c->packed &&
-                              sse2_joints_in_range(base.jp + b0 * SSE2_BLOCK * s.j,
+                              sw__skin_joints_in_range(base.jp + b0 * SSE2_BLOCK * s.j,
                                                    (b1 - b0) * SSE2_BLOCK * (size_t)c->n, c->jf, joint_count);
         if (!in_range) {
             /* The generic loop, or an index out of range in this chunk. */
@@ -657,6 +660,8 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
             } else {
                 sse2_cfg unchecked = *c;
                 unchecked.unchecked = true;
+                bool rigid;
+                if (skip) unchecked.blend = sse2_block_influences(p.wp, c->n, &rigid); /* DQS: a loop bound */
                 sse2_block(&job, &unchecked, &p, &s);
             }
         }

@@ -557,16 +557,19 @@ static void test_zero_and_unit_weights(void) {
         p.matrices[3].m[0][3] = 0.5f + fabsf(p.matrices[3].m[0][3]);
         p.matrices[5].m[1][3] = -0.0f;
         /* Second pass: a NaN in the last joint, which only zero weights name. */
-        if (nan_pass) p.matrices[NJ - 1].m[1][2] = NAN;
+        if (nan_pass) {
+            p.matrices[NJ - 1].m[1][2] = NAN;
+            p.dual_quats[NJ - 1].dual.y = NAN;
+        }
         static vertices v;
         for (size_t ki = 0; ki < sizeof kernels / sizeof kernels[0]; ki++) {
             if (!kernel_runs(kernels[ki])) continue;
             for (int n = 1; n <= SW_MAX_INFLUENCES; n++) {
-                for (int variant = 0; variant < 8; variant++) {
-                    const bool u8 = variant & 1, tangents = variant & 2;
+                for (int variant = 0; variant < 16; variant++) {
+                    const bool u8 = variant & 1, tangents = variant & 2, dqs = variant & 8;
                     if (variant % 4 == 0) make_padded_vertices(&r, &v, n, nan_pass, variant & 4);
-                    config c = {n, u8 ? SW_JOINT_U8 : SW_JOINT_U16, SW_WEIGHT_F32, SW_SKIN_LBS, false, false, true,
-                                tangents, false};
+                    config c = {n, u8 ? SW_JOINT_U8 : SW_JOINT_U16, SW_WEIGHT_F32, dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
+                                false, false, true, tangents, false};
                     const char* what = describe(&c, kernels[ki]);
                     make_layout(&la, &c, &v, &p, kernels[ki]);
                     sw_skin_job_run(&la.job, 0, NV);
