@@ -22,9 +22,15 @@ typedef struct bench_gpu_palettes {
     sw_mat34* const* stretches;   /* NULL when no skin scales */
 } bench_gpu_palettes;
 
-/* Benchmarks the skinned primitives of `a` (at least one) at the pose of
-   `palettes`; returns the exit status. */
+/* A skinned primitive of the model, with the skin of the node that draws it. */
+typedef struct bench_skinned {
+    const sw_gltf_primitive* prim;
+    size_t skin;
+} bench_skinned;
+
+/* Benchmarks `count` (at least one) skinned primitives of `a` at the pose
+   of `palettes`; returns the exit status. */
 int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const bench_gpu_palettes* palettes,
-                   tool_args* args);
+                   const bench_skinned* skinned, size_t count, tool_args* args);
 
 #endif

@@ -168,6 +168,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     skin_bench b = {0};
     void** allocations = NULL;
     size_t allocation_count = 0, allocation_capacity = 0;
+    bench_skinned* skinned = NULL;
     sw_mat34** palettes = NULL;
     sw_dualquat** dual_quats = NULL;
     sw_mat34** stretches = NULL;
@@ -181,14 +182,21 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     if (!load_posed(opt, args, &a, &world, &weights, &status)) goto done;
 
     /* Skinned instances, and their palettes at the pose. */
-    size_t instance_count = 0, vertices_per_copy = 0;
+    size_t primitives = 0, instance_count = 0, vertices_per_copy = 0;
+    for (size_t n = 0; n < a->node_count; ++n)
+        if (a->nodes[n].mesh >= 0) primitives += a->meshes[a->nodes[n].mesh].primitive_count;
+    skinned = calloc(primitives + 1, sizeof *skinned);
+    if (!skinned) {
+        status = tool_fail(args, "out of memory");
+        goto done;
+    }
     for (size_t n = 0; n < a->node_count; ++n) {
         const sw_gltf_node* node = &a->nodes[n];
         if (node->mesh < 0 || node->skin < 0) continue;
         for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; ++p) {
             const sw_gltf_primitive* prim = &a->meshes[node->mesh].primitives[p];
             if (prim->influence_count == 0) continue;
-            instance_count++;
+            skinned[instance_count++] = (bench_skinned){prim, (size_t)node->skin};
             vertices_per_copy += prim->vertex_count;
         }
     }
@@ -227,7 +235,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
                                .normals = opt->normals, .tangents = opt->tangents, .json = opt->json,
                                .path = opt->gpu == 2 ? SW_GPU_PATH_VERTEX_SHADER : SW_GPU_PATH_COMPUTE};
         bench_gpu_palettes palettes_at_pose = {palettes, dual_quats, scaled_palette ? stretches : NULL};
-        status = bench_skin_gpu(&g, a, &palettes_at_pose, args);
+        status = bench_skin_gpu(&g, a, &palettes_at_pose, skinned, instance_count, args);
         goto done;
     }
 
@@ -244,71 +252,67 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         allocations[allocation_count++] = (ptr);                              \
     } while (0)
     for (size_t c = 0; c < copies; ++c) {
-        for (size_t n = 0; n < a->node_count; ++n) {
-            const sw_gltf_node* node = &a->nodes[n];
-            if (node->mesh < 0 || node->skin < 0) continue;
-            for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; ++p) {
-                const sw_gltf_primitive* prim = &a->meshes[node->mesh].primitives[p];
-                if (prim->influence_count == 0) continue;
-                size_t v = prim->vertex_count, k = (size_t)prim->influence_count;
-                sw_skin_job* job = &b.jobs[j++];
-                *job = (sw_skin_job){
-                    .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
-                    .kernel = kernel,
-                    .vertex_count = v,
-                    .influence_count = prim->influence_count,
-                    .joint_count = a->skins[node->skin].joint_count,
-                    .matrices = palettes[node->skin],
-                    .dual_quats = dual_quats[node->skin],
-                    .stretch = scaled_palette ? stretches[node->skin] : NULL,
-                    .joint_format = SW_JOINT_U16,
-                    .weight_format = SW_WEIGHT_F32,
-                };
-                void* ptr;
-                ptr = copy_of(prim->joints, v * k * sizeof(uint16_t));
+        for (size_t i = 0; i < instance_count; ++i) {
+            const sw_gltf_primitive* prim = skinned[i].prim;
+            const size_t skin = skinned[i].skin;
+            size_t v = prim->vertex_count, k = (size_t)prim->influence_count;
+            sw_skin_job* job = &b.jobs[j++];
+            *job = (sw_skin_job){
+                .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
+                .kernel = kernel,
+                .vertex_count = v,
+                .influence_count = prim->influence_count,
+                .joint_count = a->skins[skin].joint_count,
+                .matrices = palettes[skin],
+                .dual_quats = dual_quats[skin],
+                .stretch = scaled_palette ? stretches[skin] : NULL,
+                .joint_format = SW_JOINT_U16,
+                .weight_format = SW_WEIGHT_F32,
+            };
+            void* ptr;
+            ptr = copy_of(prim->joints, v * k * sizeof(uint16_t));
+            TRACK(ptr);
+            job->joints = ptr;
+            ptr = copy_of(prim->weights, v * k * sizeof(float));
+            TRACK(ptr);
+            job->weights = ptr;
+            ptr = copy_of(prim->positions, v * 12);
+            TRACK(ptr);
+            job->in_positions = ptr;
+            ptr = copy_of(NULL, v * 12);
+            TRACK(ptr);
+            job->out_positions = ptr;
+            size_t bytes = v * (k * (sizeof(uint16_t) + sizeof(float)) + 12 + 12);
+            if (opt->normals && prim->normals) {
+                ptr = copy_of(prim->normals, v * 12);
                 TRACK(ptr);
-                job->joints = ptr;
-                ptr = copy_of(prim->weights, v * k * sizeof(float));
-                TRACK(ptr);
-                job->weights = ptr;
-                ptr = copy_of(prim->positions, v * 12);
-                TRACK(ptr);
-                job->in_positions = ptr;
+                job->in_normals = ptr;
                 ptr = copy_of(NULL, v * 12);
                 TRACK(ptr);
-                job->out_positions = ptr;
-                size_t bytes = v * (k * (sizeof(uint16_t) + sizeof(float)) + 12 + 12);
-                if (opt->normals && prim->normals) {
-                    ptr = copy_of(prim->normals, v * 12);
-                    TRACK(ptr);
-                    job->in_normals = ptr;
-                    ptr = copy_of(NULL, v * 12);
-                    TRACK(ptr);
-                    job->out_normals = ptr;
-                    bytes += v * 24;
-                }
-                if (opt->tangents) {
-                    ptr = copy_of(prim->tangents, v * 16);
-                    TRACK(ptr);
-                    if (!prim->tangents) {
-                        /* Any unit vector will do for timing: +X with w = 1. */
-                        float* t = ptr;
-                        for (size_t i = 0; i < v; ++i) t[4 * i] = 1, t[4 * i + 1] = 0, t[4 * i + 2] = 0, t[4 * i + 3] = 1;
-                        synthetic_tangents = true;
-                    }
-                    job->in_tangents = ptr;
-                    ptr = copy_of(NULL, v * 16);
-                    TRACK(ptr);
-                    job->out_tangents = ptr;
-                    bytes += v * 32;
-                }
-                if (sw_skin_job_validate(job, &diag) != SW_OK) {
-                    status = tool_fail(args, "%s: %s", opt->model, diag.message);
-                    goto done;
-                }
-                bytes_per_pass += bytes;
-                vertices_per_pass += v;
+                job->out_normals = ptr;
+                bytes += v * 24;
             }
+            if (opt->tangents) {
+                ptr = copy_of(prim->tangents, v * 16);
+                TRACK(ptr);
+                if (!prim->tangents) {
+                    /* Any unit vector will do for timing: +X with w = 1. */
+                    float* t = ptr;
+                    for (size_t e = 0; e < v; ++e) t[4 * e] = 1, t[4 * e + 1] = 0, t[4 * e + 2] = 0, t[4 * e + 3] = 1;
+                    synthetic_tangents = true;
+                }
+                job->in_tangents = ptr;
+                ptr = copy_of(NULL, v * 16);
+                TRACK(ptr);
+                job->out_tangents = ptr;
+                bytes += v * 32;
+            }
+            if (sw_skin_job_validate(job, &diag) != SW_OK) {
+                status = tool_fail(args, "%s: %s", opt->model, diag.message);
+                goto done;
+            }
+            bytes_per_pass += bytes;
+            vertices_per_pass += v;
         }
     }
 #undef TRACK
@@ -411,7 +415,7 @@ done:
     for (size_t s = 0; a && palettes && s < a->skin_count; ++s) {
         free(palettes[s]), free(dual_quats[s]), free(stretches[s]);
     }
-    free(allocations), free(palettes), free(dual_quats), free(stretches);
+    free(allocations), free(skinned), free(palettes), free(dual_quats), free(stretches);
     free(b.jobs), free(b.tasks), free(b.copy_src), free(b.copy_dst);
     free(vps), free(copy_rate), free(ratio);
     free(world), free(weights);

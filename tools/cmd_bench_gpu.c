@@ -17,11 +17,6 @@
 
 /* One skinned primitive's copy: its own static buffers and outputs, so that
    no copy reads another's inputs from the GPU's cache. */
-typedef struct skinned_primitive {
-    const sw_gltf_primitive* prim;
-    size_t skin;
-} skinned_primitive;
-
 typedef struct gpu_copy {
     sw_gpu_mesh* mesh;
     sw_gpu_instance* instance;
@@ -29,14 +24,13 @@ typedef struct gpu_copy {
 } gpu_copy;
 
 int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const bench_gpu_palettes* pose,
-                   tool_args* args) {
+                   const bench_skinned* skinned, size_t per_copy, tool_args* args) {
     int status = TOOL_EXIT_OK;
     sw_gl_context* context = NULL;
     sw_gpu_skinner* skinner = NULL;
     sw_gpu_palette** palettes = NULL;
     gpu_copy* copies = NULL;
     size_t copy_count = 0;
-    skinned_primitive* skinned = NULL;
     float* synthetic_tangents = NULL;
     double *seconds = NULL, *copy_seconds = NULL, *ratio = NULL;
     GLuint copy_buffers[2] = {0, 0};
@@ -65,24 +59,9 @@ int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const b
     }
 
     /* The skinned primitives, replicated. */
-    size_t per_copy = 0, largest = 0, primitives = 0;
-    for (size_t n = 0; n < a->node_count; ++n)
-        if (a->nodes[n].mesh >= 0) primitives += a->meshes[a->nodes[n].mesh].primitive_count;
-    skinned = calloc(primitives + 1, sizeof *skinned);
-    if (!skinned) {
-        status = tool_fail(args, "out of memory");
-        goto done;
-    }
-    for (size_t n = 0; n < a->node_count; ++n) {
-        const sw_gltf_node* node = &a->nodes[n];
-        if (node->mesh < 0 || node->skin < 0) continue;
-        for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; ++p) {
-            const sw_gltf_primitive* prim = &a->meshes[node->mesh].primitives[p];
-            if (prim->influence_count == 0) continue;
-            skinned[per_copy++] = (skinned_primitive){prim, (size_t)node->skin};
-            if (prim->vertex_count > largest) largest = prim->vertex_count;
-        }
-    }
+    size_t largest = 0;
+    for (size_t i = 0; i < per_copy; ++i)
+        if (skinned[i].prim->vertex_count > largest) largest = skinned[i].prim->vertex_count;
     const size_t k = opt->copies;
     copies = calloc(per_copy * k, sizeof *copies);
     synthetic_tangents = opt->tangents ? malloc(largest * 16) : NULL;
@@ -240,7 +219,7 @@ done:
         sw_gpu_mesh_destroy(copies[i].mesh);
     }
     for (size_t s = 0; palettes && s < a->skin_count; ++s) sw_gpu_palette_destroy(palettes[s]);
-    free(copies), free(skinned), free(palettes), free(synthetic_tangents), free(seconds), free(copy_seconds), free(ratio);
+    free(copies), free(palettes), free(synthetic_tangents), free(seconds), free(copy_seconds), free(ratio);
     sw_gpu_skinner_destroy(skinner);
     sw_gl_context_destroy(context);
     return status;

@@ -987,19 +987,22 @@ static sw_result sw__use_accessor(sw__loader* L, const char* where, uint32_t ind
     return SW_OK;
 }
 
-/* Decodes an accessor to floats in the asset (or, with `temp`, in a
-   temporary to give back with sw__temp_free). */
-static float* sw__decode_floats(sw__loader* L, const char* where, uint32_t index, const sw__gltf_accessor* a,
-                                bool temp) {
+/* Decodes an accessor to floats or to unsigned integers (4 bytes each) in
+   the asset (or, with `temp`, in a temporary to give back with
+   sw__temp_free). */
+static void* sw__decode(sw__loader* L, const char* where, uint32_t index, const sw__gltf_accessor* a, bool temp,
+                        bool uints) {
     size_t n;
     if (!sw_mul_size(a->count, (size_t)a->columns * a->rows, &n)) {
         sw__fail(L, SW_ERR_OUT_OF_MEMORY, where, "accessors[%u]: too many elements", (unsigned)index);
         return NULL;
     }
-    float* out = temp ? sw__temp_alloc(L, n, sizeof(float)) : sw__array(L, L->arena, n, sizeof(float));
+    void* out = temp ? sw__temp_alloc(L, n, 4) : sw__array(L, L->arena, n, 4);
     if (!out) return NULL;
     sw_diag inner = {0};
-    if (sw__gltf_accessor_read_floats(a, out, &inner) != SW_OK) {
+    const sw_result r = uints ? sw__gltf_accessor_read_uints(a, (uint32_t*)out, &inner)
+                              : sw__gltf_accessor_read_floats(a, (float*)out, &inner);
+    if (r != SW_OK) {
         sw__fail(L, inner.result, where, "accessors[%u]: %s", (unsigned)index, inner.message);
         L->diag.index = inner.index;
         if (temp) sw__temp_free(L, out);
@@ -1008,22 +1011,14 @@ static float* sw__decode_floats(sw__loader* L, const char* where, uint32_t index
     return out;
 }
 
+static float* sw__decode_floats(sw__loader* L, const char* where, uint32_t index, const sw__gltf_accessor* a,
+                                bool temp) {
+    return (float*)sw__decode(L, where, index, a, temp, false);
+}
+
 static uint32_t* sw__decode_uints(sw__loader* L, const char* where, uint32_t index, const sw__gltf_accessor* a,
                                   bool temp) {
-    size_t n;
-    if (!sw_mul_size(a->count, (size_t)a->columns * a->rows, &n)) {
-        sw__fail(L, SW_ERR_OUT_OF_MEMORY, where, "accessors[%u]: too many elements", (unsigned)index);
-        return NULL;
-    }
-    uint32_t* out = temp ? sw__temp_alloc(L, n, sizeof(uint32_t)) : sw__array(L, L->arena, n, sizeof(uint32_t));
-    if (!out) return NULL;
-    sw_diag inner = {0};
-    if (sw__gltf_accessor_read_uints(a, out, &inner) != SW_OK) {
-        sw__fail(L, inner.result, where, "accessors[%u]: %s", (unsigned)index, inner.message);
-        if (temp) sw__temp_free(L, out);
-        return NULL;
-    }
-    return out;
+    return (uint32_t*)sw__decode(L, where, index, a, temp, true);
 }
 
 /* ---- samplers, images, textures, materials -------------------------------------------- */

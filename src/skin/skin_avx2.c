@@ -13,7 +13,10 @@
       to byte offsets into the caller's palette;
    2. per vertex, the blended rows as [r0 | r1] and [r1 | r2]: two 8-wide
       FMAs per influence, reading the caller's 48-byte matrices in place
-      (a stateless job has nowhere to keep an aligned copy);
+      (a stateless job has nowhere to keep an aligned copy); specialised
+      loops stop at the block's last non-zero weight (importers pad every
+      vertex to 4 or 8 influences), as the SSE2 kernel does, and every
+      output gets + 0 so the bits do not depend on the block;
    3. per vertex, elementwise products of [r0 | n1], [r1 | n2], [r2 | n0]
       (n: the same rows, or the cofactor's) with V = [p, 1 | n, 0]; for the
       block, two levels of HADDPS leave one vertex per lane:

@@ -27,19 +27,20 @@
 
    Specialised loops cover f32 weights, blended normals, 1, 2, 3, 4 or 8
    influences and normals (and tangents), on packed streams or on packed
-   copies of strided ones (sw__skin_run_staged). The LBS ones also skip
-   work the data does not need, block by block:
+   copies of strided ones (sw__skin_run_staged). They also skip work the
+   data does not need, block by block:
    - influences whose weight is zero in all four vertices at the end of
      the list (the importers pad every vertex to 4 or 8 influences): a
-     block blends only up to its last non-zero weight;
-   - a block whose only weights are exactly 1 reads the palette rows as
-     they are (1·x = x).
+     block blends only up to its last non-zero weight (LBS: one copy of
+     the block per count; DQS: a bound on the blending loop);
+   - LBS: a block whose only weights are exactly 1 reads the palette rows
+     as they are (1·x = x).
    Adding w·M with w = 0 changes a finite sum at most from −0 to +0, and
    only the sign of a zero output can follow, so every path adds +0 to
    every output (−0 becomes +0, nothing else changes) and gives the same
    bits whatever the block a vertex falls in, as long as the palette is
-   finite (0·∞ is NaN): the skips run only after a scan found the linear
-   palette finite, on ranges with at least SSE2_SCAN_RATIO vertices per
+   finite (0·∞ is NaN): the skips run only after a scan found the palette
+   (matrices or dual quaternions) finite, on ranges with at least SSE2_SCAN_RATIO vertices per
    joint (so the scan stays cheap). The blocks' joint indices are
    range-checked 256 vertices at a time; a chunk with an index ≥
    joint_count anywhere (even under a zero weight) runs the checked generic
