@@ -121,13 +121,6 @@ SW__INLINE __m128 avx2_load3(const unsigned char* p) {
     return _mm_maskload_ps(avx2_f(p), _mm_setr_epi32(-1, -1, -1, 0));
 }
 
-/* Lane k of v (k = 1..3) stored at p (VEXTRACTPS to memory). */
-#define SW__STORE_LANE(p, v, k)                     \
-    do {                                            \
-        int sw__bits = _mm_extract_ps((v), (k));    \
-        memcpy((p), &sw__bits, 4);                  \
-    } while (0)
-
 /* ---- 1. offsets ------------------------------------------------------------------ */
 
 /* Checked, scaled offsets of `count` indices (count a multiple of 4). */
@@ -388,35 +381,11 @@ SW__INLINE void avx2_dq_apply(const avx2_dq4* q, __m256* x, __m256* y, __m256* z
 
 /* ---- 3.–5. one block of four vertices ---------------------------------------------------- */
 
-/* Stores four float3 given as x, y, z across lanes (one vertex per lane). */
-SW__INLINE void avx2_store_soa(unsigned char* p, size_t stride, bool packed, __m128 x, __m128 y, __m128 z) {
-    __m128 xy01 = _mm_unpacklo_ps(x, y), xy23 = _mm_unpackhi_ps(x, y);
-    if (packed) {
-        /* [x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3] */
-        __m128 o0 = _mm_shuffle_ps(xy01, _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
-        __m128 o1 = _mm_shuffle_ps(_mm_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
-        __m128 o2 = _mm_shuffle_ps(_mm_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
-                                   _mm_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
-        _mm_storeu_ps((float*)(void*)p, o0);
-        _mm_storeu_ps((float*)(void*)(p + 16), o1);
-        _mm_storeu_ps((float*)(void*)(p + 32), o2);
-        return;
-    }
-    _mm_storel_pi((__m64*)(void*)p, xy01);
-    _mm_storeh_pi((__m64*)(void*)(p + stride), xy01);
-    _mm_storel_pi((__m64*)(void*)(p + 2 * stride), xy23);
-    _mm_storeh_pi((__m64*)(void*)(p + 3 * stride), xy23);
-    _mm_store_ss((float*)(void*)(p + 8), z);
-    SW__STORE_LANE(p + stride + 8, z, 1);
-    SW__STORE_LANE(p + 2 * stride + 8, z, 2);
-    SW__STORE_LANE(p + 3 * stride + 8, z, 3);
-}
-
 /* Two sets of four float3 at once: the low lanes to p0, the high lanes to p1. */
 SW__INLINE void avx2_store_soa2(unsigned char* p0, size_t stride0, unsigned char* p1, size_t stride1, bool packed,
                                 __m256 x, __m256 y, __m256 z) {
-    __m256 xy01 = _mm256_unpacklo_ps(x, y), xy23 = _mm256_unpackhi_ps(x, y);
     if (packed) {
+        __m256 xy01 = _mm256_unpacklo_ps(x, y), xy23 = _mm256_unpackhi_ps(x, y);
         __m256 o0 = _mm256_shuffle_ps(xy01, _mm256_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
         __m256 o1 = _mm256_shuffle_ps(_mm256_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
         __m256 o2 = _mm256_shuffle_ps(_mm256_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
@@ -429,24 +398,10 @@ SW__INLINE void avx2_store_soa2(unsigned char* p0, size_t stride0, unsigned char
         _mm_storeu_ps((float*)(void*)(p1 + 32), _mm256_extractf128_ps(o2, 1));
         return;
     }
-    __m128 lo01 = _mm256_castps256_ps128(xy01), lo23 = _mm256_castps256_ps128(xy23), zlo = _mm256_castps256_ps128(z);
-    __m128 hi01 = _mm256_extractf128_ps(xy01, 1), hi23 = _mm256_extractf128_ps(xy23, 1), zhi = _mm256_extractf128_ps(z, 1);
-    _mm_storel_pi((__m64*)(void*)p0, lo01);
-    _mm_storeh_pi((__m64*)(void*)(p0 + stride0), lo01);
-    _mm_storel_pi((__m64*)(void*)(p0 + 2 * stride0), lo23);
-    _mm_storeh_pi((__m64*)(void*)(p0 + 3 * stride0), lo23);
-    _mm_store_ss((float*)(void*)(p0 + 8), zlo);
-    SW__STORE_LANE(p0 + stride0 + 8, zlo, 1);
-    SW__STORE_LANE(p0 + 2 * stride0 + 8, zlo, 2);
-    SW__STORE_LANE(p0 + 3 * stride0 + 8, zlo, 3);
-    _mm_storel_pi((__m64*)(void*)p1, hi01);
-    _mm_storeh_pi((__m64*)(void*)(p1 + stride1), hi01);
-    _mm_storel_pi((__m64*)(void*)(p1 + 2 * stride1), hi23);
-    _mm_storeh_pi((__m64*)(void*)(p1 + 3 * stride1), hi23);
-    _mm_store_ss((float*)(void*)(p1 + 8), zhi);
-    SW__STORE_LANE(p1 + stride1 + 8, zhi, 1);
-    SW__STORE_LANE(p1 + 2 * stride1 + 8, zhi, 2);
-    SW__STORE_LANE(p1 + 3 * stride1 + 8, zhi, 3);
+    sw__store_float3x4(p0, stride0, false, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
+                       _mm256_castps256_ps128(z));
+    sw__store_float3x4(p1, stride1, false, _mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
+                       _mm256_extractf128_ps(z, 1));
 }
 
 /* 1/|v| from |v|², 0 where |v|² is not > 0 (zero-length vectors stay zero). */
@@ -531,7 +486,7 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const avx2_ptrs* p, const avx2_st
     x = avx2_plus_zero(x);
     y = avx2_plus_zero(y);
     z = avx2_plus_zero(z);
-    avx2_store_soa(p->op, s->op, c->packed, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
+    sw__store_float3x4(p->op, s->op, c->packed, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
                    _mm256_castps256_ps128(z));
     if (!c->tangents) return;
     /* Normals (low halves) and tangents (high halves) normalised together. */
@@ -543,7 +498,7 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const avx2_ptrs* p, const avx2_st
     ny = avx2_plus_zero(_mm256_mul_ps(ny, inv));
     nz = avx2_plus_zero(_mm256_mul_ps(nz, inv));
     if (c->normals)
-        avx2_store_soa(p->on, s->on, c->packed, _mm256_castps256_ps128(nx), _mm256_castps256_ps128(ny),
+        sw__store_float3x4(p->on, s->on, c->packed, _mm256_castps256_ps128(nx), _mm256_castps256_ps128(ny),
                        _mm256_castps256_ps128(nz));
     /* Tangents: xyz from the lanes, w copied from the input. */
     __m128 tx4 = _mm256_extractf128_ps(nx, 1), ty4 = _mm256_extractf128_ps(ny, 1), tz4 = _mm256_extractf128_ps(nz, 1);
@@ -915,25 +870,7 @@ SW__AVX2 static void avx2_generic(const sw__skin_streams* s) {
         const avx2_cfg c = {N, s->joint_format, SW_WEIGHT_F32, true, TAN, true, false, false, true}; \
         avx2_loop(s, &c, true);                                                       \
     }
-#define SW__AVX2_COUNT(N)                                    \
-    SW__AVX2_LBS(N, SW_JOINT_U8, false, avx2_lbs_##N##_u8_pn)     \
-    SW__AVX2_LBS(N, SW_JOINT_U8, true, avx2_lbs_##N##_u8_pnt)     \
-    SW__AVX2_LBS(N, SW_JOINT_U16, false, avx2_lbs_##N##_u16_pn)   \
-    SW__AVX2_LBS(N, SW_JOINT_U16, true, avx2_lbs_##N##_u16_pnt)   \
-    SW__AVX2_DQS(N, false, avx2_dqs_##N##_pn)                     \
-    SW__AVX2_DQS(N, true, avx2_dqs_##N##_pnt)
-SW__AVX2_COUNT(1)
-SW__AVX2_COUNT(2)
-SW__AVX2_COUNT(3)
-SW__AVX2_COUNT(4)
-SW__AVX2_COUNT(8)
-
-#define SW__AVX2_ROW(N)                                                                              \
-    {{avx2_lbs_##N##_u8_pn, avx2_lbs_##N##_u8_pnt}, {avx2_lbs_##N##_u16_pn, avx2_lbs_##N##_u16_pnt}, \
-     {avx2_dqs_##N##_pn, avx2_dqs_##N##_pnt}}
-
-static const sw__skin_kernel_table avx2_kernels = {SW__AVX2_ROW(1), SW__AVX2_ROW(2), SW__AVX2_ROW(3), SW__AVX2_ROW(4),
-                                                  SW__AVX2_ROW(8)};
+SW__SKIN_KERNEL_SET(avx2, SW__AVX2_LBS, SW__AVX2_DQS)
 
 void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count) {
     sw__skin_dispatch(job, first, count, avx2_kernels, avx2_generic);

@@ -181,6 +181,30 @@ static inline void sw__skin_run_staged(const sw__skin_streams* s, sw__skin_kerne
    [influence count 1, 2, 3, 4, 8][LBS u8 joints, LBS u16 joints, DQS][tangents]. */
 typedef sw__skin_kernel_fn sw__skin_kernel_table[5][3][2];
 
+/* Defines the specialised kernels of one instruction set and their table,
+   PREFIX_kernels: LBS(N, JOINT_FORMAT, TANGENTS, name) and
+   DQS(N, TANGENTS, name) each define one kernel, named
+   PREFIX_lbs_N_u8_pn(t), PREFIX_lbs_N_u16_pn(t) and PREFIX_dqs_N_pn(t). */
+#define SW__SKIN_KERNEL_COUNT(P, LBS, DQS, N)             \
+    LBS(N, SW_JOINT_U8, false, P##_lbs_##N##_u8_pn)       \
+    LBS(N, SW_JOINT_U8, true, P##_lbs_##N##_u8_pnt)       \
+    LBS(N, SW_JOINT_U16, false, P##_lbs_##N##_u16_pn)     \
+    LBS(N, SW_JOINT_U16, true, P##_lbs_##N##_u16_pnt)     \
+    DQS(N, false, P##_dqs_##N##_pn)                       \
+    DQS(N, true, P##_dqs_##N##_pnt)
+#define SW__SKIN_KERNEL_ROW(P, N)                                                                 \
+    {{P##_lbs_##N##_u8_pn, P##_lbs_##N##_u8_pnt}, {P##_lbs_##N##_u16_pn, P##_lbs_##N##_u16_pnt}, \
+     {P##_dqs_##N##_pn, P##_dqs_##N##_pnt}}
+#define SW__SKIN_KERNEL_SET(P, LBS, DQS)                                                                  \
+    SW__SKIN_KERNEL_COUNT(P, LBS, DQS, 1)                                                                 \
+    SW__SKIN_KERNEL_COUNT(P, LBS, DQS, 2)                                                                 \
+    SW__SKIN_KERNEL_COUNT(P, LBS, DQS, 3)                                                                 \
+    SW__SKIN_KERNEL_COUNT(P, LBS, DQS, 4)                                                                 \
+    SW__SKIN_KERNEL_COUNT(P, LBS, DQS, 8)                                                                 \
+    static const sw__skin_kernel_table P##_kernels = {SW__SKIN_KERNEL_ROW(P, 1), SW__SKIN_KERNEL_ROW(P, 2), \
+                                                      SW__SKIN_KERNEL_ROW(P, 3), SW__SKIN_KERNEL_ROW(P, 4), \
+                                                      SW__SKIN_KERNEL_ROW(P, 8)};
+
 /* Runs a job's vertex range with the specialised kernel that fits it (f32
    weights, blended normals, 1–4 or 8 influences, DQS without stretch),
    through packed copies when its streams are strided or have no normals;
@@ -203,6 +227,36 @@ static inline void sw__skin_dispatch(const sw_skin_job* job, size_t first, size_
 }
 
 #if SW__SKIN_X86
+#include <emmintrin.h>
+
+/* Four float3 given as x, y, z across the lanes of SSE registers (one
+   vertex per lane), stored at p: 48 bytes when packed, else 12 bytes
+   `stride` apart. Shared by the SSE2 and AVX2 kernels: inlined into each,
+   it takes each one's instruction encoding. */
+static inline __attribute__((always_inline)) void sw__store_float3x4(unsigned char* p, size_t stride, bool packed,
+                                                                    __m128 x, __m128 y, __m128 z) {
+    __m128 xy01 = _mm_unpacklo_ps(x, y), xy23 = _mm_unpackhi_ps(x, y);
+    if (packed) {
+        /* [x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3] */
+        __m128 o0 = _mm_shuffle_ps(xy01, _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
+        __m128 o1 = _mm_shuffle_ps(_mm_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
+        __m128 o2 = _mm_shuffle_ps(_mm_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
+                                   _mm_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+        _mm_storeu_ps((float*)(void*)p, o0);
+        _mm_storeu_ps((float*)(void*)(p + 16), o1);
+        _mm_storeu_ps((float*)(void*)(p + 32), o2);
+        return;
+    }
+    _mm_storel_pi((__m64*)(void*)p, xy01);
+    _mm_storeh_pi((__m64*)(void*)(p + stride), xy01);
+    _mm_storel_pi((__m64*)(void*)(p + 2 * stride), xy23);
+    _mm_storeh_pi((__m64*)(void*)(p + 3 * stride), xy23);
+    _mm_store_ss((float*)(void*)(p + 8), z);
+    _mm_store_ss((float*)(void*)(p + stride + 8), _mm_shuffle_ps(z, z, 0x55));
+    _mm_store_ss((float*)(void*)(p + 2 * stride + 8), _mm_shuffle_ps(z, z, 0xAA));
+    _mm_store_ss((float*)(void*)(p + 3 * stride + 8), _mm_shuffle_ps(z, z, 0xFF));
+}
+
 /* Vertices first .. first+count-1 of a validated job; the caller has checked
    that the CPU runs the kernel. */
 void sw__skin_run_sse2(const sw_skin_job* job, size_t first, size_t count);

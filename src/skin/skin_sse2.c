@@ -293,30 +293,6 @@ SW__SSE2_INLINE void sse2_load_soa(const unsigned char* p, size_t stride, bool p
     *x = v[0], *y = v[1], *z = v[2];
 }
 
-/* Four float3 given as x, y, z across lanes. */
-SW__SSE2_INLINE void sse2_store_soa(unsigned char* p, size_t stride, bool packed, __m128 x, __m128 y, __m128 z) {
-    __m128 xy01 = _mm_unpacklo_ps(x, y), xy23 = _mm_unpackhi_ps(x, y);
-    if (packed) {
-        /* [x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3] */
-        __m128 o0 = _mm_shuffle_ps(xy01, _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
-        __m128 o1 = _mm_shuffle_ps(_mm_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
-        __m128 o2 = _mm_shuffle_ps(_mm_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
-                                   _mm_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
-        _mm_storeu_ps((float*)(void*)p, o0);
-        _mm_storeu_ps((float*)(void*)(p + 16), o1);
-        _mm_storeu_ps((float*)(void*)(p + 32), o2);
-        return;
-    }
-    _mm_storel_pi((__m64*)(void*)p, xy01);
-    _mm_storeh_pi((__m64*)(void*)(p + stride), xy01);
-    _mm_storel_pi((__m64*)(void*)(p + 2 * stride), xy23);
-    _mm_storeh_pi((__m64*)(void*)(p + 3 * stride), xy23);
-    _mm_store_ss((float*)(void*)(p + 8), z);
-    _mm_store_ss((float*)(void*)(p + stride + 8), _mm_shuffle_ps(z, z, 0x55));
-    _mm_store_ss((float*)(void*)(p + 2 * stride + 8), _mm_shuffle_ps(z, z, 0xAA));
-    _mm_store_ss((float*)(void*)(p + 3 * stride + 8), _mm_shuffle_ps(z, z, 0xFF));
-}
-
 /* x, y, z of four float3 (normals, tangents) scaled to unit length in place. */
 SW__SSE2_INLINE void sse2_normalize(__m128* x, __m128* y, __m128* z, __m128 flip) {
     __m128 inv = sse2_inv_length(_mm_add_ps(_mm_add_ps(_mm_mul_ps(*x, *x), _mm_mul_ps(*y, *y)), _mm_mul_ps(*z, *z)));
@@ -498,10 +474,10 @@ SW__SSE2_INLINE void sse2_block(const sse2_job* job, const sse2_cfg* c, const ss
     if (c->dqs) sse2_dqs(job, c, p, s, &px, &py, &pz, &nx, &ny, &nz, &tx, &ty, &tz);
 
     /* + 0: a −0 becomes +0, nothing else changes (see the top of the file). */
-    sse2_store_soa(p->op, s->op, c->packed, _mm_add_ps(px, zero), _mm_add_ps(py, zero), _mm_add_ps(pz, zero));
+    sw__store_float3x4(p->op, s->op, c->packed, _mm_add_ps(px, zero), _mm_add_ps(py, zero), _mm_add_ps(pz, zero));
     if (c->normals) {
         sse2_normalize(&nx, &ny, &nz, flip);
-        sse2_store_soa(p->on, s->on, c->packed, _mm_add_ps(nx, zero), _mm_add_ps(ny, zero), _mm_add_ps(nz, zero));
+        sw__store_float3x4(p->on, s->on, c->packed, _mm_add_ps(nx, zero), _mm_add_ps(ny, zero), _mm_add_ps(nz, zero));
     }
     if (c->tangents) {
         sse2_normalize(&tx, &ty, &tz, zero);
@@ -694,25 +670,7 @@ static void sse2_generic(const sw__skin_streams* s) {
         const sse2_cfg c = {N, N, false, s->joint_format, SW_WEIGHT_F32, true, TAN, true, false, false, true, false}; \
         sse2_loop(s, &c, true);                                                                              \
     }
-#define SW__SSE2_COUNT(N)                                      \
-    SW__SSE2_LBS(N, SW_JOINT_U8, false, sse2_lbs_##N##_u8_pn)    \
-    SW__SSE2_LBS(N, SW_JOINT_U8, true, sse2_lbs_##N##_u8_pnt)    \
-    SW__SSE2_LBS(N, SW_JOINT_U16, false, sse2_lbs_##N##_u16_pn)  \
-    SW__SSE2_LBS(N, SW_JOINT_U16, true, sse2_lbs_##N##_u16_pnt)  \
-    SW__SSE2_DQS(N, false, sse2_dqs_##N##_pn)                    \
-    SW__SSE2_DQS(N, true, sse2_dqs_##N##_pnt)
-SW__SSE2_COUNT(1)
-SW__SSE2_COUNT(2)
-SW__SSE2_COUNT(3)
-SW__SSE2_COUNT(4)
-SW__SSE2_COUNT(8)
-
-#define SW__SSE2_ROW(N)                                                                                  \
-    {{sse2_lbs_##N##_u8_pn, sse2_lbs_##N##_u8_pnt}, {sse2_lbs_##N##_u16_pn, sse2_lbs_##N##_u16_pnt},     \
-     {sse2_dqs_##N##_pn, sse2_dqs_##N##_pnt}}
-
-static const sw__skin_kernel_table sse2_kernels = {SW__SSE2_ROW(1), SW__SSE2_ROW(2), SW__SSE2_ROW(3),
-                                                         SW__SSE2_ROW(4), SW__SSE2_ROW(8)};
+SW__SKIN_KERNEL_SET(sse2, SW__SSE2_LBS, SW__SSE2_DQS)
 
 void sw__skin_run_sse2(const sw_skin_job* job, size_t first, size_t count) {
     sw__skin_dispatch(job, first, count, sse2_kernels, sse2_generic);
