@@ -80,17 +80,6 @@ typedef struct avx2_cfg {
     bool packed;            /* every stream at its packed stride */
 } avx2_cfg;
 
-/* Byte strides of one run (constants in packed loops). */
-typedef struct avx2_strides {
-    size_t j, w, ip, in, it, op, on, ot;
-} avx2_strides;
-
-/* The first vertex of a block in every stream. */
-typedef struct avx2_ptrs {
-    const unsigned char *jp, *wp, *ip, *in, *it;
-    unsigned char *op, *on, *ot;
-} avx2_ptrs;
-
 /* What stays the same over a run. */
 typedef struct avx2_job {
     const unsigned char* linear;     /* LBS matrices, DQS stretch or NULL */
@@ -254,7 +243,7 @@ SW__INLINE void avx2_transpose4(__m256* v) {
 }
 
 /* Weight k of the block's four vertices, one per lane, in both halves. */
-SW__INLINE __m256 avx2_weights_soa(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, const __m256* w4,
+SW__INLINE __m256 avx2_weights_soa(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, const __m256* w4,
                                    int k) {
     if (c->wf == SW_WEIGHT_F32 && c->packed && c->n % 4 == 0) return w4[k % 4 + 4 * (k / 4)];
     __m128 w = _mm_setr_ps(avx2_weight1(p->wp, k, c->wf), avx2_weight1(p->wp + s->w, k, c->wf),
@@ -266,8 +255,8 @@ SW__INLINE __m256 avx2_weights_soa(const avx2_cfg* c, const avx2_ptrs* p, const 
    vertex per lane, real parts in the low halves and dual parts in the high
    halves of x, y, z, w. Each sign makes the real part's dot with the first
    influence's non-negative (Kavan's antipodality fix). */
-SW__INLINE void avx2_blend_dual_quats(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p,
-                                      const avx2_strides* s, const uint32_t* off, uint32_t used, __m256* acc) {
+SW__INLINE void avx2_blend_dual_quats(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p,
+                                      const sw__block_strides* s, const uint32_t* off, uint32_t used, __m256* acc) {
     const int n = c->n;
     __m256 w4[SW_MAX_INFLUENCES] = {_mm256_setzero_ps()};
     if (c->wf == SW_WEIGHT_F32 && c->packed && n % 4 == 0) {
@@ -414,7 +403,7 @@ SW__INLINE __m256 avx2_inv_length(__m256 len2) {
    multiplied by (LBS: the blended palette; DQS: the blended stretch), and
    their elementwise products with V = [p, 1 | n, 0] (ma, mb, mc) and with
    the tangent (mt, mt2). */
-SW__INLINE void avx2_vertex_products(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, int i,
+SW__INLINE void avx2_vertex_products(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, int i,
                                      __m256 a01, __m256 a12, __m256* ma, __m256* mb, __m256* mc, __m256* mt,
                                      __m256* mt2, __m128* flip) {
     /* w of the position and the normal: 1 and 0. */
@@ -473,7 +462,7 @@ SW__INLINE __m256 avx2_plus_zero(__m256 v) { return _mm256_add_ps(v, _mm256_setz
 /* unit: the normalising factors, or zero to compute them here. A rotation
    keeps lengths, so rigid DQS computes them from the inputs (in stage 1,
    off the chain of the rotation). */
-SW__INLINE void avx2_finish(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, __m256 x, __m256 y, __m256 z,
+SW__INLINE void avx2_finish(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, __m256 x, __m256 y, __m256 z,
                             __m128 flip, __m256 tx, __m256 ty, __m256 tz, __m256 unit, bool have_unit) {
     if (c->normals && !c->tangents) {
         /* Normalise the high halves (the low halves scale by 1), then store both. */
@@ -515,7 +504,7 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const avx2_ptrs* p, const avx2_st
 
 /* Four vertices as [p | n] across lanes: x = [px | nx], y, z, straight
    from the streams (DQS without stretch). */
-SW__INLINE void avx2_load_soa(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, __m256* x, __m256* y,
+SW__INLINE void avx2_load_soa(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, __m256* x, __m256* y,
                               __m256* z, __m256* tx, __m256* ty, __m256* tz) {
     __m256 v[AVX2_BLOCK], t[AVX2_BLOCK];
     SW__UNROLL
@@ -589,7 +578,7 @@ SW__INLINE uint32_t avx2_block_influences(const unsigned char* wp, int n) {
 }
 
 /* Stage 1: everything that reads the block's inputs. */
-SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s,
+SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
                             avx2_state* st, bool skip) {
     uint32_t off[AVX2_BLOCK * SW_MAX_INFLUENCES];
     uint32_t off_dq[AVX2_BLOCK * SW_MAX_INFLUENCES];
@@ -692,7 +681,7 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const avx2_p
 }
 
 /* Stage 2: the long dependency chains (rotation, normalisation) and the stores. */
-SW__INLINE void avx2_stage2(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, avx2_state* st) {
+SW__INLINE void avx2_stage2(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, avx2_state* st) {
     if (c->dqs) {
         const avx2_dq4 q = avx2_dq_soa(st->dq);
         avx2_dq_apply(&q, &st->x, &st->y, &st->z, &st->tx, &st->ty, &st->tz, c->tangents);
@@ -703,21 +692,21 @@ SW__INLINE void avx2_stage2(const avx2_cfg* c, const avx2_ptrs* p, const avx2_st
 /* The stages with the configuration read at run time: one copy, shared by
    the generic loop, the tails and the first and last blocks of the
    specialised loops (the same steps in the same order, so the same bits). */
-SW__SHARED void avx2_stage1_any(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s,
+SW__SHARED void avx2_stage1_any(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
                                 avx2_state* st) {
     avx2_stage1(job, c, p, s, st, false);
 }
 
 /* st by value: a caller's state copied into an escaping variable would be
    kept in memory all through its loop. */
-SW__SHARED void avx2_stage2_any(const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s, avx2_state st) {
+SW__SHARED void avx2_stage2_any(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, avx2_state st) {
     avx2_stage2(c, p, s, &st);
 }
 
 /* ---- loops ---------------------------------------------------------------------------- */
 
 /* The last count % 4 vertices: copied into a packed block, run, copied back. */
-SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const avx2_ptrs* p, const avx2_strides* s,
+SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
                                size_t count) {
     enum { J = 2 * SW_MAX_INFLUENCES, W = 4 * SW_MAX_INFLUENCES };
     unsigned char joints[AVX2_BLOCK * J], weights[AVX2_BLOCK * W];
@@ -732,8 +721,8 @@ SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const avx
         if (c->normals) memcpy(nrm + i * 12, p->in + v * s->in, 12);
         if (c->tangents) memcpy(tan + i * 16, p->it + v * s->it, 16);
     }
-    avx2_ptrs q = {joints, weights, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL};
-    avx2_strides t = {js, ws, 12, 12, 16, 12, 12, 16};
+    sw__block_ptrs q = {joints, weights, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL};
+    sw__block_strides t = {js, ws, 12, 12, 16, 12, 12, 16};
     avx2_cfg packed = *c;
     packed.packed = true;
     avx2_state st;
@@ -750,8 +739,8 @@ SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const avx
    addressed from the input positions (float3 streams), the input tangents
    and the joints (weights at a constant multiple), so the loop moves three
    indices instead of eight pointers. */
-SW__INLINE avx2_ptrs avx2_block_ptrs(const avx2_cfg* c, const avx2_strides* s, const avx2_ptrs* base, size_t b) {
-    avx2_ptrs p;
+SW__INLINE sw__block_ptrs avx2_block_ptrs(const avx2_cfg* c, const sw__block_strides* s, const sw__block_ptrs* base, size_t b) {
+    sw__block_ptrs p;
     if (c->packed) {
         const size_t jv = b * AVX2_BLOCK * s->j;
         const uintptr_t fv = (uintptr_t)(base->ip + b * AVX2_BLOCK * s->ip);
@@ -787,15 +776,15 @@ SW__INLINE avx2_ptrs avx2_block_ptrs(const avx2_cfg* c, const avx2_strides* s, c
    The state never reaches a function that is not inlined (it would then be
    kept in memory all through the loop): the first block's stage 1 fills a
    copy, and the last iteration has no stage 1. */
-SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2_cfg* shared, const avx2_strides* s,
-                              const avx2_ptrs* base, size_t blocks, bool skip) {
+SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2_cfg* shared, const sw__block_strides* s,
+                              const sw__block_ptrs* base, size_t blocks, bool skip) {
     avx2_state state, io;
-    const avx2_ptrs first = avx2_block_ptrs(c, s, base, 0);
+    const sw__block_ptrs first = avx2_block_ptrs(c, s, base, 0);
     avx2_stage1_any(job, shared, &first, s, &io);
     state = io;
     for (size_t b = 1; b <= blocks; b++) {
         /* Both from b, so packed streams address block b−1 by displacement. */
-        const avx2_ptrs p = avx2_block_ptrs(c, s, base, b), prev = avx2_block_ptrs(c, s, base, b - 1);
+        const sw__block_ptrs p = avx2_block_ptrs(c, s, base, b), prev = avx2_block_ptrs(c, s, base, b - 1);
         avx2_state next = state;
         if (b < blocks) avx2_stage1(job, c, &p, s, &next, skip);
         avx2_stage2(c, &prev, s, &state);
@@ -815,14 +804,14 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
     job.joint_count = _mm256_set1_epi32((int)ss->joint_count);
     job.scale_mat = _mm256_set1_epi32((int)ss->palette_strides[0]);
     job.scale_dq = _mm256_set1_epi32((int)ss->palette_strides[1]);
-    avx2_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride, ss->in_tan_stride,
+    sw__block_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride, ss->in_tan_stride,
                       ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride};
     if (c->packed) {
         /* The same values, as constants the compiler can fold into addresses. */
-        const avx2_strides k = {(size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2), (size_t)c->n * 4, 12, 12, 16, 12, 12, 16};
+        const sw__block_strides k = {(size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2), (size_t)c->n * 4, 12, 12, 16, 12, 12, 16};
         s = k;
     }
-    const avx2_ptrs base = {ss->joints, ss->weights, ss->in_pos, ss->in_nrm, ss->in_tan,
+    const sw__block_ptrs base = {ss->joints, ss->weights, ss->in_pos, ss->in_nrm, ss->in_tan,
                             ss->out_pos, ss->out_nrm, ss->out_tan};
     const size_t blocks = ss->count / AVX2_BLOCK;
     /* Skipping zero weights needs a finite palette; the scan is paid for
@@ -833,7 +822,7 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
     if (!inline_stages) {
         /* The generic loop: one block at a time through the shared stages. */
         for (size_t b = 0; b < blocks; b++) {
-            const avx2_ptrs p = avx2_block_ptrs(c, &s, &base, b);
+            const sw__block_ptrs p = avx2_block_ptrs(c, &s, &base, b);
             avx2_state st;
             avx2_stage1_any(&job, &shared, &p, &s, &st);
             avx2_stage2_any(&shared, &p, &s, st);
@@ -844,7 +833,7 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
         avx2_pipeline(&job, c, &shared, &s, &base, blocks, false);
     }
     if (ss->count % AVX2_BLOCK) {
-        const avx2_ptrs p = avx2_block_ptrs(c, &s, &base, blocks);
+        const sw__block_ptrs p = avx2_block_ptrs(c, &s, &base, blocks);
         avx2_tail(&job, &shared, &p, &s, ss->count % AVX2_BLOCK);
     }
 }

@@ -117,6 +117,18 @@ static inline sw__skin_streams sw__skin_streams_make(const sw_skin_job* job, siz
     return s;
 }
 
+/* A SIMD kernel's view of a run: byte strides (joints, weights, input
+   position, normal, tangent, output position, normal, tangent; constants
+   in packed loops), and the first vertex of a block in every stream. */
+typedef struct sw__block_strides {
+    size_t j, w, ip, in, it, op, on, ot;
+} sw__block_strides;
+
+typedef struct sw__block_ptrs {
+    const unsigned char *jp, *wp, *ip, *in, *it;
+    unsigned char *op, *on, *ot;
+} sw__block_ptrs;
+
 /* A kernel over a run of streams (one of the specialised SIMD loops). */
 typedef void (*sw__skin_kernel_fn)(const sw__skin_streams* s);
 

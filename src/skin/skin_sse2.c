@@ -89,15 +89,6 @@ typedef struct sse2_cfg {
     bool unchecked; /* the block's joint indices are known to be in range */
 } sse2_cfg;
 
-typedef struct sse2_strides {
-    size_t j, w, ip, in, it, op, on, ot;
-} sse2_strides;
-
-typedef struct sse2_ptrs {
-    const unsigned char *jp, *wp, *ip, *in, *it;
-    unsigned char *op, *on, *ot;
-} sse2_ptrs;
-
 typedef struct sse2_job {
     const unsigned char* linear;     /* LBS matrices, DQS stretch or NULL */
     const unsigned char* dual_quats;
@@ -238,8 +229,8 @@ SW__SSE2_INLINE void sse2_offsets(uint32_t* out, const unsigned char* jp, int n,
 /* Σ wₖ·palette[jₖ] over the first c->blend influences, multiply then add
    in influence order (the scalar kernel's arithmetic): rows r0, r1, r2 of
    vertex i of the block. */
-SW__SSE2_INLINE void sse2_blend_rows(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p,
-                                     const sse2_strides* s, int i, __m128* r) {
+SW__SSE2_INLINE void sse2_blend_rows(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p,
+                                     const sw__block_strides* s, int i, __m128* r) {
     const unsigned char* jp = p->jp + i * s->j;
     const unsigned char* wp = p->wp + i * s->w;
     uint32_t off[SW_MAX_INFLUENCES] = {0};
@@ -312,8 +303,8 @@ SW__SSE2_INLINE __m128 sse2_dot3(__m128 a, __m128 b, __m128 c, __m128 x, __m128 
 /* The block's Σ ±wₖ·dqₖ in influence order, one vertex per lane: real
    x, y, z, w in q[0..3], dual in d[0..3]; each sign makes the real part's
    dot with the first influence's non-negative (Kavan's antipodality fix). */
-SW__SSE2_INLINE void sse2_blend_dual_quats(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p,
-                                           const sse2_strides* s, __m128* q, __m128* d) {
+SW__SSE2_INLINE void sse2_blend_dual_quats(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p,
+                                           const sw__block_strides* s, __m128* q, __m128* d) {
     const int n = c->n;
     uint32_t off[SSE2_BLOCK * SW_MAX_INFLUENCES];
     SW__SSE2_UNROLL
@@ -370,7 +361,7 @@ SW__SSE2_INLINE void sse2_rotate(const __m128* q, __m128 s, __m128* x, __m128* y
 }
 
 /* Moves [p, n, t] (x, y, z across lanes) by the block's blended dual quaternions. */
-SW__SSE2_INLINE void sse2_dqs(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p, const sse2_strides* s,
+SW__SSE2_INLINE void sse2_dqs(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
                               __m128* px, __m128* py, __m128* pz, __m128* nx, __m128* ny, __m128* nz, __m128* tx,
                               __m128* ty, __m128* tz) {
     const __m128 zero = _mm_setzero_ps();
@@ -406,7 +397,7 @@ SW__SSE2_INLINE void sse2_dqs(const sse2_job* job, const sse2_cfg* c, const sse2
 
 /* ---- one block ----------------------------------------------------------------------------- */
 
-SW__SSE2_INLINE void sse2_block(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p, const sse2_strides* s) {
+SW__SSE2_INLINE void sse2_block(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s) {
     const bool linear = !c->dqs || c->stretch;
     const __m128 zero = _mm_setzero_ps();
 
@@ -524,13 +515,13 @@ SW__SSE2_INLINE int sse2_block_influences(const unsigned char* wp, int n, bool* 
 /* The block with the configuration read at run time: one shared copy
    (the generic loop, the tails and checked chunks), the same steps as the
    specialised loops, so the same bits. */
-SW__SSE2_SHARED void sse2_block_any(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p,
-                                    const sse2_strides* s) {
+SW__SSE2_SHARED void sse2_block_any(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p,
+                                    const sw__block_strides* s) {
     sse2_block(job, c, p, s);
 }
 
 /* The last count % 4 vertices: copied into a packed block, run, copied back. */
-static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p, const sse2_strides* s,
+static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
                       size_t count) {
     unsigned char joints[SSE2_BLOCK * 2 * SW_MAX_INFLUENCES], weights[SSE2_BLOCK * 4 * SW_MAX_INFLUENCES];
     unsigned char pos[SSE2_BLOCK * 12], nrm[SSE2_BLOCK * 12], tan[SSE2_BLOCK * 16];
@@ -544,9 +535,9 @@ static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p
         if (c->normals) memcpy(nrm + i * 12, p->in + v * s->in, 12);
         if (c->tangents) memcpy(tan + i * 16, p->it + v * s->it, 16);
     }
-    const sse2_ptrs q = {joints, weights, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL,
+    const sw__block_ptrs q = {joints, weights, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL,
                          pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL};
-    const sse2_strides t = {js, ws, 12, 12, 16, 12, 12, 16};
+    const sw__block_strides t = {js, ws, 12, 12, 16, 12, 12, 16};
     sse2_cfg packed = *c;
     packed.packed = true;
     packed.unchecked = false;
@@ -562,8 +553,8 @@ static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p
    only the influences the block uses (skip: the palette is finite). Each
    case has its own constant configuration, so each is a copy of the block
    with its count known. */
-SW__SSE2_INLINE void sse2_block_lbs(const sse2_job* job, const sse2_cfg* c, const sse2_ptrs* p,
-                                    const sse2_strides* s, bool skip) {
+SW__SSE2_INLINE void sse2_block_lbs(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p,
+                                    const sw__block_strides* s, bool skip) {
 #define SW__SSE2_RUN(count, is_rigid)                                                                      \
     do {                                                                                                   \
         const sse2_cfg k = {c->n, (count) < c->n ? (count) : c->n, is_rigid, c->jf, c->wf, c->normals,     \
@@ -596,13 +587,13 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
        addresses. Const, so that passing its address to the shared block
        does not make the loop reload it. */
     const size_t js = (size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2);
-    const sse2_strides s = c->packed ? (sse2_strides){js, (size_t)c->n * 4, 12, 12, 16, 12, 12, 16}
-                                     : (sse2_strides){ss->joints_stride, ss->weights_stride, ss->in_pos_stride,
+    const sw__block_strides s = c->packed ? (sw__block_strides){js, (size_t)c->n * 4, 12, 12, 16, 12, 12, 16}
+                                     : (sw__block_strides){ss->joints_stride, ss->weights_stride, ss->in_pos_stride,
                                                       ss->in_nrm_stride, ss->in_tan_stride, ss->out_pos_stride,
                                                       ss->out_nrm_stride, ss->out_tan_stride};
     /* Local copies of the streams: stores through the outputs could
        otherwise alias *ss and make the loop reload them. */
-    const sse2_ptrs base = {ss->joints, ss->weights, ss->in_pos, c->normals ? ss->in_nrm : NULL,
+    const sw__block_ptrs base = {ss->joints, ss->weights, ss->in_pos, c->normals ? ss->in_nrm : NULL,
                             c->tangents ? ss->in_tan : NULL, ss->out_pos, c->normals ? ss->out_nrm : NULL,
                             c->tangents ? ss->out_tan : NULL};
     const uint32_t joint_count = ss->joint_count;
@@ -625,13 +616,13 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
         if (!in_range) {
             /* The generic loop, or an index out of range in this chunk. */
             for (size_t b = b0; b < b1; b++) {
-                const sse2_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
+                const sw__block_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
                 sse2_block_any(&job, &shared, &p, &s);
             }
             continue;
         }
         for (size_t b = b0; b < b1; b++) {
-            const sse2_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
+            const sw__block_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
             if (lbs) {
                 sse2_block_lbs(&job, c, &p, &s, skip);
             } else {
@@ -644,7 +635,7 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
         }
     }
     if (count % SSE2_BLOCK) {
-        const sse2_ptrs p = SW__SSE2_PTRS(blocks * SSE2_BLOCK);
+        const sw__block_ptrs p = SW__SSE2_PTRS(blocks * SSE2_BLOCK);
         sse2_tail(&job, &shared, &p, &s, count % SSE2_BLOCK);
     }
 #undef SW__SSE2_PTRS
