@@ -243,8 +243,8 @@ SW__INLINE void avx2_transpose4(__m256* v) {
 }
 
 /* Weight k of the block's four vertices, one per lane, in both halves. */
-SW__INLINE __m256 avx2_weights_soa(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, const __m256* w4,
-                                   int k) {
+SW__INLINE __m256 avx2_weights_soa(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
+                                   const __m256* w4, int k) {
     if (c->wf == SW_WEIGHT_F32 && c->packed && c->n % 4 == 0) return w4[k % 4 + 4 * (k / 4)];
     __m128 w = _mm_setr_ps(avx2_weight1(p->wp, k, c->wf), avx2_weight1(p->wp + s->w, k, c->wf),
                            avx2_weight1(p->wp + 2 * s->w, k, c->wf), avx2_weight1(p->wp + 3 * s->w, k, c->wf));
@@ -462,8 +462,8 @@ SW__INLINE __m256 avx2_plus_zero(__m256 v) { return _mm256_add_ps(v, _mm256_setz
 /* unit: the normalising factors, or zero to compute them here. A rotation
    keeps lengths, so rigid DQS computes them from the inputs (in stage 1,
    off the chain of the rotation). */
-SW__INLINE void avx2_finish(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, __m256 x, __m256 y, __m256 z,
-                            __m128 flip, __m256 tx, __m256 ty, __m256 tz, __m256 unit, bool have_unit) {
+SW__INLINE void avx2_finish(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, __m256 x, __m256 y,
+                            __m256 z, __m128 flip, __m256 tx, __m256 ty, __m256 tz, __m256 unit, bool have_unit) {
     if (c->normals && !c->tangents) {
         /* Normalise the high halves (the low halves scale by 1), then store both. */
         __m256 inv = have_unit ? unit : avx2_unit_scale(c, x, y, z, tx, ty, tz);
@@ -476,7 +476,7 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const sw__block_ptrs* p, const sw
     y = avx2_plus_zero(y);
     z = avx2_plus_zero(z);
     sw__store_float3x4(p->op, s->op, c->packed, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
-                   _mm256_castps256_ps128(z));
+                       _mm256_castps256_ps128(z));
     if (!c->tangents) return;
     /* Normals (low halves) and tangents (high halves) normalised together. */
     __m256 nx = _mm256_permute2f128_ps(x, tx, 0x21), ny = _mm256_permute2f128_ps(y, ty, 0x21);
@@ -488,7 +488,7 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const sw__block_ptrs* p, const sw
     nz = avx2_plus_zero(_mm256_mul_ps(nz, inv));
     if (c->normals)
         sw__store_float3x4(p->on, s->on, c->packed, _mm256_castps256_ps128(nx), _mm256_castps256_ps128(ny),
-                       _mm256_castps256_ps128(nz));
+                           _mm256_castps256_ps128(nz));
     /* Tangents: xyz from the lanes, w copied from the input. */
     __m128 tx4 = _mm256_extractf128_ps(nx, 1), ty4 = _mm256_extractf128_ps(ny, 1), tz4 = _mm256_extractf128_ps(nz, 1);
     __m128 xy01 = _mm_unpacklo_ps(tx4, ty4), xy23 = _mm_unpackhi_ps(tx4, ty4);
@@ -504,8 +504,8 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const sw__block_ptrs* p, const sw
 
 /* Four vertices as [p | n] across lanes: x = [px | nx], y, z, straight
    from the streams (DQS without stretch). */
-SW__INLINE void avx2_load_soa(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, __m256* x, __m256* y,
-                              __m256* z, __m256* tx, __m256* ty, __m256* tz) {
+SW__INLINE void avx2_load_soa(const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s, __m256* x,
+                              __m256* y, __m256* z, __m256* tx, __m256* ty, __m256* tz) {
     __m256 v[AVX2_BLOCK], t[AVX2_BLOCK];
     SW__UNROLL
     for (int i = 0; i < AVX2_BLOCK; i++) {
@@ -562,13 +562,13 @@ SW__INLINE uint32_t avx2_block_influences(const unsigned char* wp, int n) {
         if (n != 2) any = _mm256_or_si256(any, SW__W8(32));
         if (n == 8) any = _mm256_or_si256(_mm256_or_si256(any, SW__W8(64)), SW__W8(96));
         if (n != 8) any = _mm256_or_si256(any, _mm256_permute2x128_si256(any, any, 0x01)); /* lanes k and k + 4 */
-        if (n == 2) any = _mm256_or_si256(any, _mm256_shuffle_epi32(any, 0x4E));          /* lanes k and k + 2 */
+        if (n == 2) any = _mm256_or_si256(any, _mm256_shuffle_epi32(any, 0x4E));           /* lanes k and k + 2 */
         used = ~(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(any, zero)));
     } else {
         /* n = 3 (n = 1 never asks): lane bits, then folded vertex by vertex. */
         uint32_t lanes = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(SW__W8(0), zero)));
-        lanes |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(
-                     _mm_loadu_si128((const __m128i*)(const void*)(wp + 32)), _mm_setzero_si128())))
+        lanes |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
+                     _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(const void*)(wp + 32)), _mm_setzero_si128())))
                  << 8;
         lanes = ~lanes;
         used = lanes | lanes >> 3 | lanes >> 6 | lanes >> 9;
@@ -601,9 +601,8 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
     /* With a finite palette, a block blends up to its last non-zero
        weight: each w·M (or w·dq) skipped is a zero, and adding it would
        change at most the sign of a zero, which avx2_plus_zero evens out. */
-    const uint32_t used = skip && c->n > 1 && c->wf == SW_WEIGHT_F32 && c->packed
-                              ? avx2_block_influences(p->wp, n)
-                              : ~0u;
+    const uint32_t used =
+        skip && c->n > 1 && c->wf == SW_WEIGHT_F32 && c->packed ? avx2_block_influences(p->wp, n) : ~0u;
 
     st->unit = _mm256_setzero_ps();
     /* [p | n] of the block as x, y, z across lanes, after the linear part. */
@@ -619,11 +618,12 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
     do {                                                                                                      \
         __m256 ma[2], mb[2], mc[2] = {zero, zero}, mt[2] = {zero, zero}, mt2[2] = {zero, zero};               \
         __m256 a01[2], a12[2];                                                                                \
-        avx2_blend_pair(job->linear, off + 2 * (pair) * n, n, p->wp + 2 * (pair) * s->w, s->w, c, used, a01, a12); \
+        avx2_blend_pair(job->linear, off + 2 * (pair) * n, n, p->wp + 2 * (pair) * s->w, s->w, c, used, a01,  \
+                        a12);                                                                                 \
         SW__UNROLL                                                                                            \
         for (int h = 0; h < 2; h++) {                                                                         \
             const int i = 2 * (pair) + h;                                                                     \
-            avx2_vertex_products(c, p, s, i, a01[h], a12[h], &ma[h], &mb[h], &mc[h], &mt[h], &mt2[h], &f[i]);  \
+            avx2_vertex_products(c, p, s, i, a01[h], a12[h], &ma[h], &mb[h], &mc[h], &mt[h], &mt2[h], &f[i]); \
         }                                                                                                     \
         ha[pair] = _mm256_hadd_ps(ma[0], ma[1]);                                                              \
         hb[pair] = _mm256_hadd_ps(mb[0], mb[1]);                                                              \
@@ -692,8 +692,8 @@ SW__INLINE void avx2_stage2(const avx2_cfg* c, const sw__block_ptrs* p, const sw
 /* The stages with the configuration read at run time: one copy, shared by
    the generic loop, the tails and the first and last blocks of the
    specialised loops (the same steps in the same order, so the same bits). */
-SW__SHARED void avx2_stage1_any(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
-                                avx2_state* st) {
+SW__SHARED void avx2_stage1_any(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p,
+                                const sw__block_strides* s, avx2_state* st) {
     avx2_stage1(job, c, p, s, st, false);
 }
 
@@ -706,8 +706,8 @@ SW__SHARED void avx2_stage2_any(const avx2_cfg* c, const sw__block_ptrs* p, cons
 /* ---- loops ---------------------------------------------------------------------------- */
 
 /* The last count % 4 vertices: copied into a packed block, run, copied back. */
-SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
-                               size_t count) {
+SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p,
+                               const sw__block_strides* s, size_t count) {
     enum { J = 2 * SW_MAX_INFLUENCES, W = 4 * SW_MAX_INFLUENCES };
     unsigned char joints[AVX2_BLOCK * J], weights[AVX2_BLOCK * W];
     unsigned char pos[AVX2_BLOCK * 12], nrm[AVX2_BLOCK * 12], tan[AVX2_BLOCK * 16];
@@ -721,7 +721,8 @@ SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const sw_
         if (c->normals) memcpy(nrm + i * 12, p->in + v * s->in, 12);
         if (c->tangents) memcpy(tan + i * 16, p->it + v * s->it, 16);
     }
-    sw__block_ptrs q = {joints, weights, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL};
+    sw__block_ptrs q = {joints, weights, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL,
+                        pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL};
     sw__block_strides t = {js, ws, 12, 12, 16, 12, 12, 16};
     avx2_cfg packed = *c;
     packed.packed = true;
@@ -739,7 +740,8 @@ SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const sw_
    addressed from the input positions (float3 streams), the input tangents
    and the joints (weights at a constant multiple), so the loop moves three
    indices instead of eight pointers. */
-SW__INLINE sw__block_ptrs avx2_block_ptrs(const avx2_cfg* c, const sw__block_strides* s, const sw__block_ptrs* base, size_t b) {
+SW__INLINE sw__block_ptrs avx2_block_ptrs(const avx2_cfg* c, const sw__block_strides* s, const sw__block_ptrs* base,
+                                          size_t b) {
     sw__block_ptrs p;
     if (c->packed) {
         const size_t jv = b * AVX2_BLOCK * s->j;
@@ -776,8 +778,8 @@ SW__INLINE sw__block_ptrs avx2_block_ptrs(const avx2_cfg* c, const sw__block_str
    The state never reaches a function that is not inlined (it would then be
    kept in memory all through the loop): the first block's stage 1 fills a
    copy, and the last iteration has no stage 1. */
-SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2_cfg* shared, const sw__block_strides* s,
-                              const sw__block_ptrs* base, size_t blocks, bool skip) {
+SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2_cfg* shared,
+                              const sw__block_strides* s, const sw__block_ptrs* base, size_t blocks, bool skip) {
     avx2_state state, io;
     const sw__block_ptrs first = avx2_block_ptrs(c, s, base, 0);
     avx2_stage1_any(job, shared, &first, s, &io);
@@ -804,15 +806,16 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
     job.joint_count = _mm256_set1_epi32((int)ss->joint_count);
     job.scale_mat = _mm256_set1_epi32((int)ss->palette_strides[0]);
     job.scale_dq = _mm256_set1_epi32((int)ss->palette_strides[1]);
-    sw__block_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride, ss->in_tan_stride,
-                      ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride};
+    sw__block_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride,
+                           ss->in_tan_stride, ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride};
     if (c->packed) {
         /* The same values, as constants the compiler can fold into addresses. */
-        const sw__block_strides k = {(size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2), (size_t)c->n * 4, 12, 12, 16, 12, 12, 16};
+        const sw__block_strides k = {
+            (size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2), (size_t)c->n * 4, 12, 12, 16, 12, 12, 16};
         s = k;
     }
-    const sw__block_ptrs base = {ss->joints, ss->weights, ss->in_pos, ss->in_nrm, ss->in_tan,
-                            ss->out_pos, ss->out_nrm, ss->out_tan};
+    const sw__block_ptrs base = {ss->joints, ss->weights, ss->in_pos, ss->in_nrm,
+                                 ss->in_tan, ss->out_pos, ss->out_nrm, ss->out_tan};
     const size_t blocks = ss->count / AVX2_BLOCK;
     /* Skipping zero weights needs a finite palette; the scan is paid for
        only by ranges with several vertices per joint. */

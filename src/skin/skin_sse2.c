@@ -361,9 +361,9 @@ SW__SSE2_INLINE void sse2_rotate(const __m128* q, __m128 s, __m128* x, __m128* y
 }
 
 /* Moves [p, n, t] (x, y, z across lanes) by the block's blended dual quaternions. */
-SW__SSE2_INLINE void sse2_dqs(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
-                              __m128* px, __m128* py, __m128* pz, __m128* nx, __m128* ny, __m128* nz, __m128* tx,
-                              __m128* ty, __m128* tz) {
+SW__SSE2_INLINE void sse2_dqs(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p,
+                              const sw__block_strides* s, __m128* px, __m128* py, __m128* pz, __m128* nx, __m128* ny,
+                              __m128* nz, __m128* tx, __m128* ty, __m128* tz) {
     const __m128 zero = _mm_setzero_ps();
     __m128 q[4] = {zero, zero, zero, zero}, d[4] = {zero, zero, zero, zero};
     sse2_blend_dual_quats(job, c, p, s, q, d);
@@ -397,7 +397,8 @@ SW__SSE2_INLINE void sse2_dqs(const sse2_job* job, const sse2_cfg* c, const sw__
 
 /* ---- one block ----------------------------------------------------------------------------- */
 
-SW__SSE2_INLINE void sse2_block(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s) {
+SW__SSE2_INLINE void sse2_block(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p,
+                                const sw__block_strides* s) {
     const bool linear = !c->dqs || c->stretch;
     const __m128 zero = _mm_setzero_ps();
 
@@ -536,7 +537,7 @@ static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sw__block_pt
         if (c->tangents) memcpy(tan + i * 16, p->it + v * s->it, 16);
     }
     const sw__block_ptrs q = {joints, weights, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL,
-                         pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL};
+                              pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL};
     const sw__block_strides t = {js, ws, 12, 12, 16, 12, 12, 16};
     sse2_cfg packed = *c;
     packed.packed = true;
@@ -587,15 +588,15 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
        addresses. Const, so that passing its address to the shared block
        does not make the loop reload it. */
     const size_t js = (size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2);
-    const sw__block_strides s = c->packed ? (sw__block_strides){js, (size_t)c->n * 4, 12, 12, 16, 12, 12, 16}
-                                     : (sw__block_strides){ss->joints_stride, ss->weights_stride, ss->in_pos_stride,
-                                                      ss->in_nrm_stride, ss->in_tan_stride, ss->out_pos_stride,
-                                                      ss->out_nrm_stride, ss->out_tan_stride};
+    const sw__block_strides s =
+        c->packed ? (sw__block_strides){js, (size_t)c->n * 4, 12, 12, 16, 12, 12, 16}
+                  : (sw__block_strides){ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride,
+                                        ss->in_tan_stride, ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride};
     /* Local copies of the streams: stores through the outputs could
        otherwise alias *ss and make the loop reload them. */
     const sw__block_ptrs base = {ss->joints, ss->weights, ss->in_pos, c->normals ? ss->in_nrm : NULL,
-                            c->tangents ? ss->in_tan : NULL, ss->out_pos, c->normals ? ss->out_nrm : NULL,
-                            c->tangents ? ss->out_tan : NULL};
+                                 c->tangents ? ss->in_tan : NULL, ss->out_pos, c->normals ? ss->out_nrm : NULL,
+                                 c->tangents ? ss->out_tan : NULL};
     const uint32_t joint_count = ss->joint_count;
     const size_t count = ss->count, blocks = count / SSE2_BLOCK;
     /* Skipping zero weights needs a finite palette; the scan is paid for
@@ -612,7 +613,7 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
         const size_t b1 = blocks - b0 < SSE2_CHUNK_BLOCKS ? blocks : b0 + SSE2_CHUNK_BLOCKS;
         const bool in_range = specialised && c->packed &&
                               sw__skin_joints_in_range(base.jp + b0 * SSE2_BLOCK * s.j,
-                                                   (b1 - b0) * SSE2_BLOCK * (size_t)c->n, c->jf, joint_count);
+                                                       (b1 - b0) * SSE2_BLOCK * (size_t)c->n, c->jf, joint_count);
         if (!in_range) {
             /* The generic loop, or an index out of range in this chunk. */
             for (size_t b = b0; b < b1; b++) {
