@@ -10,7 +10,10 @@
 
    1. offsets: the block's joint indices widened 8 at a time, checked (an
       index ≥ joint_count reads joint 0, as in the scalar kernel) and scaled
-      to byte offsets into the caller's palette;
+      to byte offsets into the caller's palette; the skipping LBS loops
+      instead check the block's indices with one saturating subtraction
+      and scale each index as its influence is reached, on the integer
+      units (the vector units are what bound this kernel);
    2. per vertex, the blended rows as [r0 | r1] and [r1 | r2]: two 8-wide
       FMAs per influence, reading the caller's 48-byte matrices in place
       (a stateless job has nowhere to keep an aligned copy); specialised
@@ -86,6 +89,8 @@ typedef struct avx2_job {
     const unsigned char* dual_quats;
     __m256i joint_count;             /* in every lane */
     __m256i scale_mat, scale_dq;     /* 48 and 32, opaque to the compiler so it emits VPMULLD */
+    uint32_t row_scale;              /* 48 again, for scalar offsets (one IMUL rather than LEA + SHL) */
+    __m256i joint_limit;             /* joint_count − 1 in every 8- and 16-bit lane, saturated */
 } avx2_job;
 
 /* ---- small helpers --------------------------------------------------------------- */
@@ -202,32 +207,43 @@ SW__INLINE avx2_rows avx2_rows_make(__m256 a01, __m256 a12, bool cofactor) {
     return r;
 }
 
-/* Σ wₖ·palette[jₖ] in influence order for a pair of vertices (offsets n
-   apart, weights `ws` bytes apart), as [r0 | r1] and [r1 | r2]: two 8-wide
-   FMAs per influence and vertex, reading the caller's palette. Influences
-   past the highest of the first n bits of `used` are not blended (their
-   weights are zero, see avx2_stage1); influences outermost, so that is one
-   test per pair. */
-SW__INLINE void avx2_blend_pair(const unsigned char* palette, const uint32_t* off, int n, const unsigned char* wp,
-                                size_t ws, const avx2_cfg* c, uint32_t used, __m256* a01, __m256* a12) {
-    /* Two bases, so each address is one add the compiler folds into the
-       FMA's memory operand. */
+/* Σ wₖ·palette[jₖ] in influence order for a pair of vertices (weights `ws`
+   bytes apart), as [r0 | r1] and [r1 | r2]: two 8-wide FMAs per influence
+   and vertex, reading the caller's palette. The palette offsets are
+   off[h·n + k] (checked, see avx2_offsets_flat), or with from_joints, jₖ ·
+   row_scale from jp (the pair's packed joints, known to be in range), computed as each
+   influence is reached: on the integer units, not the vector ones, which
+   bound this kernel. Influences past the highest of the first n bits of
+   `used` are not blended (their weights are zero, see avx2_stage1);
+   influences outermost, so that is one test per pair. */
+SW__INLINE void avx2_blend_pair(const unsigned char* palette, const uint32_t* off, bool from_joints,
+                                const unsigned char* jp, uint32_t row_scale, int n, const unsigned char* wp, size_t ws, const avx2_cfg* c,
+                                uint32_t used, __m256* a01, __m256* a12) {
+#define SW__OFFSET(h, k)                                                                                        \
+    (from_joints ? (c->jf == SW_JOINT_U8 ? (uint32_t)jp[(h) * n + (k)] : avx2_u16(jp + 2 * ((h) * n + (k)))) * row_scale \
+        : off[(h) * n + (k)])
+    /* Offsets from the table: two bases, so each address is one add the
+       compiler folds into the FMA's memory operand; from the joints, base +
+       index + 16 (one register fewer). */
     const unsigned char* row1 = palette + 16;
     SW__UNROLL
     for (int h = 0; h < 2; h++) {
         const __m256 w = avx2_weight(wp + h * ws, 0, c->wf);
-        a01[h] = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(palette + off[h * n])));
-        a12[h] = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(row1 + off[h * n])));
+        const uint32_t o = SW__OFFSET(h, 0);
+        a01[h] = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(palette + o)));
+        a12[h] = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f((from_joints ? palette + 16 : row1) + o)));
     }
     for (int k = 1; k < c->n; k++) {
         if ((used & ((1u << c->n) - 1u) & (~0u << k)) == 0) break; /* no weight k or later */
         SW__UNROLL
         for (int h = 0; h < 2; h++) {
             const __m256 w = avx2_weight(wp + h * ws, k, c->wf);
-            a01[h] = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(palette + off[h * n + k])), a01[h]);
-            a12[h] = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(row1 + off[h * n + k])), a12[h]);
+            const uint32_t o = SW__OFFSET(h, k);
+            a01[h] = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(palette + o)), a01[h]);
+            a12[h] = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f((from_joints ? palette + 16 : row1) + o)), a12[h]);
         }
     }
+#undef SW__OFFSET
 }
 
 /* ---- DQS ------------------------------------------------------------------------------ */
@@ -577,6 +593,48 @@ SW__INLINE uint32_t avx2_block_influences(const unsigned char* wp, int n) {
     return used;
 }
 
+/* Are a block's `count` packed joint indices all ≤ limit (joint_count − 1
+   in each lane)? Saturating subtraction leaves zero exactly there. */
+SW__INLINE bool avx2_block_joints_in_range(const unsigned char* jp, int count, sw_joint_format jf, __m256i limit) {
+    const int bytes = count * (jf == SW_JOINT_U8 ? 1 : 2);
+#define SW__OVER(v, lim) (jf == SW_JOINT_U8 ? _mm256_subs_epu8((v), (lim)) : _mm256_subs_epu16((v), (lim)))
+    if (bytes % 32 == 0) {
+        __m256i over = _mm256_setzero_si256();
+        for (int at = 0; at < bytes; at += 32)
+            over = _mm256_or_si256(over, SW__OVER(_mm256_loadu_si256((const __m256i*)(const void*)(jp + at)), limit));
+        return _mm256_testz_si256(over, over);
+    }
+    if (bytes == 16 || bytes == 8) {
+        const __m128i v = bytes == 16 ? _mm_loadu_si128((const __m128i*)(const void*)jp)
+                                      : _mm_loadl_epi64((const __m128i*)(const void*)jp);
+        const __m128i lim = _mm256_castsi256_si128(limit);
+        const __m128i over = jf == SW_JOINT_U8 ? _mm_subs_epu8(v, lim) : _mm_subs_epu16(v, lim);
+        return _mm_testz_si128(over, over);
+    }
+#undef SW__OVER
+    const uint32_t most = jf == SW_JOINT_U8 ? (uint32_t)(uint8_t)_mm256_extract_epi8(limit, 0)
+                                            : (uint32_t)(uint16_t)_mm256_extract_epi16(limit, 0);
+    for (int k = 0; k < count; k++)
+        if ((jf == SW_JOINT_U8 ? jp[k] : avx2_u16(jp + 2 * k)) > most) return false;
+    return true;
+}
+
+/* A block's joints with every index above limit (joint_count − 1) made 0. */
+__attribute__((noinline, cold)) SW__AVX2 static void avx2_clamp_joints(unsigned char* out, const unsigned char* jp,
+                                                                       int count, sw_joint_format jf, __m256i limit) {
+    const uint32_t most = jf == SW_JOINT_U8 ? (uint32_t)(uint8_t)_mm256_extract_epi8(limit, 0)
+                                            : (uint32_t)(uint16_t)_mm256_extract_epi16(limit, 0);
+    for (int k = 0; k < count; k++) {
+        if (jf == SW_JOINT_U8) {
+            out[k] = jp[k] > most ? 0 : jp[k];
+        } else {
+            uint16_t j = (uint16_t)avx2_u16(jp + 2 * k);
+            if (j > most) j = 0;
+            memcpy(out + 2 * k, &j, 2);
+        }
+    }
+}
+
 /* Stage 1: everything that reads the block's inputs. */
 SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
                             avx2_state* st, bool skip) {
@@ -587,8 +645,20 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
     /* Vector offsets only where n is a constant: their lanes then go to
        registers; read back from memory one by one (n at run time) they
        would stall on store forwarding. */
+    /* The skipping LBS loops take the palette offsets straight from the
+       joints in avx2_blend_pair (integer units, not the vector ones): a
+       block with an index ≥ joint_count gets a copy of its joints with
+       those indices 0, read in their place (the scalar kernel reads joint
+       0 for them). */
+    const bool scalar_offsets = skip && c->packed && !c->dqs;
+    const unsigned char* jp = p->jp;
+    unsigned char clamped[AVX2_BLOCK * 2 * SW_MAX_INFLUENCES];
+    if (scalar_offsets && __builtin_expect(!avx2_block_joints_in_range(jp, AVX2_BLOCK * n, c->jf, job->joint_limit), 0)) {
+        avx2_clamp_joints(clamped, jp, AVX2_BLOCK * n, c->jf, job->joint_limit);
+        jp = clamped;
+    }
     if (c->packed) {
-        if (linear) avx2_offsets_flat(off, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_mat);
+        if (linear && !scalar_offsets) avx2_offsets_flat(off, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_mat);
         if (c->dqs) avx2_offsets_flat(off_dq, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_dq);
     } else {
         uint32_t joint_count = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(job->joint_count));
@@ -618,8 +688,8 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
     do {                                                                                                      \
         __m256 ma[2], mb[2], mc[2] = {zero, zero}, mt[2] = {zero, zero}, mt2[2] = {zero, zero};               \
         __m256 a01[2], a12[2];                                                                                \
-        avx2_blend_pair(job->linear, off + 2 * (pair) * n, n, p->wp + 2 * (pair) * s->w, s->w, c, used, a01,  \
-                        a12);                                                                                 \
+        avx2_blend_pair(job->linear, off + 2 * (pair) * n, scalar_offsets, jp + 2 * (pair) * s->j,            \
+                        job->row_scale, n, p->wp + 2 * (pair) * s->w, s->w, c, used, a01, a12);               \
         SW__UNROLL                                                                                            \
         for (int h = 0; h < 2; h++) {                                                                         \
             const int i = 2 * (pair) + h;                                                                     \
@@ -777,21 +847,24 @@ SW__INLINE sw__block_ptrs avx2_block_ptrs(const avx2_cfg* c, const sw__block_str
    next block's loads and blends. Outputs of b−1 never overlap inputs of b.
    The state never reaches a function that is not inlined (it would then be
    kept in memory all through the loop): the first block's stage 1 fills a
-   copy, and the last iteration has no stage 1. */
+   copy, and the last block's stage 2 follows the loop. */
 SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2_cfg* shared,
-                              const sw__block_strides* s, const sw__block_ptrs* base, size_t blocks, bool skip) {
+                              const sw__block_strides* s, const sw__block_ptrs* base, size_t b0, size_t b1,
+                              bool skip) {
     avx2_state state, io;
-    const sw__block_ptrs first = avx2_block_ptrs(c, s, base, 0);
+    const sw__block_ptrs first = avx2_block_ptrs(c, s, base, b0);
     avx2_stage1_any(job, shared, &first, s, &io);
     state = io;
-    for (size_t b = 1; b <= blocks; b++) {
+    for (size_t b = b0 + 1; b < b1; b++) {
         /* Both from b, so packed streams address block b−1 by displacement. */
         const sw__block_ptrs p = avx2_block_ptrs(c, s, base, b), prev = avx2_block_ptrs(c, s, base, b - 1);
         avx2_state next = state;
-        if (b < blocks) avx2_stage1(job, c, &p, s, &next, skip);
+        avx2_stage1(job, c, &p, s, &next, skip);
         avx2_stage2(c, &prev, s, &state);
         state = next;
     }
+    const sw__block_ptrs last = avx2_block_ptrs(c, s, base, b1 - 1);
+    avx2_stage2(c, &last, s, &state);
 }
 
 /* inline_stages: the specialised loops inline both stages (constants
@@ -806,6 +879,9 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
     job.joint_count = _mm256_set1_epi32((int)ss->joint_count);
     job.scale_mat = _mm256_set1_epi32((int)ss->palette_strides[0]);
     job.scale_dq = _mm256_set1_epi32((int)ss->palette_strides[1]);
+    job.row_scale = ss->palette_strides[0];
+    job.joint_limit = c->jf == SW_JOINT_U8 ? _mm256_set1_epi8((char)(ss->joint_count > 256 ? 255 : ss->joint_count - 1))
+                                           : _mm256_set1_epi16((short)(ss->joint_count - 1));
     sw__block_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride,
                            ss->in_tan_stride, ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride};
     if (c->packed) {
@@ -831,9 +907,9 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
             avx2_stage2_any(&shared, &p, &s, st);
         }
     } else if (blocks > 0 && skip) {
-        avx2_pipeline(&job, c, &shared, &s, &base, blocks, true); /* two copies: skip is a constant in each */
+        avx2_pipeline(&job, c, &shared, &s, &base, 0, blocks, true); /* two copies: skip is a constant in each */
     } else if (blocks > 0) {
-        avx2_pipeline(&job, c, &shared, &s, &base, blocks, false);
+        avx2_pipeline(&job, c, &shared, &s, &base, 0, blocks, false);
     }
     if (ss->count % AVX2_BLOCK) {
         const sw__block_ptrs p = avx2_block_ptrs(c, &s, &base, blocks);
