@@ -89,7 +89,7 @@ typedef struct avx2_job {
     const unsigned char* dual_quats;
     __m256i joint_count;             /* in every lane */
     __m256i scale_mat, scale_dq;     /* 48 and 32, opaque to the compiler so it emits VPMULLD */
-    uint32_t row_scale;              /* 48 again, for scalar offsets (one IMUL rather than LEA + SHL) */
+    uint32_t row_scale, dq_scale;    /* 48 and 32 again, for scalar offsets (one IMUL rather than LEA + SHL) */
     __m256i joint_limit;             /* joint_count − 1 in every 8- and 16-bit lane, saturated */
 } avx2_job;
 
@@ -272,8 +272,12 @@ SW__INLINE __m256 avx2_weights_soa(const avx2_cfg* c, const sw__block_ptrs* p, c
    halves of x, y, z, w. Each sign makes the real part's dot with the first
    influence's non-negative (Kavan's antipodality fix). */
 SW__INLINE void avx2_blend_dual_quats(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p,
-                                      const sw__block_strides* s, const uint32_t* off, uint32_t used, __m256* acc) {
+                                      const sw__block_strides* s, const uint32_t* off, bool from_joints,
+                                      const unsigned char* jp, uint32_t used, __m256* acc) {
     const int n = c->n;
+    /* The offsets as in avx2_blend_pair: from the table, or from the joints. */
+#define SW__OFFSET(e) \
+    (from_joints ? (c->jf == SW_JOINT_U8 ? (uint32_t)jp[e] : avx2_u16(jp + 2 * (e))) * job->dq_scale : off[e])
     __m256 w4[SW_MAX_INFLUENCES] = {_mm256_setzero_ps()};
     if (c->wf == SW_WEIGHT_F32 && c->packed && n % 4 == 0) {
         /* Packed f32 weights: four vertices' weights, transposed four at a time. */
@@ -286,7 +290,7 @@ SW__INLINE void avx2_blend_dual_quats(const avx2_job* job, const avx2_cfg* c, co
     }
     __m256 pivot[4];
     SW__UNROLL
-    for (int i = 0; i < AVX2_BLOCK; i++) pivot[i] = _mm256_loadu_ps(avx2_f(job->dual_quats + off[i * n]));
+    for (int i = 0; i < AVX2_BLOCK; i++) pivot[i] = _mm256_loadu_ps(avx2_f(job->dual_quats + SW__OFFSET(i * n)));
     avx2_transpose4(pivot); /* [real x | dual x], ... over the four vertices */
     __m256 w0 = avx2_weights_soa(c, p, s, w4, 0);
     SW__UNROLL
@@ -295,7 +299,7 @@ SW__INLINE void avx2_blend_dual_quats(const avx2_job* job, const avx2_cfg* c, co
         if ((used & ((1u << n) - 1u) & (~0u << k)) == 0) break; /* no weight k or later (see avx2_blend_pair) */
         __m256 q[AVX2_BLOCK];
         SW__UNROLL
-        for (int i = 0; i < AVX2_BLOCK; i++) q[i] = _mm256_loadu_ps(avx2_f(job->dual_quats + off[i * n + k]));
+        for (int i = 0; i < AVX2_BLOCK; i++) q[i] = _mm256_loadu_ps(avx2_f(job->dual_quats + SW__OFFSET(i * n + k)));
         avx2_transpose4(q);
         __m256 w = avx2_weights_soa(c, p, s, w4, k);
         __m256 dot = _mm256_fmadd_ps(q[3], pivot[3], _mm256_fmadd_ps(q[2], pivot[2],
@@ -305,6 +309,7 @@ SW__INLINE void avx2_blend_dual_quats(const avx2_job* job, const avx2_cfg* c, co
         SW__UNROLL
         for (int j = 0; j < 4; j++) acc[j] = _mm256_fmadd_ps(w, q[j], acc[j]);
     }
+#undef SW__OFFSET
 }
 
 /* a×b, a and b given as x, y, z across lanes. */
@@ -642,15 +647,14 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
     uint32_t off_dq[AVX2_BLOCK * SW_MAX_INFLUENCES];
     const int n = c->n;
     const bool linear = !c->dqs || c->stretch; /* rows to blend: LBS matrices or DQS stretch */
-    /* Vector offsets only where n is a constant: their lanes then go to
-       registers; read back from memory one by one (n at run time) they
-       would stall on store forwarding. */
-    /* The skipping LBS loops take the palette offsets straight from the
-       joints in avx2_blend_pair (integer units, not the vector ones): a
-       block with an index ≥ joint_count gets a copy of its joints with
-       those indices 0, read in their place (the scalar kernel reads joint
-       0 for them). */
-    const bool scalar_offsets = skip && c->packed && !c->dqs;
+    /* The skipping loops take the palette offsets straight from the joints
+       (avx2_blend_pair, avx2_blend_dual_quats: the integer units, not the
+       vector ones): a block with an index ≥ joint_count gets a copy of its
+       joints with those indices 0, read in their place (the scalar kernel
+       reads joint 0 for them). Elsewhere vector offsets, only where n is a
+       constant: their lanes then go to registers; read back from memory
+       one by one (n at run time) they would stall on store forwarding. */
+    const bool scalar_offsets = skip && c->packed;
     const unsigned char* jp = p->jp;
     unsigned char clamped[AVX2_BLOCK * 2 * SW_MAX_INFLUENCES];
     if (scalar_offsets && __builtin_expect(!avx2_block_joints_in_range(jp, AVX2_BLOCK * n, c->jf, job->joint_limit), 0)) {
@@ -659,7 +663,8 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
     }
     if (c->packed) {
         if (linear && !scalar_offsets) avx2_offsets_flat(off, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_mat);
-        if (c->dqs) avx2_offsets_flat(off_dq, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_dq);
+        if (c->dqs && !scalar_offsets)
+            avx2_offsets_flat(off_dq, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_dq);
     } else {
         uint32_t joint_count = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(job->joint_count));
         for (int i = 0; i < AVX2_BLOCK; i++) {
@@ -737,7 +742,7 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
         if (c->normals || c->tangents) st->unit = avx2_unit_scale(c, x, y, z, tx, ty, tz);
     }
     if (c->dqs) {
-        avx2_blend_dual_quats(job, c, p, s, off_dq, used, st->dq);
+        avx2_blend_dual_quats(job, c, p, s, off_dq, scalar_offsets, jp, used, st->dq);
     } else {
         st->dq[0] = st->dq[1] = st->dq[2] = st->dq[3] = _mm256_setzero_ps();
     }
@@ -880,6 +885,7 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
     job.scale_mat = _mm256_set1_epi32((int)ss->palette_strides[0]);
     job.scale_dq = _mm256_set1_epi32((int)ss->palette_strides[1]);
     job.row_scale = ss->palette_strides[0];
+    job.dq_scale = ss->palette_strides[1];
     job.joint_limit = c->jf == SW_JOINT_U8 ? _mm256_set1_epi8((char)(ss->joint_count > 256 ? 255 : ss->joint_count - 1))
                                            : _mm256_set1_epi16((short)(ss->joint_count - 1));
     sw__block_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride,
