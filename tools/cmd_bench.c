@@ -242,14 +242,17 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     /* Jobs: every copy has its own inputs and outputs. */
     size_t bytes_per_pass = 0, vertices_per_pass = 0, j = 0;
     bool synthetic_tangents = false;
-/* Remembers an allocation for the cleanup (evaluates `ptr` once per use). */
-#define TRACK(ptr)                                                            \
+/* One stream of a job: a copy of `src` (or zeros), remembered for the
+   cleanup, in job->field and in `ptr`. */
+#define STREAM(field, src, size)                                              \
     do {                                                                      \
-        if (!(ptr)) {                                                         \
+        ptr = copy_of((src), (size));                                         \
+        if (!ptr) {                                                           \
             status = tool_fail(args, "out of memory for %zu copies", copies); \
             goto done;                                                        \
         }                                                                     \
-        allocations[allocation_count++] = (ptr);                              \
+        allocations[allocation_count++] = ptr;                                \
+        job->field = ptr;                                                     \
     } while (0)
     for (size_t c = 0; c < copies; ++c) {
         for (size_t i = 0; i < instance_count; ++i) {
@@ -270,41 +273,25 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
                 .weight_format = SW_WEIGHT_F32,
             };
             void* ptr;
-            ptr = copy_of(prim->joints, v * k * sizeof(uint16_t));
-            TRACK(ptr);
-            job->joints = ptr;
-            ptr = copy_of(prim->weights, v * k * sizeof(float));
-            TRACK(ptr);
-            job->weights = ptr;
-            ptr = copy_of(prim->positions, v * 12);
-            TRACK(ptr);
-            job->in_positions = ptr;
-            ptr = copy_of(NULL, v * 12);
-            TRACK(ptr);
-            job->out_positions = ptr;
+            STREAM(joints, prim->joints, v * k * sizeof(uint16_t));
+            STREAM(weights, prim->weights, v * k * sizeof(float));
+            STREAM(in_positions, prim->positions, v * 12);
+            STREAM(out_positions, NULL, v * 12);
             size_t bytes = v * (k * (sizeof(uint16_t) + sizeof(float)) + 12 + 12);
             if (opt->normals && prim->normals) {
-                ptr = copy_of(prim->normals, v * 12);
-                TRACK(ptr);
-                job->in_normals = ptr;
-                ptr = copy_of(NULL, v * 12);
-                TRACK(ptr);
-                job->out_normals = ptr;
+                STREAM(in_normals, prim->normals, v * 12);
+                STREAM(out_normals, NULL, v * 12);
                 bytes += v * 24;
             }
             if (opt->tangents) {
-                ptr = copy_of(prim->tangents, v * 16);
-                TRACK(ptr);
+                STREAM(in_tangents, prim->tangents, v * 16);
                 if (!prim->tangents) {
                     /* Any unit vector will do for timing: +X with w = 1. */
                     float* t = ptr;
                     for (size_t e = 0; e < v; ++e) t[4 * e] = 1, t[4 * e + 1] = 0, t[4 * e + 2] = 0, t[4 * e + 3] = 1;
                     synthetic_tangents = true;
                 }
-                job->in_tangents = ptr;
-                ptr = copy_of(NULL, v * 16);
-                TRACK(ptr);
-                job->out_tangents = ptr;
+                STREAM(out_tangents, NULL, v * 16);
                 bytes += v * 32;
             }
             if (sw_skin_job_validate(job, &diag) != SW_OK) {
@@ -315,7 +302,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
             vertices_per_pass += v;
         }
     }
-#undef TRACK
+#undef STREAM
     bool normals_used = b.jobs[0].in_normals != NULL;
 
     /* Tasks of at most SKIN_CHUNK vertices, in job order. */
