@@ -247,6 +247,34 @@ static bool kernel_runs(sw_skin_kernel kernel) {
 
 static layout la, lb, lc; /* large: kept off the stack */
 
+/* Runs configuration c (f32 weights, packed: la, run already) again through
+   the generic loop (the same weights as unorm16, into lb) and the staged one
+   (the streams interleaved, into lc); the first vertex whose outputs differ
+   from la's in any bit, or -1. */
+static int first_generic_difference(const config* c, const vertices* v, const palette* p, sw_skin_kernel kernel) {
+    config g = *c;
+    g.wf = SW_WEIGHT_U16_NORM;
+    make_layout(&lb, &g, v, p, kernel);
+    sw_skin_job_run(&lb.job, 0, NV);
+    g = *c;
+    g.strided = true;
+    make_layout(&lc, &g, v, p, kernel);
+    sw_skin_job_run(&lc.job, 0, NV);
+    const sw_skin_job* a = &la.job;
+    for (int i = 0; i < NV; i++) {
+        bool same = memcmp(at(a->out_positions, 0, 12, i), at(lb.job.out_positions, 0, 12, i), 12) == 0 &&
+                    memcmp(at(a->out_positions, 0, 12, i), at(lc.job.out_positions, 64, 12, i), 12) == 0;
+        if (c->normals)
+            same = same && memcmp(at(a->out_normals, 0, 12, i), at(lb.job.out_normals, 0, 12, i), 12) == 0 &&
+                   memcmp(at(a->out_normals, 0, 12, i), at(lc.job.out_normals, 64, 12, i), 12) == 0;
+        if (c->tangents)
+            same = same && memcmp(at(a->out_tangents, 0, 16, i), at(lb.job.out_tangents, 0, 16, i), 16) == 0 &&
+                   memcmp(at(a->out_tangents, 0, 16, i), at(lc.job.out_tangents, 64, 16, i), 16) == 0;
+        if (!same) return i;
+    }
+    return -1;
+}
+
 /* Every configuration on one kernel: against scalar, then split, in place. */
 static void check_kernel(sw_skin_kernel kernel) {
     if (!kernel_runs(kernel)) {
@@ -350,29 +378,11 @@ static void test_specialised_equals_generic(void) {
                             variant / 6 != 1, variant / 6 == 2, false};
                 make_layout(&la, &c, &v, &p, kernels[ki]);
                 sw_skin_job_run(&la.job, 0, NV);
-                config g = c;
-                g.wf = SW_WEIGHT_U16_NORM;
-                make_layout(&lb, &g, &v, &p, kernels[ki]);
-                sw_skin_job_run(&lb.job, 0, NV);
-                g = c;
-                g.strided = true;
-                make_layout(&lc, &g, &v, &p, kernels[ki]);
-                sw_skin_job_run(&lc.job, 0, NV);
-                for (int i = 0; i < NV; i++) {
-                    const sw_skin_job* a = &la.job;
-                    int same = memcmp(at(a->out_positions, 0, 12, i), at(lb.job.out_positions, 0, 12, i), 12) == 0 &&
-                               memcmp(at(a->out_positions, 0, 12, i), at(lc.job.out_positions, 64, 12, i), 12) == 0;
-                    if (c.normals)
-                        same = same && memcmp(at(a->out_normals, 0, 12, i), at(lb.job.out_normals, 0, 12, i), 12) == 0 &&
-                               memcmp(at(a->out_normals, 0, 12, i), at(lc.job.out_normals, 64, 12, i), 12) == 0;
-                    if (c.tangents)
-                        same = same && memcmp(at(a->out_tangents, 0, 16, i), at(lb.job.out_tangents, 0, 16, i), 16) == 0 &&
-                               memcmp(at(a->out_tangents, 0, 16, i), at(lc.job.out_tangents, 64, 16, i), 16) == 0;
-                    if (!same) {
-                        fprintf(stderr, "  %s vertex %d: specialised and generic differ\n", describe(&c, kernels[ki]), i);
-                        SW_CHECK(!"specialised == generic");
-                        return;
-                    }
+                const int i = first_generic_difference(&c, &v, &p, kernels[ki]);
+                if (i >= 0) {
+                    fprintf(stderr, "  %s vertex %d: specialised and generic differ\n", describe(&c, kernels[ki]), i);
+                    SW_CHECK(!"specialised == generic");
+                    return;
                 }
                 runs++;
             }
@@ -604,29 +614,11 @@ static void test_zero_and_unit_weights(void) {
                     }
                     /* The generic loop (unorm16 weights) and the staged one (strided streams). */
                     if (kernels[ki] != SW_SKIN_KERNEL_DEFAULT) {
-                        config g = c;
-                        g.wf = SW_WEIGHT_U16_NORM;
-                        make_layout(&lb, &g, &v, &p, kernels[ki]);
-                        sw_skin_job_run(&lb.job, 0, NV);
-                        g = c;
-                        g.strided = true;
-                        make_layout(&lc, &g, &v, &p, kernels[ki]);
-                        sw_skin_job_run(&lc.job, 0, NV);
-                        for (int i = 0; i < NV; i++) {
-                            const sw_skin_job* a = &la.job;
-                            bool same = memcmp(at(a->out_positions, 0, 12, i), at(lb.job.out_positions, 0, 12, i), 12) == 0 &&
-                                        memcmp(at(a->out_positions, 0, 12, i), at(lc.job.out_positions, 64, 12, i), 12) == 0 &&
-                                        memcmp(at(a->out_normals, 0, 12, i), at(lb.job.out_normals, 0, 12, i), 12) == 0 &&
-                                        memcmp(at(a->out_normals, 0, 12, i), at(lc.job.out_normals, 64, 12, i), 12) == 0;
-                            if (tangents)
-                                same = same &&
-                                       memcmp(at(a->out_tangents, 0, 16, i), at(lb.job.out_tangents, 0, 16, i), 16) == 0 &&
-                                       memcmp(at(a->out_tangents, 0, 16, i), at(lc.job.out_tangents, 64, 16, i), 16) == 0;
-                            if (!same) {
-                                fprintf(stderr, "  %s vertex %d: specialised and generic differ\n", what, i);
-                                SW_CHECK(!"specialised == generic");
-                                return;
-                            }
+                        const int i = first_generic_difference(&c, &v, &p, kernels[ki]);
+                        if (i >= 0) {
+                            fprintf(stderr, "  %s vertex %d: specialised and generic differ\n", what, i);
+                            SW_CHECK(!"specialised == generic");
+                            return;
                         }
                     }
                     runs++;
