@@ -129,6 +129,44 @@ typedef struct sw__block_ptrs {
     unsigned char *op, *on, *ot;
 } sw__block_ptrs;
 
+/* A SIMD kernel's last count % 4 vertices, copied into one packed block
+   (spare lanes repeat the last vertex), run there by the kernel's block
+   code, then copied back: the same bits as in a whole block. */
+typedef struct sw__tail_block {
+    unsigned char joints[4 * 2 * SW_MAX_INFLUENCES], weights[4 * 4 * SW_MAX_INFLUENCES];
+    unsigned char pos[4 * 12], nrm[4 * 12], tan[4 * 16];
+    sw__block_ptrs ptrs;       /* into the arrays above (normals, tangents NULL when unused) */
+    sw__block_strides strides; /* packed */
+} sw__tail_block;
+
+static inline void sw__tail_gather(sw__tail_block* t, const sw__block_ptrs* p, const sw__block_strides* s,
+                                   size_t count, int n, sw_joint_format jf, sw_weight_format wf, bool normals,
+                                   bool tangents) {
+    const size_t js = (size_t)n * sw__joint_size(jf), ws = (size_t)n * sw__weight_size(wf);
+    for (size_t i = 0; i < 4; i++) {
+        const size_t v = i < count ? i : count - 1;
+        memcpy(t->joints + i * js, p->jp + v * s->j, js);
+        memcpy(t->weights + i * ws, p->wp + v * s->w, ws);
+        memcpy(t->pos + i * 12, p->ip + v * s->ip, 12);
+        if (normals) memcpy(t->nrm + i * 12, p->in + v * s->in, 12);
+        if (tangents) memcpy(t->tan + i * 16, p->it + v * s->it, 16);
+    }
+    const sw__block_ptrs q = {t->joints, t->weights, t->pos, normals ? t->nrm : NULL, tangents ? t->tan : NULL,
+                              t->pos, normals ? t->nrm : NULL, tangents ? t->tan : NULL};
+    const sw__block_strides packed = {js, ws, 12, 12, 16, 12, 12, 16};
+    t->ptrs = q;
+    t->strides = packed;
+}
+
+static inline void sw__tail_scatter(const sw__tail_block* t, const sw__block_ptrs* p, const sw__block_strides* s,
+                                    size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        memcpy(p->op + i * s->op, t->pos + i * 12, 12);
+        if (t->ptrs.on) memcpy(p->on + i * s->on, t->nrm + i * 12, 12);
+        if (t->ptrs.ot) memcpy(p->ot + i * s->ot, t->tan + i * 16, 16);
+    }
+}
+
 /* A kernel over a run of streams (one of the specialised SIMD loops). */
 typedef void (*sw__skin_kernel_fn)(const sw__skin_streams* s);
 

@@ -521,33 +521,16 @@ SW__SSE2_SHARED void sse2_block_any(const sse2_job* job, const sse2_cfg* c, cons
     sse2_block(job, c, p, s);
 }
 
-/* The last count % 4 vertices: copied into a packed block, run, copied back. */
+/* The last count % 4 vertices, through a packed copy (sw__tail_block). */
 static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
                       size_t count) {
-    unsigned char joints[SSE2_BLOCK * 2 * SW_MAX_INFLUENCES], weights[SSE2_BLOCK * 4 * SW_MAX_INFLUENCES];
-    unsigned char pos[SSE2_BLOCK * 12], nrm[SSE2_BLOCK * 12], tan[SSE2_BLOCK * 16];
-    const size_t js = (size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2);
-    const size_t ws = (size_t)c->n * (c->wf == SW_WEIGHT_U8_NORM ? 1 : c->wf == SW_WEIGHT_U16_NORM ? 2 : 4);
-    for (size_t i = 0; i < SSE2_BLOCK; i++) {
-        size_t v = i < count ? i : count - 1; /* spare lanes repeat the last vertex */
-        memcpy(joints + i * js, p->jp + v * s->j, js);
-        memcpy(weights + i * ws, p->wp + v * s->w, ws);
-        memcpy(pos + i * 12, p->ip + v * s->ip, 12);
-        if (c->normals) memcpy(nrm + i * 12, p->in + v * s->in, 12);
-        if (c->tangents) memcpy(tan + i * 16, p->it + v * s->it, 16);
-    }
-    const sw__block_ptrs q = {joints, weights, pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL,
-                              pos, c->normals ? nrm : NULL, c->tangents ? tan : NULL};
-    const sw__block_strides t = {js, ws, 12, 12, 16, 12, 12, 16};
+    sw__tail_block t;
+    sw__tail_gather(&t, p, s, count, c->n, c->jf, c->wf, c->normals, c->tangents);
     sse2_cfg packed = *c;
     packed.packed = true;
     packed.unchecked = false;
-    sse2_block_any(job, &packed, &q, &t);
-    for (size_t i = 0; i < count; i++) {
-        memcpy(p->op + i * s->op, pos + i * 12, 12);
-        if (c->normals) memcpy(p->on + i * s->on, nrm + i * 12, 12);
-        if (c->tangents) memcpy(p->ot + i * s->ot, tan + i * 16, 16);
-    }
+    sse2_block_any(job, &packed, &t.ptrs, &t.strides);
+    sw__tail_scatter(&t, p, s, count);
 }
 
 /* One block of a specialised LBS loop with its joints in range: blends
