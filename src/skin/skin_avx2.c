@@ -210,28 +210,28 @@ SW__INLINE avx2_rows avx2_rows_make(__m256 a01, __m256 a12, bool cofactor) {
 /* Σ wₖ·palette[jₖ] in influence order for a pair of vertices (weights `ws`
    bytes apart), as [r0 | r1] and [r1 | r2]: two 8-wide FMAs per influence
    and vertex, reading the caller's palette. The palette offsets are
-   off[h·n + k] (checked, see avx2_offsets_flat), or with from_joints, jₖ ·
-   row_scale from jp (the pair's packed joints, known to be in range), computed as each
-   influence is reached: on the integer units, not the vector ones, which
-   bound this kernel. Influences past the highest of the first n bits of
+   off[h·n + k] (checked, see avx2_offsets_flat), or with from_joints
+   jₖ · row_scale from jp (the pair's packed joints, known to be in
+   range), computed as each influence is reached: on the integer units,
+   not the vector ones, which bound this kernel. Influences past the highest of the first n bits of
    `used` are not blended (their weights are zero, see avx2_stage1);
    influences outermost, so that is one test per pair. */
 SW__INLINE void avx2_blend_pair(const unsigned char* palette, const uint32_t* off, bool from_joints,
-                                const unsigned char* jp, uint32_t row_scale, int n, const unsigned char* wp, size_t ws, const avx2_cfg* c,
-                                uint32_t used, __m256* a01, __m256* a12) {
-#define SW__OFFSET(h, k)                                                                                        \
-    (from_joints ? (c->jf == SW_JOINT_U8 ? (uint32_t)jp[(h) * n + (k)] : avx2_u16(jp + 2 * ((h) * n + (k)))) * row_scale \
-        : off[(h) * n + (k)])
-    /* Offsets from the table: two bases, so each address is one add the
-       compiler folds into the FMA's memory operand; from the joints, base +
-       index + 16 (one register fewer). */
+                                const unsigned char* jp, uint32_t row_scale, int n, const unsigned char* wp,
+                                size_t ws, const avx2_cfg* c, uint32_t used, __m256* a01, __m256* a12) {
+#define SW__OFFSET(h, k)                                                                                     \
+    (from_joints                                                                                             \
+         ? (c->jf == SW_JOINT_U8 ? (uint32_t)jp[(h) * n + (k)] : avx2_u16(jp + 2 * ((h) * n + (k)))) * row_scale \
+         : off[(h) * n + (k)])
+    /* Two bases, so each address is one add the compiler folds into the
+       FMA's memory operand. */
     const unsigned char* row1 = palette + 16;
     SW__UNROLL
     for (int h = 0; h < 2; h++) {
         const __m256 w = avx2_weight(wp + h * ws, 0, c->wf);
         const uint32_t o = SW__OFFSET(h, 0);
         a01[h] = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(palette + o)));
-        a12[h] = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f((from_joints ? palette + 16 : row1) + o)));
+        a12[h] = _mm256_mul_ps(w, _mm256_loadu_ps(avx2_f(row1 + o)));
     }
     for (int k = 1; k < c->n; k++) {
         if ((used & ((1u << c->n) - 1u) & (~0u << k)) == 0) break; /* no weight k or later */
@@ -240,7 +240,7 @@ SW__INLINE void avx2_blend_pair(const unsigned char* palette, const uint32_t* of
             const __m256 w = avx2_weight(wp + h * ws, k, c->wf);
             const uint32_t o = SW__OFFSET(h, k);
             a01[h] = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(palette + o)), a01[h]);
-            a12[h] = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f((from_joints ? palette + 16 : row1) + o)), a12[h]);
+            a12[h] = _mm256_fmadd_ps(w, _mm256_loadu_ps(avx2_f(row1 + o)), a12[h]);
         }
     }
 #undef SW__OFFSET
@@ -657,12 +657,14 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
     const bool scalar_offsets = skip && c->packed;
     const unsigned char* jp = p->jp;
     unsigned char clamped[AVX2_BLOCK * 2 * SW_MAX_INFLUENCES];
-    if (scalar_offsets && __builtin_expect(!avx2_block_joints_in_range(jp, AVX2_BLOCK * n, c->jf, job->joint_limit), 0)) {
+    if (scalar_offsets &&
+        __builtin_expect(!avx2_block_joints_in_range(jp, AVX2_BLOCK * n, c->jf, job->joint_limit), 0)) {
         avx2_clamp_joints(clamped, jp, AVX2_BLOCK * n, c->jf, job->joint_limit);
         jp = clamped;
     }
     if (c->packed) {
-        if (linear && !scalar_offsets) avx2_offsets_flat(off, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_mat);
+        if (linear && !scalar_offsets)
+            avx2_offsets_flat(off, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_mat);
         if (c->dqs && !scalar_offsets)
             avx2_offsets_flat(off_dq, p->jp, AVX2_BLOCK * n, c->jf, job->joint_count, job->scale_dq);
     } else {
