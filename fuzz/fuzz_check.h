@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sinew/gltf.h"
+#include "sinew/pose.h"
 
 #define FUZZ_REQUIRE(cond)                                                                        \
     do {                                                                                          \
@@ -42,21 +43,21 @@ static inline void fuzz_check_string(const char* s) {
     if (s) FUZZ_REQUIRE(strlen(s) < ((size_t)1 << 40));
 }
 
-static inline void fuzz_check_texture_ref(const sw_gltf_asset* a, const sw_gltf_texture_ref* t) {
+static inline void fuzz_check_texture_ref(const sw_model* a, const sw_model_texture_ref* t) {
     FUZZ_REQUIRE(t->texture >= -1 && t->texture < (int64_t)a->texture_count);
     FUZZ_REQUIRE(t->texcoord >= 0);
 }
 
-static inline void fuzz_check_primitive(const sw_gltf_asset* a, const sw_gltf_mesh* mesh, const sw_gltf_primitive* p) {
+static inline void fuzz_check_primitive(const sw_model* a, const sw_model_mesh* mesh, const sw_model_primitive* p) {
     size_t n = p->vertex_count;
     FUZZ_REQUIRE(n >= 1 && p->positions);
-    FUZZ_REQUIRE((unsigned)p->mode <= SW_GLTF_TRIANGLE_FAN);
+    FUZZ_REQUIRE((unsigned)p->mode <= SW_MODEL_TRIANGLE_FAN);
     FUZZ_REQUIRE(p->material >= -1 && p->material < (int64_t)a->material_count);
     FUZZ_REQUIRE(fuzz_all_finite(p->positions, n * 3));
     for (int c = 0; c < 3; c++) FUZZ_REQUIRE(p->bounds_min[c] <= p->bounds_max[c]);
     if (p->normals) FUZZ_REQUIRE(fuzz_all_finite(p->normals, n * 3));
     if (p->tangents) FUZZ_REQUIRE(fuzz_all_finite(p->tangents, n * 4));
-    FUZZ_REQUIRE(p->texcoord_count >= 0 && p->texcoord_count <= SW_GLTF_MAX_TEXCOORDS);
+    FUZZ_REQUIRE(p->texcoord_count >= 0 && p->texcoord_count <= SW_MODEL_MAX_TEXCOORDS);
     for (int s = 0; s < p->texcoord_count; s++) FUZZ_REQUIRE(p->texcoords[s] && fuzz_all_finite(p->texcoords[s], n * 2));
     if (p->colors) FUZZ_REQUIRE(fuzz_all_finite(p->colors, n * 4));
     FUZZ_REQUIRE(p->influence_count == 0 || p->influence_count == 4 || p->influence_count == 8);
@@ -91,14 +92,14 @@ static inline void fuzz_check_primitive(const sw_gltf_asset* a, const sw_gltf_me
     FUZZ_REQUIRE(p->target_count == mesh->weight_count);
     FUZZ_REQUIRE(!p->target_count || p->targets);
     for (size_t t = 0; t < p->target_count; t++) {
-        const sw_gltf_morph_target* m = &p->targets[t];
+        const sw_model_morph_target* m = &p->targets[t];
         if (m->positions) FUZZ_REQUIRE(fuzz_all_finite(m->positions, n * 3));
         if (m->normals) FUZZ_REQUIRE(fuzz_all_finite(m->normals, n * 3));
         if (m->tangents) FUZZ_REQUIRE(fuzz_all_finite(m->tangents, n * 3));
     }
 }
 
-static inline void fuzz_check_structure(const sw_gltf_asset* a) {
+static inline void fuzz_check_structure(const sw_model* a) {
     FUZZ_REQUIRE(a->path);
     fuzz_check_string(a->generator);
     for (size_t i = 0; i < a->warning_count; i++) {
@@ -106,42 +107,40 @@ static inline void fuzz_check_structure(const sw_gltf_asset* a) {
         fuzz_check_string(a->warnings[i]);
     }
 
-    /* buffers and views */
-    for (size_t i = 0; i < a->buffer_count; i++) {
-        FUZZ_REQUIRE(a->buffers[i] && a->buffer_sizes[i] >= 1);
-        volatile uint8_t first = a->buffers[i][0], last = a->buffers[i][a->buffer_sizes[i] - 1];
-        (void)first, (void)last;
-    }
-    for (size_t i = 0; i < a->buffer_view_count; i++) {
-        const sw_gltf_buffer_view* v = &a->buffer_views[i];
-        FUZZ_REQUIRE(v->buffer < a->buffer_count && v->byte_length >= 1);
-        FUZZ_REQUIRE(v->byte_offset <= a->buffer_sizes[v->buffer] &&
-                     v->byte_length <= a->buffer_sizes[v->buffer] - v->byte_offset);
-    }
+    /* images: embedded bytes readable end to end, or a URI */
     for (size_t i = 0; i < a->image_count; i++) {
-        const sw_gltf_image* im = &a->images[i];
-        FUZZ_REQUIRE(im->buffer_view >= -1 && im->buffer_view < (int64_t)a->buffer_view_count);
-        FUZZ_REQUIRE((im->uri != NULL) != (im->buffer_view >= 0));
+        const sw_model_image* im = &a->images[i];
+        FUZZ_REQUIRE((im->uri != NULL) != (im->data != NULL));
+        if (im->data) {
+            FUZZ_REQUIRE(im->data_size >= 1);
+            volatile uint8_t first = im->data[0], last = im->data[im->data_size - 1];
+            (void)first, (void)last;
+        }
         fuzz_check_string(im->name), fuzz_check_string(im->uri), fuzz_check_string(im->mime_type);
+    }
+    for (size_t i = 0; i < a->extension_count; i++) {
+        const sw_model_extension* e = &a->extensions[i];
+        FUZZ_REQUIRE(e->name && e->json);
+        fuzz_check_string(e->name), fuzz_check_string(e->json);
     }
     for (size_t i = 0; i < a->texture_count; i++) {
         FUZZ_REQUIRE(a->textures[i].image >= -1 && a->textures[i].image < (int64_t)a->image_count);
         FUZZ_REQUIRE(a->textures[i].sampler >= -1 && a->textures[i].sampler < (int64_t)a->sampler_count);
     }
     for (size_t i = 0; i < a->material_count; i++) {
-        const sw_gltf_material* m = &a->materials[i];
+        const sw_model_material* m = &a->materials[i];
         fuzz_check_string(m->name);
         fuzz_check_texture_ref(a, &m->base_color_texture);
         fuzz_check_texture_ref(a, &m->metallic_roughness_texture);
         fuzz_check_texture_ref(a, &m->normal_texture);
         fuzz_check_texture_ref(a, &m->occlusion_texture);
         fuzz_check_texture_ref(a, &m->emissive_texture);
-        FUZZ_REQUIRE((unsigned)m->alpha_mode <= SW_GLTF_ALPHA_BLEND);
+        FUZZ_REQUIRE((unsigned)m->alpha_mode <= SW_MODEL_ALPHA_BLEND);
     }
 
     /* meshes */
     for (size_t i = 0; i < a->mesh_count; i++) {
-        const sw_gltf_mesh* m = &a->meshes[i];
+        const sw_model_mesh* m = &a->meshes[i];
         fuzz_check_string(m->name);
         FUZZ_REQUIRE(m->primitive_count >= 1 && m->primitives);
         FUZZ_REQUIRE(!m->weight_count || (m->weights && fuzz_all_finite(m->weights, m->weight_count)));
@@ -150,14 +149,16 @@ static inline void fuzz_check_structure(const sw_gltf_asset* a) {
         for (size_t p = 0; p < m->primitive_count; p++) fuzz_check_primitive(a, m, &m->primitives[p]);
     }
 
-    /* nodes: a forest, node_order parents first */
+    /* nodes: a forest stored parents first; source_index a permutation */
     size_t n = a->node_count;
     unsigned char* seen = calloc(n ? n : 1, 1);
     FUZZ_REQUIRE(seen);
     for (size_t i = 0; i < n; i++) {
-        const sw_gltf_node* node = &a->nodes[i];
+        const sw_model_node* node = &a->nodes[i];
         fuzz_check_string(node->name);
-        FUZZ_REQUIRE(node->parent >= -1 && node->parent < (int64_t)n && node->parent != (int64_t)i);
+        FUZZ_REQUIRE(node->parent >= -1 && node->parent < (int64_t)i);
+        FUZZ_REQUIRE(node->source_index < n && a->node_from_source[node->source_index] == i);
+        FUZZ_REQUIRE(a->weight_offsets[i] == node->weight_offset);
         FUZZ_REQUIRE(node->mesh >= -1 && node->mesh < (int64_t)a->mesh_count);
         FUZZ_REQUIRE(node->skin >= -1 && node->skin < (int64_t)a->skin_count);
         for (size_t k = 0; k < node->child_count; k++) {
@@ -177,28 +178,27 @@ static inline void fuzz_check_structure(const sw_gltf_asset* a) {
         if (node->weight_count) FUZZ_REQUIRE(fuzz_all_finite(node->weights, node->weight_count));
         FUZZ_REQUIRE((size_t)node->weight_offset + morphs <= a->weight_count);
         if (node->skin >= 0 && node->mesh >= 0) {
-            const sw_gltf_mesh* m = &a->meshes[node->mesh];
+            const sw_model_mesh* m = &a->meshes[node->mesh];
             size_t joints = a->skins[node->skin].joint_count;
             for (size_t p = 0; p < m->primitive_count; p++) {
-                const sw_gltf_primitive* prim = &m->primitives[p];
+                const sw_model_primitive* prim = &m->primitives[p];
                 for (size_t e = 0; e < prim->vertex_count * (size_t)prim->influence_count; e++)
                     FUZZ_REQUIRE(prim->joints[e] < joints);
             }
         }
     }
-    for (size_t k = 0; k < n; k++) {
-        uint32_t i = a->node_order[k];
-        FUZZ_REQUIRE(i < n && !seen[i]);
-        int32_t parent = a->nodes[i].parent;
-        FUZZ_REQUIRE(parent < 0 || seen[parent]);
-        seen[i] = 1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t source = a->nodes[i].source_index;
+        FUZZ_REQUIRE(source < n && !seen[source]);
+        seen[source] = 1;
     }
     free(seen);
 
     for (size_t i = 0; i < a->skin_count; i++) {
-        const sw_gltf_skin* s = &a->skins[i];
+        const sw_model_skin* s = &a->skins[i];
         fuzz_check_string(s->name);
         FUZZ_REQUIRE(s->joint_count >= 1 && s->joints && s->inverse_bind);
+        FUZZ_REQUIRE(s->palette_offset + s->joint_count <= a->skin_joint_count);
         FUZZ_REQUIRE(s->skeleton >= -1 && s->skeleton < (int64_t)n);
         for (size_t j = 0; j < s->joint_count; j++) {
             FUZZ_REQUIRE(s->joints[j] < n);
@@ -239,55 +239,42 @@ static inline void fuzz_check_structure(const sw_gltf_asset* a) {
 /* Poses the scene (rest pose, then each clip at a few times) and deforms
    every instance. Only crashes count: a deform may refuse an instance
    (more than 65536 joints, non-finite weights after sampling …). */
-static inline void fuzz_evaluate(const sw_gltf_asset* a) {
+static inline void fuzz_evaluate(const sw_model* a) {
     size_t n = a->node_count;
     if (n == 0) return;
-    sw_transform* local = malloc(n * sizeof *local);
-    sw_mat34* world = malloc(n * sizeof *world);
-    uint32_t* offsets = malloc(n * sizeof *offsets);
-    float* weights = malloc((a->weight_count ? a->weight_count : 1) * sizeof *weights);
-    FUZZ_REQUIRE(local && world && offsets && weights);
-    sw_gltf_weight_offsets(a, offsets);
+    sw_pose_sizes sizes = sw_pose_sizes_of(a);
+    void* memory = aligned_alloc(16, sw_pose_memory_size(&sizes));
+    FUZZ_REQUIRE(memory);
+    sw_pose pose;
+    sw_pose_bind(&pose, &sizes, memory);
     size_t poses = 1;
     for (size_t c = 0; c < a->animation_count && c < 4; c++) poses += 3;
-    for (size_t pose = 0; pose < poses; pose++) {
-        sw_gltf_rest_pose(a, local);
-        sw_gltf_rest_weights(a, weights);
-        if (pose > 0) {
-            const sw_clip* clip = &a->animations[(pose - 1) / 3];
+    for (size_t k = 0; k < poses; k++) {
+        const sw_clip* clip = k > 0 ? &a->animations[(k - 1) / 3] : NULL;
+        float time = 0.0f;
+        if (clip) {
             float times[3] = {clip->start, 0.5f * (clip->start + clip->duration), clip->duration};
-            sw_sample_job job = {.clip = clip,
-                                 .time = times[(pose - 1) % 3],
-                                 .target_count = n,
-                                 .out_local = local,
-                                 .weight_offsets = offsets,
-                                 .out_weights = weights,
-                                 .weight_count = a->weight_count};
-            if (sw_sample_job_validate(&job, NULL) != SW_OK) continue;
-            sw_sample_job_run(&job);
+            time = times[(k - 1) % 3];
         }
-        sw_gltf_world_matrices(a, local, world);
+        if (sw_pose_evaluate(a, clip, time, false, &pose, NULL) != SW_OK) continue;
         for (size_t i = 0; i < n; i++) {
             if (a->nodes[i].mesh < 0) continue;
-            const sw_gltf_mesh* mesh = &a->meshes[a->nodes[i].mesh];
+            const sw_model_mesh* mesh = &a->meshes[a->nodes[i].mesh];
             for (size_t p = 0; p < mesh->primitive_count; p++) {
                 size_t vertices = mesh->primitives[p].vertex_count;
-                size_t scratch_size = sw_gltf_deform_scratch_size(a, i, p);
+                size_t scratch_size = sw_deform_scratch_size(a, i, p);
                 void* scratch = scratch_size ? aligned_alloc(16, (scratch_size + 15) & ~(size_t)15) : NULL;
                 float* positions = malloc(vertices * 3 * sizeof(float));
                 float* normals = malloc(vertices * 3 * sizeof(float));
                 FUZZ_REQUIRE((scratch || !scratch_size) && positions && normals);
                 for (int method = 0; method < 2; method++) {
-                    sw_gltf_deform d = {.asset = a,
-                                        .node = i,
-                                        .primitive = p,
-                                        .world = world,
-                                        .weights = weights,
-                                        .method = method ? SW_SKIN_DQS : SW_SKIN_LBS,
-                                        .scratch = scratch,
-                                        .out_positions = positions,
-                                        .out_normals = normals};
-                    (void)sw_gltf_deform_primitive(&d, NULL);
+                    sw_deform d = {.node = i,
+                                   .primitive = p,
+                                   .method = method ? SW_SKIN_DQS : SW_SKIN_LBS,
+                                   .scratch = scratch,
+                                   .out_positions = positions,
+                                   .out_normals = normals};
+                    (void)sw_deform_primitive(a, &pose, &d, NULL);
                 }
                 free(scratch);
                 free(positions);
@@ -295,13 +282,10 @@ static inline void fuzz_evaluate(const sw_gltf_asset* a) {
             }
         }
     }
-    free(local);
-    free(world);
-    free(offsets);
-    free(weights);
+    free(memory);
 }
 
-static inline void fuzz_check_asset(const sw_gltf_asset* a) {
+static inline void fuzz_check_asset(const sw_model* a) {
     fuzz_check_structure(a);
     fuzz_evaluate(a);
 }
@@ -309,7 +293,7 @@ static inline void fuzz_check_asset(const sw_gltf_asset* a) {
 /* The outcome of a load of a file called `name`: OK with an asset that
    keeps every promise, or an error code, no asset, and one line of message
    that starts with "<name>: ". */
-static inline void fuzz_check_result(sw_result r, const sw_gltf_asset* a, const sw_diag* d, const char* name) {
+static inline void fuzz_check_result(sw_result r, const sw_model* a, const sw_diag* d, const char* name) {
     if (r == SW_OK) {
         FUZZ_REQUIRE(a);
         fuzz_check_asset(a);

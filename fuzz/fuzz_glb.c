@@ -17,12 +17,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 static void load(const uint8_t* data, size_t size) {
-    sw_gltf_asset* asset = NULL;
+    sw_model* asset = NULL;
     sw_diag diag;
     sw_gltf_options options = {.max_memory = (size_t)64 << 20, .max_influences = 4, .keep_raw_influences = true};
     sw_result r = sw_gltf_load_memory(data, size, "fuzz.glb", NULL, &options, &asset, &diag);
     fuzz_check_result(r, asset, &diag, "fuzz.glb");
-    sw_gltf_free(asset);
+    sw_model_free(asset);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -14,11 +14,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    sw_gltf_asset* asset = NULL;
+    sw_model* asset = NULL;
     sw_diag diag;
     sw_gltf_options options = {.max_memory = (size_t)64 << 20};
     sw_result r = sw_gltf_load_memory(data, size, "fuzz.gltf", NULL, &options, &asset, &diag);
     fuzz_check_result(r, asset, &diag, "fuzz.gltf");
-    sw_gltf_free(asset);
+    sw_model_free(asset);
     return 0;
 }

@@ -24,13 +24,13 @@ typedef struct bench_gpu_palettes {
 
 /* A skinned primitive of the model, with the skin of the node that draws it. */
 typedef struct bench_skinned {
-    const sw_gltf_primitive* prim;
+    const sw_model_primitive* prim;
     size_t skin;
 } bench_skinned;
 
 /* Benchmarks `count` (at least one) skinned primitives of `a` at the pose
    of `palettes`; returns the exit status. */
-int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const bench_gpu_palettes* palettes,
+int bench_skin_gpu(const bench_gpu_options* opt, const sw_model* a, const bench_gpu_palettes* palettes,
                    const bench_skinned* skinned, size_t count, tool_args* args);
 
 #endif

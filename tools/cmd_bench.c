@@ -68,39 +68,25 @@ typedef struct bench_options {
     const char* anim;
 } bench_options;
 
-/* Loads the model and poses it: first (or chosen) clip at half its length. */
-static bool load_posed(const bench_options* opt, tool_args* args, sw_gltf_asset** out_asset, sw_mat34** out_world,
-                       float** out_weights, int* status) {
+/* Loads the model and poses it: the first clip at half its length. */
+static bool load_posed(const bench_options* opt, tool_args* args, sw_model** out_asset, sw_pose* out_pose,
+                       void** out_pose_memory, int* status) {
     sw_diag diag;
     if (sw_gltf_load_file(opt->model, NULL, out_asset, &diag) != SW_OK) {
         *status = tool_fail(args, "%s", diag.message);
         return false;
     }
-    sw_gltf_asset* a = *out_asset;
-    sw_transform* local = malloc((a->node_count + 1) * sizeof *local);
-    uint32_t* offsets = malloc((a->node_count + 1) * sizeof *offsets);
-    *out_world = malloc((a->node_count + 1) * sizeof **out_world);
-    *out_weights = malloc((a->weight_count + 1) * sizeof **out_weights);
-    bool ok = local && offsets && *out_world && *out_weights;
-    if (ok) {
-        sw_gltf_rest_pose(a, local);
-        sw_gltf_rest_weights(a, *out_weights);
-        sw_gltf_weight_offsets(a, offsets);
-        if (a->animation_count) {
-            const sw_clip* clip = &a->animations[0];
-            sw_sample_job job = {.clip = clip, .time = 0.5f * clip->duration, .target_count = a->node_count,
-                                 .out_local = local, .weight_offsets = offsets, .out_weights = *out_weights,
-                                 .weight_count = a->weight_count};
-            ok = sw_sample_job_validate(&job, &diag) == SW_OK;
-            if (ok) sw_sample_job_run(&job);
-            else *status = tool_fail(args, "%s: %s", opt->model, diag.message);
-        }
-        if (ok) sw_gltf_world_matrices(a, local, *out_world);
-    } else {
+    sw_model* a = *out_asset;
+    if (!(*out_pose_memory = tool_pose_alloc(a, out_pose))) {
         *status = tool_fail(args, "out of memory");
+        return false;
     }
-    free(local), free(offsets);
-    return ok;
+    const sw_clip* clip = a->animation_count ? &a->animations[0] : NULL;
+    if (sw_pose_evaluate(a, clip, clip ? 0.5f * clip->duration : 0.0f, false, out_pose, &diag) != SW_OK) {
+        *status = tool_fail(args, "%s: %s", opt->model, diag.message);
+        return false;
+    }
+    return true;
 }
 
 /* ---- bench skin ------------------------------------------------------------ */
@@ -160,9 +146,9 @@ static void* copy_of(const void* src, size_t bytes) {
 }
 
 static int bench_skin(const bench_options* opt, tool_args* args) {
-    sw_gltf_asset* a = NULL;
-    sw_mat34* world = NULL;
-    float* weights = NULL;
+    sw_model* a = NULL;
+    sw_pose pose = {0};
+    void* pose_memory = NULL;
     int status = TOOL_EXIT_OK;
     thread_pool* pool = NULL;
     skin_bench b = {0};
@@ -179,7 +165,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
 
     if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
         return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2 or avx2", opt->kernel);
-    if (!load_posed(opt, args, &a, &world, &weights, &status)) goto done;
+    if (!load_posed(opt, args, &a, &pose, &pose_memory, &status)) goto done;
 
     /* Skinned instances, and their palettes at the pose. */
     size_t primitives = 0, instance_count = 0, vertices_per_copy = 0;
@@ -191,10 +177,10 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         goto done;
     }
     for (size_t n = 0; n < a->node_count; ++n) {
-        const sw_gltf_node* node = &a->nodes[n];
+        const sw_model_node* node = &a->nodes[n];
         if (node->mesh < 0 || node->skin < 0) continue;
         for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; ++p) {
-            const sw_gltf_primitive* prim = &a->meshes[node->mesh].primitives[p];
+            const sw_model_primitive* prim = &a->meshes[node->mesh].primitives[p];
             if (prim->influence_count == 0) continue;
             skinned[instance_count++] = (bench_skinned){prim, (size_t)node->skin};
             vertices_per_copy += prim->vertex_count;
@@ -227,7 +213,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
             status = tool_fail(args, "out of memory");
             goto done;
         }
-        sw_gltf_skin_matrices(a, s, world, palettes[s]);
+        memcpy(palettes[s], pose.skin_matrices + a->skins[s].palette_offset, joints * sizeof(sw_mat34));
         if (sw_skin_dual_quats(dual_quats[s], stretches[s], palettes[s], joints) > 0) scaled_palette = true;
     }
     if (opt->gpu) {
@@ -256,7 +242,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     } while (0)
     for (size_t c = 0; c < copies; ++c) {
         for (size_t i = 0; i < instance_count; ++i) {
-            const sw_gltf_primitive* prim = skinned[i].prim;
+            const sw_model_primitive* prim = skinned[i].prim;
             const size_t skin = skinned[i].skin;
             size_t v = prim->vertex_count, k = (size_t)prim->influence_count;
             sw_skin_job* job = &b.jobs[j++];
@@ -405,78 +391,47 @@ done:
     free(allocations), free(skinned), free(palettes), free(dual_quats), free(stretches);
     free(b.jobs), free(b.tasks), free(b.copy_src), free(b.copy_dst);
     free(vps), free(copy_rate), free(ratio);
-    free(world), free(weights);
-    sw_gltf_free(a);
+    free(pose_memory);
+    sw_model_free(a);
     return status;
 }
 
 /* ---- bench anim ------------------------------------------------------------ */
 
 typedef struct anim_bench {
-    const sw_gltf_asset* asset;
+    const sw_model* asset;
     const sw_clip* clip;
-    size_t characters, nodes, tracks, palette_size;
-    const sw_transform* rest;
-    const float* rest_weights;
-    const uint32_t* weight_offsets;
-    sw_transform* local;   /* characters × nodes */
-    sw_mat34* world;       /* characters × nodes */
-    sw_mat34* palettes;    /* characters × palette_size (every skin, one after another) */
-    float* weights;        /* characters × weight_count */
-    uint32_t* cursors;     /* characters × tracks */
+    size_t characters;
+    sw_pose* poses;        /* characters poses (pose.h), skin matrices without dual quaternions */
     float* times;          /* characters */
     double* stage_seconds; /* threads × 3, summed per run */
 } anim_bench;
 
+/* The three stages of sw_pose_evaluate, timed apart. */
 static void run_anim_task(void* context, size_t index, int thread) {
     anim_bench* b = context;
-    const sw_gltf_asset* a = b->asset;
+    const sw_model* a = b->asset;
     size_t first = index * ANIM_CHUNK;
     size_t last = first + ANIM_CHUNK < b->characters ? first + ANIM_CHUNK : b->characters;
     double t0 = now_seconds();
-    for (size_t c = first; c < last; ++c) {
-        sw_transform* local = b->local + c * b->nodes;
-        float* weights = b->weights + c * a->weight_count;
-        memcpy(local, b->rest, b->nodes * sizeof *local);
-        memcpy(weights, b->rest_weights, a->weight_count * sizeof *weights);
-        if (b->clip) {
-            sw_sample_job job = {.clip = b->clip,
-                                 .time = sw_clip_time(b->clip, b->times[c], true),
-                                 .cursors = b->cursors + c * b->tracks,
-                                 .target_count = b->nodes,
-                                 .out_local = local,
-                                 .weight_offsets = b->weight_offsets,
-                                 .out_weights = weights,
-                                 .weight_count = a->weight_count};
-            sw_sample_job_run(&job);
-        }
-    }
+    for (size_t c = first; c < last; ++c) sw_pose_sample(a, b->clip, b->times[c], true, &b->poses[c], NULL);
     double t1 = now_seconds();
-    for (size_t c = first; c < last; ++c)
-        sw_gltf_world_matrices(a, b->local + c * b->nodes, b->world + c * b->nodes);
+    for (size_t c = first; c < last; ++c) sw_pose_update_world(a, &b->poses[c]);
     double t2 = now_seconds();
-    for (size_t c = first; c < last; ++c) {
-        sw_mat34* palette = b->palettes + c * b->palette_size;
-        for (size_t s = 0; s < a->skin_count; ++s) {
-            sw_gltf_skin_matrices(a, s, b->world + c * b->nodes, palette);
-            palette += a->skins[s].joint_count;
-        }
-    }
+    for (size_t c = first; c < last; ++c) sw_pose_update_skins(a, &b->poses[c]);
     double t3 = now_seconds();
     double* stage = b->stage_seconds + 3 * (size_t)thread;
     stage[0] += t1 - t0, stage[1] += t2 - t1, stage[2] += t3 - t2;
 }
 
 static int bench_anim(const bench_options* opt, tool_args* args) {
-    sw_gltf_asset* a = NULL;
+    sw_model* a = NULL;
     sw_diag diag;
     tool_error err;
     int status = TOOL_EXIT_OK;
     thread_pool* pool = NULL;
     anim_bench b = {0};
-    sw_transform* rest = NULL;
-    float* rest_weights = NULL;
-    uint32_t* offsets = NULL;
+    void* pose_memory = NULL;
     double *per_char[4] = {NULL, NULL, NULL, NULL};
 
     if (sw_gltf_load_file(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
@@ -499,38 +454,26 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
     b.asset = a;
     b.clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
     b.characters = (size_t)opt->characters;
-    b.nodes = a->node_count;
-    b.tracks = b.clip ? b.clip->track_count : 0;
-    for (size_t s = 0; s < a->skin_count; ++s) b.palette_size += a->skins[s].joint_count;
     size_t n = b.characters;
-    rest = malloc((b.nodes + 1) * sizeof *rest);
-    rest_weights = malloc((a->weight_count + 1) * sizeof *rest_weights);
-    offsets = malloc((b.nodes + 1) * sizeof *offsets);
-    b.local = malloc((n * b.nodes + 1) * sizeof *b.local);
-    b.world = malloc((n * b.nodes + 1) * sizeof *b.world);
-    b.palettes = malloc((n * b.palette_size + 1) * sizeof *b.palettes);
-    b.weights = malloc((n * a->weight_count + 1) * sizeof *b.weights);
-    b.cursors = calloc(n * b.tracks + 1, sizeof *b.cursors);
+    sw_pose_sizes sizes = sw_pose_sizes_of(a);
+    size_t stride = sw_pose_memory_size(&sizes);
+    b.poses = calloc(n + 1, sizeof *b.poses);
+    pose_memory = aligned_alloc(16, stride * (n + 1));
     b.times = malloc((n + 1) * sizeof *b.times);
     b.stage_seconds = calloc(3 * (size_t)opt->threads, sizeof *b.stage_seconds);
     for (int i = 0; i < 4; ++i) per_char[i] = calloc((size_t)opt->reps, sizeof(double));
-    if (!rest || !rest_weights || !offsets || !b.local || !b.world || !b.palettes || !b.weights || !b.cursors ||
-        !b.times || !b.stage_seconds || !per_char[0] || !per_char[1] || !per_char[2] || !per_char[3]) {
+    if (!b.poses || !pose_memory || !b.times || !b.stage_seconds || !per_char[0] || !per_char[1] || !per_char[2] ||
+        !per_char[3]) {
         status = tool_fail(args, "out of memory for %zu characters", n);
         goto done;
     }
-    sw_gltf_rest_pose(a, rest);
-    sw_gltf_rest_weights(a, rest_weights);
-    sw_gltf_weight_offsets(a, offsets);
-    b.rest = rest, b.rest_weights = rest_weights, b.weight_offsets = offsets;
-    if (b.clip) {
-        sw_sample_job check = {.clip = b.clip, .target_count = b.nodes, .out_local = rest,
-                               .weight_offsets = offsets, .out_weights = rest_weights,
-                               .weight_count = a->weight_count};
-        if (sw_sample_job_validate(&check, &diag) != SW_OK) {
-            status = tool_fail(args, "%s: %s", opt->model, diag.message);
-            goto done;
-        }
+    for (size_t c = 0; c < n; ++c) {
+        sw_pose_bind(&b.poses[c], &sizes, (uint8_t*)pose_memory + c * stride);
+        b.poses[c].skin_dual_quats = NULL; /* the stage measured is the LBS palette */
+    }
+    if (b.clip && sw_pose_sample(a, b.clip, 0.0f, true, &b.poses[0], &diag) != SW_OK) {
+        status = tool_fail(args, "%s: %s", opt->model, diag.message);
+        goto done;
     }
     /* Different phases, so characters do not share keys. */
     for (size_t c = 0; c < n; ++c) b.times[c] = (float)fmod(0.37 * (double)c, b.clip && b.clip->duration > 0 ? b.clip->duration : 1.0);
@@ -564,9 +507,9 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
         json_key(&w, "bench"), json_string(&w, "anim");
         json_key(&w, "model"), json_string(&w, opt->model);
         json_key(&w, "animation"), json_string(&w, b.clip ? b.clip->name : NULL);
-        json_key(&w, "tracks"), json_int(&w, (long long)b.tracks);
-        json_key(&w, "nodes"), json_int(&w, (long long)b.nodes);
-        json_key(&w, "joints"), json_int(&w, (long long)b.palette_size);
+        json_key(&w, "tracks"), json_int(&w, (long long)(b.clip ? b.clip->track_count : 0));
+        json_key(&w, "nodes"), json_int(&w, (long long)a->node_count);
+        json_key(&w, "joints"), json_int(&w, (long long)a->skin_joint_count);
         json_key(&w, "characters"), json_int(&w, (long long)n);
         json_key(&w, "threads"), json_int(&w, opt->threads);
         json_key(&w, "reps"), json_int(&w, opt->reps);
@@ -582,7 +525,8 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
         printf("sinew bench anim: %s\n", opt->model);
         printf("  animation \"%s\" (%zu tracks), %zu nodes, %zu skin joints; %zu characters, %ld thread%s, "
                "%ld repetitions\n",
-               b.clip && b.clip->name ? b.clip->name : "", b.tracks, b.nodes, b.palette_size, n, opt->threads,
+               b.clip && b.clip->name ? b.clip->name : "", b.clip ? b.clip->track_count : 0, a->node_count,
+               a->skin_joint_count, n, opt->threads,
                opt->threads == 1 ? "" : "s", opt->reps);
         printf("  microseconds per character   min      median   max\n");
         static const char* const labels[4] = {"sample (thread time)", "local->model", "skin matrices",
@@ -594,11 +538,10 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
 
 done:
     thread_pool_destroy(pool);
-    free(rest), free(rest_weights), free(offsets);
-    free(b.local), free(b.world), free(b.palettes), free(b.weights), free(b.cursors), free(b.times);
+    free(b.poses), free(pose_memory), free(b.times);
     free(b.stage_seconds);
     for (int i = 0; i < 4; ++i) free(per_char[i]);
-    sw_gltf_free(a);
+    sw_model_free(a);
     return status;
 }
 

@@ -23,7 +23,7 @@ typedef struct gpu_copy {
     size_t skin;
 } gpu_copy;
 
-int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const bench_gpu_palettes* pose,
+int bench_skin_gpu(const bench_gpu_options* opt, const sw_model* a, const bench_gpu_palettes* pose,
                    const bench_skinned* skinned, size_t per_copy, tool_args* args) {
     int status = TOOL_EXIT_OK;
     sw_gl_context* context = NULL;
@@ -76,10 +76,10 @@ int bench_skin_gpu(const bench_gpu_options* opt, const sw_gltf_asset* a, const b
     double upload_start = now_seconds();
     for (size_t c = 0; c < k; ++c) {
         for (size_t i = 0; i < per_copy; ++i) {
-            const sw_gltf_primitive* prim = skinned[i].prim;
+            const sw_model_primitive* prim = skinned[i].prim;
             sw_gpu_mesh_desc desc;
             sw_gpu_morph_target none[1];
-            sw_gpu_mesh_desc_from_gltf(prim, none, &desc);
+            sw_gpu_mesh_desc_from_primitive(prim, none, &desc);
             desc.target_count = 0, desc.targets = NULL; /* skinning only, as the CPU bench */
             desc.normals = opt->normals ? prim->normals : NULL;
             desc.tangents = opt->tangents ? (prim->tangents ? prim->tangents : synthetic_tangents) : NULL;

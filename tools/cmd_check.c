@@ -245,9 +245,9 @@ typedef struct check_label {
     char s[192];
 } check_label;
 
-static check_label joint_label(const sw_gltf_asset* a, size_t skin, int64_t joint) {
+static check_label joint_label(const sw_model* a, size_t skin, int64_t joint) {
     check_label l;
-    const sw_gltf_skin* s = &a->skins[skin];
+    const sw_model_skin* s = &a->skins[skin];
     const char* name = joint >= 0 && (size_t)joint < s->joint_count ? a->nodes[s->joints[joint]].name : NULL;
     if (name && *name) snprintf(l.s, sizeof l.s, "joint %lld \"%.160s\"", (long long)joint, name);
     else snprintf(l.s, sizeof l.s, "joint %lld", (long long)joint);
@@ -264,7 +264,7 @@ static check_label counted(size_t n, const char* one, const char* many, const ch
 
 static check_label vertices_have(size_t n) { return counted(n, "vertex", "vertices", "has", "have"); }
 
-static check_label skin_label(const sw_gltf_asset* a, size_t skin) {
+static check_label skin_label(const sw_model* a, size_t skin) {
     check_label l;
     const char* name = a->skins[skin].name;
     if (name && *name) snprintf(l.s, sizeof l.s, "skin %zu \"%.160s\"", skin, name);
@@ -272,14 +272,14 @@ static check_label skin_label(const sw_gltf_asset* a, size_t skin) {
     return l;
 }
 
-static const char* animation_name(const sw_gltf_asset* a, int64_t animation) {
+static const char* animation_name(const sw_model* a, int64_t animation) {
     if (animation < 0) return "rest pose";
     const char* name = a->animations[animation].name;
     return name ? name : "";
 }
 
 /* " in "walk" at 0.5 s" or " at the rest pose". */
-static void message_pose(check_finding* f, const sw_gltf_asset* a, int64_t animation, double time) {
+static void message_pose(check_finding* f, const sw_model* a, int64_t animation, double time) {
     if (animation < 0) message_add(f, " at the rest pose");
     else if (a->animations[animation].name) message_add(f, " in \"%s\" at %.4g s", animation_name(a, animation), time);
     else message_add(f, " in animation %lld at %.4g s", (long long)animation, time);
@@ -389,7 +389,7 @@ static void apply34(const sw_mat34* s, const double p[3], double out[3]) {
 
 /* ---- the file's influences, as stored -------------------------------------------- */
 
-static double bounds_diagonal(const sw_gltf_primitive* p) {
+static double bounds_diagonal(const sw_model_primitive* p) {
     double d = 0.0;
     for (int c = 0; c < 3; c++) d += ((double)p->bounds_max[c] - p->bounds_min[c]) * ((double)p->bounds_max[c] - p->bounds_min[c]);
     return sqrt(d);
@@ -397,8 +397,8 @@ static double bounds_diagonal(const sw_gltf_primitive* p) {
 
 /* Weights that do not sum to 1, negative weights, duplicates, zero weights
    on joints other than 0, vertices without weight. Skin-independent. */
-static void check_raw_influences(check_report* r, const sw_gltf_asset* a, size_t mesh, size_t prim_index) {
-    const sw_gltf_primitive* p = &a->meshes[mesh].primitives[prim_index];
+static void check_raw_influences(check_report* r, const sw_model* a, size_t mesh, size_t prim_index) {
+    const sw_model_primitive* p = &a->meshes[mesh].primitives[prim_index];
     size_t slots = (size_t)p->raw_influence_count;
     if (!slots || !p->raw_joints || !p->raw_weights) return;
     size_t unnormalised = 0, negative = 0, duplicate = 0, zero_joint = 0, zero_joint_slots = 0, no_weight = 0;
@@ -502,7 +502,7 @@ static void check_raw_influences(check_report* r, const sw_gltf_asset* a, size_t
 /* One primitive skinned by one skin, with what the poses measure on it. */
 typedef struct check_target {
     size_t mesh, prim_index, skin;
-    const sw_gltf_primitive* prim;
+    const sw_model_primitive* prim;
     double diagonal;
     bool posable;             /* influences present and every weighted joint in range */
     /* LBS retention per vertex: over everything, and over the current pose set */
@@ -543,7 +543,7 @@ typedef struct check_skin_state {
 } check_skin_state;
 
 typedef struct check_state {
-    const sw_gltf_asset* a;
+    const sw_model* a;
     int max_influences;
     double threshold;
     check_target* targets;
@@ -551,11 +551,8 @@ typedef struct check_state {
     check_skin_state* skins;
     size_t pose_sets;         /* 1 + animation_count */
     /* pose scratch */
-    sw_transform* local;
-    sw_mat34* world;
-    uint32_t* offsets;
-    float* weights;
-    uint32_t* cursors;
+    sw_pose pose;
+    void* pose_memory;
 } check_state;
 
 static void state_free(check_state* s) {
@@ -574,7 +571,7 @@ static void state_free(check_state* s) {
         free(k_state->scale_pose), free(k_state->scale_time), free(k_state->scale_ratio_set), free(k_state->scale_poses);
     }
     free(s->skins);
-    free(s->local), free(s->world), free(s->offsets), free(s->weights), free(s->cursors);
+    free(s->pose_memory);
 }
 
 static check_pose_stat* pose_stats_new(size_t n) {
@@ -588,7 +585,7 @@ static check_pose_stat* pose_stats_new(size_t n) {
    full influence list (renormalised) and the N largest (renormalised; the
    earlier on ties, as sinew's importer chooses). */
 static bool prepare_truncation(check_target* g, int max_influences) {
-    const sw_gltf_primitive* p = g->prim;
+    const sw_model_primitive* p = g->prim;
     size_t slots = (size_t)p->raw_influence_count;
     size_t count = 0, entries = 0;
     for (size_t v = 0; v < p->vertex_count; v++) {
@@ -649,7 +646,7 @@ static bool prepare_truncation(check_target* g, int max_influences) {
 /* Finds the (mesh, skin) pairs, marks used joints, checks joint ranges,
    and allocates the per-pose state. False when out of memory. */
 static bool prepare(check_state* s, check_report* r) {
-    const sw_gltf_asset* a = s->a;
+    const sw_model* a = s->a;
     s->pose_sets = 1 + a->animation_count;
     s->skins = calloc(a->skin_count ? a->skin_count : 1, sizeof *s->skins);
     if (!s->skins) return false;
@@ -660,7 +657,7 @@ static bool prepare(check_state* s, check_report* r) {
     s->targets = calloc(capacity ? capacity : 1, sizeof *s->targets);
     if (!s->targets) return false;
     for (size_t n = 0; n < a->node_count; n++) {
-        const sw_gltf_node* node = &a->nodes[n];
+        const sw_model_node* node = &a->nodes[n];
         if (node->mesh < 0 || node->skin < 0) continue;
         size_t mesh = (size_t)node->mesh, skin = (size_t)node->skin;
         s->skins[skin].used_by_node = true;
@@ -668,7 +665,7 @@ static bool prepare(check_state* s, check_report* r) {
         for (size_t t = 0; t < s->target_count && !seen; t++) seen = s->targets[t].mesh == mesh && s->targets[t].skin == skin;
         if (seen) continue;
         for (size_t p = 0; p < a->meshes[mesh].primitive_count; p++) {
-            const sw_gltf_primitive* prim = &a->meshes[mesh].primitives[p];
+            const sw_model_primitive* prim = &a->meshes[mesh].primitives[p];
             if (!prim->influence_count || !prim->raw_influence_count) continue;
             check_target* g = &s->targets[s->target_count++];
             g->mesh = mesh, g->prim_index = p, g->skin = skin, g->prim = prim;
@@ -695,7 +692,7 @@ static bool prepare(check_state* s, check_report* r) {
     }
     for (size_t t = 0; t < s->target_count; t++) {
         check_target* g = &s->targets[t];
-        const sw_gltf_primitive* p = g->prim;
+        const sw_model_primitive* p = g->prim;
         check_skin_state* ks = &s->skins[g->skin];
         size_t joint_count = a->skins[g->skin].joint_count;
         size_t slots = (size_t)p->raw_influence_count;
@@ -751,27 +748,20 @@ static bool prepare(check_state* s, check_report* r) {
         for (size_t v = 0; v < p->vertex_count; v++)
             g->retention[v] = 2.0f, g->retention_pose[v] = -1, g->retention_time[v] = NAN;
     }
-    size_t nodes = a->node_count ? a->node_count : 1;
-    size_t tracks = 1;
-    for (size_t i = 0; i < a->animation_count; i++)
-        if (a->animations[i].track_count > tracks) tracks = a->animations[i].track_count;
-    s->local = malloc(nodes * sizeof *s->local);
-    s->world = malloc(nodes * sizeof *s->world);
-    s->offsets = malloc(nodes * sizeof *s->offsets);
-    s->weights = malloc((a->weight_count ? a->weight_count : 1) * sizeof *s->weights);
-    s->cursors = malloc(tracks * sizeof *s->cursors);
-    return s->local && s->world && s->offsets && s->weights && s->cursors;
+    s->pose_memory = tool_pose_alloc(a, &s->pose);
+    return s->pose_memory != NULL;
 }
 
 /* ---- one pose ------------------------------------------------------------------------ */
 
 /* Skin matrices, their rotations and scale ratios for every skin a node uses. */
 static void pose_skins(check_state* s, int64_t pose_set, double time) {
-    const sw_gltf_asset* a = s->a;
+    const sw_model* a = s->a;
     for (size_t k = 0; k < a->skin_count; k++) {
         check_skin_state* ks = &s->skins[k];
         if (!ks->used_by_node) continue;
-        sw_gltf_skin_matrices(a, k, s->world, ks->matrices);
+        memcpy(ks->matrices, s->pose.skin_matrices + a->skins[k].palette_offset,
+               a->skins[k].joint_count * sizeof *ks->matrices);
         for (size_t j = 0; j < a->skins[k].joint_count; j++) {
             m3 m = m3_from(&ks->matrices[j]);
             ks->rotations[j] = m3_orthogonal_part(&m);
@@ -788,7 +778,7 @@ static void pose_skins(check_state* s, int64_t pose_set, double time) {
 }
 
 /* Smallest singular value of Σ wᵢRᵢ over the importer's kept influences. */
-static double vertex_retention(const check_skin_state* ks, const sw_gltf_primitive* p, size_t v, int* out_influences) {
+static double vertex_retention(const check_skin_state* ks, const sw_model_primitive* p, size_t v, int* out_influences) {
     size_t n = (size_t)p->influence_count;
     const uint16_t* j = &p->joints[v * n];
     const float* w = &p->weights[v * n];
@@ -812,7 +802,7 @@ static void pose_targets(check_state* s, int64_t pose_set, double time) {
     for (size_t t = 0; t < s->target_count; t++) {
         check_target* g = &s->targets[t];
         if (!g->posable) continue;
-        const sw_gltf_primitive* p = g->prim;
+        const sw_model_primitive* p = g->prim;
         const check_skin_state* ks = &s->skins[g->skin];
         for (size_t v = 0; v < p->vertex_count; v++) {
             int influences;
@@ -921,11 +911,10 @@ static bool clip_times(const sw_clip* clip, float** out, size_t* out_count) {
 
 /* The rest pose, then every animation. False (with `diag`) on failure. */
 static bool run_poses(check_state* s, sw_diag* diag) {
-    const sw_gltf_asset* a = s->a;
-    sw_gltf_weight_offsets(a, s->offsets);
+    const sw_model* a = s->a;
     pose_set_begin(s);
-    sw_gltf_rest_pose(a, s->local);
-    sw_gltf_world_matrices(a, s->local, s->world);
+    sw_pose_rest(a, &s->pose);
+    sw_pose_update(a, &s->pose);
     pose_skins(s, -1, NAN);
     pose_targets(s, -1, NAN);
     pose_set_end(s, -1);
@@ -937,25 +926,13 @@ static bool run_poses(check_state* s, sw_diag* diag) {
             sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
             return false;
         }
-        memset(s->cursors, 0, (clip->track_count ? clip->track_count : 1) * sizeof *s->cursors);
         pose_set_begin(s);
         for (size_t k = 0; k < count; k++) {
-            sw_gltf_rest_pose(a, s->local);
-            sw_gltf_rest_weights(a, s->weights);
-            sw_sample_job job = {.clip = clip,
-                                 .time = times[k],
-                                 .cursors = s->cursors,
-                                 .target_count = a->node_count,
-                                 .out_local = s->local,
-                                 .weight_offsets = s->offsets,
-                                 .out_weights = s->weights,
-                                 .weight_count = a->weight_count};
-            if (k == 0 && sw_sample_job_validate(&job, diag) != SW_OK) {
+            /* Key times and an even grid, as written: no wrapping. */
+            if (sw_pose_evaluate(a, clip, times[k], false, &s->pose, diag) != SW_OK) {
                 free(times);
                 return false;
             }
-            sw_sample_job_run(&job);
-            sw_gltf_world_matrices(a, s->local, s->world);
             pose_skins(s, (int64_t)i, times[k]);
             pose_targets(s, (int64_t)i, times[k]);
         }
@@ -974,7 +951,7 @@ static check_pose_stat* pose_stats_copy(const check_pose_stat* p, size_t n) {
 }
 
 /* " (by animation: twist 1365, bend 1200)" for the pose sets with a count. */
-static void message_by_animation(check_finding* f, const sw_gltf_asset* a, const check_pose_stat* poses, size_t sets) {
+static void message_by_animation(check_finding* f, const sw_model* a, const check_pose_stat* poses, size_t sets) {
     size_t listed = 0;
     for (size_t i = 0; i < sets; i++) {
         if (!poses[i].count) continue;
@@ -991,11 +968,11 @@ static void message_by_animation(check_finding* f, const sw_gltf_asset* a, const
 }
 
 static void report_targets(check_state* s, check_report* r) {
-    const sw_gltf_asset* a = s->a;
+    const sw_model* a = s->a;
     for (size_t t = 0; t < s->target_count; t++) {
         check_target* g = &s->targets[t];
         if (!g->posable) continue;
-        const sw_gltf_primitive* p = g->prim;
+        const sw_model_primitive* p = g->prim;
         check_finding* f;
         if (g->truncated_count && (f = finding_add(r, CHECK_WARNING, "too_many_influences"))) {
             double worst = 0.0;
@@ -1076,8 +1053,8 @@ static double box_deviation(const sw_mat34* m, const sw_mat34* ref, const double
    animation plays: a warning. */
 static void report_bind_pose(const check_state* s, check_report* r, size_t k, const sw_mat34* rest,
                              const sw_mat34* rest_world) {
-    const sw_gltf_asset* a = s->a;
-    const sw_gltf_skin* skin = &a->skins[k];
+    const sw_model* a = s->a;
+    const sw_model_skin* skin = &a->skins[k];
     const check_skin_state* ks = &s->skins[k];
     double lo[3], hi[3], diagonal = 0.0;
     for (int c = 0; c < 3; c++) {
@@ -1136,9 +1113,9 @@ static void report_bind_pose(const check_state* s, check_report* r, size_t k, co
 
 /* IBM against the rest pose, unused joints, non-uniform scale, unused skins. */
 static void report_skins(check_state* s, check_report* r, const sw_mat34* rest_world) {
-    const sw_gltf_asset* a = s->a;
+    const sw_model* a = s->a;
     for (size_t k = 0; k < a->skin_count; k++) {
-        const sw_gltf_skin* skin = &a->skins[k];
+        const sw_model_skin* skin = &a->skins[k];
         check_skin_state* ks = &s->skins[k];
         check_finding* f;
         if (!ks->used_by_node) {
@@ -1153,7 +1130,8 @@ static void report_skins(check_state* s, check_report* r, const sw_mat34* rest_w
             r->out_of_memory = true;
             return;
         }
-        sw_gltf_skin_matrices(a, k, rest_world, rest);
+        for (size_t j = 0; j < skin->joint_count; j++)
+            rest[j] = sw_mat34_mul(&rest_world[skin->joints[j]], &skin->inverse_bind[j]);
         report_bind_pose(s, r, k, rest, rest_world);
         free(rest);
         size_t unused = 0;
@@ -1192,7 +1170,7 @@ static void report_skins(check_state* s, check_report* r, const sw_mat34* rest_w
 
 /* Primitives with JOINTS/WEIGHTS that no node skins. */
 static void report_unskinned(const check_state* s, check_report* r) {
-    const sw_gltf_asset* a = s->a;
+    const sw_model* a = s->a;
     for (size_t m = 0; m < a->mesh_count; m++) {
         bool skinned = false;
         for (size_t n = 0; n < a->node_count && !skinned; n++) skinned = a->nodes[n].mesh == (int32_t)m && a->nodes[n].skin >= 0;
@@ -1245,7 +1223,7 @@ static void json_number(json_writer* w, const char* key, double v) {
     else json_float(w, v);
 }
 
-static void print_json(json_writer* w, const char* model, const check_report* r, const sw_gltf_asset* a,
+static void print_json(json_writer* w, const char* model, const check_report* r, const sw_model* a,
                        int max_influences, double threshold) {
     json_begin_object(w);
     json_key(w, "model"), json_string(w, model);
@@ -1307,7 +1285,7 @@ static void print_json(json_writer* w, const char* model, const check_report* r,
 
 /* Everything about a loaded asset. False when out of memory or a clip
    cannot be sampled (`diag` says why). */
-static bool check_asset(const sw_gltf_asset* a, int max_influences, double threshold, check_report* r, sw_diag* diag) {
+static bool check_asset(const sw_model* a, int max_influences, double threshold, check_report* r, sw_diag* diag) {
     for (size_t i = 0; i < a->warning_count; i++) {
         check_finding* f = finding_add(r, CHECK_WARNING, "import");
         if (f) message_add(f, "%s", without_name(a->warnings[i], a->path));
@@ -1319,10 +1297,10 @@ static bool check_asset(const sw_gltf_asset* a, int max_influences, double thres
     if (ok) ok = run_poses(&s, diag);
     if (ok) {
         /* the rest pose's world matrices, for the IBM check */
-        sw_gltf_rest_pose(a, s.local);
-        sw_gltf_world_matrices(a, s.local, s.world);
+        sw_pose_rest(a, &s.pose);
+        sw_pose_update(a, &s.pose);
         report_targets(&s, r);
-        report_skins(&s, r, s.world);
+        report_skins(&s, r, s.pose.world);
         report_unskinned(&s, r);
         if (r->out_of_memory) ok = false, sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     }
@@ -1361,7 +1339,7 @@ int cmd_check(tool_args* args) {
     if (!model) return tool_usage(args, "no MODEL given");
 
     check_report report = {0};
-    sw_gltf_asset* asset = NULL;
+    sw_model* asset = NULL;
     sw_diag diag;
     int status;
     if (sw_gltf_load_file(model, &options, &asset, &diag) != SW_OK) {
@@ -1370,12 +1348,12 @@ int cmd_check(tool_args* args) {
     } else if (!check_asset(asset, (int)max_influences, threshold, &report, &diag)) {
         tool_fail(args, "%s: %s", model, diag.message);
         report_free(&report);
-        sw_gltf_free(asset);
+        sw_model_free(asset);
         return 2;
     }
     if (report.out_of_memory) {
         report_free(&report);
-        sw_gltf_free(asset);
+        sw_model_free(asset);
         tool_fail(args, "out of memory");
         return 2;
     }
@@ -1390,7 +1368,7 @@ int cmd_check(tool_args* args) {
     }
     status = exit_status(&report);
     report_free(&report);
-    sw_gltf_free(asset);
+    sw_model_free(asset);
     if (fflush(stdout) != 0 || ferror(stdout) || !written) {
         tool_fail(args, "cannot write to standard output");
         return 2;

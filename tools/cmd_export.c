@@ -64,13 +64,13 @@ typedef struct export_gpu {
 } export_gpu;
 
 /* Deforms one primitive at one pose on the GPU and reads it back. */
-static bool gpu_deform(const export_gpu* g, sw_gpu_gltf_primitive* prim, const sw_mat34* world, const float* weights,
+static bool gpu_deform(const export_gpu* g, sw_gpu_model_primitive* prim, const sw_pose* pose,
                        const export_options* opt, float* positions, float* normals, tool_error* err) {
     sw_diag diag;
     sw_gpu_skin_desc desc = {.method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .path = opt->gpu_path};
-    if (sw_gpu_gltf_primitive_pose(prim, world, weights, &diag) != SW_OK ||
-        sw_gpu_gltf_primitive_skin(g->skinner, prim, &desc, NULL, &diag) != SW_OK ||
-        sw_gpu_instance_read(sw_gpu_gltf_primitive_instance(prim), positions, NULL, normals, NULL, &diag) != SW_OK)
+    if (sw_gpu_model_primitive_pose(prim, pose, &diag) != SW_OK ||
+        sw_gpu_model_primitive_skin(g->skinner, prim, &desc, NULL, &diag) != SW_OK ||
+        sw_gpu_instance_read(sw_gpu_model_primitive_instance(prim), positions, NULL, normals, NULL, &diag) != SW_OK)
         return tool_error_set(err, "GPU: %s", diag.message);
     return true;
 }
@@ -104,52 +104,32 @@ static bool parse_times(const char* text, float** out, size_t* count, tool_error
     return true;
 }
 
-/* Node world matrices and morph weights of the whole asset at each time. */
+/* The model's pose at each time (pose.h), in one block. */
 typedef struct scene_poses {
     size_t time_count;
-    sw_mat34* world;   /* time_count × node_count */
-    float* weights;    /* time_count × weight_count */
+    sw_pose* poses;    /* time_count poses */
+    void* memory;
 } scene_poses;
 
-static sw_result evaluate_poses(const sw_gltf_asset* a, long clip_index, const float* times, bool loop,
+static sw_result evaluate_poses(const sw_model* a, long clip_index, const float* times, bool loop,
                                 scene_poses* out, sw_diag* diag) {
-    size_t nodes = a->node_count, weights = a->weight_count, t_count = out->time_count;
-    sw_transform* local = malloc((nodes + 1) * sizeof *local);
-    uint32_t* offsets = malloc((nodes + 1) * sizeof *offsets);
-    /* +1: never malloc(0). time_count ≤ MAX_SAMPLES and node counts are bounded by the file. */
-    out->world = malloc((t_count * nodes + 1) * sizeof *out->world);
-    out->weights = malloc((t_count * weights + 1) * sizeof *out->weights);
+    sw_pose_sizes sizes = sw_pose_sizes_of(a);
+    size_t stride = sw_pose_memory_size(&sizes), t_count = out->time_count;
+    /* time_count ≤ MAX_SAMPLES and pose sizes are bounded by the file. */
+    out->poses = calloc(t_count ? t_count : 1, sizeof *out->poses);
+    out->memory = aligned_alloc(16, stride * (t_count ? t_count : 1));
+    if (!out->poses || !out->memory)
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu nodes at %zu times", a->node_count,
+                           t_count);
     const sw_clip* clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
-    uint32_t* cursors = calloc(clip && clip->track_count ? clip->track_count : 1, sizeof *cursors);
-    sw_result r = SW_OK;
-    if (!local || !offsets || !out->world || !out->weights || !cursors) {
-        r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu nodes at %zu times", nodes, t_count);
-        goto done;
+    for (size_t t = 0; t < t_count; ++t) {
+        sw_pose_bind(&out->poses[t], &sizes, (uint8_t*)out->memory + t * stride);
+        /* One pose's cursors serve every time, as one playback would. */
+        out->poses[t].cursors = out->poses[0].cursors;
+        sw_result r = sw_pose_evaluate(a, clip, times[t], loop, &out->poses[t], diag);
+        if (r != SW_OK) return r;
     }
-    sw_gltf_weight_offsets(a, offsets);
-    for (size_t t = 0; t < t_count && r == SW_OK; ++t) {
-        float* w = out->weights + t * weights;
-        sw_gltf_rest_pose(a, local);
-        sw_gltf_rest_weights(a, w);
-        if (clip) {
-            sw_sample_job job = {
-                .clip = clip,
-                .time = sw_clip_time(clip, times[t], loop),
-                .cursors = cursors,
-                .target_count = nodes,
-                .out_local = local,
-                .weight_offsets = offsets,
-                .out_weights = w,
-                .weight_count = weights,
-            };
-            r = sw_sample_job_validate(&job, diag);
-            if (r == SW_OK) sw_sample_job_run(&job);
-        }
-        sw_gltf_world_matrices(a, local, out->world + t * nodes);
-    }
-done:
-    free(local), free(offsets), free(cursors);
-    return r;
+    return SW_OK;
 }
 
 static void write_vec3s(json_writer* w, const float* v, size_t count) {
@@ -160,7 +140,7 @@ static void write_vec3s(json_writer* w, const float* v, size_t count) {
 }
 
 /* Writes the whole document; false with `err` set on failure. */
-static bool write_export(const sw_gltf_asset* a, long clip_index, const float* times, size_t t_count,
+static bool write_export(const sw_model* a, long clip_index, const float* times, size_t t_count,
                          const scene_poses* poses, const export_options* opt, const export_gpu* gpu, json_writer* w,
                          tool_error* err) {
     const sw_clip* clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
@@ -187,14 +167,16 @@ static bool write_export(const sw_gltf_asset* a, long clip_index, const float* t
     bool ok = true;
     float *positions = NULL, *normals = NULL;
     void* scratch = NULL;
-    for (size_t n = 0; n < a->node_count && ok; ++n) {
-        const sw_gltf_node* node = &a->nodes[n];
+    /* Instances in the file's node order; node_index is the file's index. */
+    for (size_t source = 0; source < a->node_count && ok; ++source) {
+        size_t n = a->node_from_source[source];
+        const sw_model_node* node = &a->nodes[n];
         if (node->mesh < 0) continue;
-        const sw_gltf_mesh* mesh = &a->meshes[node->mesh];
+        const sw_model_mesh* mesh = &a->meshes[node->mesh];
         for (size_t p = 0; p < mesh->primitive_count && ok; ++p) {
-            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            const sw_model_primitive* prim = &mesh->primitives[p];
             size_t floats = 3 * (prim->vertex_count ? prim->vertex_count : 1);
-            size_t scratch_size = sw_gltf_deform_scratch_size(a, n, p);
+            size_t scratch_size = sw_deform_scratch_size(a, n, p);
             positions = malloc(floats * sizeof(float));
             normals = malloc(floats * sizeof(float));
             scratch = aligned_alloc(16, (scratch_size + 15) / 16 * 16 + 16);
@@ -203,11 +185,11 @@ static bool write_export(const sw_gltf_asset* a, long clip_index, const float* t
                 break;
             }
             bool with_normals = opt->normals && prim->normals;
-            sw_gpu_gltf_primitive* gpu_prim = NULL;
+            sw_gpu_model_primitive* gpu_prim = NULL;
             if (opt->gpu) {
                 sw_diag diag;
-                if (sw_gpu_gltf_primitive_create(gpu->skinner, a, n, p, &gpu_prim, &diag) != SW_OK) {
-                    ok = tool_error_set(err, "node %zu primitive %zu: GPU: %s", n, p, diag.message);
+                if (sw_gpu_model_primitive_create(gpu->skinner, a, n, p, &gpu_prim, &diag) != SW_OK) {
+                    ok = tool_error_set(err, "node %zu primitive %zu: GPU: %s", source, p, diag.message);
                     break;
                 }
             }
@@ -215,7 +197,7 @@ static bool write_export(const sw_gltf_asset* a, long clip_index, const float* t
             json_begin_object(w);
             json_key(w, "mesh_index"), json_int(w, node->mesh);
             json_key(w, "primitive_index"), json_int(w, (long long)p);
-            json_key(w, "node_index"), json_int(w, (long long)n);
+            json_key(w, "node_index"), json_int(w, (long long)source);
             json_key(w, "vertex_count"), json_int(w, (long long)prim->vertex_count);
             json_key(w, "skinned"), json_bool(w, node->skin >= 0 && prim->influence_count > 0);
             /* Positions at every time, then normals at every time (evaluated again:
@@ -224,28 +206,24 @@ static bool write_export(const sw_gltf_asset* a, long clip_index, const float* t
                 json_key(w, pass == 0 ? "positions_by_time" : "normals_by_time");
                 json_begin_array(w);
                 for (size_t t = 0; t < t_count && ok; ++t) {
-                    const sw_mat34* world = poses->world + t * a->node_count;
-                    const float* weights = poses->weights + t * a->weight_count;
+                    const sw_pose* pose = &poses->poses[t];
                     if (gpu_prim) {
-                        ok = gpu_deform(gpu, gpu_prim, world, weights, opt, positions, with_normals ? normals : NULL, err);
+                        ok = gpu_deform(gpu, gpu_prim, pose, opt, positions, with_normals ? normals : NULL, err);
                         if (!ok) break;
                         write_vec3s(w, pass == 0 ? positions : normals, prim->vertex_count);
                         continue;
                     }
-                    sw_gltf_deform d = {
-                        .asset = a,
+                    sw_deform d = {
                         .node = n,
                         .primitive = p,
-                        .world = world,
-                        .weights = weights,
                         .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
                         .scratch = scratch,
                         .out_positions = positions,
                         .out_normals = with_normals ? normals : NULL,
                     };
                     sw_diag diag;
-                    if (sw_gltf_deform_primitive(&d, &diag) != SW_OK) {
-                        ok = tool_error_set(err, "node %zu primitive %zu: %s", n, p, diag.message);
+                    if (sw_deform_primitive(a, pose, &d, &diag) != SW_OK) {
+                        ok = tool_error_set(err, "node %zu primitive %zu: %s", source, p, diag.message);
                         break;
                     }
                     write_vec3s(w, pass == 0 ? positions : normals, prim->vertex_count);
@@ -253,7 +231,7 @@ static bool write_export(const sw_gltf_asset* a, long clip_index, const float* t
                 json_end_array(w);
             }
             json_end_object(w);
-            sw_gpu_gltf_primitive_destroy(gpu_prim);
+            sw_gpu_model_primitive_destroy(gpu_prim);
             free(positions), free(normals), free(scratch);
             positions = normals = NULL, scratch = NULL;
         }
@@ -309,7 +287,7 @@ int cmd_export(tool_args* args) {
     if (opt.times_text && !parse_times(opt.times_text, &times, &time_count, &err))
         return tool_usage(args, "%s", err.message);
 
-    sw_gltf_asset* asset = NULL;
+    sw_model* asset = NULL;
     sw_diag diag;
     if (sw_gltf_load_file(opt.model, &opt.load, &asset, &diag) != SW_OK) {
         free(times);
@@ -380,7 +358,7 @@ int cmd_export(tool_args* args) {
 done:
     sw_gpu_skinner_destroy(gpu.skinner);
     sw_gl_context_destroy(gpu.context);
-    free(poses.world), free(poses.weights), free(times);
-    sw_gltf_free(asset);
+    free(poses.poses), free(poses.memory), free(times);
+    sw_model_free(asset);
     return status;
 }

@@ -33,36 +33,36 @@ static const char* const path_names[] = {"translation", "rotation", "scale", "we
 static const char* const interp_names[] = {"LINEAR", "LINEAR", "STEP", "CUBICSPLINE"};
 static const char* const alpha_names[] = {"OPAQUE", "MASK", "BLEND"};
 
-static const char* mode_name(sw_gltf_mode m) { return (unsigned)m < 7 ? mode_names[m] : "unknown"; }
+static const char* mode_name(sw_model_mode m) { return (unsigned)m < 7 ? mode_names[m] : "unknown"; }
 
-static size_t primitive_count(const sw_gltf_mode mode, size_t n) {
+static size_t primitive_count(const sw_model_mode mode, size_t n) {
     switch (mode) {
-    case SW_GLTF_TRIANGLES: return n / 3;
-    case SW_GLTF_TRIANGLE_STRIP:
-    case SW_GLTF_TRIANGLE_FAN: return n >= 3 ? n - 2 : 0;
-    case SW_GLTF_LINES: return n / 2;
-    case SW_GLTF_LINE_STRIP: return n >= 2 ? n - 1 : 0;
-    case SW_GLTF_LINE_LOOP: return n >= 2 ? n : 0;
+    case SW_MODEL_TRIANGLES: return n / 3;
+    case SW_MODEL_TRIANGLE_STRIP:
+    case SW_MODEL_TRIANGLE_FAN: return n >= 3 ? n - 2 : 0;
+    case SW_MODEL_LINES: return n / 2;
+    case SW_MODEL_LINE_STRIP: return n >= 2 ? n - 1 : 0;
+    case SW_MODEL_LINE_LOOP: return n >= 2 ? n : 0;
     default: return n;
     }
 }
 
 /* Triangles (or lines, points) the primitive draws. */
-static size_t element_count(const sw_gltf_primitive* p) {
+static size_t element_count(const sw_model_primitive* p) {
     return primitive_count(p->mode, p->indices ? p->index_count : p->vertex_count);
 }
 
 /* Histogram of non-zero weights per vertex over every primitive drawn with
-   this skin (each mesh counted once). out has SW_GLTF_MAX_INFLUENCES + 1 bins. */
-static void influence_histogram(const sw_gltf_asset* a, size_t skin, size_t* out) {
-    memset(out, 0, (SW_GLTF_MAX_INFLUENCES + 1) * sizeof *out);
+   this skin (each mesh counted once). out has SW_MODEL_MAX_INFLUENCES + 1 bins. */
+static void influence_histogram(const sw_model* a, size_t skin, size_t* out) {
+    memset(out, 0, (SW_MODEL_MAX_INFLUENCES + 1) * sizeof *out);
     for (size_t m = 0; m < a->mesh_count; ++m) {
         bool used = false;
         for (size_t n = 0; n < a->node_count && !used; ++n)
             used = a->nodes[n].mesh == (int32_t)m && a->nodes[n].skin == (int32_t)skin;
         if (!used) continue;
         for (size_t p = 0; p < a->meshes[m].primitive_count; ++p) {
-            const sw_gltf_primitive* prim = &a->meshes[m].primitives[p];
+            const sw_model_primitive* prim = &a->meshes[m].primitives[p];
             for (size_t v = 0; v < prim->vertex_count && prim->influence_count; ++v) {
                 int nonzero = 0;
                 for (int k = 0; k < prim->influence_count; ++k)
@@ -86,7 +86,7 @@ static const char* or_dash(const char* s) { return s ? s : "-"; }
 
 /* ---- text ------------------------------------------------------------------ */
 
-static void print_attributes(const sw_gltf_primitive* p) {
+static void print_attributes(const sw_model_primitive* p) {
     printf("POSITION");
     if (p->normals) printf(" NORMAL");
     if (p->tangents) printf(" TANGENT");
@@ -95,7 +95,7 @@ static void print_attributes(const sw_gltf_primitive* p) {
     for (int s = 0; s < p->influence_sets; ++s) printf(" JOINTS_%d WEIGHTS_%d", s, s);
 }
 
-static void print_text(const sw_gltf_asset* a) {
+static void print_text(const sw_model* a) {
     printf("%s: glTF 2.0", a->path);
     if (a->generator) printf(", generator \"%s\"", a->generator);
     printf("\n");
@@ -118,16 +118,16 @@ static void print_text(const sw_gltf_asset* a) {
 
     printf("meshes: %zu\n", a->mesh_count);
     for (size_t m = 0; m < a->mesh_count; ++m) {
-        const sw_gltf_mesh* mesh = &a->meshes[m];
+        const sw_model_mesh* mesh = &a->meshes[m];
         printf("  mesh %zu \"%s\": %zu primitive%s", m, or_dash(mesh->name), mesh->primitive_count,
                mesh->primitive_count == 1 ? "" : "s");
         if (mesh->weight_count) printf(", %zu morph targets", mesh->weight_count);
         printf("\n");
         for (size_t p = 0; p < mesh->primitive_count; ++p) {
-            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            const sw_model_primitive* prim = &mesh->primitives[p];
             printf("    primitive %zu: %s, %zu vertices, %zu %s", p, mode_name(prim->mode), prim->vertex_count,
                    element_count(prim),
-                   prim->mode >= SW_GLTF_TRIANGLES ? "triangles" : prim->mode == SW_GLTF_POINTS ? "points" : "lines");
+                   prim->mode >= SW_MODEL_TRIANGLES ? "triangles" : prim->mode == SW_MODEL_POINTS ? "points" : "lines");
             if (prim->indices) printf(" (%zu indices)", prim->index_count);
             printf(", material %d\n      attributes: ", prim->material);
             print_attributes(prim);
@@ -140,13 +140,13 @@ static void print_text(const sw_gltf_asset* a) {
 
     printf("skins: %zu\n", a->skin_count);
     for (size_t s = 0; s < a->skin_count; ++s) {
-        size_t hist[SW_GLTF_MAX_INFLUENCES + 1];
+        size_t hist[SW_MODEL_MAX_INFLUENCES + 1];
         influence_histogram(a, s, hist);
         printf("  skin %zu \"%s\": %zu joints", s, or_dash(a->skins[s].name), a->skins[s].joint_count);
         if (a->skins[s].skeleton >= 0) printf(", skeleton node %d", a->skins[s].skeleton);
         printf("\n    vertices by influence count:");
         bool any = false;
-        for (int k = 0; k <= SW_GLTF_MAX_INFLUENCES; ++k)
+        for (int k = 0; k <= SW_MODEL_MAX_INFLUENCES; ++k)
             if (hist[k]) printf("%s %d: %zu", any ? "," : "", k, hist[k]), any = true;
         printf("%s\n", any ? "" : " (no skinned mesh uses this skin)");
     }
@@ -165,7 +165,7 @@ static void print_text(const sw_gltf_asset* a) {
 
     printf("materials: %zu\n", a->material_count);
     for (size_t i = 0; i < a->material_count; ++i) {
-        const sw_gltf_material* m = &a->materials[i];
+        const sw_model_material* m = &a->materials[i];
         printf("  material %zu \"%s\": base colour (%g, %g, %g, %g)", i, or_dash(m->name), m->base_color_factor[0],
                m->base_color_factor[1], m->base_color_factor[2], m->base_color_factor[3]);
         if (m->base_color_texture.texture >= 0) printf(" × texture %d", m->base_color_texture.texture);
@@ -191,7 +191,7 @@ static void json_floats(json_writer* w, const float* v, int n) {
     json_end_array(w);
 }
 
-static void json_texture_ref(json_writer* w, const char* key, const sw_gltf_texture_ref* t) {
+static void json_texture_ref(json_writer* w, const char* key, const sw_model_texture_ref* t) {
     json_key(w, key);
     if (t->texture < 0) {
         json_null(w);
@@ -209,7 +209,7 @@ static void json_texture_ref(json_writer* w, const char* key, const sw_gltf_text
     json_end_object(w);
 }
 
-static void print_json(const sw_gltf_asset* a, json_writer* w) {
+static void print_json(const sw_model* a, json_writer* w) {
     json_begin_object(w);
     json_key(w, "model"), json_string(w, a->path);
     json_key(w, "generator"), json_string(w, a->generator);
@@ -228,7 +228,7 @@ static void print_json(const sw_gltf_asset* a, json_writer* w) {
 
     json_key(w, "nodes"), json_begin_array(w);
     for (size_t n = 0; n < a->node_count; ++n) {
-        const sw_gltf_node* node = &a->nodes[n];
+        const sw_model_node* node = &a->nodes[n];
         json_newline(w);
         json_begin_object(w);
         json_key(w, "name"), json_string(w, node->name);
@@ -242,14 +242,14 @@ static void print_json(const sw_gltf_asset* a, json_writer* w) {
 
     json_key(w, "meshes"), json_begin_array(w);
     for (size_t m = 0; m < a->mesh_count; ++m) {
-        const sw_gltf_mesh* mesh = &a->meshes[m];
+        const sw_model_mesh* mesh = &a->meshes[m];
         json_newline(w);
         json_begin_object(w);
         json_key(w, "name"), json_string(w, mesh->name);
         json_key(w, "morph_targets"), json_int(w, (long long)mesh->weight_count);
         json_key(w, "primitives"), json_begin_array(w);
         for (size_t p = 0; p < mesh->primitive_count; ++p) {
-            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            const sw_model_primitive* prim = &mesh->primitives[p];
             json_begin_object(w);
             json_key(w, "mode"), json_string(w, mode_name(prim->mode));
             json_key(w, "vertex_count"), json_int(w, (long long)prim->vertex_count);
@@ -274,7 +274,7 @@ static void print_json(const sw_gltf_asset* a, json_writer* w) {
 
     json_key(w, "skins"), json_begin_array(w);
     for (size_t s = 0; s < a->skin_count; ++s) {
-        size_t hist[SW_GLTF_MAX_INFLUENCES + 1];
+        size_t hist[SW_MODEL_MAX_INFLUENCES + 1];
         influence_histogram(a, s, hist);
         json_newline(w);
         json_begin_object(w);
@@ -282,7 +282,7 @@ static void print_json(const sw_gltf_asset* a, json_writer* w) {
         json_key(w, "joint_count"), json_int(w, (long long)a->skins[s].joint_count);
         json_key(w, "skeleton"), json_int(w, a->skins[s].skeleton);
         json_key(w, "influence_histogram"), json_begin_array(w);
-        for (int k = 0; k <= SW_GLTF_MAX_INFLUENCES; ++k) json_int(w, (long long)hist[k]);
+        for (int k = 0; k <= SW_MODEL_MAX_INFLUENCES; ++k) json_int(w, (long long)hist[k]);
         json_end_array(w);
         json_end_object(w);
     }
@@ -315,7 +315,7 @@ static void print_json(const sw_gltf_asset* a, json_writer* w) {
 
     json_key(w, "materials"), json_begin_array(w);
     for (size_t i = 0; i < a->material_count; ++i) {
-        const sw_gltf_material* m = &a->materials[i];
+        const sw_model_material* m = &a->materials[i];
         json_newline(w);
         json_begin_object(w);
         json_key(w, "name"), json_string(w, m->name);
@@ -357,7 +357,7 @@ int cmd_info(tool_args* args) {
     }
     if (!model) return tool_usage(args, "no MODEL given");
 
-    sw_gltf_asset* asset = NULL;
+    sw_model* asset = NULL;
     sw_diag diag;
     if (sw_gltf_load_file(model, &options, &asset, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
 
@@ -370,7 +370,7 @@ int cmd_info(tool_args* args) {
     } else {
         print_text(asset);
     }
-    sw_gltf_free(asset);
+    sw_model_free(asset);
     if (fflush(stdout) != 0 || !ok) return tool_fail(args, "cannot write to standard output");
     return TOOL_EXIT_OK;
 }

@@ -126,8 +126,7 @@ static bool parse_view(const char* text, render_options* o, tool_error* err) {
     return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT or bones", text);
 }
 
-
-static bool find_node(const sw_gltf_asset* a, const char* spec, int32_t* out, tool_error* err) {
+static bool find_node(const sw_model* a, const char* spec, int32_t* out, tool_error* err) {
     for (size_t i = 0; i < a->node_count; i++)
         if (a->nodes[i].name && strcmp(a->nodes[i].name, spec) == 0) {
             *out = (int32_t)i;
@@ -136,51 +135,19 @@ static bool find_node(const sw_gltf_asset* a, const char* spec, int32_t* out, to
     char* end = NULL;
     long index = strtol(spec, &end, 10);
     if (end != spec && !*end && index >= 0 && (size_t)index < a->node_count) {
-        *out = (int32_t)index;
+        *out = (int32_t)a->node_from_source[index]; /* the file's node index */
         return true;
     }
     return tool_error_set(err, "--view weights: %s has no node '%s'", a->path, spec);
 }
 
-/* The pose at playback time t (looping). */
-typedef struct pose {
-    const sw_gltf_asset* asset;
-    long clip;
-    sw_transform* local;
-    sw_mat34* world;
-    float* weights;
-    uint32_t* offsets;
-    uint32_t* cursors;
-} pose;
-
-static bool pose_init(pose* p, const sw_gltf_asset* a, long clip) {
-    *p = (pose){.asset = a, .clip = clip};
-    p->local = malloc((a->node_count + 1) * sizeof *p->local);
-    p->world = malloc((a->node_count + 1) * sizeof *p->world);
-    p->weights = malloc((a->weight_count + 1) * sizeof *p->weights);
-    p->offsets = malloc((a->node_count + 1) * sizeof *p->offsets);
-    p->cursors = clip >= 0 ? calloc(a->animations[clip].track_count + 1, sizeof *p->cursors) : NULL;
-    if (!p->local || !p->world || !p->weights || !p->offsets || (clip >= 0 && !p->cursors)) return false;
-    sw_gltf_weight_offsets(a, p->offsets);
-    return true;
-}
-
-static void pose_free(pose* p) { free(p->local), free(p->world), free(p->weights), free(p->offsets), free(p->cursors); }
-
-static bool pose_at(pose* p, double t, tool_error* err) {
-    const sw_gltf_asset* a = p->asset;
-    sw_gltf_rest_pose(a, p->local);
-    sw_gltf_rest_weights(a, p->weights);
-    if (p->clip >= 0) {
-        const sw_clip* clip = &a->animations[p->clip];
-        sw_sample_job job = {.clip = clip, .time = clip->start + sw_clip_time(clip, (float)t, true),
-                             .cursors = p->cursors, .target_count = a->node_count, .out_local = p->local,
-                             .weight_offsets = p->offsets, .out_weights = p->weights, .weight_count = a->weight_count};
-        sw_diag diag;
-        if (sw_sample_job_validate(&job, &diag) != SW_OK) return tool_error_set(err, "%s: %s", a->path, diag.message);
-        sw_sample_job_run(&job);
-    }
-    sw_gltf_world_matrices(a, p->local, p->world);
+/* The pose at playback time t: the clip loops from its first key. */
+static bool pose_at(const sw_model* a, long clip_index, sw_pose* pose, double t, tool_error* err) {
+    const sw_clip* clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
+    float time = clip ? clip->start + sw_clip_time(clip, (float)t, true) : 0.0f;
+    sw_diag diag;
+    if (sw_pose_evaluate(a, clip, time, false, pose, &diag) != SW_OK)
+        return tool_error_set(err, "%s: %s", a->path, diag.message);
     return true;
 }
 
@@ -237,12 +204,13 @@ int cmd_render(tool_args* args) {
 
     int status = TOOL_EXIT_OK;
     sw_diag diag;
-    sw_gltf_asset* asset = NULL;
+    sw_model* asset = NULL;
     sw_gl_context* gl = NULL;
     sw_renderer* renderer = NULL;
     frame_output* output = NULL;
     uint8_t* image = NULL;
-    pose p = {0};
+    sw_pose p = {0};
+    void* pose_memory = NULL;
     frame_progress progress;
 
     /* 1. The model: a file, or the demo character's GLB bytes. */
@@ -263,7 +231,7 @@ int cmd_render(tool_args* args) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
-    if (!pose_init(&p, asset, clip)) {
+    if (!(pose_memory = tool_pose_alloc(asset, &p))) {
         status = tool_fail(args, "out of memory");
         goto done;
     }
@@ -300,11 +268,11 @@ int cmd_render(tool_args* args) {
     for (int i = 0; i < samples; i++) {
         double t = samples == 1 ? o.time : (double)c->duration * i / (samples - 1);
         float a[3], b[3];
-        if (!pose_at(&p, t, &err)) {
+        if (!pose_at(asset, clip, &p, t, &err)) {
             status = tool_fail(args, "%s", err.message);
             goto done;
         }
-        if (sw_renderer_scene_bounds(renderer, p.world, p.weights, a, b, &diag) != SW_OK) {
+        if (sw_renderer_scene_bounds(renderer, &p, a, b, &diag) != SW_OK) {
             status = tool_fail(args, "%s: %s", asset->path, diag.message);
             goto done;
         }
@@ -328,12 +296,12 @@ int cmd_render(tool_args* args) {
             break;
         }
         double t = o.time + (double)f / o.fps;
-        if (!pose_at(&p, t, &err)) {
+        if (!pose_at(asset, clip, &p, t, &err)) {
             status = tool_fail(args, "%s", err.message);
             goto done;
         }
         sw_render_frame frame = {
-            .world = p.world, .weights = p.weights, .camera = camera, .previous_camera = camera,
+            .pose = &p, .camera = camera, .previous_camera = camera,
             .method = o.dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .split = o.split, .view = o.view,
             .weight_joint = weight_node, .bones = o.bones, .first_frame = f == 0,
         };
@@ -372,9 +340,9 @@ int cmd_render(tool_args* args) {
 done:
     if (output) frame_output_abort(output);
     free(image);
-    pose_free(&p);
+    free(pose_memory);
     sw_renderer_destroy(renderer);
     sw_gl_context_destroy(gl);
-    sw_gltf_free(asset);
+    sw_model_free(asset);
     return status;
 }

@@ -209,7 +209,7 @@ bool tool_atomic_commit(tool_atomic_file* file, tool_error* err) {
     return true;
 }
 
-bool tool_find_clip(const sw_gltf_asset* a, const char* spec, long* out, tool_error* err) {
+bool tool_find_clip(const sw_model* a, const char* spec, long* out, tool_error* err) {
     if (!spec) {
         *out = a->animation_count ? 0 : -1;
         return true;
@@ -239,4 +239,12 @@ bool tool_find_clip(const sw_gltf_asset* a, const char* spec, long* out, tool_er
     }
     snprintf(err->message + len, sizeof err->message - len, ")");
     return false;
+}
+
+void* tool_pose_alloc(const sw_model* model, sw_pose* pose) {
+    sw_pose_sizes sizes = sw_pose_sizes_of(model);
+    size_t bytes = sw_pose_memory_size(&sizes); /* a multiple of 16, as aligned_alloc wants */
+    void* memory = aligned_alloc(16, bytes);
+    if (memory) sw_pose_bind(pose, &sizes, memory);
+    return memory;
 }

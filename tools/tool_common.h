@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "sinew/gltf.h"
+#include "sinew/pose.h"
 
 enum {
     TOOL_EXIT_OK = 0,
@@ -128,7 +129,11 @@ void tool_atomic_abort(tool_atomic_file* file);
 /* An animation of `a` by name or index: *out = its index; "none", or no
    spec in a file without animations, gives -1 (the rest pose); no spec
    gives 0. An unknown name fails, listing the animations there are. */
-bool tool_find_clip(const sw_gltf_asset* a, const char* spec, long* out, tool_error* err);
+bool tool_find_clip(const sw_model* a, const char* spec, long* out, tool_error* err);
+
+/* Binds `pose` to one new 16-aligned block sized for `model`; returns the
+   block (release it with free()) or NULL when out of memory. */
+void* tool_pose_alloc(const sw_model* model, sw_pose* pose);
 
 int cmd_info(tool_args* args);
 extern const char cmd_info_help[];

@@ -48,9 +48,12 @@ int sw_skeleton_find(const sw_skeleton* skeleton, const char* name);
    input order. Returns SW_ERR_INDEX_OUT_OF_RANGE for a parent outside
    [-1, joint_count), SW_ERR_CYCLE when the parents form a cycle (diag.index
    is a joint on it), and SW_ERR_INVALID_ARGUMENT for joint_count >
-   SW_MAX_JOINTS. Needs `scratch` of 2 × joint_count uint32_t
-   (caller-owned, so nothing is allocated). O(n log n). */
-sw_result sw_joint_order_parents_first(uint16_t* out_order, const int32_t* parents, size_t joint_count,
+   SW_MAX_ORDER_JOINTS. Indices are 32-bit, so whole scene graphs (a
+   model's nodes) are ordered by it too, not only skeletons. Needs `scratch`
+   of 2 × joint_count uint32_t (caller-owned, so nothing is allocated).
+   O(n log n). */
+#define SW_MAX_ORDER_JOINTS ((size_t)0x7ffffffe)
+sw_result sw_joint_order_parents_first(uint32_t* out_order, const int32_t* parents, size_t joint_count,
                                        uint32_t* scratch, sw_diag* diag);
 
 /* Local → model: model[i] = model[parents[i]] · local[i], roots get

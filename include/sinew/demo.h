@@ -4,11 +4,11 @@
        size_t size = 0;
        sw_diag diag;
        if (sw_demo_character_glb(&glb, &size, &diag) != SW_OK) ...;
-       sw_gltf_asset* asset = NULL;
+       sw_model* asset = NULL;
        sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &asset, &diag);
        free(glb);
        ...
-       sw_gltf_free(asset);
+       sw_model_free(asset);
 
    The character is built by code (no file is read) as a complete glTF 2.0
    binary (GLB), so that what a program draws and what `sinew demo-asset`

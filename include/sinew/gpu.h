@@ -22,7 +22,8 @@
 #ifndef SINEW_GPU_H
 #define SINEW_GPU_H
 
-#include "sinew/gltf.h"
+#include "sinew/model.h"
+#include "sinew/pose.h"
 #include "sinew/skin.h"
 
 SW_EXTERN_C_BEGIN
@@ -152,7 +153,7 @@ typedef struct sw_gpu_skin_desc {
    joints as the mesh's joint indices need (an index ≥ joint count reads
    joint 0, as on the CPU). A mesh without influences is moved rigidly by
    palette joint 0 (a node's world matrix; normals by the cofactor, as
-   sw_gltf_deform_primitive does), or stays in bind space with palette NULL. Returns SW_OK whether it dispatched or skipped;
+   sw_deform_primitive does), or stays in bind space with palette NULL. Returns SW_OK whether it dispatched or skipped;
    *out_dispatched (may be NULL) says which. The previous positions become
    the last output on a dispatch (the two position buffers swap; nothing is
    copied) and equal the current ones after a skip (nothing moved). */
@@ -184,33 +185,32 @@ void sw_gpu_instance_get_buffers(const sw_gpu_instance* instance, sw_gpu_instanc
 sw_result sw_gpu_instance_read(const sw_gpu_instance* instance, float* positions, float* previous_positions,
                                float* normals, float* tangents, sw_diag* diag);
 
-/* Fills a mesh description with a glTF primitive's streams (f32 weights,
+/* Fills a mesh description with a model primitive's streams (f32 weights,
    u16 joints as the importer holds them). `targets` needs
    prim->target_count entries and must outlive the description. */
-void sw_gpu_mesh_desc_from_gltf(const sw_gltf_primitive* prim, sw_gpu_morph_target* targets,
+void sw_gpu_mesh_desc_from_primitive(const sw_model_primitive* prim, sw_gpu_morph_target* targets,
                                 sw_gpu_mesh_desc* out_desc);
 
-/* ---- glTF primitives ----------------------------------------------------------
+/* ---- Model primitives ----------------------------------------------------------
 
-   One (node, primitive) of a loaded asset on the GPU: what
-   sw_gltf_deform_primitive does on the CPU. Morph targets first, then the
-   node's skin; a primitive without a skin is moved by the node's world
-   matrix (normals by the cofactor). The asset must outlive it. */
-typedef struct sw_gpu_gltf_primitive sw_gpu_gltf_primitive;
+   One (node, primitive) of a model on the GPU: what sw_deform_primitive
+   does on the CPU. Morph targets first, then the node's skin; a primitive
+   without a skin is moved by the node's world matrix (normals by the
+   cofactor). The model must outlive it. */
+typedef struct sw_gpu_model_primitive sw_gpu_model_primitive;
 
-sw_result sw_gpu_gltf_primitive_create(sw_gpu_skinner* skinner, const sw_gltf_asset* asset, size_t node,
-                                       size_t primitive, sw_gpu_gltf_primitive** out_primitive, sw_diag* diag);
-void sw_gpu_gltf_primitive_destroy(sw_gpu_gltf_primitive* primitive);
-/* Uploads a pose: world matrices of every node (sw_gltf_world_matrices)
-   and the pose's morph weights (asset->weight_count; may be NULL when the
-   primitive has no morph targets). A palette (or weights) equal to the
-   last ones keeps its revision, so the skin cache skips the next skin. */
-sw_result sw_gpu_gltf_primitive_pose(sw_gpu_gltf_primitive* primitive, const sw_mat34* world, const float* weights,
-                                     sw_diag* diag);
-sw_result sw_gpu_gltf_primitive_skin(sw_gpu_skinner* skinner, sw_gpu_gltf_primitive* primitive,
+sw_result sw_gpu_model_primitive_create(sw_gpu_skinner* skinner, const sw_model* model, size_t node,
+                                        size_t primitive, sw_gpu_model_primitive** out_primitive, sw_diag* diag);
+void sw_gpu_model_primitive_destroy(sw_gpu_model_primitive* primitive);
+/* Uploads a pose (pose.h, after sw_pose_update): the skin's palette, or
+   the node's world matrix for a rigid primitive, and the morph weights. A
+   palette (or weights) equal to the last ones keeps its revision, so the
+   skin cache skips the next skin. */
+sw_result sw_gpu_model_primitive_pose(sw_gpu_model_primitive* primitive, const sw_pose* pose, sw_diag* diag);
+sw_result sw_gpu_model_primitive_skin(sw_gpu_skinner* skinner, sw_gpu_model_primitive* primitive,
                                      const sw_gpu_skin_desc* desc, bool* out_dispatched, sw_diag* diag);
 /* Its instance: output buffers to draw, sw_gpu_instance_read to read back. */
-sw_gpu_instance* sw_gpu_gltf_primitive_instance(const sw_gpu_gltf_primitive* primitive);
+sw_gpu_instance* sw_gpu_model_primitive_instance(const sw_gpu_model_primitive* primitive);
 
 /* The GLSL of every program variant the skinner can build, as compiled
    (version line and defines included), for offline validation:

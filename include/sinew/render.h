@@ -20,7 +20,8 @@
 #ifndef SINEW_RENDER_H
 #define SINEW_RENDER_H
 
-#include "sinew/gltf.h"
+#include "sinew/model.h"
+#include "sinew/pose.h"
 #include "sinew/gpu.h"
 
 SW_EXTERN_C_BEGIN
@@ -75,11 +76,10 @@ void sw_renderer_destroy(sw_renderer* renderer);
    not decode is replaced by white, with a warning counted in
    sw_renderer_stats), materials. The asset must outlive the renderer or
    the next set_scene. */
-sw_result sw_renderer_set_scene(sw_renderer* renderer, const sw_gltf_asset* asset, sw_diag* diag);
+sw_result sw_renderer_set_scene(sw_renderer* renderer, const sw_model* asset, sw_diag* diag);
 
 typedef struct sw_render_frame {
-    const sw_mat34* world;        /* world matrices of every node (sw_gltf_world_matrices) */
-    const float* weights;         /* morph weights of the pose (asset->weight_count), or NULL */
+    const sw_pose* pose;          /* the model's pose after sw_pose_update: world and skin matrices, weights */
     sw_camera camera;
     sw_camera previous_camera;    /* for motion vectors; the same as camera for a still one */
     sw_skin_method method;        /* LBS or DQS */
@@ -98,8 +98,8 @@ sw_result sw_renderer_draw(sw_renderer* renderer, const sw_render_frame* frame, 
 /* World-space bounds of the scene at a pose (every drawn vertex, skinned
    on the GPU and read back). Returns SW_ERR_INVALID_DATA for an empty
    scene. Does not draw; the skin cache sees the pose. */
-sw_result sw_renderer_scene_bounds(sw_renderer* renderer, const sw_mat34* world, const float* weights,
-                                   float out_min[3], float out_max[3], sw_diag* diag);
+sw_result sw_renderer_scene_bounds(sw_renderer* renderer, const sw_pose* pose, float out_min[3], float out_max[3],
+                                   sw_diag* diag);
 
 /* The box the ground and the shadow map are fitted to (the ground lies at
    its lowest y). By default the first drawn frame's skinned bounds; a

@@ -7,6 +7,8 @@
 #include "sinew/math.h"
 #include "sinew/anim.h"
 #include "sinew/skin.h"
+#include "sinew/model.h"
+#include "sinew/pose.h"
 #include "sinew/gltf.h"
 #include "sinew/demo.h"
 

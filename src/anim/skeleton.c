@@ -48,15 +48,15 @@ int sw_skeleton_find(const sw_skeleton* skeleton, const char* name) {
 #define SW__NONE 0x7fffffffu
 #define SW__EMITTED 0x80000000u
 
-static uint16_t* sw__heap_slot(uint16_t* out_order, size_t joint_count, size_t i) {
+static uint32_t* sw__heap_slot(uint32_t* out_order, size_t joint_count, size_t i) {
     return &out_order[joint_count - 1 - i];
 }
 
-static void sw__heap_push(uint16_t* out_order, size_t joint_count, size_t* size, uint16_t joint) {
+static void sw__heap_push(uint32_t* out_order, size_t joint_count, size_t* size, uint32_t joint) {
     size_t i = (*size)++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        uint16_t above = *sw__heap_slot(out_order, joint_count, parent);
+        uint32_t above = *sw__heap_slot(out_order, joint_count, parent);
         if (above <= joint) break;
         *sw__heap_slot(out_order, joint_count, i) = above;
         i = parent;
@@ -64,14 +64,14 @@ static void sw__heap_push(uint16_t* out_order, size_t joint_count, size_t* size,
     *sw__heap_slot(out_order, joint_count, i) = joint;
 }
 
-static uint16_t sw__heap_pop(uint16_t* out_order, size_t joint_count, size_t* size) {
-    uint16_t top = *sw__heap_slot(out_order, joint_count, 0);
-    uint16_t last = *sw__heap_slot(out_order, joint_count, --*size);
+static uint32_t sw__heap_pop(uint32_t* out_order, size_t joint_count, size_t* size) {
+    uint32_t top = *sw__heap_slot(out_order, joint_count, 0);
+    uint32_t last = *sw__heap_slot(out_order, joint_count, --*size);
     size_t i = 0;
     for (;;) {
         size_t child = 2 * i + 1;
         if (child >= *size) break;
-        uint16_t smaller = *sw__heap_slot(out_order, joint_count, child);
+        uint32_t smaller = *sw__heap_slot(out_order, joint_count, child);
         if (child + 1 < *size && *sw__heap_slot(out_order, joint_count, child + 1) < smaller)
             smaller = *sw__heap_slot(out_order, joint_count, ++child);
         if (last <= smaller) break;
@@ -82,10 +82,11 @@ static uint16_t sw__heap_pop(uint16_t* out_order, size_t joint_count, size_t* si
     return top;
 }
 
-sw_result sw_joint_order_parents_first(uint16_t* out_order, const int32_t* parents, size_t joint_count,
+sw_result sw_joint_order_parents_first(uint32_t* out_order, const int32_t* parents, size_t joint_count,
                                        uint32_t* scratch, sw_diag* diag) {
-    if (joint_count > SW_MAX_JOINTS)
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu joints (at most %d)", joint_count, SW_MAX_JOINTS);
+    if (joint_count > SW_MAX_ORDER_JOINTS)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu joints (at most %ld)", joint_count,
+                           (long)SW_MAX_ORDER_JOINTS);
     for (size_t i = 0; i < joint_count; i++)
         if (parents[i] < -1 || parents[i] >= (int64_t)joint_count)
             return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)i, "joint %zu has parent %d, outside -1..%zu",
@@ -102,14 +103,14 @@ sw_result sw_joint_order_parents_first(uint16_t* out_order, const int32_t* paren
         first_child[parents[k]] = (uint32_t)k;
     }
     for (size_t i = 0; i < joint_count; i++)
-        if (parents[i] < 0) sw__heap_push(out_order, joint_count, &waiting, (uint16_t)i);
+        if (parents[i] < 0) sw__heap_push(out_order, joint_count, &waiting, (uint32_t)i);
 
     size_t emitted = 0;
     while (waiting > 0) {
-        uint16_t joint = sw__heap_pop(out_order, joint_count, &waiting);
+        uint32_t joint = sw__heap_pop(out_order, joint_count, &waiting);
         out_order[emitted++] = joint;
         for (uint32_t c = first_child[joint]; c != SW__NONE; c = next_sibling[c])
-            sw__heap_push(out_order, joint_count, &waiting, (uint16_t)c);
+            sw__heap_push(out_order, joint_count, &waiting, (uint32_t)c);
         first_child[joint] |= SW__EMITTED;
     }
     if (emitted == joint_count) return SW_OK;

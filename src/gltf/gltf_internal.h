@@ -11,6 +11,14 @@
 
 #include "sinew/gltf.h"
 
+/* A bufferView: a byte range of one buffer. */
+typedef struct sw__gltf_buffer_view {
+    uint32_t buffer;
+    size_t byte_offset;
+    size_t byte_length;
+    uint32_t byte_stride;     /* 0 = tightly packed */
+} sw__gltf_buffer_view;
+
 /* componentType values (glTF 2.0 §3.6.2.2). */
 enum {
     SW__GLTF_BYTE = 5120,

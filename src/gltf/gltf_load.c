@@ -4,7 +4,7 @@
    One pass per top-level array, in dependency order; every JSON value is
    type-checked where it is read, and every failure is one line naming the
    file and the JSON path. The asset lives in an arena (a list of malloc'd
-   blocks) freed by sw_gltf_free; load-time scratch lives in a second arena
+   blocks) freed by sw_model_free; load-time scratch lives in a second arena
    and in a few large temporaries, all charged against options.max_memory
    and freed before the loader returns. */
 #define _POSIX_C_SOURCE 200809L /* fstat, strerror_r */
@@ -20,45 +20,12 @@
 #include <sys/stat.h>
 
 #include "gltf_internal.h"
+#include "../model/model_internal.h"
 
 #define SW__DEFAULT_MAX_MEMORY ((size_t)4 << 30)
 #define SW__BLOCK_SIZE ((size_t)64 << 10)
 #define SW__MAX_WARNINGS 1000
 #define SW__MAX_SETS 64 /* TEXCOORD_n / JOINTS_n / ... sets looked at per primitive */
-
-/* ---- arena -------------------------------------------------------------------- */
-
-typedef struct sw__block {
-    struct sw__block* next;
-    size_t size, used;
-    max_align_t data[];
-} sw__block;
-
-typedef struct sw__arena {
-    sw__block* head;
-} sw__arena;
-
-/* What sw_gltf_free receives: the asset first, then what owns its memory. */
-typedef struct sw__gltf_owner {
-    sw_gltf_asset asset;
-    sw__arena arena;
-} sw__gltf_owner;
-
-static void sw__arena_free(sw__arena* arena) {
-    for (sw__block* b = arena->head; b;) {
-        sw__block* next = b->next;
-        free(b);
-        b = next;
-    }
-    arena->head = NULL;
-}
-
-void sw_gltf_free(sw_gltf_asset* asset) {
-    if (!asset) return;
-    sw__gltf_owner* owner = (sw__gltf_owner*)asset;
-    sw__arena_free(&owner->arena);
-    free(owner);
-}
 
 /* ---- loader state, errors and warnings ------------------------------------------- */
 
@@ -80,7 +47,7 @@ typedef struct sw__loader {
     int max_influences;
     bool keep_raw_influences;
     size_t max_memory, used;        /* budget and bytes charged so far */
-    sw__gltf_owner* owner;
+    sw__model_owner* owner;
     sw__arena* arena;               /* the asset's memory */
     sw__arena scratch;              /* load-time memory */
     const cJSON* root;
@@ -93,12 +60,13 @@ typedef struct sw__loader {
     sw__jarray cameras;             /* count only: cameras are not read */
     const uint8_t** buffer_data;
     size_t* buffer_size;
-    sw_gltf_buffer_view* views;
+    sw__gltf_buffer_view* views;
     sw__gltf_accessor* acc;
     const float** times;            /* per accessor: decoded, validated key times (cache) */
-    sw_gltf_node* nodes_out;
-    sw_gltf_mesh* meshes_out;
-    sw_gltf_skin* skins_out;
+    uint32_t* order;                /* nodes parents first (file indices) */
+    sw_model_node* nodes_out;
+    sw_model_mesh* meshes_out;
+    sw_model_skin* skins_out;
     sw__warning *warnings, **warnings_tail;
     size_t warning_count, warnings_dropped;
 } sw__loader;
@@ -663,8 +631,8 @@ static sw_result sw__parse_header(sw__loader* L) {
                             min_version);
     }
     if (sw__get_string(L, asset, "asset", "generator", false, &generator) != SW_OK) return L->diag.result;
-    L->owner->asset.generator = sw__strdup(L, generator);
-    if (generator && !L->owner->asset.generator) return L->diag.result;
+    L->owner->model.generator = sw__strdup(L, generator);
+    if (generator && !L->owner->model.generator) return L->diag.result;
 
     const cJSON *used, *required, *e;
     if (sw__get_array(L, L->root, "", "extensionsUsed", false, &used) != SW_OK) return L->diag.result;
@@ -796,7 +764,7 @@ static sw_result sw__parse_buffer_views(sw__loader* L) {
             return sw__fail(L, SW_ERR_INVALID_DATA, path.s,
                             "byteOffset %zu + byteLength %zu runs past the end of buffers[%d] (%zu bytes)", offset,
                             length, (int)buffer, size);
-        L->views[i] = (sw_gltf_buffer_view){
+        L->views[i] = (sw__gltf_buffer_view){
             .buffer = (uint32_t)buffer, .byte_offset = offset, .byte_length = length, .byte_stride = (uint32_t)stride};
     }
     return SW_OK;
@@ -820,7 +788,7 @@ static bool sw__element_type(const char* type, uint32_t* columns, uint32_t* rows
 /* Bytes of a bufferView from `offset` on, or an error when offset is past its end. */
 static sw_result sw__view_bytes(sw__loader* L, const char* where, int32_t view, size_t offset, const uint8_t** data,
                                 size_t* size) {
-    const sw_gltf_buffer_view* v = &L->views[view];
+    const sw__gltf_buffer_view* v = &L->views[view];
     if (offset > v->byte_length)
         return sw__fail(L, SW_ERR_INVALID_DATA, where, "byteOffset %zu is past the end of bufferViews[%d] (%zu bytes)",
                         offset, (int)view, v->byte_length);
@@ -1032,7 +1000,7 @@ static bool sw__one_of(size_t v, const size_t* values, size_t count) {
 static sw_result sw__parse_samplers(sw__loader* L) {
     size_t n = L->samplers.count;
     if (n == 0) return SW_OK;
-    sw_gltf_sampler* out = sw__array(L, L->arena, n, sizeof *out);
+    sw_model_sampler* out = sw__array(L, L->arena, n, sizeof *out);
     if (!out) return L->diag.result;
     static const size_t mag[] = {9728, 9729};
     static const size_t min[] = {9728, 9729, 9984, 9985, 9986, 9987};
@@ -1054,48 +1022,52 @@ static sw_result sw__parse_samplers(sw__loader* L) {
                             min_filter);
         if (!sw__one_of(wrap_s, wrap, 3) || !sw__one_of(wrap_t, wrap, 3))
             return sw__fail(L, SW_ERR_INVALID_DATA, path.s, "wrapS/wrapT must be 33071, 33648 or 10497");
-        out[i] = (sw_gltf_sampler){(int32_t)mag_filter, (int32_t)min_filter, (int32_t)wrap_s, (int32_t)wrap_t};
+        out[i] = (sw_model_sampler){(int32_t)mag_filter, (int32_t)min_filter, (int32_t)wrap_s, (int32_t)wrap_t};
     }
-    L->owner->asset.samplers = out;
-    L->owner->asset.sampler_count = n;
+    L->owner->model.samplers = out;
+    L->owner->model.sampler_count = n;
     return SW_OK;
 }
 
 static sw_result sw__parse_images(sw__loader* L) {
     size_t n = L->images.count;
     if (n == 0) return SW_OK;
-    sw_gltf_image* out = sw__array(L, L->arena, n, sizeof *out);
+    sw_model_image* out = sw__array(L, L->arena, n, sizeof *out);
     if (!out) return L->diag.result;
     for (size_t i = 0; i < n; i++) {
         const cJSON* im = L->images.items[i];
         sw__path path = sw__pathf("images[%zu]", i);
         const char *uri, *mime;
+        int32_t view = -1;
         if (sw__get_name(L, im, path.s, &out[i].name) != SW_OK ||
             sw__get_string(L, im, path.s, "uri", false, &uri) != SW_OK ||
             sw__get_string(L, im, path.s, "mimeType", false, &mime) != SW_OK ||
-            sw__get_index(L, im, path.s, "bufferView", false, &L->buffer_views, "bufferViews", &out[i].buffer_view) !=
-                SW_OK)
+            sw__get_index(L, im, path.s, "bufferView", false, &L->buffer_views, "bufferViews", &view) != SW_OK)
             return L->diag.result;
-        if (uri && out[i].buffer_view >= 0)
-            return sw__fail(L, SW_ERR_INVALID_DATA, path.s, "has both uri and bufferView");
-        if (!uri && out[i].buffer_view < 0)
-            return sw__fail(L, SW_ERR_INVALID_DATA, path.s, "has neither uri nor bufferView");
-        if (out[i].buffer_view >= 0 && !mime) sw__warn(L, path.s, "an image in a bufferView should have a mimeType");
+        if (uri && view >= 0) return sw__fail(L, SW_ERR_INVALID_DATA, path.s, "has both uri and bufferView");
+        if (!uri && view < 0) return sw__fail(L, SW_ERR_INVALID_DATA, path.s, "has neither uri nor bufferView");
+        if (view >= 0) {
+            /* bufferViews were checked against their buffers when parsed. */
+            const sw__gltf_buffer_view* v = &L->views[view];
+            out[i].data = L->buffer_data[v->buffer] + v->byte_offset;
+            out[i].data_size = v->byte_length;
+            if (!mime) sw__warn(L, path.s, "an image in a bufferView should have a mimeType");
+        }
         /* Image files are not opened here: a missing texture must not stop
-           an animation from loading (sw_gltf_decode_image reports it). */
+           an animation from loading (sw_model_decode_image reports it). */
         out[i].uri = sw__strdup(L, uri);
         out[i].mime_type = sw__strdup(L, mime);
         if ((uri && !out[i].uri) || (mime && !out[i].mime_type)) return L->diag.result;
     }
-    L->owner->asset.images = out;
-    L->owner->asset.image_count = n;
+    L->owner->model.images = out;
+    L->owner->model.image_count = n;
     return SW_OK;
 }
 
 static sw_result sw__parse_textures(sw__loader* L) {
     size_t n = L->textures.count;
     if (n == 0) return SW_OK;
-    sw_gltf_texture* out = sw__array(L, L->arena, n, sizeof *out);
+    sw_model_texture* out = sw__array(L, L->arena, n, sizeof *out);
     if (!out) return L->diag.result;
     for (size_t i = 0; i < n; i++) {
         sw__path path = sw__pathf("textures[%zu]", i);
@@ -1105,16 +1077,16 @@ static sw_result sw__parse_textures(sw__loader* L) {
                 SW_OK)
             return L->diag.result;
     }
-    L->owner->asset.textures = out;
-    L->owner->asset.texture_count = n;
+    L->owner->model.textures = out;
+    L->owner->model.texture_count = n;
     return SW_OK;
 }
 
 /* A textureInfo (`key` of `object`), with KHR_texture_transform; `scale_key`
    is "scale" (normalTexture), "strength" (occlusionTexture) or NULL. */
 static sw_result sw__parse_texture_ref(sw__loader* L, const cJSON* object, const char* path, const char* key,
-                                       const char* scale_key, sw_gltf_texture_ref* out) {
-    *out = (sw_gltf_texture_ref){.texture = -1, .scale = 1.0f, .uv_scale = {1.0f, 1.0f}};
+                                       const char* scale_key, sw_model_texture_ref* out) {
+    *out = (sw_model_texture_ref){.texture = -1, .scale = 1.0f, .uv_scale = {1.0f, 1.0f}};
     const cJSON* info;
     if (sw__get_object(L, object, path, key, false, &info) != SW_OK) return L->diag.result;
     if (!info) return SW_OK;
@@ -1146,15 +1118,15 @@ static sw_result sw__parse_texture_ref(sw__loader* L, const cJSON* object, const
 static sw_result sw__parse_materials(sw__loader* L) {
     size_t n = L->materials.count;
     if (n == 0) return SW_OK;
-    sw_gltf_material* out = sw__array(L, L->arena, n, sizeof *out);
+    sw_model_material* out = sw__array(L, L->arena, n, sizeof *out);
     if (!out) return L->diag.result;
     for (size_t i = 0; i < n; i++) {
         const cJSON* m = L->materials.items[i];
         sw__path path = sw__pathf("materials[%zu]", i);
-        sw_gltf_material* mat = &out[i];
-        *mat = (sw_gltf_material){
+        sw_model_material* mat = &out[i];
+        *mat = (sw_model_material){
             .base_color_factor = {1.0f, 1.0f, 1.0f, 1.0f}, .metallic_factor = 1.0f, .roughness_factor = 1.0f,
-            .alpha_mode = SW_GLTF_ALPHA_OPAQUE, .alpha_cutoff = 0.5f};
+            .alpha_mode = SW_MODEL_ALPHA_OPAQUE, .alpha_cutoff = 0.5f};
         const cJSON *pbr, *extensions;
         const char* alpha_mode;
         if (sw__get_name(L, m, path.s, &mat->name) != SW_OK ||
@@ -1177,9 +1149,9 @@ static sw_result sw__parse_materials(sw__loader* L) {
             sw__get_object(L, m, path.s, "extensions", false, &extensions) != SW_OK)
             return L->diag.result;
         if (alpha_mode) {
-            if (strcmp(alpha_mode, "OPAQUE") == 0) mat->alpha_mode = SW_GLTF_ALPHA_OPAQUE;
-            else if (strcmp(alpha_mode, "MASK") == 0) mat->alpha_mode = SW_GLTF_ALPHA_MASK;
-            else if (strcmp(alpha_mode, "BLEND") == 0) mat->alpha_mode = SW_GLTF_ALPHA_BLEND;
+            if (strcmp(alpha_mode, "OPAQUE") == 0) mat->alpha_mode = SW_MODEL_ALPHA_OPAQUE;
+            else if (strcmp(alpha_mode, "MASK") == 0) mat->alpha_mode = SW_MODEL_ALPHA_MASK;
+            else if (strcmp(alpha_mode, "BLEND") == 0) mat->alpha_mode = SW_MODEL_ALPHA_BLEND;
             else
                 return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(path.s, "alphaMode").s,
                                 "'%s' is not OPAQUE, MASK or BLEND", alpha_mode);
@@ -1194,8 +1166,8 @@ static sw_result sw__parse_materials(sw__loader* L) {
             mat->unlit = unlit != NULL;
         }
     }
-    L->owner->asset.materials = out;
-    L->owner->asset.material_count = n;
+    L->owner->model.materials = out;
+    L->owner->model.material_count = n;
     return SW_OK;
 }
 
@@ -1272,7 +1244,7 @@ static sw_result sw__read_attribute(sw__loader* L, const char* path, const char*
    keep_raw_influences the sets are also copied as read, and negative
    weights are dropped with a warning instead of failing the load. */
 static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__attributes* at, size_t vertex_count,
-                                     sw_gltf_primitive* p) {
+                                     sw_model_primitive* p) {
     int sets = 0, set_number[SW__MAX_SETS];
     for (int s = 0; s < SW__MAX_SETS; s++) {
         if ((at->joints[s] >= 0) != (at->weights[s] >= 0))
@@ -1417,7 +1389,7 @@ fail:
 }
 
 static sw_result sw__read_indices(sw__loader* L, const char* path, int32_t index, size_t vertex_count,
-                                  sw_gltf_primitive* p) {
+                                  sw_model_primitive* p) {
     sw__path where = sw__at(path, "indices");
     const sw__gltf_accessor* a;
     if (sw__use_accessor(L, where.s, (uint32_t)index, SW__SCALAR, SW__UINT16 | SW__UINT32, &a) != SW_OK)
@@ -1442,10 +1414,10 @@ static sw_result sw__read_indices(sw__loader* L, const char* path, int32_t index
 }
 
 static sw_result sw__read_targets(sw__loader* L, const cJSON* targets, const char* path, size_t vertex_count,
-                                  sw_gltf_primitive* p) {
+                                  sw_model_primitive* p) {
     size_t n = (size_t)cJSON_GetArraySize(targets);
     if (n == 0) return SW_OK;
-    sw_gltf_morph_target* out = sw__array(L, L->arena, n, sizeof *out);
+    sw_model_morph_target* out = sw__array(L, L->arena, n, sizeof *out);
     if (!out) return L->diag.result;
     size_t t = 0;
     const cJSON* target;
@@ -1490,18 +1462,18 @@ static size_t sw__non_unit(const float* v, size_t count, size_t components) {
     return bad;
 }
 
-static sw_result sw__parse_primitive(sw__loader* L, const cJSON* j, const char* path, sw_gltf_primitive* p) {
+static sw_result sw__parse_primitive(sw__loader* L, const cJSON* j, const char* path, sw_model_primitive* p) {
     const cJSON *attributes, *targets;
-    size_t mode = SW_GLTF_TRIANGLES;
+    size_t mode = SW_MODEL_TRIANGLES;
     int32_t indices;
-    *p = (sw_gltf_primitive){.material = -1};
+    *p = (sw_model_primitive){.material = -1};
     if (sw__get_object(L, j, path, "attributes", true, &attributes) != SW_OK ||
         sw__get_uint(L, j, path, "mode", false, 6, &mode) != SW_OK ||
         sw__get_index(L, j, path, "material", false, &L->materials, "materials", &p->material) != SW_OK ||
         sw__get_index(L, j, path, "indices", false, &L->accessors, "accessors", &indices) != SW_OK ||
         sw__get_array(L, j, path, "targets", false, &targets) != SW_OK)
         return L->diag.result;
-    p->mode = (sw_gltf_mode)mode;
+    p->mode = (sw_model_mode)mode;
     sw__path ap = sw__at(path, "attributes");
     sw__attributes at;
     if (sw__scan_attributes(L, attributes, ap.s, &at) != SW_OK) return L->diag.result;
@@ -1552,9 +1524,9 @@ static sw_result sw__parse_primitive(sw__loader* L, const cJSON* j, const char* 
             return sw__fail(L, SW_ERR_INVALID_DATA, ap.s,
                             "TEXCOORD_%d without TEXCOORD_%d (sets must be numbered from 0 without gaps)", s,
                             texcoords);
-    if (texcoords > SW_GLTF_MAX_TEXCOORDS)
-        sw__warn(L, ap.s, "%d TEXCOORD sets; only the first %d are read", texcoords, SW_GLTF_MAX_TEXCOORDS);
-    for (int s = 0; s < texcoords && s < SW_GLTF_MAX_TEXCOORDS; s++) {
+    if (texcoords > SW_MODEL_MAX_TEXCOORDS)
+        sw__warn(L, ap.s, "%d TEXCOORD sets; only the first %d are read", texcoords, SW_MODEL_MAX_TEXCOORDS);
+    for (int s = 0; s < texcoords && s < SW_MODEL_MAX_TEXCOORDS; s++) {
         char name[16];
         snprintf(name, sizeof name, "TEXCOORD_%d", s);
         float* uv;
@@ -1588,16 +1560,16 @@ static sw_result sw__parse_primitive(sw__loader* L, const cJSON* j, const char* 
         return L->diag.result;
 
     size_t elements = p->indices ? p->index_count : vertex_count;
-    if ((p->mode == SW_GLTF_TRIANGLES && elements % 3 != 0) || (p->mode == SW_GLTF_LINES && elements % 2 != 0))
+    if ((p->mode == SW_MODEL_TRIANGLES && elements % 3 != 0) || (p->mode == SW_MODEL_LINES && elements % 2 != 0))
         sw__warn(L, path, "%zu %s do not make whole %s", elements, p->indices ? "indices" : "vertices",
-                 p->mode == SW_GLTF_TRIANGLES ? "triangles" : "lines");
+                 p->mode == SW_MODEL_TRIANGLES ? "triangles" : "lines");
     return SW_OK;
 }
 
 static sw_result sw__parse_meshes(sw__loader* L) {
     size_t n = L->meshes.count;
     if (n == 0) return SW_OK;
-    sw_gltf_mesh* meshes = sw__array(L, L->arena, n, sizeof *meshes);
+    sw_model_mesh* meshes = sw__array(L, L->arena, n, sizeof *meshes);
     if (!meshes) return L->diag.result;
     L->meshes_out = meshes;
     for (size_t i = 0; i < n; i++) {
@@ -1610,7 +1582,7 @@ static sw_result sw__parse_meshes(sw__loader* L) {
             return L->diag.result;
         size_t count = (size_t)cJSON_GetArraySize(primitives);
         if (count == 0) return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(path.s, "primitives").s, "is empty");
-        sw_gltf_primitive* prims = sw__array(L, L->arena, count, sizeof *prims);
+        sw_model_primitive* prims = sw__array(L, L->arena, count, sizeof *prims);
         if (!prims) return L->diag.result;
         size_t k = 0;
         const cJSON* pj;
@@ -1657,8 +1629,8 @@ static sw_result sw__parse_meshes(sw__loader* L) {
             }
         }
     }
-    L->owner->asset.meshes = meshes;
-    L->owner->asset.mesh_count = n;
+    L->owner->model.meshes = meshes;
+    L->owner->model.mesh_count = n;
     return SW_OK;
 }
 
@@ -1678,9 +1650,9 @@ static sw_result sw__read_mat4(sw__loader* L, const float* m, const char* where,
     return SW_OK;
 }
 
-static sw_result sw__parse_node(sw__loader* L, const cJSON* j, const char* path, sw_gltf_node* node) {
+static sw_result sw__parse_node(sw__loader* L, const cJSON* j, const char* path, sw_model_node* node) {
     const cJSON *children, *matrix, *weights;
-    *node = (sw_gltf_node){.parent = -1, .matrix = sw_mat34_identity(), .trs = sw_transform_identity()};
+    *node = (sw_model_node){.parent = -1, .matrix = sw_mat34_identity(), .trs = sw_transform_identity()};
     if (sw__get_name(L, j, path, &node->name) != SW_OK ||
         sw__get_index(L, j, path, "camera", false, &L->cameras, "cameras", &node->camera) != SW_OK ||
         sw__get_index(L, j, path, "mesh", false, &L->meshes, "meshes", &node->mesh) != SW_OK ||
@@ -1752,37 +1724,14 @@ static sw_result sw__parse_node(sw__loader* L, const cJSON* j, const char* path,
 }
 
 /* Binary min-heap of node indices, for the smallest parents-first order. */
-static void sw__heap_push(uint32_t* heap, size_t* size, uint32_t v) {
-    size_t i = (*size)++;
-    while (i > 0 && heap[(i - 1) / 2] > v) {
-        heap[i] = heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    heap[i] = v;
-}
-
-static uint32_t sw__heap_pop(uint32_t* heap, size_t* size) {
-    uint32_t top = heap[0], last = heap[--*size];
-    size_t i = 0, n = *size;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && heap[c + 1] < heap[c]) c++;
-        if (heap[c] >= last) break;
-        heap[i] = heap[c];
-        i = c;
-    }
-    if (n) heap[i] = last;
-    return top;
-}
-
-/* Parents from children lists, then node_order by Kahn's algorithm taking
-   the lowest ready index first (as sw_joint_order_parents_first, without
-   its 32767-joint limit), so files already parents-first keep their order.
-   Nodes never reached hang below a cycle. */
+/* Parents from children lists, then the parents-first order of the core
+   (sw_joint_order_parents_first: lowest ready index first, so files
+   already parents first keep their order). sw__order_nodes applies it once
+   the whole file is read; until then everything is in file order, so
+   messages name the file's indices. */
 static sw_result sw__build_hierarchy(sw__loader* L) {
     size_t n = L->nodes.count;
-    sw_gltf_node* nodes = L->nodes_out;
+    sw_model_node* nodes = L->nodes_out;
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < nodes[i].child_count; k++) {
             uint32_t c = nodes[i].children[k];
@@ -1797,53 +1746,85 @@ static sw_result sw__build_hierarchy(sw__loader* L) {
             nodes[c].parent = (int32_t)i;
         }
     }
+    if (n > SW_MAX_ORDER_JOINTS) return sw__fail(L, SW_ERR_UNSUPPORTED, "nodes", "%zu nodes is too many", n);
     uint32_t* order = sw__array(L, L->arena, n, sizeof *order);
-    uint32_t* heap = sw__array(L, &L->scratch, n, sizeof *heap);
-    bool* placed = sw__array(L, &L->scratch, n, sizeof *placed);
-    if (!order || !heap || !placed) return L->diag.result;
-    size_t heap_size = 0, placed_count = 0;
-    for (size_t i = 0; i < n; i++)
-        if (nodes[i].parent < 0) sw__heap_push(heap, &heap_size, (uint32_t)i);
-    while (heap_size) {
-        uint32_t u = sw__heap_pop(heap, &heap_size);
-        order[placed_count++] = u;
-        placed[u] = true;
-        for (size_t k = 0; k < nodes[u].child_count; k++) sw__heap_push(heap, &heap_size, nodes[u].children[k]);
+    int32_t* parents = sw__array(L, &L->scratch, n, sizeof *parents);
+    uint32_t* scratch = sw__array(L, &L->scratch, 2 * n, sizeof *scratch);
+    if (!order || !parents || !scratch) return L->diag.result;
+    for (size_t i = 0; i < n; i++) parents[i] = nodes[i].parent;
+    sw_diag inner;
+    sw_result r = sw_joint_order_parents_first(order, parents, n, scratch, &inner);
+    if (r == SW_OK) {
+        L->order = order;
+        return SW_OK;
     }
-    if (placed_count < n) {
-        /* An unplaced node's parent is unplaced too, so climbing n parents
-           from one ends on the cycle above it. */
-        size_t start = 0;
-        while (placed[start]) start++;
-        uint32_t x = (uint32_t)start;
-        for (size_t step = 0; step < n; step++) x = (uint32_t)nodes[x].parent;
-        bool* on_cycle = placed; /* reused: clear, then mark the cycle */
-        memset(on_cycle, 0, n * sizeof *on_cycle);
-        uint32_t lowest = x;
-        for (uint32_t y = x;;) {
-            on_cycle[y] = true;
-            if (y < lowest) lowest = y;
-            y = (uint32_t)nodes[y].parent;
-            if (y == x) break;
-        }
-        char chain[96];
-        size_t used = (size_t)snprintf(chain, sizeof chain, "%u", (unsigned)lowest);
-        uint32_t y = lowest;
-        for (int hop = 0; hop < 6; hop++) {
-            uint32_t next = y;
-            for (size_t k = 0; k < nodes[y].child_count; k++)
-                if (on_cycle[nodes[y].children[k]]) next = nodes[y].children[k];
-            y = next;
-            used += (size_t)snprintf(chain + used, sizeof chain - used, " -> %u", (unsigned)y);
-            if (y == lowest || used >= sizeof chain - 16) break;
-        }
-        if (y != lowest) snprintf(chain + used, sizeof chain - used, " -> ...");
-        sw_result r = sw__fail(L, SW_ERR_CYCLE, sw__pathf("nodes[%u]", (unsigned)lowest).s,
-                               "the node hierarchy has a cycle through this node (children: %s)", chain);
-        L->diag.index = lowest;
-        return r;
+    if (r != SW_ERR_CYCLE) return sw__fail(L, r, "nodes", "%s", inner.message);
+    /* Name the cycle from its lowest node, following children round it. */
+    bool* on_cycle = sw__array(L, &L->scratch, n, sizeof *on_cycle);
+    if (!on_cycle) return L->diag.result;
+    uint32_t x = (uint32_t)inner.index, lowest = x;
+    for (uint32_t y = x;;) {
+        on_cycle[y] = true;
+        if (y < lowest) lowest = y;
+        y = (uint32_t)nodes[y].parent;
+        if (y == x) break;
     }
-    L->owner->asset.node_order = order;
+    char chain[96];
+    size_t used = (size_t)snprintf(chain, sizeof chain, "%u", (unsigned)lowest);
+    uint32_t y = lowest;
+    for (int hop = 0; hop < 6; hop++) {
+        uint32_t next = y;
+        for (size_t k = 0; k < nodes[y].child_count; k++)
+            if (on_cycle[nodes[y].children[k]]) next = nodes[y].children[k];
+        y = next;
+        used += (size_t)snprintf(chain + used, sizeof chain - used, " -> %u", (unsigned)y);
+        if (y == lowest || used >= sizeof chain - 16) break;
+    }
+    if (y != lowest) snprintf(chain + used, sizeof chain - used, " -> ...");
+    r = sw__fail(L, SW_ERR_CYCLE, sw__pathf("nodes[%u]", (unsigned)lowest).s,
+                 "the node hierarchy has a cycle through this node (children: %s)", chain);
+    L->diag.index = lowest;
+    return r;
+}
+
+/* Stores the nodes parents first (L->order) and renumbers every node
+   reference: parents, children, skin joints and skeletons, scene roots,
+   clip targets. Morph weight offsets were assigned in file order and stay. */
+static sw_result sw__order_nodes(sw__loader* L) {
+    size_t n = L->nodes.count;
+    sw_model* model = &L->owner->model;
+    if (n == 0) return SW_OK;
+    uint32_t* rank = sw__array(L, L->arena, n, sizeof *rank);      /* file index → model index */
+    sw_model_node* nodes = sw__array(L, L->arena, n, sizeof *nodes);
+    uint32_t* offsets = sw__array(L, L->arena, n, sizeof *offsets);
+    if (!rank || !nodes || !offsets) return L->diag.result;
+    for (size_t k = 0; k < n; k++) rank[L->order[k]] = (uint32_t)k;
+    for (size_t k = 0; k < n; k++) {
+        sw_model_node* node = &nodes[k];
+        *node = L->nodes_out[L->order[k]];
+        node->source_index = L->order[k];
+        if (node->parent >= 0) node->parent = (int32_t)rank[node->parent];
+        uint32_t* children = (uint32_t*)node->children; /* the loader's own arena memory */
+        for (size_t c = 0; c < node->child_count; c++) children[c] = rank[children[c]];
+        offsets[k] = node->weight_offset;
+    }
+    for (size_t s = 0; s < model->skin_count; s++) {
+        sw_model_skin* skin = (sw_model_skin*)&model->skins[s];
+        uint32_t* joints = (uint32_t*)skin->joints;
+        for (size_t j = 0; j < skin->joint_count; j++) joints[j] = rank[joints[j]];
+        if (skin->skeleton >= 0) skin->skeleton = (int32_t)rank[skin->skeleton];
+    }
+    for (size_t s = 0; s < model->scene_count; s++) {
+        uint32_t* roots = (uint32_t*)model->scenes[s].nodes;
+        for (size_t k = 0; k < model->scenes[s].node_count; k++) roots[k] = rank[roots[k]];
+    }
+    for (size_t c = 0; c < model->animation_count; c++) {
+        sw_track* tracks = (sw_track*)model->animations[c].tracks;
+        for (size_t t = 0; t < model->animations[c].track_count; t++) tracks[t].target = rank[tracks[t].target];
+    }
+    model->nodes = nodes;
+    model->node_from_source = rank;
+    model->weight_offsets = offsets;
     return SW_OK;
 }
 
@@ -1856,8 +1837,8 @@ static sw_result sw__parse_nodes(sw__loader* L) {
         if (sw__parse_node(L, L->nodes.items[i], sw__pathf("nodes[%zu]", i).s, &L->nodes_out[i]) != SW_OK)
             return L->diag.result;
     if (sw__build_hierarchy(L) != SW_OK) return L->diag.result;
-    L->owner->asset.nodes = L->nodes_out;
-    L->owner->asset.node_count = n;
+    L->owner->model.nodes = L->nodes_out;
+    L->owner->model.node_count = n;
     return SW_OK;
 }
 
@@ -1866,7 +1847,7 @@ static sw_result sw__parse_nodes(sw__loader* L) {
 static sw_result sw__parse_skins(sw__loader* L) {
     size_t n = L->skins.count;
     if (n == 0) return SW_OK;
-    sw_gltf_skin* skins = sw__array(L, L->arena, n, sizeof *skins);
+    sw_model_skin* skins = sw__array(L, L->arena, n, sizeof *skins);
     if (!skins) return L->diag.result;
     L->skins_out = skins;
     for (size_t i = 0; i < n; i++) {
@@ -1915,14 +1896,14 @@ static sw_result sw__parse_skins(sw__loader* L) {
         skins[i].joint_count = count;
         skins[i].inverse_bind = inverse_bind;
     }
-    L->owner->asset.skins = skins;
-    L->owner->asset.skin_count = n;
+    L->owner->model.skins = skins;
+    L->owner->model.skin_count = n;
     return SW_OK;
 }
 
 static sw_result sw__parse_scenes(sw__loader* L) {
     size_t n = L->scenes.count;
-    sw_gltf_scene* scenes = n ? sw__array(L, L->arena, n, sizeof *scenes) : NULL;
+    sw_model_scene* scenes = n ? sw__array(L, L->arena, n, sizeof *scenes) : NULL;
     if (n && !scenes) return L->diag.result;
     for (size_t i = 0; i < n; i++) {
         const cJSON* j = L->scenes.items[i];
@@ -1948,29 +1929,29 @@ static sw_result sw__parse_scenes(sw__loader* L) {
         scenes[i].nodes = out;
         scenes[i].node_count = count;
     }
-    L->owner->asset.scenes = scenes;
-    L->owner->asset.scene_count = n;
+    L->owner->model.scenes = scenes;
+    L->owner->model.scene_count = n;
     int32_t scene;
     if (sw__get_index(L, L->root, "", "scene", false, &L->scenes, "scenes", &scene) != SW_OK) return L->diag.result;
-    L->owner->asset.default_scene = scene >= 0 ? scene : n ? 0 : -1;
+    L->owner->model.default_scene = scene >= 0 ? scene : n ? 0 : -1;
     return SW_OK;
 }
 
 /* Every skinned instance's joint indices must lie within its skin. */
 static sw_result sw__check_skinned_nodes(sw__loader* L) {
     for (size_t i = 0; i < L->nodes.count; i++) {
-        const sw_gltf_node* node = &L->nodes_out[i];
+        const sw_model_node* node = &L->nodes_out[i];
         if (node->skin < 0) continue;
         sw__path path = sw__pathf("nodes[%zu]", i);
         if (node->mesh < 0) {
             sw__warn(L, path.s, "has a skin but no mesh");
             continue;
         }
-        const sw_gltf_mesh* mesh = &L->meshes_out[node->mesh];
-        const sw_gltf_skin* skin = &L->skins_out[node->skin];
+        const sw_model_mesh* mesh = &L->meshes_out[node->mesh];
+        const sw_model_skin* skin = &L->skins_out[node->skin];
         size_t unskinned = 0;
         for (size_t p = 0; p < mesh->primitive_count; p++) {
-            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            const sw_model_primitive* prim = &mesh->primitives[p];
             if (prim->influence_count == 0) {
                 unskinned++;
                 continue;
@@ -2094,7 +2075,7 @@ static sw_result sw__parse_channel(sw__loader* L, const cJSON* j, const char* pa
                  L->nodes.count);
         return SW_OK;
     }
-    sw_gltf_node* n = &L->nodes_out[node];
+    sw_model_node* n = &L->nodes_out[node];
     size_t components = track_path == SW_PATH_ROTATION ? 4 : 3;
     if (track_path == SW_PATH_WEIGHTS) {
         components = n->mesh >= 0 ? L->meshes_out[n->mesh].weight_count : 0;
@@ -2235,23 +2216,29 @@ static sw_result sw__parse_animations(sw__loader* L) {
         clips[i].start = start;
         clips[i].duration = end;
     }
-    L->owner->asset.animations = clips;
-    L->owner->asset.animation_count = n;
+    L->owner->model.animations = clips;
+    L->owner->model.animation_count = n;
     return SW_OK;
 }
 
 /* ---- the document -------------------------------------------------------------------- */
 
 static sw_result sw__finish(sw__loader* L) {
-    sw_gltf_asset* asset = &L->owner->asset;
+    sw_model* asset = &L->owner->model;
     size_t offset = 0;
     for (size_t i = 0; i < L->nodes.count; i++) {
-        sw_gltf_node* node = &L->nodes_out[i];
+        sw_model_node* node = &L->nodes_out[i];
         if (offset > UINT32_MAX) return sw__fail(L, SW_ERR_INVALID_DATA, NULL, "too many morph weights");
         node->weight_offset = (uint32_t)offset;
         if (node->mesh >= 0) offset += L->meshes_out[node->mesh].weight_count;
     }
     asset->weight_count = offset;
+    size_t palette = 0;
+    for (size_t s = 0; s < asset->skin_count; s++) {
+        ((sw_model_skin*)&asset->skins[s])->palette_offset = palette;
+        palette += asset->skins[s].joint_count;
+    }
+    asset->skin_joint_count = palette;
     if (L->quantization_used && !L->quantization_declared)
         sw__warn(L, NULL, "integer vertex attributes without KHR_mesh_quantization in extensionsUsed");
     if (L->warnings_dropped) {
@@ -2267,11 +2254,7 @@ static sw_result sw__finish(sw__loader* L) {
         asset->warnings = lines;
         asset->warning_count = L->warning_count;
     }
-    asset->buffer_count = L->buffers.count;
-    asset->buffers = L->buffer_data;
-    asset->buffer_sizes = L->buffer_size;
-    asset->buffer_view_count = L->buffer_views.count;
-    asset->buffer_views = L->views;
+    if (sw__order_nodes(L) != SW_OK) return L->diag.result;
     asset->allow_outside_paths = L->allow_outside;
     if (L->base_dir && !(asset->base_dir = sw__strdup(L, L->base_dir))) return L->diag.result;
     return SW_OK;
@@ -2403,7 +2386,7 @@ static sw_result sw__begin(sw__loader* L, const sw_gltf_options* options, const 
     L->name = name;
     L->warnings_tail = &L->warnings;
     L->max_memory = options && options->max_memory ? options->max_memory : SW__DEFAULT_MAX_MEMORY;
-    L->max_influences = options && options->max_influences ? options->max_influences : SW_GLTF_MAX_INFLUENCES;
+    L->max_influences = options && options->max_influences ? options->max_influences : SW_MODEL_MAX_INFLUENCES;
     L->allow_outside = options && options->allow_outside_paths;
     L->keep_raw_influences = options && options->keep_raw_influences;
     if (L->max_influences != 4 && L->max_influences != 8)
@@ -2413,13 +2396,13 @@ static sw_result sw__begin(sw__loader* L, const sw_gltf_options* options, const 
     L->owner = calloc(1, sizeof *L->owner);
     if (!L->owner) return sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     L->arena = &L->owner->arena;
-    L->owner->asset.default_scene = -1;
+    L->owner->model.default_scene = -1;
     return SW_OK;
 }
 
 /* Hands the asset out, or frees it; always frees the scratch. */
-static sw_result sw__end(sw__loader* L, sw_result r, const char* path, sw_gltf_asset** out_asset, sw_diag* diag) {
-    if (r == SW_OK && !(L->owner->asset.path = sw__strdup(L, path))) r = L->diag.result;
+static sw_result sw__end(sw__loader* L, sw_result r, const char* path, sw_model** out_asset, sw_diag* diag) {
+    if (r == SW_OK && !(L->owner->model.path = sw__strdup(L, path))) r = L->diag.result;
     sw__arena_free(&L->scratch);
     if (r != SW_OK) {
         if (L->owner) {
@@ -2429,7 +2412,7 @@ static sw_result sw__end(sw__loader* L, sw_result r, const char* path, sw_gltf_a
         if (diag) *diag = L->diag;
         return r;
     }
-    *out_asset = &L->owner->asset;
+    *out_asset = &L->owner->model;
     sw_diag_set(diag, SW_OK, -1, "%s", "");
     return SW_OK;
 }
@@ -2440,7 +2423,7 @@ static const char* sw__base_name(const char* path) {
 }
 
 sw_result sw_gltf_load_memory(const void* data, size_t size, const char* name, const char* base_dir,
-                              const sw_gltf_options* options, sw_gltf_asset** out_asset, sw_diag* diag) {
+                              const sw_gltf_options* options, sw_model** out_asset, sw_diag* diag) {
     if (out_asset) *out_asset = NULL;
     if (!out_asset || (!data && size))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_gltf_load_memory: no data or no out_asset");
@@ -2455,7 +2438,7 @@ sw_result sw_gltf_load_memory(const void* data, size_t size, const char* name, c
     return sw__end(&L, r, label, out_asset, diag);
 }
 
-sw_result sw_gltf_load_file(const char* path, const sw_gltf_options* options, sw_gltf_asset** out_asset,
+sw_result sw_gltf_load_file(const char* path, const sw_gltf_options* options, sw_model** out_asset,
                             sw_diag* diag) {
     if (out_asset) *out_asset = NULL;
     if (!path || !out_asset)

@@ -794,7 +794,7 @@ sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const 
     return SW_OK;
 }
 
-void sw_gpu_mesh_desc_from_gltf(const sw_gltf_primitive* prim, sw_gpu_morph_target* targets,
+void sw_gpu_mesh_desc_from_primitive(const sw_model_primitive* prim, sw_gpu_morph_target* targets,
                                 sw_gpu_mesh_desc* out_desc) {
     for (size_t t = 0; t < prim->target_count; t++)
         targets[t] = (sw_gpu_morph_target){prim->targets[t].positions, prim->targets[t].normals,

@@ -178,8 +178,8 @@ static sw_result sw__program(const char* vs, const char* fs, const char* name, G
 
 typedef struct sw__draw {
     size_t node, primitive;
-    const sw_gltf_primitive* prim;
-    sw_gpu_gltf_primitive* gpu;
+    const sw_model_primitive* prim;
+    sw_gpu_model_primitive* gpu;
     GLuint vao;
     GLuint static_buffer;     /* uv0 | uv1 | colours */
     GLuint index_buffer;
@@ -199,7 +199,7 @@ struct sw_renderer {
     GLuint white_texture, flat_normal_texture;
     sw_gpu_skinner* skinner;
     /* scene */
-    const sw_gltf_asset* asset;
+    const sw_model* asset;
     sw__draw* draws;
     size_t draw_count;
     GLuint* textures;         /* one per glTF texture, 0 = white */
@@ -326,7 +326,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
 static void sw__clear_scene(sw_renderer* r) {
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
-        sw_gpu_gltf_primitive_destroy(d->gpu);
+        sw_gpu_model_primitive_destroy(d->gpu);
         glDeleteVertexArrays(1, &d->vao);
         GLuint buffers[3] = {d->static_buffer, d->index_buffer, d->weight_buffer};
         glDeleteBuffers(3, buffers);
@@ -364,14 +364,14 @@ void sw_renderer_destroy(sw_renderer* r) {
     free(r);
 }
 
-static GLenum sw__gl_mode(sw_gltf_mode mode) {
+static GLenum sw__gl_mode(sw_model_mode mode) {
     switch (mode) {
-    case SW_GLTF_POINTS: return GL_POINTS;
-    case SW_GLTF_LINES: return GL_LINES;
-    case SW_GLTF_LINE_LOOP: return GL_LINE_LOOP;
-    case SW_GLTF_LINE_STRIP: return GL_LINE_STRIP;
-    case SW_GLTF_TRIANGLE_STRIP: return GL_TRIANGLE_STRIP;
-    case SW_GLTF_TRIANGLE_FAN: return GL_TRIANGLE_FAN;
+    case SW_MODEL_POINTS: return GL_POINTS;
+    case SW_MODEL_LINES: return GL_LINES;
+    case SW_MODEL_LINE_LOOP: return GL_LINE_LOOP;
+    case SW_MODEL_LINE_STRIP: return GL_LINE_STRIP;
+    case SW_MODEL_TRIANGLE_STRIP: return GL_TRIANGLE_STRIP;
+    case SW_MODEL_TRIANGLE_FAN: return GL_TRIANGLE_FAN;
     default: return GL_TRIANGLES;
     }
 }
@@ -379,13 +379,13 @@ static GLenum sw__gl_mode(sw_gltf_mode mode) {
 /* A texture from a glTF texture: decoded, mipmapped, its sampler's filters
    and wraps. Returns 0 when the image does not decode. */
 static GLuint sw__upload_texture(sw_renderer* r, size_t index, bool srgb) {
-    const sw_gltf_asset* a = r->asset;
-    const sw_gltf_texture* t = &a->textures[index];
+    const sw_model* a = r->asset;
+    const sw_model_texture* t = &a->textures[index];
     if (t->image < 0) return 0;
     uint8_t* pixels = NULL;
     int w = 0, h = 0;
     sw_diag diag;
-    if (sw_gltf_decode_image(a, (size_t)t->image, &pixels, &w, &h, &diag) != SW_OK) {
+    if (sw_model_decode_image(a, (size_t)t->image, &pixels, &w, &h, &diag) != SW_OK) {
         r->stats.texture_failures++;
         return 0;
     }
@@ -398,7 +398,7 @@ static GLuint sw__upload_texture(sw_renderer* r, size_t index, bool srgb) {
     glGenerateMipmap(GL_TEXTURE_2D);
     GLint min_filter = GL_LINEAR_MIPMAP_LINEAR, mag_filter = GL_LINEAR, wrap_s = GL_REPEAT, wrap_t = GL_REPEAT;
     if (t->sampler >= 0 && (size_t)t->sampler < a->sampler_count) {
-        const sw_gltf_sampler* s = &a->samplers[t->sampler];
+        const sw_model_sampler* s = &a->samplers[t->sampler];
         if (s->min_filter) min_filter = s->min_filter;
         if (s->mag_filter) mag_filter = s->mag_filter;
         if (s->wrap_s) wrap_s = s->wrap_s;
@@ -415,7 +415,7 @@ static GLuint sw__upload_texture(sw_renderer* r, size_t index, bool srgb) {
 /* Attribute layout of the G-buffer pass (locations as in gbuffer.vert);
    bindings 0–3 follow the skinned buffers and are rebound every draw. */
 static void sw__setup_vao(sw__draw* d) {
-    const sw_gltf_primitive* p = d->prim;
+    const sw_model_primitive* p = d->prim;
     glGenVertexArrays(1, &d->vao);
     glBindVertexArray(d->vao);
     glVertexAttribFormat(0, 3, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(0, 0);
@@ -464,7 +464,7 @@ static void sw__setup_vao(sw__draw* d) {
     glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
-sw_result sw_renderer_set_scene(sw_renderer* r, const sw_gltf_asset* asset, sw_diag* diag) {
+sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, sw_diag* diag) {
     if (!r || !asset) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or asset");
     sw__clear_scene(r);
     r->asset = asset;
@@ -484,7 +484,7 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_gltf_asset* asset, sw_d
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     }
     for (size_t m = 0; m < asset->material_count; m++) {
-        const sw_gltf_material* mat = &asset->materials[m];
+        const sw_model_material* mat = &asset->materials[m];
         if (mat->base_color_texture.texture >= 0) srgb[mat->base_color_texture.texture] = true;
         if (mat->emissive_texture.texture >= 0) srgb[mat->emissive_texture.texture] = true;
     }
@@ -493,15 +493,15 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_gltf_asset* asset, sw_d
 
     /* Every (node, primitive), scene or not, as sinew export lists them. */
     for (size_t n = 0; n < asset->node_count; n++) {
-        const sw_gltf_node* node = &asset->nodes[n];
+        const sw_model_node* node = &asset->nodes[n];
         if (node->mesh < 0) continue;
-        const sw_gltf_mesh* mesh = &asset->meshes[node->mesh];
+        const sw_model_mesh* mesh = &asset->meshes[node->mesh];
         for (size_t p = 0; p < mesh->primitive_count; p++) {
-            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            const sw_model_primitive* prim = &mesh->primitives[p];
             if (prim->vertex_count == 0) continue;
             sw__draw* d = &r->draws[r->draw_count];
             d->node = n, d->primitive = p, d->prim = prim, d->mode = sw__gl_mode(prim->mode);
-            sw_result res = sw_gpu_gltf_primitive_create(r->skinner, asset, n, p, &d->gpu, diag);
+            sw_result res = sw_gpu_model_primitive_create(r->skinner, asset, n, p, &d->gpu, diag);
             if (res != SW_OK) {
                 sw__clear_scene(r);
                 return res;
@@ -525,15 +525,15 @@ static void sw__ground_geometry(sw_renderer* r, const float lo[3], const float h
 /* Per-vertex weight of one joint (node) for the weight view. */
 static sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag* diag) {
     if (r->weight_joint == joint_node) return SW_OK;
-    const sw_gltf_asset* a = r->asset;
+    const sw_model* a = r->asset;
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
-        const sw_gltf_primitive* p = d->prim;
-        const sw_gltf_node* node = &a->nodes[d->node];
+        const sw_model_primitive* p = d->prim;
+        const sw_model_node* node = &a->nodes[d->node];
         float* w = (float*)calloc(p->vertex_count, sizeof(float));
         if (!w) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for joint weights");
         if (node->skin >= 0 && p->influence_count > 0) {
-            const sw_gltf_skin* skin = &a->skins[node->skin];
+            const sw_model_skin* skin = &a->skins[node->skin];
             for (size_t v = 0; v < p->vertex_count; v++)
                 for (int k = 0; k < p->influence_count; k++) {
                     uint16_t j = p->joints[v * (size_t)p->influence_count + (size_t)k];
@@ -557,13 +557,13 @@ static sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag*
     return sw_gl_check("uploading joint weights", diag);
 }
 
-static sw_result sw__skin_all(sw_renderer* r, const sw_mat34* world, const float* weights, sw_skin_method method,
+static sw_result sw__skin_all(sw_renderer* r, const sw_pose* pose, sw_skin_method method,
                               sw_diag* diag) {
     sw_gpu_skin_desc desc = {.method = method == SW_SKIN_DQS ? SW_SKIN_DQS : SW_SKIN_LBS};
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
-        sw_result res = sw_gpu_gltf_primitive_pose(d->gpu, world, weights, diag);
-        if (res == SW_OK) res = sw_gpu_gltf_primitive_skin(r->skinner, d->gpu, &desc, NULL, diag);
+        sw_result res = sw_gpu_model_primitive_pose(d->gpu, pose, diag);
+        if (res == SW_OK) res = sw_gpu_model_primitive_skin(r->skinner, d->gpu, &desc, NULL, diag);
         if (res != SW_OK) return res;
     }
     return SW_OK;
@@ -577,10 +577,10 @@ void sw_renderer_set_scene_box(sw_renderer* r, const float box_min[3], const flo
     sw__ground_geometry(r, box_min, box_max);
 }
 
-sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_mat34* world, const float* weights, float out_min[3],
+sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_pose* pose, float out_min[3],
                                    float out_max[3], sw_diag* diag) {
-    if (!r || !r->asset || !world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or pose");
-    sw_result res = sw__skin_all(r, world, weights, SW_SKIN_LBS, diag);
+    if (!r || !r->asset || !pose || !pose->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or pose");
+    sw_result res = sw__skin_all(r, pose, SW_SKIN_LBS, diag);
     if (res != SW_OK) return res;
     float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
     bool any = false;
@@ -589,7 +589,7 @@ sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_mat34* world, const 
         size_t n = d->prim->vertex_count;
         float* p = (float*)malloc(n * 12);
         if (!p) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu vertices", n);
-        res = sw_gpu_instance_read(sw_gpu_gltf_primitive_instance(d->gpu), p, NULL, NULL, NULL, diag);
+        res = sw_gpu_instance_read(sw_gpu_model_primitive_instance(d->gpu), p, NULL, NULL, NULL, diag);
         for (size_t v = 0; res == SW_OK && v < n; v++)
             for (int c = 0; c < 3; c++) {
                 float x = p[3 * v + (size_t)c];
@@ -609,8 +609,8 @@ sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_mat34* world, const 
 
 /* Uniforms of one material (locations as in gbuffer.frag), textures bound. */
 static void sw__bind_material(const sw_renderer* r, const sw__draw* d, int flags) {
-    const sw_gltf_asset* a = r->asset;
-    static const sw_gltf_material fallback = {
+    const sw_model* a = r->asset;
+    static const sw_model_material fallback = {
         .base_color_factor = {1, 1, 1, 1},
         .metallic_factor = 0.0f,
         .roughness_factor = 0.6f,
@@ -621,16 +621,16 @@ static void sw__bind_material(const sw_renderer* r, const sw__draw* d, int flags
         .emissive_texture = {.texture = -1},
         .alpha_cutoff = 0.5f,
     };
-    const sw_gltf_material* m =
+    const sw_model_material* m =
         d->prim->material >= 0 && (size_t)d->prim->material < a->material_count ? &a->materials[d->prim->material] : &fallback;
-    const sw_gltf_texture_ref* refs[SW__TEXTURE_SLOTS] = {&m->base_color_texture, &m->normal_texture,
+    const sw_model_texture_ref* refs[SW__TEXTURE_SLOTS] = {&m->base_color_texture, &m->normal_texture,
                                                           &m->metallic_roughness_texture, &m->occlusion_texture,
                                                           &m->emissive_texture};
     float transforms[SW__TEXTURE_SLOTS][9];
     GLint sets[SW__TEXTURE_SLOTS];
     bool normal_map = false;
     for (int s = 0; s < SW__TEXTURE_SLOTS; s++) {
-        const sw_gltf_texture_ref* ref = refs[s];
+        const sw_model_texture_ref* ref = refs[s];
         GLuint tex = ref->texture >= 0 && (size_t)ref->texture < a->texture_count ? r->textures[ref->texture] : 0;
         if (s == 1) normal_map = tex != 0;
         glActiveTexture(GL_TEXTURE0 + (GLenum)s);
@@ -650,8 +650,8 @@ static void sw__bind_material(const sw_renderer* r, const sw__draw* d, int flags
     glUniform2f(12, m->metallic_factor, m->roughness_factor);
     glUniform1f(13, m->occlusion_texture.texture >= 0 ? m->occlusion_texture.scale : 0.0f);
     glUniform1f(14, m->normal_texture.scale);
-    glUniform1f(15, m->alpha_mode == SW_GLTF_ALPHA_OPAQUE ? -1.0f
-                    : m->alpha_mode == SW_GLTF_ALPHA_MASK ? m->alpha_cutoff
+    glUniform1f(15, m->alpha_mode == SW_MODEL_ALPHA_OPAQUE ? -1.0f
+                    : m->alpha_mode == SW_MODEL_ALPHA_MASK ? m->alpha_cutoff
                                                           : 0.5f);
     glUniform1ui(16, m->unlit ? SW_RENDER_CLASS_UNLIT : SW_RENDER_CLASS_LIT);
     int f = flags | (d->prim->normals ? 1 : 0) | (d->prim->tangents ? 2 : 0) | (normal_map ? 4 : 0) |
@@ -665,7 +665,7 @@ static void sw__bind_material(const sw_renderer* r, const sw__draw* d, int flags
 
 static void sw__draw_primitive(const sw__draw* d) {
     sw_gpu_instance_buffers b;
-    sw_gpu_instance_get_buffers(sw_gpu_gltf_primitive_instance(d->gpu), &b);
+    sw_gpu_instance_get_buffers(sw_gpu_model_primitive_instance(d->gpu), &b);
     glBindVertexArray(d->vao);
     glBindVertexBuffer(0, b.positions, 0, 12);
     glBindVertexBuffer(1, b.previous_positions, 0, 12);
@@ -727,11 +727,11 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw_result res;
     if (!r->have_bounds) {
         float lo[3], hi[3];
-        res = sw_renderer_scene_bounds(r, f->world, f->weights, lo, hi, diag);
+        res = sw_renderer_scene_bounds(r, f->pose, lo, hi, diag);
         if (res != SW_OK) return res;
         sw_renderer_set_scene_box(r, lo, hi);
     }
-    res = sw__skin_all(r, f->world, f->weights, method, diag);
+    res = sw__skin_all(r, f->pose, method, diag);
     if (res != SW_OK) return res;
     sw_vec3 light_direction;
     sw_mat4 light_vp;
@@ -863,7 +863,7 @@ static size_t sw__octahedron(float* v, const float head[3], const float tail[3])
    the joint when the parent is a joint too, and a small cross at every
    joint. */
 static sw_result sw__draw_bones(sw_renderer* r, const sw_render_frame* f, const sw_mat4* vp, sw_diag* diag) {
-    const sw_gltf_asset* a = r->asset;
+    const sw_model* a = r->asset;
     size_t joints = 0;
     for (size_t s = 0; s < a->skin_count; s++) joints += a->skins[s].joint_count;
     if (joints == 0) return SW_OK;
@@ -882,11 +882,11 @@ static sw_result sw__draw_bones(sw_renderer* r, const sw_render_frame* f, const 
     size_t count = 0;
     for (size_t n = 0; n < a->node_count; n++) {
         if (!is_joint[n]) continue;
-        const sw_mat34* m = &f->world[n];
+        const sw_mat34* m = &f->pose->world[n];
         float p[3] = {m->m[0][3], m->m[1][3], m->m[2][3]};
         int32_t parent = a->nodes[n].parent;
         if (parent >= 0 && is_joint[parent]) {
-            const sw_mat34* pm = &f->world[parent];
+            const sw_mat34* pm = &f->pose->world[parent];
             float q[3] = {pm->m[0][3], pm->m[1][3], pm->m[2][3]};
             count += sw__octahedron(v + count * 6, q, p);
         }
@@ -920,7 +920,7 @@ static sw_result sw__draw_bones(sw_renderer* r, const sw_render_frame* f, const 
 }
 
 sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
-    if (!r || !f || !r->asset || !f->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or frame");
+    if (!r || !f || !r->asset || !f->pose || !f->pose->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or frame");
     if (f->view == SW_RENDER_VIEW_WEIGHTS) {
         if (f->weight_joint < 0 || (size_t)f->weight_joint >= r->asset->node_count)
             return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, f->weight_joint, "weight view: node %d does not exist",

@@ -21,6 +21,7 @@
 #include "harness.h"
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
+#include "sinew/pose.h"
 
 static const char* const required_joints[] = {
     "pelvis",          "spine",       "chest",           "neck",          "head",
@@ -41,12 +42,12 @@ static void* demo_bytes(size_t* size) {
     return r == SW_OK ? data : NULL;
 }
 
-static sw_gltf_asset* load_demo(bool keep_raw) {
+static sw_model* load_demo(bool keep_raw) {
     size_t size = 0;
     void* data = demo_bytes(&size);
     if (!data) return NULL;
     sw_gltf_options options = {.keep_raw_influences = keep_raw};
-    sw_gltf_asset* asset = NULL;
+    sw_model* asset = NULL;
     sw_diag diag;
     if (sw_gltf_load_memory(data, size, SW_DEMO_CHARACTER_NAME, NULL, &options, &asset, &diag) != SW_OK)
         fprintf(stderr, "  load: %s\n", diag.message);
@@ -55,15 +56,15 @@ static sw_gltf_asset* load_demo(bool keep_raw) {
 }
 
 /* The node holding the skinned mesh, or -1. */
-static int skinned_node(const sw_gltf_asset* a) {
+static int skinned_node(const sw_model* a) {
     for (size_t n = 0; n < a->node_count; n++)
         if (a->nodes[n].mesh >= 0 && a->nodes[n].skin >= 0) return (int)n;
     return -1;
 }
 
 /* Index of the joint named `name` in skin 0, or -1. */
-static int skin_joint(const sw_gltf_asset* a, const char* name) {
-    const sw_gltf_skin* skin = &a->skins[0];
+static int skin_joint(const sw_model* a, const char* name) {
+    const sw_model_skin* skin = &a->skins[0];
     for (size_t j = 0; j < skin->joint_count; j++) {
         const char* n = a->nodes[skin->joints[j]].name;
         if (n && strcmp(n, name) == 0) return (int)j;
@@ -71,43 +72,49 @@ static int skin_joint(const sw_gltf_asset* a, const char* name) {
     return -1;
 }
 
-static int node_named(const sw_gltf_asset* a, const char* name) {
+static int node_named(const sw_model* a, const char* name) {
     for (size_t n = 0; n < a->node_count; n++)
         if (a->nodes[n].name && strcmp(a->nodes[n].name, name) == 0) return (int)n;
     return -1;
 }
 
-static int animation_named(const sw_gltf_asset* a, const char* name) {
+static int animation_named(const sw_model* a, const char* name) {
     for (size_t i = 0; i < a->animation_count; i++)
         if (a->animations[i].name && strcmp(a->animations[i].name, name) == 0) return (int)i;
     return -1;
 }
 
-static int material_named(const sw_gltf_asset* a, const char* name) {
+static int material_named(const sw_model* a, const char* name) {
     for (size_t i = 0; i < a->material_count; i++)
         if (a->materials[i].name && strcmp(a->materials[i].name, name) == 0) return (int)i;
     return -1;
 }
 
-static size_t total_vertices(const sw_gltf_asset* a) {
+static size_t total_vertices(const sw_model* a) {
     size_t n = 0;
     for (size_t m = 0; m < a->mesh_count; m++)
         for (size_t p = 0; p < a->meshes[m].primitive_count; p++) n += a->meshes[m].primitives[p].vertex_count;
     return n;
 }
 
-/* Node locals of animation `anim` at `time` (the rest pose for anim < 0). */
-static bool pose_at(const sw_gltf_asset* a, int anim, float time, sw_transform* local) {
-    sw_gltf_rest_pose(a, local);
-    if (anim < 0) return true;
-    sw_sample_job job = {.clip = &a->animations[anim], .time = time, .target_count = a->node_count,
-                         .out_local = local};
+/* Binds `pose` to a new block of memory for `a` (free() it), or returns NULL. */
+static void* pose_new(const sw_model* a, sw_pose* pose) {
+    sw_pose_sizes sizes = sw_pose_sizes_of(a);
+    size_t bytes = (sw_pose_memory_size(&sizes) + 15) / 16 * 16; /* aligned_alloc wants a multiple of 16 */
+    void* memory = aligned_alloc(16, bytes);
+    if (memory) sw_pose_bind(pose, &sizes, memory);
+    return memory;
+}
+
+/* The pose of animation `anim` at `time` (the rest pose for anim < 0):
+   locals, world matrices and the skin's palette. */
+static bool pose_at(const sw_model* a, int anim, float time, sw_pose* pose) {
     sw_diag diag;
-    if (sw_sample_job_validate(&job, &diag) != SW_OK) {
-        fprintf(stderr, "  sample: %s\n", diag.message);
+    /* looping = false: `time` is sampled as given */
+    if (sw_pose_evaluate(a, anim < 0 ? NULL : &a->animations[anim], time, false, pose, &diag) != SW_OK) {
+        fprintf(stderr, "  pose: %s\n", diag.message);
         return false;
     }
-    sw_sample_job_run(&job);
     return true;
 }
 
@@ -120,20 +127,18 @@ static sw_vec3 inverse_rotate(const sw_mat34* m, sw_vec3 d) {
                         m->m[0][2] * d.x + m->m[1][2] * d.y + m->m[2][2] * d.z);
 }
 
-/* World positions of one primitive of the skinned node for a set of node
-   world matrices (morph weights: none in this asset). */
-static bool deform(const sw_gltf_asset* a, size_t primitive, const sw_mat34* world, sw_skin_method method,
+/* World positions of one primitive of the skinned node in a pose (morph
+   weights: none in this asset). */
+static bool deform(const sw_model* a, size_t primitive, const sw_pose* pose, sw_skin_method method,
                    float* out_positions) {
     int node = skinned_node(a);
-    size_t size = sw_gltf_deform_scratch_size(a, (size_t)node, primitive);
+    size_t size = sw_deform_scratch_size(a, (size_t)node, primitive);
     void* scratch = aligned_alloc(16, (size + 15) / 16 * 16 + 16);
     if (!scratch) return false;
-    float no_weights[1] = {0};
-    sw_gltf_deform d = {.asset = a, .node = (size_t)node, .primitive = primitive, .world = world,
-                        .weights = no_weights, .method = method, .scratch = scratch,
-                        .out_positions = out_positions};
+    sw_deform d = {.node = (size_t)node, .primitive = primitive, .method = method, .scratch = scratch,
+                   .out_positions = out_positions};
     sw_diag diag;
-    sw_result r = sw_gltf_deform_primitive(&d, &diag);
+    sw_result r = sw_deform_primitive(a, pose, &d, &diag);
     free(scratch);
     if (r != SW_OK) fprintf(stderr, "  deform: %s\n", diag.message);
     return r == SW_OK;
@@ -183,7 +188,7 @@ static void test_same_bytes_every_call(void) {
 }
 
 static void test_loads_without_warnings(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     SW_CHECK(a != NULL);
     if (!a) return;
     for (size_t i = 0; i < a->warning_count; i++) fprintf(stderr, "  warning: %s\n", a->warnings[i]);
@@ -193,13 +198,13 @@ static void test_loads_without_warnings(void) {
     SW_CHECK_EQ_INT(a->skin_count, 1);
     SW_CHECK_EQ_INT(a->mesh_count, 1);
     SW_CHECK(skinned_node(a) >= 0);
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 /* ---- the skeleton --------------------------------------------------------------------- */
 
 static void test_skeleton(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     if (!a) {
         SW_CHECK(a != NULL);
         return;
@@ -213,12 +218,11 @@ static void test_skeleton(void) {
     }
     /* Rest pose: about 1.7 m tall, head above neck above chest above
        pelvis, the left side on +X, feet near the ground. */
-    sw_transform* local = calloc(a->node_count, sizeof *local);
-    sw_mat34* world = calloc(a->node_count, sizeof *world);
-    SW_CHECK(local && world);
-    if (local && world) {
-        sw_gltf_rest_pose(a, local);
-        sw_gltf_world_matrices(a, local, world);
+    sw_pose pose;
+    void* memory = pose_new(a, &pose);
+    SW_CHECK(memory != NULL);
+    if (memory && pose_at(a, -1, 0.0f, &pose)) {
+        const sw_mat34* world = pose.world;
         const char* column[] = {"pelvis", "spine", "chest", "neck", "head"};
         for (int i = 0; i + 1 < 5; i++)
             SW_CHECK(origin_of(&world[node_named(a, column[i])]).y < origin_of(&world[node_named(a, column[i + 1])]).y);
@@ -233,15 +237,14 @@ static void test_skeleton(void) {
                 for (int c = 0; c < 4; c++) SW_CHECK_NEAR(product.m[r][c], identity.m[r][c], 1e-6);
         }
     }
-    free(local);
-    free(world);
-    sw_gltf_free(a);
+    free(memory);
+    sw_model_free(a);
 }
 
 /* ---- the mesh -------------------------------------------------------------------------- */
 
 static void test_mesh_size_and_extent(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     if (!a) {
         SW_CHECK(a != NULL);
         return;
@@ -250,10 +253,10 @@ static void test_mesh_size_and_extent(void) {
     fprintf(stderr, "  %zu vertices\n", vertices);
     SW_CHECK(vertices >= 2000 && vertices <= 8000);
     float lo[3] = {1e9f, 1e9f, 1e9f}, hi[3] = {-1e9f, -1e9f, -1e9f};
-    const sw_gltf_mesh* mesh = &a->meshes[0];
+    const sw_model_mesh* mesh = &a->meshes[0];
     for (size_t p = 0; p < mesh->primitive_count; p++) {
-        const sw_gltf_primitive* prim = &mesh->primitives[p];
-        SW_CHECK_EQ_INT(prim->mode, SW_GLTF_TRIANGLES);
+        const sw_model_primitive* prim = &mesh->primitives[p];
+        SW_CHECK_EQ_INT(prim->mode, SW_MODEL_TRIANGLES);
         SW_CHECK(prim->indices != NULL && prim->index_count % 3 == 0);
         SW_CHECK(prim->normals && prim->tangents && prim->texcoord_count >= 1);
         SW_CHECK(prim->influence_count == 4);
@@ -275,13 +278,13 @@ static void test_mesh_size_and_extent(void) {
     SW_CHECK_NEAR(hi[1] - lo[1], 1.7, 0.05); /* about 1.7 m tall */
     SW_CHECK_NEAR(lo[1], 0.0, 1e-4);         /* standing on y = 0 */
     SW_CHECK_NEAR(lo[0], -hi[0], 1e-4);      /* symmetric about x = 0 */
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 /* The file's own weights (before the importer renormalises): sums of 1,
    every joint used strongly somewhere, many vertices blended. */
 static void test_weights(void) {
-    sw_gltf_asset* a = load_demo(true);
+    sw_model* a = load_demo(true);
     if (!a) {
         SW_CHECK(a != NULL);
         return;
@@ -289,9 +292,9 @@ static void test_weights(void) {
     size_t joints = a->skins[0].joint_count;
     float* strongest = calloc(joints, sizeof *strongest);
     size_t vertices = 0, blended = 0, bad_sums = 0, over_four = 0;
-    const sw_gltf_mesh* mesh = &a->meshes[0];
+    const sw_model_mesh* mesh = &a->meshes[0];
     for (size_t p = 0; p < mesh->primitive_count && strongest; p++) {
-        const sw_gltf_primitive* prim = &mesh->primitives[p];
+        const sw_model_primitive* prim = &mesh->primitives[p];
         int slots = prim->raw_influence_count;
         SW_CHECK(slots >= 4 && prim->raw_weights && prim->raw_joints);
         if (!prim->raw_weights) continue;
@@ -325,33 +328,30 @@ static void test_weights(void) {
         SW_CHECK(strongest[j] > 0.3f);
     }
     free(strongest);
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 /* Skinned at rest, every vertex lands on its bind position. */
 static void test_rest_pose_is_bind_pose(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     if (!a) {
         SW_CHECK(a != NULL);
         return;
     }
-    sw_transform* local = calloc(a->node_count, sizeof *local);
-    sw_mat34* world = calloc(a->node_count, sizeof *world);
-    sw_mat34* skin = calloc(a->skins[0].joint_count, sizeof *skin);
-    SW_CHECK(local && world && skin);
-    if (local && world && skin) {
-        pose_at(a, -1, 0.0f, local);
-        sw_gltf_world_matrices(a, local, world);
-        sw_gltf_skin_matrices(a, 0, world, skin);
+    sw_pose pose;
+    void* memory = pose_new(a, &pose);
+    SW_CHECK(memory != NULL);
+    if (memory && pose_at(a, -1, 0.0f, &pose)) {
+        const sw_mat34* skin = pose.skin_matrices + a->skins[0].palette_offset;
         for (size_t j = 0; j < a->skins[0].joint_count; j++)
             for (int r = 0; r < 3; r++)
                 for (int c = 0; c < 4; c++) SW_CHECK_NEAR(skin[j].m[r][c], r == c ? 1.0 : 0.0, 1e-6);
-        const sw_gltf_mesh* mesh = &a->meshes[0];
+        const sw_model_mesh* mesh = &a->meshes[0];
         for (size_t p = 0; p < mesh->primitive_count; p++) {
-            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            const sw_model_primitive* prim = &mesh->primitives[p];
             float* out = malloc(prim->vertex_count * 3 * sizeof *out);
             for (int method = SW_SKIN_LBS; method <= SW_SKIN_DQS && out; method++) {
-                SW_CHECK(deform(a, p, world, (sw_skin_method)method, out));
+                SW_CHECK(deform(a, p, &pose, (sw_skin_method)method, out));
                 double worst = 0.0;
                 for (size_t i = 0; i < prim->vertex_count * 3; i++) {
                     double d = fabs((double)out[i] - prim->positions[i]);
@@ -362,45 +362,42 @@ static void test_rest_pose_is_bind_pose(void) {
             free(out);
         }
     }
-    free(local);
-    free(world);
-    free(skin);
-    sw_gltf_free(a);
+    free(memory);
+    sw_model_free(a);
 }
 
 /* Unit normals that point out of the body: each agrees with the winding of
    its triangles, the winding encloses a positive volume, and a normal
    points away from the bone of the joint that moves its vertex most. */
 static void test_normals_and_tangents(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     if (!a) {
         SW_CHECK(a != NULL);
         return;
     }
-    const sw_gltf_skin* skin = &a->skins[0];
+    const sw_model_skin* skin = &a->skins[0];
     size_t joints = skin->joint_count;
-    sw_transform* local = calloc(a->node_count, sizeof *local);
-    sw_mat34* world = calloc(a->node_count, sizeof *world);
+    sw_pose pose;
+    void* memory = pose_new(a, &pose);
     sw_vec3* bone_end = calloc(joints, sizeof *bone_end);
-    if (!local || !world || !bone_end) {
+    if (!memory || !bone_end || !pose_at(a, -1, 0.0f, &pose)) {
         SW_CHECK(false);
-        free(local), free(world), free(bone_end);
-        sw_gltf_free(a);
+        free(memory), free(bone_end);
+        sw_model_free(a);
         return;
     }
-    sw_gltf_rest_pose(a, local);
-    sw_gltf_world_matrices(a, local, world);
+    const sw_mat34* world = pose.world;
     /* A joint's bone runs to its first child joint (a leaf's is a point). */
     for (size_t j = 0; j < joints; j++) {
-        const sw_gltf_node* n = &a->nodes[skin->joints[j]];
+        const sw_model_node* n = &a->nodes[skin->joints[j]];
         bone_end[j] = origin_of(&world[skin->joints[j]]);
         if (n->child_count) bone_end[j] = origin_of(&world[n->children[0]]);
     }
     size_t vertices = 0, not_unit = 0, outward = 0, bad_tangents = 0, triangles = 0, against_winding = 0;
     double volume = 0.0;
-    const sw_gltf_mesh* mesh = &a->meshes[0];
+    const sw_model_mesh* mesh = &a->meshes[0];
     for (size_t p = 0; p < mesh->primitive_count; p++) {
-        const sw_gltf_primitive* prim = &mesh->primitives[p];
+        const sw_model_primitive* prim = &mesh->primitives[p];
         for (size_t v = 0; v < prim->vertex_count; v++) {
             sw_vec3 n = sw_vec3_make(prim->normals[v * 3], prim->normals[v * 3 + 1], prim->normals[v * 3 + 2]);
             sw_vec3 pos = sw_vec3_make(prim->positions[v * 3], prim->positions[v * 3 + 1], prim->positions[v * 3 + 2]);
@@ -443,16 +440,15 @@ static void test_normals_and_tangents(void) {
     SW_CHECK_EQ_INT(against_winding, 0);
     SW_CHECK(outward * 100 >= vertices * 95);
     SW_CHECK(volume > 0.03 && volume < 0.15); /* a person: about 0.065 m³ */
-    free(local);
-    free(world);
+    free(memory);
     free(bone_end);
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 /* Materials tell the regions apart: the face in front of the head with its
    UVs spanning [0,1]², the hair above and behind it. */
 static void test_regions(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     if (!a) {
         SW_CHECK(a != NULL);
         return;
@@ -460,23 +456,22 @@ static void test_regions(void) {
     const char* names[] = {"skin", "face", "hair", "cloth"};
     for (int i = 0; i < 4; i++) SW_CHECK(material_named(a, names[i]) >= 0);
     int face_material = material_named(a, "face"), hair_material = material_named(a, "hair");
-    const sw_gltf_primitive *face = NULL, *hair = NULL;
-    const sw_gltf_mesh* mesh = &a->meshes[0];
+    const sw_model_primitive *face = NULL, *hair = NULL;
+    const sw_model_mesh* mesh = &a->meshes[0];
     for (size_t p = 0; p < mesh->primitive_count; p++) {
         if (mesh->primitives[p].material == face_material) face = &mesh->primitives[p];
         if (mesh->primitives[p].material == hair_material) hair = &mesh->primitives[p];
     }
     SW_CHECK(face && hair);
     if (!face || !hair) {
-        sw_gltf_free(a);
+        sw_model_free(a);
         return;
     }
-    sw_transform* local = calloc(a->node_count, sizeof *local);
-    sw_mat34* world = calloc(a->node_count, sizeof *world);
-    if (local && world) {
-        sw_gltf_rest_pose(a, local);
-        sw_gltf_world_matrices(a, local, world);
-        sw_vec3 head = origin_of(&world[node_named(a, "head")]);
+    sw_pose pose;
+    void* memory = pose_new(a, &pose);
+    SW_CHECK(memory != NULL);
+    if (memory && pose_at(a, -1, 0.0f, &pose)) {
+        sw_vec3 head = origin_of(&pose.world[node_named(a, "head")]);
         float uv_lo[2] = {1e9f, 1e9f}, uv_hi[2] = {-1e9f, -1e9f};
         size_t facing_front = 0;
         for (size_t v = 0; v < face->vertex_count; v++) {
@@ -514,9 +509,8 @@ static void test_regions(void) {
         SW_CHECK(mean.y > 0.0f && mean.z < 0.0f);
         SW_CHECK(hair->bounds_max[1] > face->bounds_max[1]);
     }
-    free(local);
-    free(world);
-    sw_gltf_free(a);
+    free(memory);
+    sw_model_free(a);
 }
 
 /* ---- the clips ---------------------------------------------------------------------------- */
@@ -527,7 +521,7 @@ static double rotation_angle_deg(sw_quat q) {
 }
 
 static void test_clips_exist(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     if (!a) {
         SW_CHECK(a != NULL);
         return;
@@ -542,25 +536,28 @@ static void test_clips_exist(void) {
         SW_CHECK(clip->duration >= 0.9f && clip->duration <= 3.0f);
         for (size_t t = 0; t < clip->track_count; t++) SW_CHECK(clip->tracks[t].interpolation != SW_INTERP_STEP);
     }
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 /* Walk: the last pose is the first (it loops), and between them the legs
    swing and the pelvis moves. */
 static void test_walk_loops(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     int anim = a ? animation_named(a, "walk") : -1;
     SW_CHECK(anim >= 0);
     if (anim < 0) {
-        sw_gltf_free(a);
+        sw_model_free(a);
         return;
     }
     const sw_clip* clip = &a->animations[anim];
-    sw_transform* first = calloc(a->node_count, sizeof *first);
-    sw_transform* last = calloc(a->node_count, sizeof *last);
-    sw_transform* middle = calloc(a->node_count, sizeof *middle);
-    if (first && last && middle && pose_at(a, anim, clip->start, first) && pose_at(a, anim, clip->duration, last) &&
-        pose_at(a, anim, clip->start + 0.25f * (clip->duration - clip->start), middle)) {
+    sw_pose first_pose, last_pose, middle_pose;
+    void* first_memory = pose_new(a, &first_pose);
+    void* last_memory = pose_new(a, &last_pose);
+    void* middle_memory = pose_new(a, &middle_pose);
+    const sw_transform *first = first_pose.local, *last = last_pose.local, *middle = middle_pose.local;
+    if (first_memory && last_memory && middle_memory && pose_at(a, anim, clip->start, &first_pose) &&
+        pose_at(a, anim, clip->duration, &last_pose) &&
+        pose_at(a, anim, clip->start + 0.25f * (clip->duration - clip->start), &middle_pose)) {
         for (size_t n = 0; n < a->node_count; n++) {
             SW_CHECK_NEAR(sw_vec3_length(sw_vec3_sub(first[n].translation, last[n].translation)), 0.0, 1e-6);
             SW_CHECK_NEAR(fabs(sw_quat_dot(first[n].rotation, last[n].rotation)), 1.0, 1e-6);
@@ -570,33 +567,32 @@ static void test_walk_loops(void) {
         SW_CHECK(rotation_angle_deg(swing) > 10.0);
         SW_CHECK(sw_vec3_length(sw_vec3_sub(first[pelvis].translation, middle[pelvis].translation)) > 0.005f);
     }
-    free(first);
-    free(last);
-    free(middle);
-    sw_gltf_free(a);
+    free(first_memory);
+    free(last_memory);
+    free(middle_memory);
+    sw_model_free(a);
 }
 
 /* Wave: halfway through, the right hand is above the head and the left
    one is not. */
 static void test_wave_raises_right_hand(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     int anim = a ? animation_named(a, "wave") : -1;
     SW_CHECK(anim >= 0);
     if (anim < 0) {
-        sw_gltf_free(a);
+        sw_model_free(a);
         return;
     }
-    sw_transform* local = calloc(a->node_count, sizeof *local);
-    sw_mat34* world = calloc(a->node_count, sizeof *world);
-    if (local && world && pose_at(a, anim, 0.5f * a->animations[anim].duration, local)) {
-        sw_gltf_world_matrices(a, local, world);
+    sw_pose pose;
+    void* memory = pose_new(a, &pose);
+    if (memory && pose_at(a, anim, 0.5f * a->animations[anim].duration, &pose)) {
+        const sw_mat34* world = pose.world;
         float head_y = origin_of(&world[node_named(a, "head")]).y;
         SW_CHECK(origin_of(&world[node_named(a, "hand_r")]).y > head_y);
         SW_CHECK(origin_of(&world[node_named(a, "hand_l")]).y < head_y);
     }
-    free(local);
-    free(world);
-    sw_gltf_free(a);
+    free(memory);
+    sw_model_free(a);
 }
 
 /* Twist: halfway through, each forearm_twist joint has turned ≥ 160° about
@@ -604,26 +600,24 @@ static void test_wave_raises_right_hand(void) {
    blend skinning then pulls the forearm in towards its axis (the candy
    wrapper) while DQS keeps its radius. */
 static void test_twist_lbs_collapses_dqs_keeps(void) {
-    sw_gltf_asset* a = load_demo(false);
+    sw_model* a = load_demo(false);
     int anim = a ? animation_named(a, "twist") : -1;
     SW_CHECK(anim >= 0);
     if (anim < 0) {
-        sw_gltf_free(a);
+        sw_model_free(a);
         return;
     }
     size_t nodes = a->node_count;
-    sw_transform* rest = calloc(nodes, sizeof *rest);
-    sw_transform* posed = calloc(nodes, sizeof *posed);
-    sw_mat34* rest_world = calloc(nodes, sizeof *rest_world);
-    sw_mat34* world = calloc(nodes, sizeof *world);
-    if (!rest || !posed || !rest_world || !world ||
-        !pose_at(a, anim, 0.5f * a->animations[anim].duration, posed)) {
+    sw_pose rest_pose, posed_pose;
+    void* rest_memory = pose_new(a, &rest_pose);
+    void* posed_memory = pose_new(a, &posed_pose);
+    if (!rest_memory || !posed_memory || !pose_at(a, anim, 0.5f * a->animations[anim].duration, &posed_pose) ||
+        !pose_at(a, -1, 0.0f, &rest_pose)) {
         SW_CHECK(false);
         goto done;
     }
-    sw_gltf_rest_pose(a, rest);
-    sw_gltf_world_matrices(a, rest, rest_world);
-    sw_gltf_world_matrices(a, posed, world);
+    const sw_transform *rest = rest_pose.local, *posed = posed_pose.local;
+    const sw_mat34 *rest_world = rest_pose.world, *world = posed_pose.world;
 
     const char* sides[2][3] = {{"forearm_l", "forearm_twist_l", "hand_l"}, {"forearm_r", "forearm_twist_r", "hand_r"}};
     int twist_nodes[2];
@@ -658,12 +652,13 @@ static void test_twist_lbs_collapses_dqs_keeps(void) {
         int forearm = node_named(a, sides[side][0]), hand = node_named(a, sides[side][2]);
         double sum_rest = 0.0, sum_lbs = 0.0, sum_dqs = 0.0;
         size_t count = 0;
-        const sw_gltf_mesh* mesh = &a->meshes[0];
+        const sw_model_mesh* mesh = &a->meshes[0];
         for (size_t p = 0; p < mesh->primitive_count; p++) {
-            const sw_gltf_primitive* prim = &mesh->primitives[p];
+            const sw_model_primitive* prim = &mesh->primitives[p];
             float* lbs = malloc(prim->vertex_count * 3 * sizeof *lbs);
             float* dqs = malloc(prim->vertex_count * 3 * sizeof *dqs);
-            if (!lbs || !dqs || !deform(a, p, world, SW_SKIN_LBS, lbs) || !deform(a, p, world, SW_SKIN_DQS, dqs)) {
+            if (!lbs || !dqs || !deform(a, p, &posed_pose, SW_SKIN_LBS, lbs) ||
+                !deform(a, p, &posed_pose, SW_SKIN_DQS, dqs)) {
                 SW_CHECK(false);
                 free(lbs), free(dqs);
                 continue;
@@ -700,11 +695,9 @@ static void test_twist_lbs_collapses_dqs_keeps(void) {
         SW_CHECK(lbs_mean <= 0.75 * dqs_mean);
     }
 done:
-    free(rest);
-    free(posed);
-    free(rest_world);
-    free(world);
-    sw_gltf_free(a);
+    free(rest_memory);
+    free(posed_memory);
+    sw_model_free(a);
 }
 
 /* ---- the file written by `sinew demo-asset` ------------------------------------------------ */
@@ -735,7 +728,7 @@ static void test_round_trip_through_file(void) {
     if (f) fclose(f);
 
     /* Loaded from disk, it is the asset loaded from memory. */
-    sw_gltf_asset *from_file = NULL, *from_memory = load_demo(false);
+    sw_model *from_file = NULL, *from_memory = load_demo(false);
     sw_diag diag;
     if (sw_gltf_load_file(path, NULL, &from_file, &diag) != SW_OK) fprintf(stderr, "  %s\n", diag.message);
     SW_CHECK(from_file && from_memory);
@@ -744,10 +737,10 @@ static void test_round_trip_through_file(void) {
         SW_CHECK_EQ_INT(from_file->node_count, from_memory->node_count);
         SW_CHECK_EQ_INT(from_file->animation_count, from_memory->animation_count);
         SW_CHECK_EQ_INT(total_vertices(from_file), total_vertices(from_memory));
-        const sw_gltf_mesh *mf = &from_file->meshes[0], *mm = &from_memory->meshes[0];
+        const sw_model_mesh *mf = &from_file->meshes[0], *mm = &from_memory->meshes[0];
         SW_CHECK_EQ_INT(mf->primitive_count, mm->primitive_count);
         for (size_t p = 0; p < mf->primitive_count && p < mm->primitive_count; p++) {
-            const sw_gltf_primitive *a = &mf->primitives[p], *b = &mm->primitives[p];
+            const sw_model_primitive *a = &mf->primitives[p], *b = &mm->primitives[p];
             SW_CHECK(a->vertex_count == b->vertex_count && a->index_count == b->index_count);
             if (a->vertex_count != b->vertex_count || a->index_count != b->index_count) continue;
             SW_CHECK(memcmp(a->positions, b->positions, a->vertex_count * 3 * sizeof(float)) == 0);
@@ -761,8 +754,8 @@ static void test_round_trip_through_file(void) {
             SW_CHECK(strcmp(a->name, b->name) == 0 && a->track_count == b->track_count && a->duration == b->duration);
         }
     }
-    sw_gltf_free(from_file);
-    sw_gltf_free(from_memory);
+    sw_model_free(from_file);
+    sw_model_free(from_memory);
     free(memory);
 }
 

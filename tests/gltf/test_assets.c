@@ -84,10 +84,10 @@ static const char* assets_dir(void) {
         if (!assets_dir()) SW_SKIP("SINEW_ASSETS is not set: the glTF asset tests need it"); \
     } while (0)
 
-static sw_gltf_asset* load_asset(const char* relative) {
+static sw_model* load_asset(const char* relative) {
     char path[1024];
     snprintf(path, sizeof path, "%s/gltf/%s", assets_dir(), relative);
-    sw_gltf_asset* a = NULL;
+    sw_model* a = NULL;
     sw_diag d;
     sw_result r = sw_gltf_load_file(path, NULL, &a, &d);
     if (r != SW_OK) fprintf(stderr, "  %s: %s\n", relative, d.message);
@@ -96,12 +96,12 @@ static sw_gltf_asset* load_asset(const char* relative) {
 }
 
 /* Non-zero weights per vertex, over all primitives: hist[n] vertices have n. */
-static int influence_histogram(const sw_gltf_asset* a, size_t hist[9]) {
+static int influence_histogram(const sw_model* a, size_t hist[9]) {
     int most = 0;
     memset(hist, 0, 9 * sizeof hist[0]);
     for (size_t m = 0; m < a->mesh_count; m++) {
         for (size_t p = 0; p < a->meshes[m].primitive_count; p++) {
-            const sw_gltf_primitive* prim = &a->meshes[m].primitives[p];
+            const sw_model_primitive* prim = &a->meshes[m].primitives[p];
             for (size_t v = 0; v < prim->vertex_count && prim->influence_count; v++) {
                 int n = 0;
                 double sum = 0;
@@ -120,14 +120,14 @@ static int influence_histogram(const sw_gltf_asset* a, size_t hist[9]) {
 }
 
 static void check_asset(const asset_expect* e) {
-    sw_gltf_asset* a = load_asset(e->path);
+    sw_model* a = load_asset(e->path);
     if (!a) return;
     size_t vertices = 0, triangles = 0, primitives = 0;
     for (size_t m = 0; m < a->mesh_count; m++) {
         for (size_t p = 0; p < a->meshes[m].primitive_count; p++) {
-            const sw_gltf_primitive* prim = &a->meshes[m].primitives[p];
+            const sw_model_primitive* prim = &a->meshes[m].primitives[p];
             vertices += prim->vertex_count;
-            if (prim->mode == SW_GLTF_TRIANGLES)
+            if (prim->mode == SW_MODEL_TRIANGLES)
                 triangles += (prim->indices ? prim->index_count : prim->vertex_count) / 3;
             primitives++;
         }
@@ -162,13 +162,21 @@ static void check_asset(const asset_expect* e) {
         for (size_t w = 0; w < a->warning_count; w++) fprintf(stderr, "  unexpected warning: %s\n", a->warnings[w]);
         SW_CHECK_EQ_INT(a->warning_count, 0);
     }
-    /* node_order is a permutation with every parent before its children */
-    size_t* position = calloc(a->node_count + 1, sizeof *position);
-    for (size_t k = 0; k < a->node_count; k++) position[a->node_order[k]] = k;
-    for (size_t n = 0; n < a->node_count; n++)
-        if (a->nodes[n].parent >= 0) SW_CHECK(position[a->nodes[n].parent] < position[n]);
-    free(position);
-    sw_gltf_free(a);
+    /* nodes are stored parents first, and source_index is a permutation of
+       the file's nodes that node_from_source inverts */
+    bool* seen = calloc(a->node_count + 1, sizeof *seen);
+    SW_CHECK(seen != NULL);
+    for (size_t n = 0; n < a->node_count && seen; n++) {
+        SW_CHECK(a->nodes[n].parent < (int32_t)n);
+        uint32_t source = a->nodes[n].source_index;
+        SW_CHECK(source < a->node_count);
+        if (source >= a->node_count) continue;
+        SW_CHECK(!seen[source]);
+        seen[source] = true;
+        SW_CHECK_EQ_INT(a->node_from_source[source], n);
+    }
+    free(seen);
+    sw_model_free(a);
 }
 
 static void test_asset_table(void) {
@@ -178,9 +186,9 @@ static void test_asset_table(void) {
 
 static void test_cesium_man(void) {
     NEED_ASSETS();
-    sw_gltf_asset* a = load_asset("khronos/cesium_man.gltf");
+    sw_model* a = load_asset("khronos/cesium_man.gltf");
     if (!a) return;
-    const sw_gltf_primitive* p = &a->meshes[0].primitives[0];
+    const sw_model_primitive* p = &a->meshes[0].primitives[0];
     SW_CHECK(p->normals && p->texcoord_count == 1 && p->influence_count == 4 && p->influence_sets == 1);
     SW_CHECK(a->skins[0].inverse_bind != NULL && strcmp(a->skins[0].name, "Armature") == 0);
     /* 19 T/R/S triples */
@@ -192,17 +200,17 @@ static void test_cesium_man(void) {
     uint8_t* pixels = NULL;
     int w = 0, h = 0;
     sw_diag d;
-    SW_CHECK_EQ_INT(sw_gltf_decode_image(a, 0, &pixels, &w, &h, &d), SW_OK);
+    SW_CHECK_EQ_INT(sw_model_decode_image(a, 0, &pixels, &w, &h, &d), SW_OK);
     SW_CHECK(pixels && w > 0 && h > 0);
-    free(pixels);
-    sw_gltf_free(a);
+    sw_model_image_free(pixels);
+    sw_model_free(a);
 }
 
 static void test_eight_influences(void) {
     NEED_ASSETS();
-    sw_gltf_asset* a = load_asset("synthetic/eight_influences.glb");
+    sw_model* a = load_asset("synthetic/eight_influences.glb");
     if (!a) return;
-    const sw_gltf_primitive* p = &a->meshes[0].primitives[0];
+    const sw_model_primitive* p = &a->meshes[0].primitives[0];
     SW_CHECK_EQ_INT(p->influence_count, 8);
     SW_CHECK_EQ_INT(p->influence_sets, 2);
     size_t hist[9];
@@ -210,7 +218,7 @@ static void test_eight_influences(void) {
     const size_t expect[9] = {0, 0, 0, 0, 114, 384, 384, 384, 1128};
     for (int n = 0; n < 9; n++) SW_CHECK_EQ_INT(hist[n], expect[n]);
     SW_CHECK_EQ_INT(a->animations[0].tracks[0].key_count, 31);
-    sw_gltf_free(a);
+    sw_model_free(a);
     /* with max_influences 4 every vertex keeps 4, with warnings */
     char path[1024];
     snprintf(path, sizeof path, "%s/gltf/synthetic/eight_influences.glb", assets_dir());
@@ -221,38 +229,38 @@ static void test_eight_influences(void) {
     SW_CHECK_EQ_INT(influence_histogram(a, hist), 4);
     SW_CHECK_EQ_INT(hist[4], 2394);
     SW_CHECK(a->warning_count == 1 && strstr(a->warnings[0], "2280 vertices have more than 4 non-zero weights"));
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 static void test_crowd_stress(void) {
     NEED_ASSETS();
-    sw_gltf_asset* a = load_asset("pab/crowd_stress.glb");
+    sw_model* a = load_asset("pab/crowd_stress.glb");
     if (!a) return;
-    const sw_gltf_primitive* p = &a->meshes[0].primitives[0];
+    const sw_model_primitive* p = &a->meshes[0].primitives[0];
     SW_CHECK_EQ_INT(p->index_count, 3 * 640320);
     SW_CHECK(p->normals && p->texcoord_count == 0);
     size_t hist[9];
     influence_histogram(a, hist);
     SW_CHECK(hist[1] == 87892 && hist[2] == 120801 && hist[3] == 75440 && hist[4] == 36029);
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 static void test_morph_assets(void) {
     NEED_ASSETS();
-    sw_gltf_asset* a = load_asset("assimp/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf");
+    sw_model* a = load_asset("assimp/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf");
     if (a) {
-        const sw_gltf_primitive* p = &a->meshes[0].primitives[0];
+        const sw_model_primitive* p = &a->meshes[0].primitives[0];
         SW_CHECK_EQ_INT(p->target_count, 2);
         SW_CHECK(p->targets[0].positions && p->targets[0].normals && p->targets[0].tangents);
         SW_CHECK_EQ_INT(a->meshes[0].weight_count, 2);
         SW_CHECK_EQ_INT(a->weight_count, 2);
         const sw_track* t = &a->animations[0].tracks[0];
         SW_CHECK(t->path == SW_PATH_WEIGHTS && t->component_count == 2 && t->key_count == 127);
-        sw_gltf_free(a);
+        sw_model_free(a);
     }
     a = load_asset("synthetic/morph_skin.glb");
     if (a) {
-        const sw_gltf_mesh* m = &a->meshes[0];
+        const sw_model_mesh* m = &a->meshes[0];
         SW_CHECK(m->weight_count == 2 && m->weights[0] == 0.0f && m->weights[1] == 0.0f);
         SW_CHECK(m->target_names && strcmp(m->target_names[0], "bulge") == 0 &&
                  strcmp(m->target_names[1], "flatten") == 0);
@@ -261,14 +269,14 @@ static void test_morph_assets(void) {
         for (size_t t = 0; t < a->animations[0].track_count; t++)
             weights += a->animations[0].tracks[t].path == SW_PATH_WEIGHTS;
         SW_CHECK_EQ_INT(weights, 1);
-        sw_gltf_free(a);
+        sw_model_free(a);
     }
 }
 
 static void test_key_values(void) {
     NEED_ASSETS();
     /* twist: (0,0,0,1) → (0,0.9962,0,0.0872) on `tip` */
-    sw_gltf_asset* a = load_asset("synthetic/twist_tube.glb");
+    sw_model* a = load_asset("synthetic/twist_tube.glb");
     if (a) {
         const sw_clip* twist = strcmp(a->animations[0].name, "twist") == 0 ? &a->animations[0] : &a->animations[1];
         const sw_track* t = &twist->tracks[0];
@@ -277,7 +285,7 @@ static void test_key_values(void) {
         SW_CHECK_NEAR(t->values[3], 1.0, 1e-6);
         SW_CHECK_NEAR(t->values[5], 0.9962, 1e-4);
         SW_CHECK_NEAR(t->values[7], 0.0872, 1e-4);
-        sw_gltf_free(a);
+        sw_model_free(a);
     }
     /* cubic_spline: 4 keys at 0, 2/3, 4/3, 2 s, 3 values per key */
     a = load_asset("synthetic/cubic_spline.glb");
@@ -294,7 +302,7 @@ static void test_key_values(void) {
                 }
             }
         }
-        sw_gltf_free(a);
+        sw_model_free(a);
     }
     /* interpolation_test: its texture l.jpg is missing, which only decoding reports */
     a = load_asset("khronos/interpolation_test.gltf");
@@ -303,10 +311,10 @@ static void test_key_values(void) {
         uint8_t* pixels;
         int w, h;
         sw_diag d;
-        SW_CHECK_EQ_INT(sw_gltf_decode_image(a, 0, &pixels, &w, &h, &d), SW_ERR_IO);
+        SW_CHECK_EQ_INT(sw_model_decode_image(a, 0, &pixels, &w, &h, &d), SW_ERR_IO);
         SW_CHECK(strstr(d.message, "l.jpg"));
         for (size_t i = 0; i < a->animation_count; i++) SW_CHECK_EQ_INT(a->animations[i].tracks[0].key_count, 5);
-        sw_gltf_free(a);
+        sw_model_free(a);
     }
     /* arnaud: key counts 259, 25, 21, 41; the root `Hips` has scale 0.01 */
     a = load_asset("pab/arnaud_locomotion.glb");
@@ -322,7 +330,7 @@ static void test_key_values(void) {
             }
         }
         SW_CHECK(found);
-        sw_gltf_free(a);
+        sw_model_free(a);
     }
 }
 
@@ -330,7 +338,7 @@ static void test_key_values(void) {
    rigid meshes and no images, whatever its description suggests). */
 static void test_robot(void) {
     NEED_ASSETS();
-    sw_gltf_asset* a = load_asset("cc0/robot.glb");
+    sw_model* a = load_asset("cc0/robot.glb");
     if (!a) return;
     SW_CHECK_EQ_INT(a->mesh_count, 14);
     size_t skinned = 0;
@@ -339,7 +347,7 @@ static void test_robot(void) {
     SW_CHECK_EQ_INT(skinned, 14);
     SW_CHECK_EQ_INT(a->image_count, 0);
     SW_CHECK(strcmp(a->skins[0].name, "RobotArmature") == 0);
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 int main(void) {

@@ -1,9 +1,9 @@
 /* glTF features, one small file each (tests/data/gltf/, written by
    make_features.py there), evaluated through the public API only:
 
-     sw_gltf_load_file → sw_gltf_rest_pose + sw_gltf_rest_weights
-     → sw_sample_job (when animated) → sw_gltf_world_matrices
-     → sw_gltf_deform_primitive → world-space positions (and normals)
+     sw_gltf_load_file → sw_pose_evaluate (rest pose, the clip sampled when
+     animated, world matrices and skin palettes)
+     → sw_deform_primitive → world-space positions (and normals)
 
    Every expected number below was worked out by hand from the keys and
    transforms in the file; the arithmetic is in the comment next to it.
@@ -21,6 +21,7 @@
 
 #include "harness.h"
 #include "sinew/gltf.h"
+#include "sinew/pose.h"
 
 #ifndef SW_TEST_DATA_DIR
 /* Relative fallback: works when the test runs from the repository root. */
@@ -35,50 +36,30 @@
 
 typedef struct scene {
     const char* file;
-    sw_gltf_asset* asset;
-    sw_transform* local;
-    float* weights;
-    uint32_t* offsets;
-    sw_mat34* world;
+    sw_model* asset;
+    void* memory;    /* the pose's buffers */
+    sw_pose pose;
     float time;      /* of the last pose, for messages; < 0 = rest pose */
 } scene;
 
 static void scene_close(scene* s) {
-    sw_gltf_free(s->asset);
-    free(s->local);
-    free(s->weights);
-    free(s->offsets);
-    free(s->world);
+    sw_model_free(s->asset);
+    free(s->memory);
     memset(s, 0, sizeof(*s));
 }
 
 /* Rest pose (clip < 0) or the pose of animations[clip] at clip time t. */
 static void scene_pose(scene* s, int clip, float t) {
-    const sw_gltf_asset* a = s->asset;
-    sw_gltf_rest_pose(a, s->local);
-    sw_gltf_rest_weights(a, s->weights);
+    const sw_model* a = s->asset;
     s->time = -1.0f;
-    if (clip >= 0) {
-        sw_sample_job job = {
-            .clip = &a->animations[clip],
-            .time = t,
-            .cursors = NULL,
-            .target_count = a->node_count,
-            .out_local = s->local,
-            .weight_offsets = s->offsets,
-            .out_weights = s->weights,
-            .weight_count = a->weight_count,
-        };
-        sw_diag diag = {0};
-        sw_result r = sw_sample_job_validate(&job, &diag);
-        if (r != SW_OK)
-            fprintf(stderr, "  %s: sample job at t=%g: %s\n", s->file, (double)t, diag.message);
-        SW_CHECK_EQ_INT(r, SW_OK);
-        if (r == SW_OK)
-            sw_sample_job_run(&job);
+    /* looping = false: t is already clip time and is sampled as given. */
+    sw_diag diag = {0};
+    sw_result r = sw_pose_evaluate(a, clip >= 0 ? &a->animations[clip] : NULL, t, false, &s->pose, &diag);
+    if (r != SW_OK)
+        fprintf(stderr, "  %s: pose at t=%g: %s\n", s->file, (double)t, diag.message);
+    SW_CHECK_EQ_INT(r, SW_OK);
+    if (clip >= 0)
         s->time = t;
-    }
-    sw_gltf_world_matrices(a, s->local, s->world);
 }
 
 static bool scene_open(scene* s, const char* file) {
@@ -93,18 +74,15 @@ static bool scene_open(scene* s, const char* file) {
         SW_CHECK_EQ_INT(r, SW_OK);
         return false;
     }
-    const sw_gltf_asset* a = s->asset;
-    /* +1: never malloc(0) */
-    s->local = malloc((a->node_count + 1) * sizeof(sw_transform));
-    s->world = malloc((a->node_count + 1) * sizeof(sw_mat34));
-    s->offsets = malloc((a->node_count + 1) * sizeof(uint32_t));
-    s->weights = malloc((a->weight_count + 1) * sizeof(float));
-    if (!s->local || !s->world || !s->offsets || !s->weights) {
+    sw_pose_sizes sizes = sw_pose_sizes_of(s->asset);
+    size_t bytes = (sw_pose_memory_size(&sizes) + 15) / 16 * 16; /* aligned_alloc wants a multiple of 16 */
+    s->memory = aligned_alloc(16, bytes);
+    if (!s->memory) {
         SW_CHECK(!"out of memory");
         scene_close(s);
         return false;
     }
-    sw_gltf_weight_offsets(a, s->offsets);
+    sw_pose_bind(&s->pose, &sizes, s->memory);
     scene_pose(s, -1, 0.0f);
     return true;
 }
@@ -122,26 +100,23 @@ static int node_named(const scene* s, const char* name) {
    (vertex_count × 3 each; out_nrm may be NULL). */
 static bool deform(const scene* s, int node, size_t primitive, sw_skin_method method, float* out_pos,
                    float* out_nrm) {
-    size_t size = sw_gltf_deform_scratch_size(s->asset, (size_t)node, primitive);
+    size_t size = sw_deform_scratch_size(s->asset, (size_t)node, primitive);
     size_t rounded = (size + 16) / 16 * 16; /* aligned_alloc wants a multiple of the alignment */
     void* scratch = aligned_alloc(16, rounded);
     if (!scratch) {
         SW_CHECK(!"out of memory");
         return false;
     }
-    sw_gltf_deform d = {
-        .asset = s->asset,
+    sw_deform d = {
         .node = (size_t)node,
         .primitive = primitive,
-        .world = s->world,
-        .weights = s->weights,
         .method = method,
         .scratch = scratch,
         .out_positions = out_pos,
         .out_normals = out_nrm,
     };
     sw_diag diag = {0};
-    sw_result r = sw_gltf_deform_primitive(&d, &diag);
+    sw_result r = sw_deform_primitive(s->asset, &s->pose, &d, &diag);
     free(scratch);
     if (r != SW_OK)
         fprintf(stderr, "  %s: deform node %d: %s\n", s->file, node, diag.message);
@@ -174,11 +149,11 @@ static void expect_method(const scene* s, const char* node_name, size_t primitiv
     int node = node_named(s, node_name);
     if (node < 0)
         return;
-    const sw_gltf_node* n = &s->asset->nodes[node];
+    const sw_model_node* n = &s->asset->nodes[node];
     SW_CHECK(n->mesh >= 0);
     if (n->mesh < 0)
         return;
-    const sw_gltf_mesh* mesh = &s->asset->meshes[n->mesh];
+    const sw_model_mesh* mesh = &s->asset->meshes[n->mesh];
     SW_CHECK(primitive < mesh->primitive_count);
     if (primitive >= mesh->primitive_count)
         return;
@@ -461,7 +436,7 @@ static void test_sparse(void) {
     scene s;
     if (!scene_open(&s, "sparse.gltf"))
         return;
-    const sw_gltf_primitive* p = &s.asset->meshes[0].primitives[0];
+    const sw_model_primitive* p = &s.asset->meshes[0].primitives[0];
     SW_CHECK_EQ_INT(p->vertex_count, 4);
     SW_CHECK_EQ_INT(p->index_count, 6);
     SW_CHECK_EQ_INT(p->target_count, 1);
@@ -484,7 +459,7 @@ static void test_sparse(void) {
    Primitive 0: JOINTS u8, WEIGHTS u8/255; primitive 1: JOINTS u16, WEIGHTS u16/65535. */
 
 /* The weight of `joint` in vertex v's row (0 if absent). */
-static double weight_of(const sw_gltf_primitive* p, size_t v, unsigned joint) {
+static double weight_of(const sw_model_primitive* p, size_t v, unsigned joint) {
     double w = 0;
     for (int i = 0; i < p->influence_count; i++)
         if (p->joints[v * (size_t)p->influence_count + (size_t)i] == joint)
@@ -496,19 +471,19 @@ static void test_weights_normalized(void) {
     scene s;
     if (!scene_open(&s, "weights_normalized.gltf"))
         return;
-    const sw_gltf_mesh* m = &s.asset->meshes[0];
+    const sw_model_mesh* m = &s.asset->meshes[0];
     SW_CHECK_EQ_INT(m->primitive_count, 2);
     if (m->primitive_count != 2)
         goto done;
     for (size_t i = 0; i < 2; i++) {
-        const sw_gltf_primitive* p = &m->primitives[i];
+        const sw_model_primitive* p = &m->primitives[i];
         SW_CHECK(p->influence_count == 4 || p->influence_count == 8);
         SW_CHECK(p->joints != NULL && p->weights != NULL);
         if (!p->joints || !p->weights)
             goto done;
     }
-    const sw_gltf_primitive* p0 = &m->primitives[0];
-    const sw_gltf_primitive* p1 = &m->primitives[1];
+    const sw_model_primitive* p0 = &m->primitives[0];
+    const sw_model_primitive* p1 = &m->primitives[1];
     /* u8: vertex 1 has joint 1 at 128/255 and joint 0 at 127/255 (sum 255/255 = 1). */
     SW_CHECK_NEAR(weight_of(p0, 1, 1), 128.0 / 255, 1e-6);
     SW_CHECK_NEAR(weight_of(p0, 1, 0), 127.0 / 255, 1e-6);
@@ -575,8 +550,8 @@ static void test_matrix_vs_trs(void) {
     SW_CHECK(!s.asset->nodes[trs].has_matrix);
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 4; c++) {
-            SW_CHECK_NEAR(s.world[trs].m[r][c], s.world[mat].m[r][c], TOL);
-            SW_CHECK_NEAR(s.world[trs_child].m[r][c], s.world[mat_child].m[r][c], TOL);
+            SW_CHECK_NEAR(s.pose.world[trs].m[r][c], s.pose.world[mat].m[r][c], TOL);
+            SW_CHECK_NEAR(s.pose.world[trs_child].m[r][c], s.pose.world[mat_child].m[r][c], TOL);
         }
     {
         /* e0 → (1−0, 2+2, 3) = (1,4,3); e1 → (1−1, 2, 3) = (0,2,3);
@@ -626,15 +601,14 @@ static void test_skin_no_ibm(void) {
     SW_CHECK_EQ_INT(s.asset->skin_count, 1);
     if (s.asset->skin_count != 1)
         goto done;
-    const sw_gltf_skin* skin = &s.asset->skins[0];
+    const sw_model_skin* skin = &s.asset->skins[0];
     SW_CHECK_EQ_INT(skin->joint_count, 2);
     for (size_t j = 0; j < skin->joint_count && j < 2; j++)
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 4; c++)
                 SW_CHECK_NEAR(skin->inverse_bind[j].m[r][c], r == c ? 1.0 : 0.0, 0);
     {
-        sw_mat34 palette[2];
-        sw_gltf_skin_matrices(s.asset, 0, s.world, palette);
+        const sw_mat34* palette = s.pose.skin_matrices + skin->palette_offset;
         SW_CHECK_NEAR(palette[0].m[0][3], 1, TOL);  /* S0 translation (1,0,0) */
         SW_CHECK_NEAR(palette[1].m[0][3], -1, TOL); /* S1 translation (−1,0,0) */
         SW_CHECK_NEAR(palette[1].m[1][0], 1, TOL);  /* Rz90: row 1 = (1,0,0) */
@@ -671,8 +645,8 @@ static void test_skin_mesh_transform_ignored(void) {
         goto done;
     /* The mesh node itself is far away: parent·local translation =
        (100,0,0) + 3·(0,50,0) = (100,150,0). */
-    SW_CHECK_NEAR(s.world[mesh].m[0][3], 100, TOL);
-    SW_CHECK_NEAR(s.world[mesh].m[1][3], 150, TOL);
+    SW_CHECK_NEAR(s.pose.world[mesh].m[0][3], 100, TOL);
+    SW_CHECK_NEAR(s.pose.world[mesh].m[1][3], 150, TOL);
     {
         /* v0 (0,0,0), joint 0: (0,0,2)
            v1 (1,0,0), joint 1: Rz90·(1,−1,0) + (0,1,3) = (1,1,0) + (0,1,3) = (1,2,3)
@@ -723,7 +697,7 @@ static void test_morph_skin(void) {
     if (mesh < 0)
         goto done;
     SW_CHECK_EQ_INT(s.asset->weight_count, 1);
-    SW_CHECK_NEAR(s.weights[s.offsets[mesh]], 0.5, 0); /* node.weights over mesh.weights */
+    SW_CHECK_NEAR(s.pose.weights[s.asset->weight_offsets[mesh]], 0.5, 0); /* node.weights over mesh.weights */
     {
         /* bind space: v0 = (1,0,0) + ½(1,0,0) = (1.5,0,0); v1 = (0,1,0) + ½(1,0,0) = (0.5,1,0);
            v2 = (0,0,1) + ½(0,2,0) = (0,1,1). Skinned:
@@ -834,11 +808,11 @@ static void test_morph_node_weights(void) {
     if (own < 0 || defaults < 0)
         goto done;
     SW_CHECK_EQ_INT(s.asset->weight_count, 4); /* two nodes × two targets */
-    SW_CHECK(s.offsets[own] != s.offsets[defaults]);
-    SW_CHECK_NEAR(s.weights[s.offsets[own] + 0], 1, 0);
-    SW_CHECK_NEAR(s.weights[s.offsets[own] + 1], 0, 0);
-    SW_CHECK_NEAR(s.weights[s.offsets[defaults] + 0], 0.25, 0);
-    SW_CHECK_NEAR(s.weights[s.offsets[defaults] + 1], 0.75, 0);
+    SW_CHECK(s.asset->weight_offsets[own] != s.asset->weight_offsets[defaults]);
+    SW_CHECK_NEAR(s.pose.weights[s.asset->weight_offsets[own] + 0], 1, 0);
+    SW_CHECK_NEAR(s.pose.weights[s.asset->weight_offsets[own] + 1], 0, 0);
+    SW_CHECK_NEAR(s.pose.weights[s.asset->weight_offsets[defaults] + 0], 0.25, 0);
+    SW_CHECK_NEAR(s.pose.weights[s.asset->weight_offsets[defaults] + 1], 0.75, 0);
     {
         /* (1, 0): every vertex + (0,0,1) */
         const double pos[3][3] = {{0, 0, 1}, {1, 0, 1}, {0, 1, 1}};

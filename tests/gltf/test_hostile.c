@@ -30,10 +30,10 @@ static char* format(const char* fmt, ...) {
 }
 
 static sw_result load(const char* json, const sw_gltf_options* options, sw_diag* diag) {
-    sw_gltf_asset* a = NULL;
+    sw_model* a = NULL;
     sw_result r = sw_gltf_load_memory(json, strlen(json), "hostile.gltf", NULL, options, &a, diag);
     fuzz_check_result(r, a, diag, "hostile.gltf");
-    sw_gltf_free(a);
+    sw_model_free(a);
     return r;
 }
 
@@ -136,7 +136,7 @@ static void test_huge_buffers(void) {
     memcpy(glb + 20, doc, strlen(doc));
     glb[20 + json_size] = 4;
     memcpy(glb + 24 + json_size, "BIN", 4);
-    sw_gltf_asset* a = NULL;
+    sw_model* a = NULL;
     sw_diag d;
     SW_CHECK_EQ_INT(sw_gltf_load_memory(glb, size, "hostile.glb", NULL, NULL, &a, &d), SW_ERR_INVALID_DATA);
     SW_CHECK(strstr(d.message, "hostile.glb: buffers[0].byteLength: 1099511627776 bytes, but the GLB BIN chunk "
@@ -203,7 +203,7 @@ static void test_control_characters(void) {
                         "\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":"
                         "[{\"attributes\":{\"POSITION\":0,\"X\\r\\nY\\u007f\":0}}]}]}",
                         tiny_buffer);
-    sw_gltf_asset* a = NULL;
+    sw_model* a = NULL;
     sw_diag d;
     SW_CHECK_EQ_INT(sw_gltf_load_memory(json, strlen(json), "hostile.gltf", NULL, NULL, &a, &d), SW_OK);
     if (a) {
@@ -214,7 +214,7 @@ static void test_control_characters(void) {
                                     "hostile.gltf: meshes[0].primitives[0].attributes.X??Y?: attribute ignored") == 0;
         }
         SW_CHECK(found);
-        sw_gltf_free(a);
+        sw_model_free(a);
     }
     free(json);
 }
@@ -293,7 +293,7 @@ static void test_max_memory_big_file(void) {
     memcpy(glb + 20, json, strlen(json));
     memcpy(glb + 24 + json_size, "BIN", 4);
 
-    sw_gltf_asset* a = NULL;
+    sw_model* a = NULL;
     sw_diag d;
     sw_gltf_options small = {.max_memory = 1 << 20};
     SW_CHECK_EQ_INT(sw_gltf_load_memory(glb, size, "big.glb", NULL, &small, &a, &d), SW_ERR_OUT_OF_MEMORY);
@@ -301,7 +301,7 @@ static void test_max_memory_big_file(void) {
     SW_CHECK(strncmp(d.message, "big.glb: needs more memory than options.max_memory allows (", 59) == 0);
     SW_CHECK(strstr(d.message, "limit 1048576)") != NULL);
     SW_CHECK_EQ_INT(sw_gltf_load_memory(glb, size, "big.glb", NULL, NULL, &a, &d), SW_OK);
-    sw_gltf_free(a);
+    sw_model_free(a);
 
     /* from disk, the file itself is refused before it is read */
     char dir[] = "/tmp/sinew_hostile_XXXXXX";
@@ -354,13 +354,13 @@ static void exhaust(const char* path, const sw_gltf_options* base, size_t* steps
     for (int attempt = 0; attempt < 10000; attempt++) {
         sw_gltf_options options = *base;
         options.max_memory = ceiling;
-        sw_gltf_asset* a = NULL;
+        sw_model* a = NULL;
         sw_diag d;
         sw_result r = sw_gltf_load_file(path, &options, &a, &d);
         ++*steps;
         if (r == SW_OK) {
             fuzz_check_asset(a);
-            sw_gltf_free(a);
+            sw_model_free(a);
             return;
         }
         size_t next = next_ceiling(d.message, ceiling);

@@ -70,7 +70,7 @@ static const char* invalid_dir(void) {
 static void check_case(const invalid_case* c) {
     char path[2048];
     snprintf(path, sizeof path, "%s/%s", invalid_dir(), c->path);
-    sw_gltf_asset* a = NULL;
+    sw_model* a = NULL;
     sw_diag d;
     sw_result r = sw_gltf_load_file(path, NULL, &a, &d);
     if (r != c->result) fprintf(stderr, "  %s: got %s (%s)\n", c->path, sw_result_str(r), d.message);
@@ -94,7 +94,7 @@ static void check_case(const invalid_case* c) {
     } else {
         SW_CHECK_EQ_INT(a->warning_count, 0);
     }
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 static void test_invalid_files(void) {
@@ -106,13 +106,13 @@ static void test_scene_without_nodes(void) {
     if (!invalid_dir()) SW_SKIP("SINEW_ASSETS is not set: the invalid-file tests need it");
     char path[2048];
     snprintf(path, sizeof path, "%s/TestNoRootNode/SceneWithoutNodes.gltf", invalid_dir());
-    sw_gltf_asset* a;
+    sw_model* a;
     sw_diag d;
     SW_CHECK_EQ_INT(sw_gltf_load_file(path, NULL, &a, &d), SW_OK);
     if (!a) return;
     SW_CHECK(a->scene_count == 1 && a->scenes[0].node_count == 0 && a->default_scene == 0);
     SW_CHECK(a->node_count == 0 && a->mesh_count == 0 && a->animation_count == 0);
-    sw_gltf_free(a);
+    sw_model_free(a);
 }
 
 /* Every .gltf/.glb below `dir` (depth-limited) must be in the table. */
@@ -162,7 +162,7 @@ static void test_draco_required(void) {
         "\"accessors\":[{\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}],"
         "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"extensions\":{\"KHR_draco_mesh_compression\":"
         "{\"bufferView\":0,\"attributes\":{\"POSITION\":0}}}}]}]}";
-    sw_gltf_asset* a = NULL;
+    sw_model* a = NULL;
     sw_diag d;
     SW_CHECK_EQ_INT(sw_gltf_load_memory(json, strlen(json), "engine.gltf", NULL, NULL, &a, &d), SW_ERR_UNSUPPORTED);
     SW_CHECK(a == NULL);

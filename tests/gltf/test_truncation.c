@@ -146,13 +146,13 @@ typedef struct loader_ctx {
    asset that keeps every promise, or a code and a message that starts with
    the file's name. */
 static sw_result load_checked(loader_ctx* c, const uint8_t* data, size_t size, const char* what, size_t at) {
-    sw_gltf_asset* asset = (sw_gltf_asset*)1;
+    sw_model* asset = (sw_model*)1;
     sw_diag diag;
     sw_result r = sw_gltf_load_memory(data, size, c->name, c->base_dir, NULL, &asset, &diag);
     if (r == SW_OK) {
         c->ok++;
         fuzz_check_asset(asset);
-        sw_gltf_free(asset);
+        sw_model_free(asset);
         return r;
     }
     c->rejected++;

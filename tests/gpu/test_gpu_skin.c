@@ -433,7 +433,7 @@ static size_t compare_asset(const char* relative, sw_skin_method method) {
     const char* root = getenv("SINEW_ASSETS");
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", root, relative);
-    sw_gltf_asset* asset = NULL;
+    sw_model* asset = NULL;
     sw_diag d = {0};
     if (sw_gltf_load_file(path, NULL, &asset, &d) != SW_OK) {
         fprintf(stderr, "  %s: %s\n", relative, d.message);
@@ -462,11 +462,11 @@ static size_t compare_asset(const char* relative, sw_skin_method method) {
             }
             sw_gltf_world_matrices(asset, local, world);
             for (size_t node = 0; node < asset->node_count; node++) {
-                const sw_gltf_node* nd = &asset->nodes[node];
+                const sw_model_node* nd = &asset->nodes[node];
                 if (nd->mesh < 0) continue;
-                const sw_gltf_mesh* mesh = &asset->meshes[nd->mesh];
+                const sw_model_mesh* mesh = &asset->meshes[nd->mesh];
                 for (size_t pi = 0; pi < mesh->primitive_count; pi++) {
-                    const sw_gltf_primitive* prim = &mesh->primitives[pi];
+                    const sw_model_primitive* prim = &mesh->primitives[pi];
                     const size_t n = prim->vertex_count;
                     if (n == 0) continue;
                     /* CPU */
@@ -477,14 +477,14 @@ static size_t compare_asset(const char* relative, sw_skin_method method) {
                                           .out_positions = cp, .out_normals = cn};
                     SW_CHECK(sw_gltf_deform_primitive(&def, &d) == SW_OK);
                     /* GPU */
-                    sw_gpu_gltf_primitive* gpu = NULL;
-                    bool ok = sw_gpu_gltf_primitive_create(g_skinner, asset, node, pi, &gpu, &d) == SW_OK &&
-                              sw_gpu_gltf_primitive_pose(gpu, world, weights, &d) == SW_OK;
+                    sw_gpu_model_primitive* gpu = NULL;
+                    bool ok = sw_gpu_model_primitive_create(g_skinner, asset, node, pi, &gpu, &d) == SW_OK &&
+                              sw_gpu_model_primitive_pose(gpu, world, weights, &d) == SW_OK;
                     float* gp = malloc(n * 12), *gn = prim->normals ? malloc(n * 12) : NULL;
                     for (int route = 0; ok && route < 2; route++) {
                         sw_gpu_skin_desc sd = {.method = method, .path = (sw_gpu_skin_path)route};
-                        ok = sw_gpu_gltf_primitive_skin(g_skinner, gpu, &sd, NULL, &d) == SW_OK &&
-                             sw_gpu_instance_read(sw_gpu_gltf_primitive_instance(gpu), gp, NULL, gn, NULL, &d) == SW_OK;
+                        ok = sw_gpu_model_primitive_skin(g_skinner, gpu, &sd, NULL, &d) == SW_OK &&
+                             sw_gpu_instance_read(sw_gpu_model_primitive_instance(gpu), gp, NULL, gn, NULL, &d) == SW_OK;
                         if (!ok) break;
                         char label[256];
                         snprintf(label, sizeof label, "%s clip %zu step %d node %zu prim %zu %s %s", relative, clip, step,
@@ -494,14 +494,14 @@ static size_t compare_asset(const char* relative, sw_skin_method method) {
                     }
                     if (!ok) fprintf(stderr, "  %s: %s\n", relative, d.message);
                     SW_CHECK(ok);
-                    sw_gpu_gltf_primitive_destroy(gpu);
+                    sw_gpu_model_primitive_destroy(gpu);
                     free(cp), free(cn), free(gp), free(gn), free(scratch);
                 }
             }
         }
     }
     free(local), free(world), free(weights), free(offsets);
-    sw_gltf_free(asset);
+    sw_model_free(asset);
     return compared;
 }
 

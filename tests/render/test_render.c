@@ -16,7 +16,7 @@ enum { W = 192, H = 144 };
 static sw_gl_context* g_context;
 
 typedef struct scene {
-    sw_gltf_asset* asset;
+    sw_model* asset;
     sw_transform* local;
     sw_mat34* world;
     float* weights;
@@ -49,10 +49,10 @@ static bool scene_load_file(scene* s, const char* relative) {
 
 static void scene_free(scene* s) {
     free(s->local), free(s->world), free(s->weights), free(s->offsets);
-    sw_gltf_free(s->asset);
+    sw_model_free(s->asset);
 }
 
-static int clip_named(const sw_gltf_asset* a, const char* name) {
+static int clip_named(const sw_model* a, const char* name) {
     for (size_t i = 0; i < a->animation_count; i++)
         if (a->animations[i].name && strcmp(a->animations[i].name, name) == 0) return (int)i;
     return -1;
@@ -60,7 +60,7 @@ static int clip_named(const sw_gltf_asset* a, const char* name) {
 
 /* Poses the scene at `time` of clip `clip` (-1 = rest pose). */
 static void scene_pose(scene* s, int clip, float time) {
-    const sw_gltf_asset* a = s->asset;
+    const sw_model* a = s->asset;
     if (!s->world) {
         s->local = malloc((a->node_count + 1) * sizeof *s->local);
         s->world = malloc((a->node_count + 1) * sizeof *s->world);
@@ -321,7 +321,7 @@ static void test_split_twist(void) {
     sw_camera_view_projection(&camera, (float)W / (float)H, vp);
     float forearm_px[8][2];
     int forearms = 0;
-    const sw_gltf_asset* a = s.asset;
+    const sw_model* a = s.asset;
     for (size_t n = 0; n < a->node_count; n++) {
         const char* name = a->nodes[n].name;
         if (!name || (strncmp(name, "forearm", 7) != 0 && strncmp(name, "hand", 4) != 0) || forearms == 8) continue;

@@ -1,13 +1,14 @@
-/* Image decoding for glTF assets (sw_gltf_decode_image, see sinew/gltf.h):
-   the bytes come from a bufferView, a data: URI or a file next to the
-   asset (with the loader's path rules); stb_image decodes them. */
+/* Image decoding for models (sw_model_decode_image, see sinew/model.h):
+   the bytes come from the model's memory, a data: URI or a file next to
+   the model (with the importer's path rules); stb_image decodes them. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <stb/stb_image.h>
 
-#include "gltf_internal.h"
+#include "sinew/gltf.h"
+#include "../gltf/gltf_internal.h"
 
 static void* sw__image_alloc(void* user, size_t size) {
     (void)user;
@@ -15,21 +16,13 @@ static void* sw__image_alloc(void* user, size_t size) {
 }
 
 /* Encoded bytes of an image: *owned is set when they were allocated here. */
-static sw_result sw__image_bytes(const sw_gltf_asset* asset, size_t index, const uint8_t** out, size_t* out_size,
+static sw_result sw__image_bytes(const sw_model* asset, size_t index, const uint8_t** out, size_t* out_size,
                                  uint8_t** owned, sw_diag* diag) {
-    const sw_gltf_image* image = &asset->images[index];
+    const sw_model_image* image = &asset->images[index];
     *owned = NULL;
-    if (image->buffer_view >= 0) {
-        if ((size_t)image->buffer_view >= asset->buffer_view_count)
-            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)index, "images[%zu]: no bufferView %d", index,
-                               (int)image->buffer_view);
-        const sw_gltf_buffer_view* view = &asset->buffer_views[image->buffer_view];
-        if (view->buffer >= asset->buffer_count || view->byte_offset > asset->buffer_sizes[view->buffer] ||
-            view->byte_length > asset->buffer_sizes[view->buffer] - view->byte_offset)
-            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)index,
-                               "images[%zu]: bufferViews[%d] lies outside its buffer", index, (int)image->buffer_view);
-        *out = asset->buffers[view->buffer] + view->byte_offset;
-        *out_size = view->byte_length;
+    if (image->data) {
+        *out = image->data;
+        *out_size = image->data_size;
         return SW_OK;
     }
     if (!image->uri) return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)index, "images[%zu]: no uri", index);
@@ -60,13 +53,13 @@ static sw_result sw__image_bytes(const sw_gltf_asset* asset, size_t index, const
     return SW_OK;
 }
 
-sw_result sw_gltf_decode_image(const sw_gltf_asset* asset, size_t image, uint8_t** out_pixels, int* out_width,
+sw_result sw_model_decode_image(const sw_model* asset, size_t image, uint8_t** out_pixels, int* out_width,
                                int* out_height, sw_diag* diag) {
     if (out_pixels) *out_pixels = NULL;
     if (out_width) *out_width = 0;
     if (out_height) *out_height = 0;
     if (!asset || !out_pixels || !out_width || !out_height)
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_gltf_decode_image: a required argument is NULL");
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_model_decode_image: a required argument is NULL");
     if (image >= asset->image_count)
         return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)image, "image %zu is out of range (%zu images)",
                            image, asset->image_count);
@@ -118,3 +111,5 @@ sw_result sw_gltf_decode_image(const sw_gltf_asset* asset, size_t image, uint8_t
     *out_height = height;
     return SW_OK;
 }
+
+void sw_model_image_free(uint8_t* pixels) { stbi_image_free(pixels); }

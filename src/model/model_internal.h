@@ -1,0 +1,33 @@
+/* model_internal.h — how a model owns its memory, shared by the model
+   module and the importers that build models. Not a public header.
+
+   A model lives in an arena: a list of malloc'd blocks, freed together by
+   sw_model_free. An importer allocates an sw__model_owner, fills `model`
+   with arrays carved from `arena`, and hands out &owner->model. */
+#ifndef SINEW_MODEL_INTERNAL_H
+#define SINEW_MODEL_INTERNAL_H
+
+#include <stddef.h>
+
+#include "sinew/model.h"
+
+typedef struct sw__block {
+    struct sw__block* next;
+    size_t size, used;
+    max_align_t data[];
+} sw__block;
+
+typedef struct sw__arena {
+    sw__block* head;
+} sw__arena;
+
+/* What sw_model_free receives: the model first, then what owns its memory. */
+typedef struct sw__model_owner {
+    sw_model model;
+    sw__arena arena;
+} sw__model_owner;
+
+/* Frees every block of an arena and leaves it empty. */
+void sw__arena_free(sw__arena* arena);
+
+#endif
