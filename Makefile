@@ -21,7 +21,7 @@ CONFIG_FLAGS_debug   = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON
 CONFIG_FLAGS_nosimd  = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON -DSW_NO_SIMD=ON
 CONFIG_FLAGS_asan    = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON -DSW_SANITIZE=ON
 
-.PHONY: all deps demo test check fuzz clean $(addprefix configure-,$(CONFIGS)) $(addprefix build-,$(CONFIGS)) $(addprefix test-,$(CONFIGS))
+.PHONY: all deps demo test check fuzz install clean $(addprefix configure-,$(CONFIGS)) $(addprefix build-,$(CONFIGS)) $(addprefix test-,$(CONFIGS))
 
 all: build-release
 
@@ -47,6 +47,13 @@ fuzz: deps
 	scripts/fuzz.sh $(BUILD_DIR)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 check: test-release
+
+# `make install PREFIX=/opt/sinew` (default /usr/local): the release build,
+# installed: headers, the static libraries, the sinew command, sinew.pc and
+# sinew-render.pc, and the CMake package (find_package(sinew)).
+PREFIX ?= /usr/local
+install: build-release
+	cmake --install $(BUILD_DIR)/release --prefix $(PREFIX)
 
 demo: configure-release
 	cmake --build $(BUILD_DIR)/release -j $(JOBS) --target sinew

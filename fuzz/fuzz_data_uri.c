@@ -1,6 +1,6 @@
 /* libFuzzer target: data: URIs (sw_gltf_decode_data_uri) and the URI
    helpers behind buffer and image references (percent-decoding, the path
-   rules of sw__gltf_uri_to_path). Checks, beyond "no crash":
+   rules of sw__uri_to_path). Checks, beyond "no crash":
    - the size pass and the decoding pass agree, and decoding into one byte
      less than the size is refused with SW_ERR_BUFFER_TOO_SMALL;
    - a failure writes 0 to out_size and says why;
@@ -44,8 +44,8 @@ static void check_percent_decode(const char* in, size_t size) {
     char* out = malloc(size ? size : 1);
     FUZZ_REQUIRE(out);
     size_t length = 0, counted = 0;
-    bool ok = sw__gltf_percent_decode(in, size, out, &length);
-    FUZZ_REQUIRE(ok == sw__gltf_percent_decode(in, size, NULL, &counted));
+    bool ok = sw__percent_decode(in, size, out, &length);
+    FUZZ_REQUIRE(ok == sw__percent_decode(in, size, NULL, &counted));
     if (ok) FUZZ_REQUIRE(length == counted && length <= size);
     free(out);
 }
@@ -54,7 +54,7 @@ static void check_uri_to_path(const char* uri) {
     for (int allow = 0; allow < 2; allow++) {
         char* path = NULL;
         sw_diag diag;
-        sw_result r = sw__gltf_uri_to_path(uri, "base", allow, &path, &diag);
+        sw_result r = sw__uri_to_path(uri, "base", allow, &path, &diag);
         if (r != SW_OK) {
             FUZZ_REQUIRE(!path && diag.message[0]);
             continue;
@@ -74,7 +74,7 @@ static void check_uri_to_path(const char* uri) {
         }
         free(path);
         /* no base folder: relative paths are refused */
-        r = sw__gltf_uri_to_path(uri, NULL, allow, &path, &diag);
+        r = sw__uri_to_path(uri, NULL, allow, &path, &diag);
         if (r == SW_OK) {
             FUZZ_REQUIRE(path && (path[0] == '/' || path[0] == '\\' || (path[0] && path[1] == ':')));
             free(path);

@@ -1,17 +1,17 @@
 // G-buffer pass: draws the skinned buffers (already in world space, written
 // by skin.comp) and the ground. Previous positions and the previous camera
-// give each vertex its motion.
-layout(location = 0) in vec3 a_position;
-layout(location = 1) in vec3 a_previous_position;
-layout(location = 2) in vec3 a_normal;
-layout(location = 3) in vec4 a_tangent;
-layout(location = 4) in vec2 a_uv0;
-layout(location = 5) in vec2 a_uv1;
-layout(location = 6) in vec4 a_color;
-layout(location = 7) in float a_weight;
+// give each vertex its motion. Locations: src/render/render_interface.h.
+layout(location = SW_ATTR_POSITION) in vec3 a_position;
+layout(location = SW_ATTR_PREVIOUS_POSITION) in vec3 a_previous_position;
+layout(location = SW_ATTR_NORMAL) in vec3 a_normal;
+layout(location = SW_ATTR_TANGENT) in vec4 a_tangent;
+layout(location = SW_ATTR_UV0) in vec2 a_uv0;
+layout(location = SW_ATTR_UV1) in vec2 a_uv1;
+layout(location = SW_ATTR_COLOR) in vec4 a_color;
+layout(location = SW_ATTR_WEIGHT) in float a_weight;
 
-layout(location = 0) uniform mat4 u_view_projection;
-layout(location = 1) uniform mat4 u_previous_view_projection;
+layout(location = SW_GBUFFER_LOC_VIEW_PROJECTION) uniform mat4 u_view_projection;
+layout(location = SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION) uniform mat4 u_previous_view_projection;
 
 out VertexOut {
     vec3 world;

@@ -1,26 +1,26 @@
 // Lighting pass: one directional light with a PCF shadow map, hemisphere
 // ambient, the background gradient. Adds onto the HDR target, which holds
-// the emission already.
+// the emission already. Units, locations and classes: src/render/render_interface.h.
 in vec2 v_uv;
-layout(location = 0) out vec4 out_color;
+layout(location = SW_OUT_COLOR) out vec4 out_color;
 
-layout(binding = 0) uniform sampler2D t_normal;
-layout(binding = 1) uniform sampler2D t_albedo;
-layout(binding = 2) uniform sampler2D t_material;
-layout(binding = 3) uniform usampler2D t_class;
-layout(binding = 4) uniform sampler2D t_depth;
-layout(binding = 5) uniform sampler2DShadow t_shadow;
+layout(binding = SW_LIGHTING_UNIT_NORMAL) uniform sampler2D t_normal;
+layout(binding = SW_LIGHTING_UNIT_ALBEDO) uniform sampler2D t_albedo;
+layout(binding = SW_LIGHTING_UNIT_MATERIAL) uniform sampler2D t_material;
+layout(binding = SW_LIGHTING_UNIT_CLASS) uniform usampler2D t_class;
+layout(binding = SW_LIGHTING_UNIT_DEPTH) uniform sampler2D t_depth;
+layout(binding = SW_LIGHTING_UNIT_SHADOW) uniform sampler2DShadow t_shadow;
 
-layout(location = 0) uniform mat4 u_inverse_view_projection;
-layout(location = 1) uniform mat4 u_light_view_projection;
-layout(location = 2) uniform vec3 u_light_direction;   // towards the light
-layout(location = 3) uniform vec3 u_light_color;
-layout(location = 4) uniform vec3 u_sky_color;
-layout(location = 5) uniform vec3 u_ground_color;
-layout(location = 6) uniform vec3 u_eye;
-layout(location = 7) uniform vec3 u_background_top;
-layout(location = 8) uniform vec3 u_background_bottom;
-layout(location = 9) uniform float u_shadow_texel;
+layout(location = SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION) uniform mat4 u_inverse_view_projection;
+layout(location = SW_LIGHTING_LOC_LIGHT_VIEW_PROJECTION) uniform mat4 u_light_view_projection;
+layout(location = SW_LIGHTING_LOC_LIGHT_DIRECTION) uniform vec3 u_light_direction;  // towards the light
+layout(location = SW_LIGHTING_LOC_LIGHT_COLOR) uniform vec3 u_light_color;
+layout(location = SW_LIGHTING_LOC_SKY_COLOR) uniform vec3 u_sky_color;
+layout(location = SW_LIGHTING_LOC_GROUND_COLOR) uniform vec3 u_ground_color;
+layout(location = SW_LIGHTING_LOC_EYE) uniform vec3 u_eye;
+layout(location = SW_LIGHTING_LOC_BACKGROUND_TOP) uniform vec3 u_background_top;
+layout(location = SW_LIGHTING_LOC_BACKGROUND_BOTTOM) uniform vec3 u_background_bottom;
+layout(location = SW_LIGHTING_LOC_SHADOW_TEXEL) uniform float u_shadow_texel;
 
 const float PI = 3.14159265358979;
 
@@ -50,12 +50,12 @@ vec3 sw_specular(vec3 n, vec3 v, vec3 l, vec3 f0, float roughness) {
 
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy);
-    uint cls = texelFetch(t_class, pixel, 0).r & 63u;
-    if (cls == 0u) {
+    uint cls = texelFetch(t_class, pixel, 0).r & uint(SW_CLASS_MASK);
+    if (cls == uint(SW_CLASS_BACKGROUND)) {
         out_color = vec4(mix(u_background_bottom, u_background_top, smoothstep(0.0, 1.0, v_uv.y)), 1.0);
         return;
     }
-    if (cls == 3u) {  // unlit: the emission target holds its colour already
+    if (cls == uint(SW_CLASS_UNLIT)) {  // unlit: the emission target holds its colour already
         out_color = vec4(0.0);
         return;
     }

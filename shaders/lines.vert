@@ -1,7 +1,7 @@
 // Bones over the image: world-space points, one colour per vertex.
-layout(location = 0) in vec3 a_position;
-layout(location = 1) in vec3 a_color;
-layout(location = 0) uniform mat4 u_view_projection;
+layout(location = SW_LINES_ATTR_POSITION) in vec3 a_position;
+layout(location = SW_LINES_ATTR_COLOR) in vec3 a_color;
+layout(location = SW_LINES_LOC_VIEW_PROJECTION) uniform mat4 u_view_projection;
 out vec3 v_color;
 
 void main() {

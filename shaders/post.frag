@@ -1,18 +1,18 @@
 // Tone mapping (the ACES filmic curve as fitted by Narkowicz) and sRGB
-// encoding into the 8-bit image; or one of the debug views.
+// encoding into the 8-bit image; or one of the debug views. Units,
+// locations, views and classes: src/render/render_interface.h.
 in vec2 v_uv;
-layout(location = 0) out vec4 out_color;
+layout(location = SW_OUT_COLOR) out vec4 out_color;
 
-layout(binding = 0) uniform sampler2D t_hdr;
-layout(binding = 1) uniform sampler2D t_normal;
-layout(binding = 2) uniform sampler2D t_albedo;
-layout(binding = 3) uniform usampler2D t_class;
-layout(binding = 4) uniform sampler2D t_motion;
+layout(binding = SW_POST_UNIT_HDR) uniform sampler2D t_hdr;
+layout(binding = SW_POST_UNIT_NORMAL) uniform sampler2D t_normal;
+layout(binding = SW_POST_UNIT_ALBEDO) uniform sampler2D t_albedo;
+layout(binding = SW_POST_UNIT_CLASS) uniform usampler2D t_class;
+layout(binding = SW_POST_UNIT_MOTION) uniform sampler2D t_motion;
 
-// 0 shaded, 1 normals, 2 motion, 3 UV, 4 weights (SW_RENDER_VIEW_*).
-layout(location = 0) uniform int u_view;
-layout(location = 1) uniform float u_exposure;
-layout(location = 2) uniform float u_motion_scale;
+layout(location = SW_POST_LOC_VIEW) uniform int u_view;  // SW_VIEW_*
+layout(location = SW_POST_LOC_EXPOSURE) uniform float u_exposure;
+layout(location = SW_POST_LOC_MOTION_SCALE) uniform float u_motion_scale;
 
 vec3 sw_aces(vec3 x) {
     return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
@@ -29,19 +29,19 @@ vec3 sw_hue(float h) {
 
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy);
-    uint cls = texelFetch(t_class, pixel, 0).r & 63u;
+    uint cls = texelFetch(t_class, pixel, 0).r & uint(SW_CLASS_MASK);
     vec3 c;
-    if (u_view == 0) {
+    if (u_view == SW_VIEW_SHADED) {
         c = sw_srgb_encode(sw_aces(texelFetch(t_hdr, pixel, 0).rgb * u_exposure));
-    } else if (cls == 0u) {
+    } else if (cls == uint(SW_CLASS_BACKGROUND)) {
         c = vec3(0.08);
-    } else if (u_view == 1) {
+    } else if (u_view == SW_VIEW_NORMALS) {
         c = texelFetch(t_normal, pixel, 0).rgb;
-    } else if (u_view == 2) {
+    } else if (u_view == SW_VIEW_MOTION) {
         vec2 m = texelFetch(t_motion, pixel, 0).rg;
         float angle = atan(m.y, m.x) / 6.28318530718 + 0.5;
         c = sw_hue(angle) * clamp(length(m) * u_motion_scale, 0.0, 1.0);
-    } else {
+    } else {  // SW_VIEW_UV, SW_VIEW_WEIGHTS: the G-buffer pass wrote them as albedo
         c = sw_srgb_encode(texelFetch(t_albedo, pixel, 0).rgb);
     }
     out_color = vec4(c, 1.0);

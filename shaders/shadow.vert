@@ -1,5 +1,5 @@
 // Shadow map pass: depth only, from the light.
-layout(location = 0) in vec3 a_position;
-layout(location = 0) uniform mat4 u_light_view_projection;
+layout(location = SW_ATTR_POSITION) in vec3 a_position;
+layout(location = SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION) uniform mat4 u_light_view_projection;
 
 void main() { gl_Position = u_light_view_projection * vec4(a_position, 1.0); }

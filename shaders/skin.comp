@@ -1,22 +1,22 @@
-// Compute skinning: one invocation per vertex, 64 per group (seed 000: the
-// group size UE, Unity and Godot use). Reads the bind-pose streams and the
+// Compute skinning: one invocation per vertex, 64 per group (the group size
+// UE, Unity and Godot use). Reads the bind-pose streams and the
 // influences in their imported formats, writes the deformed streams into
 // buffers the renderer binds as vertex attributes.
-layout(local_size_x = 64) in;
+layout(local_size_x = SW_SKIN_GROUP_SIZE) in;
 
 // Bind pose: positions (3 floats per vertex) at 0, normals at
 // u_offsets.x, tangents (4 floats) at u_offsets.y, in floats.
-layout(std430, binding = 1) readonly buffer Rest { float rest[]; };
+layout(std430, binding = SW_SKIN_BUFFER_REST) readonly buffer Rest { float rest[]; };
 // Joints (u8 or u16, packed) from byte 0, weights (f32, u8 or u16) from
 // word u_offsets.z.
-layout(std430, binding = 2) readonly buffer Influences { uint influences[]; };
-layout(std430, binding = 4) writeonly buffer OutPositions { float out_positions[]; };
+layout(std430, binding = SW_SKIN_BUFFER_INFLUENCES) readonly buffer Influences { uint influences[]; };
+layout(std430, binding = SW_SKIN_BUFFER_OUT_POSITIONS) writeonly buffer OutPositions { float out_positions[]; };
 // Normals at 0, tangents at u_offsets.w (floats).
-layout(std430, binding = 5) writeonly buffer OutFrames { float out_frames[]; };
+layout(std430, binding = SW_SKIN_BUFFER_OUT_FRAMES) writeonly buffer OutFrames { float out_frames[]; };
 
-layout(location = 0) uniform uint u_vertex_count;
-layout(location = 3) uniform uvec4 u_offsets;
-layout(location = 4) uniform uint u_first_vertex;
+layout(location = SW_SKIN_LOC_VERTEX_COUNT) uniform uint u_vertex_count;
+layout(location = SW_SKIN_LOC_OFFSETS) uniform uvec4 u_offsets;
+layout(location = SW_SKIN_LOC_FIRST_VERTEX) uniform uint u_first_vertex;
 
 uint sw_read_u8(uint byte_index) { return (influences[byte_index >> 2u] >> ((byte_index & 3u) * 8u)) & 0xFFu; }
 uint sw_read_u16(uint byte_index) { return (influences[byte_index >> 2u] >> ((byte_index & 2u) * 8u)) & 0xFFFFu; }
@@ -32,9 +32,9 @@ uint sw_joint(uint v, uint k) {
 
 float sw_weight(uint v, uint k) {
     uint i = v * uint(SW_INFLUENCES) + k;
-#if SW_WEIGHTS == 1
+#if SW_WEIGHTS == SW_SKIN_WEIGHTS_U8
     return float(sw_read_u8(4u * u_offsets.z + i)) / 255.0;
-#elif SW_WEIGHTS == 2
+#elif SW_WEIGHTS == SW_SKIN_WEIGHTS_U16
     return float(sw_read_u16(4u * u_offsets.z + 2u * i)) / 65535.0;
 #else
     return uintBitsToFloat(influences[u_offsets.z + i]);

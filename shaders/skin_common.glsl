@@ -2,6 +2,10 @@
 // LBS / DQS blend, written to match the CPU job (src/skin/skin_job.c)
 // operation for operation.
 //
+// The numbers shared with the C side (bindings, locations, strides) are
+// the SW_SKIN_* names of src/gpu/skin_interface.h, which the program
+// builder puts in front of this file.
+//
 // Defines set by the program builder (src/gpu/gpu_skin.c):
 //   SW_INFLUENCES     0..8 (0: not skinned)
 //   SW_RIGID          not skinned, moved by palette joint 0 (a node's world matrix)
@@ -10,21 +14,24 @@
 //   SW_COFACTOR       LBS normals through the cofactor matrix
 //   SW_NORMALS, SW_TANGENTS  the streams present
 //   SW_MORPH          morph targets present
+//   SW_WEIGHTS        the weight format, SW_SKIN_WEIGHTS_*
+//   SW_JOINTS_U8      u8 joints (else u16)
 
 // Palette: LBS 3 rows per joint; DQS 2 vec4 (real, dual) per joint, then,
 // with SW_STRETCH, 3 stretch rows per joint starting at u_stretch_base.
-layout(std430, binding = 0) readonly buffer Palette { vec4 palette[]; };
+layout(std430, binding = SW_SKIN_BUFFER_PALETTE) readonly buffer Palette { vec4 palette[]; };
 
 #ifdef SW_MORPH
 // The active targets of this dispatch (nonzero weights only): weight i is
 // morph_weights[i / 4][i % 4]; morph_offsets[i] holds the float offsets of
-// its position, normal and tangent deltas in `deltas` (~0u = none).
-layout(std140, binding = 0) uniform Morph {
+// its position, normal and tangent deltas in `deltas` (SW_SKIN_OFFSET_NONE:
+// none).
+layout(std140, binding = SW_SKIN_UNIFORM_MORPH) uniform Morph {
     uvec4 morph_count;
-    vec4 morph_weights[64];
-    uvec4 morph_offsets[256];
+    vec4 morph_weights[SW_SKIN_MAX_ACTIVE_TARGETS / 4];
+    uvec4 morph_offsets[SW_SKIN_MAX_ACTIVE_TARGETS];
 };
-layout(std430, binding = 3) readonly buffer MorphDeltas { float deltas[]; };
+layout(std430, binding = SW_SKIN_BUFFER_MORPH_DELTAS) readonly buffer MorphDeltas { float deltas[]; };
 
 vec3 sw_delta(uint offset, uint v) {
     uint i = offset + 3u * v;
@@ -33,22 +40,23 @@ vec3 sw_delta(uint offset, uint v) {
 
 // Bind-space morph: base + Σ wᵢ·δᵢ for every stream present.
 void sw_morph(uint v, inout vec3 position, inout vec3 normal, inout vec3 tangent) {
+    const uint none = uint(SW_SKIN_OFFSET_NONE);
     for (uint i = 0u; i < morph_count.x; i++) {
         float w = morph_weights[i >> 2u][i & 3u];
         uvec4 o = morph_offsets[i];
-        if (o.x != ~0u) position += w * sw_delta(o.x, v);
+        if (o.x != none) position += w * sw_delta(o.x, v);
 #ifdef SW_NORMALS
-        if (o.y != ~0u) normal += w * sw_delta(o.y, v);
+        if (o.y != none) normal += w * sw_delta(o.y, v);
 #endif
 #ifdef SW_TANGENTS
-        if (o.z != ~0u) tangent += w * sw_delta(o.z, v);
+        if (o.z != none) tangent += w * sw_delta(o.z, v);
 #endif
     }
 }
 #endif
 
-layout(location = 1) uniform uint u_joint_count;
-layout(location = 2) uniform uint u_stretch_base;
+layout(location = SW_SKIN_LOC_JOINT_COUNT) uniform uint u_joint_count;
+layout(location = SW_SKIN_LOC_STRETCH_BASE) uniform uint u_stretch_base;
 
 // Out-of-range joints read joint 0, as on the CPU: bad data cannot read
 // outside the palette.
@@ -81,23 +89,24 @@ SwBlend sw_blend_begin() {
 // are the same rotation, so weights of the other hemisphere are negated.
 void sw_blend_add(inout SwBlend b, uint joint, float w, vec4 pivot) {
 #ifdef SW_DQS
-    vec4 real = palette[2u * joint], dual = palette[2u * joint + 1u];
+    uint q = uint(SW_SKIN_DQS_VEC4S) * joint;
+    vec4 real = palette[q], dual = palette[q + 1u];
     float signed_w = dot(real, pivot) < 0.0 ? -w : w;
     b.real += signed_w * real;
     b.dual += signed_w * dual;
 #ifdef SW_STRETCH
-    uint s = u_stretch_base + 3u * joint;
+    uint s = u_stretch_base + uint(SW_SKIN_STRETCH_ROWS) * joint;
     b.r0 += w * palette[s]; b.r1 += w * palette[s + 1u]; b.r2 += w * palette[s + 2u];
 #endif
 #else
-    uint s = 3u * joint;
+    uint s = uint(SW_SKIN_LBS_ROWS) * joint;
     b.r0 += w * palette[s]; b.r1 += w * palette[s + 1u]; b.r2 += w * palette[s + 2u];
 #endif
 }
 
 vec4 sw_pivot(uint joint) {
 #ifdef SW_DQS
-    return palette[2u * joint];
+    return palette[uint(SW_SKIN_DQS_VEC4S) * joint];
 #else
     return vec4(0.0);
 #endif
@@ -114,7 +123,7 @@ vec3 sw_normalize_or_zero(vec3 v) {
 }
 
 // The normal under the blended linear part A: A·n (no inverse transpose,
-// seed 000), or with SW_COFACTOR cof(A)·n, cof(A) = det(A)·A⁻ᵀ with columns
+// as UE, Unity and Godot skin), or with SW_COFACTOR cof(A)·n, cof(A) = det(A)·A⁻ᵀ with columns
 // a1×a2, a2×a0, a0×a1, negated when A mirrors so normals stay outward.
 vec3 sw_linear_normal(SwBlend b, vec3 normal) {
 #ifdef SW_COFACTOR

@@ -56,7 +56,8 @@ const char cmd_bench_help[] =
     "                time per pass against a GPU buffer copy of the same bytes;\n"
     "                upload and readback are timed apart (--gpu-vs: the\n"
     "                vertex-shader path with transform feedback)\n"
-    "  --json        one JSON object on stdout instead of text\n";
+    "  --json        one JSON object on stdout instead of text\n"
+    "  -h, --help    show this help\n";
 
 typedef struct bench_options {
     const char* mode;

@@ -15,15 +15,16 @@
 
 const char cmd_export_help[] =
     "usage: sinew export MODEL [--anim NAME|INDEX|none] [--times T0,T1,...|--samples N]\n"
-    "                    [--normals] [--dqs] [--loop] [--gpu|--gpu-vs [--stats]]\n"
-    "                    [--out FILE.json]\n"
+    "                    [--normals] [--joints] [--dqs] [--loop]\n"
+    "                    [--gpu|--gpu-vs [--stats]] [-o FILE.json] [--quiet]\n"
     "\n"
     "Evaluates MODEL at the given times of one animation and writes, for every\n"
     "(node, mesh primitive) instance in glTF node order, the positions a\n"
     "renderer must draw, in world space: morph targets applied in bind space,\n"
     "then skinning (the skinned node's own transform ignored, as glTF says) or\n"
     "the node's world transform for rigid meshes. Vertices are in the\n"
-    "primitive's accessor order. The JSON schema is in docs/DESIGN.md.\n"
+    "primitive's accessor order. The JSON schema is in docs/DESIGN.md and\n"
+    "docs/cli.md.\n"
     "\n"
     "options:\n"
     "  --anim A        animation by name or index (default: 0; 'none', or a file\n"
@@ -32,6 +33,9 @@ const char cmd_export_help[] =
     "  --samples N     N evenly spaced times from 0 to the clip's end, both ends\n"
     "                  included (default: 10; 1 gives time 0)\n"
     "  --normals       also write normals (blended 3x3, renormalised)\n"
+    "  --joints        also write the pose: every node's world matrix (\"nodes\",\n"
+    "                  glTF node order) and every skin joint's skin matrix\n"
+    "                  (\"skins\"), as 3x4 rows (12 numbers, row by row) per time\n"
     "  --dqs           dual quaternion skinning instead of linear blend skinning\n"
     "  --gpu           skin on the GPU (OpenGL 4.3 compute through EGL) instead\n"
     "                  of the CPU; the output is the same within 1e-5 of the\n"
@@ -41,16 +45,20 @@ const char cmd_export_help[] =
     "                  dispatches skipped because nothing changed) on stderr\n"
     "  --loop          wrap times into [0, duration) instead of holding the\n"
     "                  first and last keys\n"
-    "  --out FILE      write to FILE (replaced only once complete) instead of\n"
-    "                  standard output\n"
-    "  --allow-outside-paths   let buffer URIs leave the model's folder\n";
+    "  -o, --output FILE\n"
+    "                  write to FILE (missing folders are created; FILE is\n"
+    "                  replaced only once complete) instead of standard output;\n"
+    "                  '-' is standard output\n"
+    "  --quiet         no \"wrote FILE (...)\" line on stderr\n"
+    "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
+    "  -h, --help      show this help\n";
 
 typedef struct export_options {
     const char* model;
     const char* anim;
     const char* times_text;
     long samples;
-    bool normals, dqs, loop;
+    bool normals, joints, dqs, loop, quiet;
     bool gpu, stats;
     sw_gpu_skin_path gpu_path;
     const char* out;
@@ -139,10 +147,68 @@ static void write_vec3s(json_writer* w, const float* v, size_t count) {
     json_end_array(w);
 }
 
-/* Writes the whole document; false with `err` set on failure. */
+/* 12 numbers, row by row. */
+static void write_mat34(json_writer* w, const sw_mat34* m) {
+    json_begin_array(w);
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c) json_float(w, m->m[r][c]);
+    json_end_array(w);
+}
+
+/* --joints: the pose itself, so that two poses can be compared joint by
+   joint, not only through the vertices they move. Every node (not only
+   skin joints: rigid and camera nodes move too) in the file's order, one
+   line each, then every skin's joints in the skin's order. Nodes are named
+   by their file index, as node_index is in "primitives". */
+static void write_pose(json_writer* w, const sw_model* a, size_t t_count, const scene_poses* poses) {
+    json_key(w, "nodes"), json_begin_array(w);
+    for (size_t source = 0; source < a->node_count; ++source) {
+        size_t n = a->node_from_source[source];
+        const sw_model_node* node = &a->nodes[n];
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "node_index"), json_int(w, (long long)source);
+        json_key(w, "name"), json_string(w, node->name);
+        long long parent = node->parent < 0 ? -1 : (long long)a->nodes[node->parent].source_index;
+        json_key(w, "parent_index"), json_int(w, parent);
+        json_key(w, "world_by_time"), json_begin_array(w);
+        for (size_t t = 0; t < t_count; ++t) write_mat34(w, &poses->poses[t].world[n]);
+        json_end_array(w);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_key(w, "skins"), json_begin_array(w);
+    for (size_t s = 0; s < a->skin_count; ++s) {
+        const sw_model_skin* skin = &a->skins[s];
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "skin_index"), json_int(w, (long long)s);
+        json_key(w, "name"), json_string(w, skin->name);
+        json_key(w, "joints"), json_begin_array(w);
+        for (size_t j = 0; j < skin->joint_count; ++j) {
+            const sw_model_node* node = &a->nodes[skin->joints[j]];
+            json_newline(w);
+            json_begin_object(w);
+            json_key(w, "joint"), json_int(w, (long long)j);
+            json_key(w, "node_index"), json_int(w, node->source_index);
+            json_key(w, "name"), json_string(w, node->name);
+            json_key(w, "skin_by_time"), json_begin_array(w);
+            for (size_t t = 0; t < t_count; ++t)
+                write_mat34(w, &poses->poses[t].skin_matrices[skin->palette_offset + j]);
+            json_end_array(w);
+            json_end_object(w);
+        }
+        json_end_array(w);
+        json_end_object(w);
+    }
+    json_end_array(w);
+}
+
+/* Writes the whole document; false with `err` set on failure.
+   *out_instances counts the (node, primitive) instances written. */
 static bool write_export(const sw_model* a, long clip_index, const float* times, size_t t_count,
                          const scene_poses* poses, const export_options* opt, const export_gpu* gpu, json_writer* w,
-                         tool_error* err) {
+                         size_t* out_instances, tool_error* err) {
     const sw_clip* clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
     json_begin_object(w);
     json_key(w, "model"), json_string(w, opt->model);
@@ -193,6 +259,7 @@ static bool write_export(const sw_model* a, long clip_index, const float* times,
                     break;
                 }
             }
+            ++*out_instances;
             json_newline(w);
             json_begin_object(w);
             json_key(w, "mesh_index"), json_int(w, node->mesh);
@@ -238,6 +305,7 @@ static bool write_export(const sw_model* a, long clip_index, const float* times,
     }
     free(positions), free(normals), free(scratch);
     json_end_array(w);
+    if (ok && opt->joints) write_pose(w, a, t_count, poses);
     json_end_object(w);
     json_newline(w);
     return ok;
@@ -251,9 +319,11 @@ int cmd_export(tool_args* args) {
     export_options opt = {.samples = -1};
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
-        const char* v;
+        const char *v, *name;
         if (tool_args_is_help(arg)) return tool_print_help(args);
         if (tool_args_flag(arg, "--normals")) opt.normals = true;
+        else if (tool_args_flag(arg, "--joints")) opt.joints = true;
+        else if (tool_args_flag(arg, "--quiet")) opt.quiet = true;
         else if (tool_args_flag(arg, "--dqs")) opt.dqs = true;
         else if (tool_args_flag(arg, "--loop")) opt.loop = true;
         else if (tool_args_flag(arg, "--gpu")) opt.gpu = true, opt.gpu_path = SW_GPU_PATH_COMPUTE;
@@ -268,8 +338,9 @@ int cmd_export(tool_args* args) {
             if (!(v = tool_args_value(args, "--samples", &err)) ||
                 !tool_parse_int("--samples", v, 1, MAX_SAMPLES, &opt.samples, &err))
                 return tool_usage(args, "%s", err.message);
-        } else if (tool_args_option(args, arg, "--out") || tool_args_option(args, arg, "-o")) {
-            if (!(opt.out = tool_args_value(args, "--out", &err))) return tool_usage(args, "%s", err.message);
+        } else if ((name = tool_args_output(args, arg, "--out"))) { /* --out: before 0.2; kept through 0.2 */
+            if (opt.out) return tool_usage(args, "one output file only");
+            if (!(opt.out = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
             return tool_usage(args, "unknown option '%s'", arg);
         } else if (opt.model) {
@@ -279,6 +350,7 @@ int cmd_export(tool_args* args) {
         }
     }
     if (!opt.model) return tool_usage(args, "no MODEL given");
+    if (opt.out && strcmp(opt.out, "-") == 0) opt.out = NULL; /* standard output */
     if (opt.times_text && opt.samples >= 0) return tool_usage(args, "give --times or --samples, not both");
     if (opt.stats && !opt.gpu) return tool_usage(args, "--stats reports the GPU skin cache: give --gpu or --gpu-vs");
 
@@ -336,7 +408,8 @@ int cmd_export(tool_args* args) {
     } else {
         json_writer_init(&w, json_file_sink, stdout);
     }
-    bool ok = write_export(asset, clip_index, times, time_count, &poses, &opt, &gpu, &w, &err);
+    size_t instances = 0;
+    bool ok = write_export(asset, clip_index, times, time_count, &poses, &opt, &gpu, &w, &instances, &err);
     bool written = json_writer_finish(&w);
     if (opt.out) {
         if (!ok) tool_atomic_abort(&file);
@@ -348,6 +421,14 @@ int cmd_export(tool_args* args) {
         ok = tool_error_set(&err, "cannot write to standard output");
     }
     if (!ok) status = tool_fail(args, "%s", err.message);
+    if (ok && opt.out) {
+        char pose[96] = "";
+        if (opt.joints)
+            snprintf(pose, sizeof pose, ", %zu node%s, %zu skin%s", asset->node_count,
+                     asset->node_count == 1 ? "" : "s", asset->skin_count, asset->skin_count == 1 ? "" : "s");
+        tool_wrote(opt.quiet, "%s (%zu primitive%s, %zu time%s%s)", opt.out, instances, instances == 1 ? "" : "s",
+                   time_count, time_count == 1 ? "" : "s", pose);
+    }
     if (ok && opt.stats) {
         sw_gpu_skin_stats st;
         sw_gpu_skinner_get_stats(gpu.skinner, &st);

@@ -20,12 +20,16 @@ const char cmd_info_help[] =
     "warnings.\n"
     "\n"
     "A file that cannot be loaded gives one line naming the file and the\n"
-    "problem (the JSON path, accessor or node) and exit status 1.\n"
+    "problem (the JSON path, accessor or node) and exit status 1. Every image\n"
+    "is decoded: one that is missing or does not decode is a warning on\n"
+    "standard error (the image's index, its uri and the reason); the exit\n"
+    "status stays 0.\n"
     "\n"
     "options:\n"
     "  --json                  print one JSON object instead of text\n"
     "  --allow-outside-paths   let buffer and image URIs be absolute or leave\n"
-    "                          the model's folder through '..'\n";
+    "                          the model's folder through '..'\n"
+    "  -h, --help              show this help\n";
 
 static const char* const mode_names[] = {"points",    "lines",          "line loop",     "line strip",
                                          "triangles", "triangle strip", "triangle fan"};
@@ -143,7 +147,7 @@ static void print_text(const sw_model* a) {
         size_t hist[SW_MODEL_MAX_INFLUENCES + 1];
         influence_histogram(a, s, hist);
         printf("  skin %zu \"%s\": %zu joints", s, or_dash(a->skins[s].name), a->skins[s].joint_count);
-        if (a->skins[s].skeleton >= 0) printf(", skeleton node %d", a->skins[s].skeleton);
+        if (a->skins[s].skeleton >= 0) printf(", skeleton node %u", (unsigned)a->nodes[a->skins[s].skeleton].source_index);
         printf("\n    vertices by influence count:");
         bool any = false;
         for (int k = 0; k <= SW_MODEL_MAX_INFLUENCES; ++k)
@@ -220,19 +224,20 @@ static void print_json(const sw_model* a, json_writer* w) {
         json_begin_object(w);
         json_key(w, "name"), json_string(w, a->scenes[s].name);
         json_key(w, "nodes"), json_begin_array(w);
-        for (size_t i = 0; i < a->scenes[s].node_count; ++i) json_int(w, a->scenes[s].nodes[i]);
+        for (size_t i = 0; i < a->scenes[s].node_count; ++i) json_int(w, a->nodes[a->scenes[s].nodes[i]].source_index);
         json_end_array(w);
         json_end_object(w);
     }
     json_end_array(w);
 
     json_key(w, "nodes"), json_begin_array(w);
-    for (size_t n = 0; n < a->node_count; ++n) {
-        const sw_model_node* node = &a->nodes[n];
+    /* Nodes in the file's order, with the file's indices (the model stores them parents first). */
+    for (size_t source = 0; source < a->node_count; ++source) {
+        const sw_model_node* node = &a->nodes[a->node_from_source[source]];
         json_newline(w);
         json_begin_object(w);
         json_key(w, "name"), json_string(w, node->name);
-        json_key(w, "parent"), json_int(w, node->parent);
+        json_key(w, "parent"), json_int(w, node->parent >= 0 ? (long long)a->nodes[node->parent].source_index : -1);
         json_key(w, "mesh"), json_int(w, node->mesh);
         json_key(w, "skin"), json_int(w, node->skin);
         json_key(w, "matrix"), json_bool(w, node->has_matrix);
@@ -280,7 +285,8 @@ static void print_json(const sw_model* a, json_writer* w) {
         json_begin_object(w);
         json_key(w, "name"), json_string(w, a->skins[s].name);
         json_key(w, "joint_count"), json_int(w, (long long)a->skins[s].joint_count);
-        json_key(w, "skeleton"), json_int(w, a->skins[s].skeleton);
+        json_key(w, "skeleton"),
+            json_int(w, a->skins[s].skeleton >= 0 ? (long long)a->nodes[a->skins[s].skeleton].source_index : -1);
         json_key(w, "influence_histogram"), json_begin_array(w);
         for (int k = 0; k <= SW_MODEL_MAX_INFLUENCES; ++k) json_int(w, (long long)hist[k]);
         json_end_array(w);
@@ -370,6 +376,8 @@ int cmd_info(tool_args* args) {
     } else {
         print_text(asset);
     }
+    /* After the report, so that the warnings end up where the reader looks last. */
+    tool_warn_bad_images(args, asset, false, NULL);
     sw_model_free(asset);
     if (fflush(stdout) != 0 || !ok) return tool_fail(args, "cannot write to standard output");
     return TOOL_EXIT_OK;

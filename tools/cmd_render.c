@@ -32,7 +32,8 @@ const char cmd_render_help[] =
     "Draws MODEL (a .gltf or .glb; without MODEL the built-in demo character)\n"
     "with the deferred reference renderer: GPU compute skinning, a G-buffer, one\n"
     "directional light with a shadow map, hemisphere ambient, ACES tone mapping.\n"
-    "Headless (EGL): no window or X server is needed.\n"
+    "Headless (EGL): no window or X server is needed. A texture whose image is\n"
+    "missing or does not decode is drawn white, with a warning on stderr.\n"
     "\n"
     "options:\n"
     "  --anim A        animation by name or index (default: 'walk' for the demo,\n"
@@ -50,13 +51,16 @@ const char cmd_render_help[] =
     "                  weight of one joint, by node name or index, as a heat map)\n"
     "                  or bones (shaded with the skeleton over it)\n"
     "  --bones         draw the skeleton over any view\n"
-    "  -o FILE         .png (one frame), .mp4 (H.264) or .gif (through ffmpeg),\n"
-    "                  or a pattern such as frames/%04d.png; written to a\n"
-    "                  temporary file and renamed when complete (default\n"
-    "                  render.png, or render.mp4 with --frames)\n"
-    "  --quiet         no progress bar\n"
+    "  -o, --output FILE\n"
+    "                  .png (one frame), .mp4 (H.264) or .gif (through ffmpeg),\n"
+    "                  or a pattern such as frames/%04d.png; missing folders\n"
+    "                  are created; written to a temporary file and renamed\n"
+    "                  when complete (default render.png, or render.mp4 with\n"
+    "                  --frames)\n"
+    "  --quiet         no progress bar and no \"wrote FILE (...)\" line on stderr\n"
     "  --stats         print what was drawn and the skin cache's counts on stderr\n"
-    "  --allow-outside-paths   let buffer URIs leave the model's folder\n";
+    "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
+    "  -h, --help      show this help\n";
 
 typedef struct render_options {
     const char* model;
@@ -151,11 +155,34 @@ static bool pose_at(const sw_model* a, long clip_index, sw_pose* pose, double t,
     return true;
 }
 
+/* "wrote out.mp4 (90 frames, 960×540)"; a sequence names its first and
+   last frame. */
+static void print_wrote(const render_options* o, frame_output_kind kind) {
+    char what[64];
+    snprintf(what, sizeof what, "%ld frame%s, %ld×%ld", o->frames, o->frames == 1 ? "" : "s", o->width, o->height);
+    if (kind != FRAME_OUTPUT_SEQUENCE) {
+        tool_wrote(o->quiet, "%s (%s)", o->out, what);
+        return;
+    }
+    size_t size = strlen(o->out) + 112; /* a number is at most 99 digits wide (%099d) */
+    char* first = malloc(size);
+    char* last = malloc(size);
+    if (first && last && frame_output_frame_path(o->out, 0, first, size) &&
+        frame_output_frame_path(o->out, (int)o->frames - 1, last, size)) {
+        if (o->frames == 1) tool_wrote(o->quiet, "%s (%s)", first, what);
+        else tool_wrote(o->quiet, "%s .. %s (%s)", first, last, what);
+    } else {
+        tool_wrote(o->quiet, "%s (%s)", o->out, what);
+    }
+    free(first);
+    free(last);
+}
+
 int cmd_render(tool_args* args) {
     render_options o = {.fps = 30.0, .frames = 1, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0};
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
-        const char* v;
+        const char *v, *name;
         if (tool_args_is_help(arg)) return tool_print_help(args);
         if (tool_args_flag(arg, "--dqs")) o.dqs = true;
         else if (tool_args_flag(arg, "--split")) o.split = true;
@@ -184,8 +211,9 @@ int cmd_render(tool_args* args) {
         } else if (tool_args_option(args, arg, "--view")) {
             if (!(v = tool_args_value(args, "--view", &err)) || !parse_view(v, &o, &err))
                 return tool_usage(args, "%s", err.message);
-        } else if (tool_args_option(args, arg, "-o") || tool_args_option(args, arg, "--out")) {
-            if (!(o.out = tool_args_value(args, "-o", &err))) return tool_usage(args, "%s", err.message);
+        } else if ((name = tool_args_output(args, arg, "--out"))) { /* --out: before 0.2; kept through 0.2 */
+            if (o.out) return tool_usage(args, "one output file only");
+            if (!(o.out = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
             return tool_usage(args, "unknown option '%s'", arg);
         } else if (o.model) {
@@ -221,7 +249,7 @@ int cmd_render(tool_args* args) {
         size_t size = 0;
         sw_result res = sw_demo_character_glb(&glb, &size, &diag);
         if (res == SW_OK) res = sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &asset, &diag);
-        free(glb);
+        sw_demo_free(glb);
         if (res != SW_OK) return tool_fail(args, "demo character: %s", diag.message);
     }
     long clip = -1;
@@ -259,6 +287,12 @@ int cmd_render(tool_args* args) {
         status = tool_fail(args, "%s: %s", asset->path, diag.message);
         goto done;
     }
+    /* The renderer counts the textures it drew white; which images and why,
+       the tool finds out by decoding them again (only when there are any). */
+    sw_renderer_stats loaded;
+    sw_renderer_get_stats(renderer, &loaded);
+    if (loaded.texture_failures > 0 && tool_warn_bad_images(args, asset, true, "; drawn white") == 0)
+        tool_warn(args, "%s: %zu textures did not decode (drawn white)", asset->path, loaded.texture_failures);
 
     /* 4. The camera frames the bounds of everything the render will show:
        the whole clip (sampled), or the one pose. */
@@ -327,6 +361,7 @@ int cmd_render(tool_args* args) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
+    print_wrote(&o, kind);
     if (o.stats) {
         sw_renderer_stats st;
         sw_renderer_get_stats(renderer, &st);

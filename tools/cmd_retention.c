@@ -1,5 +1,5 @@
 /* sinew retention — how much of a limb's radius linear blend skinning keeps
-   under twist (seed 000, section 1 and appendix 1), from the formula and
+   under twist (Kavan et al. 2008; RTR4 §4.4), from the closed form and
    measured on the library's skinned twist tube, with an optional plot. */
 #include "plot.h"
 #include "tool_common.h"
@@ -18,7 +18,7 @@
 #define MAX_SEGMENTS 512
 #define FORMULA_SAMPLES 201
 
-/* Seed 000's appendix 1, block ④. */
+/* The weights of the φ = 120° table. */
 static const double phi120_weights[] = {0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0};
 #define PHI120_COUNT (sizeof phi120_weights / sizeof phi120_weights[0])
 
@@ -32,12 +32,12 @@ static const char* const plot_labels[PLOT_PHI_COUNT] = {"φ = 60°", "φ = 90°"
 static const plot_rgb plot_grey = {0.35, 0.35, 0.35};
 
 const char cmd_retention_help[] =
-    "usage: sinew retention [--plot FILE.svg|FILE.png] [--rings N] [--segments N]\n"
+    "usage: sinew retention [-o FILE.svg|FILE.png] [--rings N] [--segments N]\n"
     "                       [--quiet | --json]\n"
     "\n"
     "How much of a limb's radius linear blend skinning (LBS) keeps when two\n"
     "joints differ by a twist φ and a vertex is weighted w and 1 − w between\n"
-    "them (seed 000, section 1 and appendix 1):\n"
+    "them (the closed form for two joints):\n"
     "\n"
     "    retention(w, φ) = sqrt(1 − 2w(1 − w)(1 − cos φ)),  |cos(φ/2)| at w = 0.5\n"
     "\n"
@@ -50,15 +50,18 @@ const char cmd_retention_help[] =
     "     φ = 0, 10, …, 170°, and the LBS error against the formula.\n"
     "\n"
     "options:\n"
-    "  --plot FILE     also draw retention against w for φ = 60, 90, 120, 150,\n"
+    "  -o, --output FILE\n"
+    "                  also plot retention against w for φ = 60, 90, 120, 150,\n"
     "                  170°: the formula, and the LBS and DQS measurements on the\n"
     "                  tube's rings. FILE ends in .svg or .png (this picks the\n"
-    "                  format); it is replaced only once fully written.\n"
+    "                  format); missing folders are created; FILE is replaced\n"
+    "                  only once fully written.\n"
     "  --rings N       rings along the tube, 7..2401 (default 61: weight steps of\n"
     "                  0.05). With N − 1 even a ring sits at w = 0.5; otherwise\n"
     "                  table 3 uses the nearest ring and prints its w.\n"
     "  --segments N    vertices around each ring, 3..512 (default 32)\n"
-    "  --quiet         print nothing but errors (for writing a plot)\n"
+    "  --quiet         print nothing but errors: no tables, no \"wrote FILE\"\n"
+    "                  line (for writing a plot)\n"
     "  --json          print the three tables as one JSON object on stdout, with\n"
     "                  keys \"tube\", \"table_w05\", \"table_phi120\" and \"measured\"\n"
     "  -h, --help      show this help\n"
@@ -109,18 +112,22 @@ static bool measure_tube(tube_measurements* m, const retention_options* opt, too
     m->dqs = calloc((size_t)PHI_COUNT * (size_t)rings, sizeof *m->dqs);
     if (!m->lbs || !m->dqs) return tool_error_set(err, "out of memory for %d rings", rings);
 
-    for (int k = 0; k < PHI_COUNT; k++) {
+    size_t scratch_size = sw_twist_tube_measure_scratch_size(&m->tube);
+    void* scratch = aligned_alloc(16, (scratch_size + 15) / 16 * 16);
+    if (!scratch) return tool_error_set(err, "out of memory for %d rings", rings);
+    for (int k = 0; k < PHI_COUNT && r == SW_OK; k++) {
         float twist = (float)radians(k * PHI_STEP_DEG);
-        r = sw_twist_tube_measure(&m->tube, twist, SW_SKIN_LBS, NULL, m->lbs + (size_t)k * (size_t)rings);
+        r = sw_twist_tube_measure(&m->tube, twist, SW_SKIN_LBS, scratch, scratch_size, m->lbs + (size_t)k * (size_t)rings);
+        if (r != SW_OK) {
+            tool_error_set(err, "measuring the twist tube with LBS at φ = %d°: %s", k * PHI_STEP_DEG, sw_result_str(r));
+            break;
+        }
+        r = sw_twist_tube_measure(&m->tube, twist, SW_SKIN_DQS, scratch, scratch_size, m->dqs + (size_t)k * (size_t)rings);
         if (r != SW_OK)
-            return tool_error_set(err, "measuring the twist tube with LBS at φ = %d°: %s", k * PHI_STEP_DEG,
-                                  sw_result_str(r));
-        r = sw_twist_tube_measure(&m->tube, twist, SW_SKIN_DQS, NULL, m->dqs + (size_t)k * (size_t)rings);
-        if (r != SW_OK)
-            return tool_error_set(err, "measuring the twist tube with DQS at φ = %d°: %s", k * PHI_STEP_DEG,
-                                  sw_result_str(r));
+            tool_error_set(err, "measuring the twist tube with DQS at φ = %d°: %s", k * PHI_STEP_DEG, sw_result_str(r));
     }
-    return true;
+    free(scratch);
+    return r == SW_OK;
 }
 
 static void free_measurements(tube_measurements* m) {
@@ -166,7 +173,7 @@ static void print_degrees(int degrees, int width) {
 }
 
 static void print_table_w05(void) {
-    printf("LBS radius retention at w = 0.5 (seed 000, appendix 1): the general formula reduces to |cos(φ/2)|.\n");
+    printf("LBS radius retention at w = 0.5 (closed form): the general formula reduces to |cos(φ/2)|.\n");
     print_cell("φ", 6);
     print_cell("formula", 12);
     print_cell("|cos(φ/2)|", 12);
@@ -184,7 +191,7 @@ static void print_table_w05(void) {
 }
 
 static void print_table_phi120(void) {
-    printf("LBS radius retention at φ = 120° (seed 000, appendix 1): no loss at w = 0 and 1, the most at w = 0.5.\n");
+    printf("LBS radius retention at φ = 120° (closed form): no loss at w = 0 and 1, the most at w = 0.5.\n");
     print_cell("w", 6);
     print_cell("formula", 12);
     printf("\n");
@@ -365,15 +372,16 @@ static bool write_plot(const char* path, const tube_measurements* m, tool_error*
 
 static int parse_options(tool_args* args, retention_options* opt, bool* out_help) {
     tool_error err;
-    const char* arg;
+    const char *arg, *name;
     long n;
     *out_help = false;
     while ((arg = tool_args_next(args))) {
         if (tool_args_is_help(arg)) {
             *out_help = true;
             return TOOL_EXIT_OK;
-        } else if (tool_args_option(args, arg, "--plot")) {
-            if (!(opt->plot_path = tool_args_value(args, "--plot", &err))) return tool_usage(args, "%s", err.message);
+        } else if ((name = tool_args_output(args, arg, "--plot"))) { /* --plot: before 0.2; kept through 0.2 */
+            if (opt->plot_path) return tool_usage(args, "one output file only");
+            if (!(opt->plot_path = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--rings")) {
             const char* v = tool_args_value(args, "--rings", &err);
             if (!v || !tool_parse_int("--rings", v, MIN_RINGS, MAX_RINGS, &n, &err))
@@ -396,7 +404,7 @@ static int parse_options(tool_args* args, retention_options* opt, bool* out_help
     }
     if (opt->quiet && opt->json) return tool_usage(args, "--quiet and --json cannot be combined");
     if (opt->plot_path && plot_format_from_path(opt->plot_path) == PLOT_FORMAT_UNKNOWN)
-        return tool_usage(args, "--plot '%s': the file name must end in .svg or .png", opt->plot_path);
+        return tool_usage(args, "output '%s': the file name must end in .svg or .png", opt->plot_path);
     return TOOL_EXIT_OK;
 }
 
@@ -427,8 +435,12 @@ int cmd_retention(tool_args* args) {
         print_table_phi120();
         printf("\n");
         print_table_measured(&m);
-        if (opt.plot_path) printf("\nwrote %s\n", opt.plot_path);
     }
+    /* After the tables, so that the status line is the last thing shown. */
+    if (opt.plot_path)
+        tool_wrote(opt.quiet, "%s (%s plot, %zu twist angles, %d rings)", opt.plot_path,
+                   plot_format_from_path(opt.plot_path) == PLOT_FORMAT_SVG ? "SVG" : "PNG", PLOT_PHI_COUNT,
+                   m.tube.rings);
     free_measurements(&m);
     return TOOL_EXIT_OK;
 }

@@ -41,6 +41,7 @@ struct frame_output {
     size_t frame_size; /* bytes of one RGBA frame */
     bool failed;       /* a write failed: nothing more is accepted */
     char* path;        /* the target as given (the pattern for a sequence) */
+    char* created_dirs; /* folders above the output this run made (removed by an abort), or NULL */
 
     /* Sequence: the name of the frame being written, and its number width. */
     char* frame_path;
@@ -116,6 +117,14 @@ static void pattern_name(char* out, size_t size, const char* pattern, int digits
         }
     }
     out[n] = '\0';
+}
+
+bool frame_output_frame_path(const char* pattern, int number, char* out, size_t size) {
+    int digits = 0;
+    if (number < 0 || !strchr(pattern, '%') || !pattern_check(pattern, &digits, NULL)) return false;
+    if (size < strlen(pattern) + (size_t)digits + 12) return false;
+    pattern_name(out, size, pattern, digits, number);
+    return true;
 }
 
 bool frame_output_kind_of(const char* path, frame_output_kind* out, tool_error* err) {
@@ -420,6 +429,7 @@ static bool png_encode(frame_output* o, const uint8_t* rgba, tool_error* err) {
 /* ---- the output -------------------------------------------------------------------- */
 
 static void output_free(frame_output* o) {
+    free(o->created_dirs); /* finished: the folders stay */
     if (o->ffmpeg_log) fclose(o->ffmpeg_log);
     free(o->frame_path);
     free(o->path);
@@ -475,6 +485,12 @@ bool frame_output_open(frame_output** out, const char* path, int width, int heig
         ok = tool_atomic_open(&o->file, o->frame_path, err);
     } else {
         ok = tool_atomic_open(&o->file, o->path, err);
+    }
+    if (ok) {
+        /* The folders are the output's, not one file's: they stay until the
+           whole output is aborted (a sequence commits its frames one by one). */
+        o->created_dirs = o->file.created_dirs;
+        o->file.created_dirs = NULL;
     }
     if (ok && is_video(kind)) {
         fcntl(fileno(o->file.stream), F_SETFD, FD_CLOEXEC); /* ffmpeg opens the file by name */
@@ -552,6 +568,8 @@ void frame_output_abort(frame_output* o) {
             pattern_name(o->frame_path, o->frame_path_size, o->path, o->digits, i);
             unlink(o->frame_path);
         }
+    tool_remove_created_dirs(o->created_dirs);
+    o->created_dirs = NULL;
     output_free(o);
 }
 

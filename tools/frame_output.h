@@ -24,8 +24,8 @@
    a single PNG by frame_output_finish, a sequence frame as soon as it is
    written (the next frame's temporary is opened then). ffmpeg writes a video to "<name>.tmp.<pid>", which is
    renamed once ffmpeg has exited with status 0. A failed write, a failed
-   finish or an abort removes the temporary files and the frames of a
-   sequence that this run had already written.
+   finish or an abort removes the temporary files, the frames of a
+   sequence that this run had already written, and the folders it created.
 
    MP4 and GIF need the `ffmpeg` program (Debian package ffmpeg) on PATH;
    frame_output_open starts it, so a missing ffmpeg is reported before any
@@ -70,14 +70,21 @@ typedef enum frame_output_kind {
    FRAME_OUTPUT_PNG and `err` names the path and what is accepted. */
 bool frame_output_kind_of(const char* path, frame_output_kind* out, tool_error* err);
 
+/* The file name of frame `number` (≥ 0) of the sequence pattern `pattern`
+   ("dir/%04d.png", 7 → "dir/0007.png"; "%%" becomes '%'). False when
+   `pattern` is not a valid pattern or `size` (NUL included) is too small. */
+bool frame_output_frame_path(const char* pattern, int number, char* out, size_t size);
+
 typedef struct frame_output frame_output; /* opaque */
 
 /* Prepares to write `frame_count` frames of `width` × `height` pixels
    (1..FRAME_OUTPUT_MAX_SIZE each) to `path` (copied). `fps`
    (FRAME_OUTPUT_MIN_FPS..FRAME_OUTPUT_MAX_FPS) is used, and checked, by
    MP4 and GIF only. A single .png takes exactly one frame.
-   Creates the temporary file of the first output now, so a missing or
-   read-only directory is reported here, and starts ffmpeg for MP4 and GIF.
+   Creates the folders missing above `path` (tool_make_parent_dirs) and
+   the temporary file of the first output now, so a read-only directory or
+   a file where a folder should be is reported here, and starts ffmpeg for
+   MP4 and GIF.
    On failure `*out` is NULL, nothing is left on disk and `err` says why,
    naming `path`. */
 bool frame_output_open(frame_output** out, const char* path, int width, int height, double fps, int frame_count,

@@ -21,7 +21,7 @@ static const tool_command commands[] = {
      cmd_export_help},
     {"bench", "CPU skinning throughput against memcpy, and pose evaluation per character", cmd_bench,
      cmd_bench_help},
-    {"retention", "LBS radius loss under twist: seed 000's tables, a measured twist tube, a plot",
+    {"retention", "LBS radius loss under twist: closed-form tables, a measured twist tube, a plot",
      cmd_retention, cmd_retention_help},
     {"render", "draw a character (default: the built-in demo) headless to PNG, MP4, GIF or PNG frames", cmd_render,
      cmd_render_help},
@@ -77,7 +77,13 @@ static void print_usage(FILE* out) {
         if (strlen(commands[i].name) > width) width = strlen(commands[i].name);
     for (size_t i = 0; i < command_count; i++)
         fprintf(out, "  %-*s  %s\n", (int)width, commands[i].name, commands[i].summary);
-    fprintf(out, "\nexit status: 0 ok, 1 failure, 2 usage error\n");
+    fprintf(out, "\n"
+                 "Commands that write a file take -o, --output FILE (missing folders are\n"
+                 "created) and --quiet; the line saying what they wrote, warnings and\n"
+                 "errors go to standard error, so standard output carries only data.\n"
+                 "Reference: docs/cli.md.\n"
+                 "\n"
+                 "exit status: 0 ok, 1 failure, 2 usage error\n");
 }
 
 static int usage_error(const char* what, const char* arg) {

@@ -1,6 +1,6 @@
 /* Helpers shared by the sinew subcommands (see tool_common.h). */
 
-/* getpid, open, fdopen, fsync: POSIX, not C11. */
+/* getpid, open, fdopen, fsync, mkdir, rmdir, stat: POSIX, not C11. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "tool_common.h"
@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 bool tool_error_set(tool_error* err, const char* format, ...) {
@@ -63,6 +64,13 @@ const char* tool_args_value(tool_args* args, const char* name, tool_error* err) 
     return value;
 }
 
+const char* tool_args_output(tool_args* args, const char* arg, const char* alias) {
+    if (tool_args_option(args, arg, "-o")) return "-o";
+    if (tool_args_option(args, arg, "--output")) return "--output";
+    if (alias && tool_args_option(args, arg, alias)) return alias;
+    return NULL;
+}
+
 int tool_print_help(const tool_args* args) {
     fputs(args->command->help, stdout);
     return TOOL_EXIT_OK;
@@ -86,6 +94,25 @@ int tool_fail(const tool_args* args, const char* format, ...) {
     fputc('\n', stderr);
     va_end(ap);
     return TOOL_EXIT_FAILURE;
+}
+
+void tool_warn(const tool_args* args, const char* format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    fprintf(stderr, "sinew %s: warning: ", args->command->name);
+    vfprintf(stderr, format, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void tool_wrote(bool quiet, const char* format, ...) {
+    if (quiet) return;
+    va_list ap;
+    va_start(ap, format);
+    fputs("wrote ", stderr);
+    vfprintf(stderr, format, ap);
+    fputc('\n', stderr);
+    va_end(ap);
 }
 
 /* ---- option values ---------------------------------------------------------- */
@@ -129,13 +156,96 @@ bool tool_has_extension(const char* path, const char* ext) {
     return tail[-1] != '/';
 }
 
+/* ---- output folders --------------------------------------------------------------- */
+
+static bool is_dir(const char* path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool tool_make_parent_dirs(const char* path, char** out_created, tool_error* err) {
+    if (out_created) *out_created = NULL;
+    const char* slash = strrchr(path, '/');
+    size_t length = slash ? (size_t)(slash - path) : 0;
+    while (length > 0 && path[length - 1] == '/') length--;
+    if (length == 0) return true; /* the current folder, or "/" */
+    char* dir = malloc(length + 1);
+    if (!dir) return tool_error_set(err, "cannot write '%s': out of memory", path);
+    memcpy(dir, path, length);
+    dir[length] = '\0';
+    if (is_dir(dir)) { /* the usual case: nothing to make */
+        free(dir);
+        return true;
+    }
+    /* The folders made, as "a\0a/b\0\0": at most one per component, each
+       at most `length` bytes. */
+    size_t components = 1;
+    for (size_t i = 0; i < length; i++) components += dir[i] == '/';
+    size_t capacity = components * (length + 1) + 1, used = 0;
+    char* created = calloc(capacity, 1);
+    if (!created) {
+        free(dir);
+        return tool_error_set(err, "cannot write '%s': out of memory", path);
+    }
+    bool ok = true;
+    /* Component by component from the top: stat each prefix, make it when
+       it is missing, leave alone any that exists. */
+    for (size_t end = 1; end <= length && ok; end++) {
+        if (end < length && (dir[end] != '/' || dir[end - 1] == '/')) continue;
+        char saved = dir[end];
+        dir[end] = '\0';
+        struct stat st;
+        int e = 0;
+        if (stat(dir, &st) == 0) {
+            if (!S_ISDIR(st.st_mode))
+                ok = tool_error_set(err, "cannot write '%s': '%s' exists and is not a folder", path, dir);
+        } else if ((e = errno) != ENOENT) {
+            ok = tool_error_set(err, "cannot write '%s': '%s': %s", path, dir, strerror(e));
+        } else if (mkdir(dir, 0777) == 0) { /* the kernel applies the umask */
+            memcpy(created + used, dir, end + 1);
+            used += end + 1;
+        } else if (!((e = errno) == EEXIST && is_dir(dir))) { /* EEXIST: made by someone else meanwhile */
+            ok = tool_error_set(err, "cannot write '%s': cannot create the folder '%s': %s", path, dir,
+                                strerror(e));
+        }
+        dir[end] = saved;
+    }
+    free(dir);
+    if (!ok || !out_created || used == 0) {
+        if (!ok) tool_remove_created_dirs(created);
+        else free(created);
+        return ok;
+    }
+    *out_created = created;
+    return true;
+}
+
+void tool_remove_created_dirs(char* created) {
+    if (!created) return;
+    /* The names are parents first: walk the list backwards, deepest first. */
+    char* end = created;
+    while (*end) end += strlen(end) + 1;
+    while (end > created) {
+        char* name = end - 1; /* the NUL ending the last name */
+        while (name > created && name[-1] != '\0') name--;
+        if (rmdir(name) != 0) break; /* not empty: something else is in it now */
+        end = name;
+    }
+    free(created);
+}
+
 /* ---- atomic file output --------------------------------------------------------- */
 
 bool tool_atomic_open(tool_atomic_file* out, const char* path, tool_error* err) {
     memset(out, 0, sizeof *out);
+    char* created_dirs = NULL;
+    if (!tool_make_parent_dirs(path, &created_dirs, err)) return false;
     size_t size = strlen(path) + 32;
     char* temp_path = malloc(size);
-    if (!temp_path) return tool_error_set(err, "cannot write '%s': out of memory", path);
+    if (!temp_path) {
+        tool_remove_created_dirs(created_dirs);
+        return tool_error_set(err, "cannot write '%s': out of memory", path);
+    }
     snprintf(temp_path, size, "%s.tmp.%ld", path, (long)getpid());
 
     /* O_EXCL: never write through a link someone left under our name. A
@@ -148,6 +258,7 @@ bool tool_atomic_open(tool_atomic_file* out, const char* path, tool_error* err) 
         tool_error_set(err, "cannot write '%s': cannot create temporary file '%s': %s", path, temp_path,
                        strerror(e));
         free(temp_path);
+        tool_remove_created_dirs(created_dirs);
         return false;
     }
     FILE* stream = fdopen(fd, "wb");
@@ -157,11 +268,13 @@ bool tool_atomic_open(tool_atomic_file* out, const char* path, tool_error* err) 
         unlink(temp_path);
         tool_error_set(err, "cannot write '%s': %s", path, strerror(e));
         free(temp_path);
+        tool_remove_created_dirs(created_dirs);
         return false;
     }
     out->path = path;
     out->temp_path = temp_path;
     out->stream = stream;
+    out->created_dirs = created_dirs;
     return true;
 }
 
@@ -176,12 +289,15 @@ bool tool_atomic_write(tool_atomic_file* file, const void* data, size_t size) {
 
 static void atomic_release(tool_atomic_file* file) {
     free(file->temp_path);
+    free(file->created_dirs); /* committed: the folders stay */
     memset(file, 0, sizeof *file);
 }
 
 void tool_atomic_abort(tool_atomic_file* file) {
     if (file->stream) fclose(file->stream);
     if (file->temp_path) unlink(file->temp_path);
+    tool_remove_created_dirs(file->created_dirs);
+    file->created_dirs = NULL;
     atomic_release(file);
 }
 
@@ -247,4 +363,59 @@ void* tool_pose_alloc(const sw_model* model, sw_pose* pose) {
     void* memory = aligned_alloc(16, bytes);
     if (memory) sw_pose_bind(pose, &sizes, memory);
     return memory;
+}
+
+/* The reason in an sw_model_decode_image message, without the
+   "images[I]: " or "images[I].uri: " (and "'URI': ") the warning's own
+   prefix already says. */
+static const char* image_reason(const char* message, size_t index, const char* uri) {
+    char prefix[64];
+    const char* suffixes[] = {"]: ", "].uri: "};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(prefix, sizeof prefix, "images[%zu%s", index, suffixes[k]);
+        size_t n = strlen(prefix);
+        if (strncmp(message, prefix, n) != 0) continue;
+        message += n;
+        if (uri && message[0] == '\'') {
+            size_t u = strlen(uri);
+            /* the file reader quotes at most 96 characters of the URI */
+            if (u > 96) u = 96;
+            if (strncmp(message + 1, uri, u) == 0 && strncmp(message + 1 + u, "': ", 3) == 0) message += u + 4;
+        }
+        break;
+    }
+    return message;
+}
+
+size_t tool_warn_bad_images(const tool_args* args, const sw_model* model, bool only_textured, const char* suffix) {
+    size_t failed = 0;
+    for (size_t i = 0; i < model->image_count; i++) {
+        bool used = !only_textured;
+        for (size_t t = 0; t < model->texture_count && !used; t++) used = model->textures[t].image == (int32_t)i;
+        if (!used) continue;
+        uint8_t* pixels = NULL;
+        int width = 0, height = 0;
+        sw_diag diag = {0};
+        if (sw_model_decode_image(model, i, &pixels, &width, &height, &diag) == SW_OK) {
+            sw_model_image_free(pixels);
+            continue;
+        }
+        failed++;
+        const sw_model_image* image = &model->images[i];
+        char where[160];
+        if (image->uri && strncmp(image->uri, "data:", 5) == 0) {
+            /* a data: URI is the image itself: its head names the type */
+            const char* comma = strchr(image->uri, ',');
+            int head = comma ? (int)(comma - image->uri) : (int)strlen(image->uri);
+            snprintf(where, sizeof where, "uri \"%.*s,...\"", head > 64 ? 64 : head, image->uri);
+        } else if (image->uri) {
+            snprintf(where, sizeof where, "uri \"%.120s\"", image->uri);
+        } else {
+            snprintf(where, sizeof where, "embedded%s%.64s", image->mime_type ? ", " : "",
+                     image->mime_type ? image->mime_type : "");
+        }
+        tool_warn(args, "%s: images[%zu] (%s): %s%s", model->path, i, where,
+                  image_reason(diag.message, i, image->uri), suffix ? suffix : "");
+    }
+    return failed;
 }

@@ -75,12 +75,23 @@ bool tool_args_option(tool_args* args, const char* arg, const char* name);
    argument. NULL (and `err` filled) when there is none or it is empty. */
 const char* tool_args_value(tool_args* args, const char* name, tool_error* err);
 
+/* `arg` is the output option: "-o" or "--output" (as NAME or NAME=VALUE),
+   or `alias` (an older spelling still accepted but no longer documented;
+   NULL for none). Returns the spelling matched, for messages (then call
+   tool_args_value), or NULL. */
+const char* tool_args_output(tool_args* args, const char* arg, const char* alias);
+
 /* Prints the command's help to stdout; returns TOOL_EXIT_OK. */
 int tool_print_help(const tool_args* args);
 /* Prints "sinew CMD: MESSAGE (see sinew CMD --help)" to stderr; returns TOOL_EXIT_USAGE. */
 int tool_usage(const tool_args* args, const char* format, ...) TOOL_PRINTF(2, 3);
 /* Prints "sinew CMD: MESSAGE" to stderr; returns TOOL_EXIT_FAILURE. */
 int tool_fail(const tool_args* args, const char* format, ...) TOOL_PRINTF(2, 3);
+/* Prints "sinew CMD: warning: MESSAGE" to stderr (never silenced by --quiet). */
+void tool_warn(const tool_args* args, const char* format, ...) TOOL_PRINTF(2, 3);
+/* The status line of a command that wrote a file: "wrote MESSAGE" on
+   stderr (stdout stays for data), nothing when `quiet`. */
+void tool_wrote(bool quiet, const char* format, ...) TOOL_PRINTF(2, 3);
 
 /* ---- option values ------------------------------------------------------ */
 
@@ -93,12 +104,29 @@ bool tool_parse_double(const char* option, const char* text, double min, double 
 /* `path` ends with `ext` (".svg"), ASCII case-insensitively. */
 bool tool_has_extension(const char* path, const char* ext);
 
+/* ---- output folders ------------------------------------------------------ */
+
+/* Creates the folders missing above the file `path` ("out/frames/0000.png"
+   creates out/ and out/frames/), each with mode 0777 & ~umask; folders
+   that exist are left as they are. Fails, naming the path and the
+   component, when a component exists but is not a folder or cannot be
+   created (and removes what it made). On success *out_created (may be
+   NULL) is the list of folders made, for tool_remove_created_dirs to take
+   back, or NULL when none was; free() it to keep them. */
+bool tool_make_parent_dirs(const char* path, char** out_created, tool_error* err);
+/* Removes the folders of such a list again, deepest first, as long as they
+   are empty (what a failed run made, it takes back), and frees the list.
+   NULL is allowed. */
+void tool_remove_created_dirs(char* created);
+
 /* ---- atomic file output -------------------------------------------------- */
 
 /* Writes go to "<path>.tmp.<pid>" in the same directory (so the final
    rename stays on one file system and replaces `path` in one step); only a
    successful commit renames it over `path`. Readers never see a partial
    file, and a failed run leaves neither a partial target nor the temporary.
+   Missing folders above `path` are created by the open
+   (tool_make_parent_dirs) and removed again by an abort or a failed commit.
 
      tool_atomic_file f;
      if (!tool_atomic_open(&f, path, &err)) return ...;
@@ -110,6 +138,7 @@ typedef struct tool_atomic_file {
     char* temp_path;  /* owned; NULL when closed */
     FILE* stream;     /* open on temp_path, binary */
     int write_errno;  /* errno of the first failed write, 0 if none */
+    char* created_dirs; /* owned: folders the open made (tool_make_parent_dirs); an abort removes them */
 } tool_atomic_file;
 
 /* Creates the temporary file. On failure `out` is zeroed and `err` names
@@ -135,6 +164,15 @@ bool tool_find_clip(const sw_model* a, const char* spec, long* out, tool_error* 
    block (release it with free()) or NULL when out of memory. */
 void* tool_pose_alloc(const sw_model* model, sw_pose* pose);
 
+/* Decodes images of `model` (sw_model_decode_image) and prints one warning
+   per image that is missing or does not decode: "sinew CMD: warning:
+   MODEL: images[I] (uri "URI"): REASON`suffix`" (a data: URI is cut after
+   its media type, "data:image/png;base64,..."; an image stored in the file
+   reads "(embedded, MIME)"). `only_textured`: only the images a texture
+   uses (what a renderer loads), else every image. Returns the number of
+   images that failed. */
+size_t tool_warn_bad_images(const tool_args* args, const sw_model* model, bool only_textured, const char* suffix);
+
 int cmd_info(tool_args* args);
 extern const char cmd_info_help[];
 int cmd_check(tool_args* args);
@@ -145,9 +183,9 @@ int cmd_bench(tool_args* args);
 extern const char cmd_bench_help[];
 int cmd_retention(tool_args* args);
 extern const char cmd_retention_help[];
-int cmd_demo_asset(tool_args* args);
-extern const char cmd_render_help[];
 int cmd_render(tool_args* args);
+extern const char cmd_render_help[];
+int cmd_demo_asset(tool_args* args);
 extern const char cmd_demo_asset_help[];
 
 #endif

@@ -1,4 +1,4 @@
-/* sinew/base.h — results, diagnostics, allocator, assertions, version.
+/* sinew/base.h — results, diagnostics, assertions, version, the memory rule.
 
    Every fallible function in sinew returns an sw_result. The codes and their
    texts come from one list (SW_RESULT_LIST) so that sw_result_str() always
@@ -84,15 +84,10 @@ sw_result sw_diag_set(sw_diag* diag, sw_result result, int64_t index, const char
 #endif
     ;
 
-/* Memory for long-lived objects. A zeroed allocator means malloc/free. */
-typedef struct sw_allocator {
-    void* (*alloc)(size_t size, void* user);
-    void (*free)(void* ptr, void* user);
-    void* user;
-} sw_allocator;
-
-void* sw_alloc(const sw_allocator* allocator, size_t size);
-void sw_free(const sw_allocator* allocator, void* ptr);
+/* Memory: jobs and per-frame calls never allocate; they run on buffers the
+   caller owns. Long-lived objects (a model, a GPU skinner, a renderer, a
+   check report) are allocated by sinew with malloc and released by their
+   own sw_*_free or sw_*_destroy, never by the caller's free(). */
 
 /* count * size without overflow: returns false (and writes 0) if it would overflow. */
 bool sw_mul_size(size_t count, size_t size, size_t* out_bytes);

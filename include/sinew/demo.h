@@ -1,4 +1,6 @@
-/* sinew/demo.h — the built-in demo character, generated at run time.
+/* sinew/demo.h — the built-in demo character, generated at run time. It is
+   not part of the core (sinew/sinew.h does not include this header): link
+   the sinew_demo library.
 
        void* glb = NULL;
        size_t size = 0;
@@ -6,7 +8,7 @@
        if (sw_demo_character_glb(&glb, &size, &diag) != SW_OK) ...;
        sw_model* asset = NULL;
        sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &asset, &diag);
-       free(glb);
+       sw_demo_free(glb);
        ...
        sw_model_free(asset);
 
@@ -38,7 +40,7 @@
      to 170° at 1 s and back; nothing else moves).
 
    Generation is deterministic: every call returns the same bytes. Thread
-   safe, no global state. */
+   safe, no global state. The JSON is written with cJSON. */
 #ifndef SINEW_DEMO_H
 #define SINEW_DEMO_H
 
@@ -52,10 +54,13 @@ SW_EXTERN_C_BEGIN
 #define SW_DEMO_CHARACTER_NAME "demo character"
 
 /* Builds the demo character as a GLB in memory. On success *out_data is a
-   malloc'd block of *out_size bytes (free it with free()); on failure
+   block of *out_size bytes to release with sw_demo_free; on failure
    (SW_ERR_OUT_OF_MEMORY) *out_data is NULL, *out_size 0 and diag (may be
    NULL) says what was being built. */
 sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag);
+
+/* Releases a block from sw_demo_character_glb; NULL is allowed. */
+void sw_demo_free(void* data);
 
 SW_EXTERN_C_END
 

@@ -33,7 +33,11 @@
    KHR_materials_unlit the material's `unlit`, mesh extras.targetNames the
    morph target names, images in bufferViews the image's embedded bytes.
    Extensions of the root, nodes, meshes and materials that the importer
-   does not interpret itself are kept as sw_model_extension records. */
+   does not interpret itself are kept as sw_model_extension records: the
+   root's first, then each node's, mesh's and material's in file order,
+   each value re-printed as compact JSON (no whitespace; numbers as cJSON
+   prints them, 1.0 as 1). Indices inside that text are the file's: map
+   node indices through node_from_source. */
 #ifndef SINEW_GLTF_H
 #define SINEW_GLTF_H
 

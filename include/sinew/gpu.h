@@ -1,6 +1,6 @@
 /* GPU skinning: an OpenGL 4.3 core context without a window (EGL), and
    compute skinning that writes deformed vertices into buffers every later
-   pass draws like static geometry (seed 000: what UE, Unity and Godot do).
+   pass draws like static geometry (what UE, Unity and Godot do).
 
    A separate library (sinew_gpu, links libepoxy and EGL); the core library
    never touches a GPU. Every function except sw_gl_context_create needs the
@@ -131,7 +131,7 @@ sw_result sw_gpu_instance_set_morph_weights(sw_gpu_instance* instance, const flo
 
 typedef enum sw_gpu_skin_path {
     SW_GPU_PATH_COMPUTE = 0,    /* a compute pass (local_size_x = 64) writing the output buffers */
-    /* The vertex-shader skinning of seed 003: rest attributes through
+    /* The vertex-shader skinning of classic animation cores: rest attributes through
        glVertexAttribPointer, joints through glVertexAttribIPointer, the
        palette from the same SSBO; here its outputs are captured with
        transform feedback into the same buffers, so the two paths can be
@@ -143,7 +143,7 @@ typedef struct sw_gpu_skin_desc {
     sw_skin_method method;       /* LBS (default) or DQS */
     sw_normal_mode normal_mode;  /* BLENDED (default) or COFACTOR (LBS only; DQS rotates) */
     sw_gpu_skin_path path;
-    /* Skin cache (seed 000): the instance is re-skinned only when the
+    /* Skin cache (as UE and Godot keep one): the instance is re-skinned only when the
        palette's (buffer, revision) pair, the method, path or its morph
        weights changed since its last dispatch. force = dispatch anyway. */
     bool force;

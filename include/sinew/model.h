@@ -224,6 +224,8 @@ typedef struct sw_model {
     size_t image_count;   const sw_model_image* images;
     size_t weight_count;            /* morph weights of all nodes with a morphed mesh */
     const uint32_t* weight_offsets; /* node_count: each node's weight_offset, for sw_sample_job */
+    const sw_transform* rest_local; /* node_count: each node's TRS (identity for matrix nodes) */
+    const float* rest_weights;      /* weight_count: default morph weights (the node's, else the mesh's) */
     size_t extension_count; const sw_model_extension* extensions;
     size_t warning_count;
     const char* const* warnings;    /* one line each, naming the file */

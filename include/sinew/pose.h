@@ -71,7 +71,10 @@ void sw_pose_rest(const sw_model* model, sw_pose* pose);
 
 /* Rest pose, then `clip` (NULL = none) sampled at `time` seconds:
    sw_clip_time(clip, time, looping) maps it into the clip (wrapped when
-   looping, clamped otherwise). Tracks must target nodes of this model. */
+   looping, held at the ends otherwise). The model's own clips
+   (model->animations) were validated against it at import and are not
+   checked again; any other clip is validated on every call (its tracks
+   must target this model's nodes). */
 sw_result sw_pose_sample(const sw_model* model, const sw_clip* clip, float time, bool looping, sw_pose* pose,
                          sw_diag* diag);
 

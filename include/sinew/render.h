@@ -1,6 +1,6 @@
 /* The reference renderer: deferred OpenGL 4.3 core, offscreen, drawing the
-   compute-skinned vertex buffers of sinew/gpu.h (seed 002's frame, first
-   steps).
+   compute-skinned vertex buffers of sinew/gpu.h (the first steps of an
+   anime-style game's frame).
 
    One frame:
      1. skin every (node, primitive) on the GPU (the skin cache skips

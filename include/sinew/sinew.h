@@ -1,5 +1,7 @@
-/* sinew — real-time character animation: the whole public API.
-   Each module's header opens with its own manual. */
+/* sinew — real-time character animation: the core's public API (the demo
+   character, GPU skinning and the renderer have headers and libraries of
+   their own: demo.h, gpu.h, render.h). Each module's header opens with its
+   own manual. */
 #ifndef SINEW_SINEW_H
 #define SINEW_SINEW_H
 
@@ -10,6 +12,6 @@
 #include "sinew/model.h"
 #include "sinew/pose.h"
 #include "sinew/gltf.h"
-#include "sinew/demo.h"
+#include "sinew/check.h"
 
 #endif

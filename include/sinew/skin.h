@@ -1,7 +1,7 @@
 /* sinew/skin.h — skin matrices, dual-quaternion palettes, CPU skinning jobs
    (linear blend and dual quaternion), and the LBS volume-loss analysis.
 
-   The formula (seed 000, RTR4 eq. 4.59):  u = Σᵢ wᵢ · Bᵢ · Mᵢ⁻¹ · p
+   The formula (RTR4 §4.4, eq. 4.59):  u = Σᵢ wᵢ · Bᵢ · Mᵢ⁻¹ · p
    - Bᵢ: joint i's current model (world) transform, from the local→model pass;
    - Mᵢ⁻¹: its inverse bind matrix, stored inverted at import so the runtime
      never inverts (as Godot does);
@@ -224,7 +224,7 @@ size_t sw_morph_sparse_count(const float* dense_deltas, size_t vertex_count);
 size_t sw_morph_sparse_build(uint32_t* out_indices, float* out_deltas, const float* dense_deltas,
                              size_t vertex_count);
 
-/* ---- LBS volume loss (seed 000, section 1 and appendix 1) ------------------
+/* ---- LBS volume loss (Kavan et al. 2008) ----------------------------------
 
    Two joints whose rotations differ by φ about an axis, blended with weights
    w and 1−w, scale the distance from that axis by
@@ -265,12 +265,16 @@ void sw_twist_tube_pose(const sw_twist_tube_desc* resolved, float twist, sw_tran
    tube radius: out_retention has `rings` entries. */
 void sw_twist_tube_measure_rings(const sw_twist_tube_desc* resolved, const float* positions,
                                  float* out_retention);
+/* Bytes of scratch sw_twist_tube_measure needs for a tube (resolved or not;
+   0 for an invalid description). */
+size_t sw_twist_tube_measure_scratch_size(const sw_twist_tube_desc* desc);
 /* The whole pipeline on the tube: pose → local→model → skin matrices (and
-   dual quaternions) → skinning job → ring radii. Allocates its vertex
-   buffers through `allocator` (NULL = malloc) and frees them before
-   returning. */
-sw_result sw_twist_tube_measure(const sw_twist_tube_desc* desc, float twist, sw_skin_method method,
-                                const sw_allocator* allocator, float* out_retention);
+   dual quaternions) → skinning job → ring radii. The vertex buffers live in
+   the caller's `scratch` (16-aligned, at least
+   sw_twist_tube_measure_scratch_size bytes; SW_ERR_BUFFER_TOO_SMALL
+   otherwise): nothing is allocated. */
+sw_result sw_twist_tube_measure(const sw_twist_tube_desc* desc, float twist, sw_skin_method method, void* scratch,
+                                size_t scratch_size, float* out_retention);
 
 SW_EXTERN_C_END
 

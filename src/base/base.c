@@ -32,20 +32,6 @@ sw_result sw_diag_set(sw_diag* diag, sw_result result, int64_t index, const char
     return result;
 }
 
-void* sw_alloc(const sw_allocator* allocator, size_t size) {
-    if (allocator && allocator->alloc) return allocator->alloc(size, allocator->user);
-    return malloc(size);
-}
-
-void sw_free(const sw_allocator* allocator, void* ptr) {
-    if (!ptr) return;
-    if (allocator && allocator->free) {
-        allocator->free(ptr, allocator->user);
-        return;
-    }
-    free(ptr);
-}
-
 bool sw_mul_size(size_t count, size_t size, size_t* out_bytes) {
     if (size != 0 && count > SIZE_MAX / size) {
         *out_bytes = 0;

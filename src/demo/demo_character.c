@@ -13,15 +13,15 @@
       axis (a chain of joints that cross-fade with smoothstep) plus a few
       regional blends (shoulders, heels);
    3. the clips: a pose function per clip, sampled at 30 Hz.
-   The GLB is then written by hand: one bufferView per accessor, every view
-   4-byte aligned, the JSON chunk padded with spaces and the BIN chunk with
-   zeros. */
+   The GLB is then assembled here: one bufferView per accessor, every view
+   4-byte aligned, the JSON (built with cJSON) padded with spaces and the
+   BIN chunk with zeros. */
 #include "sinew/demo.h"
 
 #include "sinew/math.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,46 +160,6 @@ static void buffer_append(byte_buffer* b, const void* data, size_t size) {
 /* Pads with `fill` bytes up to a multiple of 4 (glTF aligns every chunk and view). */
 static void buffer_align4(byte_buffer* b, unsigned char fill) {
     while (b->size % 4 && !b->failed) buffer_append(b, &fill, 1);
-}
-
-static void buffer_printf(byte_buffer* b, const char* format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void buffer_printf(byte_buffer* b, const char* format, ...) {
-    va_list ap;
-    va_start(ap, format);
-    va_list again;
-    va_copy(again, ap);
-    int length = vsnprintf(NULL, 0, format, ap);
-    va_end(ap);
-    if (length >= 0 && buffer_reserve(b, (size_t)length + 1)) {
-        vsnprintf((char*)b->data + b->size, (size_t)length + 1, format, again);
-        b->size += (size_t)length;
-    } else if (length < 0) {
-        b->failed = true;
-    }
-    va_end(again);
-}
-
-/* %.9g reads back as the same float. The C locale's '.' is forced, since a
-   program may have called setlocale() and JSON only knows '.'. */
-static void buffer_float(byte_buffer* b, float value) {
-    char text[32];
-    snprintf(text, sizeof text, "%.9g", (double)value);
-    for (char* c = text; *c; c++)
-        if (*c == ',') *c = '.';
-    buffer_append(b, text, strlen(text));
-}
-
-static void buffer_floats(byte_buffer* b, const float* values, int count) {
-    buffer_append(b, "[", 1);
-    for (int i = 0; i < count; i++) {
-        if (i) buffer_append(b, ",", 1);
-        buffer_float(b, values[i]);
-    }
-    buffer_append(b, "]", 1);
 }
 
 /* ---- small maths ------------------------------------------------------------------ */
@@ -800,7 +760,7 @@ static void walk_pose(const demo_skeleton* sk, float time, sw_transform* local) 
 
 /* The right arm rises (0–0.5 s), the hand waves, and the arm comes down
    (1.5–2 s). Elbow bends stay under 90°, where LBS keeps ~70 % of the
-   radius (seed 000), so only `twist` shows the collapse. */
+   radius (linear blend skinning keeps |cos(φ/2)| of it), so only `twist` shows the collapse. */
 static void wave_pose(const demo_skeleton* sk, float time, sw_transform* local) {
     rest_pose(sk, local);
     double up = smoothstep(0.0f, 0.5f, time) * (1.0f - smoothstep(1.5f, WAVE_DURATION_S, time));
@@ -994,93 +954,181 @@ typedef struct clip_accessors {
     int times, translation, rotation[JOINT_COUNT];
 } clip_accessors;
 
-static void write_json(byte_buffer* j, const demo_skeleton* sk, const glb_writer* w, int inverse_binds,
-                       const primitive_accessors* prims, const clip_accessors* anims) {
-    enum { BODY_NODE = JOINT_COUNT };
-    buffer_printf(j, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"sinew %s built-in demo character\"},\n",
-                  SW_VERSION_STRING);
-    buffer_printf(j, "\"scene\":0,\n\"scenes\":[{\"name\":\"demo character\",\"nodes\":[%d,%d]}],\n", J_PELVIS,
-                  BODY_NODE);
+/* ---- the JSON (cJSON) ----------------------------------------------------------------------- */
 
-    buffer_printf(j, "\"nodes\":[\n");
+/* A failed cJSON allocation returns NULL: json_add then records the
+   failure, drops the item and adds nothing more below a missing parent;
+   the caller checks `failed` once at the end and deletes the tree either
+   way. */
+typedef struct json_builder {
+    bool failed;
+} json_builder;
+
+/* Adds `item` to an object under `key`, or to an array (key NULL). */
+static cJSON* json_add(json_builder* b, cJSON* parent, const char* key, cJSON* item) {
+    bool added =
+        item && parent && (key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item));
+    if (!added) {
+        cJSON_Delete(item);
+        b->failed = true;
+        return NULL;
+    }
+    return item;
+}
+
+/* cJSON prints integral doubles as integers and others so that they read
+   back as the same double, hence the same float. It prints −0 as 0, so a
+   negative zero is written raw to keep its sign. */
+static cJSON* json_float(float value) {
+    return value == 0.0f && signbit(value) ? cJSON_CreateRaw("-0") : cJSON_CreateNumber((double)value);
+}
+
+static cJSON* json_floats(json_builder* b, const float* values, int count) {
+    cJSON* array = cJSON_CreateArray();
+    for (int i = 0; i < count && array; i++) json_add(b, array, NULL, json_float(values[i]));
+    return array;
+}
+
+static void json_int(json_builder* b, cJSON* parent, const char* key, double value) {
+    json_add(b, parent, key, cJSON_CreateNumber(value));
+}
+
+static void json_string(json_builder* b, cJSON* parent, const char* key, const char* value) {
+    json_add(b, parent, key, cJSON_CreateString(value));
+}
+
+static cJSON* json_object(json_builder* b, cJSON* parent, const char* key) {
+    return json_add(b, parent, key, cJSON_CreateObject());
+}
+
+static cJSON* json_array(json_builder* b, cJSON* parent, const char* key) {
+    return json_add(b, parent, key, cJSON_CreateArray());
+}
+
+/* The glTF JSON; NULL when an allocation failed. */
+static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inverse_binds,
+                         const primitive_accessors* prims, const clip_accessors* anims) {
+    enum { BODY_NODE = JOINT_COUNT };
+    json_builder b = {false};
+    cJSON* root = cJSON_CreateObject();
+    if (!root) return NULL;
+
+    cJSON* asset = json_object(&b, root, "asset");
+    json_string(&b, asset, "version", "2.0");
+    json_string(&b, asset, "generator", "sinew " SW_VERSION_STRING " built-in demo character");
+    json_int(&b, root, "scene", 0);
+    cJSON* scene = json_object(&b, json_array(&b, root, "scenes"), NULL);
+    json_string(&b, scene, "name", "demo character");
+    cJSON* roots = json_array(&b, scene, "nodes");
+    json_int(&b, roots, NULL, J_PELVIS);
+    json_int(&b, roots, NULL, BODY_NODE);
+
+    cJSON* nodes = json_array(&b, root, "nodes");
     for (int n = 0; n < JOINT_COUNT; n++) {
+        cJSON* node = json_object(&b, nodes, NULL);
         sw_vec3 t = rest_local_translation(sk, n);
         float translation[3] = {t.x, t.y, t.z};
-        buffer_printf(j, "{\"name\":\"%s\",\"translation\":", joint_names[n]);
-        buffer_floats(j, translation, 3);
-        bool first = true;
+        json_string(&b, node, "name", joint_names[n]);
+        json_add(&b, node, "translation", json_floats(&b, translation, 3));
+        cJSON* children = NULL;
         for (int c = 0; c < JOINT_COUNT; c++) {
             if (joint_parents[c] != n) continue;
-            buffer_printf(j, "%s%d", first ? ",\"children\":[" : ",", c);
-            first = false;
+            if (!children) children = json_array(&b, node, "children");
+            json_int(&b, children, NULL, c);
         }
-        buffer_printf(j, "%s},\n", first ? "" : "]");
     }
-    buffer_printf(j, "{\"name\":\"body\",\"mesh\":0,\"skin\":0}],\n");
+    cJSON* body = json_object(&b, nodes, NULL);
+    json_string(&b, body, "name", "body");
+    json_int(&b, body, "mesh", 0);
+    json_int(&b, body, "skin", 0);
 
-    buffer_printf(j, "\"skins\":[{\"name\":\"skeleton\",\"inverseBindMatrices\":%d,\"skeleton\":%d,\"joints\":[",
-                  inverse_binds, J_PELVIS);
-    for (int n = 0; n < JOINT_COUNT; n++) buffer_printf(j, "%s%d", n ? "," : "", n);
-    buffer_printf(j, "]}],\n");
+    cJSON* skin = json_object(&b, json_array(&b, root, "skins"), NULL);
+    json_string(&b, skin, "name", "skeleton");
+    json_int(&b, skin, "inverseBindMatrices", inverse_binds);
+    json_int(&b, skin, "skeleton", J_PELVIS);
+    cJSON* joints = json_array(&b, skin, "joints");
+    for (int n = 0; n < JOINT_COUNT; n++) json_int(&b, joints, NULL, n);
 
-    buffer_printf(j, "\"meshes\":[{\"name\":\"body\",\"primitives\":[\n");
+    cJSON* mesh = json_object(&b, json_array(&b, root, "meshes"), NULL);
+    json_string(&b, mesh, "name", "body");
+    cJSON* primitives = json_array(&b, mesh, "primitives");
     for (int m = 0; m < MATERIAL_COUNT; m++) {
         const primitive_accessors* a = &prims[m];
-        buffer_printf(j,
-                      "{\"attributes\":{\"POSITION\":%d,\"NORMAL\":%d,\"TANGENT\":%d,\"TEXCOORD_0\":%d,"
-                      "\"JOINTS_0\":%d,\"WEIGHTS_0\":%d},\"indices\":%d,\"material\":%d,\"mode\":4}%s\n",
-                      a->position, a->normal, a->tangent, a->texcoord, a->joints, a->weights, a->indices, m,
-                      m + 1 < MATERIAL_COUNT ? "," : "");
+        cJSON* primitive = json_object(&b, primitives, NULL);
+        cJSON* attributes = json_object(&b, primitive, "attributes");
+        json_int(&b, attributes, "POSITION", a->position);
+        json_int(&b, attributes, "NORMAL", a->normal);
+        json_int(&b, attributes, "TANGENT", a->tangent);
+        json_int(&b, attributes, "TEXCOORD_0", a->texcoord);
+        json_int(&b, attributes, "JOINTS_0", a->joints);
+        json_int(&b, attributes, "WEIGHTS_0", a->weights);
+        json_int(&b, primitive, "indices", a->indices);
+        json_int(&b, primitive, "material", m);
+        json_int(&b, primitive, "mode", 4);
     }
-    buffer_printf(j, "]}],\n");
 
-    buffer_printf(j, "\"materials\":[\n");
+    cJSON* materials_json = json_array(&b, root, "materials");
     for (int m = 0; m < MATERIAL_COUNT; m++) {
-        buffer_printf(j, "{\"name\":\"%s\",\"pbrMetallicRoughness\":{\"baseColorFactor\":", materials[m].name);
-        buffer_floats(j, materials[m].base_color, 4);
-        buffer_printf(j, ",\"metallicFactor\":0,\"roughnessFactor\":");
-        buffer_float(j, materials[m].roughness);
-        buffer_printf(j, "}}%s\n", m + 1 < MATERIAL_COUNT ? "," : "");
+        cJSON* material = json_object(&b, materials_json, NULL);
+        json_string(&b, material, "name", materials[m].name);
+        cJSON* pbr = json_object(&b, material, "pbrMetallicRoughness");
+        json_add(&b, pbr, "baseColorFactor", json_floats(&b, materials[m].base_color, 4));
+        json_int(&b, pbr, "metallicFactor", 0);
+        json_add(&b, pbr, "roughnessFactor", json_float(materials[m].roughness));
     }
-    buffer_printf(j, "],\n");
 
     /* One sampler per channel: the pelvis's translation, then every joint's rotation. */
-    buffer_printf(j, "\"animations\":[\n");
+    cJSON* animations = json_array(&b, root, "animations");
     for (size_t c = 0; c < CLIP_COUNT; c++) {
         const clip_accessors* a = &anims[c];
-        buffer_printf(j, "{\"name\":\"%s\",\"channels\":[", clips[c].name);
-        buffer_printf(j, "{\"sampler\":0,\"target\":{\"node\":%d,\"path\":\"translation\"}}", J_PELVIS);
-        for (int n = 0; n < JOINT_COUNT; n++)
-            buffer_printf(j, ",\n{\"sampler\":%d,\"target\":{\"node\":%d,\"path\":\"rotation\"}}", n + 1, n);
-        buffer_printf(j, "],\n\"samplers\":[{\"input\":%d,\"output\":%d,\"interpolation\":\"LINEAR\"}", a->times,
-                      a->translation);
-        for (int n = 0; n < JOINT_COUNT; n++)
-            buffer_printf(j, ",\n{\"input\":%d,\"output\":%d,\"interpolation\":\"LINEAR\"}", a->times, a->rotation[n]);
-        buffer_printf(j, "]}%s\n", c + 1 < CLIP_COUNT ? "," : "");
-    }
-    buffer_printf(j, "],\n");
-
-    buffer_printf(j, "\"accessors\":[\n");
-    for (int i = 0; i < w->accessor_count; i++) {
-        const gltf_accessor* a = &w->accessors[i];
-        buffer_printf(j, "{\"bufferView\":%d,\"componentType\":%d,\"count\":%zu,\"type\":\"%s\"", i,
-                      a->component_type, a->count, a->type);
-        if (a->bound_count) {
-            buffer_printf(j, ",\"min\":");
-            buffer_floats(j, a->min, a->bound_count);
-            buffer_printf(j, ",\"max\":");
-            buffer_floats(j, a->max, a->bound_count);
+        cJSON* animation = json_object(&b, animations, NULL);
+        json_string(&b, animation, "name", clips[c].name);
+        cJSON* channels = json_array(&b, animation, "channels");
+        cJSON* samplers = json_array(&b, animation, "samplers");
+        for (int k = 0; k <= JOINT_COUNT; k++) {
+            /* k = 0: the pelvis's translation; k ≥ 1: joint k − 1's rotation */
+            cJSON* channel = json_object(&b, channels, NULL);
+            json_int(&b, channel, "sampler", k);
+            cJSON* target = json_object(&b, channel, "target");
+            json_int(&b, target, "node", k == 0 ? J_PELVIS : k - 1);
+            json_string(&b, target, "path", k == 0 ? "translation" : "rotation");
+            cJSON* sampler = json_object(&b, samplers, NULL);
+            json_int(&b, sampler, "input", a->times);
+            json_int(&b, sampler, "output", k == 0 ? a->translation : a->rotation[k - 1]);
+            json_string(&b, sampler, "interpolation", "LINEAR");
         }
-        buffer_printf(j, "}%s\n", i + 1 < w->accessor_count ? "," : "");
     }
-    buffer_printf(j, "],\n\"bufferViews\":[\n");
+
+    cJSON* accessors = json_array(&b, root, "accessors");
     for (int i = 0; i < w->accessor_count; i++) {
         const gltf_accessor* a = &w->accessors[i];
-        buffer_printf(j, "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu", a->view_offset, a->view_length);
-        if (a->view_target) buffer_printf(j, ",\"target\":%d", a->view_target);
-        buffer_printf(j, "}%s\n", i + 1 < w->accessor_count ? "," : "");
+        cJSON* accessor = json_object(&b, accessors, NULL);
+        json_int(&b, accessor, "bufferView", i);
+        json_int(&b, accessor, "componentType", a->component_type);
+        json_int(&b, accessor, "count", (double)a->count);
+        json_string(&b, accessor, "type", a->type);
+        if (a->bound_count) {
+            json_add(&b, accessor, "min", json_floats(&b, a->min, a->bound_count));
+            json_add(&b, accessor, "max", json_floats(&b, a->max, a->bound_count));
+        }
     }
-    buffer_printf(j, "],\n\"buffers\":[{\"byteLength\":%zu}]}\n", w->bin.size);
+    cJSON* views = json_array(&b, root, "bufferViews");
+    for (int i = 0; i < w->accessor_count; i++) {
+        const gltf_accessor* a = &w->accessors[i];
+        cJSON* view = json_object(&b, views, NULL);
+        json_int(&b, view, "buffer", 0);
+        json_int(&b, view, "byteOffset", (double)a->view_offset);
+        json_int(&b, view, "byteLength", (double)a->view_length);
+        if (a->view_target) json_int(&b, view, "target", a->view_target);
+    }
+    cJSON* buffer = json_object(&b, json_array(&b, root, "buffers"), NULL);
+    json_int(&b, buffer, "byteLength", (double)w->bin.size);
+
+    if (b.failed) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
 }
 
 static void put_u32(unsigned char* p, uint32_t v) {
@@ -1137,7 +1185,12 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
     if (w->failed || w->bin.failed) goto fail;
 
     stage = "the JSON";
-    write_json(&json, &sk, w, inverse_binds, prims, anims);
+    cJSON* tree = build_json(&sk, w, inverse_binds, prims, anims);
+    char* text = tree ? cJSON_PrintUnformatted(tree) : NULL;
+    cJSON_Delete(tree);
+    if (!text) goto fail;
+    buffer_append(&json, text, strlen(text));
+    cJSON_free(text);
     buffer_align4(&json, ' ');
     if (json.failed) goto fail;
 
@@ -1174,3 +1227,5 @@ fail:
     free(json.data);
     return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "demo character: out of memory while building %s", stage);
 }
+
+void sw_demo_free(void* data) { free(data); }

@@ -1,5 +1,15 @@
-/* gltf_internal.h — internals shared by the glTF loader's sources
-   (gltf_load.c, gltf_accessor.c, gltf_image.c). Not a public header.
+/* gltf_internal.h — internals shared by the glTF loader's sources. Not a
+   public header.
+
+   The loader reads one document in passes, one per top-level array, in
+   dependency order (gltf_load.c runs them): buffers and bufferViews
+   (gltf_files.c), accessors and meshes (gltf_meshes.c), samplers, images,
+   textures and materials (gltf_materials.c), nodes, skins and scenes
+   (gltf_nodes.c), animations (gltf_animations.c). They share one
+   sw__loader and the helpers of gltf_json.c: JSON paths, errors and
+   warnings that name the file and the path, the memory budget and the
+   arenas, typed JSON access. Everything stays in file order until
+   sw__order_nodes stores the nodes parents first at the end of the load.
 
    The accessor decoder (gltf_accessor.c) knows nothing about JSON or the
    asset: the loader describes an accessor as an sw__gltf_accessor (where its
@@ -9,7 +19,11 @@
 #ifndef SINEW_GLTF_INTERNAL_H
 #define SINEW_GLTF_INTERNAL_H
 
+#include <cjson/cJSON.h>
+
 #include "sinew/gltf.h"
+#include "../base/file_internal.h"
+#include "../model/model_internal.h"
 
 /* A bufferView: a byte range of one buffer. */
 typedef struct sw__gltf_buffer_view {
@@ -62,22 +76,183 @@ sw_result sw__gltf_accessor_read_floats(const sw__gltf_accessor* accessor, float
    count × columns × rows uint32_t. */
 sw_result sw__gltf_accessor_read_uints(const sw__gltf_accessor* accessor, uint32_t* out, sw_diag* diag);
 
-/* Percent-decodes `length` bytes of `in` into `out` (room for `length`
-   bytes; decoding never grows). Returns false on a malformed escape. */
-bool sw__gltf_percent_decode(const char* in, size_t length, char* out, size_t* out_length);
+/* ---- the loader ------------------------------------------------------------------------ */
 
-/* File path of a relative URI reference under `base_dir`: percent-decodes
-   it and refuses other schemes, and, unless `allow_outside`, absolute paths
-   and ".." that climbs out of base_dir. *out_path is malloc'd (free()).
-   Messages name no file. */
-sw_result sw__gltf_uri_to_path(const char* uri, const char* base_dir, bool allow_outside, char** out_path,
-                               sw_diag* diag);
+#define SW__MAX_SETS 64 /* TEXCOORD_n / JOINTS_n / ... sets looked at per primitive */
 
-/* Reads a whole file (at most `max_size` bytes, else SW_ERR_OUT_OF_MEMORY)
-   into memory from `alloc` (which returns NULL on failure). Messages start
-   with `label`. */
-sw_result sw__gltf_read_file(const char* path, const char* label, size_t max_size,
-                             void* (*alloc)(void* user, size_t size), void* user, uint8_t** out_data,
-                             size_t* out_size, sw_diag* diag);
+typedef struct sw__jarray {
+    const cJSON** items;
+    size_t count;
+} sw__jarray;
+
+typedef struct sw__warning {
+    struct sw__warning* next;
+    char* text;
+} sw__warning;
+
+typedef struct sw__loader {
+    sw_diag diag;
+    const char* name;               /* for messages */
+    const char* base_dir;           /* NULL: external files refused */
+    bool allow_outside;
+    int max_influences;
+    bool keep_raw_influences;
+    size_t max_memory, used;        /* budget and bytes charged so far */
+    sw__model_owner* owner;
+    sw__arena* arena;               /* the asset's memory */
+    sw__arena scratch;              /* load-time memory */
+    const cJSON* root;
+    bool glb, has_bin;
+    const uint8_t* bin;
+    size_t bin_size;
+    bool quantization_declared, quantization_used;
+    sw__jarray buffers, buffer_views, accessors, images, samplers, textures, materials, meshes, nodes, skins,
+        scenes, animations;
+    sw__jarray cameras;             /* count only: cameras are not read */
+    const uint8_t** buffer_data;
+    size_t* buffer_size;
+    sw__gltf_buffer_view* views;
+    sw__gltf_accessor* acc;
+    const float** times;            /* per accessor: decoded, validated key times (cache) */
+    uint32_t* order;                /* nodes parents first (file indices) */
+    sw_model_node* nodes_out;
+    sw_model_mesh* meshes_out;
+    sw_model_skin* skins_out;
+    sw__warning *warnings, **warnings_tail;
+    size_t warning_count, warnings_dropped;
+} sw__loader;
+
+/* ---- gltf_json.c: paths, errors, warnings, memory, JSON values ---------------------------- */
+
+#if defined(__GNUC__)
+#define SW__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define SW__PRINTF(a, b)
+#endif
+
+/* A JSON path for messages ("meshes[2].primitives[0]"), by value. */
+#define SW__PATH_SIZE 192
+typedef struct sw__path {
+    char s[SW__PATH_SIZE];
+} sw__path;
+
+sw__path sw__pathf(const char* format, ...) SW__PRINTF(1, 2);
+/* "path.key", or "key" at the top level, or "path" without a key. */
+sw__path sw__at(const char* path, const char* key);
+
+/* Sets L->diag to "name: where: text" (where may be NULL) and returns code. */
+sw_result sw__fail(sw__loader* L, sw_result code, const char* where, const char* format, ...) SW__PRINTF(4, 5);
+/* Passes on an error from a helper that does not know the file or the path. */
+sw_result sw__fail_from(sw__loader* L, const char* where, const sw_diag* inner);
+/* Appends "name: where: text" to the asset's warnings. */
+void sw__store_warning(sw__loader* L, const char* where, const char* text);
+/* A warning, unless SW__MAX_WARNINGS are stored already (then counted). */
+void sw__warn(sw__loader* L, const char* where, const char* format, ...) SW__PRINTF(3, 4);
+
+/* Charges `size` bytes against max_memory (false, with the error set, when over). */
+bool sw__charge(sw__loader* L, size_t size);
+/* Zeroed memory from an arena, 16-byte aligned; NULL (with the error set)
+   when over budget or out of memory. */
+void* sw__arena_alloc(sw__loader* L, sw__arena* arena, size_t size);
+/* `count` × `size` bytes from an arena, with the product checked. */
+void* sw__array(sw__loader* L, sw__arena* arena, size_t count, size_t size);
+/* Large load-time temporaries: malloc'd, charged, given back with sw__temp_free. */
+void* sw__temp_alloc(sw__loader* L, size_t count, size_t size);
+void sw__temp_free(sw__loader* L, void* ptr);
+/* A copy in the asset's arena; NULL for NULL (or with the error set). */
+const char* sw__strdup(sw__loader* L, const char* s);
+
+/* Typed members of a JSON object: `path` names the object in messages.
+   Optional members that are absent leave *out NULL / -1 / unchanged. */
+static const double sw__max_size = 9007199254740992.0; /* 2^53: the largest exact JSON integer */
+const cJSON* sw__member(const cJSON* object, const char* key);
+sw_result sw__get_object(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                         const cJSON** out);
+sw_result sw__get_array(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                        const cJSON** out);
+sw_result sw__get_string(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                         const char** out);
+/* "name", copied into the asset. */
+sw_result sw__get_name(sw__loader* L, const cJSON* object, const char* path, const char** out);
+sw_result sw__get_bool(sw__loader* L, const cJSON* object, const char* path, const char* key, bool* inout);
+/* A finite number that fits a float. */
+sw_result sw__get_float(sw__loader* L, const cJSON* object, const char* path, const char* key, float* inout);
+/* An array of exactly `count` such numbers. */
+sw_result sw__get_floats(sw__loader* L, const cJSON* object, const char* path, const char* key, float* inout,
+                         size_t count);
+/* An integer in [0, max]. */
+sw_result sw__value_uint(sw__loader* L, const cJSON* v, const char* where, double max, size_t* out);
+sw_result sw__get_uint(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                       double max, size_t* inout);
+/* An index into an array of `limit` items called `what` ("nodes"). */
+sw_result sw__value_index(sw__loader* L, const cJSON* v, const char* where, size_t limit, const char* what,
+                          uint32_t* out);
+sw_result sw__get_index(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                        const sw__jarray* array, const char* what, int32_t* out);
+/* A top-level array of objects, kept as item pointers for O(1) access. */
+sw_result sw__collect(sw__loader* L, const char* key, sw__jarray* out);
+/* Bytes cJSON holds for a tree, for the memory budget. */
+size_t sw__json_bytes(const cJSON* item, int depth);
+
+/* ---- gltf_files.c: the GLB container, buffers, bufferViews -------------------------------- */
+
+/* Splits a GLB into its JSON chunk and (L->bin) its BIN chunk. */
+sw_result sw__parse_glb(sw__loader* L, const uint8_t* data, size_t size, const char** json, size_t* json_size);
+/* sw__read_file's allocator for a charged temporary (user = the loader). */
+void* sw__file_alloc_temp(void* user, size_t size);
+sw_result sw__load_buffers(sw__loader* L);
+sw_result sw__parse_buffer_views(sw__loader* L);
+
+/* ---- gltf_meshes.c: accessors and meshes --------------------------------------------------- */
+
+/* What a use of an accessor allows (componentType and normalized). */
+enum {
+    SW__FLOAT = 1,          /* FLOAT */
+    SW__NORM = 2,           /* normalised BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT */
+    SW__UNORM = 4,          /* normalised UNSIGNED_BYTE, UNSIGNED_SHORT */
+    SW__INT = 8,            /* BYTE..UNSIGNED_SHORT, not normalised (KHR_mesh_quantization) */
+    SW__UINT16 = 16,        /* UNSIGNED_BYTE, UNSIGNED_SHORT, not normalised */
+    SW__UINT32 = 32,        /* UNSIGNED_INT, not normalised */
+};
+
+/* Element types, as a mask of (1 << rows) for vectors and MAT4 = 1 << 8. */
+#define SW__SCALAR (1u << 1)
+#define SW__VEC2 (1u << 2)
+#define SW__VEC3 (1u << 3)
+#define SW__VEC4 (1u << 4)
+#define SW__MAT4 (1u << 8)
+
+sw_result sw__parse_accessors(sw__loader* L);
+/* Checks accessor `index` against a use (`where` is the JSON path of the
+   reference) and returns it. */
+sw_result sw__use_accessor(sw__loader* L, const char* where, uint32_t index, unsigned types, unsigned allow,
+                           const sw__gltf_accessor** out);
+/* Decodes an accessor to floats in the asset (or, with `temp`, in a
+   temporary to give back with sw__temp_free). */
+float* sw__decode_floats(sw__loader* L, const char* where, uint32_t index, const sw__gltf_accessor* a, bool temp);
+sw_result sw__parse_meshes(sw__loader* L);
+
+/* ---- gltf_materials.c --------------------------------------------------------------------- */
+
+sw_result sw__parse_samplers(sw__loader* L);
+sw_result sw__parse_images(sw__loader* L);
+sw_result sw__parse_textures(sw__loader* L);
+sw_result sw__parse_materials(sw__loader* L);
+
+/* ---- gltf_nodes.c: nodes, hierarchy, skins, scenes ------------------------------------------ */
+
+/* Reads the nodes and their hierarchy (L->order: parents first). */
+sw_result sw__parse_nodes(sw__loader* L);
+sw_result sw__parse_skins(sw__loader* L);
+sw_result sw__parse_scenes(sw__loader* L);
+/* Every skinned instance's joint indices must lie within its skin. */
+sw_result sw__check_skinned_nodes(sw__loader* L);
+/* Stores the nodes parents first and renumbers every node reference; the
+   last step of a load. */
+sw_result sw__order_nodes(sw__loader* L);
+
+/* ---- gltf_animations.c -------------------------------------------------------------------- */
+
+sw_result sw__parse_animations(sw__loader* L);
 
 #endif

@@ -1,6 +1,8 @@
 /* GPU skinning: compute (and vertex-shader) skinning into vertex buffers,
    with a skin cache and previous positions for motion vectors (see
-   sinew/gpu.h). The GLSL lives in shaders/ and is embedded at build time. */
+   sinew/gpu.h). The GLSL lives in shaders/ and is embedded at build time;
+   every binding, location and layout number it shares with this file is
+   a name from skin_interface.h. */
 #include "sinew/gpu.h"
 
 #include <epoxy/gl.h>
@@ -9,13 +11,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* shaders/, embedded by cmake/embed_shaders.cmake. */
+#include "skin_interface.h"
+
+/* shaders/ and skin_interface.h, embedded by cmake/embed_shaders.cmake. */
+extern const char sw_shader_skin_interface_h[];
 extern const char sw_shader_skin_common_glsl[];
 extern const char sw_shader_skin_comp[];
 extern const char sw_shader_skin_vert[];
 
-#define SW__NONE UINT32_MAX
-#define SW__GROUP_SIZE 64u
+/* The public limits are the shaders' sizes. */
+_Static_assert(SW_MAX_INFLUENCES == SW_SKIN_MAX_INFLUENCES, "skin.vert reads SW_SKIN_MAX_INFLUENCES influences");
+_Static_assert(SW_GPU_MAX_ACTIVE_TARGETS == SW_SKIN_MAX_ACTIVE_TARGETS,
+               "the morph block holds SW_SKIN_MAX_ACTIVE_TARGETS");
+_Static_assert(SW_SKIN_MAX_ACTIVE_TARGETS % 4 == 0, "morph weights are packed in vec4s");
+/* The palette's layout in vec4s: what sw_gpu_palette_update uploads is what
+   skin_common.glsl indexes. */
+_Static_assert(sizeof(sw_mat34) == SW_SKIN_LBS_ROWS * 16 && sizeof(sw_mat34) == SW_SKIN_STRETCH_ROWS * 16,
+               "LBS and stretch rows: one vec4 per row");
+_Static_assert(sizeof(sw_dualquat) == SW_SKIN_DQS_VEC4S * 16, "DQS: real and dual part, one vec4 each");
+
+#define SW__NONE ((uint32_t)SW_SKIN_OFFSET_NONE)
 #define SW__MAX_PROGRAMS 64
 
 /* ---- Program variants ------------------------------------------------------ */
@@ -25,7 +40,7 @@ typedef struct sw__variant {
     sw_gpu_skin_path path;
     int influences;        /* 0..8 */
     bool joints_u8;
-    int weights;           /* 0 f32, 1 u8, 2 u16 */
+    int weights;           /* SW_SKIN_WEIGHTS_* */
     bool dqs, stretch, cofactor;
     bool normals, tangents, morph;
     bool rigid;            /* no influences, moved by palette joint 0 */
@@ -38,41 +53,68 @@ static uint32_t sw__variant_key(const sw__variant* v) {
            (uint32_t)v->morph << 13 | (uint32_t)v->rigid << 14;
 }
 
-/* "#version", the defines, the common part, the stage: the whole source.
-   Returns a malloc'd string (NULL when out of memory). */
-static char* sw__variant_source(const sw__variant* v) {
-    char defines[512];
-    snprintf(defines, sizeof defines,
+/* A variant's source as the strings glShaderSource concatenates: "#version"
+   and the variant's defines (source string 0 in compiler messages), the
+   interface header (1), the common part (2), the stage (3). `defines`
+   receives string 0 and must hold SW__DEFINES_SIZE bytes. */
+#define SW__SOURCE_PARTS 6
+#define SW__DEFINES_SIZE 512
+
+static void sw__variant_source(const sw__variant* v, char defines[SW__DEFINES_SIZE],
+                               const char* out_parts[SW__SOURCE_PARTS]) {
+    snprintf(defines, SW__DEFINES_SIZE,
              "#version 430 core\n#define SW_INFLUENCES %d\n#define SW_WEIGHTS %d\n%s%s%s%s%s%s%s%s%s",
              v->influences, v->weights, v->joints_u8 ? "#define SW_JOINTS_U8\n" : "",
              v->dqs ? "#define SW_DQS\n" : "", v->stretch ? "#define SW_STRETCH\n" : "",
              v->cofactor ? "#define SW_COFACTOR\n" : "", v->normals ? "#define SW_NORMALS\n" : "",
              v->tangents ? "#define SW_TANGENTS\n" : "", v->morph ? "#define SW_MORPH\n" : "",
              v->rigid ? "#define SW_RIGID\n" : "", "#line 1 1\n");
-    const char* stage = v->path == SW_GPU_PATH_COMPUTE ? sw_shader_skin_comp : sw_shader_skin_vert;
-    size_t a = strlen(defines), b = strlen(sw_shader_skin_common_glsl), c = strlen(stage);
-    static const char stage_line[] = "\n#line 1 2\n";
-    char* source = (char*)malloc(a + b + sizeof stage_line - 1 + c + 1);
-    if (!source) return NULL;
-    memcpy(source, defines, a);
-    memcpy(source + a, sw_shader_skin_common_glsl, b);
-    memcpy(source + a + b, stage_line, sizeof stage_line - 1);
-    memcpy(source + a + b + sizeof stage_line - 1, stage, c + 1);
-    return source;
+    out_parts[0] = defines;
+    out_parts[1] = sw_shader_skin_interface_h;
+    out_parts[2] = "\n#line 1 2\n";
+    out_parts[3] = sw_shader_skin_common_glsl;
+    out_parts[4] = "\n#line 1 3\n";
+    out_parts[5] = v->path == SW_GPU_PATH_COMPUTE ? sw_shader_skin_comp : sw_shader_skin_vert;
 }
 
 static void sw__variant_name(const sw__variant* v, char* out, size_t size) {
-    static const char* const weight_names[] = {"f32", "u8", "u16"};
+    static const char* const weight_names[] = {
+        [SW_SKIN_WEIGHTS_F32] = "f32", [SW_SKIN_WEIGHTS_U8] = "u8", [SW_SKIN_WEIGHTS_U16] = "u16"};
     snprintf(out, size, "skin_%s_%s_i%d_j%s_w%s%s%s%s%s", v->path == SW_GPU_PATH_COMPUTE ? "comp" : "vert",
              v->rigid ? "rigid" : v->dqs ? (v->stretch ? "dqs_stretch" : "dqs") : "lbs", v->influences, v->joints_u8 ? "u8" : "u16",
              weight_names[v->weights], v->cofactor ? "_cofactor" : "", v->normals ? "_n" : "",
              v->tangents ? "_t" : "", v->morph ? "_morph" : "");
 }
 
+/* Hands one variant's whole source, as one string, to `visit`; false when
+   out of memory. */
+static bool sw__visit_variant(const sw__variant* v,
+                              void (*visit)(const char* name, const char* stage, const char* source, void* user),
+                              void* user) {
+    char name[96], defines[SW__DEFINES_SIZE];
+    const char* parts[SW__SOURCE_PARTS];
+    sw__variant_name(v, name, sizeof name);
+    sw__variant_source(v, defines, parts);
+    size_t lengths[SW__SOURCE_PARTS], size = 1;
+    for (int i = 0; i < SW__SOURCE_PARTS; i++) size += lengths[i] = strlen(parts[i]);
+    char* source = (char*)malloc(size);
+    if (!source) return false;
+    char* at = source;
+    for (int i = 0; i < SW__SOURCE_PARTS; i++) {
+        memcpy(at, parts[i], lengths[i]);
+        at += lengths[i];
+    }
+    *at = '\0';
+    visit(name, v->path == SW_GPU_PATH_COMPUTE ? "comp" : "vert", source, user);
+    free(source);
+    return true;
+}
+
 void sw_gpu_shader_variants(void (*visit)(const char* name, const char* stage, const char* source, void* user),
                             void* user) {
     /* Every path × influence count × method × normal mode with all streams,
        then the other joint and weight formats and the stream subsets. */
+    static const int weight_codes[3] = {SW_SKIN_WEIGHTS_F32, SW_SKIN_WEIGHTS_U8, SW_SKIN_WEIGHTS_U16};
     for (int path = 0; path < 2; path++) {
         for (int influences = 0; influences <= SW_MAX_INFLUENCES; influences++) {
             for (int method = 0; method < 3; method++) {
@@ -85,7 +127,7 @@ void sw_gpu_shader_variants(void (*visit)(const char* name, const char* stage, c
                                 .path = (sw_gpu_skin_path)path,
                                 .influences = influences,
                                 .joints_u8 = formats % 2 == 1,
-                                .weights = formats / 2,
+                                .weights = weight_codes[formats / 2],
                                 .dqs = method > 0,
                                 .stretch = method == 2,
                                 .cofactor = cofactor == 1,
@@ -96,12 +138,7 @@ void sw_gpu_shader_variants(void (*visit)(const char* name, const char* stage, c
                             /* Without influences, the LBS variants stand for rigid nodes. */
                             if (influences == 0 && method > 0) continue;
                             v.rigid = influences == 0 && cofactor == 1;
-                            char name[96];
-                            sw__variant_name(&v, name, sizeof name);
-                            char* source = sw__variant_source(&v);
-                            if (!source) return;
-                            visit(name, path == 0 ? "comp" : "vert", source, user);
-                            free(source);
+                            if (!sw__visit_variant(&v, visit, user)) return;
                         }
                     }
                 }
@@ -135,14 +172,13 @@ static sw_result sw__shader_log(GLuint object, bool program, const char* what, s
 }
 
 static sw_result sw__build_program(const sw__variant* v, GLuint* out_program, sw_diag* diag) {
-    char* source = sw__variant_source(v);
-    if (!source) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a shader source");
+    char defines[SW__DEFINES_SIZE];
+    const char* parts[SW__SOURCE_PARTS];
+    sw__variant_source(v, defines, parts);
     GLenum stage = v->path == SW_GPU_PATH_COMPUTE ? GL_COMPUTE_SHADER : GL_VERTEX_SHADER;
     GLuint shader = glCreateShader(stage);
-    const GLchar* sources[1] = {source};
-    glShaderSource(shader, 1, sources, NULL);
+    glShaderSource(shader, SW__SOURCE_PARTS, parts, NULL);
     glCompileShader(shader);
-    free(source);
     GLint ok = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
     char name[96];
@@ -209,9 +245,9 @@ sw_result sw_gpu_skinner_create(sw_gpu_skinner** out_skinner, sw_diag* diag) {
                            epoxy_gl_version() / 10, epoxy_gl_version() % 10);
     GLint ssbo_blocks = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &ssbo_blocks);
-    if (ssbo_blocks < 6)
-        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "compute shaders see %d storage buffers, skinning needs 6",
-                           (int)ssbo_blocks);
+    if (ssbo_blocks < SW_SKIN_COMPUTE_STORAGE_BLOCKS)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "compute shaders see %d storage buffers, skinning needs %d",
+                           (int)ssbo_blocks, SW_SKIN_COMPUTE_STORAGE_BLOCKS);
     sw_gpu_skinner* skinner = (sw_gpu_skinner*)calloc(1, sizeof *skinner);
     if (!skinner) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the GPU skinner");
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &skinner->max_groups_x);
@@ -223,8 +259,13 @@ sw_result sw_gpu_skinner_create(sw_gpu_skinner** out_skinner, sw_diag* diag) {
     glFramebufferParameteri(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_HEIGHT, 1);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     skinner->next_palette_id = 1;
+    sw_result r = sw_gl_check("creating the GPU skinner", diag);
+    if (r != SW_OK) {
+        sw_gpu_skinner_destroy(skinner);
+        return r;
+    }
     *out_skinner = skinner;
-    return sw_gl_check("creating the GPU skinner", diag);
+    return SW_OK;
 }
 
 void sw_gpu_skinner_destroy(sw_gpu_skinner* skinner) {
@@ -283,6 +324,8 @@ sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mes
     if (desc->target_count > 0 && !desc->targets)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu morph targets but no target array",
                            desc->target_count);
+    if (desc->target_count > SIZE_MAX / (3 * sizeof(uint32_t)))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu morph targets is too many", desc->target_count);
 
     const size_t n = desc->vertex_count;
     const sw_joint_format jf = desc->joint_format == SW_JOINT_FORMAT_DEFAULT ? SW_JOINT_U16 : desc->joint_format;
@@ -376,19 +419,21 @@ sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mes
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     mesh->bytes = rest_bytes + influence_bytes + delta_floats * 4;
 
-    /* The vertex-shader path's attributes (locations as in shaders/skin.vert). */
+    /* The vertex-shader path's attributes (SW_SKIN_ATTR_*, shaders/skin.vert). */
     glGenVertexArrays(1, &mesh->vao);
     glBindVertexArray(mesh->vao);
     glBindBuffer(GL_ARRAY_BUFFER, mesh->rest);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 12, (const void*)0);
+    glEnableVertexAttribArray(SW_SKIN_ATTR_POSITION);
+    glVertexAttribPointer(SW_SKIN_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 12, (const void*)0);
     if (mesh->normals) {
-        glEnableVertexAttribArray(1);
-        glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 12, (const void*)((size_t)mesh->rest_normals * 4));
+        glEnableVertexAttribArray(SW_SKIN_ATTR_NORMAL);
+        glVertexAttribPointer(SW_SKIN_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 12,
+                              (const void*)((size_t)mesh->rest_normals * 4));
     }
     if (mesh->tangents) {
-        glEnableVertexAttribArray(2);
-        glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, 16, (const void*)((size_t)mesh->rest_tangents * 4));
+        glEnableVertexAttribArray(SW_SKIN_ATTR_TANGENT);
+        glVertexAttribPointer(SW_SKIN_ATTR_TANGENT, 4, GL_FLOAT, GL_FALSE, 16,
+                              (const void*)((size_t)mesh->rest_tangents * 4));
     }
     if (mesh->influence_count > 0) {
         const int k = mesh->influence_count;
@@ -399,16 +444,19 @@ sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mes
                                                               : GL_FLOAT;
         const size_t weights_at = (size_t)mesh->weights_word * 4;
         glBindBuffer(GL_ARRAY_BUFFER, mesh->influences);
+        /* Influences 0-3 in the first joint and weight attributes, 4-7 in the second. */
+        static const GLuint joint_attributes[2] = {SW_SKIN_ATTR_JOINTS0, SW_SKIN_ATTR_JOINTS1};
+        static const GLuint weight_attributes[2] = {SW_SKIN_ATTR_WEIGHTS0, SW_SKIN_ATTR_WEIGHTS1};
         for (int half = 0; half < 2; half++) {
             int size = k - 4 * half;
             if (size <= 0) break;
             if (size > 4) size = 4;
-            glEnableVertexAttribArray((GLuint)(3 + half));
-            glVertexAttribIPointer((GLuint)(3 + half), size, joint_type, (GLsizei)(js * (size_t)k),
+            glEnableVertexAttribArray(joint_attributes[half]);
+            glVertexAttribIPointer(joint_attributes[half], size, joint_type, (GLsizei)(js * (size_t)k),
                                    (const void*)(js * 4 * (size_t)half));
-            glEnableVertexAttribArray((GLuint)(5 + half));
+            glEnableVertexAttribArray(weight_attributes[half]);
             /* u8/u16 weights are normalised by the fetch: c/255, c/65535. */
-            glVertexAttribPointer((GLuint)(5 + half), size, weight_type, weight_type != GL_FLOAT,
+            glVertexAttribPointer(weight_attributes[half], size, weight_type, weight_type != GL_FLOAT,
                                   (GLsizei)(ws * (size_t)k), (const void*)(weights_at + ws * 4 * (size_t)half));
         }
     }
@@ -511,12 +559,15 @@ uint64_t sw_gpu_palette_revision(const sw_gpu_palette* palette) { return palette
 
 /* ---- Instance --------------------------------------------------------------------------- */
 
-/* The morph uniform block of shaders/skin_common.glsl (std140). */
+/* The morph uniform block of shaders/skin_common.glsl (std140: the
+   weights as vec4s, one uvec4 of offsets per target). */
 typedef struct sw__morph_block {
     uint32_t count[4];
-    float weights[SW_GPU_MAX_ACTIVE_TARGETS];
-    uint32_t offsets[SW_GPU_MAX_ACTIVE_TARGETS][4];
+    float weights[SW_SKIN_MAX_ACTIVE_TARGETS];
+    uint32_t offsets[SW_SKIN_MAX_ACTIVE_TARGETS][4];
 } sw__morph_block;
+_Static_assert(sizeof(sw__morph_block) == 16 + 16 * (SW_SKIN_MAX_ACTIVE_TARGETS / 4) + 16 * SW_SKIN_MAX_ACTIVE_TARGETS,
+               "the std140 size of the Morph block");
 
 /* What the last dispatch was made from; equal keys mean nothing changed. */
 typedef struct sw__cache_key {
@@ -603,9 +654,9 @@ sw_result sw_gpu_instance_set_morph_weights(sw_gpu_instance* instance, const flo
     uint32_t active = 0;
     for (size_t t = 0; t < count; t++) {
         if (weights[t] == 0.0f) continue;
-        if (active == SW_GPU_MAX_ACTIVE_TARGETS)
+        if (active == SW_SKIN_MAX_ACTIVE_TARGETS)
             return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "more than %d morph targets have nonzero weights",
-                               SW_GPU_MAX_ACTIVE_TARGETS);
+                               SW_SKIN_MAX_ACTIVE_TARGETS);
         block.weights[active] = weights[t];
         for (int s = 0; s < 3; s++) block.offsets[active][s] = mesh->target_offsets[3 * t + (size_t)s];
         active++;
@@ -665,19 +716,19 @@ sw_result sw_gpu_instance_read(const sw_gpu_instance* instance, float* positions
 static void sw__dispatch_compute(const sw_gpu_skinner* skinner, const sw_gpu_instance* inst, GLuint output) {
     const sw_gpu_mesh* mesh = inst->mesh;
     const size_t n = mesh->vertex_count;
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, mesh->rest);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, mesh->influences);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, output);
-    if (inst->frames) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, inst->frames);
-    glUniform1ui(0, (GLuint)n);
-    glUniform4ui(3, mesh->rest_normals, mesh->rest_tangents, mesh->weights_word,
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_REST, mesh->rest);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_INFLUENCES, mesh->influences);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_OUT_POSITIONS, output);
+    if (inst->frames) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_OUT_FRAMES, inst->frames);
+    glUniform1ui(SW_SKIN_LOC_VERTEX_COUNT, (GLuint)n);
+    glUniform4ui(SW_SKIN_LOC_OFFSETS, mesh->rest_normals, mesh->rest_tangents, mesh->weights_word,
                  (GLuint)(mesh->normals ? n * 3 : 0));
-    /* One dispatch covers at most max_groups_x × 64 vertices. */
-    const size_t per_dispatch = (size_t)skinner->max_groups_x * SW__GROUP_SIZE;
+    /* One dispatch covers at most max_groups_x × SW_SKIN_GROUP_SIZE vertices. */
+    const size_t group = SW_SKIN_GROUP_SIZE, per_dispatch = (size_t)skinner->max_groups_x * group;
     for (size_t first = 0; first < n; first += per_dispatch) {
         size_t count = n - first < per_dispatch ? n - first : per_dispatch;
-        glUniform1ui(4, (GLuint)first);
-        glDispatchCompute((GLuint)((count + SW__GROUP_SIZE - 1) / SW__GROUP_SIZE), 1, 1);
+        glUniform1ui(SW_SKIN_LOC_FIRST_VERTEX, (GLuint)first);
+        glDispatchCompute((GLuint)((count + group - 1) / group), 1, 1);
     }
 }
 
@@ -721,11 +772,11 @@ sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const 
     if (d.path != SW_GPU_PATH_COMPUTE && d.path != SW_GPU_PATH_VERTEX_SHADER)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "unknown GPU skinning path %d", (int)d.path);
     if (skinned && !palette) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "a skinned mesh needs a palette");
-    if (d.path == SW_GPU_PATH_VERTEX_SHADER && skinner->vertex_storage_blocks < 2)
+    if (d.path == SW_GPU_PATH_VERTEX_SHADER && skinner->vertex_storage_blocks < SW_SKIN_VERTEX_STORAGE_BLOCKS)
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
                            "vertex-shader skinning reads the palette from a storage buffer, and this GPU allows "
-                           "%d in vertex shaders (2 needed); use the compute path",
-                           (int)skinner->vertex_storage_blocks);
+                           "%d in vertex shaders (%d needed); use the compute path",
+                           (int)skinner->vertex_storage_blocks, SW_SKIN_VERTEX_STORAGE_BLOCKS);
     if (palette && (dqs ? !palette->has_dual_quats : !palette->has_matrices))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "the palette holds no %s",
                            dqs ? "dual quaternions (DQS)" : "matrices (LBS)");
@@ -734,7 +785,9 @@ sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const 
         .path = d.path,
         .influences = mesh->influence_count,
         .joints_u8 = mesh->joint_format == SW_JOINT_U8,
-        .weights = mesh->weight_format == SW_WEIGHT_U8_NORM ? 1 : mesh->weight_format == SW_WEIGHT_U16_NORM ? 2 : 0,
+        .weights = mesh->weight_format == SW_WEIGHT_U8_NORM    ? SW_SKIN_WEIGHTS_U8
+                   : mesh->weight_format == SW_WEIGHT_U16_NORM ? SW_SKIN_WEIGHTS_U16
+                                                               : SW_SKIN_WEIGHTS_F32,
         .dqs = dqs,
         .stretch = dqs && palette->has_stretch,
         .cofactor = rigid || (skinned && d.normal_mode == SW_NORMALS_COFACTOR),
@@ -764,13 +817,15 @@ sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const 
     if (r != SW_OK) return r;
     glUseProgram(program);
     if (palette) {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, dqs ? palette->dual_quats : palette->matrices);
-        glUniform1ui(1, (GLuint)palette->joint_count);
-        glUniform1ui(2, (GLuint)(palette->joint_count * 2));
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_PALETTE,
+                         dqs ? palette->dual_quats : palette->matrices);
+        glUniform1ui(SW_SKIN_LOC_JOINT_COUNT, (GLuint)palette->joint_count);
+        /* The stretch rows follow the dual quaternions. */
+        glUniform1ui(SW_SKIN_LOC_STRETCH_BASE, (GLuint)(palette->joint_count * SW_SKIN_DQS_VEC4S));
     }
     if (v.morph) {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, mesh->deltas);
-        glBindBufferBase(GL_UNIFORM_BUFFER, 0, instance->morph_block);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_MORPH_DELTAS, mesh->deltas);
+        glBindBufferBase(GL_UNIFORM_BUFFER, SW_SKIN_UNIFORM_MORPH, instance->morph_block);
     }
 
     /* Write into the buffer that is not the last output: that one becomes

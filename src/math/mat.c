@@ -1,5 +1,8 @@
-/* 3×4 affine rows and column-major 4×4 matrices (see sinew/math.h). */
+/* 3×4 affine rows and column-major 4×4 matrices (see sinew/math.h), and the
+   library's 3×3 helpers in double (mat3d_internal.h). */
 #include "sinew/math.h"
+
+#include "mat3d_internal.h"
 
 sw_mat34 sw_mat34_identity(void) {
     return (sw_mat34){{{1.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f, 0.0f}}};
@@ -36,27 +39,24 @@ sw_vec3 sw_mat34_apply_dir(const sw_mat34* m, sw_vec3 d) {
     };
 }
 
-/* 3×3 helpers in double: inversion and polar decomposition lose too much
-   in float for the near-singular cases callers care about. */
-typedef struct { double m[3][3]; } sw__mat33d;
+/* ---- 3×3 in double (mat3d_internal.h) ------------------------------------------ */
 
-static sw__mat33d sw__mat33d_from(const sw_mat34* a) {
-    sw__mat33d out;
+sw__mat3d sw__mat3d_from_mat34(const sw_mat34* a) {
+    sw__mat3d out;
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++) out.m[r][c] = a->m[r][c];
     return out;
 }
 
-static double sw__mat33d_det(const sw__mat33d* a) {
+double sw__mat3d_det(const sw__mat3d* a) {
     const double(*m)[3] = a->m;
     return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
            m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
 }
 
-/* cof(A)[r][c] = (−1)^(r+c) · minor(r, c) = det(A)·(A⁻ᵀ)[r][c] */
-static sw__mat33d sw__mat33d_cofactor(const sw__mat33d* a) {
+sw__mat3d sw__mat3d_cofactor(const sw__mat3d* a) {
     const double(*m)[3] = a->m;
-    sw__mat33d c;
+    sw__mat3d c;
     c.m[0][0] = m[1][1] * m[2][2] - m[1][2] * m[2][1];
     c.m[0][1] = m[1][2] * m[2][0] - m[1][0] * m[2][2];
     c.m[0][2] = m[1][0] * m[2][1] - m[1][1] * m[2][0];
@@ -69,7 +69,81 @@ static sw__mat33d sw__mat33d_cofactor(const sw__mat33d* a) {
     return c;
 }
 
-static double sw__mat33d_norm2(const sw__mat33d* a) {
+void sw__mat3d_sym_eigenvalues(const sw__mat3d* a, double out[3]) {
+    const double(*m)[3] = a->m;
+    double p1 = m[0][1] * m[0][1] + m[0][2] * m[0][2] + m[1][2] * m[1][2];
+    double q = (m[0][0] + m[1][1] + m[2][2]) / 3.0;
+    double p2 = (m[0][0] - q) * (m[0][0] - q) + (m[1][1] - q) * (m[1][1] - q) + (m[2][2] - q) * (m[2][2] - q) + 2 * p1;
+    if (p2 <= 1e-300) {
+        out[0] = out[1] = out[2] = q;
+        return;
+    }
+    /* B = (A − qI)/p has eigenvalues 2·cos(φ + 2πk/3) with cos 3φ = det(B)/2 */
+    double p = sqrt(p2 / 6.0);
+    sw__mat3d b;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) b.m[i][j] = (m[i][j] - (i == j ? q : 0.0)) / p;
+    double r = sw__mat3d_det(&b) / 2.0;
+    double phi = r <= -1.0 ? SW_PI / 3.0 : r >= 1.0 ? 0.0 : acos(r) / 3.0;
+    out[0] = q + 2.0 * p * cos(phi);
+    out[2] = q + 2.0 * p * cos(phi + 2.0 * SW_PI / 3.0);
+    out[1] = 3.0 * q - out[0] - out[2];
+}
+
+void sw__mat3d_singular_values(const sw__mat3d* a, double out[3]) {
+    sw__mat3d ata;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            ata.m[i][j] = a->m[0][i] * a->m[0][j] + a->m[1][i] * a->m[1][j] + a->m[2][i] * a->m[2][j];
+    sw__mat3d_sym_eigenvalues(&ata, out);
+    for (int i = 0; i < 3; i++) out[i] = sqrt(out[i] > 0.0 ? out[i] : 0.0);
+}
+
+/* One step of Newton's iteration for the orthogonal polar factor, scaled by
+   γ (Higham): Q ← ½(γ·Q + Q⁻ᵀ/γ), Q⁻ᵀ = cof(Q)/det Q. γ = 1 is the plain
+   step, bit for bit (x·1 and d·1 are exact). Returns the largest change of
+   an entry; *out_sum gets the sum of the changes. */
+static double sw__mat3d_polar_step(sw__mat3d* q, double det, double gamma, double* out_sum) {
+    sw__mat3d c = sw__mat3d_cofactor(q);
+    double largest = 0.0, sum = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double next = 0.5 * (gamma * q->m[i][j] + c.m[i][j] / (det * gamma));
+            double change = fabs(next - q->m[i][j]);
+            largest = fmax(largest, change);
+            sum += change;
+            q->m[i][j] = next;
+        }
+    *out_sum = sum;
+    return largest;
+}
+
+sw__mat3d sw__mat3d_orthogonal(const sw__mat3d* a) {
+    sw__mat3d q = *a;
+    double scale = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) scale = fmax(scale, fabs(q.m[i][j]));
+    double det = sw__mat3d_det(&q);
+    if (!(scale > 0.0) || !(fabs(det) > 1e-12 * scale * scale * scale)) {
+        sw__mat3d identity = {{{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}};
+        return identity;
+    }
+    for (int iteration = 0; iteration < 40; iteration++) {
+        double sum;
+        if (sw__mat3d_polar_step(&q, sw__mat3d_det(&q), 1.0, &sum) < 1e-14) break;
+    }
+    return q;
+}
+
+double sw__mat3d_angle_between(const sw__mat3d* a, const sw__mat3d* b) {
+    double trace = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) trace += a->m[k][i] * b->m[k][i]; /* tr(Aᵀ·B) */
+    double c = (trace - 1.0) / 2.0;
+    return acos(c < -1.0 ? -1.0 : c > 1.0 ? 1.0 : c);
+}
+
+static double sw__mat3d_norm2(const sw__mat3d* a) {
     double sum = 0.0;
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++) sum += a->m[r][c] * a->m[r][c];
@@ -77,19 +151,21 @@ static double sw__mat33d_norm2(const sw__mat33d* a) {
 }
 
 /* Singular relative to the matrix's own scale, so tiny uniform scales still invert. */
-static bool sw__mat33d_singular(const sw__mat33d* a, double det) {
-    double norm = sqrt(sw__mat33d_norm2(a));
+static bool sw__mat3d_singular(const sw__mat3d* a, double det) {
+    double norm = sqrt(sw__mat3d_norm2(a));
     return !(fabs(det) > 1e-12 * norm * norm * norm);
 }
 
+/* ---- 3×4 inverse, cofactor, polar ------------------------------------------------- */
+
 float sw_mat34_determinant(const sw_mat34* m) {
-    sw__mat33d a = sw__mat33d_from(m);
-    return (float)sw__mat33d_det(&a);
+    sw__mat3d a = sw__mat3d_from_mat34(m);
+    return (float)sw__mat3d_det(&a);
 }
 
 sw_mat34 sw_mat34_cofactor(const sw_mat34* m) {
-    sw__mat33d a = sw__mat33d_from(m);
-    sw__mat33d c = sw__mat33d_cofactor(&a);
+    sw__mat3d a = sw__mat3d_from_mat34(m);
+    sw__mat3d c = sw__mat3d_cofactor(&a);
     sw_mat34 out;
     for (int r = 0; r < 3; r++) {
         for (int col = 0; col < 3; col++) out.m[r][col] = (float)c.m[r][col];
@@ -99,14 +175,14 @@ sw_mat34 sw_mat34_cofactor(const sw_mat34* m) {
 }
 
 bool sw_mat34_inverse(sw_mat34* out, const sw_mat34* m) {
-    sw__mat33d a = sw__mat33d_from(m);
-    double det = sw__mat33d_det(&a);
-    if (sw__mat33d_singular(&a, det)) {
+    sw__mat3d a = sw__mat3d_from_mat34(m);
+    double det = sw__mat3d_det(&a);
+    if (sw__mat3d_singular(&a, det)) {
         *out = sw_mat34_identity();
         return false;
     }
     /* A⁻¹ = cof(A)ᵀ / det; t' = −A⁻¹·t */
-    sw__mat33d c = sw__mat33d_cofactor(&a);
+    sw__mat3d c = sw__mat3d_cofactor(&a);
     double inv[3][3];
     for (int r = 0; r < 3; r++)
         for (int col = 0; col < 3; col++) inv[r][col] = c.m[col][r] / det;
@@ -122,9 +198,9 @@ bool sw_mat34_inverse(sw_mat34* out, const sw_mat34* m) {
 }
 
 bool sw_mat34_polar(const sw_mat34* m, sw_mat34* out_rigid, sw_mat34* out_stretch) {
-    sw__mat33d a = sw__mat33d_from(m);
-    double det = sw__mat33d_det(&a);
-    if (det <= 0.0 || sw__mat33d_singular(&a, det)) {
+    sw__mat3d a = sw__mat3d_from_mat34(m);
+    double det = sw__mat3d_det(&a);
+    if (det <= 0.0 || sw__mat3d_singular(&a, det)) {
         *out_rigid = sw_mat34_translation((sw_vec3){m->m[0][3], m->m[1][3], m->m[2][3]});
         *out_stretch = *m;
         for (int r = 0; r < 3; r++) out_stretch->m[r][3] = 0.0f;
@@ -133,19 +209,10 @@ bool sw_mat34_polar(const sw_mat34* m, sw_mat34* out_rigid, sw_mat34* out_stretc
     /* Higham's scaled Newton iteration R ← ½(γR + R⁻ᵀ/γ), γ = |det R|^(−1/3):
        converges quadratically to the orthogonal polar factor, and the
        scaling makes large or tiny uniform scales converge in a few steps. */
-    sw__mat33d r = a;
+    sw__mat3d r = a;
     for (int iteration = 0; iteration < 32; iteration++) {
-        double d = sw__mat33d_det(&r);
-        sw__mat33d c = sw__mat33d_cofactor(&r); /* R⁻ᵀ = cof(R)/det */
-        double gamma = pow(fabs(d), -1.0 / 3.0);
-        double change = 0.0;
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                double next = 0.5 * (gamma * r.m[i][j] + c.m[i][j] / (d * gamma));
-                change += fabs(next - r.m[i][j]);
-                r.m[i][j] = next;
-            }
-        }
+        double d = sw__mat3d_det(&r), change;
+        sw__mat3d_polar_step(&r, d, pow(fabs(d), -1.0 / 3.0), &change);
         if (change < 1e-14) break;
     }
     /* K = Rᵀ·A, symmetrised to remove the last rounding. */
@@ -217,17 +284,16 @@ sw_vec4 sw_mat4_apply(const sw_mat4* m, sw_vec4 v) {
 /* Determinant of the 3×3 minor of a (column-major 4×4, in double) without
    row `skip_r` and column `skip_c`. */
 static double sw__mat4_minor(const double* a, int skip_r, int skip_c) {
-    double m[3][3];
+    sw__mat3d m;
     for (int r = 0, i = 0; r < 4; r++) {
         if (r == skip_r) continue;
         for (int c = 0, j = 0; c < 4; c++) {
             if (c == skip_c) continue;
-            m[i][j++] = a[c * 4 + r];
+            m.m[i][j++] = a[c * 4 + r];
         }
         i++;
     }
-    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    return sw__mat3d_det(&m);
 }
 
 bool sw_mat4_inverse(sw_mat4* out, const sw_mat4* m) {

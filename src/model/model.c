@@ -14,6 +14,22 @@ void sw__arena_free(sw__arena* arena) {
     arena->head = NULL;
 }
 
+void sw__model_rest_pose(const sw_model* model, sw_transform* out_local, float* out_weights) {
+    const sw_model_node* nodes = model->nodes;
+    for (size_t i = 0; i < model->node_count; ++i)
+        out_local[i] = nodes[i].has_matrix ? sw_transform_identity() : nodes[i].trs;
+    for (size_t i = 0; i < model->node_count; ++i) {
+        const sw_model_node* node = &nodes[i];
+        if (node->mesh < 0) continue;
+        const sw_model_mesh* mesh = &model->meshes[node->mesh];
+        if (mesh->weight_count == 0) continue;
+        /* Importers fill the mesh's weights with zeros when the file has none. */
+        const float* defaults = node->weight_count == mesh->weight_count ? node->weights : mesh->weights;
+        for (size_t k = 0; k < mesh->weight_count; ++k)
+            out_weights[node->weight_offset + k] = defaults ? defaults[k] : 0.0f;
+    }
+}
+
 void sw_model_free(sw_model* model) {
     if (!model) return;
     sw__model_owner* owner = (sw__model_owner*)model;

@@ -2,13 +2,14 @@
    the bytes come from the model's memory, a data: URI or a file next to
    the model (with the importer's path rules); stb_image decodes them. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <stb/stb_image.h>
 
-#include "sinew/gltf.h"
-#include "../gltf/gltf_internal.h"
+#include "sinew/model.h"
+#include "../base/file_internal.h"
 
 static void* sw__image_alloc(void* user, size_t size) {
     (void)user;
@@ -29,23 +30,23 @@ static sw_result sw__image_bytes(const sw_model* asset, size_t index, const uint
     sw_diag inner = {0};
     if (strncmp(image->uri, "data:", 5) == 0) {
         size_t length = strlen(image->uri), size;
-        if (sw_gltf_decode_data_uri(image->uri, length, NULL, 0, &size, &inner) != SW_OK)
+        if (sw__decode_data_uri(image->uri, length, NULL, 0, &size, &inner) != SW_OK)
             return sw_diag_set(diag, inner.result, (int64_t)index, "images[%zu].uri: %s", index, inner.message);
         uint8_t* bytes = malloc(size ? size : 1);
         if (!bytes) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, (int64_t)index, "images[%zu]: out of memory", index);
-        sw_gltf_decode_data_uri(image->uri, length, bytes, size, &size, &inner);
+        sw__decode_data_uri(image->uri, length, bytes, size, &size, &inner);
         *owned = bytes;
         *out = bytes;
         *out_size = size;
         return SW_OK;
     }
     char* path;
-    if (sw__gltf_uri_to_path(image->uri, asset->base_dir, asset->allow_outside_paths, &path, &inner) != SW_OK)
+    if (sw__uri_to_path(image->uri, asset->base_dir, asset->allow_outside_paths, &path, &inner) != SW_OK)
         return sw_diag_set(diag, inner.result, (int64_t)index, "images[%zu].uri: %s", index, inner.message);
     char label[160];
     snprintf(label, sizeof label, "images[%zu]: '%.96s'", index, image->uri);
     uint8_t* bytes;
-    sw_result r = sw__gltf_read_file(path, label, (size_t)INT_MAX, sw__image_alloc, NULL, &bytes, out_size, &inner);
+    sw_result r = sw__read_file(path, label, (size_t)INT_MAX, sw__image_alloc, NULL, &bytes, out_size, &inner);
     free(path);
     if (r != SW_OK) return sw_diag_set(diag, r, (int64_t)index, "%s", inner.message);
     *owned = bytes;

@@ -27,6 +27,12 @@ typedef struct sw__model_owner {
     sw__arena arena;
 } sw__model_owner;
 
+/* The rest pose of a model whose nodes and meshes are filled: each node's
+   TRS (identity for matrix nodes) and its default morph weights (the
+   node's own, else the mesh's, else 0). Importers store it in the model
+   (rest_local, rest_weights) so that a pose starts from two copies. */
+void sw__model_rest_pose(const sw_model* model, sw_transform* out_local, float* out_weights);
+
 /* Frees every block of an arena and leaves it empty. */
 void sw__arena_free(sw__arena* arena);
 

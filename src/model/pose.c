@@ -65,17 +65,9 @@ void sw_pose_rest(const sw_model* model, sw_pose* pose) {
     SW_ASSERT(model && pose);
     SW_ASSERT(pose->local || model->node_count == 0);
     SW_ASSERT(pose->weights || model->weight_count == 0);
-    for (size_t i = 0; i < model->node_count; ++i) {
-        const sw_model_node* node = &model->nodes[i];
-        pose->local[i] = node->has_matrix ? sw_transform_identity() : node->trs;
-        if (node->mesh < 0) continue;
-        const sw_model_mesh* mesh = &model->meshes[node->mesh];
-        if (mesh->weight_count == 0) continue;
-        /* The node's own weights, else the mesh's (importers fill zeros when absent). */
-        const float* defaults = node->weight_count == mesh->weight_count ? node->weights : mesh->weights;
-        for (size_t k = 0; k < mesh->weight_count; ++k)
-            pose->weights[node->weight_offset + k] = defaults ? defaults[k] : 0.0f;
-    }
+    SW_ASSERT(model->rest_local || model->node_count == 0);
+    if (model->node_count) memcpy(pose->local, model->rest_local, model->node_count * sizeof *pose->local);
+    if (model->weight_count) memcpy(pose->weights, model->rest_weights, model->weight_count * sizeof *pose->weights);
 }
 
 sw_result sw_pose_sample(const sw_model* model, const sw_clip* clip, float time, bool looping, sw_pose* pose,
@@ -94,8 +86,14 @@ sw_result sw_pose_sample(const sw_model* model, const sw_clip* clip, float time,
         .out_weights = pose->weights,
         .weight_count = model->weight_count,
     };
-    sw_result r = sw_sample_job_validate(&job, diag);
-    if (r != SW_OK) return r;
+    /* The model's own clips were checked against it at import (targets,
+       weight ranges, keys); any other clip is validated here, every call. */
+    uintptr_t at = (uintptr_t)clip, first = (uintptr_t)model->animations;
+    bool own = model->animations && at >= first && at < first + model->animation_count * sizeof(sw_clip);
+    if (!own) {
+        sw_result r = sw_sample_job_validate(&job, diag);
+        if (r != SW_OK) return r;
+    }
     sw_sample_job_run(&job);
     return SW_OK;
 }

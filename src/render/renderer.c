@@ -1,6 +1,8 @@
 /* The reference renderer (see sinew/render.h): deferred OpenGL 4.3 core,
    offscreen, drawing the compute-skinned buffers. The GLSL lives in
-   shaders/ and is embedded at build time. */
+   shaders/ and is embedded at build time; every location, unit, attribute,
+   output, flag and class it shares with this file is a name from
+   render_interface.h. */
 #include "sinew/render.h"
 
 #include <epoxy/gl.h>
@@ -10,6 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render_interface.h"
+
+/* The public numbers are the shaders' numbers. */
+_Static_assert(SW_RENDER_CLASS_BACKGROUND == SW_CLASS_BACKGROUND && SW_RENDER_CLASS_GROUND == SW_CLASS_GROUND &&
+                   SW_RENDER_CLASS_LIT == SW_CLASS_LIT && SW_RENDER_CLASS_UNLIT == SW_CLASS_UNLIT &&
+                   SW_RENDER_CLASS_MASK == SW_CLASS_MASK,
+               "SW_RENDER_CLASS_* (sinew/render.h) must be the SW_CLASS_* of render_interface.h");
+_Static_assert(SW_RENDER_VIEW_SHADED == SW_VIEW_SHADED && SW_RENDER_VIEW_NORMALS == SW_VIEW_NORMALS &&
+                   SW_RENDER_VIEW_MOTION == SW_VIEW_MOTION && SW_RENDER_VIEW_UV == SW_VIEW_UV &&
+                   SW_RENDER_VIEW_WEIGHTS == SW_VIEW_WEIGHTS,
+               "sw_render_view (sinew/render.h) must be the SW_VIEW_* of render_interface.h");
+/* Framebuffers with one colour target keep the default draw buffer, which
+   is attachment 0: their passes write output location 0. */
+_Static_assert(SW_OUT_COLOR == 0, "the HDR and image framebuffers draw into attachment 0 only");
+
+/* shaders/ and render_interface.h, embedded by cmake/embed_shaders.cmake. */
+extern const char sw_shader_render_interface_h[];
 extern const char sw_shader_gbuffer_vert[];
 extern const char sw_shader_gbuffer_frag[];
 extern const char sw_shader_fullscreen_vert[];
@@ -20,7 +39,6 @@ extern const char sw_shader_shadow_frag[];
 extern const char sw_shader_lines_vert[];
 extern const char sw_shader_lines_frag[];
 
-#define SW__TEXTURE_SLOTS 5
 #define SW__PI 3.14159265358979f
 
 /* ---- camera matrices (sw_mat4: column-major, as GL takes them) ------------------ */
@@ -107,7 +125,17 @@ void sw_camera_frame_bounds(const float bounds_min[3], const float bounds_max[3]
 
 /* ---- programs ------------------------------------------------------------------ */
 
-static const char sw__shader_header[] = "#version 430 core\n#line 1 1\n";
+/* A stage's source as the strings glShaderSource concatenates: "#version"
+   (source string 0 in compiler messages), the interface header (1), the
+   stage (2). */
+#define SW__SOURCE_PARTS 4
+
+static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_PARTS]) {
+    out_parts[0] = "#version 430 core\n#line 1 1\n";
+    out_parts[1] = sw_shader_render_interface_h;
+    out_parts[2] = "\n#line 1 2\n";
+    out_parts[3] = body;
+}
 
 void sw_render_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),
                               void* user) {
@@ -119,20 +147,29 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         {"lines", "frag", sw_shader_lines_frag},
     };
     for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
-        size_t a = strlen(sw__shader_header), b = strlen(shaders[i].body);
-        char* source = (char*)malloc(a + b + 1);
+        /* One string, exactly what glShaderSource joins. */
+        const char* parts[SW__SOURCE_PARTS];
+        sw__shader_parts(shaders[i].body, parts);
+        size_t lengths[SW__SOURCE_PARTS], size = 1;
+        for (int k = 0; k < SW__SOURCE_PARTS; k++) size += lengths[k] = strlen(parts[k]);
+        char* source = (char*)malloc(size);
         if (!source) return;
-        memcpy(source, sw__shader_header, a);
-        memcpy(source + a, shaders[i].body, b + 1);
+        char* at = source;
+        for (int k = 0; k < SW__SOURCE_PARTS; k++) {
+            memcpy(at, parts[k], lengths[k]);
+            at += lengths[k];
+        }
+        *at = '\0';
         visit(shaders[i].name, shaders[i].stage, source, user);
         free(source);
     }
 }
 
 static sw_result sw__compile(GLenum stage, const char* body, const char* name, GLuint* out, sw_diag* diag) {
-    const GLchar* sources[2] = {sw__shader_header, body};
+    const GLchar* sources[SW__SOURCE_PARTS];
+    sw__shader_parts(body, sources);
     GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, 2, sources, NULL);
+    glShaderSource(shader, SW__SOURCE_PARTS, sources, NULL);
     glCompileShader(shader);
     GLint ok = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -202,7 +239,7 @@ struct sw_renderer {
     const sw_model* asset;
     sw__draw* draws;
     size_t draw_count;
-    GLuint* textures;         /* one per glTF texture, 0 = white */
+    GLuint* textures;         /* one per model texture, 0 = white */
     GLuint ground_vao, ground_buffer;
     int32_t weight_joint;     /* node the weight buffers hold, -1 = none */
     /* last frame, for readbacks */
@@ -284,23 +321,28 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     glGenFramebuffers(4, fbos);
     r->gbuffer_fbo = fbos[0], r->lighting_fbo = fbos[1], r->image_fbo = fbos[2], r->shadow_fbo = fbos[3];
     glBindFramebuffer(GL_FRAMEBUFFER, r->gbuffer_fbo);
-    GLuint targets[6] = {r->t_normal, r->t_albedo, r->t_material, r->t_class, r->t_motion, r->t_hdr};
-    GLenum buffers[6];
-    for (int i = 0; i < 6; i++) {
+    /* The G-buffer pass's outputs: attachment i is output location i. The
+       emission goes straight into the HDR target. */
+    const GLuint targets[SW_GBUFFER_TARGET_COUNT] = {
+        [SW_GBUFFER_NORMAL] = r->t_normal, [SW_GBUFFER_ALBEDO] = r->t_albedo, [SW_GBUFFER_MATERIAL] = r->t_material,
+        [SW_GBUFFER_CLASS] = r->t_class,   [SW_GBUFFER_MOTION] = r->t_motion, [SW_GBUFFER_EMISSION] = r->t_hdr,
+    };
+    GLenum buffers[SW_GBUFFER_TARGET_COUNT];
+    for (int i = 0; i < SW_GBUFFER_TARGET_COUNT; i++) {
         glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)i, GL_TEXTURE_2D, targets[i], 0);
         buffers[i] = GL_COLOR_ATTACHMENT0 + (GLenum)i;
     }
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->t_depth, 0);
-    glDrawBuffers(6, buffers);
+    glDrawBuffers(SW_GBUFFER_TARGET_COUNT, buffers);
     res = sw__framebuffer_complete("G-buffer", diag);
     if (res == SW_OK) {
         glBindFramebuffer(GL_FRAMEBUFFER, r->lighting_fbo);
-        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->t_hdr, 0);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + SW_OUT_COLOR, GL_TEXTURE_2D, r->t_hdr, 0);
         res = sw__framebuffer_complete("lighting", diag);
     }
     if (res == SW_OK) {
         glBindFramebuffer(GL_FRAMEBUFFER, r->image_fbo);
-        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->t_image, 0);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + SW_OUT_COLOR, GL_TEXTURE_2D, r->t_image, 0);
         glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->t_depth, 0);
         res = sw__framebuffer_complete("image", diag);
     }
@@ -376,7 +418,7 @@ static GLenum sw__gl_mode(sw_model_mode mode) {
     }
 }
 
-/* A texture from a glTF texture: decoded, mipmapped, its sampler's filters
+/* A texture of the model: decoded, mipmapped, its sampler's filters
    and wraps. Returns 0 when the image does not decode. */
 static GLuint sw__upload_texture(sw_renderer* r, size_t index, bool srgb) {
     const sw_model* a = r->asset;
@@ -394,7 +436,7 @@ static GLuint sw__upload_texture(sw_renderer* r, size_t index, bool srgb) {
     glBindTexture(GL_TEXTURE_2D, tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTexImage2D(GL_TEXTURE_2D, 0, srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-    free(pixels);
+    sw_model_image_free(pixels);
     glGenerateMipmap(GL_TEXTURE_2D);
     GLint min_filter = GL_LINEAR_MIPMAP_LINEAR, mag_filter = GL_LINEAR, wrap_s = GL_REPEAT, wrap_t = GL_REPEAT;
     if (t->sampler >= 0 && (size_t)t->sampler < a->sampler_count) {
@@ -412,24 +454,26 @@ static GLuint sw__upload_texture(sw_renderer* r, size_t index, bool srgb) {
     return tex;
 }
 
-/* Attribute layout of the G-buffer pass (locations as in gbuffer.vert);
-   bindings 0–3 follow the skinned buffers and are rebound every draw. */
+/* Attribute layout of the G-buffer pass (SW_ATTR_*, gbuffer.vert), each
+   attribute reading the binding point of its own number; position,
+   previous position, normal and tangent follow the skinned buffers and are
+   rebound every draw. */
 static void sw__setup_vao(sw__draw* d) {
     const sw_model_primitive* p = d->prim;
+    static const struct { GLuint attribute; GLint size; } formats[] = {
+        {SW_ATTR_POSITION, 3}, {SW_ATTR_PREVIOUS_POSITION, 3}, {SW_ATTR_NORMAL, 3}, {SW_ATTR_TANGENT, 4},
+        {SW_ATTR_UV0, 2},      {SW_ATTR_UV1, 2},               {SW_ATTR_COLOR, 4},  {SW_ATTR_WEIGHT, 1},
+    };
     glGenVertexArrays(1, &d->vao);
     glBindVertexArray(d->vao);
-    glVertexAttribFormat(0, 3, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(0, 0);
-    glVertexAttribFormat(1, 3, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(1, 1);
-    glVertexAttribFormat(2, 3, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(2, 2);
-    glVertexAttribFormat(3, 4, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(3, 3);
-    glVertexAttribFormat(4, 2, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(4, 4);
-    glVertexAttribFormat(5, 2, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(5, 5);
-    glVertexAttribFormat(6, 4, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(6, 6);
-    glVertexAttribFormat(7, 1, GL_FLOAT, GL_FALSE, 0), glVertexAttribBinding(7, 7);
-    glEnableVertexAttribArray(0);
-    glEnableVertexAttribArray(1);
-    if (p->normals) glEnableVertexAttribArray(2);
-    if (p->tangents) glEnableVertexAttribArray(3);
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        glVertexAttribFormat(formats[i].attribute, formats[i].size, GL_FLOAT, GL_FALSE, 0);
+        glVertexAttribBinding(formats[i].attribute, formats[i].attribute);
+    }
+    glEnableVertexAttribArray(SW_ATTR_POSITION);
+    glEnableVertexAttribArray(SW_ATTR_PREVIOUS_POSITION);
+    if (p->normals) glEnableVertexAttribArray(SW_ATTR_NORMAL);
+    if (p->tangents) glEnableVertexAttribArray(SW_ATTR_TANGENT);
     const size_t n = p->vertex_count;
     size_t bytes = (p->texcoord_count > 0 ? n * 8 : 0) + (p->texcoord_count > 1 ? n * 8 : 0) + (p->colors ? n * 16 : 0);
     if (bytes) {
@@ -439,20 +483,20 @@ static void sw__setup_vao(sw__draw* d) {
         size_t at = 0;
         if (p->texcoord_count > 0) {
             glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * 8), p->texcoords[0]);
-            glBindVertexBuffer(4, d->static_buffer, 0, 8);
-            glEnableVertexAttribArray(4);
+            glBindVertexBuffer(SW_ATTR_UV0, d->static_buffer, 0, 8);
+            glEnableVertexAttribArray(SW_ATTR_UV0);
             at += n * 8;
         }
         if (p->texcoord_count > 1) {
             glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)at, (GLsizeiptr)(n * 8), p->texcoords[1]);
-            glBindVertexBuffer(5, d->static_buffer, (GLintptr)at, 8);
-            glEnableVertexAttribArray(5);
+            glBindVertexBuffer(SW_ATTR_UV1, d->static_buffer, (GLintptr)at, 8);
+            glEnableVertexAttribArray(SW_ATTR_UV1);
             at += n * 8;
         }
         if (p->colors) {
             glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)at, (GLsizeiptr)(n * 16), p->colors);
-            glBindVertexBuffer(6, d->static_buffer, (GLintptr)at, 16);
-            glEnableVertexAttribArray(6);
+            glBindVertexBuffer(SW_ATTR_COLOR, d->static_buffer, (GLintptr)at, 16);
+            glEnableVertexAttribArray(SW_ATTR_COLOR);
         }
     }
     if (p->indices) {
@@ -517,7 +561,9 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, sw_diag* 
     }
     glGenVertexArrays(1, &r->ground_vao);
     glGenBuffers(1, &r->ground_buffer);
-    return sw_gl_check("preparing the scene", diag);
+    sw_result res = sw_gl_check("preparing the scene", diag);
+    if (res != SW_OK) sw__clear_scene(r); /* no half-made scene stays behind */
+    return res;
 }
 
 static void sw__ground_geometry(sw_renderer* r, const float lo[3], const float hi[3]);
@@ -525,6 +571,9 @@ static void sw__ground_geometry(sw_renderer* r, const float lo[3], const float h
 /* Per-vertex weight of one joint (node) for the weight view. */
 static sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag* diag) {
     if (r->weight_joint == joint_node) return SW_OK;
+    /* Until every buffer holds the new joint's weights, none is trusted: a
+       failure half-way makes the next call start over. */
+    r->weight_joint = -1;
     const sw_model* a = r->asset;
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
@@ -548,8 +597,8 @@ static sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag*
         glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(p->vertex_count * 4), w, GL_STATIC_DRAW);
         free(w);
         glBindVertexArray(d->vao);
-        glBindVertexBuffer(7, d->weight_buffer, 0, 4);
-        glEnableVertexAttribArray(7);
+        glBindVertexBuffer(SW_ATTR_WEIGHT, d->weight_buffer, 0, 4);
+        glEnableVertexAttribArray(SW_ATTR_WEIGHT);
         glBindVertexArray(0);
     }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
@@ -607,7 +656,8 @@ sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_pose* pose, float ou
     return SW_OK;
 }
 
-/* Uniforms of one material (locations as in gbuffer.frag), textures bound. */
+/* Uniforms of one material (SW_GBUFFER_LOC_*, gbuffer.frag), textures
+   bound. `flags` holds the frame's SW_GBUFFER_FLAG_* bits. */
 static void sw__bind_material(const sw_renderer* r, const sw__draw* d, int flags) {
     const sw_model* a = r->asset;
     static const sw_model_material fallback = {
@@ -623,18 +673,23 @@ static void sw__bind_material(const sw_renderer* r, const sw__draw* d, int flags
     };
     const sw_model_material* m =
         d->prim->material >= 0 && (size_t)d->prim->material < a->material_count ? &a->materials[d->prim->material] : &fallback;
-    const sw_model_texture_ref* refs[SW__TEXTURE_SLOTS] = {&m->base_color_texture, &m->normal_texture,
-                                                          &m->metallic_roughness_texture, &m->occlusion_texture,
-                                                          &m->emissive_texture};
-    float transforms[SW__TEXTURE_SLOTS][9];
-    GLint sets[SW__TEXTURE_SLOTS];
+    const sw_model_texture_ref* refs[SW_MATERIAL_SLOT_COUNT] = {
+        [SW_MATERIAL_SLOT_BASE_COLOR] = &m->base_color_texture,
+        [SW_MATERIAL_SLOT_NORMAL] = &m->normal_texture,
+        [SW_MATERIAL_SLOT_METALLIC_ROUGHNESS] = &m->metallic_roughness_texture,
+        [SW_MATERIAL_SLOT_OCCLUSION] = &m->occlusion_texture,
+        [SW_MATERIAL_SLOT_EMISSIVE] = &m->emissive_texture,
+    };
+    float transforms[SW_MATERIAL_SLOT_COUNT][9];
+    GLint sets[SW_MATERIAL_SLOT_COUNT];
     bool normal_map = false;
-    for (int s = 0; s < SW__TEXTURE_SLOTS; s++) {
+    for (int s = 0; s < SW_MATERIAL_SLOT_COUNT; s++) {
         const sw_model_texture_ref* ref = refs[s];
         GLuint tex = ref->texture >= 0 && (size_t)ref->texture < a->texture_count ? r->textures[ref->texture] : 0;
-        if (s == 1) normal_map = tex != 0;
+        if (s == SW_MATERIAL_SLOT_NORMAL) normal_map = tex != 0;
         glActiveTexture(GL_TEXTURE0 + (GLenum)s);
-        glBindTexture(GL_TEXTURE_2D, tex ? tex : s == 1 ? r->flat_normal_texture : r->white_texture);
+        GLuint blank = s == SW_MATERIAL_SLOT_NORMAL ? r->flat_normal_texture : r->white_texture;
+        glBindTexture(GL_TEXTURE_2D, tex ? tex : blank);
         sets[s] = ref->texcoord == 1 ? 1 : 0;
         /* KHR_texture_transform: T · R · S, as a column-major 3×3. */
         float c = 1.0f, sn = 0.0f, sx = 1.0f, sy = 1.0f, ox = 0.0f, oy = 0.0f;
@@ -645,20 +700,22 @@ static void sw__bind_material(const sw_renderer* r, const sw__draw* d, int flags
         float t[9] = {c * sx, -sn * sx, 0, sn * sy, c * sy, 0, ox, oy, 1};
         memcpy(transforms[s], t, sizeof t);
     }
-    glUniform4fv(10, 1, m->base_color_factor);
-    glUniform3fv(11, 1, m->emissive_factor);
-    glUniform2f(12, m->metallic_factor, m->roughness_factor);
-    glUniform1f(13, m->occlusion_texture.texture >= 0 ? m->occlusion_texture.scale : 0.0f);
-    glUniform1f(14, m->normal_texture.scale);
-    glUniform1f(15, m->alpha_mode == SW_MODEL_ALPHA_OPAQUE ? -1.0f
-                    : m->alpha_mode == SW_MODEL_ALPHA_MASK ? m->alpha_cutoff
-                                                          : 0.5f);
-    glUniform1ui(16, m->unlit ? SW_RENDER_CLASS_UNLIT : SW_RENDER_CLASS_LIT);
-    int f = flags | (d->prim->normals ? 1 : 0) | (d->prim->tangents ? 2 : 0) | (normal_map ? 4 : 0) |
-            (m->double_sided ? 8 : 0);
-    glUniform1i(17, f);
-    glUniformMatrix3fv(20, SW__TEXTURE_SLOTS, GL_FALSE, &transforms[0][0]);
-    glUniform1iv(25, SW__TEXTURE_SLOTS, sets);
+    glUniform4fv(SW_GBUFFER_LOC_BASE_COLOR, 1, m->base_color_factor);
+    glUniform3fv(SW_GBUFFER_LOC_EMISSIVE, 1, m->emissive_factor);
+    glUniform2f(SW_GBUFFER_LOC_METALLIC_ROUGHNESS, m->metallic_factor, m->roughness_factor);
+    glUniform1f(SW_GBUFFER_LOC_OCCLUSION_STRENGTH,
+                m->occlusion_texture.texture >= 0 ? m->occlusion_texture.scale : 0.0f);
+    glUniform1f(SW_GBUFFER_LOC_NORMAL_SCALE, m->normal_texture.scale);
+    glUniform1f(SW_GBUFFER_LOC_ALPHA_CUTOFF, m->alpha_mode == SW_MODEL_ALPHA_OPAQUE ? -1.0f
+                                             : m->alpha_mode == SW_MODEL_ALPHA_MASK ? m->alpha_cutoff
+                                                                                   : 0.5f);
+    glUniform1ui(SW_GBUFFER_LOC_CLASS, m->unlit ? SW_CLASS_UNLIT : SW_CLASS_LIT);
+    int f = flags;
+    f |= (d->prim->normals ? SW_GBUFFER_FLAG_NORMALS : 0) | (d->prim->tangents ? SW_GBUFFER_FLAG_TANGENTS : 0);
+    f |= (normal_map ? SW_GBUFFER_FLAG_NORMAL_TEXTURE : 0) | (m->double_sided ? SW_GBUFFER_FLAG_DOUBLE_SIDED : 0);
+    glUniform1i(SW_GBUFFER_LOC_FLAGS, f);
+    glUniformMatrix3fv(SW_GBUFFER_LOC_UV_TRANSFORM, SW_MATERIAL_SLOT_COUNT, GL_FALSE, &transforms[0][0]);
+    glUniform1iv(SW_GBUFFER_LOC_UV_SET, SW_MATERIAL_SLOT_COUNT, sets);
     if (m->double_sided) glDisable(GL_CULL_FACE);
     else glEnable(GL_CULL_FACE);
 }
@@ -667,12 +724,14 @@ static void sw__draw_primitive(const sw__draw* d) {
     sw_gpu_instance_buffers b;
     sw_gpu_instance_get_buffers(sw_gpu_model_primitive_instance(d->gpu), &b);
     glBindVertexArray(d->vao);
-    glBindVertexBuffer(0, b.positions, 0, 12);
-    glBindVertexBuffer(1, b.previous_positions, 0, 12);
-    if (b.normals_offset != SIZE_MAX) glBindVertexBuffer(2, b.normals_tangents, (GLintptr)b.normals_offset, 12);
-    if (b.tangents_offset != SIZE_MAX) glBindVertexBuffer(3, b.normals_tangents, (GLintptr)b.tangents_offset, 16);
-    if (!d->prim->colors) glVertexAttrib4f(6, 1, 1, 1, 1);
-    if (!d->weight_buffer) glVertexAttrib1f(7, 0.0f);
+    glBindVertexBuffer(SW_ATTR_POSITION, b.positions, 0, 12);
+    glBindVertexBuffer(SW_ATTR_PREVIOUS_POSITION, b.previous_positions, 0, 12);
+    if (b.normals_offset != SIZE_MAX)
+        glBindVertexBuffer(SW_ATTR_NORMAL, b.normals_tangents, (GLintptr)b.normals_offset, 12);
+    if (b.tangents_offset != SIZE_MAX)
+        glBindVertexBuffer(SW_ATTR_TANGENT, b.normals_tangents, (GLintptr)b.tangents_offset, 16);
+    if (!d->prim->colors) glVertexAttrib4f(SW_ATTR_COLOR, 1, 1, 1, 1);
+    if (!d->weight_buffer) glVertexAttrib1f(SW_ATTR_WEIGHT, 0.0f);
     if (d->index_buffer) glDrawElements(d->mode, (GLsizei)d->prim->index_count, GL_UNSIGNED_INT, NULL);
     else glDrawArrays(d->mode, 0, (GLsizei)d->prim->vertex_count);
 }
@@ -696,10 +755,11 @@ static void sw__ground_geometry(sw_renderer* r, const float lo[3], const float h
     glBindVertexArray(r->ground_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->ground_buffer);
     glBufferData(GL_ARRAY_BUFFER, sizeof v, v, GL_DYNAMIC_DRAW);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 36, (const void*)0);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 36, (const void*)12);
-    glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, 36, (const void*)24);
-    glEnableVertexAttribArray(0), glEnableVertexAttribArray(1), glEnableVertexAttribArray(2);
+    glVertexAttribPointer(SW_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 36, (const void*)0);
+    glVertexAttribPointer(SW_ATTR_PREVIOUS_POSITION, 3, GL_FLOAT, GL_FALSE, 36, (const void*)12);
+    glVertexAttribPointer(SW_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 36, (const void*)24);
+    glEnableVertexAttribArray(SW_ATTR_POSITION), glEnableVertexAttribArray(SW_ATTR_PREVIOUS_POSITION);
+    glEnableVertexAttribArray(SW_ATTR_NORMAL);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
@@ -749,7 +809,7 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.5f, 2.0f);
     glUseProgram(r->p_shadow);
-    glUniformMatrix4fv(0, 1, GL_FALSE, light_vp.m);
+    glUniformMatrix4fv(SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp.m);
     for (size_t i = 0; i < r->draw_count; i++) sw__draw_primitive(&r->draws[i]);
     glDisable(GL_POLYGON_OFFSET_FILL);
 
@@ -760,16 +820,17 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     glScissor(x0, 0, x1 - x0, r->height);
     glEnable(GL_FRAMEBUFFER_SRGB);
     const float zero[4] = {0, 0, 0, 0};
-    const GLuint zero_class[4] = {0, 0, 0, 0};
-    for (int i = 0; i < 6; i++)
-        if (i == 3) glClearBufferuiv(GL_COLOR, i, zero_class);
+    const GLuint background_class[4] = {SW_CLASS_BACKGROUND, 0, 0, 0};
+    for (int i = 0; i < SW_GBUFFER_TARGET_COUNT; i++)
+        if (i == SW_GBUFFER_CLASS) glClearBufferuiv(GL_COLOR, i, background_class);
         else glClearBufferfv(GL_COLOR, i, zero);
     glClear(GL_DEPTH_BUFFER_BIT);
     glUseProgram(r->p_gbuffer);
-    glUniformMatrix4fv(0, 1, GL_FALSE, vp->m);
-    glUniformMatrix4fv(1, 1, GL_FALSE, f->first_frame ? vp->m : previous_vp->m);
-    int flags = (f->view == SW_RENDER_VIEW_UV ? 16 : 0) | (f->view == SW_RENDER_VIEW_WEIGHTS ? 32 : 0) |
-                (f->first_frame ? 64 : 0);
+    glUniformMatrix4fv(SW_GBUFFER_LOC_VIEW_PROJECTION, 1, GL_FALSE, vp->m);
+    glUniformMatrix4fv(SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION, 1, GL_FALSE, f->first_frame ? vp->m : previous_vp->m);
+    const int first_frame = f->first_frame ? SW_GBUFFER_FLAG_FIRST_FRAME : 0;
+    int flags = (f->view == SW_RENDER_VIEW_UV ? SW_GBUFFER_FLAG_VIEW_UV : 0) |
+                (f->view == SW_RENDER_VIEW_WEIGHTS ? SW_GBUFFER_FLAG_VIEW_WEIGHTS : 0) | first_frame;
     glCullFace(GL_BACK);
     glFrontFace(GL_CCW);
     for (size_t i = 0; i < r->draw_count; i++) {
@@ -778,21 +839,21 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     }
     /* The ground: grey, lit, no textures. */
     glDisable(GL_CULL_FACE);
-    for (int s = 0; s < SW__TEXTURE_SLOTS; s++) {
+    for (int s = 0; s < SW_MATERIAL_SLOT_COUNT; s++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)s);
-        glBindTexture(GL_TEXTURE_2D, s == 1 ? r->flat_normal_texture : r->white_texture);
+        glBindTexture(GL_TEXTURE_2D, s == SW_MATERIAL_SLOT_NORMAL ? r->flat_normal_texture : r->white_texture);
     }
-    glUniform4f(10, 0.42f, 0.43f, 0.45f, 1.0f);
-    glUniform3f(11, 0, 0, 0);
-    glUniform2f(12, 0.0f, 0.9f);
-    glUniform1f(13, 0.0f);
-    glUniform1f(15, -1.0f);
-    glUniform1ui(16, SW_RENDER_CLASS_GROUND);
-    glUniform1i(17, 1 | (f->first_frame ? 64 : 0));
+    glUniform4f(SW_GBUFFER_LOC_BASE_COLOR, 0.42f, 0.43f, 0.45f, 1.0f);
+    glUniform3f(SW_GBUFFER_LOC_EMISSIVE, 0, 0, 0);
+    glUniform2f(SW_GBUFFER_LOC_METALLIC_ROUGHNESS, 0.0f, 0.9f);
+    glUniform1f(SW_GBUFFER_LOC_OCCLUSION_STRENGTH, 0.0f);
+    glUniform1f(SW_GBUFFER_LOC_ALPHA_CUTOFF, -1.0f);
+    glUniform1ui(SW_GBUFFER_LOC_CLASS, SW_CLASS_GROUND);
+    glUniform1i(SW_GBUFFER_LOC_FLAGS, SW_GBUFFER_FLAG_NORMALS | first_frame);
     glBindVertexArray(r->ground_vao);
-    glVertexAttrib4f(6, 1, 1, 1, 1);
-    glVertexAttrib1f(7, 0.0f);
-    glVertexAttrib2f(4, 0, 0);
+    glVertexAttrib4f(SW_ATTR_COLOR, 1, 1, 1, 1);
+    glVertexAttrib1f(SW_ATTR_WEIGHT, 0.0f);
+    glVertexAttrib2f(SW_ATTR_UV0, 0, 0);
     glDrawArrays(GL_TRIANGLES, 0, 6);
     glDisable(GL_FRAMEBUFFER_SRGB);
 
@@ -804,18 +865,22 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     glBlendFunc(GL_ONE, GL_ONE);
     glUseProgram(r->p_lighting);
     const sw_mat4 inverse_vp = sw__inverse_view_projection(&f->camera, (float)r->width / (float)r->height);
-    glUniformMatrix4fv(0, 1, GL_FALSE, inverse_vp.m);
-    glUniformMatrix4fv(1, 1, GL_FALSE, light_vp.m);
-    glUniform3f(2, light_direction.x, light_direction.y, light_direction.z);
-    glUniform3f(3, 2.6f, 2.5f, 2.35f);
-    glUniform3f(4, 0.55f, 0.62f, 0.75f);
-    glUniform3f(5, 0.22f, 0.2f, 0.18f);
-    glUniform3fv(6, 1, f->camera.eye);
-    glUniform3f(7, 0.32f, 0.42f, 0.58f);
-    glUniform3f(8, 0.78f, 0.8f, 0.84f);
-    glUniform1f(9, 1.0f / (float)r->shadow_size);
-    GLuint inputs[6] = {r->t_normal, r->t_albedo, r->t_material, r->t_class, r->t_depth, r->t_shadow};
-    for (int i = 0; i < 6; i++) {
+    glUniformMatrix4fv(SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION, 1, GL_FALSE, inverse_vp.m);
+    glUniformMatrix4fv(SW_LIGHTING_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp.m);
+    glUniform3f(SW_LIGHTING_LOC_LIGHT_DIRECTION, light_direction.x, light_direction.y, light_direction.z);
+    glUniform3f(SW_LIGHTING_LOC_LIGHT_COLOR, 2.6f, 2.5f, 2.35f);
+    glUniform3f(SW_LIGHTING_LOC_SKY_COLOR, 0.55f, 0.62f, 0.75f);
+    glUniform3f(SW_LIGHTING_LOC_GROUND_COLOR, 0.22f, 0.2f, 0.18f);
+    glUniform3fv(SW_LIGHTING_LOC_EYE, 1, f->camera.eye);
+    glUniform3f(SW_LIGHTING_LOC_BACKGROUND_TOP, 0.32f, 0.42f, 0.58f);
+    glUniform3f(SW_LIGHTING_LOC_BACKGROUND_BOTTOM, 0.78f, 0.8f, 0.84f);
+    glUniform1f(SW_LIGHTING_LOC_SHADOW_TEXEL, 1.0f / (float)r->shadow_size);
+    const GLuint inputs[SW_LIGHTING_UNIT_COUNT] = {
+        [SW_LIGHTING_UNIT_NORMAL] = r->t_normal, [SW_LIGHTING_UNIT_ALBEDO] = r->t_albedo,
+        [SW_LIGHTING_UNIT_MATERIAL] = r->t_material, [SW_LIGHTING_UNIT_CLASS] = r->t_class,
+        [SW_LIGHTING_UNIT_DEPTH] = r->t_depth, [SW_LIGHTING_UNIT_SHADOW] = r->t_shadow,
+    };
+    for (int i = 0; i < SW_LIGHTING_UNIT_COUNT; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glBindTexture(GL_TEXTURE_2D, inputs[i]);
     }
@@ -904,13 +969,13 @@ static sw_result sw__draw_bones(sw_renderer* r, const sw_render_frame* f, const 
     glBindVertexArray(vao);
     glBindBuffer(GL_ARRAY_BUFFER, buffer);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(count * 24), v, GL_STREAM_DRAW);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 24, (const void*)0);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 24, (const void*)12);
-    glEnableVertexAttribArray(0), glEnableVertexAttribArray(1);
+    glVertexAttribPointer(SW_LINES_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 24, (const void*)0);
+    glVertexAttribPointer(SW_LINES_ATTR_COLOR, 3, GL_FLOAT, GL_FALSE, 24, (const void*)12);
+    glEnableVertexAttribArray(SW_LINES_ATTR_POSITION), glEnableVertexAttribArray(SW_LINES_ATTR_COLOR);
     glBindFramebuffer(GL_FRAMEBUFFER, r->image_fbo);
     glDisable(GL_DEPTH_TEST);
     glUseProgram(r->p_lines);
-    glUniformMatrix4fv(0, 1, GL_FALSE, vp->m);
+    glUniformMatrix4fv(SW_LINES_LOC_VIEW_PROJECTION, 1, GL_FALSE, vp->m);
     glDrawArrays(GL_LINES, 0, (GLsizei)count);
     glBindVertexArray(0);
     glDeleteBuffers(1, &buffer);
@@ -947,11 +1012,14 @@ sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* di
     glViewport(0, 0, r->width, r->height);
     glDisable(GL_DEPTH_TEST);
     glUseProgram(r->p_post);
-    glUniform1i(0, (int)f->view);
-    glUniform1f(1, 1.0f);
-    glUniform1f(2, 20.0f);
-    GLuint inputs[5] = {r->t_hdr, r->t_normal, r->t_albedo, r->t_class, r->t_motion};
-    for (int i = 0; i < 5; i++) {
+    glUniform1i(SW_POST_LOC_VIEW, (int)f->view);
+    glUniform1f(SW_POST_LOC_EXPOSURE, 1.0f);
+    glUniform1f(SW_POST_LOC_MOTION_SCALE, 20.0f);
+    const GLuint inputs[SW_POST_UNIT_COUNT] = {
+        [SW_POST_UNIT_HDR] = r->t_hdr,       [SW_POST_UNIT_NORMAL] = r->t_normal, [SW_POST_UNIT_ALBEDO] = r->t_albedo,
+        [SW_POST_UNIT_CLASS] = r->t_class,   [SW_POST_UNIT_MOTION] = r->t_motion,
+    };
+    for (int i = 0; i < SW_POST_UNIT_COUNT; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glBindTexture(GL_TEXTURE_2D, inputs[i]);
     }
@@ -987,7 +1055,8 @@ static sw_result sw__read(sw_renderer* r, GLuint fbo, GLenum attachment, GLenum 
 }
 
 sw_result sw_renderer_read_image(sw_renderer* r, uint8_t* out, sw_diag* diag) {
-    sw_result res = sw__read(r, r ? r->image_fbo : 0, GL_COLOR_ATTACHMENT0, GL_RGBA, GL_UNSIGNED_BYTE, out, diag);
+    sw_result res =
+        sw__read(r, r ? r->image_fbo : 0, GL_COLOR_ATTACHMENT0 + SW_OUT_COLOR, GL_RGBA, GL_UNSIGNED_BYTE, out, diag);
     if (res != SW_OK) return res;
     /* GL rows go bottom to top; images top to bottom. */
     size_t row = (size_t)r->width * 4;
@@ -1003,15 +1072,16 @@ sw_result sw_renderer_read_image(sw_renderer* r, uint8_t* out, sw_diag* diag) {
 }
 
 sw_result sw_renderer_read_hdr(sw_renderer* r, float* out, sw_diag* diag) {
-    return sw__read(r, r ? r->lighting_fbo : 0, GL_COLOR_ATTACHMENT0, GL_RGBA, GL_FLOAT, out, diag);
+    return sw__read(r, r ? r->lighting_fbo : 0, GL_COLOR_ATTACHMENT0 + SW_OUT_COLOR, GL_RGBA, GL_FLOAT, out, diag);
 }
 
 sw_result sw_renderer_read_class(sw_renderer* r, uint8_t* out, sw_diag* diag) {
-    return sw__read(r, r ? r->gbuffer_fbo : 0, GL_COLOR_ATTACHMENT3, GL_RED_INTEGER, GL_UNSIGNED_BYTE, out, diag);
+    return sw__read(r, r ? r->gbuffer_fbo : 0, GL_COLOR_ATTACHMENT0 + SW_GBUFFER_CLASS, GL_RED_INTEGER,
+                    GL_UNSIGNED_BYTE, out, diag);
 }
 
 sw_result sw_renderer_read_motion(sw_renderer* r, float* out, sw_diag* diag) {
-    return sw__read(r, r ? r->gbuffer_fbo : 0, GL_COLOR_ATTACHMENT4, GL_RG, GL_FLOAT, out, diag);
+    return sw__read(r, r ? r->gbuffer_fbo : 0, GL_COLOR_ATTACHMENT0 + SW_GBUFFER_MOTION, GL_RG, GL_FLOAT, out, diag);
 }
 
 void sw_renderer_get_stats(const sw_renderer* r, sw_renderer_stats* out) {

@@ -1,4 +1,4 @@
-/* LBS volume loss (seed 000): the closed form and a procedural twist tube
+/* LBS volume loss (the "candy wrapper" of linear blend skinning, Kavan et al. 2008): the closed form and a procedural twist tube
    that measures it through the real pipeline (see sinew/skin.h). */
 #include "sinew/skin.h"
 
@@ -89,19 +89,23 @@ void sw_twist_tube_measure_rings(const sw_twist_tube_desc* resolved, const float
     }
 }
 
-sw_result sw_twist_tube_measure(const sw_twist_tube_desc* desc, float twist, sw_skin_method method,
-                                const sw_allocator* allocator, float* out_retention) {
+/* One block: rest positions, skinned positions, weights, joints. */
+size_t sw_twist_tube_measure_scratch_size(const sw_twist_tube_desc* desc) {
+    sw_twist_tube_desc tube;
+    if (!desc || sw_twist_tube_resolve(&tube, desc) != SW_OK) return 0;
+    const size_t vertex_count = sw_twist_tube_vertex_count(&tube); /* bounded by the resolved ranges */
+    return vertex_count * (3 + 3 + 2) * sizeof(float) + 2 * vertex_count;
+}
+
+sw_result sw_twist_tube_measure(const sw_twist_tube_desc* desc, float twist, sw_skin_method method, void* scratch,
+                                size_t scratch_size, float* out_retention) {
     sw_twist_tube_desc tube;
     sw_result result = sw_twist_tube_resolve(&tube, desc);
     if (result != SW_OK) return result;
     const size_t vertex_count = sw_twist_tube_vertex_count(&tube);
-
-    /* One block: rest positions, skinned positions, weights, joints. */
-    size_t floats = vertex_count * (3 + 3 + 2), bytes;
-    if (!sw_mul_size(floats, sizeof(float), &bytes)) return SW_ERR_OUT_OF_MEMORY;
-    float* block = sw_alloc(allocator, bytes + 2 * vertex_count);
-    if (!block) return SW_ERR_OUT_OF_MEMORY;
-    float* rest = block;
+    if (!scratch || (uintptr_t)scratch % 16 || scratch_size < sw_twist_tube_measure_scratch_size(&tube))
+        return SW_ERR_BUFFER_TOO_SMALL;
+    float* rest = (float*)scratch;
     float* skinned = rest + 3 * vertex_count;
     float* weights = skinned + 3 * vertex_count;
     uint8_t* joints = (uint8_t*)(weights + 2 * vertex_count);
@@ -139,6 +143,5 @@ sw_result sw_twist_tube_measure(const sw_twist_tube_desc* desc, float twist, sw_
         sw_skin_job_run(&job, 0, vertex_count);
         sw_twist_tube_measure_rings(&tube, skinned, out_retention);
     }
-    sw_free(allocator, block);
     return result;
 }

@@ -252,7 +252,7 @@ static void sw__skin_run_scalar(const sw_skin_job* job, size_t first_vertex, siz
         sw__store3(sw__at_mut(job->out_positions, st.out_pos, v), out_position);
 
         if (job->in_normals) {
-            /* No inverse transpose by default (seed 000): exact for rotation
+            /* No inverse transpose by default (as UE, Unity and Godot skin): exact for rotation
                and uniform scale; the cofactor is exact for any linear map. */
             sw_vec3 out_normal = normal;
             if (linear_palette) {

@@ -675,7 +675,7 @@ static void test_deep_hierarchy(void) {
         sw_model_free(a);
         return;
     }
-    /* parents first: the file's order reversed (nodes[k].source_index is the old node_order[k]) */
+    /* parents first: the file's order reversed */
     SW_CHECK(a->nodes[0].source_index == N - 1 && a->nodes[N - 1].source_index == 0);
     bool ok = true;
     for (int k = 0; k < N; k++)

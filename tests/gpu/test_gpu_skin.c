@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "harness.h"
+#include "sinew/gltf.h"
 #include "sinew/gpu.h"
+#include "sinew/pose.h"
 #include "test_random.h"
 
 static sw_gl_context* g_context;
@@ -318,7 +320,7 @@ static void test_hand_computed_lbs(void) {
     sw_gpu_instance_destroy(inst), sw_gpu_palette_destroy(pal), sw_gpu_mesh_destroy(mesh);
 }
 
-/* Skin cache (seed 000 ④) and previous positions. */
+/* Skin cache (skip unchanged palettes, as engines do) and previous positions. */
 static void test_skin_cache_and_previous_positions(void) {
     synthetic s = synthetic_make(500, 640, 4, SW_JOINT_U16, SW_WEIGHT_F32, 2, false);
     gpu_objects g;
@@ -426,7 +428,7 @@ static void test_bad_arguments(void) {
 /* ---- the shared glTF assets --------------------------------------------------------- */
 
 /* Every (node, primitive) of the default scene at a few times of each
-   clip: sw_gltf_deform_primitive on the CPU against the GPU (skinned
+   clip: sw_deform_primitive on the CPU against the GPU (skinned
    primitives by their skin's palette, rigid ones by the node's world
    matrix as joint 0). Returns the number of primitives compared. */
 static size_t compare_asset(const char* relative, sw_skin_method method) {
@@ -441,26 +443,22 @@ static size_t compare_asset(const char* relative, sw_skin_method method) {
         return 0;
     }
     size_t compared = 0;
-    sw_transform* local = malloc(asset->node_count * sizeof *local + 1);
-    sw_mat34* world = malloc(asset->node_count * sizeof *world + 1);
-    float* weights = malloc(asset->weight_count * sizeof(float) + 4);
-    uint32_t* offsets = malloc(asset->node_count * sizeof(uint32_t) + 4);
-    sw_gltf_weight_offsets(asset, offsets);
+    sw_pose_sizes sizes = sw_pose_sizes_of(asset);
+    void* memory = aligned_alloc(16, (sw_pose_memory_size(&sizes) + 15) / 16 * 16);
+    if (!memory) {
+        SW_CHECK(!"out of memory");
+        sw_model_free(asset);
+        return 0;
+    }
+    sw_pose pose;
+    sw_pose_bind(&pose, &sizes, memory);
     size_t clip_count = asset->animation_count ? asset->animation_count : 1;
     for (size_t clip = 0; clip < clip_count; clip++) {
         for (int step = 0; step < 3; step++) {
-            sw_gltf_rest_pose(asset, local);
-            sw_gltf_rest_weights(asset, weights);
-            if (asset->animation_count) {
-                const sw_clip* c = &asset->animations[clip];
-                float t = c->start + c->duration * (0.15f + 0.35f * (float)step);
-                sw_sample_job job = {.clip = c, .time = t, .out_local = local, .target_count = asset->node_count,
-                                     .out_weights = weights, .weight_count = asset->weight_count,
-                                     .weight_offsets = offsets};
-                SW_CHECK(sw_sample_job_validate(&job, &d) == SW_OK);
-                sw_sample_job_run(&job);
-            }
-            sw_gltf_world_matrices(asset, local, world);
+            /* rest pose, the clip sampled at t as given (looping = false), world matrices, palettes */
+            const sw_clip* c = asset->animation_count ? &asset->animations[clip] : NULL;
+            float t = c ? c->start + c->duration * (0.15f + 0.35f * (float)step) : 0.0f;
+            SW_CHECK(sw_pose_evaluate(asset, c, t, false, &pose, &d) == SW_OK);
             for (size_t node = 0; node < asset->node_count; node++) {
                 const sw_model_node* nd = &asset->nodes[node];
                 if (nd->mesh < 0) continue;
@@ -471,15 +469,14 @@ static size_t compare_asset(const char* relative, sw_skin_method method) {
                     if (n == 0) continue;
                     /* CPU */
                     float* cp = malloc(n * 12), *cn = prim->normals ? malloc(n * 12) : NULL;
-                    void* scratch = aligned_alloc(16, (sw_gltf_deform_scratch_size(asset, node, pi) + 16) & ~(size_t)15);
-                    sw_gltf_deform def = {.asset = asset, .node = node, .primitive = pi, .world = world,
-                                          .weights = weights, .method = method, .scratch = scratch,
-                                          .out_positions = cp, .out_normals = cn};
-                    SW_CHECK(sw_gltf_deform_primitive(&def, &d) == SW_OK);
+                    void* scratch = aligned_alloc(16, (sw_deform_scratch_size(asset, node, pi) + 16) & ~(size_t)15);
+                    sw_deform def = {.node = node, .primitive = pi, .method = method, .scratch = scratch,
+                                     .out_positions = cp, .out_normals = cn};
+                    SW_CHECK(sw_deform_primitive(asset, &pose, &def, &d) == SW_OK);
                     /* GPU */
                     sw_gpu_model_primitive* gpu = NULL;
                     bool ok = sw_gpu_model_primitive_create(g_skinner, asset, node, pi, &gpu, &d) == SW_OK &&
-                              sw_gpu_model_primitive_pose(gpu, world, weights, &d) == SW_OK;
+                              sw_gpu_model_primitive_pose(gpu, &pose, &d) == SW_OK;
                     float* gp = malloc(n * 12), *gn = prim->normals ? malloc(n * 12) : NULL;
                     for (int route = 0; ok && route < 2; route++) {
                         sw_gpu_skin_desc sd = {.method = method, .path = (sw_gpu_skin_path)route};
@@ -500,7 +497,7 @@ static size_t compare_asset(const char* relative, sw_skin_method method) {
             }
         }
     }
-    free(local), free(world), free(weights), free(offsets);
+    free(memory);
     sw_model_free(asset);
     return compared;
 }

@@ -9,6 +9,8 @@
 
 #include "harness.h"
 #include "sinew/demo.h"
+#include "sinew/gltf.h"
+#include "sinew/pose.h"
 #include "sinew/render.h"
 
 enum { W = 192, H = 144 };
@@ -17,10 +19,8 @@ static sw_gl_context* g_context;
 
 typedef struct scene {
     sw_model* asset;
-    sw_transform* local;
-    sw_mat34* world;
-    float* weights;
-    uint32_t* offsets;
+    void* memory; /* the pose's buffers, NULL until the first scene_pose */
+    sw_pose pose;
 } scene;
 
 static bool scene_load_demo(scene* s) {
@@ -48,7 +48,7 @@ static bool scene_load_file(scene* s, const char* relative) {
 }
 
 static void scene_free(scene* s) {
-    free(s->local), free(s->world), free(s->weights), free(s->offsets);
+    free(s->memory);
     sw_model_free(s->asset);
 }
 
@@ -61,24 +61,16 @@ static int clip_named(const sw_model* a, const char* name) {
 /* Poses the scene at `time` of clip `clip` (-1 = rest pose). */
 static void scene_pose(scene* s, int clip, float time) {
     const sw_model* a = s->asset;
-    if (!s->world) {
-        s->local = malloc((a->node_count + 1) * sizeof *s->local);
-        s->world = malloc((a->node_count + 1) * sizeof *s->world);
-        s->weights = malloc((a->weight_count + 1) * sizeof *s->weights);
-        s->offsets = malloc((a->node_count + 1) * sizeof *s->offsets);
-        sw_gltf_weight_offsets(a, s->offsets);
+    if (!s->memory) {
+        sw_pose_sizes sizes = sw_pose_sizes_of(a);
+        s->memory = aligned_alloc(16, (sw_pose_memory_size(&sizes) + 15) / 16 * 16);
+        SW_CHECK(s->memory != NULL);
+        if (!s->memory) return;
+        sw_pose_bind(&s->pose, &sizes, s->memory);
     }
-    sw_gltf_rest_pose(a, s->local);
-    sw_gltf_rest_weights(a, s->weights);
-    if (clip >= 0) {
-        sw_sample_job job = {.clip = &a->animations[clip], .time = time, .target_count = a->node_count,
-                             .out_local = s->local, .weight_offsets = s->offsets, .out_weights = s->weights,
-                             .weight_count = a->weight_count};
-        sw_diag d = {0};
-        SW_CHECK(sw_sample_job_validate(&job, &d) == SW_OK);
-        sw_sample_job_run(&job);
-    }
-    sw_gltf_world_matrices(a, s->local, s->world);
+    /* looping = false: `time` is sampled as given */
+    sw_diag d = {0};
+    SW_CHECK(sw_pose_evaluate(a, clip >= 0 ? &a->animations[clip] : NULL, time, false, &s->pose, &d) == SW_OK);
 }
 
 static sw_renderer* renderer_for(const scene* s) {
@@ -95,15 +87,14 @@ static sw_renderer* renderer_for(const scene* s) {
 static sw_camera frame_camera(sw_renderer* r, const scene* s, float azimuth) {
     float lo[3], hi[3];
     sw_diag d = {0};
-    SW_CHECK(sw_renderer_scene_bounds(r, s->world, s->weights, lo, hi, &d) == SW_OK);
+    SW_CHECK(sw_renderer_scene_bounds(r, &s->pose, lo, hi, &d) == SW_OK);
     sw_camera c;
     sw_camera_frame_bounds(lo, hi, azimuth, 10.0f, (float)W / (float)H, &c);
     return c;
 }
 
 static bool draw(sw_renderer* r, const scene* s, const sw_camera* camera, sw_render_frame extra) {
-    extra.world = s->world;
-    extra.weights = s->weights;
+    extra.pose = &s->pose;
     extra.camera = *camera;
     if (!extra.first_frame && extra.previous_camera.fov_y == 0.0f) extra.previous_camera = *camera;
     sw_diag d = {0};
@@ -325,7 +316,7 @@ static void test_split_twist(void) {
     for (size_t n = 0; n < a->node_count; n++) {
         const char* name = a->nodes[n].name;
         if (!name || (strncmp(name, "forearm", 7) != 0 && strncmp(name, "hand", 4) != 0) || forearms == 8) continue;
-        const sw_mat34* m = &s.world[n];
+        const sw_mat34* m = &s.pose.world[n];
         float p[4] = {m->m[0][3], m->m[1][3], m->m[2][3], 1.0f}, clip[4] = {0};
         for (int row = 0; row < 4; row++)
             for (int k = 0; k < 4; k++) clip[row] += vp[k * 4 + row] * p[k];
@@ -397,7 +388,7 @@ static void test_debug_views_and_bones(void) {
     draw(r, &s, &camera, (sw_render_frame){.first_frame = true, .bones = true});
     SW_CHECK(sw_renderer_read_image(r, view, &d) == SW_OK);
     SW_CHECK(memcmp(view, shaded, W * H * 4) != 0);
-    sw_render_frame bad = {.world = s.world, .weights = s.weights, .camera = camera, .previous_camera = camera,
+    sw_render_frame bad = {.pose = &s.pose, .camera = camera, .previous_camera = camera,
                            .view = SW_RENDER_VIEW_WEIGHTS, .weight_joint = 100000};
     SW_CHECK(sw_renderer_draw(r, &bad, &d) == SW_ERR_INDEX_OUT_OF_RANGE);
     free(shaded), free(view);
@@ -420,7 +411,7 @@ static void test_scene_box_places_the_ground(void) {
     size_t ground[2] = {0, 0}, character[2] = {0, 0};
     for (int pass = 0; pass < 2; pass++) {
         float lo[3], hi[3];
-        SW_CHECK(sw_renderer_scene_bounds(r, s.world, s.weights, lo, hi, &d) == SW_OK);
+        SW_CHECK(sw_renderer_scene_bounds(r, &s.pose, lo, hi, &d) == SW_OK);
         lo[1] -= 0.5f * (float)pass; /* the second time, half a metre lower */
         sw_renderer_set_scene_box(r, lo, hi);
         draw(r, &s, &camera, (sw_render_frame){.first_frame = true});

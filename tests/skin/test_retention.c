@@ -1,4 +1,4 @@
-/* LBS volume loss: sw_lbs_retention against seed 000's formula and table, and the twist tube (built, skinned, measured) against the formula in double. */
+/* LBS volume loss: sw_lbs_retention against the closed-form retention sqrt(1 − 2w(1−w)(1 − cos φ)) and its table, and the twist tube (built, skinned, measured) against the formula in double. */
 #include <string.h>
 
 #include "harness.h"
@@ -6,7 +6,7 @@
 
 static double deg(double d) { return d * SW_PI / 180.0; }
 
-/* The seed's formula, written out again here. */
+/* The closed form, written out again here. */
 static double retention_d(double w, double phi) { return sqrt(fmax(0.0, 1.0 - 2.0 * w * (1.0 - w) * (1.0 - cos(phi)))); }
 
 /* Child weight of a ring by the header's description, in double. */
@@ -197,16 +197,26 @@ static void test_tube_pose(void) {
     }
 }
 
+/* Scratch for the default tube, from the heap (it is too large for the stack). */
+static void* tube_scratch(size_t* out_size) {
+    *out_size = sw_twist_tube_measure_scratch_size(&(sw_twist_tube_desc){0});
+    return aligned_alloc(16, (*out_size + 15) / 16 * 16);
+}
+
 /* The measured LBS radius follows the formula at every ring and twist; the
    middle ring (w = ½) is |cos(φ/2)|. */
 static void test_tube_measured_lbs(void) {
     sw_twist_tube_desc t;
     SW_CHECK_EQ_INT(sw_twist_tube_resolve(&t, &(sw_twist_tube_desc){0}), SW_OK);
     float ret[61];
+    size_t scratch_size;
+    void* scratch = tube_scratch(&scratch_size);
+    SW_CHECK(scratch != NULL);
     double worst_mid = 0.0, worst_all = 0.0;
     for (int d = 0; d <= 170; d += 10) {
         memset(ret, 0, sizeof ret);
-        SW_CHECK_EQ_INT(sw_twist_tube_measure(&(sw_twist_tube_desc){0}, (float)deg(d), SW_SKIN_LBS, NULL, ret), SW_OK);
+        SW_CHECK_EQ_INT(sw_twist_tube_measure(&(sw_twist_tube_desc){0}, (float)deg(d), SW_SKIN_LBS, scratch, scratch_size,
+                                              ret), SW_OK);
         double mid = fabs(cos(deg(d) / 2));
         worst_mid = fmax(worst_mid, fabs(ret[30] - mid) / mid);
         SW_CHECK_NEAR(ret[30], sw_lbs_retention(0.5, deg(d)), 0.005 * mid);
@@ -215,6 +225,7 @@ static void test_tube_measured_lbs(void) {
             worst_all = fmax(worst_all, fabs(ret[r] - e) / e);
         }
     }
+    free(scratch);
     fprintf(stderr, "  LBS: worst relative error %.3g at the middle ring, %.3g over all rings\n", worst_mid, worst_all);
     SW_CHECK(worst_mid < 0.005);
     SW_CHECK(worst_all < 0.005);
@@ -224,47 +235,47 @@ static void test_tube_measured_dqs(void) {
     sw_twist_tube_desc t;
     SW_CHECK_EQ_INT(sw_twist_tube_resolve(&t, &(sw_twist_tube_desc){0}), SW_OK);
     float ret[61];
+    size_t scratch_size;
+    void* scratch = tube_scratch(&scratch_size);
+    SW_CHECK(scratch != NULL);
     double worst = 0.0;
     for (int d = 0; d <= 170; d += 10) {
         memset(ret, 0, sizeof ret);
-        SW_CHECK_EQ_INT(sw_twist_tube_measure(&(sw_twist_tube_desc){0}, (float)deg(d), SW_SKIN_DQS, NULL, ret), SW_OK);
+        SW_CHECK_EQ_INT(sw_twist_tube_measure(&(sw_twist_tube_desc){0}, (float)deg(d), SW_SKIN_DQS, scratch, scratch_size,
+                                              ret), SW_OK);
         for (int r = 0; r < t.rings; r++) worst = fmax(worst, fabs(ret[r] - 1.0));
     }
+    free(scratch);
     fprintf(stderr, "  DQS: worst |retention − 1| %.3g\n", worst);
     SW_CHECK(worst <= 1e-5);
 }
 
-typedef struct counting_allocator { int allocs, frees; } counting_allocator;
-
-static void* counting_alloc(size_t size, void* user) {
-    ((counting_allocator*)user)->allocs++;
-    return malloc(size);
-}
-
-static void counting_free(void* ptr, void* user) {
-    ((counting_allocator*)user)->frees++;
-    free(ptr);
-}
-
-static void* failing_alloc(size_t size, void* user) {
-    (void)size;
-    (void)user;
-    return NULL;
-}
-
-static void test_tube_measure_allocator_and_errors(void) {
-    counting_allocator c = {0, 0};
-    const sw_allocator a = {counting_alloc, counting_free, &c};
-    float ret[13];
+/* The measurement runs in the caller's scratch: its size follows the
+   tube (8 floats and 2 joint bytes a vertex), what is in it before does
+   not matter, and too little or misaligned scratch is refused. */
+static void test_tube_measure_scratch_and_errors(void) {
     const sw_twist_tube_desc small = {0, 0, 13, 8};
-    SW_CHECK_EQ_INT(sw_twist_tube_measure(&small, (float)deg(90), SW_SKIN_LBS, &a, ret), SW_OK);
-    SW_CHECK(c.allocs > 0);
-    SW_CHECK_EQ_INT(c.allocs, c.frees);
+    size_t size = sw_twist_tube_measure_scratch_size(&small);
+    SW_CHECK_EQ_INT(size, 13 * 8 * (8 * sizeof(float) + 2));
+    unsigned char* scratch = aligned_alloc(16, (size + 16 + 15) / 16 * 16);
+    SW_CHECK(scratch != NULL);
+    float ret[13], again[13];
+    memset(scratch, 0, size + 16);
+    SW_CHECK_EQ_INT(sw_twist_tube_measure(&small, (float)deg(90), SW_SKIN_LBS, scratch, size, ret), SW_OK);
     SW_CHECK_NEAR(ret[6], sqrt(0.5), 0.005 * sqrt(0.5));
-    const sw_allocator failing = {failing_alloc, counting_free, &c};
-    SW_CHECK_EQ_INT(sw_twist_tube_measure(&small, (float)deg(90), SW_SKIN_LBS, &failing, ret), SW_ERR_OUT_OF_MEMORY);
+    memset(scratch, 0xff, size + 16); /* NaN patterns everywhere */
+    SW_CHECK_EQ_INT(sw_twist_tube_measure(&small, (float)deg(90), SW_SKIN_LBS, scratch, size, again), SW_OK);
+    SW_CHECK(memcmp(ret, again, sizeof ret) == 0);
+    SW_CHECK_EQ_INT(sw_twist_tube_measure(&small, (float)deg(90), SW_SKIN_LBS, scratch, size - 1, ret),
+                    SW_ERR_BUFFER_TOO_SMALL);
+    SW_CHECK_EQ_INT(sw_twist_tube_measure(&small, (float)deg(90), SW_SKIN_LBS, scratch + 4, size, ret),
+                    SW_ERR_BUFFER_TOO_SMALL);
+    SW_CHECK_EQ_INT(sw_twist_tube_measure(&small, (float)deg(90), SW_SKIN_LBS, NULL, size, ret),
+                    SW_ERR_BUFFER_TOO_SMALL);
     const sw_twist_tube_desc bad = {0, 0, 5, 8};
-    SW_CHECK_EQ_INT(sw_twist_tube_measure(&bad, 1.0f, SW_SKIN_LBS, NULL, ret), SW_ERR_INVALID_ARGUMENT);
+    SW_CHECK_EQ_INT(sw_twist_tube_measure_scratch_size(&bad), 0);
+    SW_CHECK_EQ_INT(sw_twist_tube_measure(&bad, 1.0f, SW_SKIN_LBS, scratch, size, ret), SW_ERR_INVALID_ARGUMENT);
+    free(scratch);
 }
 
 int main(void) {
@@ -275,6 +286,6 @@ int main(void) {
     SW_RUN(test_tube_pose);
     SW_RUN(test_tube_measured_lbs);
     SW_RUN(test_tube_measured_dqs);
-    SW_RUN(test_tube_measure_allocator_and_errors);
+    SW_RUN(test_tube_measure_scratch_and_errors);
     return sw_test_finish();
 }

@@ -117,7 +117,7 @@ check "... the importer's own warnings come along" json_expr "len(f('import'))==
 # animated.gltf: "bend" turns mid 90° about Z (a rotation about (0,1,0));
 # "stretch" scales tip by (2,1,1) about (0,2,0). Vertex 2 at (-0.5,1,0)
 # weighs root 0.5, mid 0.3, tip 0.2; kept to 2 influences it is root 0.625,
-# mid 0.375. Full minus truncated = 0.125·S_mid·p + 0.2·S_tip·p − 0.325·p:
+# mid 0.375. Full minus truncated = 0.2·S_tip·p − 0.075·S_mid·p − 0.125·p:
 #   bend at 1 s (S_tip = S_mid, S·p = (0,0.5,0)): 0.125·|(0.5,-0.5,0)| = 0.0883883
 #   stretch at 1 s (S_mid = I, S_tip·p = (-1,1,0)): 0.2·|(-0.5,0,0)| = 0.1
 # Vertices 1 and 2 blend root with a joint turned 90°: LBS keeps
@@ -138,6 +138,19 @@ check "... the pose list names each animation" json_expr \
 check "... consistent JSON" json_consistent
 sinew check "$D/animated.gltf" --max-influences 3
 check "--max-influences 3: nothing to truncate" sh -c "! grep -q too_many_influences '$WORK/out'"
+
+# image_unreadable.gltf: image 0 names a file that is not there, image 1 is a
+# data: URI holding text; image 2, a 1x1 PNG, decodes.
+sinew check "$D/image_unreadable.gltf"
+check "image_unreadable.gltf: exit 1" status_is 1
+check "... image 0, the missing file, with the reason" out_has \
+    'warning: image 0 "missing_texture.png": cannot open (No such file or directory).*\[image_unreadable\]$'
+check "... image 1, not a PNG or JPEG" out_has 'warning: image 1 (a data: URI): not a PNG or JPEG image.*\[image_unreadable\]$'
+check "... and the summary" out_has "image_unreadable.gltf: 0 errors, 2 warnings, 0 notes$"
+sinew check "$D/image_unreadable.gltf" --json
+check "... JSON: two warnings, images 0 and 1, nothing else" json_expr \
+    "[(x['severity'],x['message'].split(' ')[1]) for x in d['findings']]==[('warning','0'),('warning','1')] and len(f('image_unreadable'))==2"
+check "... consistent JSON" json_consistent
 
 # ---- shared assets ------------------------------------------------------------------
 if [ -z "${SINEW_ASSETS:-}" ]; then
@@ -193,10 +206,15 @@ else
         "round(d['findings'][0]['value'],3)==0.391 and 'LeftForeArm' in d['findings'][0]['message'] and [p['count'] for p in d['findings'][0]['poses'] if p['name']=='walk']==[0]"
     check "... consistent JSON" json_consistent
 
-    for f in rigged_simple.gltf box_animated.gltf interpolation_test.gltf triangle.gltf; do
+    for f in rigged_simple.gltf box_animated.gltf triangle.gltf; do
         sinew check "$A/khronos/$f"
         check "khronos/$f: no warnings" status_is 0
     done
+    # Its texture l.jpg is not among the shared assets: one warning, for that.
+    sinew check "$A/khronos/interpolation_test.gltf"
+    check "khronos/interpolation_test.gltf: warnings only (1)" status_is 1
+    check "... one finding: the missing image" \
+        sh -c "[ \$(grep -c '\[image_unreadable\]\$' '$WORK/out') -eq 1 ] && grep -q '1 warning,' '$WORK/out' && grep -q 'l\.jpg' '$WORK/out'"
 
     for f in IncorrectVertexArrays/Cube.gltf IndexOutOfRange/IndexOutOfRange.gltf RecursiveNodes/RecursiveNodes.gltf \
              wrongTypes/badUint.gltf BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb; do

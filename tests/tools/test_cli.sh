@@ -32,7 +32,7 @@ check "--version prints the build" out_has "^build: [a-z].*kernels"
 sinew retention --help
 check "retention --help exits 0" status_is 0
 check "retention --help prints its usage" out_has "usage: sinew retention"
-check "retention --help documents --plot" out_has "--plot FILE"
+check "retention --help documents -o, --output" out_has "-o, --output FILE"
 check "retention --help documents --json" out_has "--json"
 
 sinew help retention
@@ -79,6 +79,21 @@ check "--rings without a value: says so" err_has "option --rings needs a value"
 
 sinew retention --quiet --json
 check "--quiet with --json: exit 2" status_is 2
+
+# Every command that writes a file documents the same output option and
+# --quiet, and none documents the old spellings (--out, --plot), which are
+# still accepted for one release.
+for command in render export demo-asset retention; do
+    sinew "$command" --help
+    check "$command --help: -o, --output FILE" out_has "^  -o, --output FILE"
+    check "$command --help: --quiet" out_has "^  --quiet"
+    check "$command --help: no --out or --plot" sh -c "! grep -q -e '--out\b' -e '--plot' '$WORK/out'"
+done
+# The commands that only read write no file, so take no -o.
+for command in info check; do
+    sinew "$command" --help
+    check "$command --help: no output option" sh -c "! grep -q -e '--output' '$WORK/out'"
+done
 
 if [ -w /dev/full ]; then
     if "$SINEW" --version >/dev/full 2>"$WORK/err"; then rc=0; else rc=$?; fi

@@ -1,6 +1,7 @@
 #!/bin/sh
 # `sinew demo-asset`: usage errors, the GLB written atomically and the same
-# on every run, and what `sinew info` and `sinew check` make of it.
+# on every run (missing folders created, a "wrote ..." line unless --quiet),
+# and what `sinew info` and `sinew check` make of it.
 # (tests/demo/test_demo_character.c checks the content; its --round-trip
 # mode, ctest's demo_round_trip, that the file is the in-memory GLB.)
 # Usage: sh test_demo_asset.sh PATH_TO_SINEW SCRATCH_DIR
@@ -17,6 +18,8 @@ starts_with_gltf() { [ "$(head -c 4 "$1")" = "glTF" ]; }
 sinew demo-asset --help
 check "demo-asset --help exits 0" status_is 0
 check "demo-asset --help prints usage" out_has "usage: sinew demo-asset -o FILE.glb"
+check "demo-asset --help documents -o, --output FILE and --quiet" \
+    sh -c "grep -q '^  -o, --output FILE' '$WORK/out' && grep -q -e '^  --quiet' '$WORK/out'"
 sinew --help
 check "sinew --help lists demo-asset" out_has "demo-asset"
 
@@ -33,20 +36,33 @@ sinew demo-asset --bogus -o "$WORK/a.glb"
 check "an unknown option: usage error" status_is 2
 sinew demo-asset -o "$WORK/a.glb" -o "$WORK/b.glb"
 check "two outputs: usage error" status_is 2
+sinew demo-asset --out "$WORK/a.glb"
+check "--out (never a spelling of demo-asset's): usage error" status_is 2
 
 # ---- writing -----------------------------------------------------------------------
 sinew demo-asset -o "$WORK/demo.glb"
 check "demo-asset -o demo.glb exits 0" status_is 0
-check "... quietly" out_empty
+check "... nothing on stdout" out_empty
+check "... one line on stderr saying what it wrote" \
+    sh -c "[ \$(wc -l <'$WORK/err') -eq 1 ] && grep -qx 'wrote $WORK/demo.glb (GLB, [0-9]* bytes)' '$WORK/err'"
+check "... the size it says is the file's" err_has_text "(GLB, $(wc -c <"$WORK/demo.glb") bytes)"
 check "... writes a GLB" starts_with_gltf "$WORK/demo.glb"
 check "... and leaves no temporary file" no_temp_in "$WORK"
 sinew demo-asset --output="$WORK/again.glb"
 check "--output=FILE exits 0" status_is 0
 check "two runs write the same bytes" cmp -s "$WORK/demo.glb" "$WORK/again.glb"
+sinew demo-asset --output "$WORK/third.glb" --quiet
+check "--output FILE --quiet exits 0" status_is 0
+check "... not a word" sh -c "[ ! -s '$WORK/out' ] && [ ! -s '$WORK/err' ]"
+check "... the same bytes" cmp -s "$WORK/demo.glb" "$WORK/third.glb"
 sinew demo-asset -o "$WORK/no/such/dir/demo.glb"
-check "an unwritable path fails" status_is 1
-check "... naming it" err_has "no/such/dir/demo.glb"
-check "... leaving nothing behind" missing "$WORK/no"
+check "missing folders are created" status_is 0
+check "... and the file written" cmp -s "$WORK/demo.glb" "$WORK/no/such/dir/demo.glb"
+echo "a file" >"$WORK/plain"
+sinew demo-asset -o "$WORK/plain/dir/demo.glb"
+check "a file where a folder should be fails" status_is 1
+check "... naming it" err_has_text "'$WORK/plain' exists and is not a folder"
+check "... leaving nothing behind" sh -c "[ \"\$(cat '$WORK/plain')\" = 'a file' ] && [ -z \"\$(find '$WORK' -name '*.tmp.*')\" ]"
 
 # ---- what the importer and the checker see -------------------------------------------
 sinew info "$WORK/demo.glb"
@@ -62,7 +78,7 @@ check "info --json exits 0" status_is 0
 check "info --json: 20-30 joints, 2000-8000 vertices, the four region materials" json_expr \
     "20 <= d['skins'][0]['joint_count'] <= 30 and 2000 <= sum(p['vertex_count'] for m in d['meshes'] for p in m['primitives']) <= 8000 and {'skin','face','hair','cloth'} <= {m['name'] for m in d['materials']}"
 
-sinew export "$WORK/demo.glb" --anim twist --times 1 --dqs --out "$WORK/twist.json"
+sinew export "$WORK/demo.glb" --anim twist --times 1 --dqs -o "$WORK/twist.json"
 check "export of the twist clip exits 0" status_is 0
 
 # The one finding is the one the twist clip exists to show: LBS's collapse

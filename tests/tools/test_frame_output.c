@@ -428,13 +428,15 @@ static void test_abort_leaves_nothing(void) {
     remove_dir(dir);
 }
 
+/* A file where a folder should be, and a folder nobody may write to, fail
+   before anything is rendered, naming the output and the reason. */
 static void test_unwritable_directory(void) {
     char dir[512], path[1024], file_dir[1024];
     make_temp_dir(dir, sizeof dir);
     tool_error err = {{0}};
     frame_output* out = NULL;
-    const char* names[] = {"missing/out.png", "missing/%04d.png", "missing/out.mp4", "missing/out.gif",
-                           "plain file/out.png", "plain file/out.mp4"};
+    const char* names[] = {"plain file/out.png", "plain file/%04d.png", "plain file/out.mp4",
+                           "plain file/deeper/out.gif"};
     join(file_dir, sizeof file_dir, dir, "plain file");
     FILE* f = fopen(file_dir, "w"); /* a file where a directory should be */
     if (f) fclose(f);
@@ -443,10 +445,11 @@ static void test_unwritable_directory(void) {
         SW_CHECK(!frame_output_open(&out, path, 4, 4, 30.0, 2 - (strstr(names[i], "out.png") != NULL), &err));
         SW_CHECK(out == NULL);
         char expected[1100];
-        snprintf(expected, sizeof expected, "'%s'", path);
-        if (strstr(path, "%04d")) join(expected, sizeof expected, dir, "missing/0000.png"); /* the first frame */
+        if (strstr(path, "%04d")) join(expected, sizeof expected, dir, "plain file/0000.png"); /* the first frame */
+        else snprintf(expected, sizeof expected, "%s", path);
         CHECK_CONTAINS(err.message, expected);
-        CHECK_CONTAINS(err.message, strstr(names[i], "missing") ? "No such file or directory" : "Not a directory");
+        snprintf(expected, sizeof expected, "'%s' exists and is not a folder", file_dir);
+        CHECK_CONTAINS(err.message, expected);
     }
     CHECK_DIR(dir, "plain file");
 
@@ -459,11 +462,136 @@ static void test_unwritable_directory(void) {
         SW_CHECK(!frame_output_open(&out, path, 4, 4, 30.0, 1, &err));
         CHECK_CONTAINS(err.message, path);
         CHECK_CONTAINS(err.message, "Permission denied");
+        join(path, sizeof path, locked, "sub/%d.png");
+        SW_CHECK(!frame_output_open(&out, path, 4, 4, 30.0, 2, &err));
+        CHECK_CONTAINS(err.message, "cannot create the folder");
+        CHECK_CONTAINS(err.message, "Permission denied");
         chmod(locked, 0755);
     } else {
         fprintf(stderr, "  (running as root: the read-only directory case is not tried)\n");
     }
     remove_dir(dir);
+}
+
+/* The folders missing above an output are created (mode 0777 & ~umask),
+   kept when the output is complete, and removed again when it is aborted
+   or fails; folders that were there are never touched. */
+static void test_missing_folders(void) {
+    enum { W = 8, H = 6 };
+    char dir[512], path[1024], sub[1024];
+    make_temp_dir(dir, sizeof dir);
+    uint8_t rgba[W * H * 4];
+    fill_random(rgba, sizeof rgba, 5);
+    tool_error err = {{0}};
+    frame_output* out = NULL;
+    mode_t old_umask = umask(002);
+
+    /* Completed: the folders stay, with the umask applied. */
+    join(path, sizeof path, dir, "a/b/%03d.png");
+    SW_CHECK(frame_output_open(&out, path, W, H, 30.0, 2, &err));
+    if (out) {
+        for (int i = 0; i < 2; i++) SW_CHECK(frame_output_write(out, rgba, &err));
+        SW_CHECK(frame_output_finish(out, &err));
+    }
+    join(sub, sizeof sub, dir, "a/b");
+    CHECK_DIR(sub, "000.png|001.png");
+    struct stat st;
+    SW_CHECK(stat(sub, &st) == 0 && (st.st_mode & 0777) == 0775);
+    join(sub, sizeof sub, dir, "a");
+    SW_CHECK(stat(sub, &st) == 0 && (st.st_mode & 0777) == 0775);
+
+    /* Aborted, after frames were committed: frames and new folders go, the
+       folder that was there ("a") stays, with its mode. */
+    chmod(sub, 0700);
+    join(path, sizeof path, dir, "a/new/er/%03d.png");
+    SW_CHECK(frame_output_open(&out, path, W, H, 30.0, 3, &err));
+    if (out) {
+        for (int i = 0; i < 2; i++) SW_CHECK(frame_output_write(out, rgba, &err));
+        frame_output_abort(out);
+    }
+    CHECK_DIR(sub, "b");
+    SW_CHECK(stat(sub, &st) == 0 && (st.st_mode & 0777) == 0700);
+
+    /* A single PNG and a finish that fails (a frame short): nothing stays. */
+    join(path, sizeof path, dir, "c/d/one.png");
+    SW_CHECK(frame_output_open(&out, path, W, H, 30.0, 1, &err));
+    if (out) SW_CHECK(!frame_output_finish(out, &err));
+    join(path, sizeof path, dir, "100%%/x_%d.png"); /* "%%": the folder on disk is "100%" */
+    SW_CHECK(frame_output_open(&out, path, W, H, 30.0, 2, &err));
+    if (out) {
+        SW_CHECK(frame_output_write(out, rgba, &err));
+        SW_CHECK(!frame_output_finish(out, &err));
+    }
+    CHECK_DIR(dir, "a");
+
+    /* The atomic writer alone: commit keeps the folders, abort removes them. */
+    tool_atomic_file file;
+    join(path, sizeof path, dir, "e/f/data.bin");
+    SW_CHECK(tool_atomic_open(&file, path, &err));
+    SW_CHECK(file.created_dirs != NULL);
+    tool_atomic_abort(&file);
+    CHECK_DIR(dir, "a");
+    SW_CHECK(tool_atomic_open(&file, path, &err));
+    SW_CHECK(tool_atomic_write(&file, "x", 1));
+    SW_CHECK(tool_atomic_commit(&file, &err));
+    join(sub, sizeof sub, dir, "e/f");
+    CHECK_DIR(sub, "data.bin");
+
+    /* tool_make_parent_dirs lists exactly what it made: "//", "." and ".."
+       are no folders of their own, and "new/../a" is the folder that was
+       there, which taking back must not touch. */
+    char* created = NULL;
+    join(path, sizeof path, dir, "g//h/./i/../j/file");
+    SW_CHECK(tool_make_parent_dirs(path, &created, &err));
+    SW_CHECK(created != NULL);
+    join(sub, sizeof sub, dir, "g/h");
+    CHECK_DIR(sub, "i|j");
+    tool_remove_created_dirs(created);
+    CHECK_DIR(dir, "a|e");
+    join(path, sizeof path, dir, "new/../a/file");
+    SW_CHECK(tool_make_parent_dirs(path, &created, &err));
+    join(sub, sizeof sub, dir, "a");
+    CHECK_DIR(sub, "b");
+    CHECK_DIR(dir, "a|e|new");
+    tool_remove_created_dirs(created); /* "new" only; "a" is not empty, but must not even be tried */
+    CHECK_DIR(dir, "a|e");
+    join(path, sizeof path, dir, "empty/../x");
+    join(sub, sizeof sub, dir, "empty");
+    mkdir(sub, 0755);
+    SW_CHECK(tool_make_parent_dirs(path, &created, &err));
+    SW_CHECK(created == NULL); /* nothing made */
+    tool_remove_created_dirs(created);
+    CHECK_DIR(dir, "a|e|empty"); /* the empty folder that was there stays */
+    rmdir(sub);
+    SW_CHECK(tool_make_parent_dirs("file-in-the-current-folder", &created, &err));
+    SW_CHECK(created == NULL);
+    join(path, sizeof path, dir, "a/b/000.png");
+    SW_CHECK(tool_make_parent_dirs(path, &created, &err));
+    SW_CHECK(created == NULL);
+    /* A folder below a file fails, naming both, and takes back what it made. */
+    join(path, sizeof path, dir, "z/../a/b/000.png/x/y.png");
+    SW_CHECK(!tool_make_parent_dirs(path, &created, &err));
+    SW_CHECK(created == NULL);
+    CHECK_CONTAINS(err.message, "000.png' exists and is not a folder");
+    join(sub, sizeof sub, dir, "a/b");
+    CHECK_DIR(sub, "000.png|001.png");
+    CHECK_DIR(dir, "a|e");
+
+    umask(old_umask);
+    remove_dir(dir);
+}
+
+/* The name of one frame of a pattern, as the files are named. */
+static void test_frame_path(void) {
+    char name[64];
+    SW_CHECK(frame_output_frame_path("frames/%04d.png", 89, name, sizeof name));
+    SW_CHECK(strcmp(name, "frames/0089.png") == 0);
+    SW_CHECK(frame_output_frame_path("100%%/take %d.png", 12, name, sizeof name));
+    SW_CHECK(strcmp(name, "100%/take 12.png") == 0);
+    SW_CHECK(!frame_output_frame_path("out.png", 0, name, sizeof name));      /* not a pattern */
+    SW_CHECK(!frame_output_frame_path("%d/x.png", 0, name, sizeof name));     /* number in a folder */
+    SW_CHECK(!frame_output_frame_path("f_%d.png", -1, name, sizeof name));    /* no negative frames */
+    SW_CHECK(!frame_output_frame_path("f_%060d.png", 1, name, sizeof name));  /* 60 digits do not fit in 64 */
 }
 
 /* ---- progress ----------------------------------------------------------------- */
@@ -771,6 +899,8 @@ int main(void) {
     SW_RUN(test_sequence);
     SW_RUN(test_abort_leaves_nothing);
     SW_RUN(test_unwritable_directory);
+    SW_RUN(test_missing_folders);
+    SW_RUN(test_frame_path);
     SW_RUN(test_progress_format);
     SW_RUN(test_progress_bar);
     SW_RUN(test_mp4_and_gif);

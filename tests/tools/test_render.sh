@@ -1,7 +1,9 @@
 #!/bin/sh
 # `sinew render`: the demo character and the shared characters to PNG, MP4,
-# GIF and numbered frames; every view; bad input gives a clear error, exit
-# status ≠ 0 and no output file. Runs wherever EGL gives an OpenGL 4.3
+# GIF and numbered frames; every view; -o/--output (and the old --out),
+# missing folders created, the "wrote ..." line and --quiet, a warning for
+# a texture that is missing; bad input gives a clear error, exit status ≠ 0
+# and no output file (nor a folder made for it). Runs wherever EGL gives an OpenGL 4.3
 # context (Mesa's llvmpipe without a GPU); skips, saying so, only when
 # there is none.
 # Usage: sh test_render.sh PATH_TO_SINEW SCRATCH_DIR
@@ -9,6 +11,7 @@ set -eu
 
 . "$(dirname "$0")/cli_harness.inc"
 PY=/usr/bin/python3
+DATA=$(cd "$(dirname "$0")/../data/gltf" && pwd)
 S="--size 160x120"
 
 # png_size FILE W H: FILE is a PNG of W×H pixels (read from its IHDR).
@@ -29,6 +32,8 @@ no_files_but() { [ "$(ls "$WORK/o" | tr '\n' ' ')" = "$1" ]; }
 sinew render --help
 check "render --help exits 0" status_is 0
 check "... and documents --split" out_has "--split"
+check "... documents -o, --output FILE" out_has "^  -o, --output FILE"
+check "... does not mention the old --out" sh -c "! grep -q -e '--out\b' '$WORK/out'"
 
 mkdir -p "$WORK/o"
 sinew render $S -o "$WORK/o/demo.png"
@@ -40,6 +45,20 @@ fi
 check "the demo character renders to PNG" status_is 0
 check "... of the asked size" png_size "$WORK/o/demo.png" 160 120
 check "... and nothing else is left in the folder" no_files_but "demo.png "
+check "... saying what it wrote on stderr" err_has_text "wrote $WORK/o/demo.png (1 frame, 160×120)"
+check "... and nothing on stdout" out_empty
+sinew render $S --output "$WORK/o/long.png"
+check "--output FILE gives the same picture" cmp -s "$WORK/o/demo.png" "$WORK/o/long.png"
+sinew render $S --output="$WORK/o/long.png"
+check "--output=FILE gives the same picture" cmp -s "$WORK/o/demo.png" "$WORK/o/long.png"
+sinew render $S --out "$WORK/o/long.png"
+check "--out FILE (old spelling) gives the same picture" cmp -s "$WORK/o/demo.png" "$WORK/o/long.png"
+check "... and says what it wrote" err_has_text "wrote $WORK/o/long.png (1 frame, 160×120)"
+sinew render $S --quiet -o "$WORK/o/long.png"
+check "--quiet: exit 0 and not a word" sh -c "[ $rc -eq 0 ] && [ ! -s '$WORK/err' ] && [ ! -s '$WORK/out' ]"
+rm -f "$WORK/o/long.png"
+sinew render $S -o "$WORK/o/a.png" --output "$WORK/o/b.png"
+check "two outputs: usage error" status_is 2
 sinew render $S -o "$WORK/o/again.png"
 check "the same picture twice gives the same bytes" cmp -s "$WORK/o/demo.png" "$WORK/o/again.png"
 rm -f "$WORK/o/again.png"
@@ -47,16 +66,21 @@ rm -f "$WORK/o/again.png"
 sinew render $S --anim walk --frames 6 --quiet -o "$WORK/o/walk.mp4"
 check "6 frames to MP4" status_is 0
 check "... H.264 with 6 frames" frames "$WORK/o/walk.mp4" h264 6
+check "... quietly (--quiet)" err_empty
 sinew render $S --anim wave --frames 4 --fps 12 -o "$WORK/o/wave.gif"
 check "4 frames to GIF" status_is 0
 check "... a GIF with 4 frames" frames "$WORK/o/wave.gif" gif 4
+check "... saying what it wrote" err_has_text "wrote $WORK/o/wave.gif (4 frames, 160×120)"
 sinew render $S --frames 3 -o "$WORK/o/seq/%03d.png"
-check "a missing folder for the frames is an error" status_is 1
-mkdir -p "$WORK/o/seq"
-sinew render $S --frames 3 -o "$WORK/o/seq/%03d.png"
-check "3 frames as numbered PNGs" status_is 0
+check "3 frames as numbered PNGs into a folder that did not exist" status_is 0
 check "... 000, 001, 002" sh -c "[ \"\$(ls '$WORK/o/seq' | tr '\n' ' ')\" = '000.png 001.png 002.png ' ]"
 check "... all different (the character walks)" sh -c "! cmp -s '$WORK/o/seq/000.png' '$WORK/o/seq/002.png'"
+check "... naming the first and the last frame" \
+    err_has_text "wrote $WORK/o/seq/000.png .. $WORK/o/seq/002.png (3 frames, 160×120)"
+sinew render $S --frames 2 -o "$WORK/o/deep/er/f_%d.png"
+check "a pattern two missing folders down" status_is 0
+check "... writes f_0.png and f_1.png" sh -c "[ \"\$(ls '$WORK/o/deep/er' | tr '\n' ' ')\" = 'f_0.png f_1.png ' ]"
+rm -rf "$WORK/o/deep"
 
 for view in normals motion uv weights:forearm_l bones; do
     sinew render $S --anim walk --time 0.3 --view "$view" -o "$WORK/o/view.png"
@@ -68,9 +92,38 @@ check "--split on the twist clip renders" status_is 0
 sinew render $S --anim twist --time 1 --dqs --camera orbit:0,0 --stats -o "$WORK/o/dqs.png"
 check "--dqs renders, --stats reports the skin cache" err_has "skin cache: [0-9]* dispatched"
 
+# A texture whose image file is missing, and one that is not an image: drawn
+# white, with a warning on stderr naming the file, image, uri and reason
+# (without --stats).
+sinew render "$DATA/texture_missing.gltf" $S -o "$WORK/o/tex.png"
+check "a model with broken textures still renders" status_is 0
+check "... to a PNG" png_size "$WORK/o/tex.png" 160 120
+check "... warning of the missing file" err_has_text \
+    "sinew render: warning: $DATA/texture_missing.gltf: images[0] (uri \"no_such_texture.png\"): cannot open (No such file or directory); drawn white"
+check "... and of the one that does not decode" err_has_text \
+    "sinew render: warning: $DATA/texture_missing.gltf: images[1] (uri \"data:image/png;base64,...\"): not a PNG or JPEG image; drawn white"
+check "... two warnings, then the 'wrote' line" sh -c "[ \$(wc -l <'$WORK/err') -eq 3 ] && tail -n 1 '$WORK/err' | grep -q '^wrote '"
+sinew render "$DATA/texture_missing.gltf" $S --quiet -o "$WORK/o/tex.png"
+check "... --quiet keeps the warnings" sh -c "[ \$(wc -l <'$WORK/err') -eq 2 ] && grep -q 'images\[0\]' '$WORK/err'"
+rm -f "$WORK/o/tex.png"
+
 # Bad input: a clear error, exit ≠ 0, no output file.
 rm -rf "$WORK/o"
 mkdir -p "$WORK/o"
+echo "a file" >"$WORK/o/plain"
+sinew render $S -o "$WORK/o/plain/x.png"
+check "a file where a folder should be: failure (1)" status_is 1
+check "... naming it" err_has_text "cannot write '$WORK/o/plain/x.png': '$WORK/o/plain' exists and is not a folder"
+rm -f "$WORK/o/plain"
+# ffmpeg missing: the output fails after its folder was made, and the folder goes again.
+if env PATH=/nonexistent "$SINEW" render $S --frames 2 -o "$WORK/o/new/x.mp4" >"$WORK/out" 2>"$WORK/err"; then
+    rc=0
+else
+    rc=$?
+fi
+check "a video without ffmpeg on PATH fails" status_is 1
+check "... saying so" err_has "needs ffmpeg"
+check "... and removes the folder it made for it" no_files_but ""
 sinew render "$WORK/missing.glb" $S -o "$WORK/o/x.png"
 check "a missing model fails" status_is 1
 check "... naming it" err_has "missing.glb"

@@ -1,6 +1,8 @@
 #!/bin/sh
-# `sinew retention`: seed 000's tables, the twist-tube measurements, JSON,
-# and plots written atomically (SVG, PNG; bad names and paths leave nothing).
+# `sinew retention`: the closed-form tables, the twist-tube measurements, JSON,
+# and plots written atomically (SVG, PNG; bad names and paths leave nothing)
+# with -o/--output (and the old --plot), missing folders created, and a
+# "wrote ..." line on stderr unless --quiet.
 # Usage: sh test_retention.sh PATH_TO_SINEW SCRATCH_DIR
 set -eu
 
@@ -18,9 +20,9 @@ table() {
 # ---- the tables ------------------------------------------------------------
 sinew retention
 check "retention exits 0" status_is 0
-table "w = 0.5 (seed 000, appendix 1)" >"$WORK/w05"
+table "w = 0.5 (closed form)" >"$WORK/w05"
 table "measured on the skinned twist tube" >"$WORK/measured"
-table "at φ = 120° (seed 000, appendix 1)" >"$WORK/phi120"
+table "at φ = 120° (closed form)" >"$WORK/phi120"
 
 check "appendix table has 18 rows (0..170°)" [ "$(wc -l <"$WORK/w05")" -eq 18 ]
 check "appendix table: 170° row reads 0.087156" \
@@ -28,7 +30,7 @@ check "appendix table: 170° row reads 0.087156" \
 check "appendix table: 120° row reads 0.500000" \
     awk '$1 == "120°" { found = ($2 == "0.500000") } END { exit !found }' "$WORK/w05"
 
-check "φ = 120° table has the seed's 7 weights" [ "$(wc -l <"$WORK/phi120")" -eq 7 ]
+check "φ = 120° table has its 7 weights" [ "$(wc -l <"$WORK/phi120")" -eq 7 ]
 check "φ = 120° table: w = 0.10 reads 0.854400" \
     awk '$1 == "0.10" { found = ($2 == "0.854400") } END { exit !found }' "$WORK/phi120"
 check "φ = 120° table: no loss at w = 0 and 1" \
@@ -72,41 +74,58 @@ else
 fi
 
 # ---- plots -------------------------------------------------------------------------
-sinew retention --quiet --plot "$WORK/r.svg"
-check "--plot r.svg exits 0" status_is 0
-check "--quiet prints nothing" out_empty
-check "--plot r.svg writes an SVG" \
+sinew retention --quiet -o "$WORK/r.svg"
+check "-o r.svg exits 0" status_is 0
+check "--quiet prints nothing" sh -c "[ ! -s '$WORK/out' ] && [ ! -s '$WORK/err' ]"
+check "-o r.svg writes an SVG" \
     sh -c "head -c 5 '$WORK/r.svg' | grep -q '<?xml' || grep -q '<svg' '$WORK/r.svg'"
 check "the SVG is complete (ends with </svg>)" sh -c "tail -c 200 '$WORK/r.svg' | grep -q '</svg>'"
 
-sinew retention --plot "$WORK/r.png"
-check "--plot r.png exits 0" status_is 0
-check "--plot r.png writes a PNG" \
+sinew retention --output "$WORK/r.png"
+check "--output r.png exits 0" status_is 0
+check "--output r.png writes a PNG" \
     [ "$(od -An -tx1 -N8 "$WORK/r.png" | tr -d ' \n')" = "89504e470d0a1a0a" ]
-check "--plot says what it wrote" grep -qxF "wrote $WORK/r.png" "$WORK/out"
+check "... says what it wrote, on stderr" err_has_text "wrote $WORK/r.png (PNG plot, 5 twist angles, 61 rings)"
+check "... and only that on stderr" [ "$(wc -l <"$WORK/err")" -eq 1 ]
+check "... while stdout has the tables only" sh -c "grep -q 'measured on the skinned twist tube' '$WORK/out' && ! grep -q wrote '$WORK/out'"
+
+sinew retention --quiet --output="$WORK/r2.svg"
+check "--output=FILE writes the same SVG" cmp -s "$WORK/r.svg" "$WORK/r2.svg"
+sinew retention --quiet --plot "$WORK/r3.svg"
+check "--plot FILE (old spelling) writes the same SVG" cmp -s "$WORK/r.svg" "$WORK/r3.svg"
+sinew retention --json -o "$WORK/r4.svg"
+check "--json with -o: JSON on stdout, the 'wrote' line on stderr" \
+    sh -c "head -c 1 '$WORK/out' | grep -q '{' && grep -qF 'wrote $WORK/r4.svg (SVG plot' '$WORK/err'"
+sinew retention -o "$WORK/a.svg" --plot "$WORK/b.svg"
+check "two outputs: usage error" status_is 2
 
 echo "old" >"$WORK/again.svg"
-sinew retention --quiet --plot "$WORK/again.svg"
-check "--plot replaces an existing file" sh -c "grep -q '<svg' '$WORK/again.svg'"
+sinew retention --quiet -o "$WORK/again.svg"
+check "-o replaces an existing file" sh -c "grep -q '<svg' '$WORK/again.svg'"
 
-sinew retention --plot "$WORK/r.txt"
-check "--plot r.txt: usage error (2)" status_is 2
-check "--plot r.txt: says why" err_has "must end in .svg or .png"
-check "--plot r.txt: writes nothing" missing "$WORK/r.txt"
-check "--plot r.txt: prints no tables" out_empty
+sinew retention -o "$WORK/r.txt"
+check "-o r.txt: usage error (2)" status_is 2
+check "-o r.txt: says why" err_has "must end in .svg or .png"
+check "-o r.txt: writes nothing" missing "$WORK/r.txt"
+check "-o r.txt: prints no tables" out_empty
 
-sinew retention --plot "$WORK/no/such/dir/r.svg"
-check "--plot into a missing directory: failure (1)" status_is 1
-check "--plot into a missing directory: names the path" err_has_text "'$WORK/no/such/dir/r.svg'"
-check "--plot into a missing directory: gives the reason" err_has "No such file or directory"
-check "--plot into a missing directory: creates nothing" missing "$WORK/no"
+sinew retention --quiet -o "$WORK/new/folder/r.svg"
+check "-o into missing folders: exit 0" status_is 0
+check "... creates them and the plot" cmp -s "$WORK/r.svg" "$WORK/new/folder/r.svg"
+
+echo "a file" >"$WORK/plain"
+sinew retention -o "$WORK/plain/r.svg"
+check "-o below a file: failure (1)" status_is 1
+check "... names the path and the file in the way" \
+    err_has_text "cannot write '$WORK/plain/r.svg': '$WORK/plain' exists and is not a folder"
+check "... prints no tables" out_empty
 
 # The temporary is created, then the rename over a directory fails: it must go.
 mkdir "$WORK/dir.svg"
-sinew retention --plot "$WORK/dir.svg"
-check "--plot over a directory: failure (1)" status_is 1
-check "--plot over a directory: names the path" err_has_text "'$WORK/dir.svg'"
-check "--plot over a directory: the directory is untouched" [ -d "$WORK/dir.svg" ]
+sinew retention -o "$WORK/dir.svg"
+check "-o over a directory: failure (1)" status_is 1
+check "-o over a directory: names the path" err_has_text "'$WORK/dir.svg'"
+check "-o over a directory: the directory is untouched" [ -d "$WORK/dir.svg" ]
 
 check "no temporary file left anywhere" no_temp_in "$WORK"
 

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import struct
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 U8, F32 = 5121, 5126
@@ -95,6 +96,28 @@ def rig(vertices, joints, weights, ibm=None, animations=None):
     return b.finish()
 
 
+def png_1x1(rgba):
+    """A 1x1 RGBA PNG (signature, IHDR, IDAT, IEND)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0)  # 8-bit RGBA, no interlace
+    idat = zlib.compress(b"\x00" + bytes(rgba))       # filter byte 0, then the pixel
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def with_images(doc, uris):
+    """`doc` with one texture per image URI, the first one the points' base colour."""
+    doc["images"] = [{"uri": uri} for uri in uris]
+    doc["textures"] = [{"source": i} for i in range(len(uris))]
+    doc["materials"] = [{"name": "textured", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]
+    doc["meshes"][0]["primitives"][0]["material"] = 0
+    return doc
+
+
+def data_uri(mime, data):
+    return "data:%s;base64,%s" % (mime, base64.b64encode(data).decode("ascii"))
+
+
 # one vertex per joint, each fully weighted
 COLUMN = [(0.5, 0, 0), (0.5, 1, 0), (0.5, 2, 0)]
 ONE_EACH_J = [(0, 0, 0, 0), (1, 0, 0, 0), (2, 0, 0, 0)]
@@ -137,6 +160,12 @@ FILES = {
                          [(1, 0, 0, 0), (0.5, 0.5, 0, 0), (0.5, 0.3, 0.2, 0), (1, 0, 0, 0)],
                          animations=[("bend", [(1, "rotation", [0, 1], [(0, 0, 0, 1), (0, 0, S45, S45)])]),
                                      ("stretch", [(2, "scale", [0, 1], [(1, 1, 1), (2, 1, 1)])])]),
+    # image 0 is a file that does not exist, image 1 a data: URI holding
+    # text, not a PNG or JPEG; image 2 is a valid 1x1 PNG
+    "image_unreadable.gltf": with_images(rig(COLUMN, ONE_EACH_J, ONE_EACH_W), [
+        "missing_texture.png",
+        data_uri("image/png", b"not an image"),
+        data_uri("image/png", png_1x1((255, 128, 0, 255)))]),
 }
 
 

@@ -1,10 +1,11 @@
-/* Seed 000, appendix 1: the worked skinning-matrix examples (printed results of its Python script) through the public API. */
+/* Worked skinning-matrix examples (a joint chain rotated about X, the skin matrix B·M⁻¹ of RTR4 §4.4 and the
+   vertices it moves), computed by hand in double and checked through the public API. */
 #include "harness.h"
 #include "sinew/math.h"
 #include "sinew/skin.h"
 
 static sw_mat34 rot_x(double angle) {
-    /* Written out by hand (the seed's mat_rotate_x), not via sinew's quaternions. */
+    /* Written out by hand (a plain rotation about X), not via sinew's quaternions. */
     float c = (float)cos(angle), s = (float)sin(angle);
     return (sw_mat34){{{1, 0, 0, 0}, {0, c, -s, 0}, {0, s, c, 0}}};
 }

@@ -1,0 +1,1401 @@
+/* Asset checks (sinew/check.h): the model's own promises, the file's
+   influences as stored, every skin posed at rest and over every animation,
+   the skins against the rest pose, and the images. Findings are collected
+   in a growing array and handed over as the report. */
+#include "sinew/check.h"
+
+#include "sinew/pose.h"
+#include "sinew/skin.h"
+
+#include "../math/mat3d_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define SW__CHECK_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SW__CHECK_PRINTF(f, a)
+#endif
+
+#define SW__CHECK_SUM_TOLERANCE 1e-3   /* weight sums: the importer's tolerance */
+#define SW__CHECK_IBM_TOLERANCE 1e-4   /* of the mesh size */
+#define SW__CHECK_SCALE_TOLERANCE 1e-3 /* singular value ratio − 1 */
+#define SW__CHECK_MAX_SAMPLE_RATE 1e6
+#define SW__CHECK_MAX_SAMPLES_LIMIT ((size_t)10000000)
+
+/* ---- codes -------------------------------------------------------------------- */
+
+static const char* const sw__check_ids[] = {
+#define SW__CHECK_CODE_ID(name, id, severity) id,
+    SW_CHECK_CODE_LIST(SW__CHECK_CODE_ID)
+#undef SW__CHECK_CODE_ID
+};
+
+static const sw_check_severity sw__check_severities[] = {
+#define SW__CHECK_CODE_SEVERITY(name, id, severity) severity,
+    SW_CHECK_CODE_LIST(SW__CHECK_CODE_SEVERITY)
+#undef SW__CHECK_CODE_SEVERITY
+};
+
+const char* sw_check_code_str(sw_check_code code) {
+    return (unsigned)code < SW_CHECK_CODE_COUNT ? sw__check_ids[code] : "unknown";
+}
+
+sw_check_severity sw_check_code_severity(sw_check_code code) {
+    return (unsigned)code < SW_CHECK_CODE_COUNT ? sw__check_severities[code] : SW_CHECK_ERROR;
+}
+
+const char* sw_check_severity_str(sw_check_severity severity) {
+    static const char* const names[] = {"note", "warning", "error"};
+    return (unsigned)severity < SW_CHECK_SEVERITY_COUNT ? names[severity] : "unknown";
+}
+
+/* ---- findings ------------------------------------------------------------------- */
+
+/* The worst examples seen, worst first (ties keep the earlier). */
+typedef struct check_worst {
+    size_t count;
+    double score[SW_CHECK_MAX_EXAMPLES]; /* larger is worse */
+    sw_check_example examples[SW_CHECK_MAX_EXAMPLES];
+} check_worst;
+
+static sw_check_example example(int64_t vertex, int64_t joint, double value) {
+    return (sw_check_example){.vertex = vertex, .joint = joint, .other_joint = -1, .value = value, .animation = -1,
+                              .time_s = NAN};
+}
+
+static void worst_add(check_worst* w, double score, sw_check_example e) {
+    size_t at = w->count;
+    while (at > 0 && score > w->score[at - 1]) at--;
+    if (at >= SW_CHECK_MAX_EXAMPLES) return;
+    size_t last = w->count < SW_CHECK_MAX_EXAMPLES ? w->count : SW_CHECK_MAX_EXAMPLES - 1;
+    for (size_t i = last; i > at; i--) w->score[i] = w->score[i - 1], w->examples[i] = w->examples[i - 1];
+    w->score[at] = score;
+    w->examples[at] = e;
+    if (w->count < SW_CHECK_MAX_EXAMPLES) w->count++;
+}
+
+static void set_worst(sw_check_finding* f, const check_worst* w) {
+    f->example_count = w->count;
+    memcpy(f->examples, w->examples, w->count * sizeof *w->examples);
+}
+
+/* The findings so far. A disabled code's finding_add returns NULL without
+   an error, so every caller reads `if (... && (f = finding_add(...)))`. */
+typedef struct check_builder {
+    sw_check_finding* items;
+    size_t count, capacity;
+    size_t by_severity[SW_CHECK_SEVERITY_COUNT];
+    uint64_t disabled;
+    bool out_of_memory;
+} check_builder;
+
+/* A new finding (paths -1, value NaN), or NULL when disabled or out of memory. */
+static sw_check_finding* finding_add(check_builder* r, sw_check_code code) {
+    if (r->disabled & SW_CHECK_BIT(code)) return NULL;
+    if (r->count == r->capacity) {
+        size_t capacity = r->capacity ? 2 * r->capacity : 32;
+        sw_check_finding* items = realloc(r->items, capacity * sizeof *items);
+        if (!items) {
+            r->out_of_memory = true;
+            return NULL;
+        }
+        r->items = items, r->capacity = capacity;
+    }
+    sw_check_finding* f = &r->items[r->count++];
+    memset(f, 0, sizeof *f);
+    f->code = code;
+    f->id = sw_check_code_str(code);
+    f->severity = sw_check_code_severity(code);
+    f->mesh = f->primitive = f->skin = f->joint = f->node = f->animation = f->image = -1;
+    f->value = NAN;
+    r->by_severity[f->severity]++;
+    return f;
+}
+
+static void builder_free(check_builder* r) {
+    for (size_t i = 0; i < r->count; i++) free((void*)r->items[i].poses);
+    free(r->items);
+}
+
+/* Appends printf-style text to a finding's message (cut, never overflowing). */
+static void message_add(sw_check_finding* f, const char* format, ...) SW__CHECK_PRINTF(2, 3);
+static void message_add(sw_check_finding* f, const char* format, ...) {
+    size_t used = strlen(f->message);
+    if (used + 1 >= sizeof f->message) return;
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(f->message + used, sizeof f->message - used, format, ap);
+    va_end(ap);
+}
+
+/* ---- names ---------------------------------------------------------------------- */
+
+/* A name for messages, by value: `joint 3 "Hand_L"`, or `joint 3` when unnamed. */
+typedef struct check_label {
+    char s[192];
+} check_label;
+
+static check_label joint_label(const sw_model* a, size_t skin, int64_t joint) {
+    check_label l;
+    const sw_model_skin* s = &a->skins[skin];
+    const char* name = joint >= 0 && (size_t)joint < s->joint_count ? a->nodes[s->joints[joint]].name : NULL;
+    if (name && *name) snprintf(l.s, sizeof l.s, "joint %lld \"%.160s\"", (long long)joint, name);
+    else snprintf(l.s, sizeof l.s, "joint %lld", (long long)joint);
+    return l;
+}
+
+/* "1 vertex has" / "3 vertices have" (verb = NULL: "1 vertex" / "3 vertices"). */
+static check_label counted(size_t n, const char* one, const char* many, const char* verb_one, const char* verb_many) {
+    check_label l;
+    const char* verb = n == 1 ? verb_one : verb_many;
+    snprintf(l.s, sizeof l.s, "%zu %s%s%s", n, n == 1 ? one : many, verb ? " " : "", verb ? verb : "");
+    return l;
+}
+
+static check_label vertices_have(size_t n) { return counted(n, "vertex", "vertices", "has", "have"); }
+
+static check_label skin_label(const sw_model* a, size_t skin) {
+    check_label l;
+    const char* name = a->skins[skin].name;
+    if (name && *name) snprintf(l.s, sizeof l.s, "skin %zu \"%.160s\"", skin, name);
+    else snprintf(l.s, sizeof l.s, "skin %zu", skin);
+    return l;
+}
+
+/* " in "walk" at 0.5 s" or " at the rest pose". */
+static void message_pose(sw_check_finding* f, const sw_model* a, int64_t animation, double time) {
+    if (animation < 0) message_add(f, " at the rest pose");
+    else if (a->animations[animation].name)
+        message_add(f, " in \"%s\" at %.4g s", a->animations[animation].name, time);
+    else message_add(f, " in animation %lld at %.4g s", (long long)animation, time);
+}
+
+/* The text after "name: " when `text` starts with the base name of `path`
+   (the importer's messages do). */
+static const char* without_name(const char* text, const char* path) {
+    if (!path) return text;
+    const char* slash = strrchr(path, '/');
+    const char* base = slash ? slash + 1 : path;
+    size_t n = strlen(base);
+    if (strncmp(text, base, n) == 0 && text[n] == ':' && text[n + 1] == ' ') return text + n + 2;
+    return text;
+}
+
+/* ---- the model's promises ------------------------------------------------------------ */
+
+/* Records the first broken promise as model_invalid; returns false. */
+static bool invalid(check_builder* r, int64_t node, const char* format, ...) SW__CHECK_PRINTF(3, 4);
+static bool invalid(check_builder* r, int64_t node, const char* format, ...) {
+    /* reported even when disabled: nothing else is checked, and an empty report would read as clean */
+    uint64_t disabled = r->disabled;
+    r->disabled = 0;
+    sw_check_finding* f = finding_add(r, SW_CHECK_MODEL_INVALID);
+    r->disabled = disabled;
+    if (!f) return false;
+    f->node = node;
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(f->message, sizeof f->message, format, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool index_ok(int64_t index, size_t count) { return index >= -1 && index < (int64_t)count; }
+
+static bool texture_ref_ok(const sw_model* a, const sw_model_texture_ref* t) {
+    return index_ok(t->texture, a->texture_count) && t->texcoord >= 0;
+}
+
+/* What model.h promises and what the checks and pose.h index with: every
+   array present for its count, every index in range, nodes a forest stored
+   parents first, file indices a permutation, tracks that validate. A model
+   an importer made keeps all of it; a hand-made one may not. */
+static bool check_structure(check_builder* r, const sw_model* a) {
+    size_t n = a->node_count;
+    if ((n && (!a->nodes || !a->node_from_source || !a->weight_offsets)) || (a->mesh_count && !a->meshes) ||
+        (a->skin_count && !a->skins) || (a->animation_count && !a->animations) ||
+        (a->material_count && !a->materials) || (a->texture_count && !a->textures) ||
+        (a->image_count && !a->images) || (a->scene_count && !a->scenes) || (a->warning_count && !a->warnings))
+        return invalid(r, -1, "model: an array is missing for its count");
+    for (size_t i = 0; i < a->warning_count; i++)
+        if (!a->warnings[i]) return invalid(r, -1, "model: warning %zu is missing", i);
+    /* file indices first: the messages below name nodes by them */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t s = a->nodes[i].source_index;
+        if (s >= n || a->node_from_source[s] != i)
+            return invalid(r, -1, "node %zu (in the model's order): its file index %u is out of range or not unique",
+                           i, s);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const sw_model_node* node = &a->nodes[i];
+        int64_t file = node->source_index;
+        if (!(node->parent >= -1 && node->parent < (int64_t)i))
+            return invalid(r, file, "node %lld: its parent (%d in the model's order) does not come before it",
+                           (long long)file, node->parent);
+        if (!index_ok(node->mesh, a->mesh_count) || !index_ok(node->skin, a->skin_count))
+            return invalid(r, file, "node %lld: mesh %d or skin %d out of range (%zu meshes, %zu skins)",
+                           (long long)file, node->mesh, node->skin, a->mesh_count, a->skin_count);
+        if (node->child_count && !node->children)
+            return invalid(r, file, "node %lld: %zu children without their array", (long long)file, node->child_count);
+        for (size_t k = 0; k < node->child_count; k++)
+            if (node->children[k] >= n || a->nodes[node->children[k]].parent != (int32_t)i)
+                return invalid(r, file, "node %lld: child %zu is not a node whose parent it is", (long long)file, k);
+        size_t morphs = node->mesh >= 0 ? a->meshes[node->mesh].weight_count : 0;
+        if (a->weight_offsets[i] != node->weight_offset || morphs > a->weight_count ||
+            node->weight_offset > a->weight_count - morphs)
+            return invalid(r, file, "node %lld: its %zu morph weights at offset %u do not fit the model's %zu",
+                           (long long)file, morphs, node->weight_offset, a->weight_count);
+        if (node->weight_count && !node->weights)
+            return invalid(r, file, "node %lld: %zu default weights without their array", (long long)file,
+                           node->weight_count);
+    }
+    for (size_t m = 0; m < a->mesh_count; m++) {
+        const sw_model_mesh* mesh = &a->meshes[m];
+        if (mesh->primitive_count && !mesh->primitives)
+            return invalid(r, -1, "mesh %zu: %zu primitives without their array", m, mesh->primitive_count);
+        for (size_t p = 0; p < mesh->primitive_count; p++) {
+            const sw_model_primitive* prim = &mesh->primitives[p];
+            int k = prim->influence_count, raw = prim->raw_influence_count;
+            if ((unsigned)prim->mode > SW_MODEL_TRIANGLE_FAN || !index_ok(prim->material, a->material_count))
+                return invalid(r, -1, "mesh %zu primitive %zu: mode %d or material %d out of range", m, p,
+                               (int)prim->mode, prim->material);
+            if (prim->vertex_count && !prim->positions)
+                return invalid(r, -1, "mesh %zu primitive %zu: no positions", m, p);
+            if (!(k == 0 || k == 4 || k == 8) || (k && (!prim->joints || !prim->weights)))
+                return invalid(r, -1, "mesh %zu primitive %zu: %d influences per vertex (0, 4 or 8 with their arrays)",
+                               m, p, k);
+            if (raw < 0 || (raw && (!prim->raw_joints || !prim->raw_weights)))
+                return invalid(r, -1, "mesh %zu primitive %zu: %d raw influences without their arrays", m, p, raw);
+            if (prim->index_count && !prim->indices)
+                return invalid(r, -1, "mesh %zu primitive %zu: %zu indices without their array", m, p,
+                               prim->index_count);
+            for (size_t i = 0; i < prim->index_count; i++)
+                if (prim->indices[i] >= prim->vertex_count)
+                    return invalid(r, -1, "mesh %zu primitive %zu: index %zu is %u, past the %zu vertices", m, p, i,
+                                   prim->indices[i], prim->vertex_count);
+            if (prim->target_count != mesh->weight_count || (prim->target_count && !prim->targets))
+                return invalid(r, -1, "mesh %zu primitive %zu: %zu morph targets where the mesh has %zu weights", m, p,
+                               prim->target_count, mesh->weight_count);
+        }
+    }
+    for (size_t k = 0; k < a->skin_count; k++) {
+        const sw_model_skin* s = &a->skins[k];
+        if (s->joint_count && (!s->joints || !s->inverse_bind))
+            return invalid(r, -1, "skin %zu: %zu joints without their arrays", k, s->joint_count);
+        if (s->palette_offset > a->skin_joint_count || s->joint_count > a->skin_joint_count - s->palette_offset)
+            return invalid(r, -1, "skin %zu: its %zu joints at palette offset %zu do not fit the model's %zu", k,
+                           s->joint_count, s->palette_offset, a->skin_joint_count);
+        if (!index_ok(s->skeleton, n)) return invalid(r, -1, "skin %zu: skeleton %d out of range", k, s->skeleton);
+        for (size_t j = 0; j < s->joint_count; j++)
+            if (s->joints[j] >= n)
+                return invalid(r, -1, "skin %zu: joint %zu is node %u of %zu (in the model's order)", k, j,
+                               s->joints[j], n);
+    }
+    /* the importer's influences index the skin's joints, unused slots included */
+    for (size_t i = 0; i < n; i++) {
+        const sw_model_node* node = &a->nodes[i];
+        if (node->mesh < 0 || node->skin < 0) continue;
+        const sw_model_mesh* mesh = &a->meshes[node->mesh];
+        size_t joints = a->skins[node->skin].joint_count;
+        for (size_t p = 0; p < mesh->primitive_count; p++) {
+            const sw_model_primitive* prim = &mesh->primitives[p];
+            size_t slots = (size_t)prim->influence_count;
+            for (size_t e = 0; e < prim->vertex_count * slots; e++)
+                if (prim->joints[e] >= joints)
+                    return invalid(r, (int64_t)node->source_index,
+                                   "node %u: mesh %d primitive %zu: vertex %zu names joint %u of skin %d's %zu",
+                                   node->source_index, node->mesh, p, e / slots, prim->joints[e], node->skin, joints);
+        }
+    }
+    for (size_t t = 0; t < a->texture_count; t++)
+        if (!index_ok(a->textures[t].image, a->image_count) || !index_ok(a->textures[t].sampler, a->sampler_count))
+            return invalid(r, -1, "texture %zu: image %d or sampler %d out of range", t, a->textures[t].image,
+                           a->textures[t].sampler);
+    for (size_t m = 0; m < a->material_count; m++) {
+        const sw_model_material* mat = &a->materials[m];
+        if (!texture_ref_ok(a, &mat->base_color_texture) || !texture_ref_ok(a, &mat->metallic_roughness_texture) ||
+            !texture_ref_ok(a, &mat->normal_texture) || !texture_ref_ok(a, &mat->occlusion_texture) ||
+            !texture_ref_ok(a, &mat->emissive_texture))
+            return invalid(r, -1, "material %zu: a texture reference out of range", m);
+    }
+    for (size_t i = 0; i < a->image_count; i++) {
+        const sw_model_image* im = &a->images[i];
+        if ((im->uri != NULL) == (im->data != NULL) || (im->data && !im->data_size))
+            return invalid(r, -1, "image %zu: neither a uri nor embedded bytes, or both", i);
+    }
+    if (!index_ok(a->default_scene, a->scene_count) || (a->scene_count && a->default_scene < 0))
+        return invalid(r, -1, "model: default scene %d out of range (%zu scenes)", a->default_scene, a->scene_count);
+    for (size_t s = 0; s < a->scene_count; s++) {
+        if (a->scenes[s].node_count && !a->scenes[s].nodes)
+            return invalid(r, -1, "scene %zu: %zu roots without their array", s, a->scenes[s].node_count);
+        for (size_t k = 0; k < a->scenes[s].node_count; k++)
+            if (a->scenes[s].nodes[k] >= n)
+                return invalid(r, -1, "scene %zu: root %zu is node %u of %zu (in the model's order)", s, k,
+                               a->scenes[s].nodes[k], n);
+    }
+    for (size_t c = 0; c < a->animation_count; c++) {
+        const sw_clip* clip = &a->animations[c];
+        if (clip->track_count && !clip->tracks)
+            return invalid(r, -1, "animation %zu: %zu tracks without their array", c, clip->track_count);
+        for (size_t t = 0; t < clip->track_count; t++) {
+            const sw_track* track = &clip->tracks[t];
+            sw_diag d;
+            if (track->target >= n)
+                return invalid(r, -1, "animation %zu track %zu: targets node %u of %zu (in the model's order)", c, t,
+                               track->target, n);
+            int64_t file = a->nodes[track->target].source_index;
+            if (sw_track_validate(track, &d) != SW_OK)
+                return invalid(r, file, "animation %zu track %zu (node %lld): %s", c, t, (long long)file, d.message);
+            int32_t mesh = a->nodes[track->target].mesh;
+            if (track->path == SW_PATH_WEIGHTS &&
+                (mesh < 0 || track->component_count != a->meshes[mesh].weight_count))
+                return invalid(r, file, "animation %zu track %zu: %u weights for node %lld, whose mesh has other", c,
+                               t, track->component_count, (long long)file);
+        }
+    }
+    return true;
+}
+
+/* ---- the file's influences, as stored ---------------------------------------------- */
+
+static double bounds_diagonal(const sw_model_primitive* p) {
+    double d = 0.0;
+    for (int c = 0; c < 3; c++)
+        d += ((double)p->bounds_max[c] - p->bounds_min[c]) * ((double)p->bounds_max[c] - p->bounds_min[c]);
+    return sqrt(d);
+}
+
+/* Weights that do not sum to 1, negative weights, duplicates, zero weights
+   on joints other than 0, vertices without weight. Skin-independent. */
+static void check_raw_influences(check_builder* r, const sw_model* a, size_t mesh, size_t prim_index) {
+    const sw_model_primitive* p = &a->meshes[mesh].primitives[prim_index];
+    size_t slots = (size_t)p->raw_influence_count;
+    if (!slots || !p->raw_joints || !p->raw_weights) return;
+    size_t unnormalised = 0, negative = 0, duplicate = 0, zero_joint = 0, zero_joint_slots = 0, no_weight = 0;
+    check_worst w_unnormalised = {0}, w_negative = {0}, w_duplicate = {0}, w_zero_joint = {0}, w_no_weight = {0};
+    double v_unnormalised = 1.0, v_negative = 0.0, v_duplicate = 0.0;
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        const uint16_t* j = &p->raw_joints[v * slots];
+        const float* w = &p->raw_weights[v * slots];
+        double sum = 0.0, most_negative = 0.0;
+        int64_t negative_joint = -1, zero_joint_first = -1;
+        size_t positive = 0, zero_slots = 0;
+        for (size_t e = 0; e < slots; e++) {
+            sum += w[e];
+            positive += w[e] > 0.0f;
+            if (w[e] < most_negative) most_negative = w[e], negative_joint = j[e];
+            if (w[e] == 0.0f && j[e] != 0) {
+                zero_slots++;
+                if (zero_joint_first < 0) zero_joint_first = j[e];
+            }
+        }
+        if (negative_joint >= 0) {
+            negative++;
+            worst_add(&w_negative, -most_negative, example((int64_t)v, negative_joint, most_negative));
+            if (most_negative < v_negative) v_negative = most_negative;
+        }
+        if (zero_slots) {
+            zero_joint++;
+            zero_joint_slots += zero_slots;
+            /* every example is as bad as the next: the first ones are kept */
+            worst_add(&w_zero_joint, 0.0, example((int64_t)v, zero_joint_first, (double)zero_joint_first));
+        }
+        if (positive == 0) {
+            no_weight++;
+            worst_add(&w_no_weight, 0.0, example((int64_t)v, -1, sum));
+            continue;
+        }
+        if (fabs(sum - 1.0) > SW__CHECK_SUM_TOLERANCE) {
+            unnormalised++;
+            worst_add(&w_unnormalised, fabs(sum - 1.0), example((int64_t)v, -1, sum));
+            if (fabs(sum - 1.0) > fabs(v_unnormalised - 1.0)) v_unnormalised = sum;
+        }
+        /* one joint twice, both weighted */
+        bool found = false;
+        for (size_t e = 0; e < slots && !found; e++) {
+            if (!(w[e] > 0.0f)) continue;
+            for (size_t k = e + 1; k < slots && !found; k++) {
+                if (!(w[k] > 0.0f) || j[k] != j[e]) continue;
+                found = true;
+                double both = (double)w[e] + w[k];
+                duplicate++;
+                worst_add(&w_duplicate, both, example((int64_t)v, j[e], both));
+                if (both > v_duplicate) v_duplicate = both;
+            }
+        }
+    }
+    sw_check_finding* f;
+    if (negative && (f = finding_add(r, SW_CHECK_WEIGHTS_NEGATIVE))) {
+        f->mesh = (int64_t)mesh, f->primitive = (int64_t)prim_index, f->count = negative, f->value = v_negative;
+        set_worst(f, &w_negative);
+        message_add(f, "mesh %zu primitive %zu: %s negative weights, which glTF forbids (worst: vertex %lld, joint %lld, "
+                       "weight %.6g)",
+                    mesh, prim_index, vertices_have(negative).s, (long long)w_negative.examples[0].vertex,
+                    (long long)w_negative.examples[0].joint, w_negative.examples[0].value);
+    }
+    if (duplicate && (f = finding_add(r, SW_CHECK_JOINT_DUPLICATE))) {
+        f->mesh = (int64_t)mesh, f->primitive = (int64_t)prim_index, f->count = duplicate, f->value = v_duplicate;
+        set_worst(f, &w_duplicate);
+        message_add(f, "mesh %zu primitive %zu: %s one joint twice, both times with a weight > 0, which glTF forbids "
+                       "(worst: vertex %lld, joint %lld twice, %.6g in all)",
+                    mesh, prim_index, vertices_have(duplicate).s, (long long)w_duplicate.examples[0].vertex,
+                    (long long)w_duplicate.examples[0].joint, w_duplicate.examples[0].value);
+    }
+    if (unnormalised && (f = finding_add(r, SW_CHECK_WEIGHTS_NOT_NORMALISED))) {
+        f->mesh = (int64_t)mesh, f->primitive = (int64_t)prim_index, f->count = unnormalised, f->value = v_unnormalised;
+        set_worst(f, &w_unnormalised);
+        message_add(f, "mesh %zu primitive %zu: %s weights that do not sum to 1 (worst: vertex %lld, sum %.6g); "
+                       "engines that do not renormalise draw them pulled towards the origin",
+                    mesh, prim_index, vertices_have(unnormalised).s, (long long)w_unnormalised.examples[0].vertex,
+                    w_unnormalised.examples[0].value);
+    }
+    if (no_weight && (f = finding_add(r, SW_CHECK_VERTEX_WITHOUT_WEIGHTS))) {
+        f->mesh = (int64_t)mesh, f->primitive = (int64_t)prim_index, f->count = no_weight, f->value = 0.0;
+        set_worst(f, &w_no_weight);
+        message_add(f, "mesh %zu primitive %zu: %s no weight at all (first: vertex %lld); sinew's importer gives them "
+                       "weight 1 on their first joint, a shader would collapse them to the origin",
+                    mesh, prim_index, vertices_have(no_weight).s, (long long)w_no_weight.examples[0].vertex);
+    }
+    if (zero_joint && (f = finding_add(r, SW_CHECK_JOINT_ZERO_WEIGHT))) {
+        f->mesh = (int64_t)mesh, f->primitive = (int64_t)prim_index, f->count = zero_joint;
+        f->value = w_zero_joint.examples[0].value;
+        set_worst(f, &w_zero_joint);
+        message_add(f, "mesh %zu primitive %zu: %s a joint other than 0 with weight 0 (%s; first: vertex %lld, joint "
+                       "%lld); unused slots should name joint 0",
+                    mesh, prim_index, vertices_have(zero_joint).s,
+                    counted(zero_joint_slots, "slot", "slots", NULL, NULL).s,
+                    (long long)w_zero_joint.examples[0].vertex, (long long)w_zero_joint.examples[0].joint);
+    }
+}
+
+/* ---- skinned (mesh, skin) pairs and their per-pose state ------------------------------ */
+
+/* One primitive skinned by one skin, with what the poses measure on it. */
+typedef struct check_target {
+    size_t mesh, prim_index, skin;
+    const sw_model_primitive* prim;
+    /* the influences measured: the file's (raw) when kept, else the importer's */
+    size_t slots;
+    const uint16_t* joints;
+    const float* weights;
+    double diagonal;
+    bool posable;             /* influences present and every weighted joint in range */
+    /* LBS retention per vertex: over everything, and over the current pose set */
+    float* retention;         /* vertex_count; 2.0 = not measured (fewer than 2 influences) */
+    int32_t* retention_pose;  /* pose set of the minimum (-1 rest, else animation) */
+    float* retention_time;
+    float* retention_set;     /* minimum within the current pose set */
+    sw_check_pose_stat* retention_poses; /* 1 + animation_count */
+    /* worst retention in detail */
+    double worst_retention;
+    int64_t worst_vertex, worst_joint_a, worst_joint_b, worst_pose;
+    double worst_time, worst_weight_a, worst_weight_b, worst_angle;
+    /* influence truncation: vertices with more than N weights, as
+       (joint, full weight − truncated weight) lists */
+    size_t truncated_count;
+    uint32_t* truncated_vertices;
+    size_t* truncated_offsets; /* truncated_count + 1 */
+    uint16_t* truncated_joints;
+    double* truncated_deltas;
+    double* truncated_error;   /* per truncated vertex: the largest error */
+    int32_t* truncated_pose;
+    float* truncated_time;
+    sw_check_pose_stat* truncated_poses;
+} check_target;
+
+typedef struct check_skin_state {
+    bool used_by_node;        /* a node with a mesh uses this skin */
+    bool* joint_used;         /* a vertex of a skinned primitive weights it */
+    double bounds_min[3], bounds_max[3];
+    bool has_bounds;
+    sw_mat34* matrices;       /* per joint, at the current pose */
+    sw__mat3d* rotations;     /* orthogonal part of each skin matrix */
+    double* scale_ratio;      /* per joint: largest σmax/σmin so far */
+    int32_t* scale_pose;
+    float* scale_time;
+    double* scale_ratio_set;  /* within the current pose set */
+    sw_check_pose_stat* scale_poses;
+} check_skin_state;
+
+typedef struct check_state {
+    const sw_model* a;
+    const sw_check_options* options;
+    check_target* targets;
+    size_t target_count;
+    check_skin_state* skins;
+    size_t pose_sets;         /* 1 + animation_count */
+    sw_pose pose;
+    void* pose_memory;
+} check_state;
+
+/* malloc that never asks for 0 bytes, so an empty array is not mistaken for a failure. */
+static void* alloc_array(size_t count, size_t size) {
+    size_t bytes;
+    if (!sw_mul_size(count ? count : 1, size, &bytes)) return NULL;
+    return malloc(bytes);
+}
+
+static void* calloc_array(size_t count, size_t size) { return calloc(count ? count : 1, size); }
+
+static void state_free(check_state* s) {
+    for (size_t t = 0; t < s->target_count; t++) {
+        check_target* g = &s->targets[t];
+        free(g->retention), free(g->retention_pose), free(g->retention_time), free(g->retention_set);
+        free(g->retention_poses);
+        free(g->truncated_vertices), free(g->truncated_offsets), free(g->truncated_joints);
+        free(g->truncated_deltas), free(g->truncated_error), free(g->truncated_pose), free(g->truncated_time);
+        free(g->truncated_poses);
+    }
+    free(s->targets);
+    for (size_t k = 0; s->skins && k < s->a->skin_count; k++) {
+        check_skin_state* ks = &s->skins[k];
+        free(ks->joint_used), free(ks->matrices), free(ks->rotations), free(ks->scale_ratio);
+        free(ks->scale_pose), free(ks->scale_time), free(ks->scale_ratio_set), free(ks->scale_poses);
+    }
+    free(s->skins);
+    free(s->pose_memory);
+}
+
+static sw_check_pose_stat* pose_stats_new(size_t n) {
+    sw_check_pose_stat* p = alloc_array(n, sizeof *p);
+    if (p)
+        for (size_t i = 0; i < n; i++) p[i] = (sw_check_pose_stat){.count = 0, .value = NAN, .time_s = NAN};
+    return p;
+}
+
+/* Vertices with more than N weights > 0: the difference between their
+   full influence list (renormalised) and the N largest (renormalised; the
+   earlier on ties, as sinew's importer chooses). */
+static bool prepare_truncation(check_target* g, int max_influences) {
+    const sw_model_primitive* p = g->prim;
+    size_t slots = g->slots;
+    size_t count = 0, entries = 0;
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        size_t positive = 0;
+        for (size_t e = 0; e < slots; e++) positive += g->weights[v * slots + e] > 0.0f;
+        if (positive > (size_t)max_influences) count++, entries += positive;
+    }
+    g->truncated_count = count;
+    if (!count) return true;
+    g->truncated_vertices = alloc_array(count, sizeof *g->truncated_vertices);
+    g->truncated_offsets = alloc_array(count + 1, sizeof *g->truncated_offsets);
+    g->truncated_joints = alloc_array(entries, sizeof *g->truncated_joints);
+    g->truncated_deltas = alloc_array(entries, sizeof *g->truncated_deltas);
+    g->truncated_error = calloc_array(count, sizeof *g->truncated_error);
+    g->truncated_pose = alloc_array(count, sizeof *g->truncated_pose);
+    g->truncated_time = alloc_array(count, sizeof *g->truncated_time);
+    bool* chosen = alloc_array(slots, sizeof *chosen);
+    if (!g->truncated_vertices || !g->truncated_offsets || !g->truncated_joints || !g->truncated_deltas ||
+        !g->truncated_error || !g->truncated_pose || !g->truncated_time || !chosen) {
+        free(chosen);
+        return false;
+    }
+    size_t k = 0, at = 0;
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        const uint16_t* j = &g->joints[v * slots];
+        const float* w = &g->weights[v * slots];
+        size_t positive = 0;
+        double full = 0.0;
+        for (size_t e = 0; e < slots; e++)
+            if (w[e] > 0.0f) positive++, full += w[e];
+        if (positive <= (size_t)max_influences) continue;
+        memset(chosen, 0, slots * sizeof *chosen);
+        double kept = 0.0;
+        for (int c = 0; c < max_influences; c++) {
+            size_t best = slots;
+            for (size_t e = 0; e < slots; e++)
+                if (w[e] > 0.0f && !chosen[e] && (best == slots || w[e] > w[best])) best = e;
+            chosen[best] = true;
+            kept += w[best];
+        }
+        g->truncated_vertices[k] = (uint32_t)v;
+        g->truncated_offsets[k] = at;
+        g->truncated_pose[k] = -1;
+        g->truncated_time[k] = NAN;
+        for (size_t e = 0; e < slots; e++) {
+            if (!(w[e] > 0.0f)) continue;
+            g->truncated_joints[at] = j[e];
+            g->truncated_deltas[at] = w[e] / full - (chosen[e] ? w[e] / kept : 0.0);
+            at++;
+        }
+        k++;
+    }
+    g->truncated_offsets[k] = at;
+    free(chosen);
+    return true;
+}
+
+/* Finds the (mesh, skin) pairs, marks used joints, checks joint ranges,
+   and allocates the per-pose state. False when out of memory. */
+static bool prepare(check_state* s, check_builder* r) {
+    const sw_model* a = s->a;
+    s->pose_sets = 1 + a->animation_count;
+    s->skins = calloc_array(a->skin_count, sizeof *s->skins);
+    if (!s->skins) return false;
+    /* at most one target per (node, primitive); duplicates of a (mesh, skin) pair are skipped */
+    size_t capacity = 0;
+    for (size_t n = 0; n < a->node_count; n++)
+        if (a->nodes[n].mesh >= 0 && a->nodes[n].skin >= 0) capacity += a->meshes[a->nodes[n].mesh].primitive_count;
+    s->targets = calloc_array(capacity, sizeof *s->targets);
+    if (!s->targets) return false;
+    for (size_t n = 0; n < a->node_count; n++) {
+        const sw_model_node* node = &a->nodes[n];
+        if (node->mesh < 0 || node->skin < 0) continue;
+        size_t mesh = (size_t)node->mesh, skin = (size_t)node->skin;
+        s->skins[skin].used_by_node = true;
+        bool seen = false;
+        for (size_t t = 0; t < s->target_count && !seen; t++)
+            seen = s->targets[t].mesh == mesh && s->targets[t].skin == skin;
+        if (seen) continue;
+        for (size_t p = 0; p < a->meshes[mesh].primitive_count; p++) {
+            const sw_model_primitive* prim = &a->meshes[mesh].primitives[p];
+            if (!prim->influence_count) continue;
+            check_target* g = &s->targets[s->target_count++];
+            g->mesh = mesh, g->prim_index = p, g->skin = skin, g->prim = prim;
+            bool raw = prim->raw_influence_count > 0;
+            g->slots = (size_t)(raw ? prim->raw_influence_count : prim->influence_count);
+            g->joints = raw ? prim->raw_joints : prim->joints;
+            g->weights = raw ? prim->raw_weights : prim->weights;
+            g->diagonal = bounds_diagonal(prim);
+            g->worst_retention = 2.0;
+            g->worst_vertex = -1;
+        }
+    }
+    for (size_t k = 0; k < a->skin_count; k++) {
+        check_skin_state* ks = &s->skins[k];
+        size_t joints = a->skins[k].joint_count;
+        ks->joint_used = calloc_array(joints, sizeof *ks->joint_used);
+        ks->matrices = alloc_array(joints, sizeof *ks->matrices);
+        ks->rotations = alloc_array(joints, sizeof *ks->rotations);
+        ks->scale_ratio = alloc_array(joints, sizeof *ks->scale_ratio);
+        ks->scale_pose = alloc_array(joints, sizeof *ks->scale_pose);
+        ks->scale_time = alloc_array(joints, sizeof *ks->scale_time);
+        ks->scale_ratio_set = alloc_array(joints, sizeof *ks->scale_ratio_set);
+        ks->scale_poses = pose_stats_new(s->pose_sets);
+        if (!ks->joint_used || !ks->matrices || !ks->rotations || !ks->scale_ratio || !ks->scale_pose ||
+            !ks->scale_time || !ks->scale_ratio_set || !ks->scale_poses)
+            return false;
+        for (size_t j = 0; j < joints; j++) ks->scale_ratio[j] = 1.0, ks->scale_pose[j] = -1, ks->scale_time[j] = NAN;
+    }
+    for (size_t t = 0; t < s->target_count; t++) {
+        check_target* g = &s->targets[t];
+        const sw_model_primitive* p = g->prim;
+        check_skin_state* ks = &s->skins[g->skin];
+        size_t joint_count = a->skins[g->skin].joint_count;
+        size_t slots = g->slots;
+        size_t out_of_range = 0;
+        int64_t largest = -1;
+        check_worst w_range = {0};
+        bool weighted_out_of_range = false;
+        for (size_t v = 0; v < p->vertex_count; v++) {
+            bool bad = false;
+            for (size_t e = 0; e < slots; e++) {
+                uint16_t j = g->joints[v * slots + e];
+                float w = g->weights[v * slots + e];
+                if (j >= joint_count) {
+                    if (!bad) worst_add(&w_range, (double)j, example((int64_t)v, j, (double)j));
+                    bad = true;
+                    if ((int64_t)j > largest) largest = j;
+                    weighted_out_of_range = weighted_out_of_range || w > 0.0f;
+                } else if (w > 0.0f) {
+                    ks->joint_used[j] = true;
+                }
+            }
+            out_of_range += bad;
+        }
+        sw_check_finding* f;
+        if (out_of_range && (f = finding_add(r, SW_CHECK_JOINT_OUT_OF_RANGE))) {
+            f->mesh = (int64_t)g->mesh, f->primitive = (int64_t)g->prim_index, f->skin = (int64_t)g->skin;
+            f->count = out_of_range, f->value = (double)largest;
+            set_worst(f, &w_range);
+            message_add(f, "mesh %zu primitive %zu (skin %zu): %s joint indices past the skin's %zu joints (worst: "
+                           "vertex %lld, joint %lld)%s",
+                        g->mesh, g->prim_index, g->skin, vertices_have(out_of_range).s, joint_count,
+                        (long long)w_range.examples[0].vertex, (long long)w_range.examples[0].joint,
+                        weighted_out_of_range ? "" : "; all with weight 0, but a GPU still reads the palette there");
+        }
+        /* The importer rejects weighted indices out of range, so a loaded
+           model never gets here with one; stay safe anyway. */
+        g->posable = !weighted_out_of_range;
+        for (int c = 0; c < 3; c++) {
+            ks->bounds_min[c] = ks->has_bounds ? fmin(ks->bounds_min[c], p->bounds_min[c]) : p->bounds_min[c];
+            ks->bounds_max[c] = ks->has_bounds ? fmax(ks->bounds_max[c], p->bounds_max[c]) : p->bounds_max[c];
+        }
+        ks->has_bounds = true;
+        if (!g->posable) continue;
+        size_t n = p->vertex_count;
+        g->retention = alloc_array(n, sizeof *g->retention);
+        g->retention_pose = alloc_array(n, sizeof *g->retention_pose);
+        g->retention_time = alloc_array(n, sizeof *g->retention_time);
+        g->retention_set = alloc_array(n, sizeof *g->retention_set);
+        g->retention_poses = pose_stats_new(s->pose_sets);
+        g->truncated_poses = pose_stats_new(s->pose_sets);
+        if (!g->retention || !g->retention_pose || !g->retention_time || !g->retention_set || !g->retention_poses ||
+            !g->truncated_poses || !prepare_truncation(g, s->options->max_influences))
+            return false;
+        for (size_t v = 0; v < p->vertex_count; v++)
+            g->retention[v] = 2.0f, g->retention_pose[v] = -1, g->retention_time[v] = NAN;
+    }
+    sw_pose_sizes sizes = sw_pose_sizes_of(a);
+    s->pose_memory = aligned_alloc(16, sw_pose_memory_size(&sizes)); /* a multiple of 16 */
+    if (s->pose_memory) sw_pose_bind(&s->pose, &sizes, s->pose_memory);
+    return s->pose_memory != NULL;
+}
+
+/* ---- one pose ---------------------------------------------------------------------------- */
+
+/* Skin matrices, their rotations and scale ratios for every skin a node uses. */
+static void pose_skins(check_state* s, int64_t pose_set, double time) {
+    const sw_model* a = s->a;
+    for (size_t k = 0; k < a->skin_count; k++) {
+        check_skin_state* ks = &s->skins[k];
+        if (!ks->used_by_node) continue;
+        memcpy(ks->matrices, s->pose.skin_matrices + a->skins[k].palette_offset,
+               a->skins[k].joint_count * sizeof *ks->matrices);
+        for (size_t j = 0; j < a->skins[k].joint_count; j++) {
+            sw__mat3d m = sw__mat3d_from_mat34(&ks->matrices[j]);
+            ks->rotations[j] = sw__mat3d_orthogonal(&m);
+            if (!ks->joint_used[j]) continue;
+            double sv[3];
+            sw__mat3d_singular_values(&m, sv);
+            double ratio = sv[2] > 1e-12 * sv[0] ? sv[0] / sv[2] : 1e12;
+            if (ratio > ks->scale_ratio_set[j]) ks->scale_ratio_set[j] = ratio;
+            if (ratio > ks->scale_ratio[j])
+                ks->scale_ratio[j] = ratio, ks->scale_pose[j] = (int32_t)pose_set, ks->scale_time[j] = (float)time;
+            sw_check_pose_stat* ps = &ks->scale_poses[pose_set + 1];
+            if (isnan(ps->value) || ratio > ps->value) ps->value = ratio, ps->time_s = pose_set < 0 ? NAN : time;
+        }
+    }
+}
+
+/* Smallest singular value of Σ wᵢRᵢ over the importer's kept influences. */
+static double vertex_retention(const check_skin_state* ks, const sw_model_primitive* p, size_t v, int* out_influences) {
+    size_t n = (size_t)p->influence_count;
+    const uint16_t* j = &p->joints[v * n];
+    const float* w = &p->weights[v * n];
+    sw__mat3d sum = {{{0}}};
+    int used = 0;
+    for (size_t e = 0; e < n; e++) {
+        if (!(w[e] > 0.0f)) continue;
+        used++;
+        const sw__mat3d* rot = &ks->rotations[j[e]];
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) sum.m[r][c] += w[e] * rot->m[r][c];
+    }
+    *out_influences = used;
+    if (used < 2) return 2.0;
+    double sv[3];
+    sw__mat3d_singular_values(&sum, sv);
+    return sv[2];
+}
+
+static void apply34(const sw_mat34* s, const double p[3], double out[3]) {
+    for (int r = 0; r < 3; r++) out[r] = s->m[r][0] * p[0] + s->m[r][1] * p[1] + s->m[r][2] * p[2] + s->m[r][3];
+}
+
+static void pose_targets(check_state* s, int64_t pose_set, double time) {
+    for (size_t t = 0; t < s->target_count; t++) {
+        check_target* g = &s->targets[t];
+        if (!g->posable) continue;
+        const sw_model_primitive* p = g->prim;
+        const check_skin_state* ks = &s->skins[g->skin];
+        for (size_t v = 0; v < p->vertex_count; v++) {
+            int influences;
+            double ret = vertex_retention(ks, p, v, &influences);
+            if (influences < 2) continue;
+            if (ret < g->retention_set[v]) g->retention_set[v] = (float)ret;
+            if (ret < g->retention[v]) {
+                g->retention[v] = (float)ret;
+                g->retention_pose[v] = (int32_t)pose_set;
+                g->retention_time[v] = (float)time;
+            }
+            sw_check_pose_stat* ps = &g->retention_poses[pose_set + 1];
+            if (isnan(ps->value) || ret < ps->value) ps->value = ret, ps->time_s = pose_set < 0 ? NAN : time;
+            if (ret < g->worst_retention) {
+                /* the two largest weights, and how far apart their joints turned */
+                size_t n = (size_t)p->influence_count, first = n, second = n;
+                const float* w = &p->weights[v * n];
+                for (size_t e = 0; e < n; e++) {
+                    if (!(w[e] > 0.0f)) continue;
+                    if (first == n || w[e] > w[first]) second = first, first = e;
+                    else if (second == n || w[e] > w[second]) second = e;
+                }
+                uint16_t ja = p->joints[v * n + first], jb = p->joints[v * n + second];
+                g->worst_retention = ret, g->worst_vertex = (int64_t)v, g->worst_pose = pose_set, g->worst_time = time;
+                g->worst_joint_a = ja, g->worst_joint_b = jb;
+                g->worst_weight_a = w[first], g->worst_weight_b = w[second];
+                g->worst_angle = sw__mat3d_angle_between(&ks->rotations[ja], &ks->rotations[jb]);
+            }
+        }
+        for (size_t k = 0; k < g->truncated_count; k++) {
+            double bind[3];
+            size_t v = g->truncated_vertices[k];
+            for (int c = 0; c < 3; c++) bind[c] = p->positions[v * 3 + (size_t)c];
+            double d[3] = {0, 0, 0};
+            for (size_t e = g->truncated_offsets[k]; e < g->truncated_offsets[k + 1]; e++) {
+                double q[3];
+                apply34(&ks->matrices[g->truncated_joints[e]], bind, q);
+                for (int c = 0; c < 3; c++) d[c] += g->truncated_deltas[e] * q[c];
+            }
+            double error = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            /* round-off of two sums of the same matrices is no error */
+            if (error < 1e-9 * (g->diagonal + 1.0)) error = 0.0;
+            if (error > g->truncated_error[k]) {
+                g->truncated_error[k] = error;
+                g->truncated_pose[k] = (int32_t)pose_set;
+                g->truncated_time[k] = (float)time;
+            }
+            sw_check_pose_stat* ps = &g->truncated_poses[pose_set + 1];
+            if (isnan(ps->value) || error > ps->value) ps->value = error, ps->time_s = pose_set < 0 ? NAN : time;
+        }
+    }
+}
+
+static void pose_set_begin(check_state* s) {
+    for (size_t t = 0; t < s->target_count; t++) {
+        check_target* g = &s->targets[t];
+        if (!g->posable) continue;
+        for (size_t v = 0; v < g->prim->vertex_count; v++) g->retention_set[v] = 2.0f;
+    }
+    for (size_t k = 0; k < s->a->skin_count; k++)
+        for (size_t j = 0; j < s->a->skins[k].joint_count; j++) s->skins[k].scale_ratio_set[j] = 1.0;
+}
+
+static void pose_set_end(check_state* s, int64_t pose_set) {
+    for (size_t t = 0; t < s->target_count; t++) {
+        check_target* g = &s->targets[t];
+        if (!g->posable) continue;
+        size_t below = 0;
+        for (size_t v = 0; v < g->prim->vertex_count; v++)
+            below += g->retention_set[v] < s->options->retention_threshold;
+        g->retention_poses[pose_set + 1].count = below;
+        g->truncated_poses[pose_set + 1].count = g->truncated_count;
+    }
+    for (size_t k = 0; k < s->a->skin_count; k++) {
+        size_t scaled = 0;
+        for (size_t j = 0; j < s->a->skins[k].joint_count; j++)
+            scaled += s->skins[k].scale_ratio_set[j] - 1.0 > SW__CHECK_SCALE_TOLERANCE;
+        s->skins[k].scale_poses[pose_set + 1].count = scaled;
+    }
+}
+
+static int compare_floats(const void* x, const void* y) {
+    float a = *(const float*)x, b = *(const float*)y;
+    return (a > b) - (a < b);
+}
+
+/* Times to sample a clip: every 1/rate s from 0 to its end, and every key
+   time; at most max_samples, evenly thinned. *out is malloc'd. */
+static bool clip_times(const sw_clip* clip, const sw_check_options* o, float** out, size_t* out_count) {
+    double duration = clip->duration > 0.0f ? clip->duration : 0.0;
+    double grid = ceil(duration * o->sample_rate_hz - 1e-9);
+    size_t steps = grid > (double)o->max_samples ? o->max_samples : (size_t)grid;
+    size_t keys = 0;
+    for (size_t t = 0; t < clip->track_count; t++)
+        if (t == 0 || clip->tracks[t].times != clip->tracks[t - 1].times) keys += clip->tracks[t].key_count;
+    float* times = alloc_array(steps + 1 + keys, sizeof *times);
+    if (!times) return false;
+    size_t n = 0;
+    for (size_t i = 0; i <= steps; i++) times[n++] = steps ? (float)(duration * (double)i / (double)steps) : 0.0f;
+    for (size_t t = 0; t < clip->track_count; t++)
+        if (t == 0 || clip->tracks[t].times != clip->tracks[t - 1].times)
+            for (size_t k = 0; k < clip->tracks[t].key_count; k++) times[n++] = clip->tracks[t].times[k];
+    qsort(times, n, sizeof *times, compare_floats);
+    size_t unique = 0;
+    for (size_t i = 0; i < n; i++)
+        if (unique == 0 || times[i] - times[unique - 1] > 1e-6f) times[unique++] = times[i];
+    if (unique > o->max_samples) {
+        for (size_t i = 0; i < o->max_samples; i++)
+            times[i] = times[(size_t)((double)i * (double)(unique - 1) / (double)(o->max_samples - 1) + 0.5)];
+        unique = o->max_samples;
+    }
+    *out = times, *out_count = unique;
+    return true;
+}
+
+/* The rest pose, then every animation. False (with `diag`) on failure. */
+static bool run_poses(check_state* s, sw_diag* diag) {
+    const sw_model* a = s->a;
+    pose_set_begin(s);
+    sw_pose_rest(a, &s->pose);
+    sw_pose_update(a, &s->pose);
+    pose_skins(s, -1, NAN);
+    pose_targets(s, -1, NAN);
+    pose_set_end(s, -1);
+    for (size_t i = 0; i < a->animation_count; i++) {
+        const sw_clip* clip = &a->animations[i];
+        float* times;
+        size_t count;
+        if (!clip_times(clip, s->options, &times, &count)) {
+            sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+            return false;
+        }
+        pose_set_begin(s);
+        for (size_t k = 0; k < count; k++) {
+            /* Key times and an even grid, as written: no wrapping. */
+            if (sw_pose_evaluate(a, clip, times[k], false, &s->pose, diag) != SW_OK) {
+                free(times);
+                return false;
+            }
+            pose_skins(s, (int64_t)i, times[k]);
+            pose_targets(s, (int64_t)i, times[k]);
+        }
+        pose_set_end(s, (int64_t)i);
+        free(times);
+    }
+    return true;
+}
+
+/* ---- findings of the poses ------------------------------------------------------------------ */
+
+static const sw_check_pose_stat* pose_stats_copy(check_builder* r, const sw_check_pose_stat* p, size_t n) {
+    sw_check_pose_stat* copy = alloc_array(n, sizeof *copy);
+    if (copy) memcpy(copy, p, n * sizeof *copy);
+    else r->out_of_memory = true;
+    return copy;
+}
+
+/* " (by animation: twist 1365, bend 1200)" for the pose sets with a count. */
+static void message_by_animation(sw_check_finding* f, const sw_model* a, const sw_check_pose_stat* poses,
+                                 size_t sets) {
+    if (!poses) return;
+    size_t listed = 0;
+    for (size_t i = 0; i < sets; i++) {
+        if (!poses[i].count) continue;
+        if (listed == 8) {
+            message_add(f, ", ...");
+            break;
+        }
+        if (i == 0) message_add(f, "%srest pose %zu", listed ? ", " : "; by pose: ", poses[i].count);
+        else if (a->animations[i - 1].name)
+            message_add(f, "%s\"%s\" %zu", listed ? ", " : "; by pose: ", a->animations[i - 1].name, poses[i].count);
+        else message_add(f, "%sanimation %zu %zu", listed ? ", " : "; by pose: ", i - 1, poses[i].count);
+        listed++;
+    }
+}
+
+static void report_targets(check_state* s, check_builder* r) {
+    const sw_model* a = s->a;
+    const sw_check_options* o = s->options;
+    for (size_t t = 0; t < s->target_count; t++) {
+        check_target* g = &s->targets[t];
+        if (!g->posable) continue;
+        const sw_model_primitive* p = g->prim;
+        sw_check_finding* f;
+        if (g->truncated_count && (f = finding_add(r, SW_CHECK_TOO_MANY_INFLUENCES))) {
+            double worst = 0.0;
+            check_worst w = {0};
+            for (size_t k = 0; k < g->truncated_count; k++) {
+                sw_check_example e = example(g->truncated_vertices[k], -1, g->truncated_error[k]);
+                e.animation = g->truncated_pose[k], e.time_s = g->truncated_time[k];
+                worst_add(&w, g->truncated_error[k], e);
+                if (g->truncated_error[k] > worst) worst = g->truncated_error[k];
+            }
+            set_worst(f, &w);
+            f->mesh = (int64_t)g->mesh, f->primitive = (int64_t)g->prim_index, f->skin = (int64_t)g->skin;
+            f->count = g->truncated_count, f->value = worst;
+            f->poses = pose_stats_copy(r, g->truncated_poses, s->pose_sets);
+            const sw_check_example* e = &f->examples[0];
+            message_add(f, "mesh %zu primitive %zu (skin %zu): %s more than %d influences; keeping the %d largest moves "
+                           "them by up to %.4g (%.3g %% of the mesh size; worst: vertex %lld",
+                        g->mesh, g->prim_index, g->skin, vertices_have(g->truncated_count).s, o->max_influences,
+                        o->max_influences, worst, g->diagonal > 0.0 ? 100.0 * worst / g->diagonal : 0.0,
+                        (long long)e->vertex);
+            message_pose(f, a, e->animation, e->time_s);
+            message_add(f, "; %.4g at the rest pose)", g->truncated_poses[0].value);
+        }
+        size_t below = 0;
+        for (size_t v = 0; v < p->vertex_count; v++) below += g->retention[v] < o->retention_threshold;
+        if (below && (f = finding_add(r, SW_CHECK_LBS_VOLUME_LOSS))) {
+            /* the worst vertex leads, with its two main joints */
+            check_worst w = {0};
+            sw_check_example lead = example(g->worst_vertex, g->worst_joint_a, g->worst_retention);
+            lead.other_joint = g->worst_joint_b, lead.animation = g->worst_pose, lead.time_s = g->worst_time;
+            worst_add(&w, INFINITY, lead);
+            for (size_t v = 0; v < p->vertex_count; v++) {
+                if (!(g->retention[v] < o->retention_threshold) || (int64_t)v == g->worst_vertex) continue;
+                sw_check_example e = example((int64_t)v, -1, g->retention[v]);
+                e.animation = g->retention_pose[v], e.time_s = g->retention_time[v];
+                worst_add(&w, 1.0 - g->retention[v], e);
+            }
+            set_worst(f, &w);
+            f->mesh = (int64_t)g->mesh, f->primitive = (int64_t)g->prim_index, f->skin = (int64_t)g->skin;
+            f->count = below, f->value = g->worst_retention;
+            f->poses = pose_stats_copy(r, g->retention_poses, s->pose_sets);
+            double pair_w = g->worst_weight_a / (g->worst_weight_a + g->worst_weight_b);
+            message_add(f, "mesh %zu primitive %zu (skin %zu): linear blend skinning keeps less than %.3g of the radius "
+                           "at %s (worst: vertex %lld, %.4g",
+                        g->mesh, g->prim_index, g->skin, o->retention_threshold,
+                        counted(below, "vertex", "vertices", NULL, NULL).s, (long long)g->worst_vertex,
+                        g->worst_retention);
+            message_pose(f, a, g->worst_pose, g->worst_time);
+            message_add(f, ", weights %.3g on %s and %.3g on %s, %.1f degrees apart; the two-joint LBS formula: "
+                           "%.4g)",
+                        g->worst_weight_a, joint_label(a, g->skin, g->worst_joint_a).s, g->worst_weight_b,
+                        joint_label(a, g->skin, g->worst_joint_b).s, g->worst_angle * 180.0 / SW_PI,
+                        sw_lbs_retention(pair_w, g->worst_angle));
+            message_by_animation(f, a, f->poses, s->pose_sets);
+        }
+    }
+}
+
+/* How far skin matrix `m` moves the corners of a box, relative to `ref`,
+   as a fraction of the box's diagonal. */
+static double box_deviation(const sw_mat34* m, const sw_mat34* ref, const double lo[3], const double hi[3],
+                            double diagonal) {
+    double moved = 0.0;
+    for (int corner = 0; corner < 8; corner++) {
+        double c[3] = {corner & 1 ? hi[0] : lo[0], corner & 2 ? hi[1] : lo[1], corner & 4 ? hi[2] : lo[2]}, q[3], e[3];
+        apply34(m, c, q);
+        apply34(ref, c, e);
+        moved = fmax(moved, sqrt((q[0] - e[0]) * (q[0] - e[0]) + (q[1] - e[1]) * (q[1] - e[1]) +
+                                 (q[2] - e[2]) * (q[2] - e[2])));
+    }
+    return moved / diagonal;
+}
+
+/* Inverse bind matrices against the rest pose. When the rest pose is the
+   bind pose every skin matrix Wᵢ·IBMᵢ is the same at the rest pose: the
+   identity when the IBMs invert the joints' world transforms, the skinned
+   node's world transform when they invert the joints' transforms relative
+   to that node (exporters write both), or some other transform shared by
+   every joint (the skinned mesh is then placed by it: a note). Joints that
+   disagree with the reference (of these, the one most joints match; the
+   identity, then the node's transform, on ties) deform the mesh before any
+   animation plays: a warning. */
+static void report_bind_pose(const check_state* s, check_builder* r, size_t k, const sw_mat34* rest,
+                             const sw_mat34* rest_world) {
+    const sw_model* a = s->a;
+    const sw_model_skin* skin = &a->skins[k];
+    const check_skin_state* ks = &s->skins[k];
+    double lo[3], hi[3], diagonal = 0.0;
+    for (int c = 0; c < 3; c++) {
+        lo[c] = ks->has_bounds ? ks->bounds_min[c] : -0.5;
+        hi[c] = ks->has_bounds ? ks->bounds_max[c] : 0.5;
+        diagonal += (hi[c] - lo[c]) * (hi[c] - lo[c]);
+    }
+    diagonal = sqrt(diagonal);
+    if (!(diagonal > 0.0)) diagonal = 1.0;
+    sw_mat34 identity = sw_mat34_identity(), node_world = identity;
+    int64_t node_file = -1;
+    for (size_t n = 0; n < a->node_count; n++)
+        if (a->nodes[n].skin == (int32_t)k && a->nodes[n].mesh >= 0) {
+            node_world = rest_world[n];
+            node_file = a->nodes[n].source_index;
+            break;
+        }
+    /* candidates: identity, node, then each joint's own matrix */
+    size_t best_bad = SIZE_MAX, best = 0;
+    for (size_t c = 0; c < skin->joint_count + 2 && best_bad > 0; c++) {
+        const sw_mat34* ref = c == 0 ? &identity : c == 1 ? &node_world : &rest[c - 2];
+        size_t bad = 0;
+        for (size_t j = 0; j < skin->joint_count && bad < best_bad; j++)
+            bad += box_deviation(&rest[j], ref, lo, hi, diagonal) > SW__CHECK_IBM_TOLERANCE;
+        if (bad < best_bad) best_bad = bad, best = c;
+    }
+    const sw_mat34* ref = best == 0 ? &identity : best == 1 ? &node_world : &rest[best - 2];
+    check_worst w = {0};
+    double worst = 0.0;
+    for (size_t j = 0; j < skin->joint_count; j++) {
+        double d = box_deviation(&rest[j], ref, lo, hi, diagonal);
+        if (!(d > SW__CHECK_IBM_TOLERANCE)) continue;
+        worst_add(&w, d, example(-1, (int64_t)j, d));
+        worst = fmax(worst, d);
+    }
+    sw_check_finding* f;
+    if (best_bad == 0 && best >= 2) {
+        /* every joint agrees on a transform that is neither: where the mesh goes at rest */
+        if (!(f = finding_add(r, SW_CHECK_BIND_POSE_OFFSET))) return;
+        double moved = box_deviation(ref, &identity, lo, hi, diagonal);
+        double from_node = box_deviation(ref, &node_world, lo, hi, diagonal);
+        f->skin = (int64_t)k, f->node = node_file, f->count = skin->joint_count, f->value = fmin(moved, from_node);
+        message_add(f, "%s: at the rest pose every joint's skin matrix is one transform that is neither the identity nor "
+                       "the skinned node's: the mesh is drawn moved as a whole by %.3g of its size from its bind-space "
+                       "positions (%.3g from where its node would put it)",
+                    skin_label(a, k).s, moved, from_node);
+        return;
+    }
+    if (!best_bad || !(f = finding_add(r, SW_CHECK_IBM_NOT_REST_POSE))) return;
+    set_worst(f, &w);
+    f->skin = (int64_t)k, f->node = node_file, f->count = best_bad, f->value = worst, f->joint = w.examples[0].joint;
+    message_add(f, "%s: the inverse bind matrices of %zu of %zu joints are not the inverse of their rest-pose world "
+                   "transform (worst: %s moves the mesh by %.3g of its size, against %s); the rest pose is not the bind "
+                   "pose, so the mesh is deformed before any animation plays",
+                skin_label(a, k).s, best_bad, skin->joint_count, joint_label(a, k, f->joint).s, worst,
+                best == 0 ? "the identity" : best == 1 ? "the skinned node's world transform"
+                                                      : "the transform the other joints share");
+}
+
+/* IBM against the rest pose, unused joints, non-uniform scale, unused skins. */
+static void report_skins(check_state* s, check_builder* r, const sw_mat34* rest_world) {
+    const sw_model* a = s->a;
+    for (size_t k = 0; k < a->skin_count; k++) {
+        const sw_model_skin* skin = &a->skins[k];
+        check_skin_state* ks = &s->skins[k];
+        sw_check_finding* f;
+        if (!ks->used_by_node) {
+            if ((f = finding_add(r, SW_CHECK_SKIN_UNUSED))) {
+                f->skin = (int64_t)k, f->count = skin->joint_count;
+                message_add(f, "%s: no node uses it", skin_label(a, k).s);
+            }
+            continue;
+        }
+        sw_mat34* rest = alloc_array(skin->joint_count, sizeof *rest);
+        if (!rest) {
+            r->out_of_memory = true;
+            return;
+        }
+        for (size_t j = 0; j < skin->joint_count; j++)
+            rest[j] = sw_mat34_mul(&rest_world[skin->joints[j]], &skin->inverse_bind[j]);
+        report_bind_pose(s, r, k, rest, rest_world);
+        free(rest);
+        size_t unused = 0;
+        check_worst w_unused = {0};
+        for (size_t j = 0; j < skin->joint_count; j++)
+            if (!ks->joint_used[j]) unused++, worst_add(&w_unused, 0.0, example(-1, (int64_t)j, (double)j));
+        if (unused && (f = finding_add(r, SW_CHECK_JOINT_UNUSED))) {
+            f->skin = (int64_t)k, f->count = unused;
+            set_worst(f, &w_unused);
+            message_add(f, "%s: joints that weight no vertex: %zu of %zu (", skin_label(a, k).s, unused,
+                        skin->joint_count);
+            for (size_t e = 0; e < w_unused.count; e++)
+                message_add(f, "%s%s", e ? ", " : "", joint_label(a, k, w_unused.examples[e].joint).s);
+            message_add(f, "%s)", unused > w_unused.count ? ", ..." : "");
+        }
+        size_t scaled = 0;
+        check_worst w_scale = {0};
+        for (size_t j = 0; j < skin->joint_count; j++) {
+            if (!(ks->scale_ratio[j] - 1.0 > SW__CHECK_SCALE_TOLERANCE)) continue;
+            scaled++;
+            sw_check_example e = example(-1, (int64_t)j, ks->scale_ratio[j]);
+            e.animation = ks->scale_pose[j], e.time_s = ks->scale_time[j];
+            worst_add(&w_scale, ks->scale_ratio[j], e);
+        }
+        if (scaled && (f = finding_add(r, SW_CHECK_NON_UNIFORM_SCALE))) {
+            const sw_check_example* e = &w_scale.examples[0];
+            set_worst(f, &w_scale);
+            f->skin = (int64_t)k, f->joint = e->joint, f->count = scaled, f->value = e->value;
+            f->poses = pose_stats_copy(r, ks->scale_poses, s->pose_sets);
+            message_add(f, "%s: %s non-uniformly (worst: %s, largest/smallest scale %.4g", skin_label(a, k).s,
+                        counted(scaled, "joint", "joints", "scales", "scale").s, joint_label(a, k, e->joint).s,
+                        e->value);
+            message_pose(f, a, e->animation, e->time_s);
+            message_add(f, "); normals need the inverse transpose (SW_NORMALS_COFACTOR), the blended 3x3 of UE, Unity and "
+                           "Godot bends them");
+            message_by_animation(f, a, f->poses, s->pose_sets);
+        }
+    }
+}
+
+/* Primitives with influences that no node skins. */
+static void report_unskinned(check_builder* r, const sw_model* a) {
+    for (size_t m = 0; m < a->mesh_count; m++) {
+        bool skinned = false;
+        for (size_t n = 0; n < a->node_count && !skinned; n++)
+            skinned = a->nodes[n].mesh == (int32_t)m && a->nodes[n].skin >= 0;
+        if (skinned) continue;
+        for (size_t p = 0; p < a->meshes[m].primitive_count; p++) {
+            sw_check_finding* f;
+            if (!a->meshes[m].primitives[p].influence_count) continue;
+            if (!(f = finding_add(r, SW_CHECK_INFLUENCES_UNUSED))) return;
+            f->mesh = (int64_t)m, f->primitive = (int64_t)p, f->count = a->meshes[m].primitives[p].vertex_count;
+            message_add(f, "mesh %zu primitive %zu: has JOINTS/WEIGHTS, but no node gives its mesh a skin", m, p);
+        }
+    }
+}
+
+/* Images that are missing or cannot be decoded, with the decoder's reason. */
+static void report_images(check_builder* r, const sw_model* a) {
+    if (r->disabled & SW_CHECK_BIT(SW_CHECK_IMAGE_UNREADABLE)) return;
+    for (size_t i = 0; i < a->image_count; i++) {
+        const sw_model_image* im = &a->images[i];
+        uint8_t* pixels = NULL;
+        int width, height;
+        sw_diag d;
+        sw_result res = sw_model_decode_image(a, i, &pixels, &width, &height, &d);
+        sw_model_image_free(pixels);
+        /* out of memory included: an image too large to read is unreadable too */
+        if (res == SW_OK) continue;
+        sw_check_finding* f = finding_add(r, SW_CHECK_IMAGE_UNREADABLE);
+        if (!f) return;
+        f->image = (int64_t)i;
+        /* the decoder's message names the image as "images[i]" (and the uri): said once, here */
+        char prefix[48];
+        const char* reason = d.message;
+        int n = snprintf(prefix, sizeof prefix, "images[%zu]", i);
+        if (n > 0 && strncmp(reason, prefix, (size_t)n) == 0) {
+            if (strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
+            else if (strncmp(reason + n, ".uri: ", 6) == 0) reason += n + 6;
+        }
+        if (im->uri && strncmp(im->uri, "data:", 5) != 0) {
+            size_t uri_length = strlen(im->uri);
+            if (reason[0] == '\'' && uri_length <= 96 && strncmp(reason + 1, im->uri, uri_length) == 0 &&
+                strncmp(reason + 1 + uri_length, "': ", 3) == 0)
+                reason += uri_length + 4;
+            message_add(f, "image %zu \"%.200s\": %s", i, im->uri, reason);
+        } else {
+            message_add(f, "image %zu (%s): %s", i, im->uri ? "a data: URI" : "embedded in the file", reason);
+        }
+        message_add(f, "; materials that use it are drawn without it");
+    }
+}
+
+/* ---- the report ---------------------------------------------------------------------------- */
+
+static sw_result resolve_options(const sw_check_options* in, sw_check_options* out, sw_diag* diag) {
+    sw_check_options o = in ? *in : (sw_check_options){0};
+    if (o.max_influences == 0) o.max_influences = 4;
+    if (o.retention_threshold == 0.0) o.retention_threshold = 0.7;
+    if (o.sample_rate_hz == 0.0) o.sample_rate_hz = 30.0;
+    if (o.max_samples == 0) o.max_samples = 2000;
+    *out = o;
+    if (o.max_influences < 1 || o.max_influences > SW_CHECK_MAX_INFLUENCES)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "check: max_influences %d is outside 1..%d",
+                           o.max_influences, SW_CHECK_MAX_INFLUENCES);
+    if (!(o.retention_threshold > 0.0 && o.retention_threshold <= 1.0))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "check: retention_threshold %g is outside (0, 1]",
+                           o.retention_threshold);
+    if (!(o.sample_rate_hz > 0.0 && o.sample_rate_hz <= SW__CHECK_MAX_SAMPLE_RATE))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "check: sample_rate_hz %g is outside (0, %g]",
+                           o.sample_rate_hz, SW__CHECK_MAX_SAMPLE_RATE);
+    if (o.max_samples < 2 || o.max_samples > SW__CHECK_MAX_SAMPLES_LIMIT)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "check: max_samples %zu is outside 2..%zu",
+                           o.max_samples, SW__CHECK_MAX_SAMPLES_LIMIT);
+    return SW_OK;
+}
+
+/* Hands the findings over to a new report (the builder is left empty).
+   NULL when out of memory. */
+static sw_check_report* report_make(check_builder* r, const sw_model* a, const sw_check_options* o) {
+    sw_check_report* report = calloc(1, sizeof *report);
+    size_t animations = a ? a->animation_count : 0;
+    char** names = calloc_array(animations, sizeof *names);
+    if (!report || !names) {
+        free(report), free(names);
+        return NULL;
+    }
+    for (size_t i = 0; i < animations; i++) {
+        const char* name = a->animations[i].name;
+        if (!name) continue;
+        size_t size = strlen(name) + 1;
+        if (!(names[i] = malloc(size))) {
+            for (size_t k = 0; k < i; k++) free(names[k]);
+            free(names), free(report);
+            return NULL;
+        }
+        memcpy(names[i], name, size);
+    }
+    for (size_t i = 0; i < r->count; i++) {
+        sw_check_finding* f = &r->items[i];
+        /* one line, whatever the names in the file hold */
+        for (char* c = f->message; *c; c++)
+            if (*c == '\n' || *c == '\r' || *c == '\v' || *c == '\f') *c = ' ';
+        for (size_t e = 0; e < f->example_count; e++)
+            if (isnan(f->examples[e].time_s)) f->examples[e].animation = -1;
+    }
+    report->finding_count = r->count;
+    report->findings = r->items;
+    report->error_count = r->by_severity[SW_CHECK_ERROR];
+    report->warning_count = r->by_severity[SW_CHECK_WARNING];
+    report->note_count = r->by_severity[SW_CHECK_NOTE];
+    report->animation_count = animations;
+    report->animation_names = (const char* const*)names;
+    report->options = *o;
+    *r = (check_builder){0};
+    return report;
+}
+
+void sw_check_report_free(sw_check_report* report) {
+    if (!report) return;
+    for (size_t i = 0; i < report->finding_count; i++) free((void*)report->findings[i].poses);
+    free((void*)report->findings);
+    for (size_t i = 0; i < report->animation_count; i++) free((void*)report->animation_names[i]);
+    free((void*)report->animation_names);
+    free(report);
+}
+
+/* Everything about a model, into `r`. False (with `diag`) when out of
+   memory or a clip cannot be sampled. */
+static bool check_model(check_builder* r, const sw_model* a, const sw_check_options* o, sw_diag* diag) {
+    if (!check_structure(r, a)) {
+        if (r->out_of_memory) sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+        return !r->out_of_memory;
+    }
+    for (size_t i = 0; i < a->warning_count; i++) {
+        sw_check_finding* f = finding_add(r, SW_CHECK_IMPORT);
+        if (f) message_add(f, "%s", without_name(a->warnings[i], a->path));
+    }
+    for (size_t m = 0; m < a->mesh_count; m++)
+        for (size_t p = 0; p < a->meshes[m].primitive_count; p++) check_raw_influences(r, a, m, p);
+    check_state s = {.a = a, .options = o};
+    bool ok = prepare(&s, r) || (sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory"), false);
+    if (ok) ok = run_poses(&s, diag);
+    if (ok) {
+        /* the rest pose's world matrices, for the IBM check */
+        sw_pose_rest(a, &s.pose);
+        sw_pose_update(a, &s.pose);
+        report_targets(&s, r);
+        report_skins(&s, r, s.pose.world);
+        report_unskinned(r, a);
+        report_images(r, a);
+    }
+    state_free(&s);
+    return ok;
+}
+
+sw_result sw_check_model(const sw_model* model, const sw_check_options* options, sw_check_report** out_report,
+                         sw_diag* diag) {
+    if (out_report) *out_report = NULL;
+    if (!model || !out_report)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_check_model: a model and out_report are needed");
+    sw_check_options o;
+    sw_result res = resolve_options(options, &o, diag);
+    if (res != SW_OK) return res;
+    check_builder r = {.disabled = o.disabled};
+    sw_diag inner = {0};
+    if (!check_model(&r, model, &o, &inner)) {
+        builder_free(&r);
+        if (inner.result == SW_OK) sw_diag_set(&inner, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+        if (diag) *diag = inner;
+        return inner.result;
+    }
+    if (r.out_of_memory || !(*out_report = report_make(&r, model, &o))) {
+        builder_free(&r);
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    }
+    return SW_OK;
+}
+
+sw_result sw_check_file(const char* path, const sw_gltf_options* load_options, const sw_check_options* options,
+                        sw_check_report** out_report, sw_diag* diag) {
+    if (out_report) *out_report = NULL;
+    if (!path || !out_report)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_check_file: a path and out_report are needed");
+    sw_check_options o;
+    sw_result res = resolve_options(options, &o, diag);
+    if (res != SW_OK) return res;
+    sw_gltf_options lo = load_options ? *load_options : (sw_gltf_options){0};
+    lo.keep_raw_influences = true;
+    sw_model* model = NULL;
+    sw_diag load_diag;
+    if (sw_gltf_load_file(path, &lo, &model, &load_diag) == SW_OK) {
+        res = sw_check_model(model, &o, out_report, diag);
+        sw_model_free(model);
+        return res;
+    }
+    /* a file the importer refuses is the check's first finding, not its failure */
+    check_builder r = {.disabled = o.disabled & ~SW_CHECK_BIT(SW_CHECK_LOAD)};
+    sw_check_finding* f = finding_add(&r, SW_CHECK_LOAD);
+    if (f) message_add(f, "%s", without_name(load_diag.message, path));
+    if (r.out_of_memory || !(*out_report = report_make(&r, NULL, &o))) {
+        builder_free(&r);
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    }
+    return SW_OK;
+}

@@ -1,0 +1,383 @@
+/* The glTF loader's shared machinery (see gltf_internal.h): JSON paths for
+   messages, errors and warnings, the memory budget and arena allocation,
+   and typed access to JSON values. Every value is type-checked where it is
+   read, and every failure is one line naming the file and the JSON path. */
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+
+#define SW__BLOCK_SIZE ((size_t)64 << 10)
+#define SW__MAX_WARNINGS 1000
+
+/* ---- paths, errors and warnings ----------------------------------------------------- */
+
+sw__path sw__pathf(const char* format, ...) {
+    sw__path p;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(p.s, sizeof p.s, format, args);
+    va_end(args);
+    return p;
+}
+
+/* "path.key", or "key" at the top level, or "path" without a key. */
+sw__path sw__at(const char* path, const char* key) {
+    if (!key) return sw__pathf("%s", path);
+    if (!path || !*path) return sw__pathf("%s", key);
+    return sw__pathf("%s.%s", path, key);
+}
+
+/* Messages quote the file's strings (names, keys, URIs); control
+   characters in them become '?', so a message stays one line and cannot
+   carry terminal escapes. */
+static void sw__one_line(char* s) {
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
+}
+
+sw_result sw__fail(sw__loader* L, sw_result code, const char* where, const char* format, ...) {
+    char text[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    if (where && *where) sw_diag_set(&L->diag, code, -1, "%s: %s: %s", L->name, where, text);
+    else sw_diag_set(&L->diag, code, -1, "%s: %s", L->name, text);
+    sw__one_line(L->diag.message);
+    return code;
+}
+
+/* Passes on an error from a helper that does not know the file or the path. */
+sw_result sw__fail_from(sw__loader* L, const char* where, const sw_diag* inner) {
+    sw_result r = sw__fail(L, inner->result, where, "%s", inner->message);
+    L->diag.index = inner->index;
+    return r;
+}
+
+/* Appends "name: where: text" to the asset's warnings. */
+void sw__store_warning(sw__loader* L, const char* where, const char* text) {
+    char line[512];
+    int n = where && *where ? snprintf(line, sizeof line, "%s: %s: %s", L->name, where, text)
+                            : snprintf(line, sizeof line, "%s: %s", L->name, text);
+    size_t length = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    line[length] = '\0';
+    sw__one_line(line);
+    /* A warning that cannot be stored is dropped, not turned into an error:
+       the allocation failure will show up as one anyway. */
+    sw__warning* w = sw__arena_alloc(L, &L->scratch, sizeof *w);
+    char* copy = w ? sw__arena_alloc(L, L->arena, length + 1) : NULL;
+    if (!copy) return;
+    memcpy(copy, line, length);
+    copy[length] = '\0';
+    w->next = NULL;
+    w->text = copy;
+    *L->warnings_tail = w;
+    L->warnings_tail = &w->next;
+    L->warning_count++;
+}
+
+/* A bad file could repeat one problem without end: at most
+   SW__MAX_WARNINGS are kept, and a last line counts the rest. */
+void sw__warn(sw__loader* L, const char* where, const char* format, ...) {
+    if (L->warning_count >= SW__MAX_WARNINGS) {
+        L->warnings_dropped++;
+        return;
+    }
+    char text[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    sw__store_warning(L, where, text);
+}
+
+/* ---- memory ------------------------------------------------------------------------ */
+
+/* Charges `size` bytes against max_memory. */
+bool sw__charge(sw__loader* L, size_t size) {
+    if (size > L->max_memory - L->used) {
+        sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL,
+                 "needs more memory than options.max_memory allows (%zu bytes in use, %zu more asked, limit %zu)",
+                 L->used, size, L->max_memory);
+        return false;
+    }
+    L->used += size;
+    return true;
+}
+
+/* Zeroed memory from an arena, 16-byte aligned; NULL (with the error set)
+   when over budget or out of memory. */
+void* sw__arena_alloc(sw__loader* L, sw__arena* arena, size_t size) {
+    if (size > SIZE_MAX - 64) {
+        sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "allocation size overflows");
+        return NULL;
+    }
+    size = (size + 15u) & ~(size_t)15u;
+    if (size == 0) size = 16;
+    sw__block* head = arena->head;
+    if (head && head->size - head->used >= size) {
+        unsigned char* p = (unsigned char*)head->data + head->used;
+        head->used += size;
+        memset(p, 0, size);
+        return p;
+    }
+    /* Large requests get a block of their own, linked behind the current
+       one so its free tail stays in use. */
+    bool dedicated = size > SW__BLOCK_SIZE / 4;
+    size_t data_size = dedicated ? size : SW__BLOCK_SIZE;
+    size_t total = sizeof(sw__block) + data_size;
+    if (!sw__charge(L, total)) return NULL;
+    sw__block* b = malloc(total);
+    if (!b) {
+        L->used -= total;
+        sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "out of memory (%zu bytes)", total);
+        return NULL;
+    }
+    b->size = data_size;
+    b->used = size;
+    if (dedicated && head) {
+        b->next = head->next;
+        head->next = b;
+    } else {
+        b->next = head;
+        arena->head = b;
+    }
+    memset(b->data, 0, size);
+    return b->data;
+}
+
+/* `count` × `size` bytes from an arena, with the product checked. */
+void* sw__array(sw__loader* L, sw__arena* arena, size_t count, size_t size) {
+    size_t bytes;
+    if (!sw_mul_size(count, size, &bytes)) {
+        sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "%zu elements of %zu bytes overflow the address space", count, size);
+        return NULL;
+    }
+    return sw__arena_alloc(L, arena, bytes);
+}
+
+/* Large load-time temporaries (raw influence streams): malloc'd with their
+   size in front, charged, and given back as soon as they are done with. */
+void* sw__temp_alloc(sw__loader* L, size_t count, size_t size) {
+    size_t bytes;
+    if (!sw_mul_size(count, size, &bytes) || bytes > SIZE_MAX - 16) {
+        sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "%zu elements of %zu bytes overflow the address space", count, size);
+        return NULL;
+    }
+    if (!sw__charge(L, bytes + 16)) return NULL;
+    max_align_t* p = malloc(bytes + 16);
+    if (!p) {
+        L->used -= bytes + 16;
+        sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "out of memory (%zu bytes)", bytes + 16);
+        return NULL;
+    }
+    memcpy(p, &bytes, sizeof bytes);
+    return (unsigned char*)p + 16;
+}
+
+void sw__temp_free(sw__loader* L, void* ptr) {
+    if (!ptr) return;
+    unsigned char* base = (unsigned char*)ptr - 16;
+    size_t bytes;
+    memcpy(&bytes, base, sizeof bytes);
+    L->used -= bytes + 16;
+    free(base);
+}
+
+const char* sw__strdup(sw__loader* L, const char* s) {
+    if (!s) return NULL;
+    size_t n = strlen(s);
+    char* copy = sw__arena_alloc(L, L->arena, n + 1);
+    if (copy) memcpy(copy, s, n + 1);
+    return copy;
+}
+
+/* ---- JSON values ------------------------------------------------------------------- */
+
+const cJSON* sw__member(const cJSON* object, const char* key) {
+    return cJSON_GetObjectItemCaseSensitive(object, key);
+}
+
+static sw_result sw__expected(sw__loader* L, const char* path, const char* key, const char* what) {
+    return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(path, key).s, "expected %s", what);
+}
+
+static sw_result sw__missing(sw__loader* L, const char* path, const char* key) {
+    return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(path, key).s, "required but missing");
+}
+
+/* A member that must pass `is` (cJSON's type tests) when present; *out is
+   NULL when it is absent and optional. */
+static sw_result sw__get_member(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                                cJSON_bool (*is)(const cJSON* const), const char* what, const cJSON** out) {
+    const cJSON* v = sw__member(object, key);
+    *out = NULL;
+    if (!v) return required ? sw__missing(L, path, key) : SW_OK;
+    if (!is(v)) return sw__expected(L, path, key, what);
+    *out = v;
+    return SW_OK;
+}
+
+sw_result sw__get_object(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                         const cJSON** out) {
+    return sw__get_member(L, object, path, key, required, cJSON_IsObject, "an object", out);
+}
+
+sw_result sw__get_array(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                        const cJSON** out) {
+    return sw__get_member(L, object, path, key, required, cJSON_IsArray, "an array", out);
+}
+
+sw_result sw__get_string(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                         const char** out) {
+    const cJSON* v = NULL;
+    sw_result r = sw__get_member(L, object, path, key, required, cJSON_IsString, "a string", &v);
+    *out = v ? v->valuestring : NULL;
+    if (r == SW_OK && v && !v->valuestring) return sw__expected(L, path, key, "a string");
+    return r;
+}
+
+/* A string member copied into the asset (NULL when absent). */
+sw_result sw__get_name(sw__loader* L, const cJSON* object, const char* path, const char** out) {
+    const char* s;
+    sw_result r = sw__get_string(L, object, path, "name", false, &s);
+    if (r != SW_OK) return r;
+    *out = sw__strdup(L, s);
+    return s && !*out ? L->diag.result : SW_OK;
+}
+
+sw_result sw__get_bool(sw__loader* L, const cJSON* object, const char* path, const char* key, bool* inout) {
+    const cJSON* v = sw__member(object, key);
+    if (!v) return SW_OK;
+    if (!cJSON_IsBool(v)) return sw__expected(L, path, key, "true or false");
+    *inout = cJSON_IsTrue(v);
+    return SW_OK;
+}
+
+/* A finite number that fits a float. */
+static sw_result sw__value_float(sw__loader* L, const cJSON* v, const char* where, float* out) {
+    if (!cJSON_IsNumber(v)) return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected a number");
+    double d = v->valuedouble;
+    if (!isfinite(d) || fabs(d) > FLT_MAX)
+        return sw__fail(L, SW_ERR_INVALID_DATA, where, "%g is not a finite float", d);
+    *out = (float)d;
+    return SW_OK;
+}
+
+sw_result sw__get_float(sw__loader* L, const cJSON* object, const char* path, const char* key, float* inout) {
+    const cJSON* v = sw__member(object, key);
+    if (!v) return SW_OK;
+    return sw__value_float(L, v, sw__at(path, key).s, inout);
+}
+
+/* An array of exactly `count` numbers (left as is when absent). */
+sw_result sw__get_floats(sw__loader* L, const cJSON* object, const char* path, const char* key, float* inout,
+                         size_t count) {
+    const cJSON* v = sw__member(object, key);
+    if (!v) return SW_OK;
+    if (!cJSON_IsArray(v) || (size_t)cJSON_GetArraySize(v) != count) {
+        char what[48];
+        snprintf(what, sizeof what, "an array of %zu numbers", count);
+        return sw__expected(L, path, key, what);
+    }
+    size_t i = 0;
+    const cJSON* e;
+    cJSON_ArrayForEach(e, v) {
+        if (sw__value_float(L, e, sw__pathf("%s[%zu]", sw__at(path, key).s, i).s, &inout[i]) != SW_OK)
+            return L->diag.result;
+        i++;
+    }
+    return SW_OK;
+}
+
+/* An integer in [0, max] (JSON numbers are doubles; 2^53 bounds the exact ones).
+   Numbers print as %.17g: integers in full up to 10^17, larger ones with an
+   exponent (%.0f of 1e300 is 301 digits, which cut the message off). */
+sw_result sw__value_uint(sw__loader* L, const cJSON* v, const char* where, double max, size_t* out) {
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || floor(v->valuedouble) != v->valuedouble)
+        return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an integer");
+    if (v->valuedouble < 0) return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an integer >= 0, got %.17g",
+                                            v->valuedouble);
+    if (v->valuedouble > max)
+        return sw__fail(L, SW_ERR_INVALID_DATA, where, "%.17g is larger than the largest allowed value (%.17g)",
+                        v->valuedouble, max);
+    *out = (size_t)v->valuedouble;
+    return SW_OK;
+}
+
+sw_result sw__get_uint(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                       double max, size_t* inout) {
+    const cJSON* v = sw__member(object, key);
+    if (!v) return required ? sw__missing(L, path, key) : SW_OK;
+    if (max > sw__max_size) max = sw__max_size;
+    if ((double)SIZE_MAX < max) max = (double)SIZE_MAX;
+    return sw__value_uint(L, v, sw__at(path, key).s, max, inout);
+}
+
+/* An index into an array of `limit` items called `what` ("nodes"). */
+sw_result sw__value_index(sw__loader* L, const cJSON* v, const char* where, size_t limit, const char* what,
+                          uint32_t* out) {
+    *out = 0;
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || floor(v->valuedouble) != v->valuedouble ||
+        v->valuedouble < 0)
+        return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an index (an integer >= 0)");
+    if (v->valuedouble >= (double)limit)
+        return sw__fail(L, SW_ERR_INDEX_OUT_OF_RANGE, where, "%.17g is out of range (%zu %s)", v->valuedouble, limit,
+                        what);
+    *out = (uint32_t)v->valuedouble;
+    return SW_OK;
+}
+
+/* An optional index member: -1 when absent. */
+sw_result sw__get_index(sw__loader* L, const cJSON* object, const char* path, const char* key, bool required,
+                        const sw__jarray* array, const char* what, int32_t* out) {
+    const cJSON* v = sw__member(object, key);
+    *out = -1;
+    if (!v) return required ? sw__missing(L, path, key) : SW_OK;
+    uint32_t index = 0;
+    if (sw__value_index(L, v, sw__at(path, key).s, array->count, what, &index) != SW_OK) return L->diag.result;
+    *out = (int32_t)index;
+    return SW_OK;
+}
+
+/* A top-level array of objects, kept as item pointers for O(1) access. */
+sw_result sw__collect(sw__loader* L, const char* key, sw__jarray* out) {
+    const cJSON* array;
+    out->items = NULL;
+    out->count = 0;
+    if (sw__get_array(L, L->root, "", key, false, &array) != SW_OK) return L->diag.result;
+    if (!array) return SW_OK;
+    size_t count = (size_t)cJSON_GetArraySize(array);
+    if (count > INT32_MAX) return sw__fail(L, SW_ERR_INVALID_DATA, key, "too many items (%zu)", count);
+    if (count == 0) return SW_OK;
+    out->items = sw__array(L, &L->scratch, count, sizeof *out->items);
+    if (!out->items) return L->diag.result;
+    size_t i = 0;
+    const cJSON* item;
+    cJSON_ArrayForEach(item, array) {
+        if (!cJSON_IsObject(item))
+            return sw__fail(L, SW_ERR_INVALID_DATA, sw__pathf("%s[%zu]", key, i).s, "expected an object");
+        out->items[i++] = item;
+    }
+    out->count = count;
+    return SW_OK;
+}
+
+/* Bytes cJSON holds for a tree, for the memory budget. Depth is bounded by
+   cJSON's nesting limit; the guard keeps the recursion bounded regardless. */
+size_t sw__json_bytes(const cJSON* item, int depth) {
+    size_t total = 0;
+    for (; item; item = item->next) {
+        total += sizeof(cJSON);
+        if (item->string) total += strlen(item->string) + 1;
+        if (item->valuestring) total += strlen(item->valuestring) + 1;
+        if (item->child && depth < CJSON_NESTING_LIMIT + 8) total += sw__json_bytes(item->child, depth + 1);
+    }
+    return total;
+}
+

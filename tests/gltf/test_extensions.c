@@ -1,0 +1,198 @@
+/* Extension data the importer keeps (sw_model_extension): every entry of
+   the `extensions` object of the root, a node, a mesh or a material that
+   the importer does not interpret itself, with its value as compact JSON
+   (cJSON_PrintUnformatted: no whitespace, numbers as cJSON writes them, so
+   1.0 becomes 1 and 1e2 becomes 100).
+
+   tests/data/gltf/extensions.gltf is written by hand: two root extensions
+   (VRMC_vrm, VRMC_springBone), one extension on each node, where nodes[0]
+   is the child of nodes[1] so that parents-first order swaps them, a mesh
+   and a material that also carry interpreted extensions
+   (KHR_mesh_quantization, KHR_materials_unlit), which must not be kept.
+
+   The data folder comes from SW_TEST_DATA_DIR (the build defines it). */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "sinew/gltf.h"
+
+#ifndef SW_TEST_DATA_DIR
+/* Relative fallback: works when the test runs from the repository root. */
+#define SW_TEST_DATA_DIR "tests/data"
+#endif
+
+#define EXTENSIONS_FILE SW_TEST_DATA_DIR "/gltf/extensions.gltf"
+
+typedef struct expected_record {
+    const char* name;
+    sw_model_object object;
+    uint32_t index;
+    const char* json;
+} expected_record;
+
+/* In the order the importer stores them: the root's, then each node's,
+   mesh's and material's in file order; node indices are the model's. */
+static const expected_record expected[] = {
+    {"VRMC_vrm", SW_MODEL_OBJECT_MODEL, 0,
+     "{\"specVersion\":\"1.0\",\"meta\":{\"name\":\"Tri \\\"angle\\\"\",\"authors\":[\"A\",\"B\"],"
+     "\"licenseUrl\":\"https://example.com/l\"},\"humanoid\":{\"humanBones\":{\"hips\":{\"node\":0},"
+     "\"head\":{\"node\":1}}}}"},
+    {"VRMC_springBone", SW_MODEL_OBJECT_MODEL, 0,
+     "{\"specVersion\":\"1.0\",\"springs\":[{\"joints\":[{\"node\":1,\"stiffness\":1,\"dragForce\":0.5,"
+     "\"gravityPower\":0}]}]}"},
+    /* nodes[0] of the file ("child") is node 1 of the model */
+    {"VRMC_node_constraint", SW_MODEL_OBJECT_NODE, 1,
+     "{\"specVersion\":\"1.0\",\"constraint\":{\"roll\":{\"source\":1,\"weight\":0.25}}}"},
+    {"SINEW_test_node", SW_MODEL_OBJECT_NODE, 0, "{\"tag\":\"root\"}"},
+    {"SINEW_test_mesh", SW_MODEL_OBJECT_MESH, 0, "{\"lods\":[0,100,-3.5]}"},
+    {"VRMC_materials_mtoon", SW_MODEL_OBJECT_MATERIAL, 1,
+     "{\"specVersion\":\"1.0\",\"shadeColorFactor\":[0.5,0.25,1],\"outlineWidthMode\":\"none\"}"},
+    {"KHR_materials_emissive_strength", SW_MODEL_OBJECT_MATERIAL, 1, "{\"emissiveStrength\":5}"},
+};
+#define EXPECTED_COUNT (sizeof expected / sizeof expected[0])
+
+static sw_model* load(const sw_gltf_options* options, sw_diag* diag) {
+    sw_model* model = NULL;
+    sw_result r = sw_gltf_load_file(EXTENSIONS_FILE, options, &model, diag);
+    if (r != SW_OK) fprintf(stderr, "  %s\n", diag->message);
+    return model;
+}
+
+/* Every record of `model` is exactly the expected one, and
+   sw_model_find_extension finds it. */
+static void check_records(const sw_model* model) {
+    SW_CHECK_EQ_INT(model->extension_count, EXPECTED_COUNT);
+    if (model->extension_count != EXPECTED_COUNT) return;
+    for (size_t i = 0; i < EXPECTED_COUNT; i++) {
+        const sw_model_extension* e = &model->extensions[i];
+        const expected_record* x = &expected[i];
+        bool same = e->name && strcmp(e->name, x->name) == 0 && e->object == x->object && e->index == x->index &&
+                    e->json && strcmp(e->json, x->json) == 0;
+        if (!same)
+            fprintf(stderr, "  record %zu: %s object %d index %u: %s\n  expected %s object %d index %u: %s\n", i,
+                    e->name ? e->name : "(null)", (int)e->object, (unsigned)e->index, e->json ? e->json : "(null)",
+                    x->name, (int)x->object, (unsigned)x->index, x->json);
+        SW_CHECK(same);
+        SW_CHECK(sw_model_find_extension(model, x->name, x->object, x->index) == e);
+    }
+}
+
+static void test_records(void) {
+    sw_diag diag = {0};
+    sw_model* model = load(NULL, &diag);
+    SW_CHECK(model != NULL);
+    if (!model) return;
+    SW_CHECK_EQ_INT(model->warning_count, 0);
+    check_records(model);
+    sw_model_free(model);
+}
+
+/* The node records follow their nodes through the parents-first order. */
+static void test_node_indices_are_model_order(void) {
+    sw_diag diag = {0};
+    sw_model* model = load(NULL, &diag);
+    if (!model) {
+        SW_CHECK(model != NULL);
+        return;
+    }
+    SW_CHECK_EQ_INT(model->node_count, 2);
+    SW_CHECK(strcmp(model->nodes[0].name, "root") == 0 && model->nodes[0].source_index == 1);
+    SW_CHECK(strcmp(model->nodes[1].name, "child") == 0 && model->nodes[1].source_index == 0);
+    SW_CHECK_EQ_INT(model->nodes[1].parent, 0);
+    SW_CHECK_EQ_INT(model->node_from_source[0], 1);
+    SW_CHECK(sw_model_find_extension(model, "VRMC_node_constraint", SW_MODEL_OBJECT_NODE, 1) != NULL);
+    SW_CHECK(sw_model_find_extension(model, "VRMC_node_constraint", SW_MODEL_OBJECT_NODE, 0) == NULL);
+    SW_CHECK(sw_model_find_extension(model, "SINEW_test_node", SW_MODEL_OBJECT_NODE, 0) != NULL);
+    /* the name is not enough: object and index must match too */
+    SW_CHECK(sw_model_find_extension(model, "SINEW_test_node", SW_MODEL_OBJECT_MESH, 0) == NULL);
+    SW_CHECK(sw_model_find_extension(model, "VRMC_vrm", SW_MODEL_OBJECT_MODEL, 1) == NULL);
+    sw_model_free(model);
+}
+
+/* What the importer interprets is applied, not kept. */
+static void test_interpreted_not_kept(void) {
+    sw_diag diag = {0};
+    sw_model* model = load(NULL, &diag);
+    if (!model) {
+        SW_CHECK(model != NULL);
+        return;
+    }
+    SW_CHECK(model->material_count == 2 && model->materials[1].unlit && !model->materials[0].unlit);
+    SW_CHECK(sw_model_find_extension(model, "KHR_materials_unlit", SW_MODEL_OBJECT_MATERIAL, 1) == NULL);
+    SW_CHECK(sw_model_find_extension(model, "KHR_mesh_quantization", SW_MODEL_OBJECT_MESH, 0) == NULL);
+    for (size_t i = 0; i < model->extension_count; i++) {
+        const char* name = model->extensions[i].name;
+        SW_CHECK(strcmp(name, "KHR_materials_unlit") != 0 && strcmp(name, "KHR_mesh_quantization") != 0 &&
+                 strcmp(name, "KHR_texture_transform") != 0);
+    }
+    sw_model_free(model);
+}
+
+/* A file without extensions has none; an `extensions` that is not an
+   object is ignored with a warning, not an error (nothing reads it). */
+static void test_absent_and_malformed(void) {
+    static const char plain[] = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\"}]}";
+    static const char malformed[] = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\",\"extensions\":3}],"
+                                    "\"meshes\":[],\"extensions\":[]}";
+    sw_model* model = NULL;
+    sw_diag diag = {0};
+    SW_CHECK_EQ_INT(sw_gltf_load_memory(plain, sizeof plain - 1, "plain", NULL, NULL, &model, &diag), SW_OK);
+    if (model) {
+        SW_CHECK(model->extension_count == 0 && model->extensions == NULL);
+        SW_CHECK(sw_model_find_extension(model, "VRMC_vrm", SW_MODEL_OBJECT_MODEL, 0) == NULL);
+        sw_model_free(model);
+    }
+    SW_CHECK_EQ_INT(sw_gltf_load_memory(malformed, sizeof malformed - 1, "m.gltf", NULL, NULL, &model, &diag), SW_OK);
+    if (!model) return;
+    SW_CHECK_EQ_INT(model->extension_count, 0);
+    SW_CHECK_EQ_INT(model->warning_count, 2);
+    if (model->warning_count == 2) {
+        SW_CHECK(strcmp(model->warnings[0], "m.gltf: extensions: expected an object; ignored") == 0);
+        SW_CHECK(strcmp(model->warnings[1], "m.gltf: nodes[0].extensions: expected an object; ignored") == 0);
+    }
+    sw_model_free(model);
+}
+
+static sw_result load_within(size_t limit, sw_model** model) {
+    sw_diag diag = {0};
+    *model = NULL;
+    return sw_gltf_load_file(EXTENSIONS_FILE, &(sw_gltf_options){.max_memory = limit}, model, &diag);
+}
+
+/* The JSON text is charged against max_memory like everything else: with
+   a byte less than the file needs the load fails cleanly (no model;
+   nothing leaks, which the sanitizer build checks), and the smallest
+   budget that is enough gives the very same records. */
+static void test_memory_budget(void) {
+    size_t too_small = 1024, enough = (size_t)1 << 24;
+    sw_model* model = NULL;
+    SW_CHECK_EQ_INT(load_within(too_small, &model), SW_ERR_OUT_OF_MEMORY);
+    SW_CHECK(model == NULL);
+    SW_CHECK_EQ_INT(load_within(enough, &model), SW_OK);
+    sw_model_free(model);
+    while (enough - too_small > 1) {
+        size_t mid = too_small + (enough - too_small) / 2;
+        sw_result r = load_within(mid, &model);
+        sw_model_free(model);
+        if (r == SW_OK) enough = mid;
+        else too_small = mid;
+    }
+    SW_CHECK_EQ_INT(load_within(too_small, &model), SW_ERR_OUT_OF_MEMORY);
+    SW_CHECK(model == NULL);
+    SW_CHECK_EQ_INT(load_within(enough, &model), SW_OK);
+    if (model) check_records(model);
+    sw_model_free(model);
+}
+
+int main(void) {
+    SW_RUN(test_records);
+    SW_RUN(test_node_indices_are_model_order);
+    SW_RUN(test_interpreted_not_kept);
+    SW_RUN(test_absent_and_malformed);
+    SW_RUN(test_memory_budget);
+    return sw_test_finish();
+}
