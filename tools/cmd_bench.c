@@ -8,6 +8,7 @@
 #include "json_writer.h"
 #include "thread_pool.h"
 #include "tool_common.h"
+#include "text_escape.h"
 
 #include "sinew/gltf.h"
 
@@ -524,9 +525,13 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
         if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
     } else {
         printf("sinew bench anim: %s\n", opt->model);
+        /* The clip's name comes from the file: escaped (text_escape.h). */
+        char name[TEXT_ESCAPE_BOUND(256)];
+        const char* raw = b.clip && b.clip->name ? b.clip->name : "";
+        text_escape(name, sizeof name, raw, strlen(raw));
         printf("  animation \"%s\" (%zu tracks), %zu nodes, %zu skin joints; %zu characters, %ld thread%s, "
                "%ld repetitions\n",
-               b.clip && b.clip->name ? b.clip->name : "", b.clip ? b.clip->track_count : 0, a->node_count,
+               name, b.clip ? b.clip->track_count : 0, a->node_count,
                a->skin_joint_count, n, opt->threads,
                opt->threads == 1 ? "" : "s", opt->reps);
         printf("  microseconds per character   min      median   max\n");

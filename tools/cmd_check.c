@@ -5,6 +5,7 @@
    findings as linter lines or one JSON object; the exit status says
    whether there were errors (2), only warnings (1) or neither (0). */
 #include "json_writer.h"
+#include "text_escape.h"
 #include "tool_common.h"
 
 #include "sinew/check.h"
@@ -12,6 +13,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 const char cmd_check_help[] =
     "usage: sinew check MODEL [--json] [--max-influences N] [--retention-threshold R]\n"
@@ -42,6 +44,15 @@ const char cmd_check_help[] =
     "                                   joint count (whatever its weight)\n"
     "  error    joint_duplicate         vertices naming one joint twice, both\n"
     "                                   times with a weight > 0\n"
+    "  error    extent_absurd           positions that are not finite or lie more\n"
+    "                                   than 1e7 model units from the origin on\n"
+    "                                   an axis (SW_MODEL_MAX_EXTENT: floats are\n"
+    "                                   1 unit apart there): as stored, skinned\n"
+    "                                   at rest and over every animation, and\n"
+    "                                   unskinned meshes placed by their node at\n"
+    "                                   rest (their bounding box)\n"
+    "  error    skin_joint_duplicate    skins listing one node twice in their\n"
+    "                                   joints, which glTF forbids\n"
     "  warning  weights_not_normalised  vertices whose weights sum to 1 +- more\n"
     "                                   than 0.001\n"
     "  warning  vertex_without_weights  vertices whose weights are all 0\n"
@@ -61,6 +72,10 @@ const char cmd_check_help[] =
     "                                   1e-4 of its diagonal); the world\n"
     "                                   transform may be taken relative to the\n"
     "                                   skinned node, as exporters also write\n"
+    "  warning  joint_outside_scene     joints of a skin that are not in the\n"
+    "                                   default scene while a node it skins is:\n"
+    "                                   an engine that instantiates the scene\n"
+    "                                   leaves them out\n"
     "  warning  non_uniform_scale       used joints whose skin matrix scales\n"
     "                                   non-uniformly (singular values differ by\n"
     "                                   more than 0.1 %) at rest or in an\n"
@@ -102,7 +117,8 @@ const char cmd_check_help[] =
     "                           (default 4)\n"
     "  --retention-threshold R  radius retention below which a vertex is an\n"
     "                           LBS volume-loss hot spot, 0 to 1 (default 0.7)\n"
-    "  --allow-outside-paths    let buffer URIs leave the model's folder\n"
+    "  --allow-outside-paths    let buffer and image URIs leave the model's\n"
+    "                           folder (through \"..\", absolute paths or links)\n"
     "\n"
     "JSON (fields are only ever added):\n"
     "  {\"model\": str, \"max_influences\": int, \"retention_threshold\": num,\n"
@@ -110,13 +126,15 @@ const char cmd_check_help[] =
     "   \"errors\": int, \"warnings\": int, \"notes\": int,\n"
     "   \"findings\": [{\"severity\": \"error\"|\"warning\"|\"note\", \"code\": str,\n"
     "     \"message\": str (the line's WHERE: WHAT),\n"
-    "     \"mesh\", \"primitive\", \"skin\", \"joint\": int or null,\n"
+    "     \"mesh\", \"primitive\", \"skin\", \"joint\", \"node\" (the file's index),\n"
+    "     \"animation\", \"image\": int or null,\n"
     "     \"count\": int (vertices; joints for the joint and skin codes),\n"
     "     \"value\": num or null (the worst one: the sum furthest from 1, the\n"
     "       lowest weight, the largest joint index, the summed duplicate\n"
     "       weight, the joint index with weight 0, the largest position error\n"
     "       in model units, the lowest retention, the largest IBM error as a\n"
-    "       fraction of the mesh size, the largest singular value ratio),\n"
+    "       fraction of the mesh size, the largest singular value ratio, the\n"
+    "       largest coordinate's distance from the origin: null if not finite),\n"
     "     \"examples\": [{\"vertex\", \"joint\", \"other_joint\": int or null,\n"
     "       \"value\": num, \"animation\": int or null (null: rest pose),\n"
     "       \"time\": num or null}] (worst first, at most 5),\n"
@@ -128,13 +146,20 @@ const char cmd_check_help[] =
 
 static int exit_status(const sw_check_report* r) { return r->error_count ? 2 : r->warning_count ? 1 : 0; }
 
+/* The model's path and the messages (which quote the file's names) go
+   through text_escape_print(): whatever the names hold, each finding is one
+   line and the summary is the last (see text_escape.h). */
 static void print_text(const char* model, const sw_check_report* r) {
     for (size_t i = 0; i < r->finding_count; i++) {
         const sw_check_finding* f = &r->findings[i];
-        printf("%s: %s: %s [%s]\n", model, sw_check_severity_str(f->severity), f->message, f->id);
+        text_escape_print(stdout, model);
+        printf(": %s: ", sw_check_severity_str(f->severity));
+        text_escape_print(stdout, f->message);
+        printf(" [%s]\n", f->id);
     }
     size_t e = r->error_count, w = r->warning_count, n = r->note_count;
-    printf("%s: %zu error%s, %zu warning%s, %zu note%s\n", model, e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", n,
+    text_escape_print(stdout, model);
+    printf(": %zu error%s, %zu warning%s, %zu note%s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", n,
            n == 1 ? "" : "s");
 }
 
@@ -175,6 +200,9 @@ static void print_json(json_writer* w, const char* model, const sw_check_report*
         json_index(w, "primitive", f->primitive);
         json_index(w, "skin", f->skin);
         json_index(w, "joint", f->joint);
+        json_index(w, "node", f->node);
+        json_index(w, "animation", f->animation);
+        json_index(w, "image", f->image);
         json_key(w, "count"), json_int(w, (long long)f->count);
         json_number(w, "value", f->value);
         json_key(w, "examples"), json_begin_array(w);
@@ -249,7 +277,9 @@ int cmd_check(tool_args* args) {
     sw_check_report* report = NULL;
     sw_diag diag;
     if (sw_check_file(model, &load, &options, &report, &diag) != SW_OK) {
-        tool_fail(args, "%s: %s", model, diag.message);
+        char message[TEXT_ESCAPE_BOUND(sizeof diag.message)];
+        text_escape(message, sizeof message, diag.message, strlen(diag.message));
+        tool_fail(args, "%s: %s", model, message);
         return 2;
     }
     bool written = true;

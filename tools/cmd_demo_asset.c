@@ -1,11 +1,18 @@
 /* sinew demo-asset — writes the built-in demo character (sinew/demo.h) as a
    GLB file: the very bytes programs load from memory, so what Blender or
    three.js shows is what sinew draws. */
+/* isatty, fileno: POSIX, not C11. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "tool_common.h"
 
 #include "sinew/demo.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 const char cmd_demo_asset_help[] =
     "usage: sinew demo-asset -o FILE.glb [--quiet]\n"
@@ -28,7 +35,9 @@ const char cmd_demo_asset_help[] =
     "\n"
     "options:\n"
     "  -o, --output FILE   where to write (missing folders are created); FILE is\n"
-    "                      replaced only once fully written\n"
+    "                      replaced only once fully written; a regular file or a\n"
+    "                      new one (a link is followed). '-' is standard output,\n"
+    "                      when it is not a terminal (binary data)\n"
     "  --quiet             no \"wrote FILE (...)\" line on stderr\n"
     "  -h, --help          show this help\n"
     "\n"
@@ -53,11 +62,28 @@ int cmd_demo_asset(tool_args* args) {
         }
     }
     if (!output) return tool_usage(args, "no output file given (-o FILE.glb)");
+    /* '-': binary GLB on standard output, for a pipe or a redirection; a
+       terminal would only show garbage (and may act on escape bytes). */
+    bool to_stdout = tool_is_stdout(output);
+    if (to_stdout && isatty(fileno(stdout)))
+        return tool_usage(args, "standard output is a terminal: not writing binary GLB there; redirect it (> demo.glb) "
+                                "or pipe it");
+    /* Before the work: a device, a FIFO or a folder under the name is refused. */
+    if (!to_stdout && !tool_output_check(output, NULL, &err)) return tool_fail(args, "%s", err.message);
 
     void* glb = NULL;
     size_t size = 0;
     sw_diag diag;
     if (sw_demo_character_glb(&glb, &size, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+
+    if (to_stdout) {
+        errno = 0;
+        bool ok = fwrite(glb, 1, size, stdout) == size && fflush(stdout) == 0;
+        int e = errno ? errno : EIO;
+        sw_demo_free(glb);
+        if (!ok) return tool_fail(args, "cannot write to standard output: %s", strerror(e));
+        return TOOL_EXIT_OK; /* no "wrote" line: no file was written */
+    }
 
     tool_atomic_file file;
     if (!tool_atomic_open(&file, output, &err)) {

@@ -48,7 +48,9 @@ const char cmd_export_help[] =
     "  -o, --output FILE\n"
     "                  write to FILE (missing folders are created; FILE is\n"
     "                  replaced only once complete) instead of standard output;\n"
-    "                  '-' is standard output\n"
+    "                  '-' is standard output. FILE must be a regular file or\n"
+    "                  a new one (a link is followed), never MODEL or a file\n"
+    "                  it names\n"
     "  --quiet         no \"wrote FILE (...)\" line on stderr\n"
     "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
     "  -h, --help      show this help\n";
@@ -233,8 +235,10 @@ static bool write_export(const sw_model* a, long clip_index, const float* times,
     bool ok = true;
     float *positions = NULL, *normals = NULL;
     void* scratch = NULL;
-    /* Instances in the file's node order; node_index is the file's index. */
-    for (size_t source = 0; source < a->node_count && ok; ++source) {
+    /* Instances in the file's node order; node_index is the file's index.
+       A failed write (w->failed: a full disk) stops the work; the caller
+       reports it. */
+    for (size_t source = 0; source < a->node_count && ok && !w->failed; ++source) {
         size_t n = a->node_from_source[source];
         const sw_model_node* node = &a->nodes[n];
         if (node->mesh < 0) continue;
@@ -272,7 +276,7 @@ static bool write_export(const sw_model* a, long clip_index, const float* times,
             for (int pass = 0; pass < (with_normals ? 2 : 1) && ok; ++pass) {
                 json_key(w, pass == 0 ? "positions_by_time" : "normals_by_time");
                 json_begin_array(w);
-                for (size_t t = 0; t < t_count && ok; ++t) {
+                for (size_t t = 0; t < t_count && ok && !w->failed; ++t) {
                     const sw_pose* pose = &poses->poses[t];
                     if (gpu_prim) {
                         ok = gpu_deform(gpu, gpu_prim, pose, opt, positions, with_normals ? normals : NULL, err);
@@ -315,6 +319,23 @@ static bool atomic_sink(const void* data, size_t size, void* user) {
     return tool_atomic_write((tool_atomic_file*)user, data, size);
 }
 
+/* Standard output, with the errno of the first failed write kept (stdio
+   does not say which call failed). */
+typedef struct stdout_sink_state {
+    int write_errno;
+} stdout_sink_state;
+
+static bool stdout_sink(const void* data, size_t size, void* user) {
+    stdout_sink_state* state = user;
+    if (state->write_errno) return false;
+    errno = 0;
+    if (size && fwrite(data, 1, size, stdout) != size) {
+        state->write_errno = errno ? errno : EIO;
+        return false;
+    }
+    return true;
+}
+
 int cmd_export(tool_args* args) {
     export_options opt = {.samples = -1};
     tool_error err;
@@ -350,7 +371,7 @@ int cmd_export(tool_args* args) {
         }
     }
     if (!opt.model) return tool_usage(args, "no MODEL given");
-    if (opt.out && strcmp(opt.out, "-") == 0) opt.out = NULL; /* standard output */
+    if (tool_is_stdout(opt.out)) opt.out = NULL; /* standard output */
     if (opt.times_text && opt.samples >= 0) return tool_usage(args, "give --times or --samples, not both");
     if (opt.stats && !opt.gpu) return tool_usage(args, "--stats reports the GPU skin cache: give --gpu or --gpu-vs");
 
@@ -358,6 +379,19 @@ int cmd_export(tool_args* args) {
     size_t time_count = 0;
     if (opt.times_text && !parse_times(opt.times_text, &times, &time_count, &err))
         return tool_usage(args, "%s", err.message);
+
+    /* The output, before anything is loaded: a device, a FIFO, a folder,
+       or the model itself (or a file it names) is refused now. */
+    if (opt.out) {
+        tool_inputs inputs = {0};
+        bool listed = tool_inputs_add_model(&inputs, opt.model);
+        bool ok = listed && tool_output_check(opt.out, &inputs, &err);
+        tool_inputs_free(&inputs);
+        if (!ok) {
+            free(times);
+            return tool_fail(args, "%s", listed ? err.message : "out of memory");
+        }
+    }
 
     sw_model* asset = NULL;
     sw_diag diag;
@@ -399,6 +433,7 @@ int cmd_export(tool_args* args) {
     }
     json_writer w;
     tool_atomic_file file = {0};
+    stdout_sink_state out_state = {0};
     if (opt.out) {
         if (!tool_atomic_open(&file, opt.out, &err)) {
             status = tool_fail(args, "%s", err.message);
@@ -406,19 +441,30 @@ int cmd_export(tool_args* args) {
         }
         json_writer_init(&w, atomic_sink, &file);
     } else {
-        json_writer_init(&w, json_file_sink, stdout);
+        json_writer_init(&w, stdout_sink, &out_state);
     }
     size_t instances = 0;
     bool ok = write_export(asset, clip_index, times, time_count, &poses, &opt, &gpu, &w, &instances, &err);
     bool written = json_writer_finish(&w);
     if (opt.out) {
-        if (!ok) tool_atomic_abort(&file);
-        else if (!written || !tool_atomic_commit(&file, &err)) {
-            if (!written) tool_atomic_abort(&file), tool_error_set(&err, "cannot write %s", opt.out);
+        if (!ok) {
+            tool_atomic_abort(&file);
+        } else if (!written) {
+            /* A failed write (a full disk, an I/O error) names the file and
+               the reason; otherwise the writer itself found a fault. */
+            if (file.write_errno) tool_error_set(&err, "cannot write '%s': %s", opt.out, strerror(file.write_errno));
+            else tool_error_set(&err, "cannot write '%s': the JSON writer failed (unbalanced document)", opt.out);
+            tool_atomic_abort(&file);
+            ok = false;
+        } else if (!tool_atomic_commit(&file, &err)) {
             ok = false;
         }
-    } else if (ok && (!written || fflush(stdout) != 0)) {
-        ok = tool_error_set(&err, "cannot write to standard output");
+    } else if (ok) {
+        errno = 0;
+        if (written && fflush(stdout) != 0) out_state.write_errno = errno ? errno : EIO;
+        if (!written || out_state.write_errno)
+            ok = tool_error_set(&err, "cannot write to standard output: %s",
+                                out_state.write_errno ? strerror(out_state.write_errno) : "the JSON writer failed");
     }
     if (!ok) status = tool_fail(args, "%s", err.message);
     if (ok && opt.out) {

@@ -2,6 +2,7 @@
    primitives, skins with an influence histogram, animations, materials and
    the loader's warnings; as text or as one JSON object. */
 #include "json_writer.h"
+#include "text_escape.h"
 #include "tool_common.h"
 
 #include "sinew/gltf.h"
@@ -90,6 +91,18 @@ static const char* or_dash(const char* s) { return s ? s : "-"; }
 
 /* ---- text ------------------------------------------------------------------ */
 
+/* Names, URIs and messages come from the file: printed through
+   text_escape_print(), so that none can add a line or reach the terminal
+   (see text_escape.h). */
+static void print_escaped(const char* s) { text_escape_print(stdout, s); }
+
+/* `"NAME"`, or `"-"` for an unnamed thing. */
+static void print_name(const char* name) {
+    putchar('"');
+    print_escaped(or_dash(name));
+    putchar('"');
+}
+
 static void print_attributes(const sw_model_primitive* p) {
     printf("POSITION");
     if (p->normals) printf(" NORMAL");
@@ -100,15 +113,19 @@ static void print_attributes(const sw_model_primitive* p) {
 }
 
 static void print_text(const sw_model* a) {
-    printf("%s: glTF 2.0", a->path);
-    if (a->generator) printf(", generator \"%s\"", a->generator);
+    print_escaped(a->path);
+    printf(": glTF 2.0");
+    if (a->generator) printf(", generator "), print_name(a->generator);
     printf("\n");
 
     printf("scenes: %zu", a->scene_count);
     if (a->default_scene >= 0) printf(" (default %d)", a->default_scene);
     printf("\n");
-    for (size_t s = 0; s < a->scene_count; ++s)
-        printf("  scene %zu \"%s\": %zu root nodes\n", s, or_dash(a->scenes[s].name), a->scenes[s].node_count);
+    for (size_t s = 0; s < a->scene_count; ++s) {
+        printf("  scene %zu ", s);
+        print_name(a->scenes[s].name);
+        printf(": %zu root nodes\n", a->scenes[s].node_count);
+    }
 
     size_t roots = 0, with_mesh = 0, with_skin = 0, with_matrix = 0;
     for (size_t n = 0; n < a->node_count; ++n) {
@@ -123,8 +140,9 @@ static void print_text(const sw_model* a) {
     printf("meshes: %zu\n", a->mesh_count);
     for (size_t m = 0; m < a->mesh_count; ++m) {
         const sw_model_mesh* mesh = &a->meshes[m];
-        printf("  mesh %zu \"%s\": %zu primitive%s", m, or_dash(mesh->name), mesh->primitive_count,
-               mesh->primitive_count == 1 ? "" : "s");
+        printf("  mesh %zu ", m);
+        print_name(mesh->name);
+        printf(": %zu primitive%s", mesh->primitive_count, mesh->primitive_count == 1 ? "" : "s");
         if (mesh->weight_count) printf(", %zu morph targets", mesh->weight_count);
         printf("\n");
         for (size_t p = 0; p < mesh->primitive_count; ++p) {
@@ -146,7 +164,9 @@ static void print_text(const sw_model* a) {
     for (size_t s = 0; s < a->skin_count; ++s) {
         size_t hist[SW_MODEL_MAX_INFLUENCES + 1];
         influence_histogram(a, s, hist);
-        printf("  skin %zu \"%s\": %zu joints", s, or_dash(a->skins[s].name), a->skins[s].joint_count);
+        printf("  skin %zu ", s);
+        print_name(a->skins[s].name);
+        printf(": %zu joints", a->skins[s].joint_count);
         if (a->skins[s].skeleton >= 0) printf(", skeleton node %u", (unsigned)a->nodes[a->skins[s].skeleton].source_index);
         printf("\n    vertices by influence count:");
         bool any = false;
@@ -160,8 +180,9 @@ static void print_text(const sw_model* a) {
         const sw_clip* clip = &a->animations[i];
         size_t counts[4];
         interpolation_counts(clip, counts);
-        printf("  animation %zu \"%s\": %.4g s (keys from %.4g s), %zu channels:", i, or_dash(clip->name),
-               clip->duration, clip->start, clip->track_count);
+        printf("  animation %zu ", i);
+        print_name(clip->name);
+        printf(": %.4g s (keys from %.4g s), %zu channels:", clip->duration, clip->start, clip->track_count);
         for (int k = 1; k < 4; ++k)
             if (counts[k]) printf(" %s %zu", interp_names[k], counts[k]);
         printf("\n");
@@ -170,8 +191,10 @@ static void print_text(const sw_model* a) {
     printf("materials: %zu\n", a->material_count);
     for (size_t i = 0; i < a->material_count; ++i) {
         const sw_model_material* m = &a->materials[i];
-        printf("  material %zu \"%s\": base colour (%g, %g, %g, %g)", i, or_dash(m->name), m->base_color_factor[0],
-               m->base_color_factor[1], m->base_color_factor[2], m->base_color_factor[3]);
+        printf("  material %zu ", i);
+        print_name(m->name);
+        printf(": base colour (%g, %g, %g, %g)", m->base_color_factor[0], m->base_color_factor[1],
+               m->base_color_factor[2], m->base_color_factor[3]);
         if (m->base_color_texture.texture >= 0) printf(" × texture %d", m->base_color_texture.texture);
         if (m->normal_texture.texture >= 0) printf(", normal map %d", m->normal_texture.texture);
         if (m->occlusion_texture.texture >= 0) printf(", occlusion %d", m->occlusion_texture.texture);
@@ -184,7 +207,11 @@ static void print_text(const sw_model* a) {
     printf("textures: %zu, images: %zu\n", a->texture_count, a->image_count);
 
     printf("warnings: %zu\n", a->warning_count);
-    for (size_t i = 0; i < a->warning_count; ++i) printf("  %s\n", a->warnings[i]);
+    for (size_t i = 0; i < a->warning_count; ++i) {
+        printf("  ");
+        print_escaped(a->warnings[i]);
+        printf("\n");
+    }
 }
 
 /* ---- JSON ------------------------------------------------------------------- */
@@ -365,7 +392,12 @@ int cmd_info(tool_args* args) {
 
     sw_model* asset = NULL;
     sw_diag diag;
-    if (sw_gltf_load_file(model, &options, &asset, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+    if (sw_gltf_load_file(model, &options, &asset, &diag) != SW_OK) {
+        /* the loader's message quotes the file's strings */
+        char message[TEXT_ESCAPE_BOUND(sizeof diag.message)];
+        text_escape(message, sizeof message, diag.message, strlen(diag.message));
+        return tool_fail(args, "%s", message);
+    }
 
     bool ok = true;
     if (json) {

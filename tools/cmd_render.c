@@ -8,20 +8,17 @@
 
 #include <float.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_FRAMES 100000
 #define BOUNDS_SAMPLES 24
 
-/* Ctrl-C during a render: stop at the next frame and remove the partial
-   output (the only state a signal handler may touch). */
-static volatile sig_atomic_t render_interrupted;
-static void on_interrupt(int signal_number) {
-    (void)signal_number;
-    render_interrupted = 1;
-}
+/* A signal (Ctrl-C, SIGTERM, SIGHUP) during a render is handled by the
+   process's cleanup handler (tool_signals_install): frame_output records
+   its temporary, the frames of a sequence and ffmpeg there, so the
+   handler removes the partial output, kills ffmpeg and ends the process
+   with the signal (status 128 + N). */
 
 const char cmd_render_help[] =
     "usage: sinew render [MODEL] [--anim NAME|INDEX|none] [--time T | --frames N [--fps F]]\n"
@@ -56,7 +53,10 @@ const char cmd_render_help[] =
     "                  or a pattern such as frames/%04d.png; missing folders\n"
     "                  are created; written to a temporary file and renamed\n"
     "                  when complete (default render.png, or render.mp4 with\n"
-    "                  --frames)\n"
+    "                  --frames). Regular files or new ones only (a link is\n"
+    "                  followed), never MODEL; not '-': frames do not go to\n"
+    "                  standard output. An MP4 or GIF is checked whole after\n"
+    "                  ffmpeg exits\n"
     "  --quiet         no progress bar and no \"wrote FILE (...)\" line on stderr\n"
     "  --stats         print what was drawn and the skin cache's counts on stderr\n"
     "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
@@ -223,12 +223,26 @@ int cmd_render(tool_args* args) {
         }
     }
     if (!o.out) o.out = o.frames > 1 ? "render.mp4" : "render.png";
+    if (tool_is_stdout(o.out))
+        return tool_usage(args, "frames go to files, not to standard output ('-'): give -o FILE.png, .mp4, .gif "
+                                "or a pattern such as frames/%%04d.png");
     frame_output_kind kind;
     if (!frame_output_kind_of(o.out, &kind, &err)) return tool_usage(args, "%s", err.message);
     if (kind == FRAME_OUTPUT_PNG && o.frames > 1)
         return tool_usage(args, "%ld frames do not fit in one PNG: write .mp4, .gif or a pattern such as frames/%%04d.png",
                           o.frames);
     if (o.split && o.dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
+
+    /* Every file the render will write, before anything is loaded: a
+       device, a FIFO, a folder, or the model (or a file it names) is
+       refused now. */
+    {
+        tool_inputs inputs = {0};
+        bool listed = !o.model || tool_inputs_add_model(&inputs, o.model);
+        bool ok = listed && frame_output_check(o.out, (int)o.frames, &inputs, &err);
+        tool_inputs_free(&inputs);
+        if (!ok) return tool_fail(args, "%s", listed ? err.message : "out of memory");
+    }
 
     int status = TOOL_EXIT_OK;
     sw_diag diag;
@@ -320,15 +334,7 @@ int cmd_render(tool_args* args) {
     sw_renderer_stats before;
     sw_renderer_get_stats(renderer, &before); /* the bounds' skinning is not the frames' */
     frame_progress_begin(&progress, stderr, (int)o.frames, o.quiet);
-    render_interrupted = 0;
-    void (*old_int)(int) = signal(SIGINT, on_interrupt);
-    void (*old_term)(int) = signal(SIGTERM, on_interrupt);
     for (long f = 0; f < o.frames; f++) {
-        if (render_interrupted) {
-            frame_progress_end(&progress);
-            status = tool_fail(args, "interrupted after %ld of %ld frames; nothing written", f, o.frames);
-            break;
-        }
         double t = o.time + (double)f / o.fps;
         if (!pose_at(asset, clip, &p, t, &err)) {
             status = tool_fail(args, "%s", err.message);
@@ -351,8 +357,6 @@ int cmd_render(tool_args* args) {
         }
         frame_progress_update(&progress, (int)f + 1);
     }
-    signal(SIGINT, old_int);
-    signal(SIGTERM, old_term);
     if (status != TOOL_EXIT_OK) goto done;
     frame_progress_end(&progress);
     frame_output* finishing = output;

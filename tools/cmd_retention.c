@@ -55,7 +55,9 @@ const char cmd_retention_help[] =
     "                  170°: the formula, and the LBS and DQS measurements on the\n"
     "                  tube's rings. FILE ends in .svg or .png (this picks the\n"
     "                  format); missing folders are created; FILE is replaced\n"
-    "                  only once fully written.\n"
+    "                  only once fully written. A regular file or a new one (a\n"
+    "                  link is followed); not '-': standard output carries the\n"
+    "                  tables.\n"
     "  --rings N       rings along the tube, 7..2401 (default 61: weight steps of\n"
     "                  0.05). With N − 1 even a ring sits at w = 0.5; otherwise\n"
     "                  table 3 uses the nearest ring and prints its w.\n"
@@ -403,6 +405,9 @@ static int parse_options(tool_args* args, retention_options* opt, bool* out_help
         }
     }
     if (opt->quiet && opt->json) return tool_usage(args, "--quiet and --json cannot be combined");
+    if (tool_is_stdout(opt->plot_path))
+        return tool_usage(args, "the plot cannot go to standard output ('-'), which carries the tables; give -o "
+                                "FILE.svg or FILE.png");
     if (opt->plot_path && plot_format_from_path(opt->plot_path) == PLOT_FORMAT_UNKNOWN)
         return tool_usage(args, "output '%s': the file name must end in .svg or .png", opt->plot_path);
     return TOOL_EXIT_OK;
@@ -417,6 +422,8 @@ int cmd_retention(tool_args* args) {
 
     tube_measurements m;
     tool_error err;
+    /* Before the work: a device, a FIFO or a folder under the name is refused. */
+    if (opt.plot_path && !tool_output_check(opt.plot_path, NULL, &err)) return tool_fail(args, "%s", err.message);
     if (!measure_tube(&m, &opt, &err)) {
         free_measurements(&m);
         return tool_fail(args, "%s", err.message);

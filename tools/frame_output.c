@@ -1,7 +1,8 @@
 /* Rendered frames to PNG files or through ffmpeg (see frame_output.h). */
 
-/* posix_spawnp, pipe, fcntl, waitpid, kill, pthread_sigmask, sigtimedwait,
-   clock_gettime, isatty, fileno, fstat, strsignal: POSIX, not C11. */
+/* posix_spawnp, pipe, fcntl, waitpid, waitid, kill, pthread_sigmask,
+   sigtimedwait, clock_gettime, isatty, fileno, fstat, pread, strsignal:
+   POSIX, not C11. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "frame_output.h"
@@ -57,6 +58,11 @@ struct frame_output {
     pid_t ffmpeg;
     int pipe_fd;
     FILE* ffmpeg_log;
+
+    /* Entries in the signal cleanup table (tool_common.h): ffmpeg, and the
+       frames of a sequence already renamed into place; -1 when none. */
+    int ffmpeg_cleanup;
+    int sequence_cleanup;
 };
 
 /* ---- names ------------------------------------------------------------------ */
@@ -152,6 +158,167 @@ static bool is_video(frame_output_kind kind) {
     return kind == FRAME_OUTPUT_MP4 || kind == FRAME_OUTPUT_GIF;
 }
 
+/* The literal text before and after the frame number of a checked
+   pattern, "%%" made '%' ("a%%/f_%03d.png" → "a%/f_", ".png"). Each of
+   `prefix` and `suffix` has room for strlen(pattern) + 1 bytes. */
+static void pattern_parts(const char* pattern, char* prefix, char* suffix) {
+    char* out = prefix;
+    for (const char* c = pattern; *c; c++) {
+        if (*c != '%') {
+            *out++ = *c;
+        } else if (c[1] == '%') {
+            *out++ = '%';
+            c++;
+        } else {
+            *out = '\0';
+            out = suffix;
+            c = strchr(c, 'd');
+        }
+    }
+    *out = '\0';
+}
+
+bool frame_output_check(const char* path, int frame_count, const tool_inputs* inputs, tool_error* err) {
+    frame_output_kind kind;
+    if (!frame_output_kind_of(path, &kind, err)) return false;
+    if (kind != FRAME_OUTPUT_SEQUENCE) return tool_output_check(path, inputs, err);
+    int digits = 0;
+    pattern_check(path, &digits, NULL);
+    size_t size = strlen(path) + (size_t)digits + 16;
+    char* name = malloc(size);
+    if (!name) return tool_error_set(err, "cannot write '%s': out of memory", path);
+    bool ok = true;
+    for (int i = 0; i < frame_count && ok; i++) {
+        pattern_name(name, size, path, digits, i);
+        ok = tool_output_check(name, inputs, err);
+    }
+    free(name);
+    return ok;
+}
+
+/* ---- what ffmpeg wrote ------------------------------------------------------------ */
+
+/* Reads exactly `size` bytes at `offset`; false (errno set, or 0 at the
+   end of the file) otherwise. */
+static bool read_at(int fd, void* out, size_t size, uint64_t offset) {
+    uint8_t* p = out;
+    while (size > 0) {
+        ssize_t n = pread(fd, p, size, (off_t)offset);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (n == 0) errno = 0;
+            return false;
+        }
+        p += n;
+        size -= (size_t)n;
+        offset += (uint64_t)n;
+    }
+    return true;
+}
+
+static uint64_t big_endian(const uint8_t* p, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++) v = v << 8 | p[i];
+    return v;
+}
+
+static bool read_failed(tool_error* err) {
+    return tool_error_set(err, "the file cannot be read back: %s",
+                          errno ? strerror(errno) : "it is shorter than it was");
+}
+
+/* The top-level boxes of an ISO base media file (ISO/IEC 14496-12 §4.2):
+   each starts with a 32-bit big-endian size (header included) and a
+   4-character type; size 1 means a 64-bit size follows the type, size 0
+   that the box runs to the end of the file. They must tile the file
+   exactly, the first must be 'ftyp', one must be 'mdat' (the frames) and
+   one 'moov' (the index without which no player can read them; ffmpeg
+   writes it last, or moves it to the front at the very end with
+   +faststart). So no prefix of a good file passes. */
+static bool verify_mp4(int fd, uint64_t size, tool_error* err) {
+    uint64_t offset = 0;
+    size_t boxes = 0;
+    bool moov = false, mdat = false;
+    while (offset < size) {
+        uint8_t header[16];
+        uint64_t left = size - offset, header_size = 8;
+        if (left < 8)
+            return tool_error_set(err,
+                                  "the MP4 is truncated: %llu bytes at byte %llu are too few for a box header",
+                                  (unsigned long long)left, (unsigned long long)offset);
+        if (!read_at(fd, header, 8, offset)) return read_failed(err);
+        char type[5];
+        for (int i = 0; i < 4; i++) /* printable, for messages: a truncated file's "type" may be any bytes */
+            type[i] = header[4 + i] >= 0x20 && header[4 + i] < 0x7f ? (char)header[4 + i] : '?';
+        type[4] = '\0';
+        uint64_t box = big_endian(header, 4);
+        if (box == 1) {
+            if (left < 16)
+                return tool_error_set(err, "the MP4 is truncated: the box '%s' at byte %llu has no room for its size",
+                                      type, (unsigned long long)offset);
+            if (!read_at(fd, header + 8, 8, offset + 8)) return read_failed(err);
+            box = big_endian(header + 8, 8);
+            header_size = 16;
+        } else if (box == 0) {
+            box = left;
+        }
+        if (box < header_size)
+            return tool_error_set(err, "the MP4 is damaged: the box '%s' at byte %llu has the impossible size %llu",
+                                  type, (unsigned long long)offset, (unsigned long long)box);
+        if (box > left)
+            return tool_error_set(err,
+                                  "the MP4 is truncated: the box '%s' at byte %llu should be %llu bytes long, but "
+                                  "the file ends %llu bytes after its start",
+                                  type, (unsigned long long)offset, (unsigned long long)box,
+                                  (unsigned long long)left);
+        if (boxes == 0 && memcmp(type, "ftyp", 4) != 0)
+            return tool_error_set(err, "the file is not an MP4: it starts with a '%s' box, not 'ftyp'", type);
+        if (memcmp(type, "moov", 4) == 0) moov = true;
+        if (memcmp(type, "mdat", 4) == 0) mdat = true;
+        boxes++;
+        offset += box;
+    }
+    if (!moov)
+        return tool_error_set(err,
+                              "the MP4 has no 'moov' box among its %zu top-level boxes: it is incomplete (was the "
+                              "disk full?)",
+                              boxes);
+    if (!mdat)
+        return tool_error_set(err,
+                              "the MP4 has no 'mdat' box (the frames) among its %zu top-level boxes: it is incomplete",
+                              boxes);
+    return true;
+}
+
+/* A GIF starts "GIF87a" or "GIF89a" and ends with the trailer byte 0x3B
+   (GIF89a §27), which ffmpeg writes last. */
+static bool verify_gif(int fd, uint64_t size, tool_error* err) {
+    uint8_t head[6], last;
+    if (size < 14) /* header, logical screen descriptor, trailer */
+        return tool_error_set(err, "the GIF is truncated: %llu bytes", (unsigned long long)size);
+    if (!read_at(fd, head, sizeof head, 0) || !read_at(fd, &last, 1, size - 1)) return read_failed(err);
+    if (memcmp(head, "GIF87a", 6) != 0 && memcmp(head, "GIF89a", 6) != 0)
+        return tool_error_set(err, "the file is not a GIF: it does not start with GIF87a or GIF89a");
+    if (last != 0x3B)
+        return tool_error_set(err,
+                              "the GIF is truncated: it does not end with the trailer byte 0x3B (was the disk full?)");
+    return true;
+}
+
+bool frame_output_verify(const char* path, frame_output_kind kind, tool_error* err) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return tool_error_set(err, "the file cannot be read back: %s", strerror(errno));
+    struct stat st;
+    bool ok;
+    if (fstat(fd, &st) != 0) ok = read_failed(err);
+    else if (st.st_size == 0) ok = tool_error_set(err, "wrote nothing (an empty file)");
+    else if (kind == FRAME_OUTPUT_MP4) ok = verify_mp4(fd, (uint64_t)st.st_size, err);
+    else if (kind == FRAME_OUTPUT_GIF) ok = verify_gif(fd, (uint64_t)st.st_size, err);
+    else ok = true;
+    close(fd);
+    return ok;
+}
+
 /* ---- ffmpeg ------------------------------------------------------------------ */
 
 /* `fd` moved to a number above stdin/stdout/stderr, close-on-exec: the
@@ -191,10 +358,22 @@ static void ffmpeg_last_line(FILE* log, char* out, size_t size) {
 static bool ffmpeg_wait(frame_output* o, char* how, size_t how_size) {
     if (o->pipe_fd >= 0) close(o->pipe_fd);
     o->pipe_fd = -1;
+    /* Waits without reaping (a signal meanwhile still finds ffmpeg in the
+       cleanup table, and kills it), then forgets and reaps it with the
+       signals held, so that the table never holds a pid already reaped
+       (and perhaps reused). */
+    siginfo_t info;
+    int w;
+    do w = waitid(P_PID, (id_t)o->ffmpeg, &info, WEXITED | WNOWAIT);
+    while (w < 0 && errno == EINTR);
     int status = 0;
     pid_t r;
+    tool_cleanup_block(true);
+    tool_cleanup_forget(o->ffmpeg_cleanup);
+    o->ffmpeg_cleanup = -1;
     do r = waitpid(o->ffmpeg, &status, 0);
     while (r < 0 && errno == EINTR);
+    tool_cleanup_block(false);
     o->ffmpeg = 0;
     if (r < 0) {
         snprintf(how, how_size, "cannot wait for it: %s", strerror(errno));
@@ -225,10 +404,14 @@ static void ffmpeg_stop(frame_output* o) {
     if (o->pipe_fd >= 0) close(o->pipe_fd);
     o->pipe_fd = -1;
     if (o->ffmpeg > 0) {
+        tool_cleanup_block(true);
         kill(o->ffmpeg, SIGKILL);
         pid_t r;
         do r = waitpid(o->ffmpeg, NULL, 0);
         while (r < 0 && errno == EINTR);
+        tool_cleanup_forget(o->ffmpeg_cleanup);
+        o->ffmpeg_cleanup = -1;
+        tool_cleanup_block(false);
         o->ffmpeg = 0;
     }
 }
@@ -319,7 +502,12 @@ static bool ffmpeg_start(frame_output* o, tool_error* err) {
         (e = posix_spawnattr_setpgroup(&attr, 0)) != 0 || (e = posix_spawnattr_setsigmask(&attr, &none)) != 0 ||
         (e = posix_spawnattr_setsigdefault(&attr, &pipe_only)) != 0)
         goto spawn_error;
+    /* Started and recorded in one step: a signal in between would leave
+       ffmpeg running. (Its own mask is set empty above.) */
+    tool_cleanup_block(true);
     e = posix_spawnp(&o->ffmpeg, "ffmpeg", &actions, &attr, (char* const*)args, environ);
+    if (e == 0) o->ffmpeg_cleanup = tool_cleanup_add_child((long)o->ffmpeg);
+    tool_cleanup_block(false);
     if (e == ENOENT) {
         o->ffmpeg = 0;
         tool_error_set(err,
@@ -399,10 +587,15 @@ static bool ffmpeg_finish(frame_output* o, tool_error* err) {
         return tool_error_set(err, "cannot write '%s': ffmpeg failed (%s)%s%s", o->path, how, line[0] ? ": " : "",
                               line);
     }
-    struct stat st;
-    if (fstat(fileno(o->file.stream), &st) == 0 && st.st_size == 0) {
+    /* ffmpeg's exit status is not enough: 5.1 exits 0 when the disk fills
+       up while it writes the trailer. The file must be whole. */
+    tool_error why;
+    if (!frame_output_verify(o->file.temp_path, o->kind, &why)) {
+        char line[512];
+        ffmpeg_last_line(o->ffmpeg_log, line, sizeof line);
         tool_atomic_abort(&o->file);
-        return tool_error_set(err, "cannot write '%s': ffmpeg exited with status 0 but wrote nothing", o->path);
+        return tool_error_set(err, "cannot write '%s': ffmpeg exited with status 0 but %s%s%s", o->path, why.message,
+                              line[0] ? "; ffmpeg said: " : "", line);
     }
     /* ffmpeg wrote through its own descriptor to the very file (same inode:
        -y truncates, it does not replace) that o->file holds open, so the
@@ -429,7 +622,8 @@ static bool png_encode(frame_output* o, const uint8_t* rgba, tool_error* err) {
 /* ---- the output -------------------------------------------------------------------- */
 
 static void output_free(frame_output* o) {
-    free(o->created_dirs); /* finished: the folders stay */
+    tool_cleanup_forget(o->sequence_cleanup);
+    tool_keep_created_dirs(o->created_dirs); /* finished: the folders stay */
     if (o->ffmpeg_log) fclose(o->ffmpeg_log);
     free(o->frame_path);
     free(o->path);
@@ -454,8 +648,14 @@ bool frame_output_open(frame_output** out, const char* path, int width, int heig
         return tool_error_set(err, "cannot write '%s': frame rate %g is outside %g..%g", path, fps,
                               FRAME_OUTPUT_MIN_FPS, FRAME_OUTPUT_MAX_FPS);
 
+    /* Every file it will write, before anything is: a device, a FIFO or a
+       folder under the name is refused here. */
+    if (!frame_output_check(path, frame_count, NULL, err)) return false;
+
     frame_output* o = calloc(1, sizeof *o);
     if (!o) return tool_error_set(err, "cannot write '%s': out of memory", path);
+    o->ffmpeg_cleanup = -1;
+    o->sequence_cleanup = -1;
     o->kind = kind;
     o->width = width;
     o->height = height;
@@ -481,6 +681,16 @@ bool frame_output_open(frame_output** out, const char* path, int width, int heig
             output_free(o);
             return tool_error_set(err, "cannot write '%s': out of memory", path);
         }
+        /* The frames renamed into place are recorded for a signal to remove
+           (the count grows with each, frame_output_write). */
+        char* parts = malloc(2 * (strlen(path) + 1));
+        if (!parts) {
+            output_free(o);
+            return tool_error_set(err, "cannot write '%s': out of memory", path);
+        }
+        pattern_parts(path, parts, parts + strlen(path) + 1);
+        o->sequence_cleanup = tool_cleanup_add_sequence(parts, parts + strlen(path) + 1, o->digits);
+        free(parts);
         pattern_name(o->frame_path, o->frame_path_size, o->path, o->digits, 0);
         ok = tool_atomic_open(&o->file, o->frame_path, err);
     } else {
@@ -518,6 +728,7 @@ bool frame_output_write(frame_output* o, const uint8_t* rgba, tool_error* err) {
         /* Each frame is committed as soon as it is complete (a long render
            can be watched, or resumed by hand, frame by frame); an abort
            removes them all again (frame_output_abort). */
+        tool_cleanup_set_count(o->sequence_cleanup, o->written + 1); /* before its rename */
         ok = png_encode(o, rgba, err) && tool_atomic_commit(&o->file, err);
         break;
     default:

@@ -20,12 +20,18 @@
    PNG keeps the alpha; MP4 (yuv420p) and GIF drop it.
 
    Nothing is ever left half-written. A PNG, and each frame of a sequence,
-   is written to "<name>.tmp.<pid>" beside it (tool_atomic_*) and renamed:
-   a single PNG by frame_output_finish, a sequence frame as soon as it is
-   written (the next frame's temporary is opened then). ffmpeg writes a video to "<name>.tmp.<pid>", which is
-   renamed once ffmpeg has exited with status 0. A failed write, a failed
-   finish or an abort removes the temporary files, the frames of a
-   sequence that this run had already written, and the folders it created.
+   is written to "<name>.tmp.<pid>" beside it (tool_atomic_*: a symbolic
+   link is followed and its target replaced; a device, FIFO, socket or
+   folder under the name is refused) and renamed: a single PNG by
+   frame_output_finish, a sequence frame as soon as it is written (the next
+   frame's temporary is opened then). ffmpeg writes a video to
+   "<name>.tmp.<pid>", which is renamed once ffmpeg has exited with status
+   0 and the file is verified whole (frame_output_verify: ffmpeg 5.1 exits
+   0 on a full disk). A failed write, a failed finish or an abort removes
+   the temporary files, the frames of a sequence that this run had already
+   written, and the folders it created. The same things are recorded in
+   the signal cleanup table (tool_common.h), ffmpeg included, so that a
+   signal that ends the process removes them and kills ffmpeg too.
 
    MP4 and GIF need the `ffmpeg` program (Debian package ffmpeg) on PATH;
    frame_output_open starts it, so a missing ffmpeg is reported before any
@@ -35,8 +41,10 @@
    frames are piped to ffmpeg (never changed process-wide); an ffmpeg that
    stops reading is an error whose message ends with ffmpeg's last line.
 
-   An object is used by one thread at a time. Nothing here keeps global
-   state. */
+   An object is used by one thread at a time, the main thread (the one
+   that called tool_signals_install, if any). Nothing here keeps global
+   state of its own: what a signal must clean up goes into tool_common's
+   cleanup table. */
 #ifndef SINEW_TOOLS_FRAME_OUTPUT_H
 #define SINEW_TOOLS_FRAME_OUTPUT_H
 
@@ -75,16 +83,33 @@ bool frame_output_kind_of(const char* path, frame_output_kind* out, tool_error* 
    `pattern` is not a valid pattern or `size` (NUL included) is too small. */
 bool frame_output_frame_path(const char* pattern, int number, char* out, size_t size);
 
+/* Checks, before any work, every file `path` will write for `frame_count`
+   frames (each frame's name for a sequence) with tool_output_check:
+   regular files or new ones only, none of them one of `inputs` (may be
+   NULL). frame_output_open checks the same (without inputs). */
+bool frame_output_check(const char* path, int frame_count, const tool_inputs* inputs, tool_error* err);
+
+/* Checks that the finished video at `path` is whole, by its structure:
+   FRAME_OUTPUT_MP4: not empty; its top-level boxes (32-bit big-endian
+   size, 4-character type; size 1: a 64-bit size follows; size 0: to the
+   end of the file) tile the file exactly, the first is 'ftyp', one is
+   'mdat' and one 'moov'; FRAME_OUTPUT_GIF: a GIF87a/GIF89a header and the trailer byte
+   0x3B at the end. Other kinds: not empty. On failure `err` says what is
+   wrong, in words that follow "but" ("the MP4 has no 'moov' box ...");
+   it does not name the file. */
+bool frame_output_verify(const char* path, frame_output_kind kind, tool_error* err);
+
 typedef struct frame_output frame_output; /* opaque */
 
 /* Prepares to write `frame_count` frames of `width` × `height` pixels
    (1..FRAME_OUTPUT_MAX_SIZE each) to `path` (copied). `fps`
    (FRAME_OUTPUT_MIN_FPS..FRAME_OUTPUT_MAX_FPS) is used, and checked, by
    MP4 and GIF only. A single .png takes exactly one frame.
-   Creates the folders missing above `path` (tool_make_parent_dirs) and
-   the temporary file of the first output now, so a read-only directory or
-   a file where a folder should be is reported here, and starts ffmpeg for
-   MP4 and GIF.
+   Checks every file it will write (frame_output_check), creates the
+   folders missing above `path` (tool_make_parent_dirs) and the temporary
+   file of the first output now, so a read-only directory, a file where a
+   folder should be or a device under the name is reported here, and
+   starts ffmpeg for MP4 and GIF.
    On failure `*out` is NULL, nothing is left on disk and `err` says why,
    naming `path`. */
 bool frame_output_open(frame_output** out, const char* path, int width, int height, double fps, int frame_count,
@@ -97,7 +122,9 @@ bool frame_output_open(frame_output** out, const char* path, int width, int heig
 bool frame_output_write(frame_output* output, const uint8_t* rgba, tool_error* err);
 
 /* Completes the output: checks that all frame_count frames were written,
-   waits for ffmpeg and renames the result into place. On failure removes
+   waits for ffmpeg, checks its exit status and the file it wrote
+   (frame_output_verify; a failure quotes ffmpeg's last line of messages)
+   and renames the result into place. On failure removes
    everything this run wrote and `err` says why. Always frees `output`. */
 bool frame_output_finish(frame_output* output, tool_error* err);
 

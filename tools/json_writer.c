@@ -1,6 +1,8 @@
 /* Streaming JSON writer (see json_writer.h). */
 #include "json_writer.h"
 
+#include "text_escape.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,31 +65,44 @@ void json_end_object(json_writer* w) { close_container(w, '}'); }
 void json_begin_array(json_writer* w) { open_container(w, '['); }
 void json_end_array(json_writer* w) { close_container(w, ']'); }
 
-static void write_string(json_writer* w, const char* s) {
+/* `s` as a JSON string, valid UTF-8 whatever the bytes: an invalid sequence
+   becomes one U+FFFD per maximal subpart (text_utf8_next()), and control
+   characters become escapes, so that the output is also safe in a terminal. */
+static void write_string(json_writer* w, const char* s, size_t size) {
+    static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
     put(w, "\"", 1);
-    for (const unsigned char* p = (const unsigned char*)s; *p; ++p) {
-        char esc[8];
-        switch (*p) {
-        case '"': put_text(w, "\\\""); break;
-        case '\\': put_text(w, "\\\\"); break;
-        case '\n': put_text(w, "\\n"); break;
-        case '\r': put_text(w, "\\r"); break;
-        case '\t': put_text(w, "\\t"); break;
-        default:
-            if (*p < 0x20) {
-                snprintf(esc, sizeof esc, "\\u%04x", *p);
-                put_text(w, esc);
-            } else {
-                put(w, (const char*)p, 1);
-            }
+    size_t run = 0; /* bytes before s + i copied as they are, not yet put */
+    for (size_t i = 0; i < size;) {
+        uint32_t cp;
+        size_t n = text_utf8_next(s + i, size - i, &cp);
+        const char* esc = NULL;
+        char hex[8];
+        if (cp == TEXT_UTF8_INVALID) esc = replacement;
+        else if (cp == '"') esc = "\\\"";
+        else if (cp == '\\') esc = "\\\\";
+        else if (cp == '\n') esc = "\\n";
+        else if (cp == '\r') esc = "\\r";
+        else if (cp == '\t') esc = "\\t";
+        else if (cp < 0x20 || cp == 0x7f || text_is_format_control(cp)) {
+            snprintf(hex, sizeof hex, "\\u%04x", (unsigned)cp);
+            esc = hex;
         }
+        if (esc) {
+            put(w, s + i - run, run);
+            put_text(w, esc);
+            run = 0;
+        } else {
+            run += n;
+        }
+        i += n;
     }
+    put(w, s + size - run, run);
     put(w, "\"", 1);
 }
 
 void json_key(json_writer* w, const char* key) {
     before_value(w);
-    write_string(w, key);
+    write_string(w, key, strlen(key));
     put(w, ":", 1);
     w->after_key = true;
 }
@@ -98,7 +113,12 @@ void json_string(json_writer* w, const char* s) {
         return;
     }
     before_value(w);
-    write_string(w, s);
+    write_string(w, s, strlen(s));
+}
+
+void json_string_n(json_writer* w, const char* s, size_t size) {
+    before_value(w);
+    write_string(w, s, size);
 }
 
 void json_int(json_writer* w, long long v) {

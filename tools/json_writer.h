@@ -10,7 +10,18 @@
      json_writer_finish(&w);   // false if any write failed
 
    Floats are written with 9 significant digits, enough to read back the
-   same float; NaN and infinities (not JSON) are written as null. */
+   same float; NaN and infinities (not JSON) are written as null.
+
+   Strings (keys and values) may hold anything a file gave: the output is
+   valid UTF-8 and valid JSON whatever the bytes (RFC 8259). Each invalid
+   UTF-8 sequence (overlong forms, surrogates, code points above U+10FFFF,
+   stray continuation bytes, bytes C0, C1, F5..FF, a sequence cut short) is
+   replaced by one U+FFFD per maximal subpart, as Unicode recommends and
+   the WHATWG decoder does (text_utf8_next() in text_escape.h); `"` and `\`
+   are escaped, control characters are \n, \r, \t or \u00XX (DEL as
+   \u007f), and the code points a terminal may act on (C1 controls, U+2028,
+   U+2029, bidi overrides; text_is_format_control()) are \uXXXX, so that
+   the JSON is also safe to print. Valid text reads back unchanged. */
 #ifndef SINEW_JSON_WRITER_H
 #define SINEW_JSON_WRITER_H
 
@@ -44,6 +55,8 @@ void json_begin_array(json_writer* w);
 void json_end_array(json_writer* w);
 void json_key(json_writer* w, const char* key);
 void json_string(json_writer* w, const char* s); /* NULL writes null */
+/* `size` bytes of `s`, which may hold NUL bytes (written as \u0000). */
+void json_string_n(json_writer* w, const char* s, size_t size);
 void json_int(json_writer* w, long long v);
 void json_float(json_writer* w, double v);       /* %.9g */
 void json_double(json_writer* w, double v);      /* %.17g */

@@ -2,7 +2,10 @@
 
    Each command lives in its own tools/cmd_<name>.c and is one row of the
    table below; adding a command is adding a row (and its file to
-   CMakeLists.txt). Exit status: 0 ok, 1 failure, 2 usage error. */
+   CMakeLists.txt). Exit status: 0 ok, 1 failure, 2 usage error; a signal
+   (SIGINT, SIGTERM, SIGHUP, SIGPIPE) ends the process killed by that
+   signal (a shell shows 128 + N) once temporary files are removed and
+   child processes stopped (tool_signals_install). */
 #include "tool_common.h"
 
 #include "sinew/base.h"
@@ -79,11 +82,12 @@ static void print_usage(FILE* out) {
         fprintf(out, "  %-*s  %s\n", (int)width, commands[i].name, commands[i].summary);
     fprintf(out, "\n"
                  "Commands that write a file take -o, --output FILE (missing folders are\n"
-                 "created) and --quiet; the line saying what they wrote, warnings and\n"
-                 "errors go to standard error, so standard output carries only data.\n"
-                 "Reference: docs/cli.md.\n"
+                 "created; a regular file or a new one, never an input) and --quiet; the\n"
+                 "line saying what they wrote, warnings and errors go to standard error,\n"
+                 "so standard output carries only data. Reference: docs/cli.md.\n"
                  "\n"
-                 "exit status: 0 ok, 1 failure, 2 usage error\n");
+                 "exit status: 0 ok, 1 failure, 2 usage error, 128+N ended by signal N\n"
+                 "(temporary files removed)\n");
 }
 
 static int usage_error(const char* what, const char* arg) {
@@ -125,6 +129,8 @@ static int run(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+    /* The one process-wide state of the tool: what a signal must clean up. */
+    tool_signals_install();
     int status = run(argc, argv);
     /* A full disk or closed pipe must not pass for success. */
     errno = 0;

@@ -1,17 +1,26 @@
 /* Helpers shared by the sinew subcommands (see tool_common.h). */
 
-/* getpid, open, fdopen, fsync, mkdir, rmdir, stat: POSIX, not C11. */
+/* getpid, open, fdopen, fsync, mkdir, rmdir, stat, lstat, readlink,
+   fchmod, fchown, sigaction, pthread_sigmask, pthread_kill, kill, waitpid:
+   POSIX, not C11. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "tool_common.h"
+#include "text_escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 bool tool_error_set(tool_error* err, const char* format, ...) {
@@ -76,12 +85,26 @@ int tool_print_help(const tool_args* args) {
     return TOOL_EXIT_OK;
 }
 
+/* Status lines quote names, paths and messages taken from files: the
+   text is escaped as a whole (text_escape.h), so nothing in it can start a
+   line or reach the terminal as a control sequence. */
+static void tool_say(const char* prefix, const char* name, const char* middle, const char* format, va_list ap,
+                     const char* suffix) {
+    char text[8192];
+    vsnprintf(text, sizeof text, format, ap);
+    fputs(prefix, stderr);
+    if (name) fputs(name, stderr);
+    fputs(middle, stderr);
+    text_escape_print(stderr, text);
+    fputs(suffix, stderr);
+}
+
 int tool_usage(const tool_args* args, const char* format, ...) {
+    char suffix[96];
+    snprintf(suffix, sizeof suffix, " (see sinew %s --help)\n", args->command->name);
     va_list ap;
     va_start(ap, format);
-    fprintf(stderr, "sinew %s: ", args->command->name);
-    vfprintf(stderr, format, ap);
-    fprintf(stderr, " (see sinew %s --help)\n", args->command->name);
+    tool_say("sinew ", args->command->name, ": ", format, ap, suffix);
     va_end(ap);
     return TOOL_EXIT_USAGE;
 }
@@ -89,9 +112,7 @@ int tool_usage(const tool_args* args, const char* format, ...) {
 int tool_fail(const tool_args* args, const char* format, ...) {
     va_list ap;
     va_start(ap, format);
-    fprintf(stderr, "sinew %s: ", args->command->name);
-    vfprintf(stderr, format, ap);
-    fputc('\n', stderr);
+    tool_say("sinew ", args->command->name, ": ", format, ap, "\n");
     va_end(ap);
     return TOOL_EXIT_FAILURE;
 }
@@ -99,9 +120,7 @@ int tool_fail(const tool_args* args, const char* format, ...) {
 void tool_warn(const tool_args* args, const char* format, ...) {
     va_list ap;
     va_start(ap, format);
-    fprintf(stderr, "sinew %s: warning: ", args->command->name);
-    vfprintf(stderr, format, ap);
-    fputc('\n', stderr);
+    tool_say("sinew ", args->command->name, ": warning: ", format, ap, "\n");
     va_end(ap);
 }
 
@@ -109,9 +128,7 @@ void tool_wrote(bool quiet, const char* format, ...) {
     if (quiet) return;
     va_list ap;
     va_start(ap, format);
-    fputs("wrote ", stderr);
-    vfprintf(stderr, format, ap);
-    fputc('\n', stderr);
+    tool_say("wrote ", NULL, "", format, ap, "\n");
     va_end(ap);
 }
 
@@ -154,6 +171,203 @@ bool tool_has_extension(const char* path, const char* ext) {
     for (size_t i = 0; i < e; i++)
         if (ascii_lower(tail[i]) != ascii_lower(ext[i])) return false;
     return tail[-1] != '/';
+}
+
+/* ---- cleanup on signals ------------------------------------------------------------ */
+
+/* The table a signal handler reads (see tool_common.h). An entry is filled
+   while its kind is SLOT_FREE and published by setting the kind last; it
+   is forgotten by setting the kind back first. Only the main thread writes
+   it, and the handler runs on that thread (it redirects itself there), so
+   the compiler barrier of atomic_signal_fence is all the ordering needed. */
+enum { SLOT_FREE = 0, SLOT_FILE, SLOT_DIR, SLOT_CHILD, SLOT_SEQUENCE };
+
+typedef struct cleanup_slot {
+    volatile sig_atomic_t kind;
+    volatile sig_atomic_t pid;    /* SLOT_CHILD */
+    volatile sig_atomic_t count;  /* SLOT_SEQUENCE: frames 0 .. count − 1 */
+    int digits;                   /* SLOT_SEQUENCE */
+    size_t prefix_length;         /* SLOT_SEQUENCE: path holds prefix, then suffix */
+    char path[TOOL_CLEANUP_PATH_MAX];
+} cleanup_slot;
+
+static struct {
+    cleanup_slot slots[TOOL_CLEANUP_SLOTS];
+    pthread_t main_thread; /* where the handler runs (tool_signals_install) */
+    sigset_t saved_mask;   /* tool_cleanup_block(true) saved it */
+} cleanup_state;
+
+static const int cleanup_signal_numbers[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+#define CLEANUP_SIGNAL_COUNT (sizeof cleanup_signal_numbers / sizeof cleanup_signal_numbers[0])
+
+static void cleanup_signal_set(sigset_t* set) {
+    sigemptyset(set);
+    for (size_t i = 0; i < CLEANUP_SIGNAL_COUNT; i++) sigaddset(set, cleanup_signal_numbers[i]);
+}
+
+/* A free slot with `path` (and `extra` after its NUL, for sequences)
+   copied in, not yet published; NULL when the table is full or the text
+   too long. */
+static cleanup_slot* cleanup_claim(const char* path, const char* extra) {
+    size_t n = strlen(path), m = extra ? strlen(extra) + 1 : 0;
+    if (n + 1 + m > TOOL_CLEANUP_PATH_MAX) return NULL;
+    for (size_t i = 0; i < TOOL_CLEANUP_SLOTS; i++) {
+        cleanup_slot* slot = &cleanup_state.slots[i];
+        if (slot->kind != SLOT_FREE) continue;
+        memcpy(slot->path, path, n + 1);
+        if (extra) memcpy(slot->path + n + 1, extra, m);
+        slot->prefix_length = n;
+        slot->count = 0;
+        slot->pid = 0;
+        return slot;
+    }
+    return NULL;
+}
+
+static int cleanup_publish(cleanup_slot* slot, int kind) {
+    if (!slot) return -1;
+    atomic_signal_fence(memory_order_seq_cst);
+    slot->kind = kind;
+    atomic_signal_fence(memory_order_seq_cst);
+    return (int)(slot - cleanup_state.slots);
+}
+
+int tool_cleanup_add_file(const char* path) {
+    return cleanup_publish(cleanup_claim(path, NULL), SLOT_FILE);
+}
+
+static int cleanup_add_dir(const char* path) {
+    return cleanup_publish(cleanup_claim(path, NULL), SLOT_DIR);
+}
+
+int tool_cleanup_add_child(long pid) {
+    cleanup_slot* slot = cleanup_claim("", NULL);
+    if (slot) slot->pid = (sig_atomic_t)pid;
+    return cleanup_publish(slot, SLOT_CHILD);
+}
+
+int tool_cleanup_add_sequence(const char* prefix, const char* suffix, int digits) {
+    if (digits < 0 || digits > 99) return -1;
+    cleanup_slot* slot = cleanup_claim(prefix, suffix);
+    if (slot) slot->digits = digits;
+    return cleanup_publish(slot, SLOT_SEQUENCE);
+}
+
+void tool_cleanup_set_count(int entry, int count) {
+    if (entry < 0 || entry >= TOOL_CLEANUP_SLOTS) return;
+    atomic_signal_fence(memory_order_seq_cst);
+    cleanup_state.slots[entry].count = count;
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+void tool_cleanup_forget(int entry) {
+    if (entry < 0 || entry >= TOOL_CLEANUP_SLOTS) return;
+    atomic_signal_fence(memory_order_seq_cst);
+    cleanup_state.slots[entry].kind = SLOT_FREE;
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+/* Forgets the folder entry for `path`, if there is one. */
+static void cleanup_forget_dir(const char* path) {
+    for (int i = 0; i < TOOL_CLEANUP_SLOTS; i++)
+        if (cleanup_state.slots[i].kind == SLOT_DIR && strcmp(cleanup_state.slots[i].path, path) == 0) {
+            tool_cleanup_forget(i);
+            return;
+        }
+}
+
+void tool_cleanup_block(bool block) {
+    if (block) {
+        sigset_t set;
+        cleanup_signal_set(&set);
+        pthread_sigmask(SIG_BLOCK, &set, &cleanup_state.saved_mask);
+    } else {
+        pthread_sigmask(SIG_SETMASK, &cleanup_state.saved_mask, NULL);
+    }
+}
+
+/* "<prefix><number, zero-padded to digits><suffix>" into `out` (at least
+   TOOL_CLEANUP_PATH_MAX + 112 bytes), by hand: snprintf is not
+   async-signal-safe. */
+static void cleanup_frame_name(char* out, const cleanup_slot* slot, int number) {
+    const char* prefix = slot->path;
+    const char* suffix = slot->path + slot->prefix_length + 1;
+    size_t n = slot->prefix_length;
+    memcpy(out, prefix, n);
+    char digits[112];
+    int count = 0;
+    unsigned value = (unsigned)number;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0 && count < 100);
+    while (count < slot->digits) digits[count++] = '0';
+    while (count > 0) out[n++] = digits[--count];
+    size_t m = strlen(suffix);
+    memcpy(out + n, suffix, m + 1);
+}
+
+static void cleanup_on_signal(int signal_number) {
+    /* A thread of a driver (llvmpipe, EGL) may receive a process signal:
+       the cleanup must run where the table is written, so pass it on. */
+    if (!pthread_equal(pthread_self(), cleanup_state.main_thread)) {
+        pthread_kill(cleanup_state.main_thread, signal_number);
+        return;
+    }
+    cleanup_slot* slots = cleanup_state.slots;
+    /* Children first, so that nothing writes into what is removed next. */
+    for (int i = 0; i < TOOL_CLEANUP_SLOTS; i++)
+        if (slots[i].kind == SLOT_CHILD && slots[i].pid > 0) kill((pid_t)slots[i].pid, SIGKILL);
+    for (int i = 0; i < TOOL_CLEANUP_SLOTS; i++)
+        if (slots[i].kind == SLOT_CHILD && slots[i].pid > 0)
+            while (waitpid((pid_t)slots[i].pid, NULL, 0) < 0 && errno == EINTR) {
+            }
+    char name[TOOL_CLEANUP_PATH_MAX + 112];
+    for (int i = 0; i < TOOL_CLEANUP_SLOTS; i++) {
+        if (slots[i].kind == SLOT_FILE) unlink(slots[i].path);
+        if (slots[i].kind == SLOT_SEQUENCE)
+            for (int f = 0; f < slots[i].count; f++) {
+                cleanup_frame_name(name, &slots[i], f);
+                unlink(name);
+            }
+    }
+    /* Folders deepest first whatever their order in the table: repeat
+       while one more could be removed (a folder still holding something
+       that is not ours stays). */
+    for (bool removed = true; removed;) {
+        removed = false;
+        for (int i = 0; i < TOOL_CLEANUP_SLOTS; i++)
+            if (slots[i].kind == SLOT_DIR && rmdir(slots[i].path) == 0) {
+                slots[i].kind = SLOT_FREE;
+                removed = true;
+            }
+    }
+    /* End the way the signal would have: the parent sees WIFSIGNALED. */
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    sigemptyset(&default_action.sa_mask);
+    sigaction(signal_number, &default_action, NULL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signal_number);
+    pthread_sigmask(SIG_UNBLOCK, &only, NULL);
+    raise(signal_number);
+    _exit(128 + signal_number); /* not reached */
+}
+
+void tool_signals_install(void) {
+    cleanup_state.main_thread = pthread_self();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = cleanup_on_signal;
+    cleanup_signal_set(&action.sa_mask); /* one cleanup at a time */
+    action.sa_flags = SA_RESTART;        /* for the threads it returns to after passing a signal on */
+    for (size_t i = 0; i < CLEANUP_SIGNAL_COUNT; i++) {
+        struct sigaction old;
+        if (sigaction(cleanup_signal_numbers[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        sigaction(cleanup_signal_numbers[i], &action, NULL);
+    }
 }
 
 /* ---- output folders --------------------------------------------------------------- */
@@ -201,12 +415,19 @@ bool tool_make_parent_dirs(const char* path, char** out_created, tool_error* err
                 ok = tool_error_set(err, "cannot write '%s': '%s' exists and is not a folder", path, dir);
         } else if ((e = errno) != ENOENT) {
             ok = tool_error_set(err, "cannot write '%s': '%s': %s", path, dir, strerror(e));
-        } else if (mkdir(dir, 0777) == 0) { /* the kernel applies the umask */
-            memcpy(created + used, dir, end + 1);
-            used += end + 1;
-        } else if (!((e = errno) == EEXIST && is_dir(dir))) { /* EEXIST: made by someone else meanwhile */
-            ok = tool_error_set(err, "cannot write '%s': cannot create the folder '%s': %s", path, dir,
-                                strerror(e));
+        } else {
+            /* Recorded before it exists, so that a signal cannot leave it behind. */
+            int entry = out_created ? cleanup_add_dir(dir) : -1;
+            if (mkdir(dir, 0777) == 0) { /* the kernel applies the umask */
+                memcpy(created + used, dir, end + 1);
+                used += end + 1;
+            } else {
+                e = errno;
+                tool_cleanup_forget(entry);
+                if (!(e == EEXIST && is_dir(dir))) /* EEXIST: made by someone else meanwhile */
+                    ok = tool_error_set(err, "cannot write '%s': cannot create the folder '%s': %s", path, dir,
+                                        strerror(e));
+            }
         }
         dir[end] = saved;
     }
@@ -228,53 +449,426 @@ void tool_remove_created_dirs(char* created) {
     while (end > created) {
         char* name = end - 1; /* the NUL ending the last name */
         while (name > created && name[-1] != '\0') name--;
-        if (rmdir(name) != 0) break; /* not empty: something else is in it now */
+        bool removed = rmdir(name) == 0;
+        cleanup_forget_dir(name);
+        if (!removed) break; /* not empty: something else is in it now */
         end = name;
     }
+    /* The folders left (when one was not empty) are kept: forget them too. */
+    for (char* name = created; name < end && *name; name += strlen(name) + 1) cleanup_forget_dir(name);
     free(created);
+}
+
+void tool_keep_created_dirs(char* created) {
+    if (!created) return;
+    for (char* name = created; *name; name += strlen(name) + 1) cleanup_forget_dir(name);
+    free(created);
+}
+
+/* ---- output paths ---------------------------------------------------------------- */
+
+bool tool_is_stdout(const char* path) {
+    return path && strcmp(path, "-") == 0;
+}
+
+/* What a file that is not a regular one is, for messages. */
+static const char* file_kind(mode_t mode) {
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+/* A new string: the folder part of `path` (up to its last '/', kept) and
+   then `name`. */
+static char* join_beside(const char* path, const char* name) {
+    const char* slash = strrchr(path, '/');
+    size_t head = slash ? (size_t)(slash - path) + 1 : 0, n = strlen(name);
+    char* out = malloc(head + n + 1);
+    if (!out) return NULL;
+    memcpy(out, path, head);
+    memcpy(out + head, name, n + 1);
+    return out;
+}
+
+/* Follows `path` through symbolic links to the file a write replaces.
+   *out_target (malloc'd) names it; *out_exists says whether it exists,
+   and then *out_st is its stat. A path whose folders are missing (or not
+   folders) does not exist: creating them reports that. */
+static bool output_resolve(const char* path, char** out_target, struct stat* out_st, bool* out_exists,
+                           tool_error* err) {
+    *out_target = NULL;
+    *out_exists = false;
+    char* current = malloc(strlen(path) + 1);
+    if (!current) return tool_error_set(err, "cannot write '%s': out of memory", path);
+    strcpy(current, path);
+    for (int links = 0;; links++) {
+        if (lstat(current, out_st) != 0) {
+            int e = errno;
+            if (e == ENOENT || e == ENOTDIR) break;
+            tool_error_set(err, "cannot write '%s': %s", path, strerror(e));
+            free(current);
+            return false;
+        }
+        if (!S_ISLNK(out_st->st_mode)) {
+            *out_exists = true;
+            break;
+        }
+        char link[4096];
+        ssize_t n = links < 40 ? readlink(current, link, sizeof link) : -1;
+        if (n < 0 || (size_t)n >= sizeof link) {
+            int e = links >= 40 ? ELOOP : n < 0 ? errno : ENAMETOOLONG;
+            tool_error_set(err, "cannot write '%s': cannot follow the link '%s': %s", path, current, strerror(e));
+            free(current);
+            return false;
+        }
+        link[n] = '\0';
+        char* next = link[0] == '/' ? join_beside("", link) : join_beside(current, link);
+        free(current);
+        if (!next) return tool_error_set(err, "cannot write '%s': out of memory", path);
+        current = next;
+    }
+    *out_target = current;
+    return true;
+}
+
+/* Fails when an existing target is not a regular file. A link's target
+   is text from the file system, not from the user: its control characters
+   are shown as '?' so that it cannot act on the terminal. */
+static bool output_regular(const char* path, const char* target, const struct stat* st, tool_error* err) {
+    if (S_ISREG(st->st_mode)) return true;
+    if (strcmp(path, target) == 0)
+        return tool_error_set(err, "cannot write '%s': it is %s, not a regular file", path, file_kind(st->st_mode));
+    char shown[512];
+    size_t n = 0;
+    for (const char* c = target; *c && n + 1 < sizeof shown; c++)
+        shown[n++] = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
+    shown[n] = '\0';
+    return tool_error_set(err, "cannot write '%s': it leads to '%s', which is %s, not a regular file", path, shown,
+                          file_kind(st->st_mode));
+}
+
+bool tool_output_check(const char* path, const tool_inputs* inputs, tool_error* err) {
+    char* target;
+    struct stat st;
+    bool exists;
+    if (!output_resolve(path, &target, &st, &exists, err)) return false;
+    bool ok = !exists || output_regular(path, target, &st, err);
+    for (size_t i = 0; ok && exists && inputs && i < inputs->count; i++) {
+        const tool_input* in = &inputs->items[i];
+        if (in->device != (unsigned long long)st.st_dev || in->inode != (unsigned long long)st.st_ino) continue;
+        if (in->named_by_model)
+            ok = tool_error_set(err,
+                                "cannot write '%s': it is an input, a file the model reads (a buffer or an image "
+                                "its JSON names); write the output elsewhere",
+                                path);
+        else
+            ok = tool_error_set(err, "cannot write '%s': it is the input file '%s'; write the output elsewhere", path,
+                                in->path);
+    }
+    free(target);
+    return ok;
+}
+
+/* ---- input files ------------------------------------------------------------------ */
+
+static bool inputs_add(tool_inputs* inputs, const char* path, bool named_by_model) {
+    struct stat st;
+    if (stat(path, &st) != 0) return true; /* nothing there to overwrite */
+    for (size_t i = 0; i < inputs->count; i++)
+        if (inputs->items[i].device == (unsigned long long)st.st_dev &&
+            inputs->items[i].inode == (unsigned long long)st.st_ino)
+            return true;
+    if (inputs->count == inputs->capacity) {
+        size_t capacity = inputs->capacity ? 2 * inputs->capacity : 8;
+        tool_input* items = realloc(inputs->items, capacity * sizeof *items);
+        if (!items) return false;
+        inputs->items = items;
+        inputs->capacity = capacity;
+    }
+    char* copy = malloc(strlen(path) + 1);
+    if (!copy) return false;
+    strcpy(copy, path);
+    inputs->items[inputs->count++] = (tool_input){.device = (unsigned long long)st.st_dev,
+                                                  .inode = (unsigned long long)st.st_ino,
+                                                  .path = copy,
+                                                  .named_by_model = named_by_model};
+    return true;
+}
+
+bool tool_inputs_add(tool_inputs* inputs, const char* path) {
+    return inputs_add(inputs, path, false);
+}
+
+void tool_inputs_free(tool_inputs* inputs) {
+    for (size_t i = 0; i < inputs->count; i++) free(inputs->items[i].path);
+    free(inputs->items);
+    memset(inputs, 0, sizeof *inputs);
+}
+
+/* A streaming scan of JSON text for the string values of "uri" keys: only
+   strings are tokenised (so a "uri" inside another string never counts),
+   and a string is a "uri" key when ':' follows it. */
+typedef struct uri_scan {
+    enum { SCAN_OUTSIDE, SCAN_STRING, SCAN_ESCAPE, SCAN_HEX } state;
+    char text[4096];
+    size_t length;
+    bool too_long;
+    int hex_left;
+    unsigned hex;
+    bool after_uri_key; /* the last string was "uri": a ':' makes the next string a URI */
+    bool want_uri;      /* the next string is a URI */
+    /* where found URIs go */
+    tool_inputs* inputs;
+    const char* model_path;
+    bool ok;            /* false once out of memory */
+} uri_scan;
+
+static int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static void scan_append(uri_scan* s, char c) {
+    if (s->length + 1 < sizeof s->text) s->text[s->length++] = c;
+    else s->too_long = true;
+}
+
+/* A URI found: the file it names, if any, joins the inputs. */
+static void scan_found(uri_scan* s) {
+    const char* uri = s->text;
+    size_t s_end = 0; /* a scheme ("data:", "http:"): no file of ours; one letter is a drive */
+    while ((uri[s_end] >= 'a' && uri[s_end] <= 'z') || (uri[s_end] >= 'A' && uri[s_end] <= 'Z') ||
+           (s_end > 0 && ((uri[s_end] >= '0' && uri[s_end] <= '9') || uri[s_end] == '+' || uri[s_end] == '-' ||
+                          uri[s_end] == '.')))
+        s_end++;
+    if (uri[0] == '\0' || (s_end > 1 && uri[s_end] == ':')) return;
+    char decoded[sizeof s->text];
+    size_t n = 0;
+    for (size_t i = 0; uri[i]; i++) {
+        if (uri[i] != '%') {
+            decoded[n++] = uri[i];
+            continue;
+        }
+        int high = hex_value(uri[i + 1]), low = high < 0 ? -1 : hex_value(uri[i + 2]);
+        if (low < 0 || (high == 0 && low == 0)) return; /* malformed, or a NUL: the loader refuses it */
+        decoded[n++] = (char)(high * 16 + low);
+        i += 2;
+    }
+    decoded[n] = '\0';
+    char* path = decoded[0] == '/' ? NULL : join_beside(s->model_path, decoded);
+    if (decoded[0] != '/' && !path) {
+        s->ok = false;
+        return;
+    }
+    if (!inputs_add(s->inputs, path ? path : decoded, true)) s->ok = false;
+    free(path);
+}
+
+static void scan_string_end(uri_scan* s) {
+    s->text[s->length] = '\0';
+    if (s->want_uri) {
+        s->want_uri = false;
+        if (!s->too_long) scan_found(s);
+    } else {
+        s->after_uri_key = !s->too_long && strcmp(s->text, "uri") == 0;
+    }
+}
+
+/* UTF-8 of a \uXXXX escape (a lone surrogate is kept as its 3 bytes: no
+   file is named so, and nothing worse than a missed comparison follows). */
+static void scan_code_point(uri_scan* s, unsigned c) {
+    if (c < 0x80) {
+        scan_append(s, (char)c);
+    } else if (c < 0x800) {
+        scan_append(s, (char)(0xC0 | c >> 6));
+        scan_append(s, (char)(0x80 | (c & 0x3F)));
+    } else {
+        scan_append(s, (char)(0xE0 | c >> 12));
+        scan_append(s, (char)(0x80 | ((c >> 6) & 0x3F)));
+        scan_append(s, (char)(0x80 | (c & 0x3F)));
+    }
+}
+
+static void scan_bytes(uri_scan* s, const char* data, size_t size) {
+    for (size_t i = 0; i < size; i++) {
+        char c = data[i];
+        switch (s->state) {
+        case SCAN_OUTSIDE:
+            if (c == '"') {
+                s->state = SCAN_STRING;
+                s->length = 0;
+                s->too_long = false;
+            } else if (c == ':' && s->after_uri_key) {
+                s->after_uri_key = false;
+                s->want_uri = true;
+            } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                s->after_uri_key = false;
+                s->want_uri = false; /* "uri": null, a number…: no file */
+            }
+            break;
+        case SCAN_STRING:
+            if (c == '\\') s->state = SCAN_ESCAPE;
+            else if (c == '"') {
+                s->state = SCAN_OUTSIDE;
+                scan_string_end(s);
+            } else scan_append(s, c);
+            break;
+        case SCAN_ESCAPE: {
+            static const char from[] = "nrtbf", to[] = "\n\r\t\b\f";
+            const char* k = strchr(from, c);
+            s->state = SCAN_STRING;
+            if (c == 'u') {
+                s->state = SCAN_HEX;
+                s->hex_left = 4;
+                s->hex = 0;
+            } else {
+                scan_append(s, k && c ? to[k - from] : c);
+            }
+            break;
+        }
+        case SCAN_HEX: {
+            int v = hex_value(c);
+            s->hex = s->hex * 16 + (unsigned)(v < 0 ? 0 : v);
+            if (--s->hex_left == 0) {
+                s->state = SCAN_STRING;
+                scan_code_point(s, s->hex);
+            }
+            break;
+        }
+        }
+    }
+}
+
+static uint32_t read_u32_le(const unsigned char* p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+bool tool_inputs_add_model(tool_inputs* inputs, const char* model_path) {
+    if (!tool_inputs_add(inputs, model_path)) return false;
+    struct stat st;
+    if (stat(model_path, &st) != 0 || !S_ISREG(st.st_mode)) return true;
+    FILE* f = fopen(model_path, "rb");
+    if (!f) return true; /* the loader reports it */
+    uri_scan* s = calloc(1, sizeof *s);
+    if (!s) {
+        fclose(f);
+        return false;
+    }
+    s->inputs = inputs;
+    s->model_path = model_path;
+    s->ok = true;
+    /* A GLB (glTF 2.0 §4.4): the JSON is the first chunk; a .gltf is JSON. */
+    unsigned char head[20];
+    size_t got = fread(head, 1, sizeof head, f);
+    uint64_t left = UINT64_MAX;
+    if (got == sizeof head && memcmp(head, "glTF", 4) == 0) {
+        left = read_u32_le(head + 12);
+        if (read_u32_le(head + 16) != 0x4E4F534Au) left = 0; /* not JSON: the loader says so */
+    } else {
+        scan_bytes(s, (const char*)head, got);
+    }
+    char buffer[65536];
+    while (left > 0 && s->ok) {
+        size_t want = left < sizeof buffer ? (size_t)left : sizeof buffer;
+        size_t n = fread(buffer, 1, want, f);
+        if (n == 0) break;
+        scan_bytes(s, buffer, n);
+        left -= n;
+    }
+    fclose(f);
+    bool ok = s->ok;
+    free(s);
+    return ok;
 }
 
 /* ---- atomic file output --------------------------------------------------------- */
 
 bool tool_atomic_open(tool_atomic_file* out, const char* path, tool_error* err) {
     memset(out, 0, sizeof *out);
+    out->cleanup = -1;
+    char* target = NULL;
+    struct stat st;
+    bool exists;
+    if (!output_resolve(path, &target, &st, &exists, err)) return false;
+    if (exists && !output_regular(path, target, &st, err)) {
+        free(target);
+        return false;
+    }
     char* created_dirs = NULL;
-    if (!tool_make_parent_dirs(path, &created_dirs, err)) return false;
-    size_t size = strlen(path) + 32;
+    if (!tool_make_parent_dirs(target, &created_dirs, err)) {
+        free(target);
+        return false;
+    }
+    size_t size = strlen(target) + 32;
     char* temp_path = malloc(size);
     if (!temp_path) {
         tool_remove_created_dirs(created_dirs);
+        free(target);
         return tool_error_set(err, "cannot write '%s': out of memory", path);
     }
-    snprintf(temp_path, size, "%s.tmp.%ld", path, (long)getpid());
+    snprintf(temp_path, size, "%s.tmp.%ld", target, (long)getpid());
 
     /* O_EXCL: never write through a link someone left under our name. A
-       leftover from an earlier process with our pid is ours to replace. */
-    int fd = open(temp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+       leftover from an earlier process with our pid is ours to replace.
+       Recorded first, so that a signal cannot leave it behind. An existing
+       target's data may be private: the temporary starts unreadable to
+       others, and gets the target's bits below. */
+    int cleanup = tool_cleanup_add_file(temp_path);
+    mode_t mode = exists ? 0600 : 0666;
+    int fd = open(temp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fd < 0 && errno == EEXIST && unlink(temp_path) == 0)
-        fd = open(temp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        fd = open(temp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fd < 0) {
         int e = errno;
+        tool_cleanup_forget(cleanup);
         tool_error_set(err, "cannot write '%s': cannot create temporary file '%s': %s", path, temp_path,
                        strerror(e));
         free(temp_path);
+        free(target);
         tool_remove_created_dirs(created_dirs);
         return false;
+    }
+    if (exists) {
+        /* The owner where we may (root, or a group we are in); failures
+           leave the file ours, which is all an unprivileged user can do. */
+        bool other_owner = st.st_uid != geteuid() || st.st_gid != getegid();
+        if (other_owner && fchown(fd, st.st_uid, st.st_gid) != 0 && fchown(fd, (uid_t)-1, st.st_gid) != 0)
+            errno = 0; /* not allowed: the file stays ours */
+        if (fchmod(fd, st.st_mode & 0777) != 0) {
+            int e = errno;
+            close(fd);
+            unlink(temp_path);
+            tool_cleanup_forget(cleanup);
+            tool_error_set(err, "cannot write '%s': cannot set the mode of '%s': %s", path, temp_path, strerror(e));
+            free(temp_path);
+            free(target);
+            tool_remove_created_dirs(created_dirs);
+            return false;
+        }
     }
     FILE* stream = fdopen(fd, "wb");
     if (!stream) {
         int e = errno;
         close(fd);
         unlink(temp_path);
+        tool_cleanup_forget(cleanup);
         tool_error_set(err, "cannot write '%s': %s", path, strerror(e));
         free(temp_path);
+        free(target);
         tool_remove_created_dirs(created_dirs);
         return false;
     }
     out->path = path;
+    out->target_path = target;
     out->temp_path = temp_path;
     out->stream = stream;
     out->created_dirs = created_dirs;
+    out->cleanup = cleanup;
     return true;
 }
 
@@ -288,9 +882,12 @@ bool tool_atomic_write(tool_atomic_file* file, const void* data, size_t size) {
 }
 
 static void atomic_release(tool_atomic_file* file) {
+    tool_cleanup_forget(file->cleanup);
     free(file->temp_path);
-    free(file->created_dirs); /* committed: the folders stay */
+    free(file->target_path);
+    tool_keep_created_dirs(file->created_dirs); /* committed: the folders stay */
     memset(file, 0, sizeof *file);
+    file->cleanup = -1;
 }
 
 void tool_atomic_abort(tool_atomic_file* file) {
@@ -307,6 +904,7 @@ bool tool_atomic_commit(tool_atomic_file* file, tool_error* err) {
     if (!e && fflush(file->stream) != 0) e = errno ? errno : EIO;
     /* Sync before the rename so a crash cannot leave the new name on empty data. */
     if (!e && fsync(fileno(file->stream)) != 0 && errno != EINVAL && errno != ENOTSUP) e = errno;
+    errno = 0;
     if (fclose(file->stream) != 0 && !e) e = errno ? errno : EIO;
     file->stream = NULL;
     if (e) {
@@ -314,7 +912,14 @@ bool tool_atomic_commit(tool_atomic_file* file, tool_error* err) {
         tool_atomic_abort(file);
         return false;
     }
-    if (rename(file->temp_path, file->path) != 0) {
+    /* The target was checked when opened; something may have taken its
+       name since (a FIFO, a device node): rename would replace it. */
+    struct stat st;
+    if (stat(file->target_path, &st) == 0 && !output_regular(file->path, file->target_path, &st, err)) {
+        tool_atomic_abort(file);
+        return false;
+    }
+    if (rename(file->temp_path, file->target_path) != 0) {
         e = errno;
         tool_error_set(err, "cannot write '%s': cannot rename '%s' over it: %s", file->path, file->temp_path,
                        strerror(e));

@@ -8,7 +8,10 @@
    can fail fill a tool_error instead of printing, so the caller decides how
    to report (usage error or failure).
 
-   Nothing here keeps global state. */
+   Nothing here keeps global state but one thing, which the command-line
+   process needs and the library never has: the list of files to remove
+   and children to stop when a signal ends the process (see "cleanup on
+   signals" below). */
 #ifndef SINEW_TOOL_COMMON_H
 #define SINEW_TOOL_COMMON_H
 
@@ -112,21 +115,82 @@ bool tool_has_extension(const char* path, const char* ext);
    component, when a component exists but is not a folder or cannot be
    created (and removes what it made). On success *out_created (may be
    NULL) is the list of folders made, for tool_remove_created_dirs to take
-   back, or NULL when none was; free() it to keep them. */
+   back, or NULL when none was; tool_keep_created_dirs keeps them. While
+   listed, the folders are also recorded for removal on a signal. */
 bool tool_make_parent_dirs(const char* path, char** out_created, tool_error* err);
 /* Removes the folders of such a list again, deepest first, as long as they
    are empty (what a failed run made, it takes back), and frees the list.
    NULL is allowed. */
 void tool_remove_created_dirs(char* created);
+/* Keeps the folders of such a list (the output is complete): forgets them
+   in the signal cleanup list and frees the list. NULL is allowed. */
+void tool_keep_created_dirs(char* created);
+
+/* ---- output paths ------------------------------------------------------------ */
+
+/* Where a command may write, checked before any work is done:
+   - "-" is standard output (tool_is_stdout); each command says whether it
+     takes it;
+   - a path that does not exist is a new file;
+   - an existing path must be a regular file once symbolic links are
+     followed: a device, a FIFO, a socket or a folder is refused (replacing
+     /dev/null by rename would replace the device node itself);
+   - a symbolic link is followed to its target, which is what gets
+     replaced; the link stays a link (tool_atomic_open);
+   - the output must not be one of the command's input files (same device
+     and inode, so hard links and links count too): `sinew export g.glb
+     -o g.glb` is refused and g.glb stays as it was. */
+
+/* `path` is "-", standard output. */
+bool tool_is_stdout(const char* path);
+
+/* The files a command reads, by device and inode. */
+typedef struct tool_input {
+    unsigned long long device, inode;
+    char* path;          /* owned copy, for messages */
+    bool named_by_model; /* found through a model's "uri" (untrusted text: messages do not quote it) */
+} tool_input;
+typedef struct tool_inputs {
+    tool_input* items;
+    size_t count, capacity;
+} tool_inputs;
+
+/* Adds the file `path` (followed through links) when it exists; a path
+   that does not exist adds nothing. False only when out of memory. */
+bool tool_inputs_add(tool_inputs* inputs, const char* path);
+/* Adds a glTF model and the external files it names: every "uri" string
+   of its JSON (the .gltf text, or a GLB's JSON chunk), percent-decoded and
+   taken relative to the model's folder; data: URIs and other schemes name
+   no file. The model is read here only when it is a regular file (a FIFO
+   given as the model is left whole for the loader). False only when out
+   of memory. */
+bool tool_inputs_add_model(tool_inputs* inputs, const char* model_path);
+/* Frees the list; a zeroed list is allowed. */
+void tool_inputs_free(tool_inputs* inputs);
+
+/* Checks `path` (not "-") as above; `inputs` may be NULL. On failure
+   `err` is one line naming the path and why ("cannot write 'x': it is a
+   character device, not a regular file"). */
+bool tool_output_check(const char* path, const tool_inputs* inputs, tool_error* err);
 
 /* ---- atomic file output -------------------------------------------------- */
 
-/* Writes go to "<path>.tmp.<pid>" in the same directory (so the final
-   rename stays on one file system and replaces `path` in one step); only a
-   successful commit renames it over `path`. Readers never see a partial
-   file, and a failed run leaves neither a partial target nor the temporary.
-   Missing folders above `path` are created by the open
-   (tool_make_parent_dirs) and removed again by an abort or a failed commit.
+/* Writes go to "<target>.tmp.<pid>" in the target's folder (so the final
+   rename stays on one file system and replaces the target in one step);
+   only a successful commit renames it over the target. The target is
+   `path`, or, when `path` is a symbolic link, the file the link leads to
+   (links followed to the end): the link keeps pointing at the new file.
+   Readers never see a partial file, and a failed run leaves neither a
+   partial target nor the temporary.
+   An existing target's permission bits (read, write, execute for user,
+   group and others; setuid, setgid and sticky are not carried over) and,
+   where the process may set them, its owner and group are given to the
+   new file; a new file gets 0666 & ~umask. A target with several hard
+   links gets a new inode: its other names keep the old data.
+   Missing folders above the target are created by the open
+   (tool_make_parent_dirs) and removed again by an abort or a failed
+   commit. The temporary and those folders are recorded for removal should
+   a signal end the process (tool_signals_install).
 
      tool_atomic_file f;
      if (!tool_atomic_open(&f, path, &err)) return ...;
@@ -134,24 +198,77 @@ void tool_remove_created_dirs(char* created);
      if (!ok) { tool_atomic_abort(&f); ... }
      else if (!tool_atomic_commit(&f, &err)) ...;           */
 typedef struct tool_atomic_file {
-    const char* path; /* the target, as given (caller-owned) */
-    char* temp_path;  /* owned; NULL when closed */
-    FILE* stream;     /* open on temp_path, binary */
-    int write_errno;  /* errno of the first failed write, 0 if none */
+    const char* path;   /* the output, as given (caller-owned); messages name it */
+    char* target_path;  /* owned: the file the commit replaces (`path`, links followed) */
+    char* temp_path;    /* owned; NULL when closed */
+    FILE* stream;       /* open on temp_path, binary */
+    int write_errno;    /* errno of the first failed write, 0 if none */
     char* created_dirs; /* owned: folders the open made (tool_make_parent_dirs); an abort removes them */
+    int cleanup;        /* the temporary's entry in the signal cleanup table, or -1 */
 } tool_atomic_file;
 
-/* Creates the temporary file. On failure `out` is zeroed and `err` names
-   the target, the temporary and the reason (strerror). */
+/* Creates the temporary file. Refuses a target that exists and is not a
+   regular file (tool_output_check without inputs). On failure `out` is
+   zeroed and `err` names the output, the temporary and the reason
+   (strerror). */
 bool tool_atomic_open(tool_atomic_file* out, const char* path, tool_error* err);
 /* Appends `size` bytes; false after any failed write (remembered in write_errno). */
 bool tool_atomic_write(tool_atomic_file* file, const void* data, size_t size);
-/* Flushes, syncs and closes the temporary and renames it over the target.
-   On any failure (including an earlier failed write) the temporary is
-   removed and `err` says why. Always releases `file`. */
+/* Flushes, syncs and closes the temporary (each step checked: a full disk
+   or an I/O error is reported with strerror, naming the output), checks
+   that the target is still a regular file or absent, and renames the
+   temporary over it. On any failure (including an earlier failed write)
+   the temporary is removed and `err` says why. Always releases `file`. */
 bool tool_atomic_commit(tool_atomic_file* file, tool_error* err);
 /* Closes and removes the temporary; safe on a released or zeroed file. */
 void tool_atomic_abort(tool_atomic_file* file);
+
+/* ---- cleanup on signals ---------------------------------------------------------- */
+
+/* The command-line process's one piece of process-wide state, and the
+   only one in the tools: a fixed table of what a signal must not leave
+   behind (temporary files, folders made for an output, the frames of a
+   PNG sequence) and of child processes to stop (ffmpeg). A signal handler
+   can reach nothing else, so the table cannot travel in arguments.
+
+   tool_signals_install(), called once by main() (never by the library,
+   nor by the unit tests), catches SIGINT, SIGTERM, SIGHUP and SIGPIPE; a
+   signal that was ignored when the process started (nohup, `&` in a
+   script) stays ignored. The handler kills (SIGKILL) and reaps every
+   recorded child, removes every recorded file and sequence frame, then the
+   recorded folders that are empty, restores the signal's default action
+   and raises it again: the process ends killed by that signal, which a
+   shell reports as status 128 + N. It uses async-signal-safe calls only.
+   A signal delivered to another thread (a driver's) is passed on to the
+   thread that installed the handler.
+
+   Entries are added and forgotten by the main thread only. A file is
+   recorded before it is created, so a signal in between removes a name
+   not there yet, which is harmless. The table holds TOOL_CLEANUP_SLOTS
+   entries of paths shorter than TOOL_CLEANUP_PATH_MAX bytes; past that an
+   entry is not recorded (-1) and a signal may leave that one thing
+   behind. Without tool_signals_install the table is kept but never used. */
+#define TOOL_CLEANUP_SLOTS 32
+#define TOOL_CLEANUP_PATH_MAX 4096
+
+void tool_signals_install(void);
+/* Blocks (`block` true) the four signals above in the calling thread, or
+   restores the mask saved by the matching block. For steps that must not
+   be cut in two: starting a child and recording it, reaping a child and
+   forgetting it. Not nested. */
+void tool_cleanup_block(bool block);
+/* Records a file to unlink. Returns the entry, or -1 when not recorded. */
+int tool_cleanup_add_file(const char* path);
+/* Records a child process to kill and reap. Keep it recorded until it is
+   reaped (wait for it with WNOWAIT first), or its pid could be reused. */
+int tool_cleanup_add_child(long pid);
+/* Records the frames of a PNG sequence, "<prefix><number><suffix>" with
+   the number zero-padded to `digits` (0..99), numbers 0 .. count − 1
+   (count 0 at first; tool_cleanup_set_count). */
+int tool_cleanup_add_sequence(const char* prefix, const char* suffix, int digits);
+void tool_cleanup_set_count(int entry, int count);
+/* Forgets an entry (-1 is allowed). */
+void tool_cleanup_forget(int entry);
 
 /* ---- the commands (one file each) ----------------------------------------- */
 

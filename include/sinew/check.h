@@ -35,6 +35,16 @@
                                       joint count, whatever its weight
      joint_duplicate         error    (raw) vertices naming one joint twice,
                                       both times with a weight > 0
+     extent_absurd           error    positions that are not finite or lie
+                                      more than SW_MODEL_MAX_EXTENT (1e7
+                                      model units; model.h says why) from
+                                      the origin on an axis: as stored (the
+                                      primitive's bounds too), skinned at
+                                      rest and over every animation, and,
+                                      unskinned, their bounds' corners
+                                      placed by their node at rest
+     skin_joint_duplicate    error    skins listing one node twice in their
+                                      joints (glTF's uniqueItems)
      weights_not_normalised  warning  (raw) weights summing to 1 ± more than 0.001
      vertex_without_weights  warning  (raw) vertices whose weights are all 0
      joint_zero_weight       warning  (raw) a joint other than 0 with weight 0
@@ -49,6 +59,10 @@
                                       invert their rest-pose world transform
                                       (absolute, or relative to the skinned
                                       node): the mesh is deformed at rest
+     joint_outside_scene     warning  joints of a skin that are not in the
+                                      default scene's trees while a node it
+                                      skins is: an engine that instantiates
+                                      the scene leaves them out
      non_uniform_scale       warning  used joints whose skin matrix scales
                                       non-uniformly (singular values more than
                                       0.1 % apart) at rest or in an animation
@@ -73,14 +87,30 @@
    do not apply: mesh and primitive; skin, and joint as an index into that
    skin's joints; node as the node's index in the file (source_index, so
    it matches the file, not the model's parents-first order); animation;
-   image (set for image_unreadable; node for model_invalid and the two
-   bind-pose codes, whose reference is the skinned node). Vertices in
-   examples index the primitive's vertices.
+   image (set for image_unreadable; node for model_invalid, the two
+   bind-pose codes and joint_outside_scene, whose reference is the skinned
+   node, for skin_joint_duplicate (the repeated node) and for the
+   extent_absurd of an unskinned primitive (the node placing it)).
+   Vertices in examples index the primitive's vertices; a
+   skin_joint_duplicate example's value is the joint index the node had
+   first.
+
+   BOUNDED WORK: the checks take time linear in the model's size (times
+   the poses sampled, and the skins a mesh is drawn with) and
+   O(joints · log joints) per skin, whatever the hierarchy. The reference
+   of ibm_not_rest_pose (the transform most joints share) is searched
+   exactly, but with at most max(256 · joints, 2^23) comparisons: a skin
+   made to defeat the search (thousands of joints, each just beyond the
+   tolerance of the others) gets the best reference found by then, and
+   its message says so.
 
    ORDER: the importer's warnings, then per primitive the raw-influence
-   findings, per skinned primitive the joint ranges, then the posed
-   measures, the skins, unskinned influences, and the images. A report is
-   deterministic: the same model and options give the same report.
+   findings and the stored extents, per skinned primitive the joint
+   ranges, then the posed measures (skinned extents last), the extents of
+   unskinned primitives placed by their nodes, the skins (repeated
+   joints, joints outside the scene, then the rest), unskinned
+   influences, and the images. A report is deterministic: the same model
+   and options give the same report.
 
    MEMORY: a report is one object the library allocates; release it with
    sw_check_report_free (never free()). It owns everything it points to
@@ -107,7 +137,8 @@ typedef enum sw_check_severity {
     SW_CHECK_SEVERITY_COUNT
 } sw_check_severity;
 
-/* Every code, its stable id and its severity, in one list. */
+/* Every code, its stable id and its severity, in one list. New codes are
+   appended, so a code's number (and its SW_CHECK_BIT) never changes. */
 #define SW_CHECK_CODE_LIST(X)                                                       \
     X(SW_CHECK_LOAD, "load", SW_CHECK_ERROR)                                        \
     X(SW_CHECK_MODEL_INVALID, "model_invalid", SW_CHECK_ERROR)                      \
@@ -126,7 +157,10 @@ typedef enum sw_check_severity {
     X(SW_CHECK_BIND_POSE_OFFSET, "bind_pose_offset", SW_CHECK_NOTE)                 \
     X(SW_CHECK_JOINT_UNUSED, "joint_unused", SW_CHECK_NOTE)                         \
     X(SW_CHECK_SKIN_UNUSED, "skin_unused", SW_CHECK_NOTE)                           \
-    X(SW_CHECK_INFLUENCES_UNUSED, "influences_unused", SW_CHECK_NOTE)
+    X(SW_CHECK_INFLUENCES_UNUSED, "influences_unused", SW_CHECK_NOTE)              \
+    X(SW_CHECK_EXTENT_ABSURD, "extent_absurd", SW_CHECK_ERROR)                      \
+    X(SW_CHECK_SKIN_JOINT_DUPLICATE, "skin_joint_duplicate", SW_CHECK_ERROR)        \
+    X(SW_CHECK_JOINT_OUTSIDE_SCENE, "joint_outside_scene", SW_CHECK_WARNING)
 
 typedef enum sw_check_code {
 #define SW__CHECK_CODE_ENUM(name, id, severity) name,
@@ -190,13 +224,15 @@ typedef struct sw_check_finding {
     sw_check_severity severity;   /* sw_check_code_severity(code) */
     /* where, -1 = not applicable (see WHERE above) */
     int64_t mesh, primitive, skin, joint, node, animation, image;
-    /* vertices concerned; joints for the joint and skin codes */
+    /* vertices concerned (for an unskinned primitive placed too far, all
+       of its vertices); joints for the joint and skin codes */
     size_t count;
     /* the worst one, NaN = none: the sum furthest from 1, the lowest
        weight, the largest joint index, the summed duplicate weight, the
        joint index with weight 0, the largest position error in model
        units, the lowest retention, the largest IBM error as a fraction of
-       the mesh size, the largest singular value ratio */
+       the mesh size, the largest singular value ratio, the largest
+       coordinate magnitude (infinite when one is not finite) */
     double value;
     /* one line, "WHERE: WHAT", without the file's name or a newline */
     char message[SW_CHECK_MESSAGE_SIZE];

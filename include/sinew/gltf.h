@@ -26,6 +26,57 @@
    (unnormalised weights, more than 8 influences, a channel that targets
    nothing) become warnings in model->warnings.
 
+   Files. The model, its buffers and (sw_model_decode_image) its images
+   are read only if they are regular files: a FIFO, a device, a directory
+   or a socket is refused at once ("x.bin: not a regular file (a FIFO)";
+   files are opened with O_NONBLOCK, so nothing waits for a writer). A
+   buffer file is read up to its byteLength, not beyond. A URI must stay
+   in the model's folder unless allow_outside_paths: no absolute path, no
+   ".." that climbs out, and no symbolic link whose target (realpath)
+   lies outside the folder (realpath of the folder); links that stay
+   inside are fine. (A hard link cannot be told from the file itself, and
+   the path is resolved once, before it is opened: a folder that someone
+   else rewrites during the load is not defended against.) A URI holding
+   a control character (< 0x20, 0x7f; raw or %-escaped) is refused,
+   naming its JSON path.
+
+   JSON. Arrays and objects may nest 1000 deep (cJSON's limit); deeper is
+   "JSON nested deeper than 1000 levels (at byte N)". A string holding a
+   NUL ("\u0000", or a raw 0 byte) anywhere in the document is refused
+   with its JSON path: cJSON would cut it short there, so "uri":
+   "a.bin\u0000x" would read a.bin and a key "uri\u0000x" would read as
+   "uri".
+
+   Memory. `max_memory` covers everything the load allocates, and what
+   the file declares is checked before it is allocated: the cJSON tree
+   (bounded from one pass over the text before cJSON runs), the file and
+   its buffers (from their sizes), and, once the accessors are parsed and
+   before any is decoded, the sum of every decoded array the meshes, skins
+   and animations will need (each use counts: an accessor used by ten
+   primitives is decoded ten times). A file over the limit fails at once
+   with SW_ERR_OUT_OF_MEMORY naming the largest array ("...attributes.
+   POSITION: accessors[0] decodes to N bytes, all arrays to M: more than
+   options.max_memory allows (...)").
+   Counts must also be backed by the file. An accessor with a bufferView
+   stores each of its elements there, so its count is bounded by the
+   file's size. One without a bufferView is legal glTF (zeros, with its
+   sparse values on top) but costs a few bytes of JSON whatever its count,
+   so it is read only where the file bounds its count otherwise:
+   - vertex attributes and morph targets: the primitive's vertex count
+     (POSITION's count, which every attribute must match) must be backed
+     by an attribute the importer reads (POSITION, NORMAL, TANGENT,
+     TEXCOORD_n, COLOR_0, JOINTS_n, WEIGHTS_n) that has a bufferView, or
+     else be at most 3 per sparse value of one of them (plus 3);
+     otherwise SW_ERR_UNSUPPORTED. A POSITION of 300 million zeros in a
+     1 KB file is refused in microseconds;
+   - indices: at most 3 per sparse value (plus 3), else SW_ERR_UNSUPPORTED
+     (the rest would all be vertex 0);
+   - animation key times: at most sparse.count + 1, since zeros cannot
+     increase strictly (SW_ERR_INVALID_DATA, before decoding);
+   - animation outputs follow their input's count; inverse bind matrices
+     are decoded for the skin's joints only (the extra ones the spec
+     allows are skipped).
+
    How glTF maps onto the model: nodes are reordered parents first
    (sw_joint_order_parents_first; node.source_index is the glTF index),
    JOINTS_n/WEIGHTS_n sets become up to 8 influences per vertex,
@@ -47,11 +98,15 @@
 SW_EXTERN_C_BEGIN
 
 typedef struct sw_gltf_options {
-    /* Allow buffer/image URIs that are absolute paths or leave the asset's
-       folder through "..". Default false: such URIs are an error. */
+    /* Allow buffer/image URIs that are absolute paths, leave the asset's
+       folder through "..", or lead out of it through a symbolic link.
+       Default false: such URIs are an error, whose message names this
+       option and the command line's --allow-outside-paths. */
     bool allow_outside_paths;
-    /* Ceiling on the bytes the loader allocates in total (file contents
-       included). 0 = default, 4 GiB. */
+    /* Ceiling on the bytes the loader allocates in total (file contents,
+       the JSON tree and every decoded array included), checked against
+       what the file declares before it is allocated (see "Memory" above).
+       0 = default, 4 GiB. */
     size_t max_memory;
     /* Influences kept per vertex: 4 or 8. 0 = default, 8. */
     int max_influences;

@@ -45,6 +45,13 @@ SW_EXTERN_C_BEGIN
 
 #define SW_MODEL_MAX_TEXCOORDS 4
 #define SW_MODEL_MAX_INFLUENCES 8
+/* How far from the origin, on any axis, a position may lie: 1e7 model
+   units. Floats are 1 unit apart at 1e7 (2^23 ≈ 8.4e6), so a vertex
+   beyond it cannot even be placed to the unit, and a float camera cannot
+   frame it; no character reaches it, in metres, centimetres or
+   millimetres (10 km). The importer keeps such positions; sinew check
+   reports them (extent_absurd) and the renderer refuses to draw them. */
+#define SW_MODEL_MAX_EXTENT 1e7
 
 typedef enum sw_model_alpha_mode {
     SW_MODEL_ALPHA_OPAQUE = 0,

@@ -71,12 +71,14 @@ typedef struct sw_renderer sw_renderer;
 sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_renderer, sw_diag* diag);
 void sw_renderer_destroy(sw_renderer* renderer);
 
-/* Prepares an asset for drawing: GPU meshes of every (node, primitive) of
+/* Prepares a model for drawing: GPU meshes of every (node, primitive) of
    the default scene, textures (decoded with stb_image; a texture that does
    not decode is replaced by white, with a warning counted in
-   sw_renderer_stats), materials. The asset must outlive the renderer or
-   the next set_scene. */
-sw_result sw_renderer_set_scene(sw_renderer* renderer, const sw_model* asset, sw_diag* diag);
+   sw_renderer_stats), materials. A stored position that is not finite or
+   lies beyond SW_MODEL_MAX_EXTENT is SW_ERR_INVALID_DATA, naming the mesh,
+   primitive and vertex (no camera can frame it). The model must outlive
+   the renderer or the next set_scene. */
+sw_result sw_renderer_set_scene(sw_renderer* renderer, const sw_model* model, sw_diag* diag);
 
 typedef struct sw_render_frame {
     const sw_pose* pose;          /* the model's pose after sw_pose_update: world and skin matrices, weights */
@@ -85,7 +87,7 @@ typedef struct sw_render_frame {
     sw_skin_method method;        /* LBS or DQS */
     bool split;                   /* LBS in the left half, DQS in the right half */
     sw_render_view view;
-    int32_t weight_joint;         /* node index of the joint for SW_RENDER_VIEW_WEIGHTS */
+    int32_t weight_joint;         /* node index (model order) of the joint for SW_RENDER_VIEW_WEIGHTS */
     bool bones;                   /* draw the skeleton's bones over the image */
     /* The first frame of a sequence (or a single picture): there is no
        previous frame, so motion is zero (previous positions = current). */
@@ -97,7 +99,8 @@ sw_result sw_renderer_draw(sw_renderer* renderer, const sw_render_frame* frame, 
 
 /* World-space bounds of the scene at a pose (every drawn vertex, skinned
    on the GPU and read back). Returns SW_ERR_INVALID_DATA for an empty
-   scene. Does not draw; the skin cache sees the pose. */
+   scene and for a posed vertex that is not finite or lies beyond
+   SW_MODEL_MAX_EXTENT. Does not draw; the skin cache sees the pose. */
 sw_result sw_renderer_scene_bounds(sw_renderer* renderer, const sw_pose* pose, float out_min[3], float out_max[3],
                                    sw_diag* diag);
 

@@ -2,15 +2,22 @@
    file_internal.h): reading a whole file, turning a relative URI reference
    into a path under the asset's folder, percent-escapes and data: URIs.
    Nothing here knows a file format. */
-#define _POSIX_C_SOURCE 200809L /* fstat, strerror_r */
+#define _XOPEN_SOURCE 700 /* POSIX.1-2008 with XSI: fstat, realpath, strerror_r, O_CLOEXEC */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "file_internal.h"
+
+/* Said after every refusal of a path outside the asset's folder: how to
+   allow it from the library and from the command line, without telling
+   either reader to do something that only the other can. */
+#define SW__OUTSIDE_HINT "(allowed only with allow_outside_paths, --allow-outside-paths on the command line)"
 
 /* ---- files ------------------------------------------------------------------ */
 
@@ -18,43 +25,116 @@ static void sw__errno_text(int error, char* out, size_t size) {
     if (strerror_r(error, out, size) != 0) snprintf(out, size, "error %d", error);
 }
 
-sw_result sw__read_file(const char* path, const char* label, size_t max_size, void* (*alloc)(void* user, size_t size),
-                        void* user, uint8_t** out_data, size_t* out_size, sw_diag* diag) {
+/* What a file that is not a regular file is, for messages. */
+static const char* sw__file_kind(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISLNK(mode)) return "a symbolic link";
+    return "of an unknown kind";
+}
+
+sw_result sw__read_file(const char* path, const char* label, size_t max_size, size_t read_size,
+                        void* (*alloc)(void* user, size_t size), void (*release)(void* user, void* ptr), void* user,
+                        uint8_t** out_data, size_t* out_size, sw_diag* diag) {
     char reason[128];
     *out_data = NULL;
     *out_size = 0;
-    FILE* f = fopen(path, "rb");
-    if (!f) {
+    /* Looked at before opening, so that no device is opened at all (opening
+       one can have effects of its own); the descriptor is checked again
+       below, since the path may name something else by then. */
+    struct stat st;
+    if (stat(path, &st) != 0) {
         sw__errno_text(errno, reason, sizeof reason);
         return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot open (%s)", label, reason);
     }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return sw_diag_set(diag, SW_ERR_IO, -1, "%s: not a regular file", label);
+    if (!S_ISREG(st.st_mode))
+        return sw_diag_set(diag, SW_ERR_IO, -1, "%s: not a regular file (%s)", label, sw__file_kind(st.st_mode));
+    /* O_NONBLOCK: a FIFO put in the file's place meanwhile must not make
+       open() wait for a writer; it is cleared once the descriptor is known
+       to be a regular file (where it changes nothing anyway). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        sw__errno_text(errno, reason, sizeof reason);
+        return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot open (%s)", label, reason);
     }
-    if (st.st_size < 0 || (uintmax_t)st.st_size > max_size) {
-        fclose(f);
+    int flags;
+    if (fstat(fd, &st) != 0 || (flags = fcntl(fd, F_GETFL)) == -1 ||
+        (S_ISREG(st.st_mode) && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == -1)) {
+        sw__errno_text(errno, reason, sizeof reason);
+        close(fd);
+        return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot read (%s)", label, reason);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sw_diag_set(diag, SW_ERR_IO, -1, "%s: not a regular file (%s)", label, sw__file_kind(st.st_mode));
+    }
+    if (st.st_size < 0) {
+        close(fd);
+        return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot read (size %jd)", label, (intmax_t)st.st_size);
+    }
+    size_t size = (uintmax_t)st.st_size < read_size ? (size_t)st.st_size : read_size;
+    if (size > max_size) {
+        close(fd);
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1,
-                           "%s: %jd bytes is more than the memory allowed (%zu bytes left of max_memory)", label,
-                           (intmax_t)st.st_size, max_size);
+                           "%s: %zu bytes is more than the memory allowed (%zu bytes left of max_memory)", label,
+                           size, max_size);
     }
-    size_t size = (size_t)st.st_size;
     uint8_t* data = alloc(user, size ? size : 1);
     if (!data) {
-        fclose(f);
+        close(fd);
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: no memory for %zu bytes", label, size);
     }
-    size_t got = size ? fread(data, 1, size, f) : 0;
-    int error = ferror(f) ? errno : 0;
-    fclose(f);
+    size_t got = 0;
+    int error = 0;
+    while (got < size) {
+        ssize_t n = read(fd, data + got, size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) error = errno;
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    close(fd);
     if (got != size) {
+        if (release) release(user, data);
         if (error) sw__errno_text(error, reason, sizeof reason);
         else snprintf(reason, sizeof reason, "file shrank to %zu bytes", got);
         return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot read (%s)", label, reason);
     }
     *out_data = data;
     *out_size = size;
+    return SW_OK;
+}
+
+sw_result sw__path_inside(const char* path, const char* base_dir, const char* label, char** out_path,
+                          sw_diag* diag) {
+    char reason[128];
+    *out_path = NULL;
+    char* real = realpath(path, NULL);
+    if (!real) {
+        sw__errno_text(errno, reason, sizeof reason);
+        return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot open (%s)", label, reason);
+    }
+    char* base = realpath(base_dir, NULL);
+    if (!base) {
+        sw__errno_text(errno, reason, sizeof reason);
+        free(real);
+        return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot open the asset's folder (%s)", label, reason);
+    }
+    size_t n = strlen(base);
+    bool inside = (n == 1 && base[0] == '/') || (strncmp(real, base, n) == 0 && (real[n] == '/' || real[n] == '\0'));
+    free(base);
+    if (!inside) {
+        free(real);
+        /* The URI passed sw__uri_to_path's checks, so a symbolic link is
+           what leads out. Where it leads is not said: the message may
+           reach whoever sent the file. */
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1,
+                           "%s leads outside the asset's folder through a symbolic link " SW__OUTSIDE_HINT, label);
+    }
+    *out_path = real;
     return SW_OK;
 }
 
@@ -87,11 +167,26 @@ bool sw__percent_decode(const char* in, size_t length, char* out, size_t* out_le
 
 static bool sw__is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
+sw_result sw__check_uri_text(const char* uri, size_t length, sw_diag* diag) {
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = (unsigned char)uri[i];
+        if (c == 0)
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i, "contains a NUL character (at byte %zu)", i);
+        if (c < 0x20 || c == 0x7f)
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i,
+                               "contains a control character (0x%02x at byte %zu)", c, i);
+    }
+    return SW_OK;
+}
+
 sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outside, char** out_path,
                           sw_diag* diag) {
     *out_path = NULL;
     size_t length = strlen(uri);
     if (length == 0) return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "empty uri");
+    sw_diag inner;
+    if (sw__check_uri_text(uri, length, &inner) != SW_OK)
+        return sw_diag_set(diag, inner.result, -1, "'%.120s' %s", uri, inner.message);
     /* A scheme (RFC 3986: ALPHA *(ALPHA / DIGIT / + - .) ":"); one letter
        before ':' is a Windows drive, an absolute path. */
     size_t s = 0;
@@ -109,12 +204,13 @@ sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outs
     size_t n;
     if (!sw__percent_decode(uri, length, decoded, &n)) {
         free(decoded);
-        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%s' has a malformed %%-escape", uri);
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%.120s' has a malformed %%-escape", uri);
     }
     decoded[n] = '\0';
-    if (strlen(decoded) != n) {
+    /* %00 and %0A name no file anyone meant: refused like the raw bytes. */
+    if (sw__check_uri_text(decoded, n, &inner) != SW_OK) {
         free(decoded);
-        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%s' contains a NUL byte", uri);
+        return sw_diag_set(diag, inner.result, -1, "'%.120s' %s once %%-escapes are decoded", uri, inner.message);
     }
     bool absolute = decoded[0] == '/' || decoded[0] == '\\' || (sw__is_alpha(decoded[0]) && decoded[1] == ':');
     /* ".." is checked lexically: any prefix of the path that climbs above
@@ -133,8 +229,7 @@ sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outs
         i = j + 1;
     }
     if (outside && !allow_outside) {
-        sw_result r = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1,
-                                  "'%s' %s (set options.allow_outside_paths to allow it)", uri,
+        sw_result r = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%.120s' %s " SW__OUTSIDE_HINT, uri,
                                   absolute ? "is an absolute path" : "leaves the asset's folder");
         free(decoded);
         return r;
@@ -145,7 +240,7 @@ sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outs
     }
     if (!base_dir) {
         sw_result r = sw_diag_set(diag, SW_ERR_IO, -1,
-                                  "'%s' is an external file, but no base folder was given to read it from", uri);
+                                  "'%.120s' is an external file, but no base folder was given to read it from", uri);
         free(decoded);
         return r;
     }

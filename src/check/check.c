@@ -9,6 +9,7 @@
 
 #include "../math/mat3d_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -27,6 +28,10 @@
 #define SW__CHECK_SCALE_TOLERANCE 1e-3 /* singular value ratio − 1 */
 #define SW__CHECK_MAX_SAMPLE_RATE 1e6
 #define SW__CHECK_MAX_SAMPLES_LIMIT ((size_t)10000000)
+#define SW__CHECK_FEW_SLOTS 16         /* influence slots compared pairwise; more are sorted */
+#define SW__CHECK_AXES 12              /* x, y, z of four box corners: the bind-pose search's axes */
+#define SW__CHECK_SEARCH_PER_JOINT 256 /* comparisons the bind-pose search may spend per joint... */
+#define SW__CHECK_SEARCH_MIN ((size_t)1 << 23) /* ...and at least (every pair up to ~2900 joints) */
 
 /* ---- codes -------------------------------------------------------------------- */
 
@@ -54,6 +59,15 @@ const char* sw_check_severity_str(sw_check_severity severity) {
     static const char* const names[] = {"note", "warning", "error"};
     return (unsigned)severity < SW_CHECK_SEVERITY_COUNT ? names[severity] : "unknown";
 }
+
+/* malloc that never asks for 0 bytes, so an empty array is not mistaken for a failure. */
+static void* alloc_array(size_t count, size_t size) {
+    size_t bytes;
+    if (!sw_mul_size(count ? count : 1, size, &bytes)) return NULL;
+    return malloc(bytes);
+}
+
+static void* calloc_array(size_t count, size_t size) { return calloc(count ? count : 1, size); }
 
 /* ---- findings ------------------------------------------------------------------- */
 
@@ -297,12 +311,29 @@ static bool check_structure(check_builder* r, const sw_model* a) {
                 return invalid(r, -1, "skin %zu: joint %zu is node %u of %zu (in the model's order)", k, j,
                                s->joints[j], n);
     }
-    /* the importer's influences index the skin's joints, unused slots included */
+    /* the importer's influences index the skin's joints, unused slots
+       included: each mesh's largest index is found once (a mesh many nodes
+       share is read once), its vertices again only for a node it breaks */
+    int32_t* largest = alloc_array(a->mesh_count, sizeof *largest);
+    if (!largest) {
+        r->out_of_memory = true;
+        return false;
+    }
+    for (size_t m = 0; m < a->mesh_count; m++) {
+        largest[m] = -1;
+        for (size_t p = 0; p < a->meshes[m].primitive_count; p++) {
+            const sw_model_primitive* prim = &a->meshes[m].primitives[p];
+            for (size_t e = 0; e < prim->vertex_count * (size_t)prim->influence_count; e++)
+                if (prim->joints[e] > largest[m]) largest[m] = prim->joints[e];
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         const sw_model_node* node = &a->nodes[i];
         if (node->mesh < 0 || node->skin < 0) continue;
         const sw_model_mesh* mesh = &a->meshes[node->mesh];
         size_t joints = a->skins[node->skin].joint_count;
+        if ((int64_t)largest[node->mesh] < (int64_t)joints) continue;
+        free(largest);
         for (size_t p = 0; p < mesh->primitive_count; p++) {
             const sw_model_primitive* prim = &mesh->primitives[p];
             size_t slots = (size_t)prim->influence_count;
@@ -312,7 +343,9 @@ static bool check_structure(check_builder* r, const sw_model* a) {
                                    "node %u: mesh %d primitive %zu: vertex %zu names joint %u of skin %d's %zu",
                                    node->source_index, node->mesh, p, e / slots, prim->joints[e], node->skin, joints);
         }
+        return invalid(r, (int64_t)node->source_index, "node %u: a joint index past its skin's", node->source_index);
     }
+    free(largest);
     for (size_t t = 0; t < a->texture_count; t++)
         if (!index_ok(a->textures[t].image, a->image_count) || !index_ok(a->textures[t].sampler, a->sampler_count))
             return invalid(r, -1, "texture %zu: image %d or sampler %d out of range", t, a->textures[t].image,
@@ -371,12 +404,59 @@ static double bounds_diagonal(const sw_model_primitive* p) {
     return sqrt(d);
 }
 
+/* One weighted influence slot, for finding a joint named twice. */
+typedef struct check_slot {
+    uint16_t joint;
+    uint32_t slot;
+} check_slot;
+
+static int compare_slots(const void* x, const void* y) {
+    const check_slot *a = x, *b = y;
+    if (a->joint != b->joint) return a->joint < b->joint ? -1 : 1;
+    return (a->slot > b->slot) - (a->slot < b->slot);
+}
+
+/* The first slot e, then the first k > e, that name one joint both with a
+   weight > 0; false when there are none. Pairwise for a few slots, sorted
+   for many (the importer keeps up to 256 per vertex): `scratch` holds
+   `slots` entries when slots > SW__CHECK_FEW_SLOTS. */
+static bool first_duplicate(const uint16_t* j, const float* w, size_t slots, check_slot* scratch, size_t* out_e,
+                            size_t* out_k) {
+    if (slots <= SW__CHECK_FEW_SLOTS) {
+        for (size_t e = 0; e < slots; e++) {
+            if (!(w[e] > 0.0f)) continue;
+            for (size_t k = e + 1; k < slots; k++)
+                if (w[k] > 0.0f && j[k] == j[e]) {
+                    *out_e = e, *out_k = k;
+                    return true;
+                }
+        }
+        return false;
+    }
+    size_t n = 0;
+    for (size_t e = 0; e < slots; e++)
+        if (w[e] > 0.0f) scratch[n++] = (check_slot){.joint = j[e], .slot = (uint32_t)e};
+    qsort(scratch, n, sizeof *scratch, compare_slots);
+    /* each repeated joint's first two slots; of these, the earliest first one */
+    bool found = false;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (scratch[i].joint != scratch[i + 1].joint || (i > 0 && scratch[i - 1].joint == scratch[i].joint)) continue;
+        if (!found || scratch[i].slot < *out_e) *out_e = scratch[i].slot, *out_k = scratch[i + 1].slot, found = true;
+    }
+    return found;
+}
+
 /* Weights that do not sum to 1, negative weights, duplicates, zero weights
    on joints other than 0, vertices without weight. Skin-independent. */
 static void check_raw_influences(check_builder* r, const sw_model* a, size_t mesh, size_t prim_index) {
     const sw_model_primitive* p = &a->meshes[mesh].primitives[prim_index];
     size_t slots = (size_t)p->raw_influence_count;
     if (!slots || !p->raw_joints || !p->raw_weights) return;
+    check_slot* scratch = NULL;
+    if (slots > SW__CHECK_FEW_SLOTS && !(scratch = alloc_array(slots, sizeof *scratch))) {
+        r->out_of_memory = true;
+        return;
+    }
     size_t unnormalised = 0, negative = 0, duplicate = 0, zero_joint = 0, zero_joint_slots = 0, no_weight = 0;
     check_worst w_unnormalised = {0}, w_negative = {0}, w_duplicate = {0}, w_zero_joint = {0}, w_no_weight = {0};
     double v_unnormalised = 1.0, v_negative = 0.0, v_duplicate = 0.0;
@@ -417,19 +497,15 @@ static void check_raw_influences(check_builder* r, const sw_model* a, size_t mes
             if (fabs(sum - 1.0) > fabs(v_unnormalised - 1.0)) v_unnormalised = sum;
         }
         /* one joint twice, both weighted */
-        bool found = false;
-        for (size_t e = 0; e < slots && !found; e++) {
-            if (!(w[e] > 0.0f)) continue;
-            for (size_t k = e + 1; k < slots && !found; k++) {
-                if (!(w[k] > 0.0f) || j[k] != j[e]) continue;
-                found = true;
-                double both = (double)w[e] + w[k];
-                duplicate++;
-                worst_add(&w_duplicate, both, example((int64_t)v, j[e], both));
-                if (both > v_duplicate) v_duplicate = both;
-            }
+        size_t e = 0, k = 0;
+        if (first_duplicate(j, w, slots, scratch, &e, &k)) {
+            double both = (double)w[e] + w[k];
+            duplicate++;
+            worst_add(&w_duplicate, both, example((int64_t)v, j[e], both));
+            if (both > v_duplicate) v_duplicate = both;
         }
     }
+    free(scratch);
     sw_check_finding* f;
     if (negative && (f = finding_add(r, SW_CHECK_WEIGHTS_NEGATIVE))) {
         f->mesh = (int64_t)mesh, f->primitive = (int64_t)prim_index, f->count = negative, f->value = v_negative;
@@ -474,6 +550,46 @@ static void check_raw_influences(check_builder* r, const sw_model* a, size_t mes
     }
 }
 
+/* ---- positions as stored ------------------------------------------------------------- */
+
+/* |x|, infinite when x is not finite: a coordinate's distance for the extent check. */
+static double extent_of(double x) { return isfinite(x) ? fabs(x) : INFINITY; }
+
+static bool beyond_extent(double magnitude) { return !(magnitude <= SW_MODEL_MAX_EXTENT); }
+
+/* Positions (or bounds) that are not finite or beyond SW_MODEL_MAX_EXTENT.
+   True when the primitive has them (reported, unless disabled). */
+static bool check_stored_extent(check_builder* r, const sw_model* a, size_t mesh, size_t prim_index) {
+    const sw_model_primitive* p = &a->meshes[mesh].primitives[prim_index];
+    size_t count = 0;
+    double worst = 0.0, bounds = 0.0;
+    check_worst w = {0};
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        const float* x = &p->positions[v * 3];
+        double m = fmax(extent_of(x[0]), fmax(extent_of(x[1]), extent_of(x[2])));
+        if (!beyond_extent(m)) continue;
+        count++;
+        worst_add(&w, m, example((int64_t)v, -1, m));
+        worst = fmax(worst, m);
+    }
+    for (int c = 0; c < 3; c++) bounds = fmax(bounds, fmax(extent_of(p->bounds_min[c]), extent_of(p->bounds_max[c])));
+    if (!count && !beyond_extent(bounds)) return false;
+    sw_check_finding* f = finding_add(r, SW_CHECK_EXTENT_ABSURD);
+    if (!f) return true;
+    set_worst(f, &w);
+    f->mesh = (int64_t)mesh, f->primitive = (int64_t)prim_index, f->count = count, f->value = fmax(worst, bounds);
+    if (count)
+        message_add(f, "mesh %zu primitive %zu: %s a coordinate more than %g model units from the origin, or not "
+                       "finite (worst: vertex %lld, %.4g): no camera can frame it (SW_MODEL_MAX_EXTENT)",
+                    mesh, prim_index, vertices_have(count).s, SW_MODEL_MAX_EXTENT, (long long)w.examples[0].vertex,
+                    w.examples[0].value);
+    else
+        message_add(f, "mesh %zu primitive %zu: its bounds reach %.4g, more than %g model units from the origin or not "
+                       "finite, though no vertex does (SW_MODEL_MAX_EXTENT)",
+                    mesh, prim_index, bounds, SW_MODEL_MAX_EXTENT);
+    return true;
+}
+
 /* ---- skinned (mesh, skin) pairs and their per-pose state ------------------------------ */
 
 /* One primitive skinned by one skin, with what the poses measure on it. */
@@ -507,6 +623,12 @@ typedef struct check_target {
     int32_t* truncated_pose;
     float* truncated_time;
     sw_check_pose_stat* truncated_poses;
+    /* skinned positions beyond SW_MODEL_MAX_EXTENT (NULL when the stored
+       ones already are): per vertex the largest coordinate magnitude, 0
+       while within, and when */
+    double* extent;
+    int32_t* extent_pose;
+    float* extent_time;
 } check_target;
 
 typedef struct check_skin_state {
@@ -532,16 +654,14 @@ typedef struct check_state {
     size_t pose_sets;         /* 1 + animation_count */
     sw_pose pose;
     void* pose_memory;
+    /* found once, so that nothing loops over nodes per skin or mesh */
+    int64_t* skin_node;       /* per skin: its first node with a mesh (model order), or -1 */
+    int64_t* skin_scene_node; /* per skin: its first such node in the default scene, or -1 */
+    bool* in_scene;           /* per node: in the default scene's trees; NULL without a scene */
+    bool* mesh_skinned;       /* per mesh: some node gives it a skin */
+    size_t* prim_first;       /* per mesh: its first primitive's entry in stored_absurd */
+    bool* stored_absurd;      /* per primitive: its stored positions are beyond SW_MODEL_MAX_EXTENT */
 } check_state;
-
-/* malloc that never asks for 0 bytes, so an empty array is not mistaken for a failure. */
-static void* alloc_array(size_t count, size_t size) {
-    size_t bytes;
-    if (!sw_mul_size(count ? count : 1, size, &bytes)) return NULL;
-    return malloc(bytes);
-}
-
-static void* calloc_array(size_t count, size_t size) { return calloc(count ? count : 1, size); }
 
 static void state_free(check_state* s) {
     for (size_t t = 0; t < s->target_count; t++) {
@@ -551,6 +671,7 @@ static void state_free(check_state* s) {
         free(g->truncated_vertices), free(g->truncated_offsets), free(g->truncated_joints);
         free(g->truncated_deltas), free(g->truncated_error), free(g->truncated_pose), free(g->truncated_time);
         free(g->truncated_poses);
+        free(g->extent), free(g->extent_pose), free(g->extent_time);
     }
     free(s->targets);
     for (size_t k = 0; s->skins && k < s->a->skin_count; k++) {
@@ -560,6 +681,40 @@ static void state_free(check_state* s) {
     }
     free(s->skins);
     free(s->pose_memory);
+    free(s->skin_node), free(s->skin_scene_node), free(s->in_scene), free(s->mesh_skinned);
+    free(s->prim_first), free(s->stored_absurd);
+}
+
+/* The per-node facts the checks use per skin and per mesh. False when out of memory. */
+static bool prepare_maps(check_state* s) {
+    const sw_model* a = s->a;
+    size_t primitives = 0;
+    s->skin_node = alloc_array(a->skin_count, sizeof *s->skin_node);
+    s->skin_scene_node = alloc_array(a->skin_count, sizeof *s->skin_scene_node);
+    s->mesh_skinned = calloc_array(a->mesh_count, sizeof *s->mesh_skinned);
+    s->prim_first = alloc_array(a->mesh_count, sizeof *s->prim_first);
+    if (!s->skin_node || !s->skin_scene_node || !s->mesh_skinned || !s->prim_first) return false;
+    for (size_t m = 0; m < a->mesh_count; m++)
+        s->prim_first[m] = primitives, primitives += a->meshes[m].primitive_count;
+    if (!(s->stored_absurd = calloc_array(primitives, sizeof *s->stored_absurd))) return false;
+    if (a->scene_count && a->default_scene >= 0) {
+        /* parents come first: one forward pass finds every node under the roots */
+        const sw_model_scene* scene = &a->scenes[a->default_scene];
+        if (!(s->in_scene = calloc_array(a->node_count, sizeof *s->in_scene))) return false;
+        for (size_t i = 0; i < scene->node_count; i++) s->in_scene[scene->nodes[i]] = true;
+        for (size_t n = 0; n < a->node_count; n++)
+            if (a->nodes[n].parent >= 0 && s->in_scene[a->nodes[n].parent]) s->in_scene[n] = true;
+    }
+    for (size_t k = 0; k < a->skin_count; k++) s->skin_node[k] = s->skin_scene_node[k] = -1;
+    for (size_t n = 0; n < a->node_count; n++) {
+        const sw_model_node* node = &a->nodes[n];
+        if (node->mesh < 0 || node->skin < 0) continue;
+        s->mesh_skinned[node->mesh] = true;
+        if (s->skin_node[node->skin] < 0) s->skin_node[node->skin] = (int64_t)n;
+        if (s->in_scene && s->in_scene[n] && s->skin_scene_node[node->skin] < 0)
+            s->skin_scene_node[node->skin] = (int64_t)n;
+    }
+    return true;
 }
 
 static sw_check_pose_stat* pose_stats_new(size_t n) {
@@ -631,6 +786,40 @@ static bool prepare_truncation(check_target* g, int max_influences) {
     return true;
 }
 
+/* A node with both a mesh and a skin, for finding each pair's first node. */
+typedef struct check_pair {
+    int32_t mesh, skin;
+    size_t node;
+} check_pair;
+
+static int compare_pairs(const void* x, const void* y) {
+    const check_pair *a = x, *b = y;
+    if (a->mesh != b->mesh) return a->mesh < b->mesh ? -1 : 1;
+    if (a->skin != b->skin) return a->skin < b->skin ? -1 : 1;
+    return (a->node > b->node) - (a->node < b->node);
+}
+
+/* Per node: true for the first node (in the model's order) with its
+   (mesh, skin) pair. Sorted, so many nodes sharing a mesh stay cheap. NULL
+   when out of memory. */
+static bool* first_of_pairs(const sw_model* a) {
+    bool* first = calloc_array(a->node_count, sizeof *first);
+    check_pair* pairs = alloc_array(a->node_count, sizeof *pairs);
+    if (!first || !pairs) {
+        free(first), free(pairs);
+        return NULL;
+    }
+    size_t count = 0;
+    for (size_t n = 0; n < a->node_count; n++)
+        if (a->nodes[n].mesh >= 0 && a->nodes[n].skin >= 0)
+            pairs[count++] = (check_pair){.mesh = a->nodes[n].mesh, .skin = a->nodes[n].skin, .node = n};
+    qsort(pairs, count, sizeof *pairs, compare_pairs);
+    for (size_t i = 0; i < count; i++)
+        first[pairs[i].node] = i == 0 || pairs[i].mesh != pairs[i - 1].mesh || pairs[i].skin != pairs[i - 1].skin;
+    free(pairs);
+    return first;
+}
+
 /* Finds the (mesh, skin) pairs, marks used joints, checks joint ranges,
    and allocates the per-pose state. False when out of memory. */
 static bool prepare(check_state* s, check_builder* r) {
@@ -643,16 +832,17 @@ static bool prepare(check_state* s, check_builder* r) {
     for (size_t n = 0; n < a->node_count; n++)
         if (a->nodes[n].mesh >= 0 && a->nodes[n].skin >= 0) capacity += a->meshes[a->nodes[n].mesh].primitive_count;
     s->targets = calloc_array(capacity, sizeof *s->targets);
-    if (!s->targets) return false;
+    bool* first = first_of_pairs(a);
+    if (!s->targets || !first) {
+        free(first);
+        return false;
+    }
     for (size_t n = 0; n < a->node_count; n++) {
         const sw_model_node* node = &a->nodes[n];
         if (node->mesh < 0 || node->skin < 0) continue;
         size_t mesh = (size_t)node->mesh, skin = (size_t)node->skin;
         s->skins[skin].used_by_node = true;
-        bool seen = false;
-        for (size_t t = 0; t < s->target_count && !seen; t++)
-            seen = s->targets[t].mesh == mesh && s->targets[t].skin == skin;
-        if (seen) continue;
+        if (!first[n]) continue;
         for (size_t p = 0; p < a->meshes[mesh].primitive_count; p++) {
             const sw_model_primitive* prim = &a->meshes[mesh].primitives[p];
             if (!prim->influence_count) continue;
@@ -667,6 +857,7 @@ static bool prepare(check_state* s, check_builder* r) {
             g->worst_vertex = -1;
         }
     }
+    free(first);
     for (size_t k = 0; k < a->skin_count; k++) {
         check_skin_state* ks = &s->skins[k];
         size_t joints = a->skins[k].joint_count;
@@ -739,6 +930,12 @@ static bool prepare(check_state* s, check_builder* r) {
         if (!g->retention || !g->retention_pose || !g->retention_time || !g->retention_set || !g->retention_poses ||
             !g->truncated_poses || !prepare_truncation(g, s->options->max_influences))
             return false;
+        if (!s->stored_absurd[s->prim_first[g->mesh] + g->prim_index]) {
+            g->extent = calloc_array(n, sizeof *g->extent);
+            g->extent_pose = alloc_array(n, sizeof *g->extent_pose);
+            g->extent_time = alloc_array(n, sizeof *g->extent_time);
+            if (!g->extent || !g->extent_pose || !g->extent_time) return false;
+        }
         for (size_t v = 0; v < p->vertex_count; v++)
             g->retention[v] = 2.0f, g->retention_pose[v] = -1, g->retention_time[v] = NAN;
     }
@@ -799,6 +996,27 @@ static void apply34(const sw_mat34* s, const double p[3], double out[3]) {
     for (int r = 0; r < 3; r++) out[r] = s->m[r][0] * p[0] + s->m[r][1] * p[1] + s->m[r][2] * p[2] + s->m[r][3];
 }
 
+/* Linear blend skinning of every vertex, as an engine draws it (the
+   importer's influences), against SW_MODEL_MAX_EXTENT. */
+static void pose_extent(check_target* g, const check_skin_state* ks, int64_t pose_set, double time) {
+    const sw_model_primitive* p = g->prim;
+    size_t slots = (size_t)p->influence_count;
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        const uint16_t* j = &p->joints[v * slots];
+        const float* w = &p->weights[v * slots];
+        double bind[3] = {p->positions[v * 3], p->positions[v * 3 + 1], p->positions[v * 3 + 2]}, out[3] = {0, 0, 0};
+        for (size_t e = 0; e < slots; e++) {
+            if (!(w[e] > 0.0f)) continue;
+            double q[3];
+            apply34(&ks->matrices[j[e]], bind, q);
+            for (int c = 0; c < 3; c++) out[c] += w[e] * q[c];
+        }
+        double m = fmax(extent_of(out[0]), fmax(extent_of(out[1]), extent_of(out[2])));
+        if (beyond_extent(m) && m > g->extent[v])
+            g->extent[v] = m, g->extent_pose[v] = (int32_t)pose_set, g->extent_time[v] = (float)time;
+    }
+}
+
 static void pose_targets(check_state* s, int64_t pose_set, double time) {
     for (size_t t = 0; t < s->target_count; t++) {
         check_target* g = &s->targets[t];
@@ -854,6 +1072,7 @@ static void pose_targets(check_state* s, int64_t pose_set, double time) {
             sw_check_pose_stat* ps = &g->truncated_poses[pose_set + 1];
             if (isnan(ps->value) || error > ps->value) ps->value = error, ps->time_s = pose_set < 0 ? NAN : time;
         }
+        if (g->extent) pose_extent(g, ks, pose_set, time);
     }
 }
 
@@ -980,6 +1199,8 @@ static void message_by_animation(sw_check_finding* f, const sw_model* a, const s
     }
 }
 
+static void report_skinned_extent(const check_state* s, check_builder* r, const check_target* g);
+
 static void report_targets(check_state* s, check_builder* r) {
     const sw_model* a = s->a;
     const sw_check_options* o = s->options;
@@ -1042,6 +1263,68 @@ static void report_targets(check_state* s, check_builder* r) {
                         sw_lbs_retention(pair_w, g->worst_angle));
             message_by_animation(f, a, f->poses, s->pose_sets);
         }
+        report_skinned_extent(s, r, g);
+    }
+}
+
+/* Vertices the skin carries beyond SW_MODEL_MAX_EXTENT in some pose. */
+static void report_skinned_extent(const check_state* s, check_builder* r, const check_target* g) {
+    if (!g->extent) return;
+    size_t count = 0;
+    double worst = 0.0;
+    check_worst w = {0};
+    for (size_t v = 0; v < g->prim->vertex_count; v++) {
+        if (!(g->extent[v] > 0.0)) continue;
+        count++;
+        sw_check_example e = example((int64_t)v, -1, g->extent[v]);
+        e.animation = g->extent_pose[v], e.time_s = g->extent_time[v];
+        worst_add(&w, g->extent[v], e);
+        worst = fmax(worst, g->extent[v]);
+    }
+    sw_check_finding* f;
+    if (!count || !(f = finding_add(r, SW_CHECK_EXTENT_ABSURD))) return;
+    const sw_check_example* e = &w.examples[0];
+    set_worst(f, &w);
+    f->mesh = (int64_t)g->mesh, f->primitive = (int64_t)g->prim_index, f->skin = (int64_t)g->skin;
+    f->count = count, f->value = worst;
+    message_add(f, "mesh %zu primitive %zu (skin %zu): skinned, %s a coordinate more than %g model units from the "
+                   "origin, or not finite (worst: vertex %lld, %.4g",
+                g->mesh, g->prim_index, g->skin, vertices_have(count).s, SW_MODEL_MAX_EXTENT, (long long)e->vertex,
+                e->value);
+    message_pose(f, s->a, e->animation, e->time_s);
+    message_add(f, "): its joints carry it where no camera can frame it (SW_MODEL_MAX_EXTENT)");
+}
+
+/* Unskinned primitives that their node places, at rest, beyond
+   SW_MODEL_MAX_EXTENT: the corners of their bounds moved by the node's
+   world transform (one box per (node, primitive), never every vertex). */
+static void report_placed_extent(const check_state* s, check_builder* r, const sw_mat34* rest_world) {
+    const sw_model* a = s->a;
+    for (size_t n = 0; n < a->node_count; n++) {
+        const sw_model_node* node = &a->nodes[n];
+        if (node->mesh < 0) continue;
+        const sw_model_mesh* mesh = &a->meshes[node->mesh];
+        for (size_t p = 0; p < mesh->primitive_count; p++) {
+            const sw_model_primitive* prim = &mesh->primitives[p];
+            if ((node->skin >= 0 && prim->influence_count > 0) || !prim->vertex_count ||
+                s->stored_absurd[s->prim_first[node->mesh] + p])
+                continue;
+            double m = 0.0;
+            for (int corner = 0; corner < 8; corner++) {
+                double c[3], q[3];
+                for (int k = 0; k < 3; k++) c[k] = corner & (1 << k) ? prim->bounds_max[k] : prim->bounds_min[k];
+                apply34(&rest_world[n], c, q);
+                m = fmax(m, fmax(extent_of(q[0]), fmax(extent_of(q[1]), extent_of(q[2]))));
+            }
+            sw_check_finding* f;
+            if (!beyond_extent(m) || !(f = finding_add(r, SW_CHECK_EXTENT_ABSURD))) continue;
+            f->mesh = node->mesh, f->primitive = (int64_t)p, f->node = node->source_index;
+            f->count = prim->vertex_count, f->value = m;
+            message_add(f, "node %u places mesh %d primitive %zu at rest up to %.4g from the origin on an axis (its "
+                           "bounds' corners), more than %g model units, or not finite: no camera can frame it "
+                           "(SW_MODEL_MAX_EXTENT)",
+                        node->source_index, node->mesh, p, m, SW_MODEL_MAX_EXTENT);
+        }
     }
 }
 
@@ -1060,6 +1343,167 @@ static double box_deviation(const sw_mat34* m, const sw_mat34* ref, const double
     return moved / diagonal;
 }
 
+/* The box the skin matrices are compared on: its corners (in
+   box_deviation's order) and its diagonal. */
+typedef struct check_box {
+    double lo[3], hi[3], diagonal;
+    double corners[8][3];
+} check_box;
+
+/* Whether skin matrix `m` agrees with `ref` (NaN corners count as agreeing, as they always have). */
+static bool agrees(const sw_mat34* m, const sw_mat34* ref, const check_box* b) {
+    return !(box_deviation(m, ref, b->lo, b->hi, b->diagonal) > SW__CHECK_IBM_TOLERANCE);
+}
+
+/* agrees(m, ref, b) with ref's corners (`moved`, apply34 of b's corners) given: the same sums, half the work. */
+static bool agrees_moved(const sw_mat34* m, const double moved[8][3], const check_box* b) {
+    double farthest = 0.0;
+    for (int corner = 0; corner < 8; corner++) {
+        double q[3];
+        const double* e = moved[corner];
+        apply34(m, b->corners[corner], q);
+        farthest = fmax(farthest, sqrt((q[0] - e[0]) * (q[0] - e[0]) + (q[1] - e[1]) * (q[1] - e[1]) +
+                                       (q[2] - e[2]) * (q[2] - e[2])));
+    }
+    return !(farthest / b->diagonal > SW__CHECK_IBM_TOLERANCE);
+}
+
+/* A sort key and the joint it belongs to. */
+typedef struct check_keyed {
+    double key;
+    size_t index;
+} check_keyed;
+
+static int compare_keyed(const void* x, const void* y) {
+    const check_keyed *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* A candidate joint and the most joints that can agree with it. */
+typedef struct check_candidate {
+    size_t bound, joint;
+} check_candidate;
+
+static int compare_candidates(const void* x, const void* y) {
+    const check_candidate *a = x, *b = y;
+    if (a->bound != b->bound) return a->bound > b->bound ? -1 : 1; /* the most promising first */
+    return (a->joint > b->joint) - (a->joint < b->joint);
+}
+
+/* The corners whose x, y and z are the search's axes: every other corner
+   of the box, so no rotation about the box's centre leaves all four still. */
+static const int sw__check_axis_corners[SW__CHECK_AXES / 3] = {0, 3, 5, 6};
+
+/* Of the joints' own rest skin matrices as the reference, the one the most
+   joints agree with, when it beats the reference so far (candidate *best
+   with *best_good joints agreeing; candidates are 0 the identity, 1 the
+   skinned node, 2 + j joint j, and ties go to the lower). Trying every
+   joint against every other is quadratic; instead each joint's box
+   corners are projected on SW__CHECK_AXES axes and sorted. Joints that
+   agree with a candidate are within the tolerance of it on every axis, so
+   they lie in a window of each sorted axis: the narrowest window bounds
+   the candidate's count, the candidates are tried most promising first
+   (stopping when the bound cannot beat the best), and each is counted
+   only over its window (and the joints with a corner that is not finite,
+   which no window holds). Exact; the comparisons stop after `budget`,
+   which only a file made for it reaches (thousands of joints, each just
+   beyond the tolerance of the others): *exhausted says so. False when out
+   of memory. */
+static bool search_reference(const sw_mat34* rest, size_t n, const check_box* b, size_t budget, size_t* best,
+                             size_t* best_good, bool* exhausted) {
+    *exhausted = false;
+    if (*best_good >= n) return true;
+    const double(*corners)[3] = b->corners;
+    bool* wild = calloc_array(n, sizeof *wild);
+    size_t* wild_list = alloc_array(n, sizeof *wild_list);
+    size_t* bound = alloc_array(n, sizeof *bound);
+    size_t* start = alloc_array(n, sizeof *start);
+    unsigned char* axis = alloc_array(n, sizeof *axis);
+    check_keyed* keyed = alloc_array(n, sizeof *keyed);
+    check_candidate* order = alloc_array(n, sizeof *order);
+    size_t* sorted = NULL; /* per axis, the tame joints in key order */
+    size_t wild_count = 0, tame = 0, sorted_size;
+    bool ok = wild && wild_list && bound && start && axis && keyed && order;
+    /* wild: a corner that is not finite; magnitude: of apply34's terms, for its rounding */
+    double magnitude = 0.0;
+    for (size_t j = 0; ok && j < n; j++) {
+        for (int corner = 0; corner < 8 && !wild[j]; corner++) {
+            double q[3];
+            apply34(&rest[j], corners[corner], q);
+            wild[j] = !isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2]);
+            for (int row = 0; row < 3; row++) {
+                const float* m = rest[j].m[row];
+                const double* p = corners[corner];
+                magnitude = fmax(magnitude, fabs(m[0] * p[0]) + fabs(m[1] * p[1]) + fabs(m[2] * p[2]) + fabs(m[3]));
+            }
+        }
+        if (wild[j]) wild_list[wild_count++] = j;
+    }
+    tame = n - wild_count;
+    ok = ok && sw_mul_size(tame ? tame : 1, SW__CHECK_AXES, &sorted_size) &&
+         (sorted = alloc_array(sorted_size, sizeof *sorted));
+    if (!ok) goto done;
+    /* |Δx| > w on one axis ⇒ the deviation exceeds the tolerance, whatever
+       the rounding of its squares, root and division; tiny w would square
+       below the normal range, where that stops holding */
+    double w = SW__CHECK_IBM_TOLERANCE * b->diagonal * (1.0 + 1e-9) + 64.0 * DBL_EPSILON * magnitude;
+    if (!(w >= 1e-150)) w = isnan(w) ? INFINITY : 1e-150;
+    for (size_t j = 0; j < n; j++) bound[j] = wild[j] ? n : SIZE_MAX;
+    for (int x = 0; x < SW__CHECK_AXES; x++) {
+        const double* p = corners[sw__check_axis_corners[x / 3]];
+        size_t m = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (wild[j]) continue;
+            double q[3];
+            apply34(&rest[j], p, q);
+            keyed[m++] = (check_keyed){.key = q[x % 3], .index = j};
+        }
+        qsort(keyed, m, sizeof *keyed, compare_keyed);
+        size_t* column = sorted + (size_t)x * tame;
+        for (size_t i = 0, left = 0, right = 0; i < m; i++) {
+            while (keyed[left].key - keyed[i].key < -w) left++;
+            if (right < i) right = i;
+            while (right + 1 < m && !(keyed[right + 1].key - keyed[i].key > w)) right++;
+            size_t j = keyed[i].index, count = right - left + 1;
+            if (count < bound[j]) bound[j] = count, start[j] = left, axis[j] = (unsigned char)x;
+            column[i] = j;
+        }
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (!wild[j]) bound[j] += wild_count;
+        order[j] = (check_candidate){.bound = bound[j], .joint = j};
+    }
+    qsort(order, n, sizeof *order, compare_candidates);
+    size_t spent = 0;
+    for (size_t i = 0; i < n && *best_good < n && !*exhausted; i++) {
+        size_t j = order[i].joint, candidate = j + 2;
+        if (order[i].bound < *best_good) break; /* nor can any after it */
+        if (order[i].bound == *best_good && candidate > *best) continue;
+        size_t need = candidate < *best ? *best_good : *best_good + 1;
+        /* the window on its narrowest axis, then the wild joints; all of them when it is wild */
+        const size_t* window = wild[j] ? NULL : sorted + (size_t)axis[j] * tame + start[j];
+        size_t in_window = wild[j] ? n : bound[j] - wild_count, total = bound[j], good = 0;
+        double moved[8][3];
+        for (int corner = 0; corner < 8; corner++) apply34(&rest[j], corners[corner], moved[corner]);
+        for (size_t t = 0; t < total && good + (total - t) >= need; t++) {
+            if (spent == budget) {
+                *exhausted = true;
+                break;
+            }
+            spent++;
+            /* the window's ends first: far on its axis, they are the likeliest to disagree */
+            size_t at = t % 2 ? in_window - 1 - t / 2 : t / 2;
+            size_t other = t < in_window ? (window ? window[at] : at) : wild_list[t - in_window];
+            good += agrees_moved(&rest[other], moved, b);
+        }
+        if (!*exhausted && good >= need) *best = candidate, *best_good = good;
+    }
+done:
+    free(wild), free(wild_list), free(bound), free(start), free(axis), free(keyed), free(order), free(sorted);
+    return ok;
+}
+
 /* Inverse bind matrices against the rest pose. When the rest pose is the
    bind pose every skin matrix Wᵢ·IBMᵢ is the same at the rest pose: the
    identity when the IBMs invert the joints' world transforms, the skinned
@@ -1074,36 +1518,43 @@ static void report_bind_pose(const check_state* s, check_builder* r, size_t k, c
     const sw_model* a = s->a;
     const sw_model_skin* skin = &a->skins[k];
     const check_skin_state* ks = &s->skins[k];
-    double lo[3], hi[3], diagonal = 0.0;
+    size_t n = skin->joint_count;
+    check_box b = {.diagonal = 0.0};
     for (int c = 0; c < 3; c++) {
-        lo[c] = ks->has_bounds ? ks->bounds_min[c] : -0.5;
-        hi[c] = ks->has_bounds ? ks->bounds_max[c] : 0.5;
-        diagonal += (hi[c] - lo[c]) * (hi[c] - lo[c]);
+        b.lo[c] = ks->has_bounds ? ks->bounds_min[c] : -0.5;
+        b.hi[c] = ks->has_bounds ? ks->bounds_max[c] : 0.5;
+        b.diagonal += (b.hi[c] - b.lo[c]) * (b.hi[c] - b.lo[c]);
     }
-    diagonal = sqrt(diagonal);
-    if (!(diagonal > 0.0)) diagonal = 1.0;
+    b.diagonal = sqrt(b.diagonal);
+    if (!(b.diagonal > 0.0)) b.diagonal = 1.0;
+    for (int corner = 0; corner < 8; corner++)
+        for (int c = 0; c < 3; c++) b.corners[corner][c] = corner & (1 << c) ? b.hi[c] : b.lo[c];
     sw_mat34 identity = sw_mat34_identity(), node_world = identity;
     int64_t node_file = -1;
-    for (size_t n = 0; n < a->node_count; n++)
-        if (a->nodes[n].skin == (int32_t)k && a->nodes[n].mesh >= 0) {
-            node_world = rest_world[n];
-            node_file = a->nodes[n].source_index;
-            break;
-        }
-    /* candidates: identity, node, then each joint's own matrix */
-    size_t best_bad = SIZE_MAX, best = 0;
-    for (size_t c = 0; c < skin->joint_count + 2 && best_bad > 0; c++) {
-        const sw_mat34* ref = c == 0 ? &identity : c == 1 ? &node_world : &rest[c - 2];
-        size_t bad = 0;
-        for (size_t j = 0; j < skin->joint_count && bad < best_bad; j++)
-            bad += box_deviation(&rest[j], ref, lo, hi, diagonal) > SW__CHECK_IBM_TOLERANCE;
-        if (bad < best_bad) best_bad = bad, best = c;
+    if (s->skin_node[k] >= 0) {
+        node_world = rest_world[s->skin_node[k]];
+        node_file = a->nodes[s->skin_node[k]].source_index;
     }
+    /* candidates: identity, node, then each joint's own matrix */
+    size_t best = 0, best_good = 0, node_good = 0;
+    for (size_t j = 0; j < n; j++) best_good += agrees(&rest[j], &identity, &b);
+    if (best_good < n) {
+        for (size_t j = 0; j < n; j++) node_good += agrees(&rest[j], &node_world, &b);
+        if (node_good > best_good) best = 1, best_good = node_good;
+    }
+    size_t budget = n > SW__CHECK_SEARCH_MIN / SW__CHECK_SEARCH_PER_JOINT ? n * SW__CHECK_SEARCH_PER_JOINT
+                                                                          : SW__CHECK_SEARCH_MIN;
+    bool exhausted = false;
+    if (!search_reference(rest, n, &b, budget, &best, &best_good, &exhausted)) {
+        r->out_of_memory = true;
+        return;
+    }
+    size_t best_bad = n - best_good;
     const sw_mat34* ref = best == 0 ? &identity : best == 1 ? &node_world : &rest[best - 2];
     check_worst w = {0};
     double worst = 0.0;
-    for (size_t j = 0; j < skin->joint_count; j++) {
-        double d = box_deviation(&rest[j], ref, lo, hi, diagonal);
+    for (size_t j = 0; j < n; j++) {
+        double d = box_deviation(&rest[j], ref, b.lo, b.hi, b.diagonal);
         if (!(d > SW__CHECK_IBM_TOLERANCE)) continue;
         worst_add(&w, d, example(-1, (int64_t)j, d));
         worst = fmax(worst, d);
@@ -1112,9 +1563,9 @@ static void report_bind_pose(const check_state* s, check_builder* r, size_t k, c
     if (best_bad == 0 && best >= 2) {
         /* every joint agrees on a transform that is neither: where the mesh goes at rest */
         if (!(f = finding_add(r, SW_CHECK_BIND_POSE_OFFSET))) return;
-        double moved = box_deviation(ref, &identity, lo, hi, diagonal);
-        double from_node = box_deviation(ref, &node_world, lo, hi, diagonal);
-        f->skin = (int64_t)k, f->node = node_file, f->count = skin->joint_count, f->value = fmin(moved, from_node);
+        double moved = box_deviation(ref, &identity, b.lo, b.hi, b.diagonal);
+        double from_node = box_deviation(ref, &node_world, b.lo, b.hi, b.diagonal);
+        f->skin = (int64_t)k, f->node = node_file, f->count = n, f->value = fmin(moved, from_node);
         message_add(f, "%s: at the rest pose every joint's skin matrix is one transform that is neither the identity nor "
                        "the skinned node's: the mesh is drawn moved as a whole by %.3g of its size from its bind-space "
                        "positions (%.3g from where its node would put it)",
@@ -1127,18 +1578,79 @@ static void report_bind_pose(const check_state* s, check_builder* r, size_t k, c
     message_add(f, "%s: the inverse bind matrices of %zu of %zu joints are not the inverse of their rest-pose world "
                    "transform (worst: %s moves the mesh by %.3g of its size, against %s); the rest pose is not the bind "
                    "pose, so the mesh is deformed before any animation plays",
-                skin_label(a, k).s, best_bad, skin->joint_count, joint_label(a, k, f->joint).s, worst,
+                skin_label(a, k).s, best_bad, n, joint_label(a, k, f->joint).s, worst,
                 best == 0 ? "the identity" : best == 1 ? "the skinned node's world transform"
                                                       : "the transform the other joints share");
+    if (exhausted)
+        message_add(f, " (the transform most joints share was looked for with %zu comparisons, and may be missed)",
+                    budget);
 }
 
-/* IBM against the rest pose, unused joints, non-uniform scale, unused skins. */
+/* Skin joints naming a node listed before them. `seen` and `seen_at` hold
+   node_count entries, `seen` never k + 1 for a node before the call. */
+static void report_skin_duplicates(check_state* s, check_builder* r, size_t k, size_t* seen, size_t* seen_at) {
+    const sw_model* a = s->a;
+    const sw_model_skin* skin = &a->skins[k];
+    size_t repeated = 0;
+    check_worst w = {0};
+    for (size_t j = 0; j < skin->joint_count; j++) {
+        uint32_t node = skin->joints[j];
+        if (seen[node] != k + 1) {
+            seen[node] = k + 1, seen_at[node] = j;
+            continue;
+        }
+        repeated++;
+        worst_add(&w, 0.0, example(-1, (int64_t)j, (double)seen_at[node]));
+    }
+    sw_check_finding* f;
+    if (!repeated || !(f = finding_add(r, SW_CHECK_SKIN_JOINT_DUPLICATE))) return;
+    const sw_check_example* e = &w.examples[0];
+    set_worst(f, &w);
+    f->skin = (int64_t)k, f->joint = e->joint, f->count = repeated;
+    f->node = a->nodes[skin->joints[e->joint]].source_index;
+    message_add(f, "%s: %s a node already listed, which glTF forbids (first: %s is node %lld, as is joint %lld)",
+                skin_label(a, k).s, counted(repeated, "joint repeats", "joints repeat", NULL, NULL).s,
+                joint_label(a, k, e->joint).s, (long long)f->node, (long long)e->value);
+}
+
+/* Joints outside the default scene of a skin whose mesh is in it. */
+static void report_outside_scene(check_state* s, check_builder* r, size_t k) {
+    const sw_model* a = s->a;
+    const sw_model_skin* skin = &a->skins[k];
+    if (!s->in_scene || s->skin_scene_node[k] < 0) return;
+    size_t outside = 0;
+    check_worst w = {0};
+    for (size_t j = 0; j < skin->joint_count; j++)
+        if (!s->in_scene[skin->joints[j]]) outside++, worst_add(&w, 0.0, example(-1, (int64_t)j, (double)j));
+    sw_check_finding* f;
+    if (!outside || !(f = finding_add(r, SW_CHECK_JOINT_OUTSIDE_SCENE))) return;
+    set_worst(f, &w);
+    f->skin = (int64_t)k, f->joint = w.examples[0].joint, f->count = outside;
+    f->node = a->nodes[s->skin_scene_node[k]].source_index;
+    message_add(f, "%s: %zu of %zu joints are not in the default scene (scene %d), though node %lld, whose mesh it "
+                   "skins, is (first: %s); an engine that instantiates the scene leaves them out, and the mesh follows "
+                   "joints nothing animates",
+                skin_label(a, k).s, outside, skin->joint_count, a->default_scene, (long long)f->node,
+                joint_label(a, k, f->joint).s);
+}
+
+/* Per skin: repeated joints, then (for a skin a node uses) joints outside
+   the scene, IBMs against the rest pose, unused joints, non-uniform scale;
+   else skin_unused. */
 static void report_skins(check_state* s, check_builder* r, const sw_mat34* rest_world) {
     const sw_model* a = s->a;
+    size_t* seen = calloc_array(a->node_count, sizeof *seen);
+    size_t* seen_at = alloc_array(a->node_count, sizeof *seen_at);
+    if (!seen || !seen_at) {
+        free(seen), free(seen_at);
+        r->out_of_memory = true;
+        return;
+    }
     for (size_t k = 0; k < a->skin_count; k++) {
         const sw_model_skin* skin = &a->skins[k];
         check_skin_state* ks = &s->skins[k];
         sw_check_finding* f;
+        report_skin_duplicates(s, r, k, seen, seen_at);
         if (!ks->used_by_node) {
             if ((f = finding_add(r, SW_CHECK_SKIN_UNUSED))) {
                 f->skin = (int64_t)k, f->count = skin->joint_count;
@@ -1146,10 +1658,11 @@ static void report_skins(check_state* s, check_builder* r, const sw_mat34* rest_
             }
             continue;
         }
+        report_outside_scene(s, r, k);
         sw_mat34* rest = alloc_array(skin->joint_count, sizeof *rest);
         if (!rest) {
             r->out_of_memory = true;
-            return;
+            break;
         }
         for (size_t j = 0; j < skin->joint_count; j++)
             rest[j] = sw_mat34_mul(&rest_world[skin->joints[j]], &skin->inverse_bind[j]);
@@ -1191,15 +1704,14 @@ static void report_skins(check_state* s, check_builder* r, const sw_mat34* rest_
             message_by_animation(f, a, f->poses, s->pose_sets);
         }
     }
+    free(seen), free(seen_at);
 }
 
 /* Primitives with influences that no node skins. */
-static void report_unskinned(check_builder* r, const sw_model* a) {
+static void report_unskinned(const check_state* s, check_builder* r) {
+    const sw_model* a = s->a;
     for (size_t m = 0; m < a->mesh_count; m++) {
-        bool skinned = false;
-        for (size_t n = 0; n < a->node_count && !skinned; n++)
-            skinned = a->nodes[n].mesh == (int32_t)m && a->nodes[n].skin >= 0;
-        if (skinned) continue;
+        if (s->mesh_skinned[m]) continue;
         for (size_t p = 0; p < a->meshes[m].primitive_count; p++) {
             sw_check_finding* f;
             if (!a->meshes[m].primitives[p].influence_count) continue;
@@ -1331,18 +1843,23 @@ static bool check_model(check_builder* r, const sw_model* a, const sw_check_opti
         sw_check_finding* f = finding_add(r, SW_CHECK_IMPORT);
         if (f) message_add(f, "%s", without_name(a->warnings[i], a->path));
     }
-    for (size_t m = 0; m < a->mesh_count; m++)
-        for (size_t p = 0; p < a->meshes[m].primitive_count; p++) check_raw_influences(r, a, m, p);
     check_state s = {.a = a, .options = o};
-    bool ok = prepare(&s, r) || (sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory"), false);
+    bool ok = prepare_maps(&s);
+    for (size_t m = 0; ok && m < a->mesh_count; m++)
+        for (size_t p = 0; p < a->meshes[m].primitive_count; p++) {
+            check_raw_influences(r, a, m, p);
+            s.stored_absurd[s.prim_first[m] + p] = check_stored_extent(r, a, m, p);
+        }
+    ok = (ok && prepare(&s, r)) || (sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory"), false);
     if (ok) ok = run_poses(&s, diag);
     if (ok) {
         /* the rest pose's world matrices, for the IBM check */
         sw_pose_rest(a, &s.pose);
         sw_pose_update(a, &s.pose);
         report_targets(&s, r);
+        report_placed_extent(&s, r, s.pose.world);
         report_skins(&s, r, s.pose.world);
-        report_unskinned(r, a);
+        report_unskinned(&s, r);
         report_images(r, a);
     }
     state_free(&s);

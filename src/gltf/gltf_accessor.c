@@ -147,6 +147,17 @@ sw_result sw__gltf_accessor_check(const sw__gltf_accessor* a, sw_diag* diag) {
     return SW_OK;
 }
 
+sw__gltf_accessor sw__gltf_accessor_prefix(const sw__gltf_accessor* a, size_t count) {
+    sw__gltf_accessor p = *a;
+    if (count >= a->count) return p;
+    p.count = count;
+    /* sparse indices increase strictly: the ones below `count` come first */
+    size_t index_size = sw__gltf_component_size(a->sparse_index_type), k = 0;
+    while (k < a->sparse_count && sw__read_uint(a->sparse_indices + k * index_size, a->sparse_index_type) < count) k++;
+    p.sparse_count = k;
+    return p;
+}
+
 sw_result sw__gltf_accessor_read_floats(const sw__gltf_accessor* a, float* out, sw_diag* diag) {
     size_t n = (size_t)a->columns * a->rows, element = sw__gltf_element_size(a);
     size_t stride = a->stride ? a->stride : element;

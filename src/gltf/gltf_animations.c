@@ -246,3 +246,80 @@ sw_result sw__parse_animations(sw__loader* L) {
     return SW_OK;
 }
 
+
+/* ---- the memory plan: animations ---------------------------------------------------- */
+
+/* Key times without a bufferView are zeros but for their sparse values,
+   and zeros cannot increase strictly: at most sparse.count + 1 of them can
+   be valid. Checked here, before a single one is decoded. */
+static sw_result sw__plan_key_times(sw__loader* L, const char* where, uint32_t input) {
+    const sw__gltf_accessor* a = &L->acc[input];
+    if (a->data || a->count <= a->sparse_count + 1) return SW_OK;
+    sw__fail(L, SW_ERR_INVALID_DATA, where,
+             "accessors[%u]: %zu key times (%zu bytes decoded) without a bufferView: zeros but for %zu sparse values, "
+             "so at most %zu can increase strictly",
+             (unsigned)input, a->count, sw__decoded_bytes(a), a->sparse_count, a->sparse_count + 1);
+    L->diag.index = (int64_t)input;
+    return L->diag.result;
+}
+
+/* What sw__parse_channel decodes for each channel it keeps: the key times
+   of its input (once per accessor: they are cached) and the values of its
+   output, whose count its input fixes. */
+sw_result sw__plan_animations(sw__loader* L, sw__plan* plan) {
+    size_t n = L->animations.count;
+    if (n == 0) return SW_OK;
+    uint8_t* counted = sw__temp_alloc(L, L->accessors.count ? L->accessors.count : 1, 1);
+    if (!counted) return L->diag.result;
+    memset(counted, 0, L->accessors.count);
+    sw_result r = SW_OK;
+    for (size_t i = 0; i < n && r == SW_OK; i++) {
+        const cJSON* samplers = sw__member(L->animations.items[i], "samplers");
+        const cJSON* channels = sw__member(L->animations.items[i], "channels");
+        if (!cJSON_IsArray(samplers) || !cJSON_IsArray(channels)) continue;
+        size_t sampler_count = (size_t)cJSON_GetArraySize(samplers), k = 0;
+        const cJSON** by_index = sw__temp_alloc(L, sampler_count ? sampler_count : 1, sizeof *by_index);
+        if (!by_index) {
+            r = L->diag.result;
+            break;
+        }
+        const cJSON* e;
+        cJSON_ArrayForEach(e, samplers) by_index[k++] = e;
+        cJSON_ArrayForEach(e, channels) {
+            const cJSON* target = sw__member(e, "target");
+            const cJSON* sampler = sw__member(e, "sampler");
+            const cJSON* path = cJSON_IsObject(target) ? sw__member(target, "path") : NULL;
+            const cJSON* node = cJSON_IsObject(target) ? sw__member(target, "node") : NULL;
+            if (!cJSON_IsNumber(sampler) || !(sampler->valuedouble >= 0) ||
+                sampler->valuedouble >= (double)sampler_count || !cJSON_IsString(path) || !path->valuestring ||
+                !cJSON_IsNumber(node) || !(node->valuedouble >= 0) || node->valuedouble >= (double)L->nodes.count)
+                continue;
+            bool weights = strcmp(path->valuestring, "weights") == 0;
+            if (!weights && strcmp(path->valuestring, "translation") != 0 &&
+                strcmp(path->valuestring, "rotation") != 0 && strcmp(path->valuestring, "scale") != 0)
+                continue;
+            size_t s = (size_t)sampler->valuedouble;
+            uint32_t input, output;
+            if (!sw__plan_index(L, sw__member(by_index[s], "input"), &input) ||
+                !sw__plan_index(L, sw__member(by_index[s], "output"), &output))
+                continue;
+            sw__path sp = sw__pathf("animations[%zu].samplers[%zu]", i, s);
+            if (!counted[input]) {
+                sw__path where = sw__at(sp.s, "input");
+                if ((r = sw__plan_key_times(L, where.s, input)) != SW_OK) break;
+                counted[input] = 1;
+                sw__plan_add(plan, where.s, input, sw__decoded_bytes(&L->acc[input]), false);
+            }
+            const cJSON* interpolation = sw__member(by_index[s], "interpolation");
+            bool cubic = cJSON_IsString(interpolation) && interpolation->valuestring &&
+                         strcmp(interpolation->valuestring, "CUBICSPLINE") == 0;
+            /* the pass refuses an output whose count the input does not fix */
+            size_t per_key = sw__plan_mul(L->acc[input].count, cubic ? 3 : 1), count = L->acc[output].count;
+            if (weights ? count % per_key == 0 : count == per_key)
+                sw__plan_add(plan, sw__at(sp.s, "output").s, output, sw__decoded_bytes(&L->acc[output]), false);
+        }
+        sw__temp_free(L, by_index);
+    }
+    sw__temp_free(L, counted);
+    return r;
+}

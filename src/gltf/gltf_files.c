@@ -15,6 +15,7 @@ static void* sw__file_alloc(void* user, size_t size) {
 }
 
 void* sw__file_alloc_temp(void* user, size_t size) { return sw__temp_alloc(user, size, 1); }
+void sw__file_free_temp(void* user, void* ptr) { sw__temp_free(user, ptr); }
 
 sw_result sw_gltf_decode_data_uri(const char* uri, size_t uri_length, void* out, size_t capacity,
                                   size_t* out_size, sw_diag* diag) {
@@ -99,6 +100,8 @@ sw_result sw__load_buffers(sw__loader* L) {
         size_t available = 0;
         char source[96];
         sw_diag inner = {0};
+        if (uri && sw__check_uri_text(uri, strlen(uri), &inner) != SW_OK)
+            return sw__fail_from(L, sw__at(path.s, "uri").s, &inner);
         if (!uri) {
             if (i != 0 || !L->glb)
                 return sw__fail(L, SW_ERR_INVALID_DATA, path.s, "no uri (only buffer 0 of a GLB may omit it)");
@@ -125,10 +128,18 @@ sw_result sw__load_buffers(sw__loader* L) {
             if (sw__uri_to_path(uri, L->base_dir, L->allow_outside, &file, &inner) != SW_OK)
                 return sw__fail_from(L, sw__at(path.s, "uri").s, &inner);
             char label[96];
-            snprintf(label, sizeof label, "'%s'", uri);
+            snprintf(label, sizeof label, "'%.80s'", uri);
+            if (!L->allow_outside) {
+                char* real;
+                sw_result r = sw__path_inside(file, L->base_dir, label, &real, &inner);
+                free(file);
+                if (r != SW_OK) return sw__fail_from(L, r == SW_ERR_IO ? path.s : sw__at(path.s, "uri").s, &inner);
+                file = real;
+            }
+            /* byteLength bytes at most: a larger file is not read whole */
             uint8_t* bytes;
-            sw_result r = sw__read_file(file, label, L->max_memory - L->used, sw__file_alloc, L, &bytes, &available,
-                                        &inner);
+            sw_result r = sw__read_file(file, label, L->max_memory - L->used, byte_length, sw__file_alloc, NULL, L,
+                                        &bytes, &available, &inner);
             free(file);
             if (r != SW_OK) {
                 /* a budget failure inside the arena already set a fuller message */

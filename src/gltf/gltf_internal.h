@@ -68,6 +68,9 @@ size_t sw__gltf_element_size(const sw__gltf_accessor* accessor);
    every sparse index and value inside its bytes, sparse indices strictly
    increasing and < count. Messages name no file (the caller prefixes). */
 sw_result sw__gltf_accessor_check(const sw__gltf_accessor* accessor, sw_diag* diag);
+/* The first `count` elements of a checked accessor (all of them when it
+   has fewer), still checked: the sparse values past them are dropped. */
+sw__gltf_accessor sw__gltf_accessor_prefix(const sw__gltf_accessor* accessor, size_t count);
 /* Decodes a checked accessor to floats: count × columns × rows, packed
    (matrices stay column-major). Normalised integers use the spec's
    formulas; non-finite values are an error naming the element. */
@@ -194,12 +197,30 @@ sw_result sw__collect(sw__loader* L, const char* key, sw__jarray* out);
 /* Bytes cJSON holds for a tree, for the memory budget. */
 size_t sw__json_bytes(const cJSON* item, int depth);
 
+/* What one linear pass over the JSON text finds before cJSON parses it. */
+typedef struct sw__json_scan {
+    size_t items;           /* at most this many cJSON items */
+    size_t string_bytes;    /* at most this many bytes of string copies, terminators included */
+    size_t depth;           /* the deepest nesting of arrays and objects (up to the limit + 1) */
+    size_t too_deep_at;     /* byte where the nesting passes CJSON_NESTING_LIMIT, or SIZE_MAX */
+    size_t nul_at;          /* byte of the first "\u0000" or raw 0 byte in a string, or SIZE_MAX */
+} sw__json_scan;
+/* Scans the text; false when it nests deeper than cJSON's limit (which
+   cJSON would only report as a syntax error). */
+bool sw__scan_json(const char* json, size_t size, sw__json_scan* out);
+/* The most cJSON can allocate for the text (charged while it parses). */
+size_t sw__json_scan_bytes(const sw__json_scan* scan);
+/* The error for a NUL in a string (\u0000 or a raw 0 byte), naming the
+   JSON path of the string that holds it (the text must have parsed). */
+sw_result sw__refuse_json_nul(sw__loader* L, const char* json, size_t size, const sw__json_scan* scan);
+
 /* ---- gltf_files.c: the GLB container, buffers, bufferViews -------------------------------- */
 
 /* Splits a GLB into its JSON chunk and (L->bin) its BIN chunk. */
 sw_result sw__parse_glb(sw__loader* L, const uint8_t* data, size_t size, const char** json, size_t* json_size);
-/* sw__read_file's allocator for a charged temporary (user = the loader). */
+/* sw__read_file's allocator for a charged temporary (user = the loader), and its release. */
 void* sw__file_alloc_temp(void* user, size_t size);
+void sw__file_free_temp(void* user, void* ptr);
 sw_result sw__load_buffers(sw__loader* L);
 sw_result sw__parse_buffer_views(sw__loader* L);
 
@@ -231,6 +252,46 @@ sw_result sw__use_accessor(sw__loader* L, const char* where, uint32_t index, uns
    temporary to give back with sw__temp_free). */
 float* sw__decode_floats(sw__loader* L, const char* where, uint32_t index, const sw__gltf_accessor* a, bool temp);
 sw_result sw__parse_meshes(sw__loader* L);
+
+/* ---- the memory plan (gltf_meshes.c, gltf_nodes.c, gltf_animations.c; run by gltf_load.c) ----
+
+   Declared counts cost nothing to write: 300 million zero-filled elements
+   are a few bytes of JSON. So once the accessors are parsed, before the
+   meshes, skins and animations passes allocate anything, the plan walks
+   every accessor use that those passes will decode. Leniently: a malformed
+   reference, a wrong type or a count that does not match is skipped here
+   and reported by the pass. For each use it
+   - checks that the file backs the count (see sw__backed and sw_gltf.h's
+     "Memory"): an accessor with a bufferView stores every element; one
+     without is zeros plus its sparse values, and is read only where
+     something the file stores bounds its count;
+   - adds the decoded arrays up; what the model keeps plus the largest set
+     of temporaries alive at once must fit in what max_memory leaves.
+   A pass that starts decoding a new accessor use must be mirrored here. */
+typedef struct sw__plan {
+    size_t kept;                /* bytes of decoded arrays the model keeps (saturating) */
+    size_t temp;                /* the largest set of temporaries alive at once */
+    size_t largest;             /* the largest single use, for the message */
+    int64_t largest_accessor;   /* its accessor, or -1 for a set of them */
+    sw__path largest_where;
+} sw__plan;
+
+/* Adds `bytes` decoded from `accessor` (-1: several) at `where`: kept by
+   the model, or a temporary set freed before the next one. */
+void sw__plan_add(sw__plan* plan, const char* where, int64_t accessor, size_t bytes, bool temp);
+/* a × b, or SIZE_MAX when that overflows (a plan only compares). */
+size_t sw__plan_mul(size_t a, size_t b);
+/* An accessor index, or false for anything the pass will refuse. */
+bool sw__plan_index(const sw__loader* L, const cJSON* v, uint32_t* out);
+/* Bytes the decoder writes for an accessor: count × components × 4. */
+size_t sw__decoded_bytes(const sw__gltf_accessor* a);
+/* Elements of an accessor the file backs: all of them with a bufferView;
+   without one, SW__BACKED_PER_VALUE per sparse value (and as many more). */
+#define SW__BACKED_PER_VALUE 3
+size_t sw__backed(const sw__gltf_accessor* a);
+sw_result sw__plan_meshes(sw__loader* L, sw__plan* plan);
+sw_result sw__plan_skins(sw__loader* L, sw__plan* plan);
+sw_result sw__plan_animations(sw__loader* L, sw__plan* plan);
 
 /* ---- gltf_materials.c --------------------------------------------------------------------- */
 

@@ -127,12 +127,14 @@ void* sw__arena_alloc(sw__loader* L, sw__arena* arena, size_t size) {
         return p;
     }
     /* Large requests get a block of their own, linked behind the current
-       one so its free tail stays in use. */
+       one so its free tail stays in use. calloc: a large block comes as
+       fresh zero pages that nothing touches before the decoder writes
+       them (a memset would touch them all first). */
     bool dedicated = size > SW__BLOCK_SIZE / 4;
     size_t data_size = dedicated ? size : SW__BLOCK_SIZE;
     size_t total = sizeof(sw__block) + data_size;
     if (!sw__charge(L, total)) return NULL;
-    sw__block* b = malloc(total);
+    sw__block* b = calloc(1, total);
     if (!b) {
         L->used -= total;
         sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "out of memory (%zu bytes)", total);
@@ -147,7 +149,6 @@ void* sw__arena_alloc(sw__loader* L, sw__arena* arena, size_t size) {
         b->next = head;
         arena->head = b;
     }
-    memset(b->data, 0, size);
     return b->data;
 }
 
@@ -381,3 +382,116 @@ size_t sw__json_bytes(const cJSON* item, int depth) {
     return total;
 }
 
+
+/* ---- the JSON text, before and after cJSON ------------------------------------------ */
+
+/* Every value is one cJSON item: there are at most 1 + one per ',' + one
+   per '[' or '{'. Every string (key or value) is copied with its
+   terminator, in no more bytes than its escaped form. Strings are skipped
+   as a whole, so brackets and commas inside them count for nothing. */
+bool sw__scan_json(const char* json, size_t size, sw__json_scan* out) {
+    *out = (sw__json_scan){.items = 1, .nul_at = SIZE_MAX, .too_deep_at = SIZE_MAX};
+    size_t depth = 0;
+    for (size_t i = 0; i < size; i++) {
+        char c = json[i];
+        if (c == '"') {
+            size_t start = i;
+            for (i++; i < size && json[i] != '"'; i++) {
+                /* cJSON copies a raw 0 byte as it is */
+                if (json[i] == '\0' && out->nul_at == SIZE_MAX) out->nul_at = i;
+                if (json[i] != '\\') continue;
+                if (out->nul_at == SIZE_MAX && size - i >= 6 && memcmp(json + i + 1, "u0000", 5) == 0) out->nul_at = i;
+                i++;
+            }
+            out->string_bytes += (i < size ? i : size) - start; /* the characters, plus one for the terminator */
+        } else if (c == '[' || c == '{') {
+            out->items++;
+            if (++depth > out->depth) out->depth = depth;
+            if (depth > CJSON_NESTING_LIMIT) {
+                out->too_deep_at = i;
+                return false;
+            }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        } else if (c == ',') {
+            out->items++;
+        }
+    }
+    return true;
+}
+
+size_t sw__json_scan_bytes(const sw__json_scan* scan) {
+    size_t items;
+    if (!sw_mul_size(scan->items, sizeof(cJSON), &items) || items > SIZE_MAX - scan->string_bytes) return SIZE_MAX;
+    return items + scan->string_bytes;
+}
+
+/* One container open at some point of the text, for sw__refuse_json_nul. */
+typedef struct sw__json_level {
+    bool array, want_key;
+    size_t index;          /* arrays: the element being read */
+    const char* key;       /* objects: the member being read (raw text) */
+    size_t key_length;
+} sw__json_level;
+
+/* cJSON decodes \u0000 into its copy (and copies a raw 0 byte), and the
+   string ends there for every C reader: "a.bin\u0000.png" would be read as
+   "a.bin", and a key "uri\u0000x" as "uri". cJSON keeps no lengths, so the
+   text is walked again, up to the NUL, with the containers open at each
+   point, to name the JSON path of the string that holds it. */
+sw_result sw__refuse_json_nul(sw__loader* L, const char* json, size_t size, const sw__json_scan* scan) {
+    const char* what = json[scan->nul_at] == '\\' ? "\\u0000" : "a 0 byte";
+    sw__json_level* stack = sw__temp_alloc(L, scan->depth + 1, sizeof *stack);
+    if (!stack) return L->diag.result;
+    size_t top = 0;
+    stack[0] = (sw__json_level){0};
+    for (size_t i = 0; i < size && i < scan->nul_at; i++) {
+        char c = json[i];
+        if (c == '"') {
+            size_t start = i + 1;
+            bool is_key = top > 0 && !stack[top].array && stack[top].want_key;
+            for (i++; i < size && json[i] != '"'; i++)
+                if (json[i] == '\\') i++;
+            if (scan->nul_at >= start && scan->nul_at < i) {
+                /* the path to this string: every open container's current
+                   member, the innermost one only when the string is its value */
+                sw__path where = {""};
+                size_t at = 0;
+                for (size_t l = 1; l <= top && at < sizeof where.s; l++) {
+                    int n = 0;
+                    if (stack[l].array)
+                        n = snprintf(where.s + at, sizeof where.s - at, "[%zu]", stack[l].index);
+                    else if (l < top || !is_key)
+                        n = snprintf(where.s + at, sizeof where.s - at, "%s%.*s", at ? "." : "",
+                                     (int)(stack[l].key_length < 64 ? stack[l].key_length : 64), stack[l].key);
+                    at += n > 0 ? (size_t)n : 0;
+                }
+                sw__temp_free(L, stack);
+                if (is_key)
+                    return sw__fail(L, SW_ERR_INVALID_DATA, where.s,
+                                    "the key \"%.*s\" holds a NUL character (%s at byte %zu of the JSON), which "
+                                    "would cut it short",
+                                    (int)(i - start < 48 ? i - start : 48), json + start, what, scan->nul_at);
+                return sw__fail(L, SW_ERR_INVALID_DATA, where.s,
+                                "holds a NUL character (%s at byte %zu of the JSON), which would cut it short", what,
+                                scan->nul_at);
+            }
+            if (is_key) {
+                stack[top].key = json + start;
+                stack[top].key_length = (i < size ? i : size) - start;
+                stack[top].want_key = false;
+            }
+        } else if ((c == '[' || c == '{') && top < scan->depth) {
+            stack[++top] = (sw__json_level){.array = c == '[', .want_key = c == '{'};
+        } else if ((c == ']' || c == '}') && top > 0) {
+            top--;
+        } else if (c == ',' && top > 0) {
+            if (stack[top].array) stack[top].index++;
+            else stack[top].want_key = true;
+        }
+    }
+    sw__temp_free(L, stack);
+    /* not reached for text that cJSON parsed; a plain message all the same */
+    return sw__fail(L, SW_ERR_INVALID_DATA, NULL, "a string holds a NUL character (%s at byte %zu of the JSON)", what,
+                    scan->nul_at);
+}

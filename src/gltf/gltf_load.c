@@ -221,6 +221,27 @@ static sw_result sw__finish(sw__loader* L) {
     return SW_OK;
 }
 
+/* The memory plan (gltf_internal.h): every count the meshes, skins and
+   animations passes will decode, checked against the file and against
+   max_memory before they allocate anything. The message names the
+   largest array, so that a file declaring one huge accessor says which. */
+static sw_result sw__plan_memory(sw__loader* L) {
+    sw__plan plan = {.largest_accessor = -1};
+    if (sw__plan_meshes(L, &plan) != SW_OK || sw__plan_skins(L, &plan) != SW_OK ||
+        sw__plan_animations(L, &plan) != SW_OK)
+        return L->diag.result;
+    size_t need = plan.kept > SIZE_MAX - plan.temp ? SIZE_MAX : plan.kept + plan.temp;
+    if (need <= L->max_memory - L->used) return SW_OK;
+    char largest[48] = "one set of arrays";
+    if (plan.largest_accessor >= 0) snprintf(largest, sizeof largest, "accessors[%d]", (int)plan.largest_accessor);
+    sw__fail(L, SW_ERR_OUT_OF_MEMORY, plan.largest_where.s,
+             "%s decodes to %zu bytes, all arrays to %zu: more than options.max_memory allows (%zu bytes in use, "
+             "%zu more asked, limit %zu)",
+             largest, plan.largest, need, L->used, need, L->max_memory);
+    L->diag.index = plan.largest_accessor;
+    return L->diag.result;
+}
+
 static sw_result sw__parse_document(sw__loader* L) {
     if (sw__parse_header(L) != SW_OK) return L->diag.result;
     const cJSON* cameras;
@@ -234,10 +255,11 @@ static sw_result sw__parse_document(sw__loader* L) {
         sw__collect(L, "scenes", &L->scenes) != SW_OK || sw__collect(L, "animations", &L->animations) != SW_OK)
         return L->diag.result;
     if (sw__load_buffers(L) != SW_OK || sw__parse_buffer_views(L) != SW_OK || sw__parse_accessors(L) != SW_OK ||
-        sw__parse_samplers(L) != SW_OK || sw__parse_images(L) != SW_OK || sw__parse_textures(L) != SW_OK ||
-        sw__parse_materials(L) != SW_OK || sw__parse_meshes(L) != SW_OK || sw__parse_nodes(L) != SW_OK ||
-        sw__parse_skins(L) != SW_OK || sw__parse_scenes(L) != SW_OK || sw__check_skinned_nodes(L) != SW_OK ||
-        sw__parse_animations(L) != SW_OK || sw__keep_extensions(L) != SW_OK || sw__finish(L) != SW_OK)
+        sw__plan_memory(L) != SW_OK || sw__parse_samplers(L) != SW_OK || sw__parse_images(L) != SW_OK ||
+        sw__parse_textures(L) != SW_OK || sw__parse_materials(L) != SW_OK || sw__parse_meshes(L) != SW_OK ||
+        sw__parse_nodes(L) != SW_OK || sw__parse_skins(L) != SW_OK || sw__parse_scenes(L) != SW_OK ||
+        sw__check_skinned_nodes(L) != SW_OK || sw__parse_animations(L) != SW_OK || sw__keep_extensions(L) != SW_OK ||
+        sw__finish(L) != SW_OK)
         return L->diag.result;
     return SW_OK;
 }
@@ -255,13 +277,25 @@ static sw_result sw__load(sw__loader* L, const uint8_t* data, size_t size) {
         json += 3;
         json_size -= 3;
     }
+    bool looks_like_json = L->glb || (json_size > 0 && (json[0] == '{' || json[0] == ' ' || json[0] == '\n' ||
+                                                         json[0] == '\r' || json[0] == '\t'));
+    /* Before cJSON allocates anything: its nesting limit (which it would
+       report as a syntax error at some byte), and the most it can allocate,
+       charged while it parses. */
+    sw__json_scan scan;
+    if (!sw__scan_json(json, json_size, &scan)) {
+        if (!looks_like_json) return sw__fail(L, SW_ERR_INVALID_DATA, NULL, "not a glTF file (neither GLB nor JSON)");
+        return sw__fail(L, SW_ERR_INVALID_DATA, NULL, "%sJSON nested deeper than %d levels (at byte %zu)",
+                        L->glb ? "GLB JSON chunk: " : "", CJSON_NESTING_LIMIT, scan.too_deep_at);
+    }
+    size_t estimate = sw__json_scan_bytes(&scan);
+    if (!sw__charge(L, estimate)) return L->diag.result;
     const char* end = NULL;
     cJSON* root = cJSON_ParseWithLengthOpts(json, json_size, &end, false);
+    L->used -= estimate;
     if (!root) {
         size_t at = end && end >= json && end <= json + json_size ? (size_t)(end - json) : 0;
-        if (!L->glb && json_size > 0 && json[0] != '{' && json[0] != ' ' && json[0] != '\n' && json[0] != '\r' &&
-            json[0] != '\t')
-            return sw__fail(L, SW_ERR_INVALID_DATA, NULL, "not a glTF file (neither GLB nor JSON)");
+        if (!looks_like_json) return sw__fail(L, SW_ERR_INVALID_DATA, NULL, "not a glTF file (neither GLB nor JSON)");
         return sw__fail(L, SW_ERR_INVALID_DATA, NULL, "%sinvalid or truncated JSON at byte %zu of %zu",
                         L->glb ? "GLB JSON chunk: " : "", at, json_size);
     }
@@ -277,6 +311,12 @@ static sw_result sw__load(sw__loader* L, const uint8_t* data, size_t size) {
     if (!sw__charge(L, tree)) {
         cJSON_Delete(root);
         return L->diag.result;
+    }
+    if (scan.nul_at != SIZE_MAX) {
+        sw_result r = sw__refuse_json_nul(L, json, json_size, &scan);
+        cJSON_Delete(root);
+        L->used -= tree;
+        return r;
     }
     sw_result r;
     if (!cJSON_IsObject(root)) r = sw__fail(L, SW_ERR_INVALID_DATA, NULL, "the JSON is not an object");
@@ -373,7 +413,8 @@ sw_result sw_gltf_load_file(const char* path, const sw_gltf_options* options, sw
     size_t size = 0;
     if (r == SW_OK) {
         sw_diag inner = {0};
-        r = sw__read_file(path, L.name, L.max_memory - L.used, sw__file_alloc_temp, &L, &data, &size, &inner);
+        r = sw__read_file(path, L.name, L.max_memory - L.used, SIZE_MAX, sw__file_alloc_temp, sw__file_free_temp, &L,
+                          &data, &size, &inner);
         if (r != SW_OK && !(r == SW_ERR_OUT_OF_MEMORY && L.diag.result == SW_ERR_OUT_OF_MEMORY)) L.diag = inner;
     }
     if (r == SW_OK) r = sw__load(&L, data, size);

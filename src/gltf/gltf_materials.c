@@ -59,6 +59,9 @@ sw_result sw__parse_images(sw__loader* L) {
             sw__get_string(L, im, path.s, "mimeType", false, &mime) != SW_OK ||
             sw__get_index(L, im, path.s, "bufferView", false, &L->buffer_views, "bufferViews", &view) != SW_OK)
             return L->diag.result;
+        sw_diag inner;
+        if (uri && sw__check_uri_text(uri, strlen(uri), &inner) != SW_OK)
+            return sw__fail_from(L, sw__at(path.s, "uri").s, &inner);
         if (uri && view >= 0) return sw__fail(L, SW_ERR_INVALID_DATA, path.s, "has both uri and bufferView");
         if (!uri && view < 0) return sw__fail(L, SW_ERR_INVALID_DATA, path.s, "has neither uri nor bufferView");
         if (view >= 0) {

@@ -212,6 +212,44 @@ static uint32_t* sw__decode_uints(sw__loader* L, const char* where, uint32_t ind
     return (uint32_t*)sw__decode(L, where, index, a, temp, true);
 }
 
+/* ---- the memory plan: helpers and meshes ------------------------------------------------ */
+
+size_t sw__plan_mul(size_t a, size_t b) {
+    size_t r;
+    return sw_mul_size(a, b, &r) ? r : SIZE_MAX;
+}
+
+void sw__plan_add(sw__plan* plan, const char* where, int64_t accessor, size_t bytes, bool temp) {
+    if (temp) {
+        if (bytes > plan->temp) plan->temp = bytes;
+    } else {
+        plan->kept = bytes > SIZE_MAX - plan->kept ? SIZE_MAX : plan->kept + bytes;
+    }
+    if (bytes > plan->largest) {
+        plan->largest = bytes;
+        plan->largest_accessor = accessor;
+        plan->largest_where = sw__pathf("%s", where);
+    }
+}
+
+bool sw__plan_index(const sw__loader* L, const cJSON* v, uint32_t* out) {
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble >= (double)L->accessors.count ||
+        floor(v->valuedouble) != v->valuedouble)
+        return false;
+    *out = (uint32_t)v->valuedouble;
+    return true;
+}
+
+size_t sw__decoded_bytes(const sw__gltf_accessor* a) {
+    return sw__plan_mul(a->count, (size_t)a->columns * a->rows * 4);
+}
+
+size_t sw__backed(const sw__gltf_accessor* a) {
+    if (a->data) return a->count;
+    size_t n = sw__plan_mul(a->sparse_count + 1, SW__BACKED_PER_VALUE);
+    return n < a->count ? n : a->count;
+}
+
 /* ---- meshes ----------------------------------------------------------------------------- */
 
 /* Attribute indices of one primitive, by semantic and set. */
@@ -675,3 +713,102 @@ sw_result sw__parse_meshes(sw__loader* L) {
     return SW_OK;
 }
 
+
+/* ---- the memory plan: meshes -------------------------------------------------------------- */
+
+/* What sw__parse_primitive will decode, and the rule that backs the vertex
+   count (sw__plan_meshes). */
+static sw_result sw__plan_primitive(sw__loader* L, const cJSON* j, const char* path, sw__plan* plan) {
+    const cJSON* attributes = sw__member(j, "attributes");
+    uint32_t position;
+    if (!cJSON_IsObject(attributes) || !sw__plan_index(L, sw__member(attributes, "POSITION"), &position))
+        return SW_OK;
+    sw__path ap = sw__at(path, "attributes");
+    size_t vertices = L->acc[position].count, backed = 0, sets = 0;
+    const cJSON* a;
+    cJSON_ArrayForEach(a, attributes) {
+        const char* name = a->string ? a->string : "";
+        uint32_t index;
+        int set;
+        if (!sw__plan_index(L, a, &index) || L->acc[index].count != vertices) continue;
+        bool plain = strcmp(name, "POSITION") == 0 || strcmp(name, "NORMAL") == 0 || strcmp(name, "TANGENT") == 0 ||
+                     ((set = sw__set_number(name, "TEXCOORD_")) >= 0 && set < SW_MODEL_MAX_TEXCOORDS);
+        bool color = strcmp(name, "COLOR_0") == 0;
+        bool joints = (set = sw__set_number(name, "JOINTS_")) >= 0 && set < SW__MAX_SETS;
+        bool weights = (set = sw__set_number(name, "WEIGHTS_")) >= 0 && set < SW__MAX_SETS;
+        if (!plain && !color && !joints && !weights) continue;
+        size_t b = sw__backed(&L->acc[index]);
+        if (b > backed) backed = b;
+        sw__path where = sw__at(ap.s, name);
+        if (plain) sw__plan_add(plan, where.s, index, sw__decoded_bytes(&L->acc[index]), false);
+        if (color) {
+            sw__plan_add(plan, where.s, index, sw__decoded_bytes(&L->acc[index]), true);
+            sw__plan_add(plan, where.s, index, sw__plan_mul(vertices, 4 * sizeof(float)), false);
+        }
+        sets += joints;
+    }
+    /* Every attribute read has the vertex count (the pass refuses the
+       others), so one that stores its elements backs it. */
+    if (vertices > backed) {
+        const sw__gltf_accessor* p = &L->acc[position];
+        return sw__fail(L, SW_ERR_UNSUPPORTED, sw__at(ap.s, "POSITION").s,
+                        "accessors[%u]: %zu vertices (%zu bytes decoded), but no attribute of that count has a "
+                        "bufferView, and their sparse values back at most %zu of them",
+                        (unsigned)position, vertices, sw__decoded_bytes(p), backed);
+    }
+    if (sets) {
+        size_t slots = sets * 4, kept_max = sets == 1 || L->max_influences == 4 ? 4 : 8;
+        size_t kept = sw__plan_mul(vertices, kept_max * (sizeof(uint16_t) + sizeof(float)));
+        if (L->keep_raw_influences) {
+            size_t raw = sw__plan_mul(vertices, slots * (sizeof(uint16_t) + sizeof(float)));
+            kept = raw > SIZE_MAX - kept ? SIZE_MAX : kept + raw;
+        }
+        /* the interleaved sets, and one set decoded (joints and weights) */
+        size_t temp = sw__plan_mul(vertices, slots * 8 + 32);
+        sw__plan_add(plan, ap.s, -1, kept, false);
+        sw__plan_add(plan, ap.s, -1, temp, true);
+    }
+    uint32_t indices;
+    if (sw__plan_index(L, sw__member(j, "indices"), &indices)) {
+        const sw__gltf_accessor* x = &L->acc[indices];
+        sw__path where = sw__at(path, "indices");
+        if (x->count > sw__backed(x))
+            return sw__fail(L, SW_ERR_UNSUPPORTED, where.s,
+                            "accessors[%u]: %zu indices (%zu bytes decoded), but it has no bufferView, and %zu sparse "
+                            "values back at most %zu of them",
+                            (unsigned)indices, x->count, sw__decoded_bytes(x), x->sparse_count, sw__backed(x));
+        sw__plan_add(plan, where.s, indices, sw__decoded_bytes(x), false);
+    }
+    const cJSON* targets = sw__member(j, "targets");
+    if (!cJSON_IsArray(targets)) targets = NULL;
+    size_t t = 0;
+    const cJSON* target;
+    cJSON_ArrayForEach(target, targets) {
+        const cJSON* members = cJSON_IsObject(target) ? target : NULL;
+        cJSON_ArrayForEach(a, members) {
+            const char* name = a->string ? a->string : "";
+            uint32_t index;
+            if ((strcmp(name, "POSITION") == 0 || strcmp(name, "NORMAL") == 0 || strcmp(name, "TANGENT") == 0) &&
+                sw__plan_index(L, a, &index) && L->acc[index].count == vertices)
+                sw__plan_add(plan, sw__pathf("%s.targets[%zu].%s", path, t, name).s, index,
+                             sw__decoded_bytes(&L->acc[index]), false);
+        }
+        t++;
+    }
+    return SW_OK;
+}
+
+sw_result sw__plan_meshes(sw__loader* L, sw__plan* plan) {
+    for (size_t i = 0; i < L->meshes.count; i++) {
+        const cJSON* primitives = sw__member(L->meshes.items[i], "primitives");
+        if (!cJSON_IsArray(primitives)) continue;
+        size_t k = 0;
+        const cJSON* j;
+        cJSON_ArrayForEach(j, primitives) {
+            if (sw__plan_primitive(L, j, sw__pathf("meshes[%zu].primitives[%zu]", i, k).s, plan) != SW_OK)
+                return L->diag.result;
+            k++;
+        }
+    }
+    return SW_OK;
+}

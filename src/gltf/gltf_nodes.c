@@ -263,7 +263,9 @@ sw_result sw__parse_skins(sw__loader* L) {
             if (a->count < count)
                 return sw__fail(L, SW_ERR_INVALID_DATA, where.s, "accessors[%d] has %zu matrices for %zu joints",
                                 (int)ibm, a->count, count);
-            float* m = sw__decode_floats(L, where.s, (uint32_t)ibm, a, true);
+            /* one matrix per joint: the ones past them (allowed) are not decoded */
+            sw__gltf_accessor used = sw__gltf_accessor_prefix(a, count);
+            float* m = sw__decode_floats(L, where.s, (uint32_t)ibm, &used, true);
             if (!m) return L->diag.result;
             for (size_t jn = 0; jn < count; jn++) {
                 if (sw__read_mat4(L, &m[jn * 16], sw__pathf("%s[%zu]", where.s, jn).s, &inverse_bind[jn]) != SW_OK) {
@@ -360,3 +362,20 @@ sw_result sw__check_skinned_nodes(sw__loader* L) {
     return SW_OK;
 }
 
+/* ---- the memory plan: skins ------------------------------------------------------------ */
+
+/* Inverse bind matrices: one per joint is decoded, as a temporary. The
+   joints are a JSON array, so the file backs their count. */
+sw_result sw__plan_skins(sw__loader* L, sw__plan* plan) {
+    for (size_t i = 0; i < L->skins.count; i++) {
+        const cJSON* joints = sw__member(L->skins.items[i], "joints");
+        uint32_t ibm;
+        if (!cJSON_IsArray(joints) || !sw__plan_index(L, sw__member(L->skins.items[i], "inverseBindMatrices"), &ibm))
+            continue;
+        size_t count = (size_t)cJSON_GetArraySize(joints);
+        if (L->acc[ibm].count >= count)
+            sw__plan_add(plan, sw__pathf("skins[%zu].inverseBindMatrices", i).s, ibm,
+                         sw__plan_mul(count, 16 * sizeof(float)), true);
+    }
+    return SW_OK;
+}

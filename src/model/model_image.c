@@ -16,6 +16,11 @@ static void* sw__image_alloc(void* user, size_t size) {
     return malloc(size);
 }
 
+static void sw__image_release(void* user, void* ptr) {
+    (void)user;
+    free(ptr);
+}
+
 /* Encoded bytes of an image: *owned is set when they were allocated here. */
 static sw_result sw__image_bytes(const sw_model* asset, size_t index, const uint8_t** out, size_t* out_size,
                                  uint8_t** owned, sw_diag* diag) {
@@ -45,8 +50,17 @@ static sw_result sw__image_bytes(const sw_model* asset, size_t index, const uint
         return sw_diag_set(diag, inner.result, (int64_t)index, "images[%zu].uri: %s", index, inner.message);
     char label[160];
     snprintf(label, sizeof label, "images[%zu]: '%.96s'", index, image->uri);
+    if (!asset->allow_outside_paths) {
+        /* the same rule as the importer's buffers: no symbolic link out of the folder */
+        char* real;
+        sw_result r = sw__path_inside(path, asset->base_dir, label, &real, &inner);
+        free(path);
+        if (r != SW_OK) return sw_diag_set(diag, r, (int64_t)index, "%s", inner.message);
+        path = real;
+    }
     uint8_t* bytes;
-    sw_result r = sw__read_file(path, label, (size_t)INT_MAX, sw__image_alloc, NULL, &bytes, out_size, &inner);
+    sw_result r = sw__read_file(path, label, (size_t)INT_MAX, SIZE_MAX, sw__image_alloc, sw__image_release, NULL,
+                                &bytes, out_size, &inner);
     free(path);
     if (r != SW_OK) return sw_diag_set(diag, r, (int64_t)index, "%s", inner.message);
     *owned = bytes;

@@ -508,9 +508,40 @@ static void sw__setup_vao(sw__draw* d) {
     glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
+/* Whether a coordinate is one no camera can frame: not finite, or beyond
+   SW_MODEL_MAX_EXTENT (model.h; sinew check reports it as extent_absurd). */
+static bool sw__beyond_extent(float x) { return !(fabsf(x) <= (float)SW_MODEL_MAX_EXTENT); }
+
+/* The positions of every mesh a node draws, as stored: the first one
+   beyond SW_MODEL_MAX_EXTENT fails (SW_ERR_INVALID_DATA). */
+static sw_result sw__check_extent(const sw_model* asset, sw_diag* diag) {
+    bool* seen = (bool*)calloc(asset->mesh_count + 1, sizeof(bool));
+    if (!seen) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t n = 0; n < asset->node_count; n++) {
+        int32_t m = asset->nodes[n].mesh;
+        if (m < 0 || seen[m]) continue;
+        seen[m] = true;
+        for (size_t p = 0; p < asset->meshes[m].primitive_count; p++) {
+            const sw_model_primitive* prim = &asset->meshes[m].primitives[p];
+            for (size_t i = 0; i < prim->vertex_count * 3; i++) {
+                if (!sw__beyond_extent(prim->positions[i])) continue;
+                free(seen);
+                return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)(i / 3),
+                                   "mesh %d primitive %zu: vertex %zu lies at %g on an axis, beyond the %g model units "
+                                   "the renderer can frame (SW_MODEL_MAX_EXTENT)",
+                                   (int)m, p, i / 3, (double)prim->positions[i], SW_MODEL_MAX_EXTENT);
+            }
+        }
+    }
+    free(seen);
+    return SW_OK;
+}
+
 sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, sw_diag* diag) {
     if (!r || !asset) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or asset");
     sw__clear_scene(r);
+    sw_result checked = sw__check_extent(asset, diag);
+    if (checked != SW_OK) return checked;
     r->asset = asset;
     r->textures = (GLuint*)calloc(asset->texture_count + 1, sizeof(GLuint));
     size_t count = 0;
@@ -642,7 +673,15 @@ sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_pose* pose, float ou
         for (size_t v = 0; res == SW_OK && v < n; v++)
             for (int c = 0; c < 3; c++) {
                 float x = p[3 * v + (size_t)c];
-                if (!(x == x) || x - x != 0.0f) continue; /* NaN or infinite: not a bound */
+                if (sw__beyond_extent(x)) {
+                    /* not finite, or too far: nothing could frame the scene around it */
+                    res = sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)v,
+                                      "node %u mesh %d primitive %zu: at this pose vertex %zu lies at %g on an axis, "
+                                      "beyond the %g model units the renderer can frame (SW_MODEL_MAX_EXTENT)",
+                                      r->asset->nodes[d->node].source_index, (int)r->asset->nodes[d->node].mesh,
+                                      d->primitive, v, (double)x, SW_MODEL_MAX_EXTENT);
+                    break;
+                }
                 lo[c] = x < lo[c] ? x : lo[c];
                 hi[c] = x > hi[c] ? x : hi[c];
                 any = true;
@@ -650,7 +689,7 @@ sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_pose* pose, float ou
         free(p);
         if (res != SW_OK) return res;
     }
-    if (!any) return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "the scene has no finite vertex to draw");
+    if (!any) return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "the scene has no vertex to draw");
     memcpy(out_min, lo, sizeof lo);
     memcpy(out_max, hi, sizeof hi);
     return SW_OK;

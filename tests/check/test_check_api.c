@@ -8,77 +8,18 @@
    T(0,−2,0), so every skin matrix is the identity at rest. Each file then
    changes one thing; the expected numbers are worked out from that in the
    comments, not read from the program. Rz90: (x,y,z) → (−y,x,z).
-
-   The data folder: SW_TEST_DATA_DIR when the build defines it, else found
-   from this file's path (…/tests/check/ → …/tests/data/check/). */
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-#include "sinew/check.h"
-#include "sinew/gltf.h"
+#include "check/check_util.h"
 
 #define C 0.70710678118654752440 /* √½ */
 
-static void data_path(char* out, size_t size, const char* file) {
-#ifdef SW_TEST_DATA_DIR
-    snprintf(out, size, "%s/check/%s", SW_TEST_DATA_DIR, file);
-#else
-    /* __FILE__ is …/tests/check/test_check_api.c: cut two components */
-    char here[1024];
-    snprintf(here, sizeof here, "%s", __FILE__);
-    for (int cut = 0; cut < 2; cut++) {
-        char* slash = strrchr(here, '/');
-        if (slash) *slash = '\0';
-        else snprintf(here, sizeof here, "tests"); /* relative fallback: the repository root */
-    }
-    snprintf(out, size, "%s/data/check/%s", here, file);
-#endif
-}
+static sw_model* load(const char* file, bool raw) { return check_load(file, raw); }
 
-/* sw_check_file on tests/data/check/<file>; NULL (a failed check) when it fails. */
-static sw_check_report* check_file(const char* file, const sw_check_options* options) {
-    char path[1200];
-    data_path(path, sizeof path, file);
-    sw_check_report* report = NULL;
-    sw_diag diag;
-    sw_result r = sw_check_file(path, NULL, options, &report, &diag);
-    if (r != SW_OK) fprintf(stderr, "  %s: %s\n", path, diag.message);
-    SW_CHECK(r == SW_OK && report);
-    return report;
-}
-
-static sw_model* load(const char* file, bool raw) {
-    char path[1200];
-    data_path(path, sizeof path, file);
-    sw_model* model = NULL;
-    sw_diag diag;
-    sw_gltf_options options = {.keep_raw_influences = raw};
-    if (sw_gltf_load_file(path, &options, &model, &diag) != SW_OK) fprintf(stderr, "  %s\n", diag.message);
-    SW_CHECK(model);
-    return model;
-}
-
-static size_t count_code(const sw_check_report* r, sw_check_code code) {
-    size_t n = 0;
-    for (size_t i = 0; i < r->finding_count; i++) n += r->findings[i].code == code;
-    return n;
-}
-
-/* The only finding with `code`, or NULL (a failed check) when there is not exactly one. */
-static const sw_check_finding* only(const sw_check_report* r, sw_check_code code) {
-    const sw_check_finding* found = NULL;
-    size_t n = 0;
-    for (size_t i = 0; i < r->finding_count; i++)
-        if (r->findings[i].code == code) found = &r->findings[i], n++;
-    if (n != 1) fprintf(stderr, "  %zu findings %s, one expected\n", n, sw_check_code_str(code));
-    SW_CHECK(n == 1);
-    return n == 1 ? found : NULL;
-}
-
-/* Every finding is data that agrees with itself. */
 static void check_consistent(const sw_check_report* r) {
     size_t by[SW_CHECK_SEVERITY_COUNT] = {0};
     for (size_t i = 0; i < r->finding_count; i++) {

@@ -80,10 +80,11 @@ static void test_huge_counts(void) {
         expect(json, NULL, SW_ERR_INVALID_DATA, "do not fit");
         free(json);
         free(acc);
-        /* no bufferView: all zeros, legal, so the memory ceiling is what stops it */
+        /* no bufferView: all zeros, legal, but nothing in the file backs the count */
         acc = format("{\"componentType\":5126,\"count\":%s,\"type\":\"VEC3\"}", counts[i]);
         json = with_position(acc);
-        expect(json, NULL, SW_ERR_OUT_OF_MEMORY, "options.max_memory");
+        expect(json, NULL, SW_ERR_UNSUPPORTED,
+               "but no attribute of that count has a bufferView, and their sparse values back at most 3");
         free(json);
         free(acc);
     }
@@ -183,13 +184,15 @@ static void test_huge_sparse(void) {
                   sparse_views);
     expect(json, NULL, SW_ERR_INVALID_DATA, "do not fit");
     free(json);
-    /* one valid sparse element in 2^31 zeros, used as POSITION: the ceiling stops it */
+    /* one valid sparse element in 2^31 zeros, used as POSITION: it backs 6 vertices, not 2^31 */
     json = format("{\"asset\":{\"version\":\"2.0\"},%s,\"accessors\":[{\"componentType\":5126,\"count\":2147483648,"
                   "\"type\":\"VEC3\",\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":0,"
                   "\"componentType\":5125},\"values\":{\"bufferView\":1}}}],"
                   "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}]}",
                   sparse_views);
-    expect(json, NULL, SW_ERR_OUT_OF_MEMORY, "needs more memory than options.max_memory allows");
+    expect(json, NULL, SW_ERR_UNSUPPORTED,
+           "accessors[0]: 2147483648 vertices (25769803776 bytes decoded), but no attribute of that count has a "
+           "bufferView, and their sparse values back at most 6 of them");
     free(json);
 }
 
@@ -223,7 +226,8 @@ static void test_control_characters(void) {
 
 static void test_deep_json(void) {
     enum { DEPTH = 100000 };
-    /* arrays and objects nested 100 000 deep: cJSON stops at its nesting limit */
+    /* arrays and objects nested 100 000 deep: refused before cJSON runs, with a
+       message of its own (cJSON only says where it stopped) */
     const char* opens[] = {"[", "{\"a\":"};
     const char* closes[] = {"]", "}"};
     for (int kind = 0; kind < 2; kind++) {
@@ -235,7 +239,32 @@ static void test_deep_json(void) {
         at += (size_t)sprintf(json + at, "0");
         for (int i = 0; i < DEPTH; i++) at += (size_t)sprintf(json + at, "%s", closes[kind]);
         sprintf(json + at, "}");
-        expect(json, NULL, SW_ERR_INVALID_DATA, "invalid or truncated JSON at byte");
+        expect(json, NULL, SW_ERR_INVALID_DATA, "hostile.gltf: JSON nested deeper than 1000 levels (at byte ");
+        free(json);
+    }
+    /* the limit is cJSON's: the root object and 999 arrays in it load, one more does not */
+    for (int extra = 0; extra < 2; extra++) {
+        int arrays = 999 + extra;
+        char* json = malloc(64 + 2 * (size_t)arrays);
+        size_t at = (size_t)sprintf(json, "{\"asset\":{\"version\":\"2.0\"},\"extras\":");
+        for (int i = 0; i < arrays; i++) json[at++] = '[';
+        for (int i = 0; i < arrays; i++) json[at++] = ']';
+        sprintf(json + at, "}");
+        sw_diag d;
+        sw_result r = load(json, NULL, &d);
+        SW_CHECK_EQ_INT(r, extra ? SW_ERR_INVALID_DATA : SW_OK);
+        if (extra) SW_CHECK(strstr(d.message, "JSON nested deeper than 1000 levels (at byte 1035)") != NULL);
+        free(json);
+    }
+    /* brackets inside strings are not nesting */
+    {
+        enum { N = 5000 };
+        char* json = malloc(64 + N);
+        size_t at = (size_t)sprintf(json, "{\"asset\":{\"version\":\"2.0\"},\"extras\":\"");
+        for (int i = 0; i < N; i++) json[at++] = i % 2 ? '{' : '[';
+        sprintf(json + at, "\\\"\"}");
+        sw_diag d;
+        SW_CHECK_EQ_INT(load(json, NULL, &d), SW_OK);
         free(json);
     }
     /* just under the limit, the document loads */

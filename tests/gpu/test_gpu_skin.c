@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "gl_harness.h"
 #include "sinew/gltf.h"
 #include "sinew/gpu.h"
 #include "sinew/pose.h"
@@ -522,16 +523,9 @@ static void test_shared_assets(void) {
 }
 
 int main(void) {
+    int early = sw_test_gl_begin(&g_context);
     sw_diag d = {0};
-    sw_result r = sw_gl_context_create(NULL, &g_context, &d);
-    if (r == SW_ERR_UNSUPPORTED) {
-        printf("skipped: no EGL display on this machine (%s)\n", d.message);
-        return 0;
-    }
-    if (r != SW_OK) {
-        fprintf(stderr, "GL context: %s\n", d.message);
-        return 1;
-    }
+    if (early >= 0) return early;
     sw_gl_context_info info;
     sw_gl_context_get_info(g_context, &info);
     fprintf(stderr, "GL %s on %s (EGL platform %s)\n", info.gl_version, info.gl_renderer, info.platform);

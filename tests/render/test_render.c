@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "gl_harness.h"
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
 #include "sinew/pose.h"
@@ -442,16 +443,8 @@ static void test_bad_arguments(void) {
 }
 
 int main(void) {
-    sw_diag d = {0};
-    sw_result res = sw_gl_context_create(NULL, &g_context, &d);
-    if (res == SW_ERR_UNSUPPORTED) {
-        printf("skipped: no EGL display on this machine (%s)\n", d.message);
-        return 0;
-    }
-    if (res != SW_OK) {
-        fprintf(stderr, "GL context: %s\n", d.message);
-        return 1;
-    }
+    int early = sw_test_gl_begin(&g_context);
+    if (early >= 0) return early;
     SW_RUN(test_demo_character);
     SW_RUN(test_shared_characters);
     SW_RUN(test_motion_vectors_reproject);

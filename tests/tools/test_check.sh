@@ -152,6 +152,28 @@ check "... JSON: two warnings, images 0 and 1, nothing else" json_expr \
     "[(x['severity'],x['message'].split(' ')[1]) for x in d['findings']]==[('warning','0'),('warning','1')] and len(f('image_unreadable'))==2"
 check "... consistent JSON" json_consistent
 
+# Files under attack (make_check_files.py says what each holds).
+sinew check "$D/extent_absurd.gltf" --json
+check "extent_absurd.gltf: exit 2" status_is 2
+check "... vertices 1 and 2 lie 3e38 from the origin: one error, nothing else" json_expr \
+    "[(x['severity'],x['count'],[e['vertex'] for e in x['examples']],x['value']>2.9e38) for x in d['findings']]==[('error',2,[1,2],True)] and f('extent_absurd')"
+check "... consistent JSON" json_consistent
+sinew check "$D/extent_posed.gltf" --json
+check "extent_posed.gltf: exit 2" status_is 2
+check "... fling carries vertex 2 to 2e7 at 1 s" json_expr \
+    "[(x['skin'],x['count'],x['examples'][0]['vertex'],x['examples'][0]['animation'],x['examples'][0]['time'],round(x['value']/1e7,3)) for x in f('extent_absurd')]==[(0,1,2,0,1,2.0)] and len(d['findings'])==1"
+sinew check "$D/extent_placed.gltf"
+check "extent_placed.gltf: exit 2" status_is 2
+check "... node 4 places the mesh 5e7 up" out_has "error: node 4 places mesh 0 primitive 0 at rest up to 5e+07 .*\[extent_absurd\]$"
+sinew check "$D/skin_joint_duplicate.gltf" --json
+check "skin_joint_duplicate.gltf: exit 2" status_is 2
+check "... joint 3 repeats node 1 (joint 1), and weights nothing" json_expr \
+    "[(x['severity'],x['joint'],x['count'],x['examples'][0]['value']) for x in f('skin_joint_duplicate')]==[('error',3,1,1)] and [x['examples'][0]['joint'] for x in f('joint_unused')]==[3] and len(d['findings'])==2"
+sinew check "$D/joint_outside_scene.gltf" --json
+check "joint_outside_scene.gltf: exit 1" status_is 1
+check "... all 3 joints outside the scene that holds the mesh" json_expr \
+    "[(x['severity'],x['skin'],x['count'],x['joint']) for x in f('joint_outside_scene')]==[('warning',0,3,0)] and len(d['findings'])==1"
+
 # ---- shared assets ------------------------------------------------------------------
 if [ -z "${SINEW_ASSETS:-}" ]; then
     echo "skipped: asset checks (SINEW_ASSETS is not set)"

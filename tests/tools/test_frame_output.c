@@ -3,9 +3,14 @@
    the progress line against hand-computed numbers, and nothing left on disk
    after a failure or an abort. With ffmpeg installed, MP4 and GIF files are
    checked with ffprobe (codec, size, frame count) and decoded back to
-   colours; fake `ffmpeg` scripts on PATH make it fail on purpose. */
+   colours; fake `ffmpeg` scripts on PATH make it fail on purpose. Hostile
+   targets (a FIFO, a folder, a socket, a device node of the test's own, a
+   link to one) are refused before anything is written; the MP4 box reader
+   and the GIF check reject hand-made broken files and every prefix of real
+   ones; a signal in a child with the cleanup handler leaves nothing. */
 
-/* mkdtemp, posix_spawnp, setenv, posix_openpt, ptsname: POSIX/XSI, not C11. */
+/* mkdtemp, posix_spawnp, setenv, posix_openpt, ptsname, mknod, mkfifo,
+   symlink, truncate, fork: POSIX/XSI, not C11. */
 #define _XOPEN_SOURCE 700
 
 #include "harness.h"
@@ -21,7 +26,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -860,6 +868,22 @@ static void test_ffmpeg_failures(void) {
     }
     CHECK_DIR(out_dir, "");
 
+    /* An ffmpeg that exits 0 but leaves an MP4 without its index, as
+       ffmpeg 5.1 does when the disk fills up while it writes the trailer:
+       the box check refuses it, quoting ffmpeg's last line. */
+    make_fake_ffmpeg(bin, "#!/bin/sh\nfor a; do out=$a; done\n"
+                          "printf '\\000\\000\\000\\020ftypisom\\000\\000\\000\\000\\000\\000\\000\\010mdat' "
+                          ">\"${out#file:}\"\n/bin/cat >/dev/null\necho 'No space left on device' >&2\nexit 0\n");
+    SW_CHECK(frame_output_open(&out, path, W, H, 30.0, N, &err));
+    if (out) {
+        SW_CHECK(write_frames(out, frames, N, &err));
+        SW_CHECK(!frame_output_finish(out, &err));
+        CHECK_CONTAINS(err.message, "ffmpeg exited with status 0 but the MP4 has no 'moov' box");
+        CHECK_CONTAINS(err.message, "ffmpeg said: No space left on device");
+        CHECK_CONTAINS(err.message, path);
+    }
+    CHECK_DIR(out_dir, "");
+
     /* The real ffmpeg, dying mid-way as on a full disk (file size limit:
        SIGXFSZ). */
     if (ffmpeg_present()) {
@@ -892,6 +916,292 @@ static void test_ffmpeg_failures(void) {
     remove_dir(dir);
 }
 
+/* ---- hostile targets ------------------------------------------------------------- */
+
+/* A device node, a FIFO, a socket, a folder, or a link to one of them
+   under the output's name is refused by frame_output_open before anything
+   is written, and left as it was; for a sequence every frame's name is
+   checked first. A link to a regular file is written through (the link
+   stays), and an existing file keeps its permission bits. */
+static void test_hostile_targets(void) {
+    enum { W = 8, H = 6 };
+    char dir[512], path[1024], other[1024];
+    make_temp_dir(dir, sizeof dir);
+    uint8_t rgba[W * H * 4];
+    fill_random(rgba, sizeof rgba, 21);
+    tool_error err = {{0}};
+    frame_output* out = NULL;
+    struct stat st;
+
+    join(path, sizeof path, dir, "fifo.png");
+    SW_CHECK(mkfifo(path, 0644) == 0);
+    SW_CHECK(!frame_output_open(&out, path, W, H, 30.0, 1, &err));
+    CHECK_CONTAINS(err.message, "it is a FIFO (named pipe), not a regular file");
+    SW_CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+
+    join(path, sizeof path, dir, "folder.mp4");
+    mkdir(path, 0755);
+    SW_CHECK(!frame_output_open(&out, path, W, H, 30.0, 2, &err));
+    CHECK_CONTAINS(err.message, "it is a folder, not a regular file");
+    SW_CHECK(lstat(path, &st) == 0 && S_ISDIR(st.st_mode));
+
+    join(path, sizeof path, dir, "sock.gif");
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    if (fd >= 0 && strlen(path) < sizeof address.sun_path) {
+        memcpy(address.sun_path, path, strlen(path) + 1);
+        SW_CHECK(bind(fd, (struct sockaddr*)&address, sizeof address) == 0);
+        SW_CHECK(!frame_output_open(&out, path, W, H, 30.0, 2, &err));
+        CHECK_CONTAINS(err.message, "it is a socket, not a regular file");
+        SW_CHECK(lstat(path, &st) == 0 && S_ISSOCK(st.st_mode));
+    }
+    if (fd >= 0) close(fd);
+
+    if (geteuid() == 0) { /* mknod needs root; the node is this test's own, never /dev/null */
+        join(path, sizeof path, dir, "null.png");
+        SW_CHECK(mknod(path, S_IFCHR | 0666, makedev(1, 3)) == 0);
+        SW_CHECK(!frame_output_open(&out, path, W, H, 30.0, 1, &err));
+        CHECK_CONTAINS(err.message, "it is a character device, not a regular file");
+        SW_CHECK(lstat(path, &st) == 0 && S_ISCHR(st.st_mode));
+        /* through a link */
+        join(other, sizeof other, dir, "to-null.png");
+        SW_CHECK(symlink("null.png", other) == 0);
+        SW_CHECK(!frame_output_open(&out, other, W, H, 30.0, 1, &err));
+        CHECK_CONTAINS(err.message, "which is a character device");
+        SW_CHECK(lstat(path, &st) == 0 && S_ISCHR(st.st_mode));
+        unlink(other);
+        unlink(path);
+    } else {
+        fprintf(stderr, "  (not root: the device node case is not tried)\n");
+    }
+
+    /* A sequence whose third frame would land on a FIFO: refused before
+       the first frame is written. */
+    join(path, sizeof path, dir, "f_002.png");
+    SW_CHECK(mkfifo(path, 0644) == 0);
+    join(path, sizeof path, dir, "f_%03d.png");
+    SW_CHECK(!frame_output_open(&out, path, W, H, 30.0, 5, &err));
+    CHECK_CONTAINS(err.message, "f_002.png': it is a FIFO");
+    CHECK_DIR(dir, "f_002.png|fifo.png|folder.mp4|sock.gif");
+
+    /* Through a link: the target is replaced, the link stays, the mode is kept. */
+    join(path, sizeof path, dir, "real.png");
+    FILE* f = fopen(path, "w");
+    if (f) {
+        fputs("old", f);
+        fclose(f);
+    }
+    chmod(path, 0640);
+    join(other, sizeof other, dir, "link.png");
+    SW_CHECK(symlink("real.png", other) == 0);
+    SW_CHECK(frame_output_open(&out, other, W, H, 30.0, 1, &err));
+    if (out) {
+        SW_CHECK(frame_output_write(out, rgba, &err));
+        SW_CHECK(frame_output_finish(out, &err));
+    }
+    SW_CHECK(lstat(other, &st) == 0 && S_ISLNK(st.st_mode));
+    SW_CHECK(stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 8);
+    SW_CHECK_EQ_INT(st.st_mode & 07777, 0640);
+    int w = 0, h = 0, c = 0;
+    stbi_uc* back = stbi_load(path, &w, &h, &c, 4);
+    SW_CHECK(back && w == W && h == H && memcmp(back, rgba, sizeof rgba) == 0);
+    stbi_image_free(back);
+    remove_dir(dir);
+}
+
+/* ---- verifying videos ------------------------------------------------------------- */
+
+static void write_bytes(const char* path, const void* data, size_t size) {
+    FILE* f = fopen(path, "wb");
+    if (!f) return;
+    if (size) fwrite(data, 1, size, f);
+    fclose(f);
+}
+
+/* A box: 32-bit big-endian size, type, payload of `payload` zero bytes
+   (size_field overrides the size written when ≥ 0). Returns bytes added. */
+static size_t put_box(uint8_t* out, const char* type, size_t payload, long long size_field) {
+    uint32_t size = size_field >= 0 ? (uint32_t)size_field : (uint32_t)(8 + payload);
+    out[0] = (uint8_t)(size >> 24), out[1] = (uint8_t)(size >> 16), out[2] = (uint8_t)(size >> 8);
+    out[3] = (uint8_t)size;
+    memcpy(out + 4, type, 4);
+    memset(out + 8, 0, payload);
+    return 8 + payload;
+}
+
+/* Hand-made MP4 box layouts: what tiles the file with ftyp first, mdat
+   and moov passes; a missing moov or mdat, a box running past the end,
+   bytes after the last box, an impossible size, or another first box
+   fail, each with its own words. */
+static void test_verify_mp4_boxes(void) {
+    char dir[512], path[1024];
+    make_temp_dir(dir, sizeof dir);
+    join(path, sizeof path, dir, "v.mp4");
+    uint8_t b[256];
+    size_t n;
+    tool_error err = {{0}};
+
+    n = put_box(b, "ftyp", 8, -1);
+    n += put_box(b + n, "mdat", 20, -1);
+    n += put_box(b + n, "moov", 12, -1);
+    write_bytes(path, b, n);
+    SW_CHECK(frame_output_verify(path, FRAME_OUTPUT_MP4, &err));
+
+    /* faststart order, a 64-bit size (size field 1) and a last box of size 0 (to the end) */
+    n = put_box(b, "ftyp", 8, -1);
+    n += put_box(b + n, "moov", 12, -1);
+    n += put_box(b + n, "free", 0, 1); /* size 1: the 64-bit size follows */
+    memset(b + n, 0, 8);
+    b[n + 7] = 16 + 4;
+    memset(b + n + 8, 0, 4);
+    n += 12;
+    n += put_box(b + n, "mdat", 30, 0);
+    write_bytes(path, b, n);
+    SW_CHECK(frame_output_verify(path, FRAME_OUTPUT_MP4, &err));
+    if (err.message[0]) fprintf(stderr, "  %s\n", err.message);
+
+    n = put_box(b, "ftyp", 8, -1);
+    n += put_box(b + n, "mdat", 20, -1);
+    write_bytes(path, b, n);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_MP4, &err));
+    CHECK_CONTAINS(err.message, "no 'moov' box");
+
+    n = put_box(b, "ftyp", 8, -1);
+    n += put_box(b + n, "moov", 8, -1);
+    write_bytes(path, b, n);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_MP4, &err));
+    CHECK_CONTAINS(err.message, "no 'mdat' box");
+
+    n = put_box(b, "ftyp", 8, -1);
+    n += put_box(b + n, "moov", 8, -1);
+    n += put_box(b + n, "mdat", 20, 1000); /* says 1000 bytes, has 28 */
+    write_bytes(path, b, n);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_MP4, &err));
+    CHECK_CONTAINS(err.message, "the MP4 is truncated: the box 'mdat' at byte 32 should be 1000 bytes long");
+
+    n = put_box(b, "ftyp", 8, -1);
+    n += put_box(b + n, "mdat", 8, -1);
+    n += put_box(b + n, "moov", 8, -1);
+    memcpy(b + n, "\0\0\0", 3); /* three stray bytes: not even a box header */
+    write_bytes(path, b, n + 3);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_MP4, &err));
+    CHECK_CONTAINS(err.message, "too few for a box header");
+
+    n = put_box(b, "ftyp", 8, -1);
+    n += put_box(b + n, "moov", 8, 4); /* size 4: smaller than its own header */
+    write_bytes(path, b, n);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_MP4, &err));
+    CHECK_CONTAINS(err.message, "impossible size 4");
+
+    n = put_box(b, "mdat", 8, -1);
+    n += put_box(b + n, "moov", 8, -1);
+    write_bytes(path, b, n);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_MP4, &err));
+    CHECK_CONTAINS(err.message, "not an MP4");
+
+    write_bytes(path, "", 0);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_MP4, &err));
+    CHECK_CONTAINS(err.message, "wrote nothing");
+
+    /* GIF: header and trailer. */
+    join(path, sizeof path, dir, "v.gif");
+    static const uint8_t gif[] = {'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0, 0, 0, 0, 0x3B};
+    write_bytes(path, gif, sizeof gif);
+    SW_CHECK(frame_output_verify(path, FRAME_OUTPUT_GIF, &err));
+    write_bytes(path, gif, sizeof gif - 1);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_GIF, &err));
+    CHECK_CONTAINS(err.message, "truncated");
+    uint8_t bad[sizeof gif];
+    memcpy(bad, gif, sizeof gif);
+    bad[13] = 0;
+    write_bytes(path, bad, sizeof bad);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_GIF, &err));
+    CHECK_CONTAINS(err.message, "trailer byte 0x3B");
+    bad[0] = 'J';
+    bad[13] = 0x3B;
+    write_bytes(path, bad, sizeof bad);
+    SW_CHECK(!frame_output_verify(path, FRAME_OUTPUT_GIF, &err));
+    CHECK_CONTAINS(err.message, "not a GIF");
+    remove_dir(dir);
+}
+
+/* What ffmpeg really writes passes, and no shorter prefix of it does
+   (cut anywhere, as a full disk would): each is refused. (A GIF cut just
+   after a 0x3B byte inside its image data looks whole to a header and
+   trailer check; those cuts are not tried.) */
+static void test_verify_real_videos(void) {
+    if (!ffmpeg_present()) SW_SKIP("ffmpeg not on PATH: real MP4 and GIF files not checked");
+    char dir[512], path[1024];
+    make_temp_dir(dir, sizeof dir);
+    const char* names[] = {"real.mp4", "real.gif"};
+    const frame_output_kind kinds[] = {FRAME_OUTPUT_MP4, FRAME_OUTPUT_GIF};
+    for (int k = 0; k < 2; k++) {
+        join(path, sizeof path, dir, names[k]);
+        tool_error err = {{0}};
+        if (!write_clip(path, 32, 24, &err)) {
+            fprintf(stderr, "  %s\n", err.message);
+            SW_CHECK(!"clip written");
+            continue;
+        }
+        SW_CHECK(frame_output_verify(path, kinds[k], &err));
+        struct stat st;
+        SW_CHECK(stat(path, &st) == 0);
+        uint8_t* data = malloc((size_t)st.st_size);
+        FILE* f = fopen(path, "rb");
+        bool read_back = data && f && fread(data, 1, (size_t)st.st_size, f) == (size_t)st.st_size;
+        if (f) fclose(f);
+        SW_CHECK(read_back);
+        int accepted = 0;
+        for (off_t size = st.st_size - 1; size >= 0 && read_back; size--) {
+            if (kinds[k] == FRAME_OUTPUT_GIF && size > 0 && data[size - 1] == 0x3B) continue;
+            SW_CHECK(truncate(path, size) == 0);
+            if (frame_output_verify(path, kinds[k], &err)) {
+                if (accepted++ == 0) fprintf(stderr, "  %s cut to %lld bytes passed\n", names[k], (long long)size);
+            }
+        }
+        SW_CHECK_EQ_INT(accepted, 0);
+        free(data);
+    }
+    remove_dir(dir);
+}
+
+/* ---- signals ------------------------------------------------------------------------ */
+
+/* In a child with the cleanup handler installed (as `sinew` does), a
+   signal in the middle of a sequence written into folders that did not
+   exist ends the child killed by that signal, and leaves no frame, no
+   temporary and no folder. */
+static void test_signal_cleanup(void) {
+    enum { W = 8, H = 6 };
+    char dir[512], path[1024];
+    make_temp_dir(dir, sizeof dir);
+    join(path, sizeof path, dir, "new/deeper/f_%02d.png");
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            tool_signals_install();
+            uint8_t rgba[W * H * 4];
+            fill_random(rgba, sizeof rgba, 4);
+            tool_error err;
+            frame_output* out = NULL;
+            if (!frame_output_open(&out, path, W, H, 30.0, 10, &err)) _exit(3);
+            for (int f = 0; f < 4; f++)
+                if (!frame_output_write(out, rgba, &err)) _exit(4);
+            raise(signals[i]);
+            _exit(5); /* not reached: the handler re-raises */
+        }
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        SW_CHECK(WIFSIGNALED(status) && WTERMSIG(status) == signals[i]);
+        if (!WIFSIGNALED(status)) fprintf(stderr, "  exit status %d\n", WEXITSTATUS(status));
+        CHECK_DIR(dir, "");
+    }
+    remove_dir(dir);
+}
+
 int main(void) {
     SW_RUN(test_kind_of);
     SW_RUN(test_png_round_trip);
@@ -906,5 +1216,9 @@ int main(void) {
     SW_RUN(test_mp4_and_gif);
     SW_RUN(test_video_abort);
     SW_RUN(test_ffmpeg_failures);
+    SW_RUN(test_hostile_targets);
+    SW_RUN(test_verify_mp4_boxes);
+    SW_RUN(test_verify_real_videos);
+    SW_RUN(test_signal_cleanup);
     return sw_test_finish();
 }

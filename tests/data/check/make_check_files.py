@@ -3,6 +3,13 @@
 `sinew check` on, one problem (or none) per file.
 
     python3 tests/data/check/make_check_files.py     (writes next to this script)
+    python3 tests/data/check/make_check_files.py --chain N OUT.gltf [--star]
+
+The second form writes one large file for measuring how `sinew check`
+scales (nothing in the repository): N joints in a chain, each 1 unit above
+its parent (--star: N joints side by side under one root), identity
+inverse bind matrices (so the rest pose is not the bind pose: every joint
+but the first disagrees), and one skinned point per joint.
 
 Every file is the same little rig: three joints in a vertical chain,
 root (0,0,0) -> mid (0,1,0) -> tip (0,2,0), identity rotations, inverse bind
@@ -19,6 +26,7 @@ import json
 import math
 import os
 import struct
+import sys
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -114,6 +122,25 @@ def with_images(doc, uris):
     return doc
 
 
+def far_node(doc):
+    """`doc` with node 4 "far", 5e7 up, drawing mesh 0 without a skin (a scene root)."""
+    doc["nodes"].append({"name": "far", "mesh": 0, "translation": [0, 5e7, 0]})
+    doc["scenes"][0]["nodes"].append(4)
+    return doc
+
+
+def joints_listed(doc, joints):
+    """`doc` with skin 0's joints replaced."""
+    doc["skins"][0]["joints"] = joints
+    return doc
+
+
+def scene_roots(doc, roots):
+    """`doc` with scene 0's roots replaced."""
+    doc["scenes"][0]["nodes"] = roots
+    return doc
+
+
 def data_uri(mime, data):
     return "data:%s;base64,%s" % (mime, base64.b64encode(data).decode("ascii"))
 
@@ -160,6 +187,23 @@ FILES = {
                          [(1, 0, 0, 0), (0.5, 0.5, 0, 0), (0.5, 0.3, 0.2, 0), (1, 0, 0, 0)],
                          animations=[("bend", [(1, "rotation", [0, 1], [(0, 0, 0, 1), (0, 0, S45, S45)])]),
                                      ("stretch", [(2, "scale", [0, 1], [(1, 1, 1), (2, 1, 1)])])]),
+    # vertex 1 at x = -3e38, vertex 2 at z = 3e38: stored positions 3e38
+    # from the origin on an axis, far beyond 1e7 (SW_MODEL_MAX_EXTENT)
+    "extent_absurd.gltf": rig([(0.5, 0, 0), (-3e38, 1, 0), (0.5, 2, 3e38)], ONE_EACH_J, ONE_EACH_W),
+    # "fling": the tip's translation goes from (0,1,0) to (0,2e7,0) over 1 s,
+    # carrying vertex 2 (weighted to the tip) from y = 2 to y = 2e7 + 1
+    "extent_posed.gltf": rig(COLUMN, ONE_EACH_J, ONE_EACH_W, animations=[
+        ("fling", [(2, "translation", [0, 1], [(0, 1, 0), (0, 2e7, 0)])])]),
+    # node 4 "far" draws the points' mesh unskinned, 5e7 up: its bounds,
+    # (0.5,0,0)..(0.5,2,0), reach y = 5e7 + 2
+    "extent_placed.gltf": far_node(rig(COLUMN, ONE_EACH_J, ONE_EACH_W)),
+    # the skin lists mid twice: joints [root, mid, tip, mid] (its fourth
+    # inverse bind matrix the second's); no vertex weights joint 3
+    "skin_joint_duplicate.gltf": joints_listed(
+        rig(COLUMN, ONE_EACH_J, ONE_EACH_W, ibm=[translation(0, 0, 0), translation(0, -1, 0),
+                                                 translation(0, -2, 0), translation(0, -1, 0)]), [0, 1, 2, 1]),
+    # the scene holds the points (node 3) but not the root of the joints
+    "joint_outside_scene.gltf": scene_roots(rig(COLUMN, ONE_EACH_J, ONE_EACH_W), [3]),
     # image 0 is a file that does not exist, image 1 a data: URI holding
     # text, not a PNG or JPEG; image 2 is a valid 1x1 PNG
     "image_unreadable.gltf": with_images(rig(COLUMN, ONE_EACH_J, ONE_EACH_W), [
@@ -169,7 +213,50 @@ FILES = {
 }
 
 
+def chain(n, star=False):
+    """N joints, 1 unit apart (a chain, or children of one root side by side),
+    identity inverse bind matrices, one point weighted fully to each joint."""
+    b = Builder()
+    b.doc["scene"] = 0
+    b.doc["scenes"] = [{"nodes": [0, n]}]
+    nodes = []
+    for j in range(n):
+        node = {"name": "j%d" % j}
+        if star:
+            if j > 0:
+                node["translation"] = [j, 0, 0]
+        else:
+            if j > 0:
+                node["translation"] = [0, 1, 0]
+            if j + 1 < n:
+                node["children"] = [j + 1]
+        nodes.append(node)
+    if star and n > 1:
+        nodes[0]["children"] = list(range(1, n))
+    nodes.append({"name": "points", "mesh": 0, "skin": 0})
+    b.doc["nodes"] = nodes
+    points = [(j, 0, 0) if star else (0.5, j, 0) for j in range(n)]
+    U16 = 5123
+    joints = b"".join(struct.pack("<4H", j, 0, 0, 0) for j in range(n))
+    while len(b.bin) % 4:
+        b.bin.append(0)
+    view = b.add("bufferViews", {"buffer": 0, "byteOffset": len(b.bin), "byteLength": len(joints)})
+    b.bin += joints
+    attributes = {
+        "POSITION": b.accessor(points, F32, "VEC3", with_bounds=True),
+        "JOINTS_0": b.add("accessors", {"bufferView": view, "componentType": U16, "count": n, "type": "VEC4"}),
+        "WEIGHTS_0": b.accessor([(1, 0, 0, 0)] * n, F32, "VEC4"),
+    }
+    b.doc["meshes"] = [{"name": "points", "primitives": [{"attributes": attributes, "mode": 0}]}]
+    b.doc["skins"] = [{"name": "chain", "joints": list(range(n))}]
+    return b.finish()
+
+
 def main():
+    if len(sys.argv) >= 4 and sys.argv[1] == "--chain":
+        with open(sys.argv[3], "w") as f:
+            json.dump(chain(int(sys.argv[2]), star="--star" in sys.argv[4:]), f)
+        return
     for name, doc in FILES.items():
         with open(os.path.join(HERE, name), "w") as f:
             json.dump(doc, f, indent=1, sort_keys=True)
