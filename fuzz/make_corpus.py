@@ -15,6 +15,11 @@ mutates them. Sources, all written in this repository:
              trailing padding, an image in a bufferView)
   data_uri   data: URIs and relative URIs (base64, percent-escapes, paths)
   accessor   headers in fuzz_accessor.c's layout followed by buffer bytes
+  spring     the spring-bone files of tests/data/vrm (VRM 1.0 .gltf, and the
+             JSON chunk of the VRM 0.x .vrm), plus documents written here:
+             capsule colliders and a node between joints, a branched VRM 0.x
+             tree with several roots, missing members (schema and UniVRM
+             defaults), both extensions, warnings, and one reader error
 
 Files whose name starts with "regress_" are not written here: they are
 inputs that once found a bug, kept as they were found.
@@ -329,10 +334,156 @@ def accessors():
         write("accessor", name, data)
 
 
+def spring_nodes(spec):
+    """glTF nodes from (name, translation, children, extra members)."""
+    nodes = []
+    for name, t, children, *extra in spec:
+        node = {"name": name}
+        if any(t):
+            node["translation"] = t
+        if children:
+            node["children"] = children
+        if extra:
+            node.update(extra[0])
+        nodes.append(node)
+    return nodes
+
+
+def spring_doc(nodes, extensions, roots=(0,)):
+    return {"asset": {"version": "2.0"}, "extensionsUsed": sorted(extensions), "extensions": extensions,
+            "scene": 0, "scenes": [{"nodes": list(roots)}], "nodes": nodes}
+
+
+# Root 0 > Head 1 > (Hair1 2 > Hair2 3 > Mid 4 > Hair3 5 > Hair4 6), (Skirt 7 > SkirtL 8, SkirtR 9 > SkirtR2 10)
+SPRING_SKELETON = [
+    ("Root", [0.0, 0.0, 0.0], [1]),
+    ("Head", [0.0, 1.5, 0.0], [2, 7], {"rotation": [0.0, 0.38268343, 0.0, 0.92387953]}),
+    ("Hair1", [0.0, 0.05, -0.1], [3]),
+    ("Hair2", [0.0, -0.1, 0.0], [4], {"scale": [1.0, 2.0, 1.0]}),
+    ("Mid", [0.0, -0.05, 0.01], [5], {"rotation": [0.25881905, 0.0, 0.0, 0.96592583]}),
+    ("Hair3", [0.0, -0.1, 0.0], [6]),
+    ("Hair4", [0.0, -0.1, 0.02], []),
+    ("Skirt", [0.0, -0.6, 0.0], [8, 9]),
+    ("SkirtL", [0.1, -0.2, 0.0], []),
+    ("SkirtR", [-0.1, -0.2, 0.0], [10]),
+    ("SkirtR2", [0.0, -0.2, 0.05], []),
+]
+
+
+def spring_vrm1_capsules():
+    """Capsules and a sphere on two nodes, two springs sharing a group, a
+    node (Mid) between two joints, scaled and rotated joints, center."""
+    bone = {
+        "specVersion": "1.0",
+        "colliders": [
+            {"node": 1, "shape": {"capsule": {"offset": [0.0, 0.0, 0.0], "radius": 0.05, "tail": [0.0, 0.2, 0.0]}}},
+            {"node": 1, "shape": {"capsule": {"offset": [0.1, -0.2, -0.1], "radius": 0.02,
+                                              "tail": [-0.1, -0.2, -0.1]}}},
+            {"node": 7, "shape": {"sphere": {"offset": [0.0, -0.1, 0.0], "radius": 0.15}}},
+            {"node": 0, "shape": {"capsule": {"radius": 0.1}}},
+        ],
+        "colliderGroups": [{"name": "head", "colliders": [0, 1]}, {"name": "legs", "colliders": [2, 3]}],
+        "springs": [
+            {"name": "hair", "center": 0, "colliderGroups": [0, 1],
+             "joints": [{"node": 2, "stiffness": 2.0, "dragForce": 0.1, "gravityPower": 1.0, "hitRadius": 0.03,
+                         "gravityDir": [0.0, -1.0, 0.5]},
+                        {"node": 3, "stiffness": 0.5, "dragForce": 0.9},
+                        {"node": 5, "gravityPower": 3.0, "hitRadius": 0.01},
+                        {"node": 6}]},
+            {"name": "skirt", "colliderGroups": [1],
+             "joints": [{"node": 9, "stiffness": 0.0, "gravityPower": 0.2}, {"node": 10}]},
+        ],
+    }
+    return spring_doc(spring_nodes(SPRING_SKELETON), {"VRMC_springBone": bone})
+
+
+def spring_vrm0_branched():
+    """Several roots per bone group, a branched tree (Skirt: two leaves),
+    two collider groups with several spheres, no center."""
+    secondary = {
+        "boneGroups": [
+            {"comment": "hair", "stiffiness": 1.2, "gravityPower": 0.3, "gravityDir": {"x": 0.0, "y": -1.0, "z": 0.2},
+             "dragForce": 0.2, "center": -1, "hitRadius": 0.02, "bones": [2], "colliderGroups": [0, 1]},
+            {"comment": "skirt", "stiffiness": 0.5, "gravityPower": 1.0, "gravityDir": {"x": 0.0, "y": -1.0, "z": 0.0},
+             "dragForce": 0.5, "center": 0, "hitRadius": 0.05, "bones": [7], "colliderGroups": [1]},
+        ],
+        "colliderGroups": [
+            {"node": 1, "colliders": [{"offset": {"x": 0.0, "y": 0.05, "z": 0.0}, "radius": 0.1},
+                                      {"offset": {"x": 0.0, "y": -0.1, "z": 0.05}, "radius": 0.04}]},
+            {"node": 7, "colliders": [{"offset": {"x": 0.1, "y": -0.1, "z": 0.0}, "radius": 0.08},
+                                      {"offset": {"x": -0.1, "y": -0.1, "z": 0.0}, "radius": 0.08}]},
+        ],
+    }
+    return spring_doc(spring_nodes(SPRING_SKELETON), {"VRM": {"specVersion": "0.0", "secondaryAnimation": secondary}})
+
+
+def spring_missing_members():
+    """What the readers default, skip or warn about: joints without
+    parameters, a collider group without a name, spring without groups,
+    a one-joint spring, out-of-range and out-of-order joints, a shape
+    that is neither sphere nor capsule, a negative radius, an unknown
+    specVersion."""
+    nodes = spring_nodes(SPRING_SKELETON)
+    v1 = {
+        "specVersion": "1.1-draft",
+        "colliders": [{"node": 1, "shape": {"sphere": {}}}, {"node": 1, "shape": {"box": {}}},
+                      {"node": 99, "shape": {"sphere": {"radius": 1.0}}},
+                      {"node": 7, "shape": {"sphere": {"radius": -1.0}}}],
+        "colliderGroups": [{"colliders": [0, 1, 2, 3, 7]}, {"colliders": []}],
+        "springs": [
+            {"joints": [{"node": 2}, {"node": 3}, {"node": 5}]},
+            {"name": "one", "joints": [{"node": 8}]},
+            {"name": "backwards", "joints": [{"node": 10}, {"node": 9}]},
+            {"name": "range", "joints": [{"node": 9}, {"node": 42}]},
+            {"name": "clamped", "colliderGroups": [0, 5],
+             "joints": [{"node": 7, "dragForce": 2.0, "stiffness": -1.0, "hitRadius": -0.5}, {"node": 9}]},
+        ],
+    }
+    yield "vrm1_missing.gltf", spring_doc(nodes, {"VRMC_springBone": v1})
+    v0 = {"boneGroups": [{"bones": [2]}, {"bones": [7, 99], "colliderGroups": [3]}, {"comment": "empty"}],
+          "colliderGroups": [{"node": 1}, {"node": 7, "colliders": [{"radius": 0.1}, {"offset": {"x": 1, "y": 0, "z": 0}}]}]}
+    yield "vrm0_missing.gltf", spring_doc(nodes, {"VRM": {"secondaryAnimation": v0}})
+    yield "vrm0_no_secondary.gltf", spring_doc(nodes, {"VRM": {"specVersion": "0.0"}})
+    yield "vrm1_empty.gltf", spring_doc(nodes, {"VRMC_springBone": {"specVersion": "1.0"}})
+    both = {"VRMC_springBone": {"specVersion": "1.0", "springs": [{"joints": [{"node": 7}, {"node": 9}, {"node": 10}]}]},
+            "VRM": {"secondaryAnimation": {"boneGroups": [{"bones": [2]}]}}}
+    yield "both.gltf", spring_doc(nodes, both)
+    # one reader error: a joint's node of the wrong type
+    yield "error_node_type.gltf", spring_doc(nodes, {"VRMC_springBone": {"springs": [{"joints": [{"node": "2"}]}]}})
+    # a joint on a matrix node, and a chain below another chain's joints
+    matrix = spring_nodes(SPRING_SKELETON)
+    matrix[3] = {"name": "Hair2", "children": [4],
+                 "matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -0.1, 0, 1]}
+    yield "vrm1_matrix_nested.gltf", spring_doc(matrix, {"VRMC_springBone": {"springs": [
+        {"joints": [{"node": 2}, {"node": 3}, {"node": 4}]}, {"joints": [{"node": 5}, {"node": 6}]},
+        {"joints": [{"node": 1}, {"node": 7}, {"node": 9}]}]}})
+
+
+def springs():
+    clear_generated("spring")
+    vrm = os.path.join(ROOT, "tests", "data", "vrm")
+    docs = []
+    for path in sorted(glob.glob(os.path.join(vrm, "*.gltf"))):
+        with open(path) as f:
+            docs.append((os.path.basename(path), json.load(f)))
+    for path in sorted(glob.glob(os.path.join(vrm, "*.vrm"))):
+        with open(path, "rb") as f:
+            blob = f.read()
+        length, kind = struct.unpack_from("<II", blob, 12)
+        assert blob[:4] == b"glTF" and kind == 0x4E4F534A
+        docs.append((os.path.basename(path).replace(".vrm", ".gltf"), json.loads(blob[20:20 + length])))
+    docs += [("vrm1_capsules.gltf", spring_vrm1_capsules()), ("vrm0_branched.gltf", spring_vrm0_branched())]
+    docs += list(spring_missing_members())
+    for name, doc in docs:
+        doc["asset"].pop("generator", None)
+        write("spring", name, compact(doc))
+
+
 def main():
     gltf_json_and_glb()
     data_uris()
     accessors()
+    springs()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@
 #include "text_escape.h"
 
 #include "sinew/gltf.h"
+#include "sinew/ik.h"
+#include "sinew/playback.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,8 +30,8 @@ const char cmd_bench_help[] =
     "usage: sinew bench skin MODEL [--copies K] [--threads N] [--dqs] [--normals]\n"
     "                              [--tangents] [--kernel auto|scalar|sse2|avx2] [--scalar]\n"
     "                              [--gpu|--gpu-vs] [--reps R] [--json]\n"
-    "       sinew bench anim MODEL [--characters N] [--threads N] [--anim A] [--reps R]\n"
-    "                              [--json]\n"
+    "       sinew bench anim MODEL [--characters N] [--threads N] [--anim A]\n"
+    "                              [--blend A,B] [--reps R] [--json]\n"
     "\n"
     "bench skin: skins every skinned mesh of MODEL, replicated K times into\n"
     "separate inputs and outputs (default: enough copies for about 1M\n"
@@ -47,7 +49,14 @@ const char cmd_bench_help[] =
     "0) from a different time, advancing 1/60 s per repetition: sampling\n"
     "(rest pose + keyframes, cursors per character), local->model (world\n"
     "matrices) and skin matrices, in microseconds per character per stage\n"
-    "(thread time) and per character of wall time.\n"
+    "(thread time) and per character of wall time. In the same run, a second\n"
+    "scenario: each character blends animations A and B (--blend A,B; default\n"
+    "the first two, none when the model has one) synchronised by phase, with\n"
+    "its own phase and weights, then solves two-bone IK on both legs\n"
+    "(LeftUpLeg/LeftLeg/LeftFoot and Right..., skipped when the model lacks\n"
+    "them) towards targets above the feet: sample + blend, IK, local->model\n"
+    "and skin matrices. Ends with a checksum of every character's skin\n"
+    "matrices, which does not depend on --threads.\n"
     "\n"
     "common options:\n"
     "  --threads N   threads in all (default 1); work is split into tasks of\n"
@@ -68,6 +77,7 @@ typedef struct bench_options {
     int gpu;               /* 0 = CPU, 1 = GPU compute, 2 = GPU vertex shader */
     const char* kernel;
     const char* anim;
+    const char* blend;     /* bench anim --blend A,B */
 } bench_options;
 
 /* Loads the model and poses it: the first clip at half its length. */
@@ -400,6 +410,14 @@ done:
 
 /* ---- bench anim ------------------------------------------------------------ */
 
+#define ANIM_DT (1.0f / 60.0f)
+#define BLEND_STAGES 4 /* sample + blend, IK, local->model, skin matrices */
+
+typedef struct anim_leg {
+    uint32_t start, mid, end; /* hip, knee, ankle */
+    float lift;               /* how far above the foot its target goes at most: 10 % of the leg */
+} anim_leg;
+
 typedef struct anim_bench {
     const sw_model* asset;
     const sw_clip* clip;
@@ -407,6 +425,17 @@ typedef struct anim_bench {
     sw_pose* poses;        /* characters poses (pose.h), skin matrices without dual quaternions */
     float* times;          /* characters */
     double* stage_seconds; /* threads × 3, summed per run */
+    /* The blend scenario (blend_clips[0] NULL: not run): a synchronised
+       2-way blend, two-bone IK on both legs, local->model, skin matrices. */
+    const sw_clip* blend_clips[2];
+    sw_pose* blend_poses;       /* characters: blended, solved, updated */
+    sw_pose* scratch;           /* 2 × characters: each clip sampled (local, weights, cursors) */
+    sw_clip_instance* groups;   /* characters: sync group playheads, time = phase */
+    sw_sync_member* members;    /* 2 × characters, weights fixed per character */
+    anim_leg legs[2];
+    size_t leg_count;           /* 0: IK skipped (no legs found by name) */
+    double* blend_seconds;      /* threads × BLEND_STAGES, summed per run */
+    size_t* failures;           /* threads: calls that failed validation */
 } anim_bench;
 
 /* The three stages of sw_pose_evaluate, timed apart. */
@@ -426,6 +455,112 @@ static void run_anim_task(void* context, size_t index, int thread) {
     stage[0] += t1 - t0, stage[1] += t2 - t1, stage[2] += t3 - t2;
 }
 
+/* Character c's sync group advanced by dt, both clips sampled at their
+   members' times into its scratch poses, and blended into its pose. */
+static bool blend_sample(const anim_bench* b, size_t c, float dt, sw_diag* diag) {
+    const sw_model* a = b->asset;
+    sw_sync_member* m = &b->members[2 * c];
+    sw_pose* s = &b->scratch[2 * c];
+    sw_pose* pose = &b->blend_poses[c];
+    if (sw_sync_group_advance(&b->groups[c], m, 2, dt, NULL, diag) != SW_OK ||
+        sw_pose_sample(a, b->blend_clips[0], m[0].time, false, &s[0], diag) != SW_OK ||
+        sw_pose_sample(a, b->blend_clips[1], m[1].time, false, &s[1], diag) != SW_OK)
+        return false;
+    const sw_transform* sources[2] = {s[0].local, s[1].local};
+    const float weights[2] = {m[0].weight, m[1].weight};
+    sw_blend_layer layers[2];
+    if (sw_blend_poses(pose->local, a->node_count, a->rest_local, sources, weights, 2, layers, diag) != SW_OK)
+        return false;
+    for (size_t k = 0; k < a->weight_count; ++k)
+        pose->weights[k] = weights[0] * s[0].weights[k] + weights[1] * s[1].weights[k];
+    return true;
+}
+
+/* World matrices of the blended locals, then each leg's foot towards a
+   target above it (and a little forward), lifted by a per-character amount
+   that follows the phase; the legs are disjoint, so both solve on one
+   world array (ik.h). */
+static bool blend_ik(const anim_bench* b, size_t c, sw_diag* diag) {
+    const sw_model* a = b->asset;
+    sw_pose* pose = &b->blend_poses[c];
+    if (!b->leg_count) return true;
+    sw_pose_update_world(a, pose);
+    float phase = b->groups[c].time;
+    for (size_t l = 0; l < b->leg_count; ++l) {
+        const anim_leg* leg = &b->legs[l];
+        const sw_mat34* foot = &pose->world[leg->end];
+        float lift = leg->lift * (0.5f + 0.5f * sinf(6.2831853f * phase + 3.1415927f * (float)l));
+        sw_ik_two_bone_job job = {
+            .local = pose->local, .world = pose->world, .node_count = a->node_count,
+            .start = leg->start, .mid = leg->mid, .end = leg->end,
+            .target = {foot->m[0][3], foot->m[1][3] + lift, foot->m[2][3] + 0.25f * lift},
+            .weight = 1.0f,
+        };
+        if (sw_ik_two_bone_job_validate(&job, diag) != SW_OK) return false;
+        (void)sw_ik_two_bone_job_run(&job);
+    }
+    return true;
+}
+
+/* The blend scenario's four stages, timed apart. */
+static void run_blend_task(void* context, size_t index, int thread) {
+    anim_bench* b = context;
+    const sw_model* a = b->asset;
+    size_t first = index * ANIM_CHUNK;
+    size_t last = first + ANIM_CHUNK < b->characters ? first + ANIM_CHUNK : b->characters;
+    size_t failed = 0;
+    double t0 = now_seconds();
+    for (size_t c = first; c < last; ++c) failed += !blend_sample(b, c, ANIM_DT, NULL);
+    double t1 = now_seconds();
+    for (size_t c = first; c < last; ++c) failed += !blend_ik(b, c, NULL);
+    double t2 = now_seconds();
+    for (size_t c = first; c < last; ++c) sw_pose_update_world(a, &b->blend_poses[c]);
+    double t3 = now_seconds();
+    for (size_t c = first; c < last; ++c) sw_pose_update_skins(a, &b->blend_poses[c]);
+    double t4 = now_seconds();
+    double* stage = b->blend_seconds + BLEND_STAGES * (size_t)thread;
+    stage[0] += t1 - t0, stage[1] += t2 - t1, stage[2] += t3 - t2, stage[3] += t4 - t3;
+    b->failures[thread] += failed;
+}
+
+/* A clip by index or name; -1 when there is none. */
+static long find_clip(const sw_model* a, const char* spec) {
+    char* end;
+    long index = strtol(spec, &end, 10);
+    if (*spec && !*end && index >= 0 && (size_t)index < a->animation_count) return index;
+    for (size_t i = 0; i < a->animation_count; ++i)
+        if (a->animations[i].name && strcmp(a->animations[i].name, spec) == 0) return (long)i;
+    return -1;
+}
+
+static long find_node_named(const sw_model* a, const char* name) {
+    for (size_t i = 0; i < a->node_count; ++i)
+        if (a->nodes[i].name && strcmp(a->nodes[i].name, name) == 0) return (long)i;
+    return -1;
+}
+
+static float distance_between(const sw_mat34* p, const sw_mat34* q) {
+    float x = p->m[0][3] - q->m[0][3], y = p->m[1][3] - q->m[1][3], z = p->m[2][3] - q->m[2][3];
+    return sqrtf(x * x + y * y + z * z);
+}
+
+static const char* const leg_joint_names[2][3] = {{"LeftUpLeg", "LeftLeg", "LeftFoot"},
+                                                   {"RightUpLeg", "RightLeg", "RightFoot"}};
+
+/* FNV-1a, 64 bits, over `size` bytes, continuing from `hash`. */
+static uint64_t fnv1a(uint64_t hash, const void* data, size_t size) {
+    const unsigned char* p = data;
+    for (size_t i = 0; i < size; ++i) hash = (hash ^ p[i]) * 0x100000001b3ull;
+    return hash;
+}
+
+static void print_escaped(const char* raw) {
+    char name[TEXT_ESCAPE_BOUND(256)];
+    raw = raw ? raw : "";
+    text_escape(name, sizeof name, raw, strlen(raw));
+    printf("\"%s\"", name);
+}
+
 static int bench_anim(const bench_options* opt, tool_args* args) {
     sw_model* a = NULL;
     sw_diag diag;
@@ -433,39 +568,70 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
     int status = TOOL_EXIT_OK;
     thread_pool* pool = NULL;
     anim_bench b = {0};
-    void* pose_memory = NULL;
-    double *per_char[4] = {NULL, NULL, NULL, NULL};
+    void *pose_memory = NULL, *blend_memory = NULL, *scratch_memory = NULL;
+    double* per_char[4 + BLEND_STAGES + 1] = {NULL};
+    const int per_char_count = 4 + BLEND_STAGES + 1;
 
     if (sw_gltf_load_file(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
     long clip_index = -1;
     if (opt->anim) {
-        char* end;
-        clip_index = strtol(opt->anim, &end, 10);
-        if (*end || clip_index < 0 || (size_t)clip_index >= a->animation_count) {
-            clip_index = -1;
-            for (size_t i = 0; i < a->animation_count; ++i)
-                if (a->animations[i].name && strcmp(a->animations[i].name, opt->anim) == 0) clip_index = (long)i;
-            if (clip_index < 0) {
-                status = tool_fail(args, "%s has no animation '%s'", opt->model, opt->anim);
-                goto done;
-            }
+        if ((clip_index = find_clip(a, opt->anim)) < 0) {
+            status = tool_fail(args, "%s has no animation '%s'", opt->model, opt->anim);
+            goto done;
         }
     } else if (a->animation_count) {
         clip_index = 0;
+    }
+    /* The blend: --blend A,B, else the first two clips, else none. */
+    long blend_index[2] = {-1, -1};
+    if (opt->blend) {
+        const char* comma = strchr(opt->blend, ',');
+        char spec[2][256];
+        size_t len0 = comma ? (size_t)(comma - opt->blend) : 0;
+        if (!comma || strchr(comma + 1, ',') || len0 >= sizeof spec[0] || strlen(comma + 1) >= sizeof spec[1]) {
+            status = tool_usage(args, "--blend: give two animations, A,B");
+            goto done;
+        }
+        memcpy(spec[0], opt->blend, len0), spec[0][len0] = '\0';
+        strcpy(spec[1], comma + 1);
+        for (int i = 0; i < 2; ++i)
+            if ((blend_index[i] = find_clip(a, spec[i])) < 0) {
+                status = tool_fail(args, "--blend: %s has no animation '%s'", opt->model, spec[i]);
+                goto done;
+            }
+    } else if (a->animation_count >= 2) {
+        blend_index[0] = 0, blend_index[1] = 1;
     }
     b.asset = a;
     b.clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
     b.characters = (size_t)opt->characters;
     size_t n = b.characters;
+    size_t threads = (size_t)opt->threads;
+    bool blending = blend_index[0] >= 0;
     sw_pose_sizes sizes = sw_pose_sizes_of(a);
     size_t stride = sw_pose_memory_size(&sizes);
+    /* Scratch poses only sample: no skin buffers. */
+    sw_pose_sizes scratch_sizes = sizes;
+    scratch_sizes.skin_count = scratch_sizes.palette_count = 0;
+    size_t scratch_stride = sw_pose_memory_size(&scratch_sizes);
     b.poses = calloc(n + 1, sizeof *b.poses);
     pose_memory = aligned_alloc(16, stride * (n + 1));
     b.times = malloc((n + 1) * sizeof *b.times);
-    b.stage_seconds = calloc(3 * (size_t)opt->threads, sizeof *b.stage_seconds);
-    for (int i = 0; i < 4; ++i) per_char[i] = calloc((size_t)opt->reps, sizeof(double));
-    if (!b.poses || !pose_memory || !b.times || !b.stage_seconds || !per_char[0] || !per_char[1] || !per_char[2] ||
-        !per_char[3]) {
+    b.stage_seconds = calloc(3 * threads, sizeof *b.stage_seconds);
+    b.blend_seconds = calloc(BLEND_STAGES * threads, sizeof *b.blend_seconds);
+    b.failures = calloc(threads, sizeof *b.failures);
+    bool ok = b.poses && pose_memory && b.times && b.stage_seconds && b.blend_seconds && b.failures;
+    for (int i = 0; i < per_char_count; ++i) ok = (per_char[i] = calloc((size_t)opt->reps, sizeof(double))) && ok;
+    if (ok && blending) {
+        b.blend_poses = calloc(n + 1, sizeof *b.blend_poses);
+        b.scratch = calloc(2 * n + 1, sizeof *b.scratch);
+        b.groups = calloc(n + 1, sizeof *b.groups);
+        b.members = calloc(2 * n + 1, sizeof *b.members);
+        blend_memory = aligned_alloc(16, stride * (n + 1));
+        scratch_memory = aligned_alloc(16, scratch_stride * (2 * n + 1));
+        ok = b.blend_poses && b.scratch && b.groups && b.members && blend_memory && scratch_memory;
+    }
+    if (!ok) {
         status = tool_fail(args, "out of memory for %zu characters", n);
         goto done;
     }
@@ -480,28 +646,102 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
     /* Different phases, so characters do not share keys. */
     for (size_t c = 0; c < n; ++c) b.times[c] = (float)fmod(0.37 * (double)c, b.clip && b.clip->duration > 0 ? b.clip->duration : 1.0);
 
+    if (blending) {
+        for (int i = 0; i < 2; ++i) b.blend_clips[i] = &a->animations[blend_index[i]];
+        for (size_t c = 0; c < n; ++c) {
+            sw_pose_bind(&b.blend_poses[c], &sizes, (uint8_t*)blend_memory + c * stride);
+            b.blend_poses[c].skin_dual_quats = NULL;
+            sw_pose_rest(a, &b.blend_poses[c]);
+            for (size_t i = 0; i < 2; ++i)
+                sw_pose_bind(&b.scratch[2 * c + i], &scratch_sizes,
+                             (uint8_t*)scratch_memory + (2 * c + i) * scratch_stride);
+            /* Its own phase and its own mix of the two clips (weight of B in [0.2, 0.8]). */
+            float mix = 0.2f + 0.6f * (float)fmod(0.618034 * (double)c, 1.0);
+            b.groups[c] = (sw_clip_instance){.time = (float)fmod(0.37 * (double)c, 1.0), .speed = 1.0f,
+                                             .wrap = SW_WRAP_LOOP};
+            for (int i = 0; i < 2; ++i) {
+                const sw_clip* clip = b.blend_clips[i];
+                b.members[2 * c + i] = (sw_sync_member){.start = 0.0f, .duration = clip->duration,
+                                                        .weight = i ? mix : 1.0f - mix};
+            }
+        }
+        /* The legs, by name. */
+        for (int l = 0; l < 2; ++l) {
+            long j[3];
+            for (int k = 0; k < 3; ++k) j[k] = find_node_named(a, leg_joint_names[l][k]);
+            if (j[0] < 0 || j[1] < 0 || j[2] < 0 || !(j[0] < j[1] && j[1] < j[2])) continue;
+            b.legs[b.leg_count++] = (anim_leg){(uint32_t)j[0], (uint32_t)j[1], (uint32_t)j[2], 0.0f};
+        }
+        if (b.leg_count < 2) b.leg_count = 0; /* both legs or none */
+        /* Character 0 once, with messages (members placed, dt = 0): the
+           lift is 10 % of each leg's length in that pose. */
+        if (!blend_sample(&b, 0, 0.0f, &diag)) {
+            status = tool_fail(args, "--blend: %s", diag.message);
+            goto done;
+        }
+        sw_pose_update_world(a, &b.blend_poses[0]);
+        for (size_t l = 0; l < b.leg_count; ++l) {
+            const sw_mat34* w = b.blend_poses[0].world;
+            anim_leg* leg = &b.legs[l];
+            leg->lift = 0.1f * (distance_between(&w[leg->start], &w[leg->mid]) +
+                                distance_between(&w[leg->mid], &w[leg->end]));
+        }
+        if (!blend_ik(&b, 0, &diag)) {
+            status = tool_fail(args, "IK on %s: %s", leg_joint_names[0][0], diag.message);
+            goto done;
+        }
+    }
+
     if (!(pool = thread_pool_create((int)opt->threads, &err))) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
     size_t tasks = (n + ANIM_CHUNK - 1) / ANIM_CHUNK;
+    /* Plain and blend alternate, so both see the same machine state. */
     for (long r = -WARMUP_RUNS; r < opt->reps; ++r) {
-        memset(b.stage_seconds, 0, 3 * (size_t)opt->threads * sizeof *b.stage_seconds);
+        memset(b.stage_seconds, 0, 3 * threads * sizeof *b.stage_seconds);
+        memset(b.blend_seconds, 0, BLEND_STAGES * threads * sizeof *b.blend_seconds);
         double t0 = now_seconds();
         thread_pool_run(pool, tasks, run_anim_task, &b);
-        double wall = now_seconds() - t0;
-        for (size_t c = 0; c < n; ++c) b.times[c] += 1.0f / 60.0f;
+        double t1 = now_seconds();
+        if (blending) thread_pool_run(pool, tasks, run_blend_task, &b);
+        double t2 = now_seconds();
+        for (size_t c = 0; c < n; ++c) b.times[c] += ANIM_DT;
         if (r < 0) continue;
-        double stage[3] = {0, 0, 0};
-        for (long t = 0; t < opt->threads; ++t)
+        double stage[3 + BLEND_STAGES] = {0};
+        for (size_t t = 0; t < threads; ++t) {
             for (int s = 0; s < 3; ++s) stage[s] += b.stage_seconds[3 * t + s];
+            for (int s = 0; s < BLEND_STAGES; ++s) stage[3 + s] += b.blend_seconds[BLEND_STAGES * t + s];
+        }
         for (int s = 0; s < 3; ++s) per_char[s][r] = stage[s] / (double)n * 1e6;
-        per_char[3][r] = wall / (double)n * 1e6;
+        per_char[3][r] = (t1 - t0) / (double)n * 1e6;
+        for (int s = 0; s < BLEND_STAGES; ++s) per_char[4 + s][r] = stage[3 + s] / (double)n * 1e6;
+        per_char[4 + BLEND_STAGES][r] = (t2 - t1) / (double)n * 1e6;
     }
+    size_t failures = 0;
+    for (size_t t = 0; t < threads; ++t) failures += b.failures[t];
+    if (failures) {
+        status = tool_fail(args, "%s: %zu blend or IK calls failed validation during the run", opt->model, failures);
+        goto done;
+    }
+    /* Every character's skin matrices after the last repetition, plain then
+       blend: the same whatever the thread count. */
+    uint64_t checksum = 0xcbf29ce484222325ull;
+    size_t palette_bytes = sizes.palette_count * sizeof(sw_mat34);
+    for (size_t c = 0; c < n; ++c) checksum = fnv1a(checksum, b.poses[c].skin_matrices, palette_bytes);
+    for (size_t c = 0; blending && c < n; ++c)
+        checksum = fnv1a(checksum, b.blend_poses[c].skin_matrices, palette_bytes);
+    char checksum_text[17];
+    snprintf(checksum_text, sizeof checksum_text, "%016llx", (unsigned long long)checksum);
+
     static const char* const names[4] = {"sample", "local_to_model", "skin_matrices", "wall"};
-    stats st[4];
-    for (int s = 0; s < 4; ++s) st[s] = summarise(per_char[s], (int)opt->reps);
+    static const char* const blend_names[BLEND_STAGES + 1] = {"sample_blend", "ik", "local_to_model",
+                                                              "skin_matrices", "wall"};
+    stats st[4 + BLEND_STAGES + 1];
+    for (int s = 0; s < per_char_count; ++s) st[s] = summarise(per_char[s], (int)opt->reps);
     double sum_median = st[0].median + st[1].median + st[2].median;
+    double blend_sum_median = 0.0;
+    for (int s = 0; s < BLEND_STAGES; ++s) blend_sum_median += st[4 + s].median;
     if (opt->json) {
         json_writer w;
         json_writer_init(&w, json_file_sink, stdout);
@@ -520,19 +760,46 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
         for (int s = 0; s < 4; ++s) json_stats(&w, names[s], st[s]);
         json_key(&w, "stages_sum_of_medians"), json_double(&w, sum_median);
         json_end_object(&w);
+        json_key(&w, "blend");
+        if (blending) {
+            json_begin_object(&w);
+            json_key(&w, "animations");
+            json_begin_array(&w);
+            for (int i = 0; i < 2; ++i) json_string(&w, b.blend_clips[i]->name);
+            json_end_array(&w);
+            json_key(&w, "ik"), json_bool(&w, b.leg_count > 0);
+            json_key(&w, "ik_legs");
+            json_begin_array(&w);
+            for (size_t l = 0; l < b.leg_count; ++l) {
+                json_begin_array(&w);
+                for (int k = 0; k < 3; ++k) json_string(&w, leg_joint_names[l][k]);
+                json_end_array(&w);
+            }
+            json_end_array(&w);
+            json_end_object(&w);
+        } else {
+            json_null(&w);
+        }
+        json_key(&w, "blend_microseconds_per_character");
+        if (blending) {
+            json_begin_object(&w);
+            for (int s = 0; s < BLEND_STAGES + 1; ++s) json_stats(&w, blend_names[s], st[4 + s]);
+            json_key(&w, "stages_sum_of_medians"), json_double(&w, blend_sum_median);
+            json_end_object(&w);
+        } else {
+            json_null(&w);
+        }
+        json_key(&w, "checksum"), json_string(&w, checksum_text);
         json_end_object(&w);
         json_newline(&w);
         if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
     } else {
         printf("sinew bench anim: %s\n", opt->model);
-        /* The clip's name comes from the file: escaped (text_escape.h). */
-        char name[TEXT_ESCAPE_BOUND(256)];
-        const char* raw = b.clip && b.clip->name ? b.clip->name : "";
-        text_escape(name, sizeof name, raw, strlen(raw));
-        printf("  animation \"%s\" (%zu tracks), %zu nodes, %zu skin joints; %zu characters, %ld thread%s, "
-               "%ld repetitions\n",
-               name, b.clip ? b.clip->track_count : 0, a->node_count,
-               a->skin_joint_count, n, opt->threads,
+        /* Clip names come from the file: escaped (text_escape.h). */
+        printf("  animation ");
+        print_escaped(b.clip ? b.clip->name : NULL);
+        printf(" (%zu tracks), %zu nodes, %zu skin joints; %zu characters, %ld thread%s, %ld repetitions\n",
+               b.clip ? b.clip->track_count : 0, a->node_count, a->skin_joint_count, n, opt->threads,
                opt->threads == 1 ? "" : "s", opt->reps);
         printf("  microseconds per character   min      median   max\n");
         static const char* const labels[4] = {"sample (thread time)", "local->model", "skin matrices",
@@ -540,13 +807,36 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
         for (int s = 0; s < 4; ++s)
             printf("  %-26s %8.3f %8.3f %8.3f\n", labels[s], st[s].min, st[s].median, st[s].max);
         printf("  stages together (medians)  %8.3f\n", sum_median);
+        if (blending) {
+            printf("  blend ");
+            print_escaped(b.blend_clips[0]->name);
+            printf(" + ");
+            print_escaped(b.blend_clips[1]->name);
+            printf(" synchronised by phase, then ");
+            if (b.leg_count)
+                printf("two-bone IK on %s/%s/%s and %s/%s/%s\n", leg_joint_names[0][0], leg_joint_names[0][1],
+                       leg_joint_names[0][2], leg_joint_names[1][0], leg_joint_names[1][1], leg_joint_names[1][2]);
+            else
+                printf("no IK (IK skipped: no LeftUpLeg/LeftLeg/LeftFoot and RightUpLeg/RightLeg/RightFoot nodes)\n");
+            printf("  microseconds per character   min      median   max\n");
+            static const char* const blend_labels[BLEND_STAGES + 1] = {
+                "sample + blend (thread)", "IK, both legs", "local->model", "skin matrices", "wall, all stages"};
+            for (int s = 0; s < BLEND_STAGES + 1; ++s)
+                printf("  %-26s %8.3f %8.3f %8.3f\n", blend_labels[s], st[4 + s].min, st[4 + s].median, st[4 + s].max);
+            printf("  stages together (medians)  %8.3f\n", blend_sum_median);
+        } else {
+            printf("  no blend: the model has fewer than two animations\n");
+        }
+        printf("  checksum of all skin matrices %s (the same for any --threads)\n", checksum_text);
     }
 
 done:
     thread_pool_destroy(pool);
     free(b.poses), free(pose_memory), free(b.times);
-    free(b.stage_seconds);
-    for (int i = 0; i < 4; ++i) free(per_char[i]);
+    free(b.stage_seconds), free(b.blend_seconds), free(b.failures);
+    free(b.blend_poses), free(b.scratch), free(b.groups), free(b.members);
+    free(blend_memory), free(scratch_memory);
+    for (int i = 0; i < per_char_count; ++i) free(per_char[i]);
     sw_model_free(a);
     return status;
 }
@@ -568,6 +858,8 @@ int cmd_bench(tool_args* args) {
             if (!(opt.kernel = tool_args_value(args, "--kernel", &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--anim")) {
             if (!(opt.anim = tool_args_value(args, "--anim", &err))) return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--blend")) {
+            if (!(opt.blend = tool_args_value(args, "--blend", &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--copies")) {
             if (!(v = tool_args_value(args, "--copies", &err)) || !tool_parse_int("--copies", v, 1, 100000, &opt.copies, &err))
                 return tool_usage(args, "%s", err.message);
@@ -595,10 +887,16 @@ int cmd_bench(tool_args* args) {
     }
     if (!opt.mode) return tool_usage(args, "say what to benchmark: skin or anim");
     if (!opt.model) return tool_usage(args, "no MODEL given");
-    if (strcmp(opt.mode, "skin") == 0) return bench_skin(&opt, args);
+    if (strcmp(opt.mode, "skin") == 0) {
+        if (opt.blend) return tool_usage(args, "--blend is for bench anim");
+        return bench_skin(&opt, args);
+    }
     if (strcmp(opt.mode, "anim") == 0) {
         if (opt.dqs || opt.normals || opt.tangents || opt.kernel || opt.copies || opt.gpu)
             return tool_usage(args, "--dqs, --normals, --tangents, --kernel, --copies and --gpu are for bench skin");
+        const char* comma = opt.blend ? strchr(opt.blend, ',') : NULL;
+        if (opt.blend && (!comma || comma == opt.blend || !comma[1] || strchr(comma + 1, ',')))
+            return tool_usage(args, "--blend: give two animations, A,B (names or indices)");
         return bench_anim(&opt, args);
     }
     return tool_usage(args, "unknown benchmark '%s' (skin or anim)", opt.mode);

@@ -1,6 +1,7 @@
 /* sinew export — skinned and morphed world-space positions (and normals) of
    every mesh instance at chosen times of one clip, as JSON: the format other
    implementations are compared against (docs/DESIGN.md). */
+#include "anim_program.h"
 #include "json_writer.h"
 #include "tool_common.h"
 
@@ -17,6 +18,7 @@ const char cmd_export_help[] =
     "usage: sinew export MODEL [--anim NAME|INDEX|none] [--times T0,T1,...|--samples N]\n"
     "                    [--normals] [--joints] [--dqs] [--loop]\n"
     "                    [--gpu|--gpu-vs [--stats]] [-o FILE.json] [--quiet]\n"
+    "                    [animation options, below]\n"
     "\n"
     "Evaluates MODEL at the given times of one animation and writes, for every\n"
     "(node, mesh primitive) instance in glTF node order, the positions a\n"
@@ -53,7 +55,11 @@ const char cmd_export_help[] =
     "                  it names\n"
     "  --quiet         no \"wrote FILE (...)\" line on stderr\n"
     "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
-    "  -h, --help      show this help\n";
+    "  -h, --help      show this help\n"
+    "\n"
+    ANIM_OPTIONS_HELP
+    "With spring bones or an animation option, times are evaluated in the\n"
+    "order given (the springs simulate from the first time on).\n";
 
 typedef struct export_options {
     const char* model;
@@ -65,6 +71,7 @@ typedef struct export_options {
     sw_gpu_skin_path gpu_path;
     const char* out;
     sw_gltf_options load;
+    anim_options* program; /* --blend, --layer, --ik, ... (anim_program.h) */
 } export_options;
 
 /* The GPU side of --gpu: a context and the skinning programs. */
@@ -122,7 +129,7 @@ typedef struct scene_poses {
 } scene_poses;
 
 static sw_result evaluate_poses(const sw_model* a, long clip_index, const float* times, bool loop,
-                                scene_poses* out, sw_diag* diag) {
+                                anim_program* program, scene_poses* out, sw_diag* diag) {
     sw_pose_sizes sizes = sw_pose_sizes_of(a);
     size_t stride = sw_pose_memory_size(&sizes), t_count = out->time_count;
     /* time_count ≤ MAX_SAMPLES and pose sizes are bounded by the file. */
@@ -136,6 +143,12 @@ static sw_result evaluate_poses(const sw_model* a, long clip_index, const float*
         sw_pose_bind(&out->poses[t], &sizes, (uint8_t*)out->memory + t * stride);
         /* One pose's cursors serve every time, as one playback would. */
         out->poses[t].cursors = out->poses[0].cursors;
+        if (program) {
+            tool_error e;
+            if (!anim_program_evaluate(program, times[t], &out->poses[t], &e))
+                return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "%s", e.message);
+            continue;
+        }
         sw_result r = sw_pose_evaluate(a, clip, times[t], loop, &out->poses[t], diag);
         if (r != SW_OK) return r;
     }
@@ -336,12 +349,24 @@ static bool stdout_sink(const void* data, size_t size, void* user) {
     return true;
 }
 
+static int export_run(tool_args* args, anim_options* program);
+
 int cmd_export(tool_args* args) {
-    export_options opt = {.samples = -1};
+    anim_options program = {0};
+    int status = export_run(args, &program);
+    anim_options_free(&program);
+    return status;
+}
+
+static int export_run(tool_args* args, anim_options* program) {
+    export_options opt = {.samples = -1, .program = program};
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
         const char *v, *name;
         if (tool_args_is_help(arg)) return tool_print_help(args);
+        int took = anim_options_take(program, args, arg, &err);
+        if (took < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
         if (tool_args_flag(arg, "--normals")) opt.normals = true;
         else if (tool_args_flag(arg, "--joints")) opt.joints = true;
         else if (tool_args_flag(arg, "--quiet")) opt.quiet = true;
@@ -374,6 +399,7 @@ int cmd_export(tool_args* args) {
     if (tool_is_stdout(opt.out)) opt.out = NULL; /* standard output */
     if (opt.times_text && opt.samples >= 0) return tool_usage(args, "give --times or --samples, not both");
     if (opt.stats && !opt.gpu) return tool_usage(args, "--stats reports the GPU skin cache: give --gpu or --gpu-vs");
+    if (!anim_options_check(program, &err)) return tool_usage(args, "%s", err.message);
 
     float* times = NULL;
     size_t time_count = 0;
@@ -403,10 +429,22 @@ int cmd_export(tool_args* args) {
     long clip_index;
     scene_poses poses = {0};
     export_gpu gpu = {0};
+    anim_program prog = {0};
+    bool with_prog = false;
     if (!tool_find_clip(asset, opt.anim, &clip_index, &err)) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
+    anim_program_config config = {.loop = opt.loop};
+    status = anim_program_init(&prog, asset, program, clip_index, &config, &err);
+    if (status != TOOL_EXIT_OK) {
+        status = status == TOOL_EXIT_USAGE ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    if (prog.has_warning) tool_warn(args, "%s: %s", opt.model, prog.warning.message);
+    with_prog = anim_program_active(&prog);
+    /* Without --anim, a blend or crossfade names the clip and the times. */
+    if (!opt.anim && anim_program_primary_clip(&prog) >= 0) clip_index = anim_program_primary_clip(&prog);
     if (!times) {
         long n = clip_index < 0 ? 1 : opt.samples > 0 ? opt.samples : 10;
         float end = clip_index < 0 ? 0.0f : asset->animations[clip_index].duration;
@@ -419,7 +457,7 @@ int cmd_export(tool_args* args) {
         time_count = (size_t)n;
     }
     poses.time_count = time_count;
-    if (evaluate_poses(asset, clip_index, times, opt.loop, &poses, &diag) != SW_OK) {
+    if (evaluate_poses(asset, clip_index, times, opt.loop, with_prog ? &prog : NULL, &poses, &diag) != SW_OK) {
         status = tool_fail(args, "%s: %s", opt.model, diag.message);
         goto done;
     }
@@ -483,6 +521,7 @@ int cmd_export(tool_args* args) {
                 (unsigned long long)st.vertices_skinned);
     }
 done:
+    anim_program_free(&prog);
     sw_gpu_skinner_destroy(gpu.skinner);
     sw_gl_context_destroy(gpu.context);
     free(poses.poses), free(poses.memory), free(times);

@@ -1,5 +1,6 @@
 /* sinew render — a character (or the built-in demo) drawn by the reference
    renderer, headless, to a PNG, an MP4, a GIF or numbered PNG frames. */
+#include "anim_program.h"
 #include "frame_output.h"
 #include "tool_common.h"
 
@@ -25,6 +26,7 @@ const char cmd_render_help[] =
     "                    [--size WxH] [--camera auto|orbit:DEG[,ELEV]] [--dqs] [--split]\n"
     "                    [--view shaded|normals|motion|uv|weights:JOINT|bones] [--bones]\n"
     "                    [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
+    "                    [animation options, below]\n"
     "\n"
     "Draws MODEL (a .gltf or .glb; without MODEL the built-in demo character)\n"
     "with the deferred reference renderer: GPU compute skinning, a G-buffer, one\n"
@@ -60,7 +62,11 @@ const char cmd_render_help[] =
     "  --quiet         no progress bar and no \"wrote FILE (...)\" line on stderr\n"
     "  --stats         print what was drawn and the skin cache's counts on stderr\n"
     "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
-    "  -h, --help      show this help\n";
+    "  -h, --help      show this help\n"
+    "\n"
+    ANIM_OPTIONS_HELP
+    "The camera's bounds are sampled first; spring bones then start over at the\n"
+    "first frame.\n";
 
 typedef struct render_options {
     const char* model;
@@ -145,8 +151,11 @@ static bool find_node(const sw_model* a, const char* spec, int32_t* out, tool_er
     return tool_error_set(err, "--view weights: %s has no node '%s'", a->path, spec);
 }
 
-/* The pose at playback time t: the clip loops from its first key. */
-static bool pose_at(const sw_model* a, long clip_index, sw_pose* pose, double t, tool_error* err) {
+/* The pose at playback time t: the clip loops from its first key. With
+   animation options, the program's pose (anim_program.h). */
+static bool pose_at(const sw_model* a, long clip_index, anim_program* prog, sw_pose* pose, double t,
+                    tool_error* err) {
+    if (prog) return anim_program_evaluate(prog, (float)t, pose, err);
     const sw_clip* clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
     float time = clip ? clip->start + sw_clip_time(clip, (float)t, true) : 0.0f;
     sw_diag diag;
@@ -178,12 +187,24 @@ static void print_wrote(const render_options* o, frame_output_kind kind) {
     free(last);
 }
 
+static int render_run(tool_args* args, anim_options* program);
+
 int cmd_render(tool_args* args) {
+    anim_options program = {0};
+    int status = render_run(args, &program);
+    anim_options_free(&program);
+    return status;
+}
+
+static int render_run(tool_args* args, anim_options* program) {
     render_options o = {.fps = 30.0, .frames = 1, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0};
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
         const char *v, *name;
         if (tool_args_is_help(arg)) return tool_print_help(args);
+        int took = anim_options_take(program, args, arg, &err);
+        if (took < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
         if (tool_args_flag(arg, "--dqs")) o.dqs = true;
         else if (tool_args_flag(arg, "--split")) o.split = true;
         else if (tool_args_flag(arg, "--bones")) o.bones = true;
@@ -232,6 +253,7 @@ int cmd_render(tool_args* args) {
         return tool_usage(args, "%ld frames do not fit in one PNG: write .mp4, .gif or a pattern such as frames/%%04d.png",
                           o.frames);
     if (o.split && o.dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
+    if (!anim_options_check(program, &err)) return tool_usage(args, "%s", err.message);
 
     /* Every file the render will write, before anything is loaded: a
        device, a FIFO, a folder, or the model (or a file it names) is
@@ -253,6 +275,8 @@ int cmd_render(tool_args* args) {
     uint8_t* image = NULL;
     sw_pose p = {0};
     void* pose_memory = NULL;
+    anim_program prog = {0};
+    anim_program* active = NULL;
     frame_progress progress;
 
     /* 1. The model: a file, or the demo character's GLB bytes. */
@@ -273,6 +297,16 @@ int cmd_render(tool_args* args) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
+    anim_program_config config = {.loop = true, .from_clip_start = true};
+    status = anim_program_init(&prog, asset, program, clip, &config, &err);
+    if (status != TOOL_EXIT_OK) {
+        status = status == TOOL_EXIT_USAGE ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    if (prog.has_warning) tool_warn(args, "%s: %s", asset->path, prog.warning.message);
+    if (anim_program_active(&prog)) active = &prog;
+    /* Without --anim, a blend or crossfade's clip sets the camera's time range. */
+    if (!o.anim && o.model && anim_program_primary_clip(&prog) >= 0) clip = anim_program_primary_clip(&prog);
     if (!(pose_memory = tool_pose_alloc(asset, &p))) {
         status = tool_fail(args, "out of memory");
         goto done;
@@ -316,7 +350,7 @@ int cmd_render(tool_args* args) {
     for (int i = 0; i < samples; i++) {
         double t = samples == 1 ? o.time : (double)c->duration * i / (samples - 1);
         float a[3], b[3];
-        if (!pose_at(asset, clip, &p, t, &err)) {
+        if (!pose_at(asset, clip, active, &p, t, &err)) {
             status = tool_fail(args, "%s", err.message);
             goto done;
         }
@@ -333,10 +367,11 @@ int cmd_render(tool_args* args) {
 
     sw_renderer_stats before;
     sw_renderer_get_stats(renderer, &before); /* the bounds' skinning is not the frames' */
+    if (active) anim_program_restart(active); /* spring bones start over at the first frame */
     frame_progress_begin(&progress, stderr, (int)o.frames, o.quiet);
     for (long f = 0; f < o.frames; f++) {
         double t = o.time + (double)f / o.fps;
-        if (!pose_at(asset, clip, &p, t, &err)) {
+        if (!pose_at(asset, clip, active, &p, t, &err)) {
             status = tool_fail(args, "%s", err.message);
             goto done;
         }
@@ -377,6 +412,7 @@ int cmd_render(tool_args* args) {
     }
 
 done:
+    anim_program_free(&prog);
     if (output) frame_output_abort(output);
     free(image);
     free(pose_memory);

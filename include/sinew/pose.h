@@ -93,6 +93,66 @@ void sw_pose_update(const sw_model* model, sw_pose* pose);
 sw_result sw_pose_evaluate(const sw_model* model, const sw_clip* clip, float time, bool looping, sw_pose* pose,
                            sw_diag* diag);
 
+/* ---- Partial update: the changed subtrees only -----------------------------
+
+   When only some nodes' locals changed since the last update (an IK solve
+   on a leg, a spring chain, a layer on the upper body), these rewrite the
+   world matrices of those nodes and of their descendants, then the skin
+   matrices (and dual quaternions and stretch, when the pose has them) of
+   the skin joints among them, and nothing else.
+
+       uint8_t* dirty = calloc(model->node_count, 1);   // caller-owned, kept between frames
+       solve_leg_ik(pose.local, ...);                    // changes hip, knee, ankle
+       dirty[hip] = dirty[knee] = dirty[ankle] = 1;
+       sw_pose_update_dirty(model, &pose, dirty);        // dirty now lists every node rewritten
+       ...                                               // deform what hangs under them
+       memset(dirty, 0, model->node_count);
+
+   The contract: everything not marked is up to date, i.e. the pose was
+   updated (fully, or partially with marks) and since then only locals of
+   marked nodes (or of their descendants) changed. Then the results are bit
+   for bit those of sw_pose_update on the same locals: the same kernels run
+   in the same order on the same inputs. What belongs to clean nodes and
+   joints is not written; of it, only the world matrices of clean parents
+   of marked nodes are read, and the stretch of a skin's clean joints when
+   its scaled count is taken again (sw_pose_update_skins_dirty).
+
+   `dirty` holds node_count flags, nonzero = marked; it is updated in place
+   rather than copied to a scratch: marks propagate to descendants
+   (dirty[i] = 1 when dirty[parent] is set, one forward pass since parents
+   come first), so on return it says exactly which world matrices were
+   rewritten, which is what a caller needs to choose the meshes to deform
+   again. A caller that wants to keep its own marks copies them first.
+   Morph weights are not nodes: sw_deform_primitive reads them directly.
+   Like everything here, these keep no state; different poses may be
+   updated on different threads. */
+
+/* Marks `node` and every descendant of it, without a full update: one
+   forward pass over the nodes after `node` (O(node_count − node)), since
+   descendants come after their ancestors but not necessarily next to
+   them. Nodes after `node` that descend from an earlier mark are marked
+   too; sw_pose_update_dirty would mark them anyway. Marking just `node`
+   is enough for sw_pose_update_dirty, which propagates itself: this is
+   for callers who need the whole set before the update. */
+void sw_pose_mark_subtree(const sw_model* model, uint8_t* dirty, size_t node);
+
+/* Propagates the marks of `dirty` (in place) and rewrites pose->world for
+   the marked nodes only. Returns how many world matrices were rewritten. */
+size_t sw_pose_update_world_dirty(const sw_model* model, sw_pose* pose, uint8_t* dirty);
+
+/* Every skin joint whose node is marked in `dirty`, which must already be
+   propagated (as sw_pose_update_world_dirty leaves it, or with every mark
+   set by sw_pose_mark_subtree): its skin matrix and, when pose->skin_dual_quats is set, its dual
+   quaternion and stretch. The scaled count of each skin with a marked
+   joint is counted again over all its joints' stretch matrices (a few
+   compares per joint, no decomposition), so it is exact whatever changed;
+   the counts of other skins are not written. */
+void sw_pose_update_skins_dirty(const sw_model* model, sw_pose* pose, const uint8_t* dirty);
+
+/* sw_pose_update_world_dirty, then sw_pose_update_skins_dirty (when the
+   pose has skin matrices). Returns how many world matrices were rewritten. */
+size_t sw_pose_update_dirty(const sw_model* model, sw_pose* pose, uint8_t* dirty);
+
 /* ---- Deforming one (node, primitive) instance ------------------------------
 
    Where the vertices of one instance are drawn, in world space: morph

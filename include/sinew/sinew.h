@@ -11,6 +11,10 @@
 #include "sinew/skin.h"
 #include "sinew/model.h"
 #include "sinew/pose.h"
+#include "sinew/playback.h"
+#include "sinew/root_motion.h"
+#include "sinew/ik.h"
+#include "sinew/spring.h"
 #include "sinew/gltf.h"
 #include "sinew/check.h"
 

@@ -1,5 +1,5 @@
 /* pose_internal.h — the inline kernels of the local→model pass, shared by
-   src/anim/local_to_model.c and src/model/pose.c (world and skin
+   src/anim/local_to_model.c, src/model/pose.c and src/anim/spring.c (world and skin
    matrices). Not a public header.
 
    sw__pose_trs_to_mat34 and sw__pose_mat34_mul compute exactly what

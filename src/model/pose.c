@@ -1,7 +1,8 @@
 /* Evaluating a model at a time (sinew/pose.h): rest pose, one clip
-   sampled, world matrices in parents-first order, skin palettes, and the
-   deformation of one (node, primitive) instance. Everything runs on arrays
-   indexed by node; nothing allocates. */
+   sampled, world matrices in parents-first order (all of them, or only
+   the marked subtrees), skin palettes, and the deformation of one (node,
+   primitive) instance. Everything runs on arrays indexed by node; nothing
+   allocates. */
 #include "sinew/pose.h"
 
 #include "../anim/pose_internal.h"
@@ -98,28 +99,32 @@ sw_result sw_pose_sample(const sw_model* model, const sw_clip* clip, float time,
     return SW_OK;
 }
 
+/* World matrix of node i from its parent's (already computed): the one
+   body of the full and the partial pass, so both give the same bits. The
+   kernels are sw_transform_to_mat34 and sw_mat34_mul, inline. */
+static inline void sw__pose_world_of(sw_mat34* world, const sw_transform* local, const sw_model_node* nodes, size_t i) {
+    const sw_model_node* node = &nodes[i];
+    const int32_t parent = node->parent;
+    if (node->has_matrix) {
+        if (parent >= 0)
+            sw__pose_mat34_mul(&world[i], &world[parent], &node->matrix);
+        else
+            world[i] = node->matrix;
+    } else if (parent >= 0) {
+        sw__pose_mul_trs(&world[i], &world[parent], &local[i]);
+    } else {
+        sw__pose_trs_to_mat34(&world[i], &local[i]);
+    }
+}
+
 void sw_pose_update_world(const sw_model* model, sw_pose* pose) {
     SW_ASSERT(model && pose);
     SW_ASSERT((pose->local && pose->world) || model->node_count == 0);
-    /* Parents come first, so each parent's world matrix is ready. The
-       kernels are sw_transform_to_mat34 and sw_mat34_mul, inline. */
+    /* Parents come first, so each parent's world matrix is ready. */
     const sw_model_node* nodes = model->nodes;
     sw_mat34* world = pose->world;
     const sw_transform* local = pose->local;
-    for (size_t i = 0; i < model->node_count; ++i) {
-        const sw_model_node* node = &nodes[i];
-        const int32_t parent = node->parent;
-        if (node->has_matrix) {
-            if (parent >= 0)
-                sw__pose_mat34_mul(&world[i], &world[parent], &node->matrix);
-            else
-                world[i] = node->matrix;
-        } else if (parent >= 0) {
-            sw__pose_mul_trs(&world[i], &world[parent], &local[i]);
-        } else {
-            sw__pose_trs_to_mat34(&world[i], &local[i]);
-        }
-    }
+    for (size_t i = 0; i < model->node_count; ++i) sw__pose_world_of(world, local, nodes, i);
 }
 
 void sw_pose_update_skins(const sw_model* model, sw_pose* pose) {
@@ -148,6 +153,88 @@ sw_result sw_pose_evaluate(const sw_model* model, const sw_clip* clip, float tim
     sw_result r = sw_pose_sample(model, clip, time, looping, pose, diag);
     if (r == SW_OK) sw_pose_update(model, pose);
     return r;
+}
+
+/* ---- partial update ------------------------------------------------------ */
+
+void sw_pose_mark_subtree(const sw_model* model, uint8_t* dirty, size_t node) {
+    SW_ASSERT(model && dirty && node < model->node_count);
+    const sw_model_node* nodes = model->nodes;
+    dirty[node] = 1;
+    for (size_t i = node + 1; i < model->node_count; ++i)
+        if (!dirty[i] && nodes[i].parent >= 0 && dirty[nodes[i].parent]) dirty[i] = 1;
+}
+
+size_t sw_pose_update_world_dirty(const sw_model* model, sw_pose* pose, uint8_t* dirty) {
+    SW_ASSERT(model && pose);
+    SW_ASSERT((pose->local && pose->world && dirty) || model->node_count == 0);
+    const sw_model_node* nodes = model->nodes;
+    sw_mat34* world = pose->world;
+    const sw_transform* local = pose->local;
+    size_t rewritten = 0;
+    /* Propagation and update in one forward pass: a parent's mark (and
+       its world matrix) is final before any child is reached. */
+    for (size_t i = 0; i < model->node_count; ++i) {
+        if (!dirty[i]) {
+            const int32_t parent = nodes[i].parent;
+            if (parent < 0 || !dirty[parent]) continue;
+            dirty[i] = 1;
+        }
+        sw__pose_world_of(world, local, nodes, i);
+        ++rewritten;
+    }
+    return rewritten;
+}
+
+/* Whether sw_skin_dual_quats counted this stretch as scaled: any entry of
+   its 3×3 off the identity by more than 1e-5 (the test of
+   src/skin/palette.c, written the same way so that NaN compares alike).
+   tests/model/test_pose_dirty.c compares the counts with a full update. */
+static bool sw__pose_stretch_scaled(const sw_mat34* k) {
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            if (fabsf(k->m[r][c] - (r == c ? 1.0f : 0.0f)) > 1e-5f) return true;
+    return false;
+}
+
+void sw_pose_update_skins_dirty(const sw_model* model, sw_pose* pose, const uint8_t* dirty) {
+    SW_ASSERT(model && pose && (pose->skin_matrices || model->skin_joint_count == 0));
+    SW_ASSERT(dirty || model->skin_joint_count == 0);
+    const sw_mat34* world = pose->world;
+    const bool dual = pose->skin_dual_quats && pose->skin_stretch;
+    for (size_t s = 0; s < model->skin_count; ++s) {
+        const sw_model_skin* skin = &model->skins[s];
+        sw_mat34* matrices = pose->skin_matrices + skin->palette_offset;
+        bool any = false;
+        /* Runs of consecutive marked joints: one sw_skin_dual_quats call
+           each. Joints are independent, so a run gives the bits of the
+           whole-skin call. */
+        for (size_t j = 0; j < skin->joint_count;) {
+            if (!dirty[skin->joints[j]]) {
+                ++j;
+                continue;
+            }
+            size_t first = j;
+            for (; j < skin->joint_count && dirty[skin->joints[j]]; ++j)
+                sw__pose_mat34_mul(&matrices[j], &world[skin->joints[j]], &skin->inverse_bind[j]);
+            if (dual)
+                sw_skin_dual_quats(pose->skin_dual_quats + skin->palette_offset + first,
+                                   pose->skin_stretch + skin->palette_offset + first, matrices + first, j - first);
+            any = true;
+        }
+        if (any && dual && pose->skin_scaled) {
+            const sw_mat34* stretch = pose->skin_stretch + skin->palette_offset;
+            size_t scaled = 0;
+            for (size_t j = 0; j < skin->joint_count; ++j) scaled += sw__pose_stretch_scaled(&stretch[j]);
+            pose->skin_scaled[s] = scaled;
+        }
+    }
+}
+
+size_t sw_pose_update_dirty(const sw_model* model, sw_pose* pose, uint8_t* dirty) {
+    size_t rewritten = sw_pose_update_world_dirty(model, pose, dirty);
+    if (pose->skin_matrices && rewritten) sw_pose_update_skins_dirty(model, pose, dirty);
+    return rewritten;
 }
 
 /* ---- deforming one instance --------------------------------------------- */

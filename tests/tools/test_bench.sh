@@ -23,6 +23,10 @@ sinew bench skin x.glb --kernel neon
 check "bench --kernel neon: usage error" status_is 2
 sinew bench anim x.glb --dqs
 check "bench anim --dqs: usage error" status_is 2
+sinew bench anim x.glb --blend walk
+check "bench anim --blend with one animation: usage error" status_is 2
+sinew bench skin x.glb --blend walk,jog
+check "bench skin --blend: usage error" status_is 2
 
 if [ -z "${SINEW_ASSETS:-}" ]; then
     echo "skipped: benchmark runs (SINEW_ASSETS is not set)"
@@ -56,6 +60,32 @@ else
     check "bench anim prints microseconds per character" out_has "microseconds per character"
     sinew bench anim "$A/pab/arnaud_locomotion.glb" --anim nope --reps 20
     check "bench anim of a missing animation fails" status_is 1
+    sinew bench anim "$A/pab/arnaud_locomotion.glb" --blend walk,nope --reps 20
+    check "bench anim --blend with a missing animation fails" status_is 1
+
+    # The blend scenario: walk + jog by phase, IK on both legs.
+    sinew bench anim "$A/pab/arnaud_locomotion.glb" --characters 40 --reps 20 --anim walk --blend walk,jog --json
+    check "bench anim --blend --json exits 0" status_is 0
+    check "bench anim --blend --json: walk + jog, IK on both legs" json_expr \
+        "d['blend']['animations']==['walk','jog'] and d['blend']['ik'] and d['blend']['ik_legs'][1]==['RightUpLeg','RightLeg','RightFoot']"
+    check "bench anim --blend --json: every blend stage measured" json_expr \
+        "all(0<d['blend_microseconds_per_character'][k]['min']<=d['blend_microseconds_per_character'][k]['median']<=d['blend_microseconds_per_character'][k]['max'] for k in ('sample_blend','ik','local_to_model','skin_matrices','wall'))"
+    sinew bench anim "$A/pab/arnaud_locomotion.glb" --characters 40 --reps 20
+    check "bench anim blends the first two clips by default" out_has 'blend "crossarms" + "jog"'
+    check "bench anim prints the blend stages" sh -c "grep -q 'sample + blend' '$WORK/out' && grep -q 'IK, both legs' '$WORK/out'"
+    sinew bench anim "$A/khronos/box_animated.gltf" --characters 20 --reps 20 --json
+    check "bench anim of a one-clip model: plain only" json_expr \
+        "d['blend'] is None and d['blend_microseconds_per_character'] is None and len(d['checksum'])==16"
+
+    # N characters (not a multiple of the 16-character task) over 1 and 2
+    # threads: every skin matrix of both scenarios bit-identical.
+    sinew bench anim "$A/pab/arnaud_locomotion.glb" --characters 203 --reps 20 --blend walk,jog --threads 1
+    check "bench anim --threads 1 prints a checksum" out_has "checksum of all skin matrices [0-9a-f]\{16\}"
+    grep 'checksum of all skin matrices' "$WORK/out" >"$WORK/checksum1" || true
+    sinew bench anim "$A/pab/arnaud_locomotion.glb" --characters 203 --reps 20 --blend walk,jog --threads 2
+    grep 'checksum of all skin matrices' "$WORK/out" >"$WORK/checksum2" || true
+    check "bench anim: 203 characters over 1 and 2 threads are bit-identical" \
+        sh -c "[ -s '$WORK/checksum1' ] && cmp -s '$WORK/checksum1' '$WORK/checksum2'"
 fi
 
 finish

@@ -1,0 +1,321 @@
+/* sinew/spring.h — spring bones: the secondary motion of hair, skirts and
+   accessories, as VRM specifies it (VRMC_springBone 1.0 and VRM 0.x
+   secondaryAnimation), on a fixed time step.
+
+       sw_spring_set* set = NULL;                        // what the file says
+       sw_spring_read(model, &set, &diag);               // VRMC_springBone, else VRM 0.x
+       sw_spring_sizes sizes;
+       sw_spring_sizes_of(model, set, &sizes, &diag);    // validates the set against the model
+       void* memory = aligned_alloc(16, sw_spring_memory_size(&sizes));   // caller-owned
+       sw_spring_state state;
+       sw_spring_init(&state, &sizes, memory, model, set, NULL, &diag);
+       every frame:
+           sw_pose_sample(model, clip, t, true, &pose, &diag);   // local transforms
+           sw_pose_update_world(model, &pose);                   // world: the step reads it
+           sw_spring_update(&state, model, set, &pose, dt);      // writes the joints' rotations
+           sw_pose_update(model, &pose);                         // world and skins again
+       after a teleport: pose the character at its new place, update its world,
+       then sw_spring_reset(&state, &pose).
+       sw_spring_set_free(set);  free(memory);
+
+   DATA (sw_spring_set, plain arrays; a reader returns one, a caller may
+   fill one of their own). A CHAIN is a list of joints (model node
+   indices), each an ancestor of the next. Each pair of consecutive joints
+   is a BONE: the first (the head) is rotated so that it points at the
+   second (the tail), whose position is simulated. The last joint is only a
+   tail (VRM 1.0), unless the chain has a `tail_length`: then the last joint
+   is a head too, with a virtual tail that far beyond it along its
+   parent→joint direction at rest (VRM 0.x: 0.07 m). A bone's parameters
+   are its head joint's (stiffness, drag force, gravity power and
+   direction, hit radius); the last joint's are used only by a virtual-tail
+   bone. Nodes between two joints are carried along and never rotated.
+   COLLIDERS (a sphere, or a capsule: a sphere swept from `offset` to
+   `tail`) sit on nodes, in the node's space; a chain collides with the
+   colliders of its collider groups.
+
+   THE STEP (fixed, h = options.step_s, default 1/60 s). The reference
+   behaviour of VRMC_springBone 1.0 (§ SpringBone Algorithm, the Verlet
+   integration of UniVRM and three-vrm), bone by bone from the chain's root
+   to its tip, chains in parents-first order (a chain whose joints lie
+   below another chain's runs after it):
+     F     = world(head's parent) · TRS(head's pose translation, its REST
+             rotation, its pose scale)      the head's frame at rest
+     H     = F · 0                          the head's position
+     R     = F · tail_local                 where the tail is at rest
+     L     = |R − H|,  a = (R − H) / L      bone length and rest direction
+     next  = cur + (cur − prev)·(1 − drag) + a·(stiffness·h)
+                 + gravity_dir·(gravity_power·h)
+     next  = H + normalize(next − H)·L                     length constraint
+     for each collider (centre C: the sphere's centre, or the point of the
+     capsule's segment nearest to next; r = radius·s_c + hit_radius·s_h,
+     s = the largest column length of the node's world 3×3):
+        if |next − C| < r:  next = C + normalize(next − C)·r,  then the
+        length constraint again (VRM's push). If next is still inside,
+        it goes to the nearest point of the circle where the sphere
+        |x − H| = L meets the collider's surface (up to 4 rounds for a
+        capsule, whose nearest centre moves), so the tail is never left
+        inside a collider it can leave; only when that whole sphere lies
+        inside the collider does VRM's result stand. Colliders are taken
+        in order (groups, then their colliders).
+     prev = cur, cur = next
+     head rotation = rest rotation · fromTo(S·tail_local, M⁻¹·cur), with
+     M = F without the head's scale S (with unit scales this is VRM's
+     initialLocalRotation · fromTo(boneAxis, to)).
+   tail_local is the tail's position in the head's space in the model's
+   rest pose (sw_model rest_local; for a virtual tail, the point described
+   above). Stiffness and gravity are per-step displacements scaled by h, as
+   in VRM (stiffness adds stiffness·h metres per step along the rest
+   direction);
+   gravity_dir is used as given (its length scales the force). The spring
+   joints' own rotations in the pose are overwritten: the rest direction
+   comes from the model's rest pose, as VRM's initial local rotation does
+   (animation on spring joints is replaced, as in UniVRM). Translations and
+   scales of the pose are used. Not supported: VRM's `center` space (the
+   readers warn and simulate in world space).
+
+   FRAME RATE. sw_spring_update(dt) adds dt to the time carried over and
+   runs as many whole steps as fit (a step runs when the carried time
+   reaches h within 1e-6·h, so frame times that add up to whole steps in
+   exact arithmetic do despite rounding), at most options.max_substeps
+   (default 10; time beyond that is dropped: a hitch does not make the
+   next frame run hundreds of steps). The same input therefore gives the
+   same tails at the same simulated times whatever the frame rate. The pose
+   given to one update is held for all of its steps, and every update
+   (even one with no step) writes the joints' rotations from the current
+   tails into pose->local.
+
+   MEMORY. A set returned by sw_spring_read is one owner freed by
+   sw_spring_set_free (and only such a set). The simulation state is
+   caller-owned: sw_spring_sizes_of validates a set against a model and
+   says how big it is, sw_spring_memory_size gives the bytes (16-aligned),
+   sw_spring_init fills it. Nothing here allocates per step; sw_spring_read
+   is the only function that allocates. The model and the set must outlive
+   the state.
+
+   THREADS. No global state. A set and a model are read-only and may be
+   shared; each state and pose belongs to one thread at a time.
+
+   ERRORS. sw_spring_read and sw_spring_sizes_of / sw_spring_init return an
+   sw_result with an sw_diag line; the readers' messages name the file and
+   the JSON path (hero.vrm: extensions.VRMC_springBone.springs[2].joints[0].node:
+   ...). What a reader can read around becomes a warning in the set
+   (`warnings`, one line each) and the item is skipped or its value
+   clamped; see sw_spring_read. sw_spring_reset and sw_spring_update only
+   assert (their inputs were validated by sw_spring_init). */
+#ifndef SINEW_SPRING_H
+#define SINEW_SPRING_H
+
+#include "sinew/base.h"
+#include "sinew/math.h"
+#include "sinew/model.h"
+#include "sinew/pose.h"
+
+SW_EXTERN_C_BEGIN
+
+#define SW_SPRING_STEP_DEFAULT_S (1.0f / 60.0f)
+#define SW_SPRING_MAX_SUBSTEPS_DEFAULT 10u
+/* VRM 0.x: the virtual tail of a chain's last joint, in metres. */
+#define SW_SPRING_VRM0_TAIL_LENGTH 0.07f
+
+/* ---- the data --------------------------------------------------------------------------- */
+
+typedef enum sw_spring_shape {
+    SW_SPRING_SPHERE = 0, /* the default */
+    SW_SPRING_CAPSULE,
+} sw_spring_shape;
+
+/* One joint of a chain and the parameters of the bone it heads. */
+typedef struct sw_spring_joint {
+    uint32_t node;         /* model index */
+    float stiffness;       /* ≥ 0: pull toward the rest direction, metres per second */
+    float drag_force;      /* 0..1: the fraction of the velocity lost each step */
+    float gravity_power;   /* ≥ 0: metres per second along gravity_dir */
+    sw_vec3 gravity_dir;   /* world space, used as given (not normalised) */
+    float hit_radius;      /* ≥ 0: the tail's radius against colliders, in the head's units */
+} sw_spring_joint;
+
+typedef struct sw_spring_chain {
+    const char* name;      /* may be NULL */
+    size_t first_joint;    /* joints[first_joint .. first_joint + joint_count) */
+    size_t joint_count;    /* ≥ 1; each joint's node an ancestor of the next one's */
+    size_t first_group;    /* chain_groups[first_group .. first_group + group_count): */
+    size_t group_count;    /*   the collider groups this chain collides with */
+    float tail_length;     /* 0: the last joint is a tail only; > 0: it is a head too, with a virtual
+                              tail this far (world units at rest) beyond it along parent→joint */
+} sw_spring_chain;
+
+typedef struct sw_spring_collider {
+    uint32_t node;         /* model index: the collider moves with this node */
+    sw_spring_shape shape;
+    sw_vec3 offset;        /* the sphere's centre, or the capsule's first end, in the node's space */
+    sw_vec3 tail;          /* the capsule's other end, in the node's space (unused by spheres) */
+    float radius;          /* ≥ 0, in the node's units */
+} sw_spring_collider;
+
+typedef struct sw_spring_collider_group {
+    const char* name;      /* may be NULL */
+    size_t first_collider; /* group_colliders[first_collider .. first_collider + collider_count) */
+    size_t collider_count;
+} sw_spring_collider_group;
+
+typedef enum sw_spring_source {
+    SW_SPRING_SOURCE_NONE = 0,         /* built by the caller, or a model without spring bones */
+    SW_SPRING_SOURCE_VRMC_SPRING_BONE, /* VRM 1.0: extensions.VRMC_springBone */
+    SW_SPRING_SOURCE_VRM0,             /* VRM 0.x: extensions.VRM.secondaryAnimation */
+} sw_spring_source;
+
+typedef struct sw_spring_set {
+    sw_spring_source source;
+    size_t joint_count;          const sw_spring_joint* joints;
+    size_t chain_count;          const sw_spring_chain* chains;
+    size_t chain_group_count;    const uint32_t* chain_groups;    /* indices into groups */
+    size_t collider_count;       const sw_spring_collider* colliders;
+    size_t group_count;          const sw_spring_collider_group* groups;
+    size_t group_collider_count; const uint32_t* group_colliders; /* indices into colliders */
+    size_t warning_count;        const char* const* warnings;     /* one line each */
+} sw_spring_set;
+
+/* Reads the model's spring bones from its extension records: the root's
+   VRMC_springBone if present (VRM 1.0), else the secondaryAnimation of the
+   root's VRM record (VRM 0.x; with both, VRMC_springBone and a warning). A
+   model with neither gives SW_OK and an empty set (source NONE).
+
+   VRM 1.0: springs[i] is chain i (named by `name`), springs[i].joints[j]
+   joint j (defaults as the schema: stiffness 1, dragForce 0.5,
+   gravityPower 0, gravityDir [0, -1, 0], hitRadius 0); colliders and
+   colliderGroups map one to one.
+
+   VRM 0.x: boneGroups[g].bones lists ROOTS: the root and every descendant
+   swing, each node toward its first child (file order), a leaf toward a
+   virtual tail 0.07 m on (UniVRM's and three-vrm's reading). That tree
+   becomes chains: from the root, follow first children down to a leaf
+   (one chain); every other child of a node on it starts a chain of its own
+   the same way, so a tree with k leaves makes k chains, each with
+   tail_length 0.07, all with the group's parameters (`stiffiness` [sic],
+   dragForce, gravityPower, gravityDir {x,y,z}, hitRadius; missing values
+   take UniVRM's defaults 1, 0.4, 0, (0, -1, 0), 0.02) and collider groups.
+   Chains are listed group by group, root by root, each tree's in
+   pre-order (a chain, then the chains branching off it from its top down,
+   each node's other children in file order). colliderGroups[g] becomes
+   group g: spheres on its node, offset {x, y, -z} (VRM 0.x stores z
+   negated, as three-vrm reads it).
+
+   ERRORS (SW_ERR_INVALID_DATA, the diag naming file and JSON path; no
+   set): a value of the wrong JSON type, a missing required member (a
+   joint's or collider's `node`, a spring's `joints`, a collider's `shape`,
+   a VRM 1.0 collider group's `colliders`, a VRM 0.x collider group's
+   `node`), a vector that is not 3 numbers, an index that is not an
+   integer, a number beyond float range.
+   WARNINGS (in set->warnings, naming the path; the reader goes on): an
+   index out of range (the collider, the group's reference, or the whole
+   spring / root is skipped), a shape with neither sphere nor capsule
+   (collider skipped), joints out of ancestor order, a joint on a node
+   that has a matrix transform, a zero-length bone, a virtual tail with no
+   direction, a node already in an earlier chain (spring / root skipped),
+   a spring of one joint (nothing swings), parameters out of the schema's
+   range (clamped: stiffness, gravityPower, hitRadius, radius to ≥ 0,
+   dragForce to 0..1), a `center` node (ignored; -1, which UniVRM writes
+   for none, is not warned about), an unknown specVersion.
+   Every set it returns passes sw_spring_sizes_of for the same model.
+   Release the set with sw_spring_set_free. */
+sw_result sw_spring_read(const sw_model* model, sw_spring_set** out_set, sw_diag* diag);
+
+/* Frees a set made by sw_spring_read; NULL is allowed. */
+void sw_spring_set_free(sw_spring_set* set);
+
+/* ---- the simulation state --------------------------------------------------------------- */
+
+typedef struct sw_spring_options {
+    float step_s;            /* the fixed step in seconds; 0 = SW_SPRING_STEP_DEFAULT_S (1/60) */
+    uint32_t max_substeps;   /* steps one update may run; 0 = SW_SPRING_MAX_SUBSTEPS_DEFAULT (10) */
+} sw_spring_options;
+
+typedef struct sw_spring_sizes {
+    size_t bone_count;       /* simulated bones (head, tail) */
+    size_t run_count;        /* chains with at least one bone */
+    size_t node_count;       /* node lists: the nodes below each head down to its tail, and room for
+                                the ancestors the step refreshes before a chain (see sw_spring_run) */
+} sw_spring_sizes;
+
+/* One simulated bone, derived by sw_spring_init. Read-only for callers. */
+typedef struct sw_spring_bone {
+    uint32_t head;           /* the node rotated */
+    int32_t tail;            /* the tail node, or -1 for a virtual tail */
+    uint32_t joint;          /* set->joints index: the parameters */
+    uint32_t path_first;     /* state->nodes[path_first .. + path_count): the nodes below head down to */
+    uint32_t path_count;     /*   the tail, parents first, whose world matrices the step keeps current */
+    sw_vec3 tail_local;      /* the tail in the head's space, rest pose */
+} sw_spring_bone;
+
+/* One chain in the order the step runs them (parents first). Before its
+   bones, the step recomputes the world matrices of state->nodes[lead_first
+   .. + lead_count): the ancestors of the chain's first head below the
+   nearest node an earlier chain moved, so that the head follows it. */
+typedef struct sw_spring_run {
+    uint32_t chain;          /* set->chains index */
+    uint32_t first_bone, bone_count;
+    uint32_t lead_first, lead_count;
+} sw_spring_run;
+
+/* Caller-owned state: every pointer points into the memory given to
+   sw_spring_init. */
+typedef struct sw_spring_state {
+    const sw_model* model;           /* the model and set it was made for (checked by asserts) */
+    const sw_spring_set* set;
+    size_t bone_count;      sw_spring_bone* bones;
+    size_t run_count;       sw_spring_run* runs;
+    size_t node_count;      uint32_t* nodes;
+    sw_vec3* current_tail;           /* bone_count tails, world space */
+    sw_vec3* previous_tail;          /* bone_count tails one step earlier */
+    float step_s;                    /* options resolved */
+    uint32_t max_substeps;
+    double carried_s;                /* time not yet simulated, in [0, step_s) */
+    uint64_t step_count;             /* steps since the last reset */
+    bool needs_reset;                /* set by init: the first update resets from its pose */
+} sw_spring_state;
+
+/* Validates `set` against `model` and gives the state's sizes. Errors
+   (SW_ERR_INVALID_ARGUMENT for a missing array, SW_ERR_INDEX_OUT_OF_RANGE,
+   SW_ERR_INVALID_DATA, SW_ERR_UNSUPPORTED for a head with a matrix
+   transform; the diag names the chain, joint, collider or group, `index`
+   the item): a range past its array; a node, group or collider index out
+   of range; a non-finite value; stiffness, gravity power, hit radius,
+   radius, tail_length below 0 or drag force outside 0..1; a joint that is
+   not a descendant of the one before it; a zero-length bone; a virtual
+   tail without a direction (a root joint, or one at its parent's place);
+   a node that heads two bones, or heads one while lying between the joints
+   of another. O(bones²), once. */
+sw_result sw_spring_sizes_of(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out_sizes,
+                             sw_diag* diag);
+
+/* Bytes sw_spring_init needs, every array 16-aligned. */
+size_t sw_spring_memory_size(const sw_spring_sizes* sizes);
+
+/* Points `state` into `memory` (16-aligned, sw_spring_memory_size bytes,
+   sizes from sw_spring_sizes_of for this model and set), derives the
+   bones, the run order and the lead lists (validating again, with the same
+   errors), and marks the state for a reset on the first update. options
+   may be NULL (defaults); a step that is not finite and > 0 is
+   SW_ERR_INVALID_ARGUMENT. */
+sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, void* memory, const sw_model* model,
+                         const sw_spring_set* set, const sw_spring_options* options, sw_diag* diag);
+
+/* Starts over from `pose` (after a teleport, or to drop all motion): each
+   tail where the pose puts it (world(head) · tail_local), at rest (previous
+   = current), and no carried time. pose->world must be current. */
+void sw_spring_reset(sw_spring_state* state, const sw_pose* pose);
+
+/* Advances the simulation by dt_s seconds (negative or non-finite counts
+   as 0) in whole steps (see FRAME RATE above), then writes the spring
+   joints' local rotations into pose->local and keeps pose->world current
+   along the chains (heads, the nodes between joints, tails). On entry
+   pose->world must be current for pose->local (sw_pose_update_world);
+   afterwards run sw_pose_update_world (or sw_pose_update) for the nodes
+   below the chains and the skins. Colliders are placed from pose->world
+   as it is when their chain runs. Returns the number of steps run. */
+uint32_t sw_spring_update(sw_spring_state* state, const sw_model* model, const sw_spring_set* set, sw_pose* pose,
+                          float dt_s);
+
+SW_EXTERN_C_END
+
+#endif

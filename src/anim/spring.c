@@ -1,0 +1,632 @@
+/* Spring bones (sinew/spring.h): validation of a set against a model, the
+   caller-owned state, and the fixed-step Verlet integrator. The readers
+   are in spring_vrm.c. Nothing here allocates. */
+#include "sinew/spring.h"
+
+#include "pose_internal.h"
+#include "spring_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- small maths ---------------------------------------------------------------------------- */
+
+static sw_vec3 sw__mat_origin(const sw_mat34* m) { return sw_vec3_make(m->m[0][3], m->m[1][3], m->m[2][3]); }
+
+/* The largest column length of m's 3×3: the scale applied to radii. */
+static float sw__mat_scale(const sw_mat34* m) {
+    float best = 0.0f;
+    for (int c = 0; c < 3; c++) {
+        float l = sqrtf(m->m[0][c] * m->m[0][c] + m->m[1][c] * m->m[1][c] + m->m[2][c] * m->m[2][c]);
+        if (l > best) best = l;
+    }
+    return best;
+}
+
+/* The shortest rotation taking direction a to direction b (neither need be
+   unit). Antiparallel: a half turn about an axis perpendicular to a. A
+   zero vector gives identity. */
+static sw_quat sw__quat_from_to(sw_vec3 a, sw_vec3 b) {
+    float la = sw_vec3_length(a), lb = sw_vec3_length(b);
+    if (!(la > 0.0f) || !(lb > 0.0f)) return sw_quat_identity();
+    a = sw_vec3_scale(a, 1.0f / la);
+    b = sw_vec3_scale(b, 1.0f / lb);
+    float d = sw_vec3_dot(a, b);
+    if (d < -0.999999f) {
+        sw_vec3 axis = sw_vec3_cross(sw_vec3_make(1.0f, 0.0f, 0.0f), a);
+        if (sw_vec3_dot(axis, axis) < 1e-6f) axis = sw_vec3_cross(sw_vec3_make(0.0f, 1.0f, 0.0f), a);
+        axis = sw_vec3_normalize(axis);
+        sw_quat q = {axis.x, axis.y, axis.z, 0.0f};
+        return q;
+    }
+    sw_vec3 c = sw_vec3_cross(a, b);
+    sw_quat q = {c.x, c.y, c.z, 1.0f + d};
+    return sw_quat_normalize(q);
+}
+
+/* ---- the model's rest pose ------------------------------------------------------------------ */
+
+static sw_mat34 sw__rest_local(const sw_model* model, uint32_t node) {
+    const sw_model_node* n = &model->nodes[node];
+    if (n->has_matrix) return n->matrix;
+    sw_mat34 m;
+    sw__pose_trs_to_mat34(&m, &model->rest_local[node]);
+    return m;
+}
+
+sw_mat34 sw__spring_rest_world(const sw_model* model, uint32_t node) {
+    sw_mat34 m = sw__rest_local(model, node);
+    for (int32_t p = model->nodes[node].parent; p >= 0; p = model->nodes[p].parent) {
+        sw_mat34 l = sw__rest_local(model, (uint32_t)p);
+        sw__pose_mat34_mul(&m, &l, &m);
+    }
+    return m;
+}
+
+bool sw__spring_is_ancestor(const sw_model* model, uint32_t ancestor, uint32_t node) {
+    for (int32_t p = model->nodes[node].parent; p >= 0; p = model->nodes[p].parent)
+        if ((uint32_t)p == ancestor) return true;
+    return false;
+}
+
+/* Nodes strictly below `ancestor` down to `node`, inclusive (node must be a
+   descendant). */
+static uint32_t sw__path_length(const sw_model* model, uint32_t ancestor, uint32_t node) {
+    uint32_t n = 0;
+    for (int32_t p = (int32_t)node; p >= 0 && (uint32_t)p != ancestor; p = model->nodes[p].parent) n++;
+    return n;
+}
+
+static uint32_t sw__depth(const sw_model* model, uint32_t node) {
+    uint32_t d = 0;
+    for (int32_t p = model->nodes[node].parent; p >= 0; p = model->nodes[p].parent) d++;
+    return d;
+}
+
+/* The tail of a node tail in the head's space: the rest locals of the
+   nodes below head down to tail, applied to the origin. */
+sw_vec3 sw__spring_tail_local_of_node(const sw_model* model, uint32_t head, uint32_t tail) {
+    sw_mat34 m = sw__rest_local(model, tail);
+    for (int32_t p = model->nodes[tail].parent; p >= 0 && (uint32_t)p != head; p = model->nodes[p].parent) {
+        sw_mat34 l = sw__rest_local(model, (uint32_t)p);
+        sw__pose_mat34_mul(&m, &l, &m);
+    }
+    return sw__mat_origin(&m);
+}
+
+sw_result sw__spring_virtual_tail(const sw_model* model, uint32_t head, float length, sw_vec3* out_tail_local,
+                                  const char** out_problem) {
+    *out_tail_local = sw_vec3_make(0.0f, 0.0f, 0.0f);
+    int32_t parent = model->nodes[head].parent;
+    if (parent < 0) {
+        *out_problem = "a virtual tail needs the joint's parent for its direction, and the joint is a root";
+        return SW_ERR_INVALID_DATA;
+    }
+    sw_mat34 hw = sw__spring_rest_world(model, head), pw = sw__spring_rest_world(model, (uint32_t)parent);
+    sw_vec3 h = sw__mat_origin(&hw), dir = sw_vec3_sub(h, sw__mat_origin(&pw));
+    float d = sw_vec3_length(dir);
+    if (!(d > 1e-6f * (1.0f + sw_vec3_length(h)))) {
+        *out_problem = "a virtual tail has no direction: the joint lies at its parent's place at rest";
+        return SW_ERR_INVALID_DATA;
+    }
+    sw_vec3 t = sw_vec3_add(h, sw_vec3_scale(dir, length / d));
+    sw_mat34 inv;
+    if (!sw_mat34_inverse(&inv, &hw)) {
+        *out_problem = "the joint's rest world matrix is singular";
+        return SW_ERR_INVALID_DATA;
+    }
+    *out_tail_local = sw_mat34_apply_point(&inv, t);
+    return SW_OK;
+}
+
+bool sw__spring_bone_has_length(const sw_model* model, uint32_t head, sw_vec3 tail_local) {
+    sw_mat34 hw = sw__spring_rest_world(model, head);
+    sw_vec3 d = sw_mat34_apply_dir(&hw, tail_local);
+    return sw_vec3_length(d) > 1e-6f;
+}
+
+/* ---- validation ------------------------------------------------------------------------------- */
+
+static bool sw__finite3(sw_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+static bool sw__range_ok(size_t first, size_t count, size_t size) { return first <= size && count <= size - first; }
+
+/* The bones of chain c: joint_count − 1, plus one for a virtual tail. */
+static size_t sw__chain_bones(const sw_spring_chain* c) {
+    return c->joint_count - 1 + (c->tail_length > 0.0f ? 1 : 0);
+}
+
+/* Bone k of chain c: head node, tail node (-1 virtual), joint index. */
+static void sw__chain_bone(const sw_spring_set* set, const sw_spring_chain* c, size_t k, uint32_t* head,
+                           int32_t* tail, size_t* joint) {
+    *joint = c->first_joint + k;
+    *head = set->joints[*joint].node;
+    *tail = k + 1 < c->joint_count ? (int32_t)set->joints[*joint + 1].node : -1;
+}
+
+/* Is `node` the head of a bone of any chain other than (chain, bone)? Or
+   does it lie strictly between the head and tail of one (when
+   `between`)? */
+static bool sw__node_used(const sw_model* model, const sw_spring_set* set, uint32_t node, size_t chain, size_t bone,
+                          bool between) {
+    for (size_t ci = 0; ci < set->chain_count; ci++) {
+        const sw_spring_chain* c = &set->chains[ci];
+        size_t bones = sw__chain_bones(c);
+        for (size_t k = 0; k < bones; k++) {
+            if (ci == chain && k == bone) continue;
+            uint32_t head;
+            int32_t tail;
+            size_t joint;
+            sw__chain_bone(set, c, k, &head, &tail, &joint);
+            if (!between) {
+                if (head == node) return true;
+            } else if (tail >= 0 && (uint32_t)tail != node && sw__spring_is_ancestor(model, head, node) &&
+                       sw__spring_is_ancestor(model, node, (uint32_t)tail)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out, sw_diag* diag) {
+    memset(out, 0, sizeof *out);
+    if (!model || !set) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring: a model and a set are needed");
+    if ((set->joint_count && !set->joints) || (set->chain_count && !set->chains) ||
+        (set->chain_group_count && !set->chain_groups) || (set->collider_count && !set->colliders) ||
+        (set->group_count && !set->groups) || (set->group_collider_count && !set->group_colliders))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring set: an array with a count has no pointer");
+    if (set->joint_count > UINT32_MAX || set->chain_count > UINT32_MAX)
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "spring set: more than 2^32 joints or chains");
+    const size_t nodes = model->node_count;
+
+    for (size_t i = 0; i < set->collider_count; i++) {
+        const sw_spring_collider* c = &set->colliders[i];
+        if (c->node >= nodes)
+            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)i,
+                               "spring collider %zu: node %u out of range (%zu nodes)", i, c->node, nodes);
+        if (c->shape != SW_SPRING_SPHERE && c->shape != SW_SPRING_CAPSULE)
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i, "spring collider %zu: unknown shape %d", i,
+                               (int)c->shape);
+        if (!sw__finite3(c->offset) || !sw__finite3(c->tail) || !isfinite(c->radius) || c->radius < 0.0f)
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i,
+                               "spring collider %zu: offset, tail and radius must be finite, radius >= 0", i);
+    }
+    for (size_t i = 0; i < set->group_count; i++) {
+        const sw_spring_collider_group* g = &set->groups[i];
+        if (!sw__range_ok(g->first_collider, g->collider_count, set->group_collider_count))
+            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)i,
+                               "spring collider group %zu: colliders %zu + %zu past group_colliders (%zu)", i,
+                               g->first_collider, g->collider_count, set->group_collider_count);
+        for (size_t k = 0; k < g->collider_count; k++)
+            if (set->group_colliders[g->first_collider + k] >= set->collider_count)
+                return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)i,
+                                   "spring collider group %zu: collider %u out of range (%zu colliders)", i,
+                                   set->group_colliders[g->first_collider + k], set->collider_count);
+    }
+    for (size_t i = 0; i < set->joint_count; i++) {
+        const sw_spring_joint* j = &set->joints[i];
+        if (j->node >= nodes)
+            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)i,
+                               "spring joint %zu: node %u out of range (%zu nodes)", i, j->node, nodes);
+        if (!isfinite(j->stiffness) || !isfinite(j->drag_force) || !isfinite(j->gravity_power) ||
+            !isfinite(j->hit_radius) || !sw__finite3(j->gravity_dir))
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i, "spring joint %zu: a parameter is not finite",
+                               i);
+        if (j->stiffness < 0.0f || j->gravity_power < 0.0f || j->hit_radius < 0.0f || j->drag_force < 0.0f ||
+            j->drag_force > 1.0f)
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i,
+                               "spring joint %zu: stiffness, gravity power and hit radius must be >= 0 and drag "
+                               "force in 0..1",
+                               i);
+    }
+
+    size_t bones = 0, path_nodes = 0, lead_nodes = 0, runs = 0;
+    for (size_t ci = 0; ci < set->chain_count; ci++) {
+        const sw_spring_chain* c = &set->chains[ci];
+        if (c->joint_count == 0 || !sw__range_ok(c->first_joint, c->joint_count, set->joint_count))
+            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)ci,
+                               "spring chain %zu: joints %zu + %zu past the joints (%zu), or none", ci,
+                               c->first_joint, c->joint_count, set->joint_count);
+        if (!sw__range_ok(c->first_group, c->group_count, set->chain_group_count))
+            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)ci,
+                               "spring chain %zu: groups %zu + %zu past chain_groups (%zu)", ci, c->first_group,
+                               c->group_count, set->chain_group_count);
+        for (size_t k = 0; k < c->group_count; k++)
+            if (set->chain_groups[c->first_group + k] >= set->group_count)
+                return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)ci,
+                                   "spring chain %zu: collider group %u out of range (%zu groups)", ci,
+                                   set->chain_groups[c->first_group + k], set->group_count);
+        if (!isfinite(c->tail_length) || c->tail_length < 0.0f)
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci,
+                               "spring chain %zu: tail_length must be finite and >= 0", ci);
+        for (size_t k = 0; k + 1 < c->joint_count; k++) {
+            uint32_t a = set->joints[c->first_joint + k].node, b = set->joints[c->first_joint + k + 1].node;
+            if (!sw__spring_is_ancestor(model, a, b))
+                return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci,
+                                   "spring chain %zu: joint %zu (node %u) is not a descendant of joint %zu (node %u)",
+                                   ci, k + 1, b, k, a);
+        }
+    }
+    /* Every chain's ranges are good: now the bones, each against all the others. */
+    for (size_t ci = 0; ci < set->chain_count; ci++) {
+        const sw_spring_chain* c = &set->chains[ci];
+        size_t count = sw__chain_bones(c);
+        for (size_t k = 0; k < count; k++) {
+            uint32_t head;
+            int32_t tail;
+            size_t joint;
+            sw__chain_bone(set, c, k, &head, &tail, &joint);
+            if (model->nodes[head].has_matrix)
+                return sw_diag_set(diag, SW_ERR_UNSUPPORTED, (int64_t)ci,
+                                   "spring chain %zu: node %u swings but has a matrix transform (a rotation needs TRS)",
+                                   ci, head);
+            sw_vec3 tail_local;
+            if (tail >= 0) {
+                tail_local = sw__spring_tail_local_of_node(model, head, (uint32_t)tail);
+                path_nodes += sw__path_length(model, head, (uint32_t)tail);
+            } else {
+                const char* problem = NULL;
+                if (sw__spring_virtual_tail(model, head, c->tail_length, &tail_local, &problem) != SW_OK)
+                    return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci, "spring chain %zu: node %u: %s", ci,
+                                       head, problem);
+            }
+            if (!sw__spring_bone_has_length(model, head, tail_local))
+                return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci,
+                                   "spring chain %zu: the bone from node %u has zero length at rest", ci, head);
+            if (sw__node_used(model, set, head, ci, k, false))
+                return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci,
+                                   "spring chain %zu: node %u heads two bones (a joint in two chains)", ci, head);
+            if (sw__node_used(model, set, head, ci, k, true))
+                return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci,
+                                   "spring chain %zu: node %u swings but lies between the joints of another bone", ci,
+                                   head);
+        }
+        if (count) {
+            runs++;
+            lead_nodes += sw__depth(model, set->joints[c->first_joint].node);
+        }
+        bones += count;
+    }
+    if (bones > UINT32_MAX || path_nodes + lead_nodes > UINT32_MAX)
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "spring set: too many bones");
+    out->bone_count = bones;
+    out->run_count = runs;
+    out->node_count = path_nodes + lead_nodes;
+    return SW_OK;
+}
+
+sw_result sw_spring_sizes_of(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out_sizes,
+                             sw_diag* diag) {
+    SW_ASSERT(out_sizes);
+    return sw__check(model, set, out_sizes, diag);
+}
+
+/* ---- the state ------------------------------------------------------------------------------------ */
+
+static size_t sw__align16(size_t n) { return (n + 15) & ~(size_t)15; }
+
+typedef struct sw__spring_layout {
+    size_t bones, runs, nodes, current, previous, total;
+} sw__spring_layout;
+
+static sw__spring_layout sw__layout_of(const sw_spring_sizes* s) {
+    sw__spring_layout l;
+    size_t at = 0;
+    l.bones = at, at += sw__align16(s->bone_count * sizeof(sw_spring_bone));
+    l.runs = at, at += sw__align16(s->run_count * sizeof(sw_spring_run));
+    l.nodes = at, at += sw__align16(s->node_count * sizeof(uint32_t));
+    l.current = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
+    l.previous = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
+    l.total = at ? at : 16;
+    return l;
+}
+
+size_t sw_spring_memory_size(const sw_spring_sizes* sizes) {
+    SW_ASSERT(sizes);
+    return sw__layout_of(sizes).total;
+}
+
+/* Is `node` moved by one of the first `run_count` runs: a head, a node
+   between head and tail (the tail included) or a lead node? */
+static bool sw__touched(const sw_spring_state* s, size_t run_count, uint32_t node) {
+    for (size_t r = 0; r < run_count; r++) {
+        const sw_spring_run* run = &s->runs[r];
+        for (uint32_t k = 0; k < run->lead_count; k++)
+            if (s->nodes[run->lead_first + k] == node) return true;
+        for (uint32_t b = 0; b < run->bone_count; b++) {
+            const sw_spring_bone* bone = &s->bones[run->first_bone + b];
+            if (bone->head == node) return true;
+            for (uint32_t k = 0; k < bone->path_count; k++)
+                if (s->nodes[bone->path_first + k] == node) return true;
+        }
+    }
+    return false;
+}
+
+sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, void* memory, const sw_model* model,
+                         const sw_spring_set* set, const sw_spring_options* options, sw_diag* diag) {
+    SW_ASSERT(state && sizes && memory && (uintptr_t)memory % 16 == 0);
+    memset(state, 0, sizeof *state);
+    sw_spring_sizes need;
+    sw_result r = sw__check(model, set, &need, diag);
+    if (r != SW_OK) return r;
+    if (need.bone_count != sizes->bone_count || need.run_count != sizes->run_count ||
+        need.node_count != sizes->node_count)
+        return sw_diag_set(diag, SW_ERR_BUFFER_TOO_SMALL, -1,
+                           "spring state: sizes are not this set's (sw_spring_sizes_of gives %zu bones, %zu runs, "
+                           "%zu nodes)",
+                           need.bone_count, need.run_count, need.node_count);
+    float step = options && options->step_s != 0.0f ? options->step_s : SW_SPRING_STEP_DEFAULT_S;
+    if (!isfinite(step) || !(step > 0.0f))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring options: step_s must be finite and > 0");
+
+    sw__spring_layout l = sw__layout_of(sizes);
+    uint8_t* m = (uint8_t*)memory;
+    state->model = model;
+    state->set = set;
+    state->bones = (sw_spring_bone*)(void*)(m + l.bones);
+    state->runs = (sw_spring_run*)(void*)(m + l.runs);
+    state->nodes = (uint32_t*)(void*)(m + l.nodes);
+    state->current_tail = (sw_vec3*)(void*)(m + l.current);
+    state->previous_tail = (sw_vec3*)(void*)(m + l.previous);
+    state->step_s = step;
+    state->max_substeps = options && options->max_substeps ? options->max_substeps : SW_SPRING_MAX_SUBSTEPS_DEFAULT;
+
+    /* Runs in the order of their first heads' node indices: nodes are
+       parents first, and no head lies between another bone's joints, so a
+       chain below another chain's nodes comes after it. First heads are
+       distinct (no node heads two bones): pick the next larger each time. */
+    uint32_t bone_at = 0, node_at = 0;
+    int64_t last = -1;
+    for (size_t r_i = 0; r_i < sizes->run_count; r_i++) {
+        size_t pick = SIZE_MAX;
+        uint32_t pick_node = 0;
+        for (size_t ci = 0; ci < set->chain_count; ci++) {
+            const sw_spring_chain* c = &set->chains[ci];
+            if (sw__chain_bones(c) == 0) continue;
+            uint32_t first = set->joints[c->first_joint].node;
+            if ((int64_t)first > last && (pick == SIZE_MAX || first < pick_node)) pick = ci, pick_node = first;
+        }
+        SW_ASSERT(pick != SIZE_MAX);
+        last = pick_node;
+        const sw_spring_chain* c = &set->chains[pick];
+        sw_spring_run* run = &state->runs[r_i];
+        run->chain = (uint32_t)pick;
+
+        /* Lead: the ancestors of the first head below the nearest node an
+           earlier run moves, listed parents first. */
+        uint32_t lead_count = 0;
+        for (int32_t p = model->nodes[pick_node].parent; p >= 0; p = model->nodes[p].parent) {
+            if (sw__touched(state, r_i, (uint32_t)p)) break;
+            lead_count++;
+        }
+        /* Only worth refreshing when some earlier run moved an ancestor. */
+        int32_t top = model->nodes[pick_node].parent;
+        for (uint32_t k = 0; k < lead_count; k++) top = model->nodes[top].parent;
+        if (top < 0) lead_count = 0;
+        run->lead_first = node_at;
+        run->lead_count = lead_count;
+        {
+            int32_t p = model->nodes[pick_node].parent;
+            for (uint32_t k = 0; k < lead_count; k++, p = model->nodes[p].parent)
+                state->nodes[node_at + lead_count - 1 - k] = (uint32_t)p;
+        }
+        node_at += lead_count;
+
+        size_t count = sw__chain_bones(c);
+        run->first_bone = bone_at;
+        run->bone_count = (uint32_t)count;
+        for (size_t k = 0; k < count; k++) {
+            sw_spring_bone* b = &state->bones[bone_at + k];
+            uint32_t head;
+            int32_t tail;
+            size_t joint;
+            sw__chain_bone(set, c, k, &head, &tail, &joint);
+            b->head = head;
+            b->tail = tail;
+            b->joint = (uint32_t)joint;
+            b->path_first = node_at;
+            b->path_count = 0;
+            if (tail >= 0) {
+                b->tail_local = sw__spring_tail_local_of_node(model, head, (uint32_t)tail);
+                uint32_t n = sw__path_length(model, head, (uint32_t)tail);
+                int32_t p = tail;
+                for (uint32_t i = 0; i < n; i++, p = model->nodes[p].parent) state->nodes[node_at + n - 1 - i] = (uint32_t)p;
+                b->path_count = n;
+                node_at += n;
+            } else {
+                const char* problem = NULL;
+                r = sw__spring_virtual_tail(model, head, c->tail_length, &b->tail_local, &problem);
+                SW_ASSERT(r == SW_OK);
+            }
+        }
+        bone_at += (uint32_t)count;
+    }
+    SW_ASSERT(bone_at == sizes->bone_count && node_at <= sizes->node_count);
+    state->bone_count = sizes->bone_count;
+    state->run_count = sizes->run_count;
+    state->node_count = node_at;
+    state->needs_reset = true;
+    for (size_t i = 0; i < state->bone_count; i++)
+        state->current_tail[i] = state->previous_tail[i] = sw_vec3_make(0.0f, 0.0f, 0.0f);
+    return SW_OK;
+}
+
+void sw_spring_reset(sw_spring_state* state, const sw_pose* pose) {
+    SW_ASSERT(state && pose && (pose->world || state->bone_count == 0));
+    for (size_t i = 0; i < state->bone_count; i++) {
+        const sw_spring_bone* b = &state->bones[i];
+        sw_vec3 t = sw_mat34_apply_point(&pose->world[b->head], b->tail_local);
+        state->current_tail[i] = state->previous_tail[i] = t;
+    }
+    state->carried_s = 0.0;
+    state->step_count = 0;
+    state->needs_reset = false;
+}
+
+/* ---- the step ------------------------------------------------------------------------------------------ */
+
+/* world[n] from its parent's world and its local transform, as
+   sw_pose_update_world computes it. */
+static void sw__refresh_world(const sw_model* model, sw_pose* pose, uint32_t n) {
+    const sw_model_node* node = &model->nodes[n];
+    if (node->has_matrix) {
+        if (node->parent >= 0)
+            sw__pose_mat34_mul(&pose->world[n], &pose->world[node->parent], &node->matrix);
+        else
+            pose->world[n] = node->matrix;
+    } else if (node->parent >= 0) {
+        sw__pose_mul_trs(&pose->world[n], &pose->world[node->parent], &pose->local[n]);
+    } else {
+        sw__pose_trs_to_mat34(&pose->world[n], &pose->local[n]);
+    }
+}
+
+/* The point of segment [a, b] nearest to p. */
+static sw_vec3 sw__segment_nearest(sw_vec3 a, sw_vec3 b, sw_vec3 p) {
+    sw_vec3 ab = sw_vec3_sub(b, a);
+    float len2 = sw_vec3_dot(ab, ab);
+    if (!(len2 > 0.0f)) return a;
+    float t = sw_vec3_dot(sw_vec3_sub(p, a), ab) / len2;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    return sw_vec3_add(a, sw_vec3_scale(ab, t));
+}
+
+static sw_vec3 sw__constrain(sw_vec3 head, sw_vec3 p, float length) {
+    sw_vec3 d = sw_vec3_sub(p, head);
+    float l = sw_vec3_length(d);
+    if (!(l > 0.0f)) return p; /* no direction: leave it (never happens with a finite step from a valid rest) */
+    return sw_vec3_add(head, sw_vec3_scale(d, length / l));
+}
+
+/* One collider against the tail p of a bone with head h and length L. */
+static sw_vec3 sw__collide(sw_vec3 p, sw_vec3 h, float length, const sw_spring_collider* c, const sw_mat34* world,
+                           float hit_radius) {
+    float radius = c->radius * sw__mat_scale(world) + hit_radius;
+    sw_vec3 a = sw_mat34_apply_point(world, c->offset);
+    sw_vec3 b = c->shape == SW_SPRING_CAPSULE ? sw_mat34_apply_point(world, c->tail) : a;
+    /* VRM's push: out along the centre → tail direction, then the length
+       constraint. */
+    sw_vec3 centre = sw__segment_nearest(a, b, p);
+    sw_vec3 d = sw_vec3_sub(p, centre);
+    float dist = sw_vec3_length(d);
+    if (!(dist < radius)) return p;
+    if (dist > 0.0f) p = sw__constrain(h, sw_vec3_add(centre, sw_vec3_scale(d, radius / dist)), length);
+    /* Still inside: slide over the bone's sphere |x − h| = L to the circle
+       where it meets the collider's surface, nearest to p. A few rounds,
+       because a capsule's nearest centre moves with p. */
+    for (int round = 0; round < 4; round++) {
+        centre = sw__segment_nearest(a, b, p);
+        sw_vec3 hc = sw_vec3_sub(centre, h);
+        float dc = sw_vec3_length(hc);
+        float inside = radius - sw_vec3_length(sw_vec3_sub(p, centre));
+        if (!(inside > 1e-7f * radius)) break;
+        /* The spheres must cross: no circle when the head is inside the
+           collider's reach of the tail sphere or they are apart. */
+        if (!(dc > 0.0f) || dc >= length + radius || dc + length <= radius || dc + radius <= length) break;
+        sw_vec3 n = sw_vec3_scale(hc, 1.0f / dc);
+        float along = (length * length - radius * radius + dc * dc) / (2.0f * dc);
+        float ring2 = length * length - along * along;
+        if (!(ring2 > 0.0f)) break;
+        sw_vec3 hp = sw_vec3_sub(p, h);
+        sw_vec3 u = sw_vec3_sub(hp, sw_vec3_scale(n, sw_vec3_dot(hp, n)));
+        float ul = sw_vec3_length(u);
+        if (!(ul > 0.0f)) {
+            /* p on the axis: any point of the circle; take one perpendicular to n. */
+            u = sw_vec3_cross(n, fabsf(n.x) < 0.9f ? sw_vec3_make(1.0f, 0.0f, 0.0f) : sw_vec3_make(0.0f, 1.0f, 0.0f));
+            ul = sw_vec3_length(u);
+        }
+        p = sw_vec3_add(h, sw_vec3_add(sw_vec3_scale(n, along), sw_vec3_scale(u, sqrtf(ring2) / ul)));
+        p = sw__constrain(h, p, length);
+    }
+    return p;
+}
+
+/* One pass over every chain: integrate (when `integrate`) and write the
+   rotations. */
+static void sw__pass(sw_spring_state* state, const sw_model* model, const sw_spring_set* set, sw_pose* pose,
+                     bool integrate) {
+    const float h = state->step_s;
+    for (size_t r = 0; r < state->run_count; r++) {
+        const sw_spring_run* run = &state->runs[r];
+        const sw_spring_chain* chain = &set->chains[run->chain];
+        for (uint32_t k = 0; k < run->lead_count; k++) sw__refresh_world(model, pose, state->nodes[run->lead_first + k]);
+        for (uint32_t bi = 0; bi < run->bone_count; bi++) {
+            const size_t index = run->first_bone + bi;
+            const sw_spring_bone* b = &state->bones[index];
+            const sw_spring_joint* j = &set->joints[b->joint];
+            const int32_t parent = model->nodes[b->head].parent;
+            sw_mat34 parent_world = parent >= 0 ? pose->world[parent] : sw_mat34_identity();
+
+            /* M: the head's frame with its rest rotation, without its scale. */
+            sw_transform rest = pose->local[b->head];
+            rest.rotation = model->rest_local[b->head].rotation;
+            const sw_vec3 scale = rest.scale;
+            rest.scale = sw_vec3_make(1.0f, 1.0f, 1.0f);
+            sw_mat34 frame;
+            sw__pose_mul_trs(&frame, &parent_world, &rest);
+            const sw_vec3 tail_scaled = sw_vec3_mul(b->tail_local, scale);
+            const sw_vec3 head_pos = sw__mat_origin(&frame);
+            const sw_vec3 rest_dir = sw_mat34_apply_dir(&frame, tail_scaled);
+            const float length = sw_vec3_length(rest_dir);
+
+            if (integrate && length > 0.0f) {
+                const sw_vec3 cur = state->current_tail[index], prev = state->previous_tail[index];
+                sw_vec3 next = sw_vec3_add(cur, sw_vec3_scale(sw_vec3_sub(cur, prev), 1.0f - j->drag_force));
+                next = sw_vec3_add(next, sw_vec3_scale(rest_dir, j->stiffness * h / length));
+                next = sw_vec3_add(next, sw_vec3_scale(j->gravity_dir, j->gravity_power * h));
+                next = sw__constrain(head_pos, next, length);
+                if (chain->group_count) {
+                    /* The head's world scale: its frame's times its own. */
+                    sw_mat34 head_world = frame;
+                    for (int row = 0; row < 3; row++) {
+                        head_world.m[row][0] *= scale.x;
+                        head_world.m[row][1] *= scale.y;
+                        head_world.m[row][2] *= scale.z;
+                    }
+                    const float hit = j->hit_radius * sw__mat_scale(&head_world);
+                    for (size_t g = 0; g < chain->group_count; g++) {
+                        const sw_spring_collider_group* group = &set->groups[set->chain_groups[chain->first_group + g]];
+                        for (size_t ci = 0; ci < group->collider_count; ci++) {
+                            const sw_spring_collider* c = &set->colliders[set->group_colliders[group->first_collider + ci]];
+                            next = sw__collide(next, head_pos, length, c, &pose->world[c->node], hit);
+                        }
+                    }
+                }
+                state->previous_tail[index] = cur;
+                state->current_tail[index] = next;
+            }
+
+            /* The rotation that points the rest bone at the tail. */
+            sw_quat q = sw_quat_identity();
+            sw_mat34 inverse;
+            if (sw_mat34_inverse(&inverse, &frame))
+                q = sw__quat_from_to(tail_scaled, sw_mat34_apply_point(&inverse, state->current_tail[index]));
+            pose->local[b->head].rotation = sw_quat_normalize(sw_quat_mul(rest.rotation, q));
+            sw__refresh_world(model, pose, b->head);
+            for (uint32_t k = 0; k < b->path_count; k++) sw__refresh_world(model, pose, state->nodes[b->path_first + k]);
+        }
+    }
+}
+
+uint32_t sw_spring_update(sw_spring_state* state, const sw_model* model, const sw_spring_set* set, sw_pose* pose,
+                          float dt_s) {
+    SW_ASSERT(state && model && set && pose);
+    SW_ASSERT(state->model == model && state->set == set);
+    SW_ASSERT((pose->local && pose->world) || state->bone_count == 0);
+    if (state->needs_reset) sw_spring_reset(state, pose);
+    const double step = (double)state->step_s;
+    double total = state->carried_s + (isfinite(dt_s) && dt_s > 0.0f ? (double)dt_s : 0.0);
+    double whole = floor(total / step + 1e-6);
+    uint32_t steps = whole > (double)state->max_substeps ? state->max_substeps : (uint32_t)whole;
+    if (whole > (double)state->max_substeps) {
+        state->carried_s = 0.0; /* a hitch: the time beyond max_substeps is dropped */
+    } else {
+        state->carried_s = total - whole * step;
+        if (state->carried_s < 0.0) state->carried_s = 0.0;
+    }
+    for (uint32_t s = 0; s < steps; s++) sw__pass(state, model, set, pose, true);
+    if (steps == 0) sw__pass(state, model, set, pose, false);
+    state->step_count += steps;
+    return steps;
+}
