@@ -18,13 +18,18 @@
    importer. It is:
 
    - a humanoid about 1.7 m tall in an A-pose, +Y up, facing +Z, feet on
-     y = 0, with 23 joints in one skin: pelvis, spine, chest, neck, head, and
-     on each side (_l is +X, the character's left) shoulder, upper_arm,
-     upper_arm_twist, forearm, forearm_twist, hand, thigh, shin and foot.
+     y = 0, with 43 joints in one skin: 23 for the body (pelvis, spine,
+     chest, neck, head, and on each side (_l is +X, the character's left)
+     shoulder, upper_arm, upper_arm_twist, forearm, forearm_twist, hand,
+     thigh, shin and foot; nodes 0-22, the mesh's node is 23), then 20
+     spring-bone joints (nodes 24-43): a ponytail ponytail_0..3 below the
+     head, and a skirt of 8 chains skirt_K_0 (below the pelvis) and
+     skirt_K_1, K = 0..7 at 45° steps from the front towards the left.
      Rest rotations are the identity, so each inverse bind matrix is a
      translation;
-   - one skinned mesh of about 6,000 vertices made of smooth closed parts
-     (a torso, neck, head, arms, hands, legs and feet), with NORMAL,
+   - one skinned mesh of about 7,000 vertices made of smooth closed parts
+     (a torso, neck, head, arms, hands, legs and feet, a ponytail and a
+     skirt weighted along their spring chains), with NORMAL,
      TANGENT, TEXCOORD_0 and JOINTS_0/WEIGHTS_0 (at most 4 influences,
      weights summing to exactly 1, blending smoothly across every joint;
      each forearm is shared between forearm and forearm_twist, so a twist
@@ -32,9 +37,14 @@
    - one primitive per material, so the regions can be told apart: "skin",
      "face" (the front of the head; its TEXCOORD_0 maps the face, seen from
      the front, onto [0,1]², u to the viewer's right, v down), "hair" (the
-     top and back of the head), "cloth" (torso and legs) and "shoes";
-   - three LINEAR animations over every joint's rotation and the pelvis's
-     translation: "walk" (a 1 s gait cycle whose last key equals its first,
+     top and back of the head, the ponytail), "cloth" (torso, skirt and
+     legs) and "shoes";
+   - spring bones in the root extension SW_spring_bones (docs/extensions.md;
+     listed in extensionsUsed, not required), read by sw_spring_read: the
+     ponytail and the 8 skirt chains, with sphere colliders on the head,
+     neck, chest and thighs;
+   - three LINEAR animations over every body joint's rotation (not the
+     spring joints') and the pelvis's translation: "walk" (a 1 s gait cycle whose last key equals its first,
      so it loops), "wave" (2 s, the right arm raises and the hand waves) and
      "twist" (2 s, both forearm_twist joints turn about the forearm from 0°
      to 170° at 1 s and back; nothing else moves).

@@ -1,9 +1,11 @@
 /* sinew/spring.h — spring bones: the secondary motion of hair, skirts and
    accessories, as VRM specifies it (VRMC_springBone 1.0 and VRM 0.x
-   secondaryAnimation), on a fixed time step.
+   secondaryAnimation; also sinew's own SW_spring_bones, the same JSON as
+   VRMC_springBone 1.0 for plain glTF files, docs/extensions.md), on a
+   fixed time step.
 
        sw_spring_set* set = NULL;                        // what the file says
-       sw_spring_read(model, &set, &diag);               // VRMC_springBone, else VRM 0.x
+       sw_spring_read(model, &set, &diag);               // VRMC_springBone, SW_spring_bones or VRM 0.x
        sw_spring_sizes sizes;
        sw_spring_sizes_of(model, set, &sizes, &diag);    // validates the set against the model
        void* memory = aligned_alloc(16, sw_spring_memory_size(&sizes));   // caller-owned
@@ -162,6 +164,7 @@ typedef enum sw_spring_source {
     SW_SPRING_SOURCE_NONE = 0,         /* built by the caller, or a model without spring bones */
     SW_SPRING_SOURCE_VRMC_SPRING_BONE, /* VRM 1.0: extensions.VRMC_springBone */
     SW_SPRING_SOURCE_VRM0,             /* VRM 0.x: extensions.VRM.secondaryAnimation */
+    SW_SPRING_SOURCE_SINEW,            /* sinew's own: extensions.SW_spring_bones (docs/extensions.md) */
 } sw_spring_source;
 
 typedef struct sw_spring_set {
@@ -176,11 +179,15 @@ typedef struct sw_spring_set {
 } sw_spring_set;
 
 /* Reads the model's spring bones from its extension records: the root's
-   VRMC_springBone if present (VRM 1.0), else the secondaryAnimation of the
-   root's VRM record (VRM 0.x; with both, VRMC_springBone and a warning). A
-   model with neither gives SW_OK and an empty set (source NONE).
+   VRMC_springBone if present (VRM 1.0), else the root's SW_spring_bones
+   (sinew's own extension for plain glTF files, the demo character's among
+   them: the same JSON as VRMC_springBone 1.0, read by the same parser, see
+   docs/extensions.md; source SW_SPRING_SOURCE_SINEW), else the
+   secondaryAnimation of the root's VRM record (VRM 0.x). With more than one,
+   the first in that order is read and each one ignored is a warning. A
+   model with none gives SW_OK and an empty set (source NONE).
 
-   VRM 1.0: springs[i] is chain i (named by `name`), springs[i].joints[j]
+   VRM 1.0 (and SW_spring_bones): springs[i] is chain i (named by `name`), springs[i].joints[j]
    joint j (defaults as the schema: stiffness 1, dragForce 0.5,
    gravityPower 0, gravityDir [0, -1, 0], hitRadius 0); colliders and
    colliderGroups map one to one.

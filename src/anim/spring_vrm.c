@@ -1,5 +1,6 @@
-/* The spring-bone readers (sinew/spring.h): VRMC_springBone (VRM 1.0) and
-   VRM 0.x secondaryAnimation, from the model's extension records (compact
+/* The spring-bone readers (sinew/spring.h): VRMC_springBone (VRM 1.0), our
+   own SW_spring_bones (the same shape, docs/extensions.md) and VRM 0.x
+   secondaryAnimation, from the model's extension records (compact
    JSON, parsed again here with cJSON). Node indices in that JSON are the
    file's and go through model->node_from_source; messages name the file's
    indices, as the file does.
@@ -352,12 +353,14 @@ static void sw__mark_chain(sw__reader* R, const uint32_t* nodes, size_t count, f
 
 /* ---- VRM 1.0: VRMC_springBone ------------------------------------------------------------------- */
 
-static sw_result sw__read_vrm1(sw__reader* R, const cJSON* root, const char* base) {
+/* Also reads SW_spring_bones (docs/extensions.md), which has the same shape;
+   `source` says which of the two it was. */
+static sw_result sw__read_vrm1(sw__reader* R, const cJSON* root, const char* base, sw_spring_source source) {
     sw__spring_owned* o = R->out;
     const sw_model* m = R->model;
     char where[SW__PATH_SIZE], item[SW__PATH_SIZE], sub[SW__PATH_SIZE];
     if (!cJSON_IsObject(root)) return sw__fail(R, base, "expected an object");
-    o->set.source = SW_SPRING_SOURCE_VRMC_SPRING_BONE;
+    o->set.source = source;
 
     const cJSON* spec;
     if (sw__get(R, root, base, "specVersion", cJSON_String, false, &spec) != SW_OK) return SW_ERR_INVALID_DATA;
@@ -828,27 +831,35 @@ sw_result sw_spring_read(const sw_model* model, sw_spring_set** out_set, sw_diag
         result = sw__oom(&R);
         goto done;
     }
+    /* VRMC_springBone first, then our own SW_spring_bones (the same shape), then VRM 0.x. */
     const sw_model_extension* v1 = sw_model_find_extension(model, "VRMC_springBone", SW_MODEL_OBJECT_MODEL, 0);
+    const sw_model_extension* own = sw_model_find_extension(model, "SW_spring_bones", SW_MODEL_OBJECT_MODEL, 0);
     const sw_model_extension* v0 = sw_model_find_extension(model, "VRM", SW_MODEL_OBJECT_MODEL, 0);
-    const sw_model_extension* use = v1 ? v1 : v0;
+    const sw_model_extension* use = v1 ? v1 : own ? own : v0;
     if (use) {
-        const char* base = v1 ? "extensions.VRMC_springBone" : "extensions.VRM";
+        const char* base = v1 ? "extensions.VRMC_springBone" : own ? "extensions.SW_spring_bones" : "extensions.VRM";
+        const char* used_name = v1 ? "VRMC_springBone" : "SW_spring_bones";
         json = cJSON_ParseWithLength(use->json, strlen(use->json));
         if (!json) {
             result = sw__fail(&R, base, "not valid JSON");
             goto done;
         }
-        if (v1 && v0) {
+        if (v1 && own && !sw__warn(&R, "extensions.SW_spring_bones", "ignored: VRMC_springBone is used")) {
+            result = sw__oom(&R);
+            goto done;
+        }
+        if ((v1 || own) && v0) {
             cJSON* other = cJSON_Parse(v0->json);
             bool has_secondary = other && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(other, "secondaryAnimation"));
             cJSON_Delete(other);
-            if (has_secondary && !sw__warn(&R, "extensions.VRM.secondaryAnimation",
-                                           "ignored: VRMC_springBone is used")) {
+            if (has_secondary && !sw__warn(&R, "extensions.VRM.secondaryAnimation", "ignored: %s is used", used_name)) {
                 result = sw__oom(&R);
                 goto done;
             }
         }
-        result = v1 ? sw__read_vrm1(&R, json, base) : sw__read_vrm0(&R, json, base);
+        result = v1    ? sw__read_vrm1(&R, json, base, SW_SPRING_SOURCE_VRMC_SPRING_BONE)
+               : own ? sw__read_vrm1(&R, json, base, SW_SPRING_SOURCE_SINEW)
+                     : sw__read_vrm0(&R, json, base);
     }
 done:
     cJSON_Delete(json);

@@ -11,8 +11,10 @@
       that grid, so they are smooth across the UV seam and across material
       borders on the head; weights are a function of the position along the
       axis (a chain of joints that cross-fade with smoothstep) plus a few
-      regional blends (shoulders, heels);
-   3. the clips: a pose function per clip, sampled at 30 Hz.
+      regional blends (shoulders, heels; the skirt's chains by azimuth);
+   3. the clips: a pose function per clip, sampled at 30 Hz, over the body
+      joints; the ponytail and skirt joints are left to the spring bones
+      written in SW_spring_bones (docs/extensions.md).
    The GLB is then assembled here: one bufferView per accessor, every view
    4-byte aligned, the JSON (built with cJSON) padded with spaces and the
    BIN chunk with zeros. */
@@ -52,8 +54,23 @@ enum demo_joint {
     J_THIGH_R,
     J_SHIN_R,
     J_FOOT_R,
-    JOINT_COUNT
+    /* The spring-bone joints, after the body's (the clips do not animate
+       them; SW_spring_bones moves them): a ponytail hanging from the back of
+       the head and a skirt of SKIRT_CHAINS two-joint chains on the pelvis. */
+    J_PONYTAIL_0,
+    J_PONYTAIL_1,
+    J_PONYTAIL_2,
+    J_PONYTAIL_3,
+    J_SKIRT_FIRST,
+    JOINT_COUNT = J_SKIRT_FIRST + 16
 };
+
+/* The joints the clips animate: the body, every joint before the ponytail. */
+#define BODY_JOINT_COUNT J_PONYTAIL_0
+#define PONYTAIL_JOINTS 4
+#define SKIRT_CHAINS 8
+#define SKIRT_JOINTS 2
+static int skirt_joint(int chain, int k) { return J_SKIRT_FIRST + chain * SKIRT_JOINTS + k; }
 
 /* Joints of one arm and one leg, in chain order; side 0 is the left (+X). */
 #define ARM_JOINTS 6
@@ -69,6 +86,9 @@ static const char* const joint_names[JOINT_COUNT] = {
     "shoulder_l", "upper_arm_l", "upper_arm_twist_l", "forearm_l", "forearm_twist_l", "hand_l",
     "shoulder_r", "upper_arm_r", "upper_arm_twist_r", "forearm_r", "forearm_twist_r", "hand_r",
     "thigh_l",  "shin_l",   "foot_l",  "thigh_r", "shin_r", "foot_r",
+    "ponytail_0", "ponytail_1", "ponytail_2", "ponytail_3",
+    "skirt_0_0", "skirt_0_1", "skirt_1_0", "skirt_1_1", "skirt_2_0", "skirt_2_1", "skirt_3_0", "skirt_3_1",
+    "skirt_4_0", "skirt_4_1", "skirt_5_0", "skirt_5_1", "skirt_6_0", "skirt_6_1", "skirt_7_0", "skirt_7_1",
 };
 
 /* Parents come before their children (the importer's order, unchanged). */
@@ -78,7 +98,17 @@ static const int joint_parents[JOINT_COUNT] = {
     J_CHEST, J_SHOULDER_R, J_UPPER_ARM_R, J_UPPER_ARM_TWIST_R, J_FOREARM_R, J_FOREARM_TWIST_R,
     J_PELVIS, J_THIGH_L, J_SHIN_L,
     J_PELVIS, J_THIGH_R, J_SHIN_R,
+    J_HEAD, J_PONYTAIL_0, J_PONYTAIL_1, J_PONYTAIL_2,
+    J_PELVIS, J_SKIRT_FIRST + 0, J_PELVIS, J_SKIRT_FIRST + 2, J_PELVIS, J_SKIRT_FIRST + 4,
+    J_PELVIS, J_SKIRT_FIRST + 6, J_PELVIS, J_SKIRT_FIRST + 8, J_PELVIS, J_SKIRT_FIRST + 10,
+    J_PELVIS, J_SKIRT_FIRST + 12, J_PELVIS, J_SKIRT_FIRST + 14,
 };
+
+/* The node of a joint: the body's joints are nodes 0..22 and the mesh's
+   node follows them (as before the spring joints were added), so the
+   spring joints come after it. */
+enum { BODY_NODE = BODY_JOINT_COUNT };
+static int joint_node(int joint) { return joint < BODY_JOINT_COUNT ? joint : joint + 1; }
 
 /* Measurements in metres. The arms hang ARM_DROP_DEG below horizontal
    (an A-pose: shoulders are less stretched at rest than in a T-pose, so
@@ -88,6 +118,17 @@ static const int joint_parents[JOINT_COUNT] = {
 #define FOREARM_LENGTH 0.25f
 #define HAND_LENGTH 0.15f
 #define HEAD_TOP_Y 1.70f
+/* The ponytail: a straight line from inside the back of the head, down and
+   back, joints evenly along it. The skirt's chains stand at azimuths
+   k·360°/SKIRT_CHAINS from the front (+Z) towards the left (+X), each from
+   a root inside the hips to a tip inside the hem. */
+#define PONYTAIL_LENGTH 0.40f
+#define SKIRT_ROOT_Y 0.96f
+#define SKIRT_TIP_Y 0.72f
+
+static sw_vec3 ponytail_start(void) { return sw_vec3_make(0.0f, 1.64f, -0.075f); }
+static sw_vec3 ponytail_direction(void) { return sw_vec3_normalize(sw_vec3_make(0.0f, -0.36f, -0.12f)); }
+static double skirt_azimuth(int chain) { return 2.0 * SW_PI * chain / SKIRT_CHAINS; }
 
 typedef struct demo_skeleton {
     sw_vec3 position[JOINT_COUNT]; /* rest, world (= model) space */
@@ -118,6 +159,14 @@ static void build_skeleton(demo_skeleton* sk) {
         sk->position[leg_joint(side, LEG_THIGH)] = v3(s * 0.09f, 0.90f, 0.0f);
         sk->position[leg_joint(side, LEG_SHIN)] = v3(s * 0.09f, 0.49f, 0.0f);
         sk->position[leg_joint(side, LEG_FOOT)] = v3(s * 0.09f, 0.08f, 0.0f);
+    }
+    for (int k = 0; k < PONYTAIL_JOINTS; k++)
+        sk->position[J_PONYTAIL_0 + k] = sw_vec3_add(
+            ponytail_start(), sw_vec3_scale(ponytail_direction(), PONYTAIL_LENGTH * (float)k / (PONYTAIL_JOINTS - 1)));
+    for (int c = 0; c < SKIRT_CHAINS; c++) {
+        float x = (float)sin(skirt_azimuth(c)), z = (float)cos(skirt_azimuth(c));
+        sk->position[skirt_joint(c, 0)] = v3(0.12f * x, SKIRT_ROOT_Y, 0.085f * z);
+        sk->position[skirt_joint(c, 1)] = v3(0.215f * x, SKIRT_TIP_Y, 0.165f * z);
     }
 }
 
@@ -205,7 +254,7 @@ typedef struct weight_key {
     int joint;
 } weight_key;
 
-typedef enum part_kind { PART_PLAIN, PART_TORSO, PART_HEAD, PART_FOOT } part_kind;
+typedef enum part_kind { PART_PLAIN, PART_TORSO, PART_HEAD, PART_FOOT, PART_SKIRT } part_kind;
 
 #define MAX_PROFILE_KEYS 8
 #define MAX_WEIGHT_KEYS 12
@@ -317,6 +366,22 @@ static void part_weights(const demo_part* p, sw_vec3 position, float* w) {
         float shin = 0.6f * smoothstep(0.05f, 0.10f, position.y) * (1.0f - smoothstep(-0.03f, 0.05f, position.z));
         for (int j = 0; j < JOINT_COUNT; j++) w[j] *= 1.0f - shin;
         w[leg_joint(p->side, LEG_SHIN)] += shin;
+    } else if (p->kind == PART_SKIRT) {
+        /* Around the waist, the pelvis; below, the two nearest chains by
+           azimuth, each from its root to its tip along the axis. */
+        memset(w, 0, JOINT_COUNT * sizeof *w);
+        float s = sw_vec3_dot(sw_vec3_sub(position, p->start), p->axis);
+        float below = smoothstep(0.0f, 0.08f, s), tip = smoothstep(0.08f, 0.26f, s);
+        w[J_PELVIS] = 1.0f - below;
+        double azimuth = atan2(position.x, position.z); /* 0 in front, +90° on the left */
+        double turns = azimuth / (2.0 * SW_PI) * SKIRT_CHAINS;
+        if (turns < 0.0) turns += SKIRT_CHAINS;
+        int first = (int)turns % SKIRT_CHAINS, second = (first + 1) % SKIRT_CHAINS;
+        float t = smoothstep(0.0f, 1.0f, (float)(turns - floor(turns)));
+        w[skirt_joint(first, 0)] += below * (1.0f - tip) * (1.0f - t);
+        w[skirt_joint(first, 1)] += below * tip * (1.0f - t);
+        w[skirt_joint(second, 0)] += below * (1.0f - tip) * t;
+        w[skirt_joint(second, 1)] += below * tip * t;
     }
 }
 
@@ -698,6 +763,36 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
         set_grid(&p, 4, 12, 16, u_side, 0.875f, 0.25f, 0.125f);
         add_part(mesh, &p);
     }
+
+    /* The ponytail: a tapered tube along its chain, its root end inside the
+       head. It and the skirt share the UV cell right of the neck. */
+    fill_part(&p, PART_PLAIN, M_HAIR, ponytail_start(), ponytail_direction(), v3(1, 0, 0), PONYTAIL_LENGTH, 0.03f,
+              0.03f);
+    add_profile(&p, 0.00f, 0.032f, 0.036f, 0.0f);
+    add_profile(&p, 0.08f, 0.036f, 0.040f, 0.0f);
+    add_profile(&p, 0.28f, 0.024f, 0.026f, 0.0f);
+    add_profile(&p, 0.40f, 0.010f, 0.010f, 0.0f);
+    add_chain(&p, -0.01f, J_HEAD);
+    add_chain(&p, 0.04f, J_PONYTAIL_0);
+    add_chain(&p, 0.11f, J_PONYTAIL_0);
+    add_chain(&p, 0.16f, J_PONYTAIL_1);
+    add_chain(&p, 0.24f, J_PONYTAIL_1);
+    add_chain(&p, 0.29f, J_PONYTAIL_2);
+    add_chain(&p, 0.36f, J_PONYTAIL_2);
+    add_chain(&p, 0.41f, J_PONYTAIL_3);
+    set_grid(&p, 3, 14, 12, 0.25f, 0.5f, 0.25f, 0.0625f);
+    add_part(mesh, &p);
+
+    /* The skirt: an elliptic cone from the waist to above the knees, over
+       the hips and thighs, with a flat hem. */
+    fill_part(&p, PART_SKIRT, M_CLOTH, v3(0.0f, 1.00f, 0.0f), v3(0, -1, 0), v3(0, 0, 1), 0.30f, 0.02f, 0.012f);
+    add_profile(&p, 0.00f, 0.122f, 0.174f, 0.0f);
+    add_profile(&p, 0.08f, 0.142f, 0.202f, 0.0f);
+    add_profile(&p, 0.30f, 0.205f, 0.258f, 0.0f);
+    add_chain(&p, 0.0f, J_PELVIS);
+    set_grid(&p, 2, 10, 48, 0.25f, 0.5625f, 0.25f, 0.0625f);
+    add_part(mesh, &p);
+
     map_face(&mesh->primitives[M_FACE]);
 }
 
@@ -1005,10 +1100,92 @@ static cJSON* json_array(json_builder* b, cJSON* parent, const char* key) {
     return json_add(b, parent, key, cJSON_CreateArray());
 }
 
+/* ---- the spring bones (SW_spring_bones, docs/extensions.md) ------------------------------------ */
+
+/* Sphere colliders on body joints, in the joint's space (rest rotations are
+   the identity, so offsets are world directions at rest). */
+static const struct {
+    int joint;
+    float offset[3], radius;
+} spring_colliders[] = {
+    {J_HEAD, {0.0f, 0.03f, 0.01f}, 0.095f},    /* 0: the skull */
+    {J_NECK, {0.0f, 0.04f, -0.01f}, 0.055f},   /* 1: the neck */
+    {J_CHEST, {0.0f, 0.08f, -0.01f}, 0.115f},  /* 2: the upper back and chest */
+    {J_CHEST, {0.0f, -0.08f, -0.005f}, 0.105f}, /* 3: the lower back */
+    {J_THIGH_L, {0.0f, -0.06f, 0.0f}, 0.082f}, /* 4, 5: the left thigh, hip and lower */
+    {J_THIGH_L, {0.0f, -0.19f, 0.0f}, 0.072f},
+    {J_THIGH_R, {0.0f, -0.06f, 0.0f}, 0.082f}, /* 6, 7: the right thigh */
+    {J_THIGH_R, {0.0f, -0.19f, 0.0f}, 0.072f},
+};
+#define SPRING_COLLIDER_COUNT (int)(sizeof spring_colliders / sizeof spring_colliders[0])
+
+/* Per chain kind: VRM's parameters (stiffness and gravity power in metres
+   per second, drag the fraction of velocity lost per step, hit radius the
+   tail's radius in metres), and the collider group it collides with. */
+typedef struct spring_params {
+    float stiffness, gravity_power, drag_force, hit_radius;
+    int group; /* 0: upper body, 1: legs */
+} spring_params;
+
+static const spring_params ponytail_params = {0.9f, 0.35f, 0.25f, 0.025f, 0};
+static const spring_params skirt_params = {1.4f, 0.2f, 0.35f, 0.02f, 1};
+
+static void json_spring(json_builder* b, cJSON* springs, const char* name, const int* chain, int count,
+                        const spring_params* params) {
+    cJSON* spring = json_object(b, springs, NULL);
+    json_string(b, spring, "name", name);
+    cJSON* joints = json_array(b, spring, "joints");
+    const float down[3] = {0.0f, -1.0f, 0.0f};
+    for (int k = 0; k < count; k++) {
+        cJSON* joint = json_object(b, joints, NULL);
+        json_int(b, joint, "node", joint_node(chain[k]));
+        json_add(b, joint, "stiffness", json_float(params->stiffness));
+        json_add(b, joint, "gravityPower", json_float(params->gravity_power));
+        json_add(b, joint, "gravityDir", json_floats(b, down, 3));
+        json_add(b, joint, "dragForce", json_float(params->drag_force));
+        json_add(b, joint, "hitRadius", json_float(params->hit_radius));
+    }
+    json_int(b, json_array(b, spring, "colliderGroups"), NULL, params->group);
+}
+
+/* extensions.SW_spring_bones: the shape of VRMC_springBone 1.0. */
+static void json_spring_bones(json_builder* b, cJSON* root) {
+    json_string(b, json_array(b, root, "extensionsUsed"), NULL, "SW_spring_bones");
+    cJSON* ext = json_object(b, json_object(b, root, "extensions"), "SW_spring_bones");
+    json_string(b, ext, "specVersion", "1.0");
+    cJSON* colliders = json_array(b, ext, "colliders");
+    for (int i = 0; i < SPRING_COLLIDER_COUNT; i++) {
+        cJSON* collider = json_object(b, colliders, NULL);
+        json_int(b, collider, "node", joint_node(spring_colliders[i].joint));
+        cJSON* sphere = json_object(b, json_object(b, collider, "shape"), "sphere");
+        json_add(b, sphere, "offset", json_floats(b, spring_colliders[i].offset, 3));
+        json_add(b, sphere, "radius", json_float(spring_colliders[i].radius));
+    }
+    cJSON* groups = json_array(b, ext, "colliderGroups");
+    cJSON* upper = json_object(b, groups, NULL);
+    json_string(b, upper, "name", "upper_body");
+    cJSON* upper_list = json_array(b, upper, "colliders");
+    for (int i = 0; i < 4; i++) json_int(b, upper_list, NULL, i);
+    cJSON* legs = json_object(b, groups, NULL);
+    json_string(b, legs, "name", "legs");
+    cJSON* legs_list = json_array(b, legs, "colliders");
+    for (int i = 4; i < SPRING_COLLIDER_COUNT; i++) json_int(b, legs_list, NULL, i);
+
+    cJSON* springs = json_array(b, ext, "springs");
+    int chain[PONYTAIL_JOINTS];
+    for (int k = 0; k < PONYTAIL_JOINTS; k++) chain[k] = J_PONYTAIL_0 + k;
+    json_spring(b, springs, "ponytail", chain, PONYTAIL_JOINTS, &ponytail_params);
+    for (int c = 0; c < SKIRT_CHAINS; c++) {
+        char name[16];
+        snprintf(name, sizeof name, "skirt_%d", c);
+        for (int k = 0; k < SKIRT_JOINTS; k++) chain[k] = skirt_joint(c, k);
+        json_spring(b, springs, name, chain, SKIRT_JOINTS, &skirt_params);
+    }
+}
+
 /* The glTF JSON; NULL when an allocation failed. */
 static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inverse_binds,
                          const primitive_accessors* prims, const clip_accessors* anims) {
-    enum { BODY_NODE = JOINT_COUNT };
     json_builder b = {false};
     cJSON* root = cJSON_CreateObject();
     if (!root) return NULL;
@@ -1024,7 +1201,15 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
     json_int(&b, roots, NULL, BODY_NODE);
 
     cJSON* nodes = json_array(&b, root, "nodes");
-    for (int n = 0; n < JOINT_COUNT; n++) {
+    for (int node_index = 0; node_index <= JOINT_COUNT; node_index++) {
+        if (node_index == BODY_NODE) {
+            cJSON* body = json_object(&b, nodes, NULL);
+            json_string(&b, body, "name", "body");
+            json_int(&b, body, "mesh", 0);
+            json_int(&b, body, "skin", 0);
+            continue;
+        }
+        int n = node_index < BODY_NODE ? node_index : node_index - 1;
         cJSON* node = json_object(&b, nodes, NULL);
         sw_vec3 t = rest_local_translation(sk, n);
         float translation[3] = {t.x, t.y, t.z};
@@ -1034,20 +1219,16 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
         for (int c = 0; c < JOINT_COUNT; c++) {
             if (joint_parents[c] != n) continue;
             if (!children) children = json_array(&b, node, "children");
-            json_int(&b, children, NULL, c);
+            json_int(&b, children, NULL, joint_node(c));
         }
     }
-    cJSON* body = json_object(&b, nodes, NULL);
-    json_string(&b, body, "name", "body");
-    json_int(&b, body, "mesh", 0);
-    json_int(&b, body, "skin", 0);
 
     cJSON* skin = json_object(&b, json_array(&b, root, "skins"), NULL);
     json_string(&b, skin, "name", "skeleton");
     json_int(&b, skin, "inverseBindMatrices", inverse_binds);
     json_int(&b, skin, "skeleton", J_PELVIS);
     cJSON* joints = json_array(&b, skin, "joints");
-    for (int n = 0; n < JOINT_COUNT; n++) json_int(&b, joints, NULL, n);
+    for (int n = 0; n < JOINT_COUNT; n++) json_int(&b, joints, NULL, joint_node(n));
 
     cJSON* mesh = json_object(&b, json_array(&b, root, "meshes"), NULL);
     json_string(&b, mesh, "name", "body");
@@ -1077,7 +1258,7 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
         json_add(&b, pbr, "roughnessFactor", json_float(materials[m].roughness));
     }
 
-    /* One sampler per channel: the pelvis's translation, then every joint's rotation. */
+    /* One sampler per channel: the pelvis's translation, then every body joint's rotation. */
     cJSON* animations = json_array(&b, root, "animations");
     for (size_t c = 0; c < CLIP_COUNT; c++) {
         const clip_accessors* a = &anims[c];
@@ -1085,7 +1266,7 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
         json_string(&b, animation, "name", clips[c].name);
         cJSON* channels = json_array(&b, animation, "channels");
         cJSON* samplers = json_array(&b, animation, "samplers");
-        for (int k = 0; k <= JOINT_COUNT; k++) {
+        for (int k = 0; k <= BODY_JOINT_COUNT; k++) {
             /* k = 0: the pelvis's translation; k ≥ 1: joint k − 1's rotation */
             cJSON* channel = json_object(&b, channels, NULL);
             json_int(&b, channel, "sampler", k);
@@ -1123,6 +1304,7 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
     }
     cJSON* buffer = json_object(&b, json_array(&b, root, "buffers"), NULL);
     json_int(&b, buffer, "byteLength", (double)w->bin.size);
+    json_spring_bones(&b, root);
 
     if (b.failed) {
         cJSON_Delete(root);
@@ -1178,7 +1360,7 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
         size_t n = (size_t)keys[c].key_count;
         anims[c].times = add_float_accessor(w, keys[c].times, n, "SCALAR", 0, true);
         anims[c].translation = add_float_accessor(w, keys[c].translations, n, "VEC3", 0, false);
-        for (int j = 0; j < JOINT_COUNT; j++)
+        for (int j = 0; j < BODY_JOINT_COUNT; j++)
             anims[c].rotation[j] = add_float_accessor(w, &keys[c].rotations[(size_t)j * n * 4], n, "VEC4", 0, false);
     }
     buffer_align4(&w->bin, 0);

@@ -5,7 +5,9 @@
    that skins onto the bind positions; outward normals and tangents;
    regions by material; three clips, of which walk loops and twist turns
    the forearms 170° so LBS collapses where DQS does not; the same bytes on
-   every call.
+   every call; spring bones (SW_spring_bones) on a ponytail below the head
+   and a skirt below the pelvis that, simulated over the walk, stay in
+   reach of their roots and outside the body's colliders.
 
    With arguments `--round-trip SINEW DIR` it instead runs `SINEW
    demo-asset -o DIR/demo.glb` and checks that the file holds the very
@@ -22,6 +24,7 @@
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
 #include "sinew/pose.h"
+#include "sinew/spring.h"
 
 static const char* const required_joints[] = {
     "pelvis",          "spine",       "chest",           "neck",          "head",
@@ -209,8 +212,9 @@ static void test_skeleton(void) {
         SW_CHECK(a != NULL);
         return;
     }
+    /* 23 body joints, a ponytail of 3-4 and a skirt of 6-8 chains of 2. */
     size_t joints = a->skins[0].joint_count;
-    SW_CHECK(joints >= 20 && joints <= 30);
+    SW_CHECK(joints >= 23 + 3 + 12 && joints <= 23 + 4 + 16);
     for (size_t i = 0; i < REQUIRED_JOINTS; i++) {
         bool found = skin_joint(a, required_joints[i]) >= 0;
         if (!found) fprintf(stderr, "  missing joint %s\n", required_joints[i]);
@@ -513,6 +517,187 @@ static void test_regions(void) {
     sw_model_free(a);
 }
 
+/* ---- the spring bones -------------------------------------------------------------------- */
+
+/* The spring joints hang where they should: a ponytail below the head, a
+   skirt of two-joint chains below the pelvis, and sw_spring_read finds them
+   in SW_spring_bones with colliders on the head, chest and thighs. */
+static void test_spring_chains(void) {
+    sw_model* a = load_demo(false);
+    if (!a) {
+        SW_CHECK(a != NULL);
+        return;
+    }
+    int head = node_named(a, "head"), pelvis = node_named(a, "pelvis");
+    /* The ponytail: ponytail_0 a child of the head, each next one a child of the one before. */
+    int ponytail = 0;
+    for (int k = 0;; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "ponytail_%d", k);
+        int n = node_named(a, name);
+        if (n < 0) break;
+        SW_CHECK(skin_joint(a, name) >= 0);
+        char parent[32];
+        snprintf(parent, sizeof parent, "ponytail_%d", k - 1);
+        SW_CHECK_EQ_INT(a->nodes[n].parent, k == 0 ? head : node_named(a, parent));
+        ponytail++;
+    }
+    SW_CHECK(ponytail >= 3 && ponytail <= 4);
+    /* The skirt: skirt_K_0 a child of the pelvis, skirt_K_1 of skirt_K_0. */
+    int skirt_chains = 0;
+    for (int c = 0;; c++) {
+        char root[32], tip[32];
+        snprintf(root, sizeof root, "skirt_%d_0", c);
+        snprintf(tip, sizeof tip, "skirt_%d_1", c);
+        int r = node_named(a, root), t = node_named(a, tip);
+        if (r < 0) break;
+        SW_CHECK(t >= 0 && skin_joint(a, root) >= 0 && skin_joint(a, tip) >= 0);
+        SW_CHECK_EQ_INT(a->nodes[r].parent, pelvis);
+        if (t >= 0) SW_CHECK_EQ_INT(a->nodes[t].parent, r);
+        skirt_chains++;
+    }
+    SW_CHECK(skirt_chains >= 6 && skirt_chains <= 8);
+
+    sw_spring_set* set = NULL;
+    sw_diag diag;
+    SW_CHECK(sw_spring_read(a, &set, &diag) == SW_OK);
+    if (!set) {
+        fprintf(stderr, "  spring read: %s\n", diag.message);
+        sw_model_free(a);
+        return;
+    }
+    for (size_t i = 0; i < set->warning_count; i++) fprintf(stderr, "  warning: %s\n", set->warnings[i]);
+    SW_CHECK_EQ_INT(set->warning_count, 0);
+    SW_CHECK_EQ_INT(set->source, SW_SPRING_SOURCE_SINEW);
+    SW_CHECK_EQ_INT(set->chain_count, 1 + (size_t)skirt_chains);
+    size_t with_colliders = 0;
+    for (size_t c = 0; c < set->chain_count; c++) {
+        const sw_spring_chain* chain = &set->chains[c];
+        const sw_spring_joint* j = &set->joints[chain->first_joint];
+        bool is_ponytail = chain->name && strcmp(chain->name, "ponytail") == 0;
+        SW_CHECK_EQ_INT(chain->joint_count, is_ponytail ? (size_t)ponytail : 2);
+        SW_CHECK_EQ_INT(chain->tail_length, 0.0);
+        /* Its first joint hangs from the head (ponytail) or the pelvis (skirt). */
+        SW_CHECK_EQ_INT(a->nodes[j[0].node].parent, is_ponytail ? head : pelvis);
+        for (size_t k = 1; k < chain->joint_count; k++) SW_CHECK_EQ_INT(a->nodes[j[k].node].parent, (int)j[k - 1].node);
+        for (size_t k = 0; k < chain->joint_count; k++)
+            SW_CHECK(j[k].stiffness > 0.0f && j[k].gravity_power > 0.0f && j[k].drag_force > 0.0f &&
+                     j[k].drag_force < 1.0f && j[k].hit_radius > 0.0f && j[k].gravity_dir.y < 0.0f);
+        with_colliders += chain->group_count > 0;
+    }
+    SW_CHECK_EQ_INT(with_colliders, set->chain_count);
+    /* Spheres on the head, the chest and both thighs. */
+    const char* on[] = {"head", "chest", "thigh_l", "thigh_r"};
+    for (int i = 0; i < 4; i++) {
+        bool found = false;
+        for (size_t c = 0; c < set->collider_count; c++)
+            found |= (int)set->colliders[c].node == node_named(a, on[i]) &&
+                     set->colliders[c].shape == SW_SPRING_SPHERE && set->colliders[c].radius > 0.03f;
+        if (!found) fprintf(stderr, "  no collider on %s\n", on[i]);
+        SW_CHECK(found);
+    }
+    sw_spring_sizes sizes;
+    SW_CHECK(sw_spring_sizes_of(a, set, &sizes, &diag) == SW_OK);
+    SW_CHECK_EQ_INT(sizes.bone_count, (size_t)ponytail - 1 + (size_t)skirt_chains);
+    sw_spring_set_free(set);
+    sw_model_free(a);
+}
+
+/* Two seconds of walking at 30 frames per second (the spring at its 60 Hz
+   step): every tail stays within its chain's rest length of the chain's
+   root and, within 1 mm, outside every collider of its groups (radius plus
+   hit radius); nothing is lost to NaN; and the chains move against the plain
+   animation (the springs do something). */
+static void test_springs_over_walk(void) {
+    sw_model* a = load_demo(false);
+    int anim = a ? animation_named(a, "walk") : -1;
+    SW_CHECK(anim >= 0);
+    sw_spring_set* set = NULL;
+    sw_diag diag;
+    if (anim < 0 || sw_spring_read(a, &set, &diag) != SW_OK || !set) {
+        SW_CHECK(false);
+        sw_model_free(a);
+        return;
+    }
+    sw_spring_sizes sizes;
+    sw_spring_state state;
+    sw_pose pose, plain;
+    void* pose_memory = pose_new(a, &pose);
+    void* plain_memory = pose_new(a, &plain);
+    void* memory = NULL;
+    bool ready = pose_memory && plain_memory && sw_spring_sizes_of(a, set, &sizes, &diag) == SW_OK &&
+                 (memory = aligned_alloc(16, (sw_spring_memory_size(&sizes) + 15) / 16 * 16)) != NULL &&
+                 sw_spring_init(&state, &sizes, memory, a, set, NULL, &diag) == SW_OK;
+    SW_CHECK(ready);
+    /* The rest length of each chain, root to tip along its bones. */
+    double* reach = calloc(set->chain_count, sizeof *reach);
+    if (ready && reach && pose_at(a, -1, 0.0f, &pose)) {
+        for (size_t c = 0; c < set->chain_count; c++) {
+            const sw_spring_joint* j = &set->joints[set->chains[c].first_joint];
+            for (size_t k = 1; k < set->chains[c].joint_count; k++)
+                reach[c] += sw_vec3_length(sw_vec3_sub(origin_of(&pose.world[j[k].node]),
+                                                       origin_of(&pose.world[j[k - 1].node])));
+        }
+    }
+    const sw_clip* clip = anim >= 0 ? &a->animations[anim] : NULL;
+    size_t frames = 0, too_far = 0, inside = 0, not_finite = 0;
+    double worst_depth = 0.0, moved_ponytail = 0.0, moved_skirt = 0.0;
+    for (int f = 0; ready && reach && f <= 60; f++) {
+        float t = (float)f / 30.0f;
+        /* the walk loops: sample it at t modulo its duration */
+        float clip_time = fmodf(t, clip->duration);
+        if (sw_pose_sample(a, clip, clip_time, true, &pose, &diag) != SW_OK ||
+            sw_pose_sample(a, clip, clip_time, true, &plain, &diag) != SW_OK) {
+            SW_CHECK(false);
+            break;
+        }
+        sw_pose_update_world(a, &pose);
+        sw_pose_update_world(a, &plain);
+        sw_spring_update(&state, a, set, &pose, f == 0 ? 0.0f : 1.0f / 30.0f);
+        sw_pose_update_world(a, &pose);
+        frames++;
+        for (size_t c = 0; c < set->chain_count; c++) {
+            const sw_spring_chain* chain = &set->chains[c];
+            const sw_spring_joint* j = &set->joints[chain->first_joint];
+            sw_vec3 root = origin_of(&pose.world[j[0].node]);
+            bool is_ponytail = chain->name && strcmp(chain->name, "ponytail") == 0;
+            for (size_t k = 1; k < chain->joint_count; k++) {
+                sw_vec3 tail = origin_of(&pose.world[j[k].node]);
+                not_finite += !(isfinite(tail.x) && isfinite(tail.y) && isfinite(tail.z));
+                too_far += sw_vec3_length(sw_vec3_sub(tail, root)) > reach[c] + 1e-4;
+                double moved = sw_vec3_length(sw_vec3_sub(tail, origin_of(&plain.world[j[k].node])));
+                double* most = is_ponytail ? &moved_ponytail : &moved_skirt;
+                if (moved > *most) *most = moved;
+                for (size_t g = 0; g < chain->group_count; g++) {
+                    const sw_spring_collider_group* group = &set->groups[set->chain_groups[chain->first_group + g]];
+                    for (size_t i = 0; i < group->collider_count; i++) {
+                        uint32_t index = set->group_colliders[group->first_collider + i];
+                        const sw_spring_collider* col = &set->colliders[index];
+                        sw_vec3 centre = sw_mat34_apply_point(&pose.world[col->node], col->offset);
+                        double depth = col->radius + j[k - 1].hit_radius - sw_vec3_length(sw_vec3_sub(tail, centre));
+                        if (depth > worst_depth) worst_depth = depth;
+                        inside += depth > 1e-3;
+                    }
+                }
+            }
+        }
+    }
+    fprintf(stderr, "  %zu frames: deepest tail %.5f m into a collider; tails moved up to %.3f m (ponytail), "
+                    "%.3f m (skirt) from the plain walk\n",
+            frames, worst_depth, moved_ponytail, moved_skirt);
+    SW_CHECK_EQ_INT(frames, 61);
+    SW_CHECK_EQ_INT(not_finite, 0);
+    SW_CHECK_EQ_INT(too_far, 0);
+    SW_CHECK_EQ_INT(inside, 0);
+    SW_CHECK(moved_ponytail > 0.01 && moved_skirt > 0.005);
+    free(reach);
+    free(memory);
+    free(pose_memory);
+    free(plain_memory);
+    sw_spring_set_free(set);
+    sw_model_free(a);
+}
+
 /* ---- the clips ---------------------------------------------------------------------------- */
 
 static double rotation_angle_deg(sw_quat q) {
@@ -783,5 +968,7 @@ int main(int argc, char** argv) {
     SW_RUN(test_walk_loops);
     SW_RUN(test_wave_raises_right_hand);
     SW_RUN(test_twist_lbs_collapses_dqs_keeps);
+    SW_RUN(test_spring_chains);
+    SW_RUN(test_springs_over_walk);
     return sw_test_finish();
 }
