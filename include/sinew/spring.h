@@ -319,7 +319,10 @@ void sw_spring_reset(sw_spring_state* state, const sw_pose* pose);
    pose->world must be current for pose->local (sw_pose_update_world);
    afterwards run sw_pose_update_world (or sw_pose_update) for the nodes
    below the chains and the skins. Colliders are placed from pose->world
-   as it is when their chain runs. Returns the number of steps run. */
+   as it is when their chain runs. Returns the number of steps run.
+   Results are finite for models whose rest pose lies within
+   SW_MODEL_MAX_EXTENT (model.h); beyond it, as for check and the
+   renderer, nothing is promised but memory safety. */
 uint32_t sw_spring_update(sw_spring_state* state, const sw_model* model, const sw_spring_set* set, sw_pose* pose,
                           float dt_s);
 
