@@ -247,55 +247,31 @@ static bool sw__clamp(sw__reader* R, const char* path, const char* key, float* v
 
 /* ---- adding to the set -------------------------------------------------------------------------- */
 
+/* Appends `value` to one of the set's growing arrays (`items`, with its
+   capacity `cap` and the set's `count`) and points the set at the array;
+   false when out of memory. The owned array and the set's member share a
+   name. */
+#define SW__APPEND(R, items, cap, count, value)                                                        \
+    (sw__grow((void**)&(R)->out->items, &(R)->out->cap, (R)->out->set.count, sizeof *(R)->out->items) && \
+     ((R)->out->items[(R)->out->set.count++] = (value), (R)->out->set.items = (R)->out->items, true))
+
 static bool sw__add_joint(sw__reader* R, const sw_spring_joint* j) {
-    sw__spring_owned* o = R->out;
-    if (!sw__grow((void**)&o->joints, &o->joint_cap, o->set.joint_count, sizeof *o->joints)) return false;
-    o->joints[o->set.joint_count++] = *j;
-    o->set.joints = o->joints;
-    return true;
+    return SW__APPEND(R, joints, joint_cap, joint_count, *j);
 }
-
 static bool sw__add_chain_group(sw__reader* R, uint32_t group) {
-    sw__spring_owned* o = R->out;
-    if (!sw__grow((void**)&o->chain_groups, &o->chain_group_cap, o->set.chain_group_count, sizeof *o->chain_groups))
-        return false;
-    o->chain_groups[o->set.chain_group_count++] = group;
-    o->set.chain_groups = o->chain_groups;
-    return true;
+    return SW__APPEND(R, chain_groups, chain_group_cap, chain_group_count, group);
 }
-
 static bool sw__add_chain(sw__reader* R, const sw_spring_chain* c) {
-    sw__spring_owned* o = R->out;
-    if (!sw__grow((void**)&o->chains, &o->chain_cap, o->set.chain_count, sizeof *o->chains)) return false;
-    o->chains[o->set.chain_count++] = *c;
-    o->set.chains = o->chains;
-    return true;
+    return SW__APPEND(R, chains, chain_cap, chain_count, *c);
 }
-
 static bool sw__add_collider(sw__reader* R, const sw_spring_collider* c) {
-    sw__spring_owned* o = R->out;
-    if (!sw__grow((void**)&o->colliders, &o->collider_cap, o->set.collider_count, sizeof *o->colliders)) return false;
-    o->colliders[o->set.collider_count++] = *c;
-    o->set.colliders = o->colliders;
-    return true;
+    return SW__APPEND(R, colliders, collider_cap, collider_count, *c);
 }
-
 static bool sw__add_group_collider(sw__reader* R, uint32_t collider) {
-    sw__spring_owned* o = R->out;
-    if (!sw__grow((void**)&o->group_colliders, &o->group_collider_cap, o->set.group_collider_count,
-                  sizeof *o->group_colliders))
-        return false;
-    o->group_colliders[o->set.group_collider_count++] = collider;
-    o->set.group_colliders = o->group_colliders;
-    return true;
+    return SW__APPEND(R, group_colliders, group_collider_cap, group_collider_count, collider);
 }
-
 static bool sw__add_group(sw__reader* R, const sw_spring_collider_group* g) {
-    sw__spring_owned* o = R->out;
-    if (!sw__grow((void**)&o->groups, &o->group_cap, o->set.group_count, sizeof *o->groups)) return false;
-    o->groups[o->set.group_count++] = *g;
-    o->set.groups = o->groups;
-    return true;
+    return SW__APPEND(R, groups, group_cap, group_count, *g);
 }
 
 /* The checks sw_spring_sizes_of makes on one chain's bones (given its
