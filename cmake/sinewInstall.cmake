@@ -38,6 +38,14 @@ if(SW_SANITIZE)
                "$<INSTALL_INTERFACE:-fsanitize=address,undefined>")
   set(SW_PC_EXTRA_LIBS " -fsanitize=address,undefined")
 endif()
+# Built with Assimp (SW_ASSIMP), the static core links it: sinew.pc
+# requires it and sinewConfig.cmake finds it, as it finds cJSON.
+set(SW_PC_ASSIMP "")
+set(SW_CONFIG_ASSIMP "")
+if(SW_ASSIMP)
+  set(SW_PC_ASSIMP " assimp")
+  set(SW_CONFIG_ASSIMP "ASSIMP;assimp;sinew")
+endif()
 set(SW_PC_EXTRA_CFLAGS "")
 if(SW_NO_SIMD)
   set(SW_PC_EXTRA_CFLAGS " -DSW_NO_SIMD=1") # what sinew::sinew's compile definitions carry

@@ -14,6 +14,7 @@ pkg-config
 libcairo2-dev
 libcglm-dev
 libcjson-dev
+libassimp-dev
 libstb-dev
 python3
 python3-numpy
@@ -27,6 +28,9 @@ libegl-mesa0
 libgl1-mesa-dri
 glslang-tools
 ffmpeg
+libglfw3-dev
+xvfb
+xauth
 "
 
 missing=""

@@ -78,6 +78,8 @@ void main() {
 
     if (sw_flag(SW_GBUFFER_FLAG_VIEW_UV)) base = vec4(fract(i.uv0), 0.0, 1.0);
     if (sw_flag(SW_GBUFFER_FLAG_VIEW_WEIGHTS)) base = vec4(sw_heat(i.weight), 1.0);
+    // Retention view: the attribute is the radius kept; the heat is the radius lost.
+    if (sw_flag(SW_GBUFFER_FLAG_VIEW_RETENTION)) base = vec4(sw_heat(1.0 - i.weight), 1.0);
 
     out_normal = vec4(n * 0.5 + 0.5, 0.0);
     out_albedo = vec4(base.rgb, 1.0);

@@ -55,7 +55,9 @@ void main() {
         out_color = vec4(mix(u_background_bottom, u_background_top, smoothstep(0.0, 1.0, v_uv.y)), 1.0);
         return;
     }
-    if (cls == uint(SW_CLASS_UNLIT)) {  // unlit: the emission target holds its colour already
+    // Unlit and toon pixels: the emission target holds their colour already
+    // (toon materials are lit in the G-buffer pass, toon.frag).
+    if (cls == uint(SW_CLASS_UNLIT) || cls == uint(SW_CLASS_TOON)) {
         out_color = vec4(0.0);
         return;
     }

@@ -1,6 +1,8 @@
-// Tone mapping (the ACES filmic curve as fitted by Narkowicz) and sRGB
-// encoding into the 8-bit image; or one of the debug views. Units,
-// locations, views and classes: src/render/render_interface.h.
+// Display mapping: the HDR target (motion-blurred when that stage ran)
+// plus bloom, through the ACES filmic curve as fitted by Narkowicz, then
+// sRGB encoding: display-referred values for edge AA and TAA. Or one of
+// the debug views of the G-buffer. Units, locations, views and classes:
+// src/render/render_interface.h.
 in vec2 v_uv;
 layout(location = SW_OUT_COLOR) out vec4 out_color;
 
@@ -9,10 +11,12 @@ layout(binding = SW_POST_UNIT_NORMAL) uniform sampler2D t_normal;
 layout(binding = SW_POST_UNIT_ALBEDO) uniform sampler2D t_albedo;
 layout(binding = SW_POST_UNIT_CLASS) uniform usampler2D t_class;
 layout(binding = SW_POST_UNIT_MOTION) uniform sampler2D t_motion;
+layout(binding = SW_POST_UNIT_BLOOM) uniform sampler2D t_bloom;  // half size, bilinear
 
 layout(location = SW_POST_LOC_VIEW) uniform int u_view;  // SW_VIEW_*
 layout(location = SW_POST_LOC_EXPOSURE) uniform float u_exposure;
 layout(location = SW_POST_LOC_MOTION_SCALE) uniform float u_motion_scale;
+layout(location = SW_POST_LOC_BLOOM_STRENGTH) uniform float u_bloom_strength;
 
 vec3 sw_aces(vec3 x) {
     return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
@@ -32,7 +36,10 @@ void main() {
     uint cls = texelFetch(t_class, pixel, 0).r & uint(SW_CLASS_MASK);
     vec3 c;
     if (u_view == SW_VIEW_SHADED) {
-        c = sw_srgb_encode(sw_aces(texelFetch(t_hdr, pixel, 0).rgb * u_exposure));
+        vec3 hdr = texelFetch(t_hdr, pixel, 0).rgb;
+        // The strength test keeps the bloom texture unread (and unneeded) when off.
+        if (u_bloom_strength > 0.0) hdr += u_bloom_strength * textureLod(t_bloom, v_uv, 0.0).rgb;
+        c = sw_srgb_encode(sw_aces(hdr * u_exposure));
     } else if (cls == uint(SW_CLASS_BACKGROUND)) {
         c = vec3(0.08);
     } else if (u_view == SW_VIEW_NORMALS) {

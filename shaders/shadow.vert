@@ -1,5 +1,19 @@
-// Shadow map pass: depth only, from the light.
+// Shadow map pass: depth only, from the light. Toon faces fold their
+// tagged vertices here too, as in gbuffer.vert, so hidden patches cast no
+// shadow.
 layout(location = SW_ATTR_POSITION) in vec3 a_position;
+layout(location = SW_ATTR_UV0) in vec2 a_uv0;
+layout(location = SW_ATTR_UV1) in vec2 a_uv1;
 layout(location = SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION) uniform mat4 u_light_view_projection;
+layout(location = SW_SHADOW_LOC_FOLD_MASK) uniform int u_fold_mask;
+layout(location = SW_SHADOW_LOC_FOLD_UV_SET) uniform int u_fold_uv_set;
+layout(location = SW_SHADOW_LOC_FOLD_POINT) uniform vec3 u_fold_point;
 
-void main() { gl_Position = u_light_view_projection * vec4(a_position, 1.0); }
+void main() {
+    vec3 position = a_position;
+    if (u_fold_mask != 0) {
+        float tag = floor(u_fold_uv_set == 1 ? a_uv1.x : a_uv0.x);
+        if (tag >= 0.0 && tag < 31.5 && ((u_fold_mask >> int(tag)) & 1) != 0) position = u_fold_point;
+    }
+    gl_Position = u_light_view_projection * vec4(position, 1.0);
+}

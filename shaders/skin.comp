@@ -45,6 +45,12 @@ float sw_weight(uint v, uint k) {
 void main() {
     uint v = u_first_vertex + gl_GlobalInvocationID.x;
     if (v >= u_vertex_count) return;
+    // Crowds: work group row y skins instance y, with its own palette
+    // (u_joint_count joints further on per instance) into its own outputs
+    // (u_vertex_count vertices further on). Row 0 is the one character.
+    uint instance = gl_WorkGroupID.y;
+    uint joint0 = instance * u_joint_count;
+    uint o = instance * u_vertex_count + v;
 
     vec3 position = vec3(rest[3u * v], rest[3u * v + 1u], rest[3u * v + 2u]);
     vec3 normal = vec3(0.0), tangent = vec3(0.0);
@@ -64,30 +70,31 @@ void main() {
 
 #if SW_INFLUENCES > 0
     SwBlend b = sw_blend_begin();
-    vec4 pivot = sw_pivot(sw_clamp_joint(sw_joint(v, 0u)));
-    for (uint k = 0u; k < uint(SW_INFLUENCES); k++) sw_blend_add(b, sw_clamp_joint(sw_joint(v, k)), sw_weight(v, k), pivot);
+    vec4 pivot = sw_pivot(joint0 + sw_clamp_joint(sw_joint(v, 0u)));
+    for (uint k = 0u; k < uint(SW_INFLUENCES); k++)
+        sw_blend_add(b, joint0 + sw_clamp_joint(sw_joint(v, k)), sw_weight(v, k), pivot);
     sw_blend_apply(b, position, normal, tangent);
 #elif defined(SW_RIGID)
     SwBlend b = sw_blend_begin();
-    sw_blend_add(b, 0u, 1.0, sw_pivot(0u));
+    sw_blend_add(b, joint0, 1.0, sw_pivot(joint0));
     sw_blend_apply(b, position, normal, tangent);
 #endif
 
-    out_positions[3u * v] = position.x;
-    out_positions[3u * v + 1u] = position.y;
-    out_positions[3u * v + 2u] = position.z;
+    out_positions[3u * o] = position.x;
+    out_positions[3u * o + 1u] = position.y;
+    out_positions[3u * o + 2u] = position.z;
 #ifdef SW_NORMALS
     normal = sw_normalize_or_zero(normal);
-    out_frames[3u * v] = normal.x;
-    out_frames[3u * v + 1u] = normal.y;
-    out_frames[3u * v + 2u] = normal.z;
+    out_frames[3u * o] = normal.x;
+    out_frames[3u * o + 1u] = normal.y;
+    out_frames[3u * o + 2u] = normal.z;
 #endif
 #ifdef SW_TANGENTS
     tangent = sw_normalize_or_zero(tangent);
-    uint o = u_offsets.w + 4u * v;
-    out_frames[o] = tangent.x;
-    out_frames[o + 1u] = tangent.y;
-    out_frames[o + 2u] = tangent.z;
-    out_frames[o + 3u] = handedness;
+    uint t_out = u_offsets.w + 4u * o;
+    out_frames[t_out] = tangent.x;
+    out_frames[t_out + 1u] = tangent.y;
+    out_frames[t_out + 2u] = tangent.z;
+    out_frames[t_out + 3u] = handedness;
 #endif
 }

@@ -158,6 +158,8 @@ static bool parse_target(const char* option, const char* v, bool pole_allowed, a
 
 int anim_options_take(anim_options* o, tool_args* args, const char* arg, tool_error* err) {
     const char* v;
+    int file = anim_file_option_take(&o->file, args, arg, err);
+    if (file) return file;
     if (tool_args_flag(arg, "--sync")) {
         o->sync = true;
         return 1;
@@ -203,6 +205,7 @@ int anim_options_take(anim_options* o, tool_args* args, const char* arg, tool_er
 }
 
 bool anim_options_check(const anim_options* o, tool_error* err) {
+    if (!anim_file_options_check(&o->file, err)) return false;
     if (o->sync && !o->blend_count) return tool_error_set(err, "--sync: needs --blend");
     if (o->blend_count && o->crossfade) return tool_error_set(err, "--crossfade: give --blend or --crossfade, not both");
     if (o->sync) {

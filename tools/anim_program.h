@@ -26,6 +26,7 @@
 #define SINEW_ANIM_PROGRAM_H
 
 #include "tool_common.h"
+#include "anim_file.h"
 
 #include "sinew/playback.h"
 #include "sinew/spring.h"
@@ -71,6 +72,7 @@ typedef struct anim_options {
     size_t ik_count;         anim_ik_item* iks;          /* --ik, repeatable */
     size_t look_count;       anim_ik_item* looks;        /* --look-at, repeatable (no pole) */
     anim_springs springs;                                /* --springs on|off */
+    anim_file_options file;                              /* --anim-file, --bone-map, --retarget (anim_file.h) */
 } anim_options;
 
 /* If `arg` is one of the options above, takes it (and its value) and
@@ -112,7 +114,8 @@ void anim_options_free(anim_options* o);
     "                  point if given; repeatable\n" \
     "  --look-at JOINT:X,Y,Z\n" \
     "                  turn JOINT so that its local +Z points at the world\n" \
-    "                  point; repeatable\n"
+    "                  point; repeatable\n" \
+    ANIM_FILE_OPTIONS_HELP
 
 /* How the command maps its time to clip time. */
 typedef struct anim_program_config {

@@ -3,6 +3,7 @@
    character). Numbers are min / median / max over repetitions after a
    warm-up; nothing here asserts a time. */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_crowd.h"
 #include "bench_gpu.h"
 #include "bench_stats.h"
 #include "json_writer.h"
@@ -29,9 +30,12 @@
 const char cmd_bench_help[] =
     "usage: sinew bench skin MODEL [--copies K] [--threads N] [--dqs] [--normals]\n"
     "                              [--tangents] [--kernel auto|scalar|sse2|avx2] [--scalar]\n"
+    "                              [--compact] [--no-normalize]\n"
     "                              [--gpu|--gpu-vs] [--reps R] [--json]\n"
     "       sinew bench anim MODEL [--characters N] [--threads N] [--anim A]\n"
     "                              [--blend A,B] [--reps R] [--json]\n"
+    "       sinew bench crowd MODEL [--characters N] [--threads N] [--dqs] [--gpu]\n"
+    "                               [--reps R] [--json]\n"
     "\n"
     "bench skin: skins every skinned mesh of MODEL, replicated K times into\n"
     "separate inputs and outputs (default: enough copies for about 1M\n"
@@ -44,6 +48,11 @@ const char cmd_bench_help[] =
     "streams (a model without tangents gets a synthetic unit tangent per\n"
     "vertex). --dqs skins with dual quaternions. --kernel picks the kernel\n"
     "(default: the best this CPU runs; --scalar is --kernel scalar).\n"
+    "--compact skins the compact layout (sw_skin_compact_build: vertices\n"
+    "grouped by influence count, 8-bit joints up to 256 joints, 16-bit\n"
+    "weights with the last implied); --no-normalize leaves normals and\n"
+    "tangents unnormalised. The bytes per vertex printed are those of the\n"
+    "layout skinned.\n"
     "\n"
     "bench anim: N characters (default 1000) each play animation A (default\n"
     "0) from a different time, advancing 1/60 s per repetition: sampling\n"
@@ -57,6 +66,18 @@ const char cmd_bench_help[] =
     "them) towards targets above the feet: sample + blend, IK, local->model\n"
     "and skin matrices. Ends with a checksum of every character's skin\n"
     "matrices, which does not depend on --threads.\n"
+    "\n"
+    "bench crowd: N characters (default 1000) of MODEL, character i playing\n"
+    "animation i mod (the model's count) from its own time, advancing 1/60 s\n"
+    "per repetition: the poses (sample, local->model, skin matrices; items of\n"
+    "16 characters) and then the skinning of positions and normals (items of\n"
+    "one character's 4096 vertices) as crowd jobs, in microseconds per\n"
+    "character of wall time, with a checksum of every skinned vertex that\n"
+    "does not depend on --threads. --gpu adds, per character: the palette\n"
+    "upload, one compute dispatch per primitive for all characters, and a\n"
+    "frame of the renderer (640x360, the characters on a grid, instanced\n"
+    "draws; the pose unchanged, so the skin cache answers and the passes are\n"
+    "timed).\n"
     "\n"
     "common options:\n"
     "  --threads N   threads in all (default 1); work is split into tasks of\n"
@@ -74,6 +95,7 @@ typedef struct bench_options {
     const char* model;
     long copies, threads, reps, characters;
     bool dqs, normals, tangents, json;
+    bool compact, no_normalize; /* bench skin: the compact layout; unnormalised normals and tangents */
     int gpu;               /* 0 = CPU, 1 = GPU compute, 2 = GPU vertex shader */
     const char* kernel;
     const char* anim;
@@ -84,7 +106,7 @@ typedef struct bench_options {
 static bool load_posed(const bench_options* opt, tool_args* args, sw_model** out_asset, sw_pose* out_pose,
                        void** out_pose_memory, int* status) {
     sw_diag diag;
-    if (sw_gltf_load_file(opt->model, NULL, out_asset, &diag) != SW_OK) {
+    if (tool_load_model(opt->model, NULL, out_asset, &diag) != SW_OK) {
         *status = tool_fail(args, "%s", diag.message);
         return false;
     }
@@ -207,7 +229,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     palettes = calloc(a->skin_count + 1, sizeof *palettes);
     dual_quats = calloc(a->skin_count + 1, sizeof *dual_quats);
     stretches = calloc(a->skin_count + 1, sizeof *stretches);
-    b.job_count = instance_count * copies;
+    b.job_count = instance_count * copies * (opt->compact ? SW_MAX_INFLUENCES : 1);
     b.jobs = calloc(b.job_count, sizeof *b.jobs);
     allocation_capacity = b.job_count * 8 + 8;
     allocations = calloc(allocation_capacity, sizeof *allocations);
@@ -227,6 +249,10 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         }
         memcpy(palettes[s], pose.skin_matrices + a->skins[s].palette_offset, joints * sizeof(sw_mat34));
         if (sw_skin_dual_quats(dual_quats[s], stretches[s], palettes[s], joints) > 0) scaled_palette = true;
+    }
+    if (opt->gpu && (opt->compact || opt->no_normalize)) {
+        status = tool_usage(args, "--compact and --no-normalize are CPU options");
+        goto done;
     }
     if (opt->gpu) {
         bench_gpu_options g = {.model = opt->model, .copies = copies, .reps = (int)opt->reps, .dqs = opt->dqs,
@@ -252,6 +278,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         allocations[allocation_count++] = ptr;                                \
         job->field = ptr;                                                     \
     } while (0)
+    size_t job_total = 0;
     for (size_t c = 0; c < copies; ++c) {
         for (size_t i = 0; i < instance_count; ++i) {
             const sw_model_primitive* prim = skinned[i].prim;
@@ -259,6 +286,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
             size_t v = prim->vertex_count, k = (size_t)prim->influence_count;
             sw_skin_job* job = &b.jobs[j++];
             *job = (sw_skin_job){
+                .unnormalized = opt->no_normalize,
                 .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
                 .kernel = kernel,
                 .vertex_count = v,
@@ -292,14 +320,42 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
                 STREAM(out_tangents, NULL, v * 16);
                 bytes += v * 32;
             }
-            if (sw_skin_job_validate(job, &diag) != SW_OK) {
-                status = tool_fail(args, "%s: %s", opt->model, diag.message);
-                goto done;
+            if (opt->compact) {
+                /* The same streams, as the compact layout: one job per
+                   influence count, outputs in the grouped order. */
+                const sw_skin_compact_desc desc = {.vertex_count = v,
+                                                   .influence_count = prim->influence_count,
+                                                   .joint_count = job->joint_count,
+                                                   .joints = job->joints,
+                                                   .joint_format = SW_JOINT_U16,
+                                                   .weights = job->weights,
+                                                   .weight_format = SW_WEIGHT_F32,
+                                                   .positions = job->in_positions,
+                                                   .normals = job->in_normals,
+                                                   .tangents = job->in_tangents};
+                const size_t size = sw_skin_compact_memory_size(&desc);
+                sw_skin_compact compact;
+                STREAM(joints, NULL, size);
+                if (sw_skin_compact_build(&desc, ptr, size, &compact, &diag) != SW_OK) {
+                    status = tool_fail(args, "%s: %s", opt->model, diag.message);
+                    goto done;
+                }
+                const sw_skin_job base = *job;
+                j += sw_skin_compact_jobs(&compact, &base, job) - 1;
+                bytes -= v * k * (sizeof(uint16_t) + sizeof(float));
+                bytes += compact.influence_bytes;
             }
+            for (sw_skin_job* made = job; made < b.jobs + j; ++made)
+                if (sw_skin_job_validate(made, &diag) != SW_OK) {
+                    status = tool_fail(args, "%s: %s", opt->model, diag.message);
+                    goto done;
+                }
             bytes_per_pass += bytes;
             vertices_per_pass += v;
         }
     }
+    job_total = j;
+    b.job_count = job_total;
 #undef STREAM
     bool normals_used = b.jobs[0].in_normals != NULL;
 
@@ -360,6 +416,8 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         json_key(&w, "method"), json_string(&w, opt->dqs ? "dqs" : "lbs");
         json_key(&w, "normals"), json_bool(&w, normals_used);
         json_key(&w, "tangents"), json_bool(&w, opt->tangents);
+        json_key(&w, "layout"), json_string(&w, opt->compact ? "compact" : "default");
+        json_key(&w, "normalized"), json_bool(&w, !opt->no_normalize);
         json_key(&w, "synthetic_tangents"), json_bool(&w, synthetic_tangents);
         json_key(&w, "threads"), json_int(&w, opt->threads);
         json_key(&w, "copies"), json_int(&w, (long long)copies);
@@ -380,10 +438,12 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
     } else {
         printf("sinew bench skin: %s\n", opt->model);
-        printf("  %s %s, positions%s%s%s; %zu vertices (%zu copies of %zu), %.1f bytes per vertex read + written\n",
+        printf("  %s %s, positions%s%s%s%s, %s layout; %zu vertices (%zu copies of %zu), %.1f bytes per vertex read + "
+               "written\n",
                sw_skin_kernel_name(used), opt->dqs ? "DQS" : "LBS", normals_used ? " + normals" : "",
-               opt->tangents ? " + tangents" : "", synthetic_tangents ? " (synthetic)" : "", vertices_per_pass, copies,
-               vertices_per_copy, bytes_per_vertex);
+               opt->tangents ? " + tangents" : "", synthetic_tangents ? " (synthetic)" : "",
+               opt->no_normalize && (normals_used || opt->tangents) ? " (unnormalised)" : "",
+               opt->compact ? "compact" : "default", vertices_per_pass, copies, vertices_per_copy, bytes_per_vertex);
         printf("  %ld thread%s, %ld repetitions after %d warm-up runs (min / median / max)\n", opt->threads,
                opt->threads == 1 ? "" : "s", opt->reps, WARMUP_RUNS);
         printf("  vertices/s     %8.1f M  %8.1f M  %8.1f M\n", s_vps.min * 1e-6, s_vps.median * 1e-6, s_vps.max * 1e-6);
@@ -572,7 +632,7 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
     double* per_char[4 + BLEND_STAGES + 1] = {NULL};
     const int per_char_count = 4 + BLEND_STAGES + 1;
 
-    if (sw_gltf_load_file(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+    if (tool_load_model(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
     long clip_index = -1;
     if (opt->anim) {
         if ((clip_index = find_clip(a, opt->anim)) < 0) {
@@ -860,6 +920,8 @@ int cmd_bench(tool_args* args) {
         else if (tool_args_flag(arg, "--normals")) opt.normals = true;
         else if (tool_args_flag(arg, "--tangents")) opt.tangents = true;
         else if (tool_args_flag(arg, "--json")) opt.json = true;
+        else if (tool_args_flag(arg, "--compact")) opt.compact = true;
+        else if (tool_args_flag(arg, "--no-normalize")) opt.no_normalize = true;
         else if (tool_args_flag(arg, "--scalar")) opt.kernel = "scalar";
         else if (tool_args_flag(arg, "--gpu")) opt.gpu = 1;
         else if (tool_args_flag(arg, "--gpu-vs")) opt.gpu = 2;
@@ -894,19 +956,30 @@ int cmd_bench(tool_args* args) {
             return tool_usage(args, "unexpected argument '%s'", arg);
         }
     }
-    if (!opt.mode) return tool_usage(args, "say what to benchmark: skin or anim");
+    if (!opt.mode) return tool_usage(args, "say what to benchmark: skin, anim or crowd");
     if (!opt.model) return tool_usage(args, "no MODEL given");
     if (strcmp(opt.mode, "skin") == 0) {
         if (opt.blend) return tool_usage(args, "--blend is for bench anim");
         return bench_skin(&opt, args);
     }
     if (strcmp(opt.mode, "anim") == 0) {
-        if (opt.dqs || opt.normals || opt.tangents || opt.kernel || opt.copies || opt.gpu)
-            return tool_usage(args, "--dqs, --normals, --tangents, --kernel, --copies and --gpu are for bench skin");
+        if (opt.dqs || opt.normals || opt.tangents || opt.kernel || opt.copies || opt.gpu || opt.compact ||
+            opt.no_normalize)
+            return tool_usage(args, "--dqs, --normals, --tangents, --kernel, --copies, --gpu, --compact and "
+                                    "--no-normalize are for bench skin");
         const char* comma = opt.blend ? strchr(opt.blend, ',') : NULL;
         if (opt.blend && (!comma || comma == opt.blend || !comma[1] || strchr(comma + 1, ',')))
             return tool_usage(args, "--blend: give two animations, A,B (names or indices)");
         return bench_anim(&opt, args);
     }
-    return tool_usage(args, "unknown benchmark '%s' (skin or anim)", opt.mode);
+    if (strcmp(opt.mode, "crowd") == 0) {
+        if (opt.normals || opt.tangents || opt.kernel || opt.copies || opt.gpu == 2 || opt.anim || opt.blend ||
+            opt.compact || opt.no_normalize)
+            return tool_usage(args, "bench crowd takes --characters, --threads, --dqs, --gpu, --reps and --json");
+        const bench_crowd_options crowd = {.model = opt.model, .characters = (size_t)opt.characters,
+                                           .threads = (int)opt.threads, .reps = (int)opt.reps, .dqs = opt.dqs,
+                                           .gpu = opt.gpu == 1, .json = opt.json};
+        return bench_crowd(&crowd, args);
+    }
+    return tool_usage(args, "unknown benchmark '%s' (skin, anim or crowd)", opt.mode);
 }

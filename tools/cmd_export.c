@@ -411,6 +411,7 @@ static int export_run(tool_args* args, anim_options* program) {
     if (opt.out) {
         tool_inputs inputs = {0};
         bool listed = tool_inputs_add_model(&inputs, opt.model);
+        listed = listed && (!program->file.path || tool_inputs_add_model(&inputs, program->file.path));
         bool ok = listed && tool_output_check(opt.out, &inputs, &err);
         tool_inputs_free(&inputs);
         if (!ok) {
@@ -421,7 +422,7 @@ static int export_run(tool_args* args, anim_options* program) {
 
     sw_model* asset = NULL;
     sw_diag diag;
-    if (sw_gltf_load_file(opt.model, &opt.load, &asset, &diag) != SW_OK) {
+    if (tool_load_model(opt.model, &opt.load, &asset, &diag) != SW_OK) {
         free(times);
         return tool_fail(args, "%s", diag.message);
     }
@@ -431,6 +432,12 @@ static int export_run(tool_args* args, anim_options* program) {
     export_gpu gpu = {0};
     anim_program prog = {0};
     bool with_prog = false;
+    anim_file anim_src = {0}; /* --anim-file */
+    if (!anim_file_attach(&anim_src, &asset, &program->file, &err)) {
+        status = tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    if (anim_src.view && !opt.quiet) fprintf(stderr, "%s\n", anim_src.summary);
     if (!tool_find_clip(asset, opt.anim, &clip_index, &err)) {
         status = tool_fail(args, "%s", err.message);
         goto done;
@@ -525,6 +532,7 @@ done:
     sw_gpu_skinner_destroy(gpu.skinner);
     sw_gl_context_destroy(gpu.context);
     free(poses.poses), free(poses.memory), free(times);
+    anim_file_detach(&anim_src, &asset);
     sw_model_free(asset);
     return status;
 }

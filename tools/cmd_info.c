@@ -1,19 +1,23 @@
 /* sinew info — what a glTF file holds: scenes, nodes, meshes and their
    primitives, skins with an influence histogram, animations, materials and
    the loader's warnings; as text or as one JSON object. */
+#include "anim_file.h"
 #include "json_writer.h"
 #include "text_escape.h"
 #include "tool_common.h"
 
 #include "sinew/gltf.h"
+#include "sinew/vrm.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 const char cmd_info_help[] =
     "usage: sinew info MODEL [--json] [--allow-outside-paths]\n"
+    "                  [--anim-file FILE [--bone-map MAP.json] [--retarget]]\n"
     "\n"
-    "Loads MODEL (.gltf or .glb) and prints what it holds: scenes, nodes,\n"
+    "Loads MODEL (glTF, GLB, VRM, IQM, or FBX, Collada, BVH... through Assimp)\n"
+    "and prints what it holds: its format, units and axes as read, scenes, nodes,\n"
     "meshes and primitives (vertex and index counts, attributes, morph\n"
     "targets), skins (joints and a histogram of influences per vertex: how\n"
     "many vertices have 1, 2, ... non-zero weights), animations (name, time\n"
@@ -30,7 +34,9 @@ const char cmd_info_help[] =
     "  --json                  print one JSON object instead of text\n"
     "  --allow-outside-paths   let buffer and image URIs be absolute or leave\n"
     "                          the model's folder through '..'\n"
-    "  -h, --help              show this help\n";
+    "  -h, --help              show this help\n"
+    "\n"
+    ANIM_FILE_OPTIONS_HELP;
 
 static const char* const mode_names[] = {"points",    "lines",          "line loop",     "line strip",
                                          "triangles", "triangle strip", "triangle fan"};
@@ -112,11 +118,123 @@ static void print_attributes(const sw_model_primitive* p) {
     for (int s = 0; s < p->influence_sets; ++s) printf(" JOINTS_%d WEIGHTS_%d", s, s);
 }
 
+/* VRM avatars (sinew/vrm.h): meta, licence and humanoid coverage. */
+static void print_vrm_text(const sw_model* a) {
+    sw_vrm* v = NULL;
+    sw_diag diag;
+    if (sw_vrm_read(a, &v, &diag) != SW_OK) {
+        printf("vrm: unreadable: "), print_escaped(diag.message), printf("\n");
+        return;
+    }
+    if (!v) return;
+    const sw_vrm_meta* m = &v->meta;
+    printf("vrm: %s", v->version == SW_VRM_1 ? "1.0 (VRMC_vrm)" : "0.x (VRM, turned to face +Z at load)");
+    printf(", name "), print_name(m->name);
+    printf(", version "), print_name(m->version);
+    printf("\n  authors:");
+    for (size_t i = 0; i < m->author_count; i++) printf(i ? ", " : " "), print_escaped(m->authors[i]);
+    printf("\n  licence: ");
+    if (v->version == SW_VRM_1) {
+        print_name(m->license_url);
+        printf(", avatar %s, commercial %s, credit %s, modification %s, redistribution %s, violent %s, sexual %s, "
+               "political/religious %s, antisocial/hate %s",
+               m->avatar_permission, m->commercial_usage, m->credit_notation, m->modification,
+               m->allow_redistribution ? "allowed" : "no", m->allow_excessively_violent_usage ? "allowed" : "no",
+               m->allow_excessively_sexual_usage ? "allowed" : "no",
+               m->allow_political_or_religious_usage ? "allowed" : "no",
+               m->allow_antisocial_or_hate_usage ? "allowed" : "no");
+    } else {
+        printf("%s, users %s, violent %s, sexual %s, commercial %s", or_dash(m->license_name),
+               or_dash(m->allowed_user_name), or_dash(m->violent_usage), or_dash(m->sexual_usage),
+               or_dash(m->commercial_usage_name));
+    }
+    if (m->other_license_url && *m->other_license_url) printf(", other "), print_name(m->other_license_url);
+    printf("\n  humanoid: %u of %d bones mapped", (unsigned)v->humanoid_mapped, (int)SW_HUMANOID_BONE_COUNT);
+    if (v->humanoid_required_missing) {
+        printf(", required missing:");
+        for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++)
+            if (v->humanoid.node[b] < 0 && sw_humanoid_bone_required((sw_humanoid_bone)b))
+                printf(" %s", sw_humanoid_bone_name((sw_humanoid_bone)b));
+    }
+    printf("\n  expressions: %zu, look-at: %s, first-person annotations: %zu, VRM warnings: %zu\n",
+           v->expression_count,
+           !v->look_at.present ? "none" : v->look_at.type == SW_VRM_LOOK_AT_BONE ? "bone" : "expression",
+           v->mesh_annotation_count, v->warning_count);
+    for (size_t i = 0; i < v->warning_count; i++) printf("    "), print_escaped(v->warnings[i]), printf("\n");
+    sw_vrm_free(v);
+}
+
+static void json_vrm(const sw_model* a, json_writer* w) {
+    sw_vrm* v = NULL;
+    sw_diag diag;
+    json_key(w, "vrm");
+    if (sw_vrm_read(a, &v, &diag) != SW_OK) {
+        json_begin_object(w);
+        json_key(w, "error"), json_string(w, diag.message);
+        json_end_object(w);
+        return;
+    }
+    if (!v) {
+        json_null(w);
+        return;
+    }
+    const sw_vrm_meta* m = &v->meta;
+    json_begin_object(w);
+    json_key(w, "version"), json_string(w, v->version == SW_VRM_1 ? "1.0" : "0.x");
+    json_key(w, "name"), json_string(w, m->name);
+    json_key(w, "model_version"), json_string(w, m->version);
+    json_key(w, "authors"), json_begin_array(w);
+    for (size_t i = 0; i < m->author_count; i++) json_string(w, m->authors[i]);
+    json_end_array(w);
+    json_key(w, "license_url"), json_string(w, m->license_url);
+    json_key(w, "avatar_permission"), json_string(w, m->avatar_permission);
+    json_key(w, "commercial_usage"), json_string(w, m->commercial_usage);
+    json_key(w, "credit_notation"), json_string(w, m->credit_notation);
+    json_key(w, "modification"), json_string(w, m->modification);
+    json_key(w, "allow_redistribution"), json_bool(w, m->allow_redistribution);
+    json_key(w, "allow_excessively_violent_usage"), json_bool(w, m->allow_excessively_violent_usage);
+    json_key(w, "allow_excessively_sexual_usage"), json_bool(w, m->allow_excessively_sexual_usage);
+    json_key(w, "allow_political_or_religious_usage"), json_bool(w, m->allow_political_or_religious_usage);
+    json_key(w, "allow_antisocial_or_hate_usage"), json_bool(w, m->allow_antisocial_or_hate_usage);
+    json_key(w, "other_license_url"), json_string(w, m->other_license_url);
+    json_key(w, "license_name"), json_string(w, m->license_name);
+    json_key(w, "allowed_user_name"), json_string(w, m->allowed_user_name);
+    json_key(w, "violent_usage"), json_string(w, m->violent_usage);
+    json_key(w, "sexual_usage"), json_string(w, m->sexual_usage);
+    json_key(w, "commercial_usage_name"), json_string(w, m->commercial_usage_name);
+    json_key(w, "humanoid_mapped"), json_int(w, v->humanoid_mapped);
+    json_key(w, "humanoid_required_missing"), json_begin_array(w);
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++)
+        if (v->humanoid.node[b] < 0 && sw_humanoid_bone_required((sw_humanoid_bone)b))
+            json_string(w, sw_humanoid_bone_name((sw_humanoid_bone)b));
+    json_end_array(w);
+    json_key(w, "expressions"), json_int(w, (long long)v->expression_count);
+    json_key(w, "warnings"), json_begin_array(w);
+    for (size_t i = 0; i < v->warning_count; i++) json_string(w, v->warnings[i]);
+    json_end_array(w);
+    json_end_object(w);
+    sw_vrm_free(v);
+}
+
 static void print_text(const sw_model* a) {
     print_escaped(a->path);
-    printf(": glTF 2.0");
+    bool gltf = !a->format || strcmp(a->format, "glTF") == 0 || strcmp(a->format, "GLB") == 0;
+    if (gltf) printf(": glTF 2.0");
+    else if (strcmp(a->format, "IQM") == 0) printf(": IQM version 2"); /* sinew's own reader */
+    else printf(": %s (through Assimp)", a->format);
     if (a->generator) printf(", generator "), print_name(a->generator);
     printf("\n");
+    if (!gltf) {
+        /* what the file said, and what sinew made of it (docs/import.md) */
+        printf("units: ");
+        if (a->unit_scale_to_metres > 0.0f) printf("%g m per unit", (double)a->unit_scale_to_metres);
+        else printf("not stated");
+        printf(", up axis: %s (as read); sinew's: metres, +Y up, right-handed\n",
+               a->up_axis_read[0] ? a->up_axis_read : "not stated");
+        if (a->import_dropped_vertices || a->import_collapsed_nodes)
+            printf("import: %zu vertices lost weights beyond the 8 kept (up to %g), %zu helper nodes folded\n",
+                   a->import_dropped_vertices, (double)a->import_dropped_weight, a->import_collapsed_nodes);
+    }
 
     printf("scenes: %zu", a->scene_count);
     if (a->default_scene >= 0) printf(" (default %d)", a->default_scene);
@@ -205,6 +323,7 @@ static void print_text(const sw_model* a) {
                m->unlit ? ", unlit" : "");
     }
     printf("textures: %zu, images: %zu\n", a->texture_count, a->image_count);
+    print_vrm_text(a);
 
     printf("warnings: %zu\n", a->warning_count);
     for (size_t i = 0; i < a->warning_count; ++i) {
@@ -244,6 +363,11 @@ static void print_json(const sw_model* a, json_writer* w) {
     json_begin_object(w);
     json_key(w, "model"), json_string(w, a->path);
     json_key(w, "generator"), json_string(w, a->generator);
+    json_key(w, "format"), json_string(w, a->format);
+    json_key(w, "unit_scale_to_metres"), json_float(w, a->unit_scale_to_metres);
+    json_key(w, "up_axis_read"), json_string(w, a->up_axis_read[0] ? a->up_axis_read : NULL);
+    json_key(w, "import_dropped_vertices"), json_int(w, (long long)a->import_dropped_vertices);
+    json_key(w, "import_collapsed_nodes"), json_int(w, (long long)a->import_collapsed_nodes);
     json_key(w, "default_scene"), json_int(w, a->default_scene);
 
     json_key(w, "scenes"), json_begin_array(w);
@@ -368,6 +492,7 @@ static void print_json(const sw_model* a, json_writer* w) {
     json_end_array(w);
     json_key(w, "textures"), json_int(w, (long long)a->texture_count);
     json_key(w, "images"), json_int(w, (long long)a->image_count);
+    json_vrm(a, w);
 
     json_key(w, "warnings"), json_begin_array(w);
     for (size_t i = 0; i < a->warning_count; ++i) json_newline(w), json_string(w, a->warnings[i]);
@@ -380,8 +505,13 @@ int cmd_info(tool_args* args) {
     const char* model = NULL;
     bool json = false;
     sw_gltf_options options = {0};
+    anim_file_options file = {0};
+    tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
         if (tool_args_is_help(arg)) return tool_print_help(args);
+        int took = anim_file_option_take(&file, args, arg, &err);
+        if (took < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
         if (tool_args_flag(arg, "--json")) json = true;
         else if (tool_args_flag(arg, "--allow-outside-paths")) options.allow_outside_paths = true;
         else if (arg[0] == '-' && arg[1]) return tool_usage(args, "unknown option '%s'", arg);
@@ -389,14 +519,20 @@ int cmd_info(tool_args* args) {
         else model = arg;
     }
     if (!model) return tool_usage(args, "no MODEL given");
+    if (!anim_file_options_check(&file, &err)) return tool_usage(args, "%s", err.message);
 
     sw_model* asset = NULL;
     sw_diag diag;
-    if (sw_gltf_load_file(model, &options, &asset, &diag) != SW_OK) {
+    if (tool_load_model(model, &options, &asset, &diag) != SW_OK) {
         /* the loader's message quotes the file's strings */
         char message[TEXT_ESCAPE_BOUND(sizeof diag.message)];
         text_escape(message, sizeof message, diag.message, strlen(diag.message));
         return tool_fail(args, "%s", message);
+    }
+    anim_file extra = {0}; /* --anim-file: its clips are listed with the model's */
+    if (!anim_file_attach(&extra, &asset, &file, &err)) {
+        sw_model_free(asset);
+        return tool_fail(args, "%s", err.message);
     }
 
     bool ok = true;
@@ -407,9 +543,11 @@ int cmd_info(tool_args* args) {
         ok = json_writer_finish(&w);
     } else {
         print_text(asset);
+        if (extra.view) printf("anim file: %s\n", extra.summary);
     }
     /* After the report, so that the warnings end up where the reader looks last. */
     tool_warn_bad_images(args, asset, false, NULL);
+    anim_file_detach(&extra, &asset);
     sw_model_free(asset);
     if (fflush(stdout) != 0 || !ok) return tool_fail(args, "cannot write to standard output");
     return TOOL_EXIT_OK;

@@ -24,13 +24,18 @@
 const char cmd_render_help[] =
     "usage: sinew render [MODEL] [--anim NAME|INDEX|none] [--time T | --frames N [--fps F]]\n"
     "                    [--size WxH] [--camera auto|orbit:DEG[,ELEV]] [--dqs] [--split]\n"
-    "                    [--view shaded|normals|motion|uv|weights:JOINT|bones] [--bones]\n"
-    "                    [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
+    "                    [--view shaded|normals|motion|uv|weights:JOINT|retention|bones]\n"
+    "                    [--bones]\n"
+    "                    [--aa none|edge|taa|edge+taa] [--bloom|--no-bloom] [--motion-blur]\n"
+    "                    [--style auto|toon|pbr] [--night]\n"
+    "                    [--crowd N] [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
     "                    [animation options, below]\n"
     "\n"
-    "Draws MODEL (a .gltf or .glb; without MODEL the built-in demo character)\n"
-    "with the deferred reference renderer: GPU compute skinning, a G-buffer, one\n"
-    "directional light with a shadow map, hemisphere ambient, ACES tone mapping.\n"
+    "Draws MODEL (glTF, GLB or VRM, or FBX, Collada, IQM, BVH... through the\n"
+    "importers; without MODEL the built-in demo character) with the deferred\n"
+    "reference renderer: GPU compute skinning, a G-buffer, one directional\n"
+    "light with a shadow map, toon materials with outlines (or glTF PBR), then\n"
+    "motion blur, bloom, ACES display mapping, edge AA and TAA.\n"
     "Headless (EGL): no window or X server is needed. A texture whose image is\n"
     "missing or does not decode is drawn white, with a warning on stderr.\n"
     "\n"
@@ -47,9 +52,29 @@ const char cmd_render_help[] =
     "  --dqs           dual quaternion skinning (default: linear blend)\n"
     "  --split         LBS in the left half, DQS in the right half\n"
     "  --view V        shaded (default), normals, motion, uv, weights:JOINT (the\n"
-    "                  weight of one joint, by node name or index, as a heat map)\n"
-    "                  or bones (shaded with the skeleton over it)\n"
+    "                  weight of one joint, by node name or index, as a heat map),\n"
+    "                  retention (the radius LBS keeps at each vertex in this\n"
+    "                  pose, from its weights and its joints' rotations: blue\n"
+    "                  all kept, red all lost) or bones (shaded with the\n"
+    "                  skeleton over it)\n"
     "  --bones         draw the skeleton over any view\n"
+    "  --aa A          anti-aliasing: none, edge (morphological, this frame),\n"
+    "                  taa (temporal) or edge+taa (default); with TAA, 8\n"
+    "                  warm-up frames of the same pose come before the first\n"
+    "                  frame, so a still is the converged picture\n"
+    "  --bloom, --no-bloom\n"
+    "                  glow around what is brighter than white (default on)\n"
+    "  --motion-blur   blur along the motion of each frame (for videos;\n"
+    "                  default off)\n"
+    "  --style S       auto (default): toon lighting and outlines for materials\n"
+    "                  with toon data (SW_materials_toon, VRM MToon), PBR for the\n"
+    "                  others; toon: every material toon (plain ones derived from\n"
+    "                  their base colour); pbr: glTF metallic-roughness only\n"
+    "  --night         the toon ramps' night rows\n"
+    "  --crowd N       N copies of the character on a square grid, copy i playing\n"
+    "                  the model's animations in turn from the chosen one, each\n"
+    "                  from its own time; skinned in one GPU dispatch and drawn\n"
+    "                  with instanced draws (not with animation options)\n"
     "  -o, --output FILE\n"
     "                  .png (one frame), .mp4 (H.264) or .gif (through ffmpeg),\n"
     "                  or a pattern such as frames/%04d.png; missing folders\n"
@@ -75,7 +100,12 @@ typedef struct render_options {
     long frames, width, height;
     double azimuth, elevation;
     bool dqs, split, bones, quiet, stats;
+    long crowd;           /* --crowd N, 0 = one character */
+    sw_render_aa aa;
+    bool bloom, motion_blur;
     sw_render_view view;
+    sw_render_style style;
+    bool night;
     const char* weight_joint;
     const char* out;
     sw_gltf_options load;
@@ -118,7 +148,7 @@ static bool parse_camera(const char* text, render_options* o, tool_error* err) {
 static bool parse_view(const char* text, render_options* o, tool_error* err) {
     static const struct { const char* name; sw_render_view view; } views[] = {
         {"shaded", SW_RENDER_VIEW_SHADED}, {"normals", SW_RENDER_VIEW_NORMALS}, {"motion", SW_RENDER_VIEW_MOTION},
-        {"uv", SW_RENDER_VIEW_UV},
+        {"uv", SW_RENDER_VIEW_UV}, {"retention", SW_RENDER_VIEW_RETENTION},
     };
     for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
         if (strcmp(text, views[i].name) == 0) {
@@ -133,7 +163,21 @@ static bool parse_view(const char* text, render_options* o, tool_error* err) {
         o->view = SW_RENDER_VIEW_WEIGHTS, o->weight_joint = text + 8;
         return true;
     }
-    return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT or bones", text);
+    return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT, retention or bones",
+                          text);
+}
+
+static bool parse_aa(const char* text, sw_render_aa* out, tool_error* err) {
+    static const struct { const char* name; sw_render_aa aa; } modes[] = {
+        {"none", SW_RENDER_AA_NONE}, {"edge", SW_RENDER_AA_EDGE}, {"taa", SW_RENDER_AA_TAA},
+        {"edge+taa", SW_RENDER_AA_EDGE_TAA},
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (strcmp(text, modes[i].name) == 0) {
+            *out = modes[i].aa;
+            return true;
+        }
+    return tool_error_set(err, "--aa: '%s' is not none, edge, taa or edge+taa", text);
 }
 
 static bool find_node(const sw_model* a, const char* spec, int32_t* out, tool_error* err) {
@@ -187,6 +231,47 @@ static void print_wrote(const render_options* o, frame_output_kind kind) {
     free(last);
 }
 
+/* --crowd N: the copies' poses, clips, time offsets and grid places. */
+typedef struct render_crowd {
+    size_t count;
+    sw_pose* poses;
+    const sw_pose** pointers;
+    void** memory;
+    long* clips;
+    double* offsets;
+    sw_mat34* placements;
+} render_crowd;
+
+static void crowd_free(render_crowd* c) {
+    for (size_t i = 0; c->memory && i < c->count; i++) free(c->memory[i]);
+    free(c->poses), free(c->pointers), free(c->memory), free(c->clips), free(c->offsets), free(c->placements);
+    memset(c, 0, sizeof *c);
+}
+
+/* Copy i plays clip (first + i) mod the model's count from 0.37·i s on
+   (a different phase for each), at cell i of a square grid `spacing` apart. */
+static bool crowd_init(render_crowd* c, const sw_model* a, long first, size_t count, float spacing) {
+    c->count = count;
+    c->poses = calloc(count, sizeof *c->poses);
+    c->pointers = calloc(count, sizeof *c->pointers);
+    c->memory = calloc(count, sizeof *c->memory);
+    c->clips = calloc(count, sizeof *c->clips);
+    c->offsets = calloc(count, sizeof *c->offsets);
+    c->placements = calloc(count, sizeof *c->placements);
+    if (!c->poses || !c->pointers || !c->memory || !c->clips || !c->offsets || !c->placements) return false;
+    const size_t side = (size_t)ceil(sqrt((double)count));
+    for (size_t i = 0; i < count; i++) {
+        if (!(c->memory[i] = tool_pose_alloc(a, &c->poses[i]))) return false;
+        c->pointers[i] = &c->poses[i];
+        c->clips[i] = first < 0 || a->animation_count == 0 ? first
+                                                            : (long)(((size_t)first + i) % a->animation_count);
+        c->offsets[i] = 0.37 * (double)i;
+        c->placements[i] =
+            sw_mat34_translation(sw_vec3_make(spacing * (float)(i % side), 0.0f, spacing * (float)(i / side)));
+    }
+    return true;
+}
+
 static int render_run(tool_args* args, anim_options* program);
 
 int cmd_render(tool_args* args) {
@@ -197,7 +282,8 @@ int cmd_render(tool_args* args) {
 }
 
 static int render_run(tool_args* args, anim_options* program) {
-    render_options o = {.fps = 30.0, .frames = 1, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0};
+    render_options o = {.fps = 30.0, .frames = 1, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0,
+                        .aa = SW_RENDER_AA_EDGE_TAA, .bloom = true};
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
         const char *v, *name;
@@ -208,6 +294,10 @@ static int render_run(tool_args* args, anim_options* program) {
         if (tool_args_flag(arg, "--dqs")) o.dqs = true;
         else if (tool_args_flag(arg, "--split")) o.split = true;
         else if (tool_args_flag(arg, "--bones")) o.bones = true;
+        else if (tool_args_flag(arg, "--bloom")) o.bloom = true;
+        else if (tool_args_flag(arg, "--no-bloom")) o.bloom = false;
+        else if (tool_args_flag(arg, "--motion-blur")) o.motion_blur = true;
+        else if (tool_args_flag(arg, "--night")) o.night = true;
         else if (tool_args_flag(arg, "--quiet")) o.quiet = true;
         else if (tool_args_flag(arg, "--stats")) o.stats = true;
         else if (tool_args_flag(arg, "--allow-outside-paths")) o.load.allow_outside_paths = true;
@@ -223,11 +313,23 @@ static int render_run(tool_args* args, anim_options* program) {
         } else if (tool_args_option(args, arg, "--fps")) {
             if (!(v = tool_args_value(args, "--fps", &err)) || !tool_parse_double("--fps", v, 1, 240, &o.fps, &err))
                 return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--crowd")) {
+            if (!(v = tool_args_value(args, "--crowd", &err)) || !tool_parse_int("--crowd", v, 1, 10000, &o.crowd, &err))
+                return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--size")) {
             if (!(v = tool_args_value(args, "--size", &err)) || !parse_size(v, &o.width, &o.height, &err))
                 return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--style")) {
+            if (!(v = tool_args_value(args, "--style", &err))) return tool_usage(args, "%s", err.message);
+            if (strcmp(v, "auto") == 0) o.style = SW_RENDER_STYLE_AUTO;
+            else if (strcmp(v, "toon") == 0) o.style = SW_RENDER_STYLE_TOON;
+            else if (strcmp(v, "pbr") == 0) o.style = SW_RENDER_STYLE_PBR;
+            else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
         } else if (tool_args_option(args, arg, "--camera")) {
             if (!(v = tool_args_value(args, "--camera", &err)) || !parse_camera(v, &o, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--aa")) {
+            if (!(v = tool_args_value(args, "--aa", &err)) || !parse_aa(v, &o.aa, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--view")) {
             if (!(v = tool_args_value(args, "--view", &err)) || !parse_view(v, &o, &err))
@@ -254,6 +356,8 @@ static int render_run(tool_args* args, anim_options* program) {
                           o.frames);
     if (o.split && o.dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
     if (!anim_options_check(program, &err)) return tool_usage(args, "%s", err.message);
+    if (o.crowd > 0 && anim_options_any(program))
+        return tool_usage(args, "--crowd plays the model's animations; animation options are for one character");
 
     /* Every file the render will write, before anything is loaded: a
        device, a FIFO, a folder, or the model (or a file it names) is
@@ -261,6 +365,7 @@ static int render_run(tool_args* args, anim_options* program) {
     {
         tool_inputs inputs = {0};
         bool listed = !o.model || tool_inputs_add_model(&inputs, o.model);
+        listed = listed && (!program->file.path || tool_inputs_add_model(&inputs, program->file.path));
         bool ok = listed && frame_output_check(o.out, (int)o.frames, &inputs, &err);
         tool_inputs_free(&inputs);
         if (!ok) return tool_fail(args, "%s", listed ? err.message : "out of memory");
@@ -275,13 +380,15 @@ static int render_run(tool_args* args, anim_options* program) {
     uint8_t* image = NULL;
     sw_pose p = {0};
     void* pose_memory = NULL;
+    render_crowd crowd = {0};
     anim_program prog = {0};
     anim_program* active = NULL;
+    anim_file anim_src = {0}; /* --anim-file */
     frame_progress progress;
 
     /* 1. The model: a file, or the demo character's GLB bytes. */
     if (o.model) {
-        if (sw_gltf_load_file(o.model, &o.load, &asset, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+        if (tool_load_model(o.model, &o.load, &asset, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
     } else {
         void* glb = NULL;
         size_t size = 0;
@@ -290,6 +397,11 @@ static int render_run(tool_args* args, anim_options* program) {
         sw_demo_free(glb);
         if (res != SW_OK) return tool_fail(args, "demo character: %s", diag.message);
     }
+    if (!anim_file_attach(&anim_src, &asset, &program->file, &err)) {
+        status = tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    if (anim_src.view && !o.quiet) fprintf(stderr, "%s\n", anim_src.summary);
     long clip = -1;
     int32_t weight_node = -1;
     if (!tool_find_clip(asset, o.anim ? o.anim : o.model ? NULL : "walk", &clip, &err) ||
@@ -360,6 +472,32 @@ static int render_run(tool_args* args, anim_options* program) {
         }
         for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
     }
+    /* A crowd: the grid, spaced by the character's footprint, and every
+       clip it plays (sampled as above) at every place. */
+    if (o.crowd > 0) {
+        const float spacing = 1.25f * fmaxf(fmaxf(hi[0] - lo[0], hi[2] - lo[2]), 1e-3f);
+        if (!crowd_init(&crowd, asset, clip, (size_t)o.crowd, spacing)) {
+            status = tool_fail(args, "out of memory for a crowd of %ld", o.crowd);
+            goto done;
+        }
+        for (size_t k = 1; k < crowd.count && (size_t)k < asset->animation_count; k++) {
+            const sw_clip* other = crowd.clips[k] >= 0 ? &asset->animations[crowd.clips[k]] : NULL;
+            for (int i = 0; other && other->duration > 0.0f && i < BOUNDS_SAMPLES; i++) {
+                float a[3], b[3];
+                if (!pose_at(asset, crowd.clips[k], NULL, &p, (double)other->duration * i / (BOUNDS_SAMPLES - 1), &err)) {
+                    status = tool_fail(args, "%s", err.message);
+                    goto done;
+                }
+                if (sw_renderer_scene_bounds(renderer, &p, a, b, &diag) != SW_OK) {
+                    status = tool_fail(args, "%s: %s", asset->path, diag.message);
+                    goto done;
+                }
+                for (int d = 0; d < 3; d++) lo[d] = fminf(lo[d], a[d]), hi[d] = fmaxf(hi[d], b[d]);
+            }
+        }
+        const size_t side = (size_t)ceil(sqrt((double)crowd.count));
+        hi[0] += spacing * (float)(side - 1), hi[2] += spacing * (float)((crowd.count - 1) / side);
+    }
     /* The ground and the shadow map cover the whole clip too. */
     sw_renderer_set_scene_box(renderer, lo, hi);
     sw_camera camera;
@@ -379,8 +517,30 @@ static int render_run(tool_args* args, anim_options* program) {
             .pose = &p, .camera = camera, .previous_camera = camera,
             .method = o.dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .split = o.split, .view = o.view,
             .weight_joint = weight_node, .bones = o.bones, .first_frame = f == 0,
+            .aa = o.aa, .bloom = o.bloom, .motion_blur = o.motion_blur,
+            .style = o.style, .night = o.night, .time = (float)t,
         };
-        if (sw_renderer_draw(renderer, &frame, &diag) != SW_OK || sw_renderer_read_image(renderer, image, &diag) != SW_OK) {
+        for (size_t i = 0; i < crowd.count; i++) {
+            if (!pose_at(asset, crowd.clips[i], NULL, &crowd.poses[i], t + crowd.offsets[i], &err)) {
+                status = tool_fail(args, "%s", err.message);
+                goto done;
+            }
+        }
+        frame.crowd_count = crowd.count, frame.crowd_poses = crowd.pointers, frame.crowd_placements = crowd.placements;
+        /* TAA: the first frame comes after warm-up frames of its own pose
+           and camera (the jitter advancing), so it is the converged one. */
+        const uint32_t warm_up =
+            (o.aa & SW_RENDER_AA_TAA) && o.view == SW_RENDER_VIEW_SHADED ? SW_RENDER_TAA_WARM_UP : 0;
+        bool warm = true;
+        for (uint32_t w = 0; f == 0 && w < warm_up && warm; w++) {
+            sw_render_frame early = frame;
+            early.first_frame = w == 0, early.frame_index = w;
+            warm = sw_renderer_draw(renderer, &early, &diag) == SW_OK;
+        }
+        frame.first_frame = f == 0 && warm_up == 0;
+        frame.frame_index = warm_up + (uint32_t)f;
+        if (!warm || sw_renderer_draw(renderer, &frame, &diag) != SW_OK ||
+            sw_renderer_read_image(renderer, image, &diag) != SW_OK) {
             frame_progress_end(&progress);
             status = tool_fail(args, "frame %ld: %s", f, diag.message);
             break;
@@ -409,6 +569,9 @@ static int render_run(tool_args* args, anim_options* program) {
         fprintf(stderr, "skin cache: %llu dispatched, %llu skipped (unchanged palette and weights)\n",
                 (unsigned long long)(st.skin.dispatched - before.skin.dispatched),
                 (unsigned long long)(st.skin.skipped - before.skin.skipped));
+        if (crowd.count)
+            fprintf(stderr, "crowd: %zu copies, %llu vertices skinned\n", crowd.count,
+                    (unsigned long long)(st.skin.vertices_skinned - before.skin.vertices_skinned));
     }
 
 done:
@@ -416,8 +579,10 @@ done:
     if (output) frame_output_abort(output);
     free(image);
     free(pose_memory);
+    crowd_free(&crowd);
     sw_renderer_destroy(renderer);
     sw_gl_context_destroy(gl);
+    anim_file_detach(&anim_src, &asset);
     sw_model_free(asset);
     return status;
 }

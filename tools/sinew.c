@@ -28,8 +28,11 @@ static const tool_command commands[] = {
      cmd_retention, cmd_retention_help},
     {"render", "draw a character (default: the built-in demo) headless to PNG, MP4, GIF or PNG frames", cmd_render,
      cmd_render_help},
+    {"view", "a window on the renderer: orbit, scrub clips, compare LBS and DQS, weights, retention",
+     cmd_view, cmd_view_help},
     {"demo-asset", "write the built-in demo character (43 joints, spring ponytail and skirt, 3 clips) as a GLB file",
      cmd_demo_asset, cmd_demo_asset_help},
+    {"bake", "bake a texture from a model: face-sdf, the toon face shadow threshold map", cmd_bake, cmd_bake_help},
 };
 
 static const size_t command_count = sizeof commands / sizeof commands[0];
@@ -38,7 +41,10 @@ static const size_t command_count = sizeof commands / sizeof commands[0];
    for the plots' text, keeps caches for the life of the process that only
    FcFini() frees, and sinew does not link fontconfig to call it. Those
    blocks are not ours, so LeakSanitizer is told to skip that library only;
-   every leak of our own still fails the run. */
+   every leak of our own still fails the run. Likewise glibc's bookkeeping
+   of the libraries a window's GL driver loads (sinew view), which only
+   thread-local storage points at: the command-line tests scan without TLS
+   (tests/lsan.supp says why). */
 #if defined(__SANITIZE_ADDRESS__)
 #define SINEW_ASAN 1
 #elif defined(__has_feature)
@@ -50,7 +56,8 @@ static const size_t command_count = sizeof commands / sizeof commands[0];
 const char* __lsan_default_suppressions(void);
 const char* __lsan_default_options(void);
 __attribute__((used)) const char* __lsan_default_suppressions(void) {
-    return "leak:libfontconfig.so\n";
+    return "leak:libfontconfig.so\n"
+           "leak:_dl_map_object_deps\n";
 }
 /* No "Suppressions used" table on stderr after every plot. */
 __attribute__((used)) const char* __lsan_default_options(void) {

@@ -23,6 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+sw_result tool_load_model(const char* path, const sw_gltf_options* options, sw_model** out_model, sw_diag* diag) {
+    sw_import_options o = sw_import_options_from_gltf(options);
+    return sw_import_file(path, &o, out_model, diag);
+}
+
 bool tool_error_set(tool_error* err, const char* format, ...) {
     if (err) {
         va_list ap;

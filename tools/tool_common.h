@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/pose.h"
 
 enum {
@@ -42,6 +43,12 @@ typedef struct tool_error {
 /* Fills `err` (if not NULL) with a printf-style message; returns false so
    that failures read `return tool_error_set(err, "...");`. */
 bool tool_error_set(tool_error* err, const char* format, ...) TOOL_PRINTF(2, 3);
+
+/* Loads a model of any format sinew reads (sw_import_file: glTF, or
+   Assimp's formats by name) with the command's glTF options, whose shared
+   fields (outside paths, influences, raw influences) the Assimp importer
+   gets too. Messages are one line naming the file, as sw_import_file's. */
+sw_result tool_load_model(const char* path, const sw_gltf_options* options, sw_model** out_model, sw_diag* diag);
 
 /* ---- commands and their arguments -------------------------------------- */
 
@@ -304,5 +311,9 @@ int cmd_render(tool_args* args);
 extern const char cmd_render_help[];
 int cmd_demo_asset(tool_args* args);
 extern const char cmd_demo_asset_help[];
+int cmd_bake(tool_args* args);
+extern const char cmd_bake_help[];
+int cmd_view(tool_args* args);
+extern const char cmd_view_help[];
 
 #endif

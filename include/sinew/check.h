@@ -67,6 +67,21 @@
                                       non-uniformly (singular values more than
                                       0.1 % apart) at rest or in an animation
      import                  warning  a warning of the importer, verbatim
+     influences_dropped      warning  vertices that had more bone weights than
+                                      the importer keeps (Assimp formats:
+                                      model->import_dropped_vertices); value is
+                                      the largest weight dropped from one
+                                      vertex (the importer's own warning line
+                                      is an `import` finding too)
+     helper_nodes_collapsed  note     FBX pivot helper nodes the importer folded
+                                      into the joints they lead to
+                                      (model->import_collapsed_nodes)
+     humanoid_bone_missing   warning  a VRM avatar lacks bones VRM 1.0 requires
+                                      (hips, spine, head, upper/lower leg,
+                                      foot, upper/lower arm, hand); count is
+                                      how many, the message names them
+     vrm_invalid             error    the VRM extension cannot be read
+                                      (sw_vrm_read's message)
      image_unreadable        warning  an image that is missing or cannot be
                                       decoded (sw_model_decode_image's reason)
      bind_pose_offset        note     every joint agrees at rest, on a
@@ -160,7 +175,11 @@ typedef enum sw_check_severity {
     X(SW_CHECK_INFLUENCES_UNUSED, "influences_unused", SW_CHECK_NOTE)              \
     X(SW_CHECK_EXTENT_ABSURD, "extent_absurd", SW_CHECK_ERROR)                      \
     X(SW_CHECK_SKIN_JOINT_DUPLICATE, "skin_joint_duplicate", SW_CHECK_ERROR)        \
-    X(SW_CHECK_JOINT_OUTSIDE_SCENE, "joint_outside_scene", SW_CHECK_WARNING)
+    X(SW_CHECK_JOINT_OUTSIDE_SCENE, "joint_outside_scene", SW_CHECK_WARNING) \
+    X(SW_CHECK_INFLUENCES_DROPPED, "influences_dropped", SW_CHECK_WARNING)          \
+    X(SW_CHECK_HELPER_NODES_COLLAPSED, "helper_nodes_collapsed", SW_CHECK_NOTE) \
+    X(SW_CHECK_HUMANOID_BONE_MISSING, "humanoid_bone_missing", SW_CHECK_WARNING)    \
+    X(SW_CHECK_VRM_INVALID, "vrm_invalid", SW_CHECK_ERROR)
 
 typedef enum sw_check_code {
 #define SW__CHECK_CODE_ENUM(name, id, severity) name,

@@ -28,17 +28,38 @@
      Rest rotations are the identity, so each inverse bind matrix is a
      translation;
    - one skinned mesh of about 7,000 vertices made of smooth closed parts
-     (a torso, neck, head, arms, hands, legs and feet, a ponytail and a
-     skirt weighted along their spring chains), with NORMAL,
-     TANGENT, TEXCOORD_0 and JOINTS_0/WEIGHTS_0 (at most 4 influences,
-     weights summing to exactly 1, blending smoothly across every joint;
-     each forearm is shared between forearm and forearm_twist, so a twist
-     shows linear blend skinning's collapse next to DQS);
+     (a torso, neck, head, arms, hands, legs and feet, a ponytail weighted
+     along its spring chain) and a skirt open at the hem, weighted along
+     its chains, with NORMAL, TANGENT, TEXCOORD_0 and JOINTS_0/WEIGHTS_0
+     (at most 4 influences, weights summing to exactly 1, blending
+     smoothly across every joint; each forearm is shared between forearm
+     and forearm_twist, so a twist shows linear blend skinning's collapse
+     next to DQS);
    - one primitive per material, so the regions can be told apart: "skin",
      "face" (the front of the head; its TEXCOORD_0 maps the face, seen from
      the front, onto [0,1]², u to the viewer's right, v down), "hair" (the
-     top and back of the head, the ponytail), "cloth" (torso, skirt and
-     legs) and "shoes";
+     top and back of the head, the ponytail), "cloth" (a sailor top and
+     tights: torso and legs), "shoes" and "skirt" (double-sided; it alone
+     has TEXCOORD_1, its lining's UVs: TEXCOORD_0 covers the top half of
+     its textures, TEXCOORD_1 the bottom half);
+   - an anime-style look in SW_materials_toon (docs/toon.md; sinew/toon.h;
+     listed in extensionsUsed, not required, so other viewers draw the
+     metallic-roughness fallback) on every material: kind "body" (skin,
+     cloth, shoes, skirt), "hair" or "face"; warm shade colours; region
+     groups in each control map's alpha (the cloth's top, tights and sailor
+     collar; the skirt's body, hem stripes and lining; the shoes and their
+     soles), darker shadow thresholds (G) in folds; the skirt's two glint
+     sets and backUv1; the hair's two specular bands, glints and a glint
+     mask (B) with tiers (A) in the extension's own "normalTexture" (the
+     core normalTexture would light the hair wrongly in other viewers);
+     the face's shadow map baked by sw_toon_bake_face_sdf for the "head"
+     joint at build time, exactly as a call would bake it now (sdfMirror,
+     steepness 300); outlines darker than each material;
+   - textures painted by code in texture space from the rest pose's
+     positions and stored as PNG: base colours for the face (eyes, brows,
+     fringe, mouth, blush), cloth, shoes and skirt; a 256 × 20 ramp and a
+     control map per material; the hair's glint mask; the 64 × 64 face
+     map (the face is smooth: its thresholds are, and filter well);
    - spring bones in the root extension SW_spring_bones (docs/extensions.md;
      listed in extensionsUsed, not required), read by sw_spring_read: the
      ponytail and the 8 skirt chains, with sphere colliders on the head,
@@ -50,7 +71,9 @@
      to 170° at 1 s and back; nothing else moves).
 
    Generation is deterministic: every call returns the same bytes. Thread
-   safe, no global state. The JSON is written with cJSON. */
+   safe, no global state. The JSON is written with cJSON, the PNGs with
+   stb_image_write. A call takes about 0.05 s (optimised build; most of it
+   painting the textures and encoding them). */
 #ifndef SINEW_DEMO_H
 #define SINEW_DEMO_H
 

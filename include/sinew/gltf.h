@@ -117,6 +117,18 @@ typedef struct sw_gltf_options {
        so that every offending vertex can be reported. Default false: the
        raw arrays are NULL and a negative weight is a load error. */
     bool keep_raw_influences;
+    /* VRM 0.x models (root extension "VRM" without VRMC_vrm) face −Z;
+       VRM 1.0 and every other consumer expect +Z. By default the importer
+       turns such a model 180° about Y: each root node's local transform
+       (TRS or matrix) is premultiplied by the turn, and so are the
+       translation and rotation keys (CUBICSPLINE tangents included) of
+       clips that drive a root node. Everything below the roots (meshes,
+       inverse binds, node-space data such as spring colliders and
+       look-at offsets) is untouched and stays consistent, since every
+       world transform, hence every skinned or rigid vertex, is turned
+       alike. A clip from another file that drives a root node's rotation
+       replaces the turn. True keeps the file's facing. docs/vrm.md. */
+    bool vrm0_keep_facing;
 } sw_gltf_options;
 
 /* Loads a .gltf or .glb file (recognised by content, not extension).

@@ -4,7 +4,11 @@
 
    A separate library (sinew_gpu, links libepoxy and EGL); the core library
    never touches a GPU. Every function except sw_gl_context_create needs the
-   context current on the calling thread. GL object names are plain
+   context current on the calling thread. That context may come from
+   anywhere: sw_gl_context is one source (headless), a window's (GLFW, as
+   sinew view makes) another; nothing here or in the renderer (sinew/
+   render.h) asks EGL for anything, libepoxy resolves GL for whichever
+   window system made the current context. GL object names are plain
    uint32_t so that this header needs no GL header.
 
    The pieces:
@@ -122,7 +126,30 @@ sw_result sw_gpu_palette_update(sw_gpu_palette* palette, const sw_mat34* matrice
                                 const sw_mat34* stretch, sw_diag* diag);
 uint64_t sw_gpu_palette_revision(const sw_gpu_palette* palette);
 
+/* ---- Crowds: many characters in one dispatch --------------------------------
+
+   A palette and an instance made for instance_count characters hold them
+   one after another: the palette's buffers hold instance_count palettes of
+   joint_count joints (sw_gpu_palette_update then takes instance_count ×
+   joint_count matrices, dual quaternions and stretch matrices, instance i's
+   joints at i × joint_count), and the instance's outputs instance_count
+   copies of the mesh (instance i's vertex v at i × vertex_count + v of each
+   stream). sw_gpu_skin skins them all in one compute dispatch, one row of
+   work groups per instance; each instance's output is exactly what one
+   instance with that instance's palette gives. The morph weights
+   (sw_gpu_instance_set_morph_weights) are shared by all. With
+   instance_count 1 these are sw_gpu_palette_create and
+   sw_gpu_instance_create. A crowd needs the compute path, a palette of as
+   many instances (or none, for a mesh left in bind space) and no more
+   instances than the GPU's work group count along y (65535 at least). */
+sw_result sw_gpu_palette_create_instances(sw_gpu_skinner* skinner, size_t joint_count, size_t instance_count,
+                                          sw_gpu_palette** out_palette, sw_diag* diag);
+
 sw_result sw_gpu_instance_create(const sw_gpu_mesh* mesh, sw_gpu_instance** out_instance, sw_diag* diag);
+/* instance_count copies of the mesh's outputs (see "Crowds" above);
+   SW_ERR_UNSUPPORTED when they exceed the GPU's storage block size. */
+sw_result sw_gpu_instance_create_instances(const sw_gpu_mesh* mesh, size_t instance_count,
+                                           sw_gpu_instance** out_instance, sw_diag* diag);
 void sw_gpu_instance_destroy(sw_gpu_instance* instance);
 /* Sets the morph weights (mesh target_count floats); a change re-skins the
    instance on its next sw_gpu_skin even if the palette did not change. */
@@ -177,11 +204,15 @@ typedef struct sw_gpu_instance_buffers {
     uint32_t normals_tangents;
     size_t normals_offset, tangents_offset; /* SIZE_MAX = absent */
     size_t vertex_count;
+    /* Crowds: copies of the mesh, each stream holding instance after
+       instance (vertex v of instance i at i × vertex_count + v). */
+    size_t instance_count;
 } sw_gpu_instance_buffers;
 void sw_gpu_instance_get_buffers(const sw_gpu_instance* instance, sw_gpu_instance_buffers* out_buffers);
 
 /* Reads the outputs back (waits for the GPU). Any pointer may be NULL;
-   positions/previous/normals × 3 floats per vertex, tangents × 4. */
+   positions/previous/normals × 3 floats per vertex, tangents × 4, for
+   every instance (instance_count × vertex_count vertices). */
 sw_result sw_gpu_instance_read(const sw_gpu_instance* instance, float* positions, float* previous_positions,
                                float* normals, float* tangents, sw_diag* diag);
 
@@ -201,6 +232,12 @@ typedef struct sw_gpu_model_primitive sw_gpu_model_primitive;
 
 sw_result sw_gpu_model_primitive_create(sw_gpu_skinner* skinner, const sw_model* model, size_t node,
                                         size_t primitive, sw_gpu_model_primitive** out_primitive, sw_diag* diag);
+/* The same with the tangent stream replaced by `tangents` (vertex_count ×
+   4 floats, copied; morph targets leave it alone): a second direction per
+   vertex skinned as tangents are, such as the renderer's outline normals. */
+sw_result sw_gpu_model_primitive_create_tangents(sw_gpu_skinner* skinner, const sw_model* model, size_t node,
+                                                 size_t primitive, const float* tangents,
+                                                 sw_gpu_model_primitive** out_primitive, sw_diag* diag);
 void sw_gpu_model_primitive_destroy(sw_gpu_model_primitive* primitive);
 /* Uploads a pose (pose.h, after sw_pose_update): the skin's palette, or
    the node's world matrix for a rigid primitive, and the morph weights. A
@@ -211,6 +248,21 @@ sw_result sw_gpu_model_primitive_skin(sw_gpu_skinner* skinner, sw_gpu_model_prim
                                      const sw_gpu_skin_desc* desc, bool* out_dispatched, sw_diag* diag);
 /* Its instance: output buffers to draw, sw_gpu_instance_read to read back. */
 sw_gpu_instance* sw_gpu_model_primitive_instance(const sw_gpu_model_primitive* primitive);
+
+/* A crowd of the primitive (see "Crowds" above): instance_count copies,
+   each with its own pose, skinned in one dispatch. `tangents` as in
+   sw_gpu_model_primitive_create_tangents (NULL = the primitive's own). */
+sw_result sw_gpu_model_primitive_create_crowd(sw_gpu_skinner* skinner, const sw_model* model, size_t node,
+                                              size_t primitive, const float* tangents, size_t instance_count,
+                                              sw_gpu_model_primitive** out_primitive, sw_diag* diag);
+/* Uploads count poses (count = the crowd's instance_count): instance i's
+   palette is placements[i] · its skin matrices (placements NULL: none; a
+   rigid primitive gets placements[i] · the node's world matrix), so one
+   posed character stands anywhere. The morph weights are poses[0]'s.
+   Unchanged palettes keep the revision, as sw_gpu_model_primitive_pose. */
+sw_result sw_gpu_model_primitive_pose_crowd(sw_gpu_model_primitive* primitive, const sw_pose* const* poses,
+                                            const sw_mat34* placements, size_t count, sw_diag* diag);
+size_t sw_gpu_model_primitive_instance_count(const sw_gpu_model_primitive* primitive);
 
 /* The GLSL of every program variant the skinner can build, as compiled
    (version line and defines included), for offline validation:

@@ -241,6 +241,20 @@ typedef struct sw_model {
        absolute paths and ".." out of it are allowed. */
     const char* base_dir;
     bool allow_outside_paths;
+    /* What the file was and what import changed (import.h; docs/import.md).
+       format: "glTF", "GLB", "FBX", "Collada", ... (static text; NULL when
+       the model was not made by an importer). unit_scale_to_metres: metres
+       per file unit as the file states it (FBX: UnitScaleFactor / 100;
+       glTF: 1), 0 when the file does not say. up_axis_read: the file's up
+       axis as it states it ("+Y", "+Z", "-Y", ...), "" when it does not
+       say. Positions reach metres, +Y up through the nodes (a transform on
+       the root where the file needed one), not by rewriting vertices. */
+    const char* format;
+    float unit_scale_to_metres;
+    char up_axis_read[3];
+    size_t import_dropped_vertices;  /* vertices with more weights than the importer kept */
+    float import_dropped_weight;     /* the largest weight dropped from one vertex (before renormalising) */
+    size_t import_collapsed_nodes;   /* helper nodes folded into the joints they lead to (FBX pivots) */
 } sw_model;
 
 /* Frees a model made by an importer (and everything it points to); NULL is allowed. */

@@ -9,7 +9,8 @@
      3. the G-buffer: normal (RGB10A2), base colour (RGBA8 sRGB), material
         parameters (RGBA8: metallic, roughness, occlusion, emissive
         strength), class (R8, see SW_RENDER_CLASS_*), motion (RG16F), depth
-        (D32F); a ground plane under the character;
+        (D32F); a ground plane under the character; toon materials
+        (sinew/toon.h) are lit here already, with an outline hull;
      4. lighting into an HDR target (RGBA16F): the light with PCF shadows,
         hemisphere ambient, emissive; a background gradient where nothing
         was drawn;
@@ -23,17 +24,21 @@
 #include "sinew/model.h"
 #include "sinew/pose.h"
 #include "sinew/gpu.h"
+#include "sinew/toon.h"
 
 SW_EXTERN_C_BEGIN
 
 /* The class byte: low 6 bits select the lighting model; the two high bits
-   are reserved for TAA history control (always 0 here). */
+   are TAA history control (SW_RENDER_CLASS_HISTORY_SPARKLE). */
 enum {
     SW_RENDER_CLASS_BACKGROUND = 0, /* nothing drawn: the gradient */
     SW_RENDER_CLASS_GROUND = 1,     /* the ground plane */
     SW_RENDER_CLASS_LIT = 2,        /* glTF metallic-roughness materials */
     SW_RENDER_CLASS_UNLIT = 3,      /* KHR_materials_unlit */
+    SW_RENDER_CLASS_TOON = 4,       /* toon materials (sinew/toon.h), lit in the G-buffer pass */
     SW_RENDER_CLASS_MASK = 0x3F,
+    /* Top bit: glints are visible at this pixel (TAA keeps the per-channel max). */
+    SW_RENDER_CLASS_HISTORY_SPARKLE = 0x40,
 };
 
 typedef enum sw_render_view {
@@ -42,6 +47,15 @@ typedef enum sw_render_view {
     SW_RENDER_VIEW_MOTION,    /* motion vectors: direction as hue, length as brightness */
     SW_RENDER_VIEW_UV,        /* TEXCOORD_0 as red/green */
     SW_RENDER_VIEW_WEIGHTS,   /* the weight of one joint as a heat map (blue 0 → red 1) */
+    /* LBS volume loss per vertex at this pose, as a heat map of the radius
+       lost (blue: all kept → red: all lost). A vertex's retention is the
+       smallest singular value of Σ wᵢRᵢ over its influences, Rᵢ the
+       rotation (polar factor) of joint i's skin matrix: for two joints
+       turned φ apart, sqrt(1 − 2w(1−w)(1 − cos φ)) (sw_lbs_retention),
+       0.087 at w = ½, φ = 170°. One influence, or none: 1. Evaluated on the
+       CPU every frame and drawn through the weight attribute
+       (sw_renderer_read_vertex_values reads it back). */
+    SW_RENDER_VIEW_RETENTION,
 } sw_render_view;
 
 /* A perspective camera. */
@@ -79,6 +93,34 @@ void sw_renderer_destroy(sw_renderer* renderer);
    primitive and vertex (no camera can frame it). The model must outlive
    the renderer or the next set_scene. */
 sw_result sw_renderer_set_scene(sw_renderer* renderer, const sw_model* model, sw_diag* diag);
+/* set_scene also reads every material's toon data (sw_toon_read): a
+   malformed toon block makes set_scene fail with the reader's message
+   (SW_ERR_INVALID_DATA naming the file, material and field), whatever the
+   style, since the file is broken; values out of range are clamped with a
+   warning. It prepares each material's ramp (its ramp texture, else
+   sw_toon_ramp_from_shade) and the outline normals.
+
+   Replaces the toon data of material `material` (as sw_toon_read would
+   give it; present = true makes it toon under SW_RENDER_STYLE_AUTO) and
+   remakes its ramp: for programs that build their materials in code. The
+   textures it names are the model's. */
+sw_result sw_renderer_set_toon_material(sw_renderer* renderer, uint32_t material, const sw_toon_material* toon,
+                                        sw_diag* diag);
+
+/* Which lighting model the character's materials get. */
+typedef enum sw_render_style {
+    SW_RENDER_STYLE_AUTO = 0,  /* toon where the model has toon data (sw_toon_read), PBR elsewhere */
+    SW_RENDER_STYLE_TOON,      /* toon everywhere: materials without toon data via sw_toon_derive */
+    SW_RENDER_STYLE_PBR,       /* glTF metallic-roughness everywhere, toon data ignored */
+} sw_render_style;
+
+/* Anti-aliasing of the post chain (docs/post.md): a set of two bits. */
+typedef enum sw_render_aa {
+    SW_RENDER_AA_NONE = 0,
+    SW_RENDER_AA_EDGE = 1,        /* morphological edge AA on the current frame (SMAA 1x-style) */
+    SW_RENDER_AA_TAA = 2,         /* temporal: jittered frames accumulated into a history */
+    SW_RENDER_AA_EDGE_TAA = 3,    /* edge AA, then TAA (the frame analysis's order) */
+} sw_render_aa;
 
 typedef struct sw_render_frame {
     const sw_pose* pose;          /* the model's pose after sw_pose_update: world and skin matrices, weights */
@@ -92,7 +134,57 @@ typedef struct sw_render_frame {
     /* The first frame of a sequence (or a single picture): there is no
        previous frame, so motion is zero (previous positions = current). */
     bool first_frame;
+
+    /* ---- Toon lighting (docs/DESIGN.md, "Toon lighting in the renderer") ----
+       A toon material is lit in the G-buffer pass for the one directional
+       light: HDR colour = base × (shade × light colour + hemisphere
+       ambient) + hair bands + rim + glints, where shade is white on the lit
+       side and the ramp texel the rules of sinew/toon.h pick on the dark
+       side (the shadow map moves pixels to the dark side; it never darkens
+       the lit colour). An inverted-hull outline is drawn around it. */
+    sw_render_style style;
+    bool night;                   /* the ramps' night rows */
+    float time;                   /* seconds: glint pulses, UV scroll */
+    /* Towards the light; all zero: the default (from the upper front left). */
+    float light_direction[3];
+
+    /* ---- The post chain (docs/post.md) ----
+       After the lighting: motion blur and bloom on the HDR target, display
+       mapping (ACES fit, sRGB), then edge AA and TAA on display-referred
+       values. All zero: display mapping alone, as before the chain. Debug
+       views skip the chain. */
+    sw_render_aa aa;
+    bool bloom;                   /* bright pass, down and up chain, added before display mapping */
+    bool motion_blur;             /* along the motion vectors (a 180° shutter); for sequences */
+    /* TAA: the jitter phase (frame_index mod 8 of a Halton(2,3) sequence).
+       Count up by one per frame; first_frame (or a frame without TAA before
+       it) starts the history over. A converged still needs warm-up frames
+       of the same pose and camera: SW_RENDER_TAA_WARM_UP. */
+    uint32_t frame_index;
+
+    /* ---- Crowds ----
+       crowd_count > 0 draws that many copies of the scene instead of one:
+       copy i posed by crowd_poses[i] and moved by crowd_placements[i] (a
+       world transform applied after the pose; NULL: every copy where its
+       pose puts it). Each (node, primitive) is skinned for all copies in
+       one compute dispatch (sinew/gpu.h, "Crowds") and drawn with one
+       instanced draw in the G-buffer and toon passes (the shadow map draws
+       copy after copy). `pose` stays required: the bones are drawn for it,
+       and toon faces of every copy are shaded with its head's frame. Morph
+       weights are crowd_poses[0]'s; split views and the weight view draw
+       the crowd too. The ground and shadow map cover the box given to
+       sw_renderer_set_scene_box, else the first crowd frame's skinned
+       bounds. The per-copy buffers are made on the first crowd frame and
+       kept until the crowd's size changes. */
+    size_t crowd_count;
+    const sw_pose* const* crowd_poses;
+    const sw_mat34* crowd_placements;
 } sw_render_frame;
+
+/* Frames to draw before a single TAA picture, frame_index 0, 1, ...,
+   the same pose and camera: one whole jitter cycle, so the picture
+   averages every phase. */
+#define SW_RENDER_TAA_WARM_UP 8
 
 /* Renders one frame into the renderer's targets. */
 sw_result sw_renderer_draw(sw_renderer* renderer, const sw_render_frame* frame, sw_diag* diag);
@@ -122,12 +214,32 @@ sw_result sw_renderer_read_class(sw_renderer* renderer, uint8_t* out_class, sw_d
 /* Motion per pixel: (current − previous) position in texture coordinates
    (0..1 across the image), × 2 floats. */
 sw_result sw_renderer_read_motion(sw_renderer* renderer, float* out_motion, sw_diag* diag);
+/* The TAA history state after the last frame (docs/post.md): per pixel
+   (retention 0..1, accumulated frames / 12), × 2 floats.
+   SW_ERR_INVALID_ARGUMENT when the last frame had no TAA. */
+sw_result sw_renderer_read_taa_state(sw_renderer* renderer, float* out_state, sw_diag* diag);
+/* The per-vertex values the weight attribute held in the last frame drawn
+   with SW_RENDER_VIEW_WEIGHTS or SW_RENDER_VIEW_RETENTION (a joint's
+   weight, or the retention), read back from the GPU, for one (node,
+   primitive): vertex_count floats. SW_ERR_INVALID_ARGUMENT before any
+   such frame; SW_ERR_INDEX_OUT_OF_RANGE when the pair is not drawn. */
+sw_result sw_renderer_read_vertex_values(sw_renderer* renderer, size_t node, size_t primitive, float* out_values,
+                                         sw_diag* diag);
+
+/* The GL texture (RGBA8, width × height, rows bottom to top) that holds
+   the last frame's final image, for a program that shows it in a window
+   of its own context (sinew view blits it): read it, never write it. */
+uint32_t sw_renderer_image_texture(const sw_renderer* renderer);
 
 typedef struct sw_renderer_stats {
     size_t primitives;            /* drawn (node, primitive) instances */
     size_t triangles;
     size_t textures, texture_failures;
     sw_gpu_skin_stats skin;       /* the skin cache's counts */
+    /* GPU time of a recent frame's skinning dispatches (a GL timer query,
+       read once the GPU has it, without waiting), milliseconds; 0 until
+       the first result. */
+    double skin_gpu_ms;
 } sw_renderer_stats;
 void sw_renderer_get_stats(const sw_renderer* renderer, sw_renderer_stats* out_stats);
 

@@ -15,7 +15,14 @@
 #include "sinew/root_motion.h"
 #include "sinew/ik.h"
 #include "sinew/spring.h"
+#include "sinew/humanoid.h"
+#include "sinew/vrm.h"
+#include "sinew/retarget.h"
+#include "sinew/crowd.h"
 #include "sinew/gltf.h"
+#include "sinew/iqm.h"
+#include "sinew/import.h"
 #include "sinew/check.h"
+#include "sinew/toon.h"
 
 #endif

@@ -89,11 +89,14 @@ typedef enum sw_normal_mode {
    kernel gives the same bits for a vertex whatever range it is run in, so
    splitting a job across threads never changes its output.
 
-   The SIMD kernels are fastest with f32 weights, blended normals, 1, 2, 3,
-   4 or 8 influences and (DQS) no stretch, on packed streams with normals;
-   interleaved streams, and jobs without normals, go through packed copies
-   (about a third slower); other jobs run a generic SIMD loop, several
-   times slower. */
+   The SIMD kernels are fastest with blended normals, 1, 2, 3, 4 or 8
+   influences and (DQS) no stretch, on packed streams of positions,
+   positions + normals or positions + normals + tangents (any weight
+   format: integer and implied weights are decoded a block at a time);
+   interleaved streams go through packed copies (about a third slower);
+   other jobs (tangents without normals, cofactor normals, 5–7
+   influences, DQS with stretch) run a generic SIMD loop, several times
+   slower. */
 typedef enum sw_skin_kernel {
     SW_SKIN_KERNEL_DEFAULT = 0, /* the best this CPU and build can run (sw_skin_kernel_best) */
     SW_SKIN_KERNEL_SCALAR,      /* plain C, the reference; runs everywhere */
@@ -159,6 +162,20 @@ typedef struct sw_skin_job {
     float* out_normals;         size_t out_normals_stride;
     const float* in_tangents;   size_t in_tangents_stride;
     float* out_tangents;        size_t out_tangents_stride;
+
+    /* Options added later; zero keeps the behaviour described above. */
+    /* weights holds influence_count − 1 weights per vertex (stride default
+       (influence_count − 1) × size; influence_count 1 reads none, and
+       `weights` may then be NULL); the last weight is
+       1 − (((w₀ + w₁) + …) + w_{n−2}), summed in float in that order, so a
+       layout with these weights written out in full gives the same bits.
+       The compact layout (sw_skin_compact_build) uses it. */
+    bool last_weight_implied;
+    /* Normals and tangents as the transform leaves them, not normalised:
+       shaders normalise after interpolation anyway, and this saves a square
+       root and a division per block. Exact directions, length |A·n|
+       (cofactor normals keep their sign fix). Positions do not change. */
+    bool unnormalized;
 } sw_skin_job;
 
 /* Checks every field once: counts, formats, pointers, strides (at least the
@@ -176,6 +193,87 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
    weight sums off 1 by more than `sum_tolerance`. Reports the first
    offending vertex in `diag`. */
 sw_result sw_skin_check_influences(const sw_skin_job* job, float sum_tolerance, sw_diag* diag);
+
+/* ---- Compact layout ----------------------------------------------------------
+
+   An opt-in layout that moves fewer bytes per vertex than the importer's
+   (4 or 8 slots of u16 joints and f32 weights, zero-padded):
+   - vertices grouped by their number of non-zero influences, one segment
+     per count, so no slot is padded;
+   - joint indices in 8 bits when the skin has ≤ 256 joints, else 16;
+   - weights as 16-bit (default) or 8-bit normalised integers, the last one
+     implied (sw_skin_job.last_weight_implied), so k influences store k − 1;
+   - positions, normals and tangents as floats, in the grouped order.
+   The outputs come out in the grouped order too: draw them with the index
+   buffer remapped once through old_to_new (or read vertex v of the source
+   at old_to_new[v]).
+
+   Quantisation: each vertex's non-zero weights (in slot order) are scaled
+   to sum to 65535 (or 255) codes by largest remainder; an influence left
+   with code 0 is dropped. Given the same decoded weights (c / 65535, the
+   last 1 − the others' sum), a compact job's positions and normals have
+   exactly the bits of the default layout's on the same kernel. Against the
+   source weights, positions move by at most k·0.5/65535 of the spread of
+   the k joints' transforms of the vertex (k·0.5/255 with 8-bit weights),
+   and normal directions by less than 0.05° (at most 0.001° over every
+   test asset, 16-bit weights). */
+
+typedef struct sw_skin_compact_desc {
+    size_t vertex_count;
+    int influence_count;            /* slots per vertex in the source, 1..SW_MAX_INFLUENCES */
+    size_t joint_count;             /* palette size: 8-bit joints when ≤ 256 */
+    const void* joints;             /* packed, influence_count per vertex */
+    sw_joint_format joint_format;   /* DEFAULT = U16 */
+    const void* weights;            /* packed, influence_count per vertex, summing to 1 */
+    sw_weight_format weight_format; /* DEFAULT = F32 */
+    const float* positions;         /* packed xyz; required */
+    const float* normals;           /* packed xyz, or NULL */
+    const float* tangents;          /* packed xyzw, or NULL */
+    sw_weight_format compact_weights; /* U16_NORM (DEFAULT) or U8_NORM */
+} sw_skin_compact_desc;
+
+/* One group of vertices with the same influence count. */
+typedef struct sw_skin_compact_segment {
+    int influence_count;
+    size_t first_vertex, vertex_count; /* in the grouped order */
+    const void* joints;                /* influence_count per vertex */
+    const void* weights;               /* influence_count − 1 per vertex (NULL for 1) */
+} sw_skin_compact_segment;
+
+typedef struct sw_skin_compact {
+    size_t vertex_count, joint_count;
+    sw_joint_format joint_format;   /* U8 or U16 */
+    sw_weight_format weight_format; /* U16_NORM or U8_NORM */
+    size_t segment_count;
+    sw_skin_compact_segment segments[SW_MAX_INFLUENCES]; /* by increasing influence count */
+    const uint32_t* old_to_new;     /* vertex_count: the grouped index of source vertex v */
+    const uint32_t* new_to_old;     /* vertex_count: the source index of grouped vertex i */
+    const float* positions;         /* grouped order */
+    const float* normals;           /* or NULL */
+    const float* tangents;          /* or NULL */
+    size_t influence_bytes;         /* joints + weights of all segments */
+} sw_skin_compact;
+
+/* Bytes of (16-aligned) memory sw_skin_compact_build needs, or 0 when the
+   description is invalid. */
+size_t sw_skin_compact_memory_size(const sw_skin_compact_desc* desc);
+
+/* Builds the compact layout in the caller's memory (16-aligned, at least
+   sw_skin_compact_memory_size bytes; nothing is allocated). Fails on
+   joints ≥ joint_count, negative or non-finite weights, or a vertex whose
+   weights are all zero. */
+sw_result sw_skin_compact_build(const sw_skin_compact_desc* desc, void* memory, size_t memory_size,
+                                sw_skin_compact* out, sw_diag* diag);
+
+/* One job per segment: `base` gives the method, normal mode, kernel,
+   palette and options (unnormalized), and the outputs — packed, in the
+   grouped order, vertex_count each. Normals (tangents) are skinned when
+   base->out_normals (out_tangents) is set, which the compact layout must
+   then have (else the job fails validation); a layout with normals also
+   serves positions-only passes. The rest comes from the compact layout.
+   Returns the number of jobs (compact->segment_count). */
+size_t sw_skin_compact_jobs(const sw_skin_compact* compact, const sw_skin_job* base,
+                            sw_skin_job out_jobs[SW_MAX_INFLUENCES]);
 
 /* ---- Morph targets ---------------------------------------------------------
 

@@ -3,9 +3,11 @@
    the skins against the rest pose, and the images. Findings are collected
    in a growing array and handed over as the report. */
 #include "sinew/check.h"
+#include "sinew/import.h"
 
 #include "sinew/pose.h"
 #include "sinew/skin.h"
+#include "sinew/vrm.h"
 
 #include "../math/mat3d_internal.h"
 
@@ -1834,6 +1836,32 @@ void sw_check_report_free(sw_check_report* report) {
 
 /* Everything about a model, into `r`. False (with `diag`) when out of
    memory or a clip cannot be sampled. */
+/* A VRM avatar's humanoid (sinew/vrm.h): the bones VRM 1.0 requires, or
+   why the extension cannot be read. No VRM extension: nothing. */
+static void check_vrm(check_builder* r, const sw_model* a) {
+    sw_vrm* v = NULL;
+    sw_diag diag;
+    if (sw_vrm_read(a, &v, &diag) != SW_OK) {
+        sw_check_finding* f = finding_add(r, SW_CHECK_VRM_INVALID);
+        if (f) message_add(f, "%s", without_name(diag.message, a->path));
+        return;
+    }
+    if (v && v->humanoid_required_missing) {
+        sw_check_finding* f = finding_add(r, SW_CHECK_HUMANOID_BONE_MISSING);
+        if (f) {
+            f->count = v->humanoid_required_missing;
+            char names[200] = "";
+            size_t used = 0;
+            for (int b = 0; b < SW_HUMANOID_BONE_COUNT && used < sizeof names; b++)
+                if (v->humanoid.node[b] < 0 && sw_humanoid_bone_required((sw_humanoid_bone)b))
+                    used += (size_t)snprintf(names + used, sizeof names - used, " %s",
+                                             sw_humanoid_bone_name((sw_humanoid_bone)b));
+            message_add(f, "humanoid: %u required bones missing:%s", (unsigned)v->humanoid_required_missing, names);
+        }
+    }
+    sw_vrm_free(v);
+}
+
 static bool check_model(check_builder* r, const sw_model* a, const sw_check_options* o, sw_diag* diag) {
     if (!check_structure(r, a)) {
         if (r->out_of_memory) sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
@@ -1843,6 +1871,26 @@ static bool check_model(check_builder* r, const sw_model* a, const sw_check_opti
         sw_check_finding* f = finding_add(r, SW_CHECK_IMPORT);
         if (f) message_add(f, "%s", without_name(a->warnings[i], a->path));
     }
+    if (a->import_dropped_vertices) {
+        sw_check_finding* f = finding_add(r, SW_CHECK_INFLUENCES_DROPPED);
+        if (f) {
+            f->count = a->import_dropped_vertices;
+            f->value = a->import_dropped_weight;
+            message_add(f, "%zu vertices had more bone weights than the importer keeps (up to %.3g of a vertex's "
+                           "weight dropped before renormalising)",
+                        a->import_dropped_vertices, (double)a->import_dropped_weight);
+        }
+    }
+    if (a->import_collapsed_nodes) {
+        sw_check_finding* f = finding_add(r, SW_CHECK_HELPER_NODES_COLLAPSED);
+        if (f) {
+            f->count = a->import_collapsed_nodes;
+            message_add(f, "%zu FBX pivot helper nodes folded into the joints they lead to (their transforms and "
+                           "keys composed into the joints')",
+                        a->import_collapsed_nodes);
+        }
+    }
+    check_vrm(r, a);
     check_state s = {.a = a, .options = o};
     bool ok = prepare_maps(&s);
     for (size_t m = 0; ok && m < a->mesh_count; m++)
@@ -1899,9 +1947,10 @@ sw_result sw_check_file(const char* path, const sw_gltf_options* load_options, c
     if (res != SW_OK) return res;
     sw_gltf_options lo = load_options ? *load_options : (sw_gltf_options){0};
     lo.keep_raw_influences = true;
+    sw_import_options io = sw_import_options_from_gltf(&lo);
     sw_model* model = NULL;
     sw_diag load_diag;
-    if (sw_gltf_load_file(path, &lo, &model, &load_diag) == SW_OK) {
+    if (sw_import_file(path, &io, &model, &load_diag) == SW_OK) {
         res = sw_check_model(model, &o, out_report, diag);
         sw_model_free(model);
         return res;

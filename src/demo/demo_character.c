@@ -15,18 +15,47 @@
    3. the clips: a pose function per clip, sampled at 30 Hz, over the body
       joints; the ponytail and skirt joints are left to the spring bones
       written in SW_spring_bones (docs/extensions.md).
-   The GLB is then assembled here: one bufferView per accessor, every view
-   4-byte aligned, the JSON (built with cJSON) padded with spaces and the
-   BIN chunk with zeros. */
+   4. the look: per material, glTF metallic-roughness values and the toon
+      data of SW_materials_toon, with textures painted in texture space
+      from the rest pose (base colours, control maps, ramps, the hair's
+      glint mask) and the face's shadow map baked by
+      sw_toon_bake_face_sdf from a first GLB without it (at build time:
+      demo_face_sdf_gen.c).
+   The GLB is then assembled here: one bufferView per accessor and per
+   PNG image, every view 4-byte aligned, the JSON (built with cJSON) padded
+   with spaces and the BIN chunk with zeros. */
 #include "sinew/demo.h"
 
+#include "sinew/gltf.h"
 #include "sinew/math.h"
+#include "sinew/toon.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef SW_DEMO_FACE_SDF_BAKED
+#include "demo_face_sdf.h" /* generated at build time by demo_face_sdf_gen.c */
+#endif
+
+/* A private, static copy of stb_image_write (the PNG encoder): Debian's
+   libstb exports the same names, and the encoder's settings are
+   process-wide variables there; static, they are this file's and keep
+   their defaults. Only the callback writer is used. The demo is built on
+   every `sinew render` without a model: the encoder is optimised even in
+   debug builds, where it would otherwise take most of that time. */
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC push_options
+#pragma GCC optimize("O2")
+#include <stb/stb_image_write.h>
+#pragma GCC pop_options
+#else
+#include <stb/stb_image_write.h>
+#endif
 
 /* ---- the skeleton ------------------------------------------------------------ */
 
@@ -227,19 +256,9 @@ static sw_quat rotation_deg(sw_vec3 axis, double degrees) {
 
 /* ---- the mesh: parts --------------------------------------------------------------- */
 
-enum demo_material { M_SKIN, M_FACE, M_HAIR, M_CLOTH, M_SHOES, MATERIAL_COUNT };
-
-static const struct {
-    const char* name;
-    float base_color[4]; /* linear RGBA, as glTF's baseColorFactor */
-    float roughness;
-} materials[MATERIAL_COUNT] = {
-    {"skin", {0.80f, 0.53f, 0.42f, 1.0f}, 0.65f},
-    {"face", {0.80f, 0.53f, 0.42f, 1.0f}, 0.65f},
-    {"hair", {0.10f, 0.06f, 0.045f, 1.0f}, 0.45f},
-    {"cloth", {0.16f, 0.26f, 0.55f, 1.0f}, 0.85f},
-    {"shoes", {0.09f, 0.08f, 0.07f, 1.0f}, 0.55f},
-};
+/* The skirt has a material of its own: it is double-sided (open at the
+   hem), and only its vertices carry TEXCOORD_1 (the lining's UVs). */
+enum demo_material { M_SKIN, M_FACE, M_HAIR, M_CLOTH, M_SHOES, M_SKIRT, MATERIAL_COUNT };
 
 /* The cross-section at distance s along a part's axis: an ellipse with
    half-axes radius_a (along the part's `across` direction) and radius_b
@@ -256,11 +275,15 @@ typedef struct weight_key {
 
 typedef enum part_kind { PART_PLAIN, PART_TORSO, PART_HEAD, PART_FOOT, PART_SKIRT } part_kind;
 
+/* Which part a vertex comes from, for the painted textures. */
+typedef enum part_tag { TAG_TORSO, TAG_NECK, TAG_HEAD, TAG_ARM, TAG_HAND, TAG_LEG, TAG_FOOT, TAG_PONYTAIL, TAG_SKIRT } part_tag;
+
 #define MAX_PROFILE_KEYS 8
 #define MAX_WEIGHT_KEYS 12
 
 typedef struct demo_part {
     part_kind kind;
+    part_tag tag;
     int material;          /* all of it, except the head (face, hair, skin) */
     int side;              /* 0 left, 1 right; arms, hands, legs, feet */
     sw_vec3 start;         /* the axis point at s = 0 */
@@ -268,12 +291,14 @@ typedef struct demo_part {
     sw_vec3 across;        /* unit, perpendicular to axis */
     float length;          /* s of the far end of the body */
     float cap_start, cap_end; /* depth of the rounded ends before s = 0 and after `length` */
+    bool open_end;         /* no cap after `length`: the last row is a free rim (the skirt's hem) */
     int cap_rows, body_rows, columns;
     profile_key profile[MAX_PROFILE_KEYS];
     int profile_count;
     weight_key chain[MAX_WEIGHT_KEYS];
     int chain_count;
-    float uv_rect[4];      /* u0, v0, width, height in TEXCOORD_0 */
+    float uv_rect[4];      /* u0, v0, width, height in TEXCOORD_0 (a negative height: v grows along the axis) */
+    float uv1_v0;          /* TEXCOORD_1 is TEXCOORD_0 moved down by this (the skirt's lining) */
 } demo_part;
 
 static profile_key profile_at(const demo_part* p, float s) {
@@ -291,7 +316,7 @@ static profile_key profile_at(const demo_part* p, float s) {
     return k[p->profile_count - 1];
 }
 
-static int part_rows(const demo_part* p) { return 2 * p->cap_rows + p->body_rows + 1; }
+static int part_rows(const demo_part* p) { return (p->open_end ? 1 : 2) * p->cap_rows + p->body_rows + 1; }
 
 /* Row r's axial position (s, may lie beyond the body in a cap), the profile
    it uses and how much of that profile's radius it has (0 at the poles). */
@@ -427,6 +452,8 @@ typedef struct demo_vertex {
     float normal[3];
     float tangent[4];
     float uv[2];
+    float uv1[2]; /* written for the skirt only */
+    part_tag tag; /* not written */
     uint8_t joints[MAX_INFLUENCES];
     float weights[MAX_INFLUENCES];
 } demo_vertex;
@@ -537,18 +564,19 @@ static void add_part(demo_mesh* mesh, const demo_part* p) {
     for (int r = 0; r < rows; r++) {
         for (int c = 0; c <= columns; c++) {
             grid_vertex* g = &grid[(size_t)r * stride + (size_t)c];
-            int ring_row = r == 0 ? 1 : r == rows - 1 ? rows - 2 : r;
+            bool end_pole = r == rows - 1 && !p->open_end;
+            int ring_row = r == 0 ? 1 : end_pole ? rows - 2 : r;
             sw_vec3 around = sw_vec3_sub(part_point(p, ring_row, c + 1), part_point(p, ring_row, c + columns - 1));
             sw_vec3 along =
                 sw_vec3_sub(part_point(p, r < rows - 1 ? r + 1 : r, c), part_point(p, r > 0 ? r - 1 : r, c));
             if (r == 0)
                 g->normal = sw_vec3_scale(p->axis, -1.0f);
-            else if (r == rows - 1)
+            else if (end_pole)
                 g->normal = p->axis;
             else
                 g->normal = sw_vec3_normalize(sw_vec3_cross(around, along));
             g->along_u = around;
-            g->along_v = sw_vec3_scale(along, -1.0f);
+            g->along_v = sw_vec3_scale(along, p->uv_rect[3] < 0.0f ? 1.0f : -1.0f);
         }
     }
 
@@ -564,7 +592,7 @@ static void add_part(demo_mesh* mesh, const demo_part* p) {
             }
             /* Counter-clockwise seen from outside: triangles (0,1,2) and
                (0,2,3). Next to a pole only one of them has an area. */
-            bool first_triangle = r != 0, second_triangle = r + 1 != rows - 1;
+            bool first_triangle = r != 0, second_triangle = r + 1 != rows - 1 || p->open_end;
             bool used[4] = {true, first_triangle, true, second_triangle};
             long index[4] = {-1, -1, -1, -1};
             for (int k = 0; k < 4; k++) {
@@ -581,10 +609,13 @@ static void add_part(demo_mesh* mesh, const demo_part* p) {
                     /* A pole vertex serves one cell (the one to its right at
                        the start, to its left at the end): centre its u on it. */
                     float u = vr == 0 ? ((float)vc + 0.5f) / (float)columns
-                            : vr == rows - 1 ? ((float)vc - 0.5f) / (float)columns
+                            : vr == rows - 1 && !p->open_end ? ((float)vc - 0.5f) / (float)columns
                                              : (float)vc / (float)columns;
                     v.uv[0] = p->uv_rect[0] + p->uv_rect[2] * u;
                     v.uv[1] = p->uv_rect[1] + p->uv_rect[3] * (1.0f - (float)vr / (float)(rows - 1));
+                    v.tag = p->tag;
+                    v.uv1[0] = v.uv[0];
+                    v.uv1[1] = v.uv[1] + p->uv1_v0;
                     float dense[JOINT_COUNT];
                     part_weights(p, g->position, dense);
                     pack_influences(dense, v.joints, v.weights);
@@ -619,10 +650,11 @@ static void map_face(demo_primitive* face) {
     }
 }
 
-static void fill_part(demo_part* p, part_kind kind, int material, sw_vec3 start, sw_vec3 axis, sw_vec3 across,
-                      float length, float cap_start, float cap_end) {
+static void fill_part(demo_part* p, part_kind kind, part_tag tag, int material, sw_vec3 start, sw_vec3 axis,
+                      sw_vec3 across, float length, float cap_start, float cap_end) {
     memset(p, 0, sizeof *p);
     p->kind = kind;
+    p->tag = tag;
     p->material = material;
     p->start = start;
     p->axis = sw_vec3_normalize(axis);
@@ -647,12 +679,13 @@ static void set_grid(demo_part* p, int cap_rows, int body_rows, int columns, flo
 }
 
 /* The whole body. UV rectangles tile [0,1]² without overlap: torso,
-   neck and head down the left, limbs on the right. */
+   neck and head down the left, limbs on the right, the ponytail right of
+   the neck; the skirt (a material of its own) has its own [0,1]². */
 static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     demo_part p;
 
     /* Torso, crotch to the base of the neck (y 1.46), shoulders widest. */
-    fill_part(&p, PART_TORSO, M_CLOTH, v3(0.0f, 0.82f, 0.0f), v3(0, 1, 0), v3(0, 0, 1), 0.60f, 0.07f, 0.04f);
+    fill_part(&p, PART_TORSO, TAG_TORSO, M_CLOTH, v3(0.0f, 0.82f, 0.0f), v3(0, 1, 0), v3(0, 0, 1), 0.60f, 0.07f, 0.04f);
     add_profile(&p, 0.00f, 0.100f, 0.150f, 0.0f);
     add_profile(&p, 0.13f, 0.110f, 0.165f, 0.0f);
     add_profile(&p, 0.28f, 0.095f, 0.135f, 0.0f);
@@ -669,7 +702,7 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     set_grid(&p, 6, 22, 24, 0.0f, 0.0f, 0.5f, 0.5f);
     add_part(mesh, &p);
 
-    fill_part(&p, PART_PLAIN, M_SKIN, v3(0.0f, 1.38f, 0.0f), v3(0, 1, 0), v3(0, 0, 1), 0.18f, 0.02f, 0.02f);
+    fill_part(&p, PART_PLAIN, TAG_NECK, M_SKIN, v3(0.0f, 1.38f, 0.0f), v3(0, 1, 0), v3(0, 0, 1), 0.18f, 0.02f, 0.02f);
     add_profile(&p, 0.00f, 0.050f, 0.055f, 0.0f);
     add_profile(&p, 0.18f, 0.045f, 0.048f, 0.0f);
     add_chain(&p, 0.03f, J_CHEST);
@@ -680,7 +713,7 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     add_part(mesh, &p);
 
     /* The head: chin pole at y 1.465, crown at HEAD_TOP_Y. */
-    fill_part(&p, PART_HEAD, M_SKIN, v3(0.0f, 1.50f, 0.012f), v3(0, 1, 0), v3(0, 0, 1), 0.12f, 0.035f,
+    fill_part(&p, PART_HEAD, TAG_HEAD, M_SKIN, v3(0.0f, 1.50f, 0.012f), v3(0, 1, 0), v3(0, 0, 1), 0.12f, 0.035f,
               HEAD_TOP_Y - 1.62f);
     add_profile(&p, 0.00f, 0.088f, 0.074f, 0.0f);
     add_profile(&p, 0.07f, 0.102f, 0.086f, 0.0f);
@@ -698,7 +731,7 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
            length from forearm to forearm_twist (where a twist shows LBS's
            candy-wrapper collapse), the upper arm likewise to its twist
            joint; elbow and wrist get short bands. */
-        fill_part(&p, PART_PLAIN, M_SKIN, sk->position[arm_joint(side, ARM_UPPER)], d, v3(0, 0, 1),
+        fill_part(&p, PART_PLAIN, TAG_ARM, M_SKIN, sk->position[arm_joint(side, ARM_UPPER)], d, v3(0, 0, 1),
                   UPPER_ARM_LENGTH + FOREARM_LENGTH, 0.05f, 0.03f);
         p.side = side;
         add_profile(&p, 0.00f, 0.052f, 0.052f, 0.0f);
@@ -720,7 +753,7 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
         add_part(mesh, &p);
 
         /* Hand: a mitten, wide front to back, as the palm faces the thigh. */
-        fill_part(&p, PART_PLAIN, M_SKIN, sk->position[arm_joint(side, ARM_HAND)], d, v3(0, 0, 1), HAND_LENGTH,
+        fill_part(&p, PART_PLAIN, TAG_HAND, M_SKIN, sk->position[arm_joint(side, ARM_HAND)], d, v3(0, 0, 1), HAND_LENGTH,
                   0.02f, 0.03f);
         p.side = side;
         add_profile(&p, 0.00f, 0.030f, 0.020f, 0.0f);
@@ -733,7 +766,7 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
         add_part(mesh, &p);
 
         /* Leg, hip to ankle. */
-        fill_part(&p, PART_PLAIN, M_CLOTH, sk->position[leg_joint(side, LEG_THIGH)], v3(0, -1, 0), v3(0, 0, 1),
+        fill_part(&p, PART_PLAIN, TAG_LEG, M_CLOTH, sk->position[leg_joint(side, LEG_THIGH)], v3(0, -1, 0), v3(0, 0, 1),
                   0.82f, 0.07f, 0.04f);
         p.side = side;
         add_profile(&p, 0.00f, 0.085f, 0.085f, 0.0f);
@@ -753,7 +786,7 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
         /* Foot, heel to toe, along +Z; its centre is lifted by its half
            height, so the sole lies flat on y = 0. */
         float x = sk->position[leg_joint(side, LEG_FOOT)].x;
-        fill_part(&p, PART_FOOT, M_SHOES, v3(x, 0.0f, -0.07f), v3(0, 0, 1), v3(1, 0, 0), 0.22f, 0.03f, 0.03f);
+        fill_part(&p, PART_FOOT, TAG_FOOT, M_SHOES, v3(x, 0.0f, -0.07f), v3(0, 0, 1), v3(1, 0, 0), 0.22f, 0.03f, 0.03f);
         p.side = side;
         add_profile(&p, 0.00f, 0.038f, 0.040f, 0.040f);
         add_profile(&p, 0.07f, 0.043f, 0.042f, 0.042f);
@@ -765,13 +798,13 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     }
 
     /* The ponytail: a tapered tube along its chain, its root end inside the
-       head. It and the skirt share the UV cell right of the neck. */
-    fill_part(&p, PART_PLAIN, M_HAIR, ponytail_start(), ponytail_direction(), v3(1, 0, 0), PONYTAIL_LENGTH, 0.03f,
+       head, in the UV cell right of the neck. */
+    fill_part(&p, PART_PLAIN, TAG_PONYTAIL, M_HAIR, ponytail_start(), ponytail_direction(), v3(1, 0, 0), PONYTAIL_LENGTH, 0.03f,
               0.03f);
-    add_profile(&p, 0.00f, 0.032f, 0.036f, 0.0f);
-    add_profile(&p, 0.08f, 0.036f, 0.040f, 0.0f);
-    add_profile(&p, 0.28f, 0.024f, 0.026f, 0.0f);
-    add_profile(&p, 0.40f, 0.010f, 0.010f, 0.0f);
+    add_profile(&p, 0.00f, 0.036f, 0.040f, 0.0f);
+    add_profile(&p, 0.08f, 0.046f, 0.050f, 0.0f);
+    add_profile(&p, 0.28f, 0.032f, 0.034f, 0.0f);
+    add_profile(&p, 0.40f, 0.012f, 0.012f, 0.0f);
     add_chain(&p, -0.01f, J_HEAD);
     add_chain(&p, 0.04f, J_PONYTAIL_0);
     add_chain(&p, 0.11f, J_PONYTAIL_0);
@@ -780,17 +813,22 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     add_chain(&p, 0.29f, J_PONYTAIL_2);
     add_chain(&p, 0.36f, J_PONYTAIL_2);
     add_chain(&p, 0.41f, J_PONYTAIL_3);
-    set_grid(&p, 3, 14, 12, 0.25f, 0.5f, 0.25f, 0.0625f);
+    set_grid(&p, 3, 14, 12, 0.25f, 0.5f, 0.25f, 0.125f);
     add_part(mesh, &p);
 
     /* The skirt: an elliptic cone from the waist to above the knees, over
-       the hips and thighs, with a flat hem. */
-    fill_part(&p, PART_SKIRT, M_CLOTH, v3(0.0f, 1.00f, 0.0f), v3(0, -1, 0), v3(0, 0, 1), 0.30f, 0.02f, 0.012f);
+       the hips and thighs, open at the hem (one layer, drawn from both
+       sides). TEXCOORD_0 covers the top half of its own textures (v from
+       the waist, 0, to the hem, 0.5); TEXCOORD_1, the lining seen from
+       inside, the bottom half. */
+    fill_part(&p, PART_SKIRT, TAG_SKIRT, M_SKIRT, v3(0.0f, 1.00f, 0.0f), v3(0, -1, 0), v3(0, 0, 1), 0.30f, 0.02f, 0.0f);
+    p.open_end = true;
+    p.uv1_v0 = 0.5f;
     add_profile(&p, 0.00f, 0.122f, 0.174f, 0.0f);
     add_profile(&p, 0.08f, 0.142f, 0.202f, 0.0f);
     add_profile(&p, 0.30f, 0.205f, 0.258f, 0.0f);
     add_chain(&p, 0.0f, J_PELVIS);
-    set_grid(&p, 2, 10, 48, 0.25f, 0.5625f, 0.25f, 0.0625f);
+    set_grid(&p, 2, 10, 48, 0.0f, 0.5f, 1.0f, -0.5f);
     add_part(mesh, &p);
 
     map_face(&mesh->primitives[M_FACE]);
@@ -941,6 +979,553 @@ static void free_clip_keys(clip_keys* keys) {
     free(keys->rotations);
 }
 
+/* ---- the look: materials ------------------------------------------------------------------------ */
+
+/* The middle of the control map's alpha bands for region groups 1..3
+   (sw_toon_region: group 1 below 0.2, group 2 from 0.8, group 3 in 0.4..0.6). */
+#define REGION_1 0.1f
+#define REGION_2 0.9f
+#define REGION_3 0.5f
+#define LOOK_GROUPS 3
+
+/* Per material: the glTF metallic-roughness fallback and the toon data of
+   SW_materials_toon. Colours are linear RGB. */
+typedef struct demo_look {
+    const char* name;
+    float base_color[4];      /* white where the base colour texture holds the colours */
+    float roughness;
+    bool base_texture;        /* a painted base colour texture */
+    sw_toon_kind kind;
+    float shade[LOOK_GROUPS][3]; /* the dark side (a multiplier of the base colour) of region groups 1..3 */
+    float edge[3];            /* the narrow band between lit and dark (warmer, more saturated) */
+    float outline_color[3];   /* darker than the material */
+    float outline_width;      /* pixels at 1080 lines */
+    float rim_color[3];
+} demo_look;
+
+static const demo_look looks[MATERIAL_COUNT] = {
+    [M_SKIN] = {"skin", {0.96f, 0.72f, 0.60f, 1.0f}, 0.6f, false, SW_TOON_BODY,
+                {{0.93f, 0.62f, 0.55f}, {0.93f, 0.62f, 0.55f}, {0.93f, 0.62f, 0.55f}}, {0.98f, 0.48f, 0.40f},
+                {0.26f, 0.09f, 0.06f}, 1.6f, {0.25f, 0.18f, 0.16f}},
+    [M_FACE] = {"face", {1.0f, 1.0f, 1.0f, 1.0f}, 0.6f, true, SW_TOON_FACE,
+                {{0.93f, 0.62f, 0.55f}, {0.93f, 0.62f, 0.55f}, {0.93f, 0.62f, 0.55f}}, {0.98f, 0.48f, 0.40f},
+                {0.26f, 0.09f, 0.06f}, 1.4f, {0.0f, 0.0f, 0.0f}},
+    [M_HAIR] = {"hair", {0.33f, 0.15f, 0.09f, 1.0f}, 0.45f, false, SW_TOON_HAIR,
+                {{0.55f, 0.42f, 0.55f}, {0.55f, 0.42f, 0.55f}, {0.55f, 0.42f, 0.55f}}, {0.80f, 0.45f, 0.45f},
+                {0.06f, 0.022f, 0.014f}, 2.2f, {0.30f, 0.22f, 0.18f}},
+    /* The top (blouse, group 1), the tights on the legs (group 2), the
+       sailor collar and ribbon (group 3). */
+    [M_CLOTH] = {"cloth", {1.0f, 1.0f, 1.0f, 1.0f}, 0.85f, true, SW_TOON_BODY,
+                 {{0.72f, 0.74f, 0.92f}, {0.55f, 0.50f, 0.65f}, {0.55f, 0.62f, 0.88f}}, {0.80f, 0.76f, 0.95f},
+                 {0.03f, 0.03f, 0.07f}, 2.0f, {0.20f, 0.20f, 0.25f}},
+    /* The shoe (group 1) and its sole (group 2). */
+    [M_SHOES] = {"shoes", {1.0f, 1.0f, 1.0f, 1.0f}, 0.5f, true, SW_TOON_BODY,
+                 {{0.60f, 0.50f, 0.52f}, {0.70f, 0.70f, 0.75f}, {0.60f, 0.50f, 0.52f}}, {0.75f, 0.55f, 0.50f},
+                 {0.025f, 0.012f, 0.008f}, 2.0f, {0.20f, 0.16f, 0.14f}},
+    /* The pleated skirt (group 1), its hem stripes (group 2) and its
+       lining (group 3, seen on back faces through TEXCOORD_1). */
+    [M_SKIRT] = {"skirt", {1.0f, 1.0f, 1.0f, 1.0f}, 0.8f, true, SW_TOON_BODY,
+                 {{0.55f, 0.62f, 0.90f}, {0.75f, 0.78f, 0.95f}, {0.50f, 0.50f, 0.68f}}, {0.70f, 0.72f, 0.98f},
+                 {0.012f, 0.016f, 0.05f}, 2.0f, {0.18f, 0.20f, 0.30f}},
+};
+
+static const char* toon_kind_name(sw_toon_kind kind) {
+    return kind == SW_TOON_HAIR ? "hair" : kind == SW_TOON_FACE ? "face" : kind == SW_TOON_EYE ? "eye" : "body";
+}
+
+/* ---- the look: painted textures ------------------------------------------------------------------ */
+
+/* Every texture but the ramps is painted in texture space: each triangle
+   of a primitive is rasterised at its UVs, and a paint function gives the
+   texel's value from the rest position and normal interpolated there, so
+   features sit where they belong on the body whatever the UV layout. */
+
+#define MAX_MAP_SIZE 256
+#define FACE_SDF_SIZE 64
+/* The face's shadow edge: the logistic's 10-90 % width is 2 ln 9 / 300 ≈
+   0.015 of the threshold range, a few texels of the 256² map, where the
+   analysis' 100 gives a soft 0.044. */
+#define FACE_SDF_STEEPNESS 300.0f
+
+typedef enum map_kind { MAP_CONTROL, MAP_BASE, MAP_HAIR } map_kind;
+
+typedef struct texel_point {
+    sw_vec3 position, normal; /* rest pose */
+    part_tag tag;
+    bool lining;              /* painted through TEXCOORD_1: the inside of the skirt */
+} texel_point;
+
+static float mixf(float a, float b, float t) { return a + (b - a) * t; }
+
+static void mix3(float* rgb, const float* to, float t) {
+    for (int c = 0; c < 3; c++) rgb[c] = mixf(rgb[c], to[c], t);
+}
+
+/* Coverage of a shape from its signed distance d (negative inside), over
+   `soft` of blur (about a texel). */
+static float inside(float d, float soft) { return 1.0f - smoothstep(-soft, soft, d); }
+
+/* An ellipse's approximate signed distance (exact on the axes). */
+static float ellipse_distance(float x, float y, float cx, float cy, float rx, float ry) {
+    float dx = (x - cx) / rx, dy = (y - cy) / ry;
+    return (sqrtf(dx * dx + dy * dy) - 1.0f) * fminf(rx, ry);
+}
+
+/* ---- the face: eyes, brows, mouth and blush, painted on the front view
+   (x to the character's left, y up; metres). */
+
+#define FACE_AA 0.0006f /* about a texel of the face texture */
+#define EYE_Y 1.556f
+#define EYE_X 0.034f
+
+static const float skin_rgb[3] = {0.96f, 0.72f, 0.60f};
+
+static void paint_eye(float x, float y, float side, float* rgb) {
+    float cx = side * EYE_X, cy = EYE_Y;
+    if (fabsf(x - cx) > 0.024f || fabsf(y - cy - 0.008f) > 0.026f) return; /* nothing of the eye or brow here */
+    float outward = side * (x - cx); /* > 0 towards the temple */
+    /* The opening: an ellipse, tilted so the outer corner is a little higher. */
+    float ty = y - 0.12f * outward;
+    float open = ellipse_distance(x, ty, cx, cy, 0.0135f, 0.0105f);
+    float white = inside(open, FACE_AA);
+    if (white > 0.0f) {
+        float eye[3] = {0.95f, 0.95f, 0.97f};
+        /* The upper lid's shadow on the white. */
+        const float lid[3] = {0.72f, 0.74f, 0.86f};
+        mix3(eye, lid, smoothstep(cy + 2e-3f, cy + 0.008f, ty));
+        /* The iris: tall, darker at the top, a darker ring, the pupil and two highlights. */
+        float iris = ellipse_distance(x, y, cx, cy - 0.0006f, 0.0078f, 0.0102f);
+        float t = clamp01((y - (cy - 0.0108f)) / 0.0204f);
+        float iris_rgb[3] = {mixf(0.30f, 0.03f, t), mixf(0.62f, 0.09f, t), mixf(0.80f, 0.24f, t)};
+        float ring = smoothstep(-1.6e-3f, -2e-4f, iris);
+        for (int c = 0; c < 3; c++) iris_rgb[c] *= 1.0f - 0.55f * ring;
+        const float pupil_rgb[3] = {0.01f, 0.015f, 0.05f};
+        mix3(iris_rgb, pupil_rgb, inside(ellipse_distance(x, y, cx, cy - 0.0004f, 0.0030f, 0.0048f), FACE_AA));
+        mix3(eye, iris_rgb, inside(iris, FACE_AA));
+        const float shine[3] = {1.0f, 1.0f, 1.0f};
+        mix3(eye, shine, inside(ellipse_distance(x, y, cx - side * 0.0030f, cy + 0.0042f, 2.4e-3f, 2.4e-3f), FACE_AA));
+        mix3(eye, shine,
+             0.85f * inside(ellipse_distance(x, y, cx + side * 2.6e-3f, cy - 0.0046f, 0.0012f, 0.0012f), FACE_AA));
+        mix3(rgb, eye, white);
+    }
+    /* The upper lash line: a thick band along the top of the opening,
+       thickest and winged at the outer corner; a short thin lower line. */
+    const float lash[3] = {0.05f, 0.02f, 0.025f};
+    float upper = ellipse_distance(x, ty, cx, cy + 0.0006f, 0.0150f, 0.0124f);
+    float thickness = 0.0016f + 0.0012f * smoothstep(-0.004f, 0.012f, outward);
+    float band = fabsf(upper + 0.0008f) - thickness;
+    float upper_side = smoothstep(cy - 0.0035f, cy - 0.0005f, ty + 0.25f * fmaxf(outward, 0.0f));
+    mix3(rgb, lash, inside(band, FACE_AA) * upper_side);
+    float lower = fabsf(ellipse_distance(x, ty, cx, cy, 0.0140f, 0.0112f)) - 0.0005f;
+    mix3(rgb, lash, 0.7f * inside(lower, FACE_AA) * smoothstep(cy - 0.005f, cy - 0.009f, ty) *
+                        smoothstep(2e-3f, 0.008f, outward));
+    /* The brow: a thin arc, thinning towards its ends. */
+    const float brow[3] = {0.16f, 0.07f, 0.04f};
+    float bx = (x - cx - side * 0.001f) / 0.0145f;
+    if (fabsf(bx) < 1.0f) {
+        float arc = cy + 0.0235f + 0.0035f * (1.0f - bx * bx) - 2e-3f * side * bx;
+        float width = 0.0011f * (1.0f - 0.6f * bx * bx);
+        mix3(rgb, brow, inside(fabsf(y - arc) - width, FACE_AA));
+    }
+}
+
+/* The fringe over the forehead: pointed locks whose tips stop above the
+   brows, parted in the middle, longer at the sides where they frame the
+   face; under its edge, a band of the skin's shade. */
+static void paint_fringe(float x, float y, float* rgb) {
+    float ax = fabsf(x);
+    float saw = fabsf(ax / 0.019f - floorf(ax / 0.019f) - 0.5f) * 2.0f; /* 0 at a tip, 1 between */
+    float edge = 1.600f + 0.011f * saw + 0.012f * (1.0f - smoothstep(0.0f, 0.012f, ax)) -
+                 0.055f * smoothstep(0.052f, 0.085f, ax);
+    const float shade[3] = {skin_rgb[0] * 0.93f, skin_rgb[1] * 0.62f, skin_rgb[2] * 0.55f};
+    mix3(rgb, shade, 0.8f * inside(edge - 0.005f - y, 0.0015f));
+    float hair[3] = {0.33f, 0.15f, 0.09f};
+    float strand = 0.5f + 0.5f * cosf(x * 420.0f + 3.0f * sinf(y * 90.0f));
+    for (int c = 0; c < 3; c++) hair[c] *= 0.8f + 0.2f * strand;
+    mix3(rgb, hair, inside(edge - y, FACE_AA));
+}
+
+static void paint_face(const texel_point* p, float* rgb) {
+    float x = p->position.x, y = p->position.y;
+    memcpy(rgb, skin_rgb, sizeof skin_rgb);
+    /* Blush: soft pink ovals. */
+    const float blush[3] = {1.0f, 0.45f, 0.45f};
+    for (int side = 0; side < 2; side++) {
+        float s = side_sign[side];
+        if (fabsf(x - s * 0.044f) > 0.016f || fabsf(y - 1.533f) > 0.009f) continue;
+        float d = ellipse_distance(x, y, s * 0.044f, 1.533f, 0.0125f, 0.0060f);
+        mix3(rgb, blush, 0.40f * (1.0f - smoothstep(-0.006f, 2e-3f, d)));
+    }
+    paint_eye(x, y, 1.0f, rgb);
+    paint_eye(x, y, -1.0f, rgb);
+    /* The nose: a small shade; the mouth: a short, slightly smiling line. */
+    const float nose[3] = {0.80f, 0.48f, 0.40f};
+    mix3(rgb, nose, 0.6f * inside(ellipse_distance(x, y, 0.0f, 1.527f, 0.0012f, 0.0009f), FACE_AA));
+    const float mouth[3] = {0.45f, 0.10f, 0.10f};
+    float mx = x / 0.0065f;
+    if (fabsf(mx) < 1.0f) mix3(rgb, mouth, inside(fabsf(y - (1.5035f + 0.0014f * mx * mx)) - 0.00065f, FACE_AA));
+    if (y > 1.53f) paint_fringe(x, y, rgb);
+}
+
+/* ---- the clothes. */
+
+/* The sailor collar: a square flap on the back, two bands from the
+   shoulders down to a V on the chest. Returns 0 outside, 1 on the navy, 2
+   on its white stripe. */
+static int sailor_collar(sw_vec3 pos) {
+    float ax = fabsf(pos.x);
+    if (pos.z < 0.0f) {
+        if (pos.y < 1.285f || ax > 0.15f) return 0;
+        float edge = fminf(pos.y - 1.285f, 0.15f - ax); /* distance to the flap's free edges */
+        return edge > 0.008f && edge < 0.014f ? 2 : 1;
+    }
+    /* The V: the collar's lower edge runs from (0, 1.27) to (±0.15, 1.42). */
+    float v_line = 1.27f + ax * 1.0f;
+    float d = pos.y - v_line; /* above the edge, towards the neck */
+    if (d < 0.0f || d > 0.045f) return 0;
+    return d > 0.008f && d < 0.014f ? 2 : 1;
+}
+
+static void paint_cloth(const texel_point* p, map_kind kind, float* out) {
+    sw_vec3 pos = p->position;
+    const float blouse[3] = {0.88f, 0.89f, 0.94f}, navy[3] = {0.02f, 0.035f, 0.12f}, stripe[3] = {0.90f, 0.90f, 0.92f},
+                ribbon[3] = {0.62f, 0.03f, 0.05f}, tights[3] = {0.030f, 0.030f, 0.042f};
+    float g = 0.5f, a = REGION_1, b = 0.0f;
+    const float* rgb = blouse;
+    if (p->tag == TAG_LEG) {
+        rgb = tights;
+        a = REGION_2;
+        /* The fold behind the knee. */
+        if (pos.z < 0.0f && pos.y > 0.43f && pos.y < 0.55f) g = 0.3f;
+    } else {
+        int collar = sailor_collar(pos);
+        /* The bow under the V: two lobes, a knot and two tails. */
+        float ax = fabsf(pos.x);
+        float ribbon_d = fminf(ellipse_distance(ax, pos.y, 0.024f, 1.266f, 0.024f, 0.014f),
+                               ellipse_distance(ax, pos.y, 0.0f, 1.266f, 0.008f, 0.009f));
+        if (pos.y < 1.262f && pos.y > 1.20f) {
+            float centre = 0.006f + 0.25f * (1.262f - pos.y); /* the tails part downwards */
+            ribbon_d = fminf(ribbon_d, fabsf(ax - centre) - 0.007f);
+        }
+        if (collar) {
+            rgb = collar == 2 ? stripe : navy;
+            a = REGION_3;
+            b = 1.0f;
+        }
+        if (pos.z > 0.0f && ribbon_d < 0.0f) {
+            rgb = ribbon;
+            a = REGION_3;
+            b = 1.0f;
+            g = ax < 0.008f ? 0.3f : 0.5f; /* the knot's folds */
+        }
+        /* Under the arms, the sides of the chest stay darker. */
+        if (fabsf(pos.x) > 0.125f && pos.y > 1.22f && pos.y < 1.37f) g = 0.3f;
+    }
+    if (kind == MAP_BASE) {
+        memcpy(out, rgb, 3 * sizeof *out);
+        out[3] = 1.0f;
+    } else {
+        out[0] = 0.0f, out[1] = g, out[2] = b, out[3] = a;
+    }
+}
+
+/* The skirt: 16 pleats whose folds are darker, two white stripes above
+   the hem; the lining plain. */
+#define SKIRT_PLEATS 16
+#define SKIRT_HEM_Y 0.70f
+
+static void paint_skirt(const texel_point* p, map_kind kind, float* out) {
+    const float navy[3] = {0.025f, 0.040f, 0.150f}, stripe[3] = {0.90f, 0.90f, 0.93f},
+                lining[3] = {0.05f, 0.07f, 0.20f};
+    float rgb[3];
+    float g = 0.5f, a = REGION_1, b = 0.0f;
+    if (p->lining) {
+        memcpy(rgb, lining, sizeof rgb);
+        a = REGION_3;
+    } else {
+        sw_vec3 pos = p->position;
+        double azimuth = atan2(pos.x, pos.z);
+        /* Fold lines, fading in below the waistband. */
+        float fold = powf(0.5f + 0.5f * (float)cos(azimuth * SKIRT_PLEATS), 12.0f) * smoothstep(0.97f, 0.90f, pos.y);
+        memcpy(rgb, navy, sizeof rgb);
+        for (int c = 0; c < 3; c++) rgb[c] *= 1.0f - 0.45f * fold;
+        g = 0.5f - 0.28f * fold;
+        float h = pos.y - SKIRT_HEM_Y;
+        if ((h > 0.012f && h < 0.022f) || (h > 0.030f && h < 0.036f)) {
+            memcpy(rgb, stripe, sizeof rgb);
+            a = REGION_2;
+            b = 1.0f;
+        }
+    }
+    if (kind == MAP_BASE) {
+        memcpy(out, rgb, sizeof rgb);
+        out[3] = 1.0f;
+    } else {
+        out[0] = 0.0f, out[1] = g, out[2] = b, out[3] = a;
+    }
+}
+
+static void paint_shoes(const texel_point* p, map_kind kind, float* out) {
+    const float leather[3] = {0.11f, 0.045f, 0.022f}, sole[3] = {0.035f, 0.028f, 0.024f};
+    bool is_sole = p->position.y < 0.016f;
+    if (kind == MAP_BASE) {
+        memcpy(out, is_sole ? sole : leather, 3 * sizeof *out);
+        out[3] = 1.0f;
+    } else {
+        out[0] = 0.0f, out[1] = 0.5f, out[2] = is_sole ? 1.0f : 0.0f, out[3] = is_sole ? REGION_2 : REGION_1;
+    }
+}
+
+/* Skin: folds under the chin and in the armpits. */
+static void paint_skin_control(const texel_point* p, float* out) {
+    sw_vec3 pos = p->position, n = p->normal;
+    float g = 0.5f;
+    if (p->tag == TAG_NECK && pos.y > 1.43f) g = 0.32f;
+    if (p->tag == TAG_ARM && fabsf(pos.x) < 0.25f && n.y < -0.3f) g = 0.35f;
+    out[0] = 0.0f, out[1] = g, out[2] = 0.0f, out[3] = REGION_1;
+}
+
+/* Hair: the underside darker. */
+static void paint_hair_control(const texel_point* p, float* out) {
+    out[0] = 0.0f;
+    out[1] = 0.5f - 0.18f * smoothstep(-0.1f, -0.6f, p->normal.y);
+    out[2] = 0.0f;
+    out[3] = REGION_1;
+}
+
+/* The hair's normal-map-shaped texture: RG a flat normal, B the glint mask
+   (thin strands, lit on the upper head and the ponytail's top), A the
+   glint tier (0.875: the crown, 0.625: above the ears, 0.375: lower, 0.125: none). */
+static void paint_hair_map(const texel_point* p, float* out) {
+    sw_vec3 pos = p->position;
+    float angle, strength;
+    if (p->tag == TAG_PONYTAIL) {
+        sw_vec3 d = sw_vec3_sub(pos, ponytail_start()), dir = ponytail_direction();
+        sw_vec3 r = sw_vec3_sub(d, sw_vec3_scale(dir, sw_vec3_dot(d, dir)));
+        sw_vec3 side = sw_vec3_normalize(sw_vec3_cross(dir, v3(1, 0, 0)));
+        angle = atan2f(sw_vec3_dot(r, side), r.x);
+        strength = smoothstep(0.0f, 0.5f, sw_vec3_dot(p->normal, v3(0, 1, 0)) + 0.3f);
+    } else {
+        angle = atan2f(pos.x, pos.z);
+        strength = smoothstep(1.54f, 1.64f, pos.y);
+    }
+    /* Strands: narrow stripes along the hair, wavy so they do not look ruled. */
+    float strand = 0.5f + 0.5f * cosf(angle * 24.0f + 2.2f * sinf(angle * 5.0f + pos.y * 40.0f));
+    float mask = smoothstep(0.72f, 0.92f, strand) * strength;
+    float tier = p->tag == TAG_PONYTAIL ? 0.125f
+               : pos.y > 1.665f         ? 0.875f
+               : pos.y > 1.615f         ? 0.625f
+               : pos.y > 1.56f          ? 0.375f
+                                        : 0.125f;
+    out[0] = 0.5f, out[1] = 0.5f, out[2] = mask, out[3] = tier;
+}
+
+static void paint_texel(int material, map_kind kind, const texel_point* p, float* out) {
+    switch (material) {
+    case M_CLOTH: paint_cloth(p, kind, out); return;
+    case M_SKIRT: paint_skirt(p, kind, out); return;
+    case M_SHOES: paint_shoes(p, kind, out); return;
+    case M_FACE:
+        if (kind == MAP_BASE) {
+            paint_face(p, out);
+            out[3] = 1.0f;
+        } else {
+            out[0] = 0.0f, out[1] = 0.5f, out[2] = 0.0f, out[3] = REGION_1;
+        }
+        return;
+    case M_HAIR:
+        if (kind == MAP_HAIR)
+            paint_hair_map(p, out);
+        else
+            paint_hair_control(p, out);
+        return;
+    default: paint_skin_control(p, out); return;
+    }
+}
+
+/* A float RGBA map being painted, with the texels some triangle covered. */
+typedef struct paint_map {
+    int width, height;
+    float* texels;     /* width × height × 4 */
+    uint8_t* covered;  /* width × height */
+} paint_map;
+
+/* Rasterises primitive `prim` at UV set 0 (or its lining's TEXCOORD_1):
+   every texel whose centre lies in a triangle gets the paint at the
+   interpolated rest position and normal. (Plain float arithmetic: this
+   runs on every `sinew render` without a model, debug builds included.) */
+static void paint_primitive(paint_map* map, const demo_primitive* prim, int material, map_kind kind, bool lining) {
+    int width = map->width, height = map->height;
+    for (size_t t = 0; t + 2 < prim->index_count; t += 3) {
+        const demo_vertex* v[3];
+        float x[3], y[3];
+        for (int k = 0; k < 3; k++) {
+            v[k] = &prim->vertices[prim->indices[t + (size_t)k]];
+            const float* uv = lining ? v[k]->uv1 : v[k]->uv;
+            x[k] = uv[0] * (float)width - 0.5f; /* texel centres at integers */
+            y[k] = uv[1] * (float)height - 0.5f;
+        }
+        float area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+        if (fabsf(area) < 1e-12f) continue;
+        int x0 = (int)ceilf(fminf(x[0], fminf(x[1], x[2]))), x1 = (int)floorf(fmaxf(x[0], fmaxf(x[1], x[2])));
+        int y0 = (int)ceilf(fminf(y[0], fminf(y[1], y[2]))), y1 = (int)floorf(fmaxf(y[0], fmaxf(y[1], y[2])));
+        if (x0 < 0) x0 = 0;
+        if (y0 < 0) y0 = 0;
+        if (x1 > width - 1) x1 = width - 1;
+        if (y1 > height - 1) y1 = height - 1;
+        texel_point p;
+        p.tag = v[0]->tag;
+        p.lining = lining;
+        for (int ty = y0; ty <= y1; ty++) {
+            for (int tx = x0; tx <= x1; tx++) {
+                float px = (float)tx, py = (float)ty;
+                float w1 = ((px - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (py - y[0])) / area;
+                float w2 = ((x[1] - x[0]) * (py - y[0]) - (px - x[0]) * (y[1] - y[0])) / area;
+                float w0 = 1.0f - w1 - w2;
+                const float eps = -1e-5f;
+                if (w0 < eps || w1 < eps || w2 < eps) continue;
+                float pos[3], nrm[3];
+                for (int c = 0; c < 3; c++) {
+                    pos[c] = w0 * v[0]->position[c] + w1 * v[1]->position[c] + w2 * v[2]->position[c];
+                    nrm[c] = w0 * v[0]->normal[c] + w1 * v[1]->normal[c] + w2 * v[2]->normal[c];
+                }
+                float length = sqrtf(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+                if (length > 0.0f) nrm[0] /= length, nrm[1] /= length, nrm[2] /= length;
+                p.position.x = pos[0], p.position.y = pos[1], p.position.z = pos[2];
+                p.normal.x = nrm[0], p.normal.y = nrm[1], p.normal.z = nrm[2];
+                size_t i = (size_t)ty * (size_t)width + (size_t)tx;
+                paint_texel(material, kind, &p, &map->texels[i * 4]);
+                map->covered[i] = 1;
+            }
+        }
+    }
+}
+
+/* Texels no triangle covers: a few rings get the mean of their covered
+   neighbours (so bilinear filtering and small mipmaps at a UV border do not
+   pull in the background), the rest `fill`. */
+static void dilate(paint_map* map, const float fill[4]) {
+    int width = map->width, height = map->height;
+    size_t count_all = (size_t)width * (size_t)height;
+    for (int pass = 0; pass < 3; pass++) {
+        for (int y = 0; y < height; y++) {
+            for (int x = 0; x < width; x++) {
+                size_t i = (size_t)y * (size_t)width + (size_t)x;
+                if (map->covered[i]) continue;
+                float sum[4] = {0, 0, 0, 0};
+                int count = 0;
+                const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
+                for (int k = 0; k < 4; k++) {
+                    int nx = x + dx[k], ny = y + dy[k];
+                    if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+                    size_t j = (size_t)ny * (size_t)width + (size_t)nx;
+                    if (map->covered[j] != 1) continue; /* covered before this pass */
+                    for (int c = 0; c < 4; c++) sum[c] += map->texels[j * 4 + (size_t)c];
+                    count++;
+                }
+                if (!count) continue;
+                for (int c = 0; c < 4; c++) map->texels[i * 4 + (size_t)c] = sum[c] / (float)count;
+                map->covered[i] = 2;
+            }
+        }
+        for (size_t i = 0; i < count_all; i++)
+            if (map->covered[i] == 2) map->covered[i] = 1;
+    }
+    for (size_t i = 0; i < count_all; i++)
+        if (!map->covered[i]) memcpy(&map->texels[i * 4], fill, 4 * sizeof *fill);
+}
+
+static uint8_t unorm8(float x) { return (uint8_t)(clamp01(x) * 255.0f + 0.5f); }
+
+static float srgb_decode(float s) { return s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f); }
+
+/* The sRGB code of a linear value: the nearest of the 256 codes, found by
+   bisection on the midpoints between codes (`bounds`, from
+   srgb_bounds), so texels cost no powf. */
+static void srgb_bounds(float bounds[255]) {
+    for (int k = 0; k < 255; k++) bounds[k] = srgb_decode(((float)k + 0.5f) / 255.0f);
+}
+
+static uint8_t srgb8_table(const float bounds[255], float linear) {
+    int lo = 0, hi = 255; /* the code is the number of bounds below `linear` */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (bounds[mid] < linear)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (uint8_t)lo;
+}
+
+static uint8_t srgb8(float linear) {
+    float c = clamp01(linear);
+    return unorm8(c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f);
+}
+
+/* The size of material `material`'s map of `kind`: the face's features,
+   the cloth's collar stripes and the hair's strands need 256 texels
+   across, the skirt's hem stripes 256 down (its pleats are wide); the rest
+   is plain. */
+static void map_size(int material, map_kind kind, int* width, int* height) {
+    *width = *height = 128;
+    if (kind == MAP_HAIR || (kind == MAP_BASE && (material == M_FACE || material == M_CLOTH))) *width = *height = 256;
+    if (kind == MAP_BASE && material == M_SKIRT) *height = 256;
+}
+
+/* Paints material `material`'s map of `kind` into out (width × height ×
+   channels bytes): base colours sRGB-encoded RGB, data linear RGBA. */
+static bool paint_texture(const demo_mesh* mesh, int material, map_kind kind, int width, int height, int channels,
+                          uint8_t* out) {
+    size_t texels = (size_t)width * (size_t)height;
+    paint_map map = {width, height, malloc(texels * 4 * sizeof(float)), calloc(texels, 1)};
+    if (!map.texels || !map.covered) {
+        free(map.texels), free(map.covered);
+        return false;
+    }
+    paint_primitive(&map, &mesh->primitives[material], material, kind, false);
+    if (material == M_SKIRT) paint_primitive(&map, &mesh->primitives[material], material, kind, true);
+    const float control_fill[4] = {0.0f, 0.5f, 0.0f, REGION_1}, hair_fill[4] = {0.5f, 0.5f, 0.0f, 0.0f};
+    float base_fill[4] = {skin_rgb[0], skin_rgb[1], skin_rgb[2], 1.0f};
+    dilate(&map, kind == MAP_CONTROL ? control_fill : kind == MAP_HAIR ? hair_fill : base_fill);
+    float bounds[255];
+    srgb_bounds(bounds);
+    for (size_t i = 0; i < texels; i++)
+        for (int c = 0; c < channels; c++) {
+            float x = map.texels[i * 4 + (size_t)c];
+            out[i * (size_t)channels + (size_t)c] = kind == MAP_BASE ? srgb8_table(bounds, x) : unorm8(x);
+        }
+    free(map.texels);
+    free(map.covered);
+    return true;
+}
+
+/* The shading ramp (sinew/toon.h's layout, 256 × 20, sRGB RGB): rows 0-9 the
+   day bands of groups 1..5, two rows each, rows 10-19 the night bands. u
+   runs from the deepest shadow (0) to the terminator (1): the shade
+   colour, a little darker deep in the shadow, then over the last tenth a
+   narrow warm band and a quick step to white. The night rows are darker
+   and bluer. Groups 4 and 5 repeat group 1 (their gates stay closed). */
+static void paint_ramp(const demo_look* look, uint8_t* out) {
+    static const float night[3] = {0.55f, 0.6f, 0.8f};
+    for (int band = 0; band < 10; band++) {
+        int group = band % 5;
+        const float* shade = look->shade[group < LOOK_GROUPS ? group : 0];
+        for (int x = 0; x < SW_TOON_RAMP_WIDTH; x++) {
+            float u = ((float)x + 0.5f) / SW_TOON_RAMP_WIDTH;
+            float rgb[3];
+            for (int c = 0; c < 3; c++) rgb[c] = shade[c] * (0.9f + 0.1f * smoothstep(0.4f, 0.9f, u));
+            mix3(rgb, look->edge, smoothstep(0.90f, 0.965f, u));
+            const float white[3] = {1.0f, 1.0f, 1.0f};
+            mix3(rgb, white, smoothstep(0.965f, 0.995f, u));
+            for (int row = 2 * band; row < 2 * band + 2; row++) {
+                uint8_t* texel = &out[((size_t)row * SW_TOON_RAMP_WIDTH + (size_t)x) * 3];
+                for (int c = 0; c < 3; c++) texel[c] = srgb8(band >= 5 ? rgb[c] * night[c] : rgb[c]);
+            }
+        }
+    }
+}
+
 /* ---- the GLB ---------------------------------------------------------------------------------- */
 
 #define GL_UNSIGNED_BYTE 5121
@@ -961,10 +1546,25 @@ typedef struct gltf_accessor {
     float min[4], max[4];
 } gltf_accessor;
 
+/* An image in BIN (a bufferView after the accessors' views); each image
+   is the source of one texture, with the same index. */
+#define MAX_IMAGES 24
+typedef struct gltf_image {
+    char name[24];
+    size_t view_offset, view_length;
+    int sampler;
+} gltf_image;
+
+/* The samplers: ramps and the face map are read at their texels' values
+   (no mipmaps, clamped); the painted maps are mipmapped. */
+enum { SAMPLER_EXACT, SAMPLER_MIPMAPPED, SAMPLER_COUNT };
+
 typedef struct glb_writer {
     byte_buffer bin;
     gltf_accessor accessors[MAX_ACCESSORS];
     int accessor_count;
+    gltf_image images[MAX_IMAGES];
+    int image_count;
     bool failed;
 } glb_writer;
 
@@ -1014,13 +1614,48 @@ static int add_float_accessor(glb_writer* w, const float* data, size_t count, co
     return index;
 }
 
+static void png_sink(void* context, void* data, int size) {
+    if (size > 0) buffer_append(context, data, (size_t)size);
+}
+
+/* Appends `pixels` (width × height × comp bytes, rows top to bottom) as a
+   PNG image in BIN; returns its index (or -1 once anything failed). */
+static int add_png(glb_writer* w, const char* name, const uint8_t* pixels, int width, int height, int comp,
+                   int sampler) {
+    if (w->failed || w->image_count >= MAX_IMAGES) {
+        w->failed = true;
+        return -1;
+    }
+    buffer_align4(&w->bin, 0);
+    size_t start = w->bin.size;
+    /* Light compression: the painted textures are mostly flat, so the GLB
+       grows by little, and the encoder runs on every `sinew render` without
+       a model (this file's static copy: no other code sees the setting). */
+    stbi_write_png_compression_level = 3;
+    if (!stbi_write_png_to_func(png_sink, &w->bin, width, height, comp, pixels, width * comp) || w->bin.failed) {
+        w->failed = true;
+        return -1;
+    }
+    gltf_image* image = &w->images[w->image_count];
+    snprintf(image->name, sizeof image->name, "%s", name);
+    image->view_offset = start;
+    image->view_length = w->bin.size - start;
+    image->sampler = sampler;
+    return w->image_count++;
+}
+
+/* The textures of one material (indices; -1 = none). */
+typedef struct material_textures {
+    int base, control, ramp, hair_map, face_sdf;
+} material_textures;
+
 typedef struct primitive_accessors {
-    int position, normal, tangent, texcoord, joints, weights, indices;
+    int position, normal, tangent, texcoord, texcoord1, joints, weights, indices; /* texcoord1: -1 = none */
 } primitive_accessors;
 
-static bool write_primitive(glb_writer* w, const demo_primitive* p, primitive_accessors* out) {
+static bool write_primitive(glb_writer* w, const demo_primitive* p, bool with_uv1, primitive_accessors* out) {
     size_t n = p->vertex_count;
-    float* floats = malloc(n * 4 * sizeof(float));
+    float* floats = calloc(n ? n * 4 : 1, sizeof(float)); /* zeroed: GCC cannot see every read follows a write */
     uint8_t* joints = malloc(n * 4);
     if (!floats || !joints) {
         free(floats), free(joints);
@@ -1034,6 +1669,11 @@ static bool write_primitive(glb_writer* w, const demo_primitive* p, primitive_ac
     out->tangent = add_float_accessor(w, floats, n, "VEC4", GL_ARRAY_BUFFER, false);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 2], p->vertices[i].uv, 2 * sizeof(float));
     out->texcoord = add_float_accessor(w, floats, n, "VEC2", GL_ARRAY_BUFFER, false);
+    out->texcoord1 = -1;
+    if (with_uv1) {
+        for (size_t i = 0; i < n; i++) memcpy(&floats[i * 2], p->vertices[i].uv1, 2 * sizeof(float));
+        out->texcoord1 = add_float_accessor(w, floats, n, "VEC2", GL_ARRAY_BUFFER, false);
+    }
     for (size_t i = 0; i < n; i++) memcpy(&joints[i * 4], p->vertices[i].joints, 4);
     out->joints = add_accessor(w, joints, n * 4, GL_UNSIGNED_BYTE, n, "VEC4", GL_ARRAY_BUFFER);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 4], p->vertices[i].weights, 4 * sizeof(float));
@@ -1149,8 +1789,8 @@ static void json_spring(json_builder* b, cJSON* springs, const char* name, const
 }
 
 /* extensions.SW_spring_bones: the shape of VRMC_springBone 1.0. */
-static void json_spring_bones(json_builder* b, cJSON* root) {
-    json_string(b, json_array(b, root, "extensionsUsed"), NULL, "SW_spring_bones");
+static void json_spring_bones(json_builder* b, cJSON* root, cJSON* used) {
+    json_string(b, used, NULL, "SW_spring_bones");
     cJSON* ext = json_object(b, json_object(b, root, "extensions"), "SW_spring_bones");
     json_string(b, ext, "specVersion", "1.0");
     cJSON* colliders = json_array(b, ext, "colliders");
@@ -1183,9 +1823,104 @@ static void json_spring_bones(json_builder* b, cJSON* root) {
     }
 }
 
+/* ---- the toon materials (SW_materials_toon, docs/toon.md) ------------------------------------ */
+
+static void json_bool(json_builder* b, cJSON* parent, const char* key, bool value) {
+    json_add(b, parent, key, cJSON_CreateBool(value));
+}
+
+/* A glTF textureInfo: {"index": texture, "texCoord": set}; nothing for -1. */
+static void json_texture_info(json_builder* b, cJSON* parent, const char* key, int texture, int texcoord) {
+    if (texture < 0) return;
+    cJSON* info = json_object(b, parent, key);
+    json_int(b, info, "index", texture);
+    json_int(b, info, "texCoord", texcoord);
+}
+
+static void json_glint(json_builder* b, cJSON* glints, const sw_toon_glint* g) {
+    cJSON* set = json_object(b, glints, NULL);
+    json_add(b, set, "grid", json_float(g->grid));
+    json_add(b, set, "spotScale", json_float(g->spot_scale));
+    json_add(b, set, "phaseRate", json_float(g->phase_rate));
+    json_add(b, set, "activeWidth", json_float(g->active_width));
+    json_add(b, set, "intensity", json_float(g->intensity));
+    json_add(b, set, "lumaLerp", json_float(g->luma_lerp));
+    json_add(b, set, "color", json_floats(b, g->color, 3));
+    json_add(b, set, "cameraScale", json_float(g->camera_scale));
+}
+
+/* The skirt's two glint sets: the frame analysis' table. */
+static const sw_toon_glint skirt_glints[2] = {
+    {100.0f, 0.015f, 0.5f, 0.2f, 1.68f, 1.0f, {1.472f, 1.211f, 0.944f}, 2.0f},
+    {107.69f, 0.05f, 0.87f, 0.4f, 1.68f, 0.0f, {1.052f, 0.0068f, 0.0497f}, 3.0f},
+};
+/* The hair's: the analysis' set (grid 100, spot 0.03, time multiplier
+   0.25, on for 0.243 of the cycle, intensity 1.5), tinted warm white; and
+   the tier set, whose grid the hair map's A picks (500 / 350.1 / 120);
+   its time multiplier and colour are ours. */
+static const sw_toon_glint hair_glints[2] = {
+    {100.0f, 0.03f, 0.25f, 0.243f, 1.5f, 1.0f, {1.0f, 0.92f, 0.80f}, 1.0f},
+    {350.1f, 0.03f, 0.4f, 0.243f, 1.5f, 1.0f, {1.0f, 0.80f, 0.62f}, 1.0f},
+};
+
+/* materials[m].extensions.SW_materials_toon. */
+static void json_toon(json_builder* b, cJSON* material, int m, const material_textures* t, int head_node) {
+    const demo_look* look = &looks[m];
+    cJSON* toon = json_object(b, json_object(b, material, "extensions"), "SW_materials_toon");
+    json_string(b, toon, "kind", toon_kind_name(look->kind));
+    json_texture_info(b, toon, "controlTexture", t->control, 0);
+    json_texture_info(b, toon, "rampTexture", t->ramp, 0);
+    json_add(b, toon, "shadeColor", json_floats(b, look->shade[0], 3));
+    cJSON* regions = json_array(b, toon, "regionEnabled");
+    for (int g = 0; g < SW_TOON_REGION_COUNT; g++) json_add(b, regions, NULL, cJSON_CreateBool(g < LOOK_GROUPS));
+    json_add(b, toon, "lightArea", json_float(0.55f));
+    json_add(b, toon, "rampWidth", json_float(1.0f));
+    if (m == M_SKIRT) {
+        /* Back faces: the lining's UVs, always on the dark side (as the
+           analysis' frame draws its skirt). */
+        json_bool(b, toon, "backUv1", true);
+        json_bool(b, toon, "backForceDark", true);
+    }
+    cJSON* glints = json_array(b, toon, "glints"); /* empty: none (the body kind's default is the skirt's) */
+    const sw_toon_glint* sets = m == M_SKIRT ? skirt_glints : m == M_HAIR ? hair_glints : NULL;
+    for (int i = 0; sets && i < 2; i++) json_glint(b, glints, &sets[i]);
+    if (look->kind == SW_TOON_HAIR) {
+        /* The glint mask (B) and tier (A), kept out of the core
+           normalTexture: its B is no normal's Z, so PBR viewers would light
+           the hair from inside. */
+        json_texture_info(b, toon, "normalTexture", t->hair_map, 0);
+        /* The analysis' two bands (lower bounds lost: 0), coloured warm. */
+        static const float exponent[2] = {6.4f, 5.0f}, upper[2] = {0.844f, 0.773f}, intensity[2] = {0.099f, 0.399f},
+                           color[2][3] = {{1.0f, 0.92f, 0.85f}, {1.0f, 0.72f, 0.56f}};
+        json_add(b, toon, "viewLift", json_float(-0.06f));
+        cJSON* bands = json_array(b, toon, "bands");
+        for (int i = 0; i < 2; i++) {
+            cJSON* band = json_object(b, bands, NULL);
+            json_add(b, band, "exponent", json_float(exponent[i]));
+            json_add(b, band, "lower", json_float(0.0f));
+            json_add(b, band, "upper", json_float(upper[i]));
+            json_add(b, band, "intensity", json_float(intensity[i]));
+            json_add(b, band, "color", json_floats(b, color[i], 3));
+        }
+    }
+    json_add(b, toon, "rimColor", json_floats(b, look->rim_color, 3));
+    json_add(b, toon, "rimWidth", json_float(0.3f));
+    json_add(b, toon, "rimPower", json_float(2.0f));
+    if (look->kind == SW_TOON_FACE) {
+        json_texture_info(b, toon, "faceSdfTexture", t->face_sdf, 0);
+        json_int(b, toon, "headNode", head_node);
+        json_add(b, toon, "sdfSteepness", json_float(FACE_SDF_STEEPNESS));
+        json_bool(b, toon, "sdfMirror", true);
+    }
+    json_bool(b, toon, "outline", true);
+    json_add(b, toon, "outlineWidth", json_float(look->outline_width));
+    json_add(b, toon, "outlineColor", json_floats(b, look->outline_color, 3));
+}
+
 /* The glTF JSON; NULL when an allocation failed. */
 static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inverse_binds,
-                         const primitive_accessors* prims, const clip_accessors* anims) {
+                         const primitive_accessors* prims, const clip_accessors* anims,
+                         const material_textures* textures) {
     json_builder b = {false};
     cJSON* root = cJSON_CreateObject();
     if (!root) return NULL;
@@ -1241,6 +1976,7 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
         json_int(&b, attributes, "NORMAL", a->normal);
         json_int(&b, attributes, "TANGENT", a->tangent);
         json_int(&b, attributes, "TEXCOORD_0", a->texcoord);
+        if (a->texcoord1 >= 0) json_int(&b, attributes, "TEXCOORD_1", a->texcoord1);
         json_int(&b, attributes, "JOINTS_0", a->joints);
         json_int(&b, attributes, "WEIGHTS_0", a->weights);
         json_int(&b, primitive, "indices", a->indices);
@@ -1251,11 +1987,35 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
     cJSON* materials_json = json_array(&b, root, "materials");
     for (int m = 0; m < MATERIAL_COUNT; m++) {
         cJSON* material = json_object(&b, materials_json, NULL);
-        json_string(&b, material, "name", materials[m].name);
+        json_string(&b, material, "name", looks[m].name);
         cJSON* pbr = json_object(&b, material, "pbrMetallicRoughness");
-        json_add(&b, pbr, "baseColorFactor", json_floats(&b, materials[m].base_color, 4));
+        json_add(&b, pbr, "baseColorFactor", json_floats(&b, looks[m].base_color, 4));
+        json_texture_info(&b, pbr, "baseColorTexture", textures[m].base, 0);
         json_int(&b, pbr, "metallicFactor", 0);
-        json_add(&b, pbr, "roughnessFactor", json_float(materials[m].roughness));
+        json_add(&b, pbr, "roughnessFactor", json_float(looks[m].roughness));
+        if (m == M_SKIRT) json_bool(&b, material, "doubleSided", true);
+        json_toon(&b, material, m, &textures[m], joint_node(J_HEAD));
+    }
+
+    static const int wrap_clamp = 33071, linear = 9729, linear_mipmap_linear = 9987;
+    cJSON* sampler_list = json_array(&b, root, "samplers");
+    for (int s = 0; s < SAMPLER_COUNT; s++) {
+        cJSON* sampler = json_object(&b, sampler_list, NULL);
+        json_int(&b, sampler, "magFilter", linear);
+        json_int(&b, sampler, "minFilter", s == SAMPLER_MIPMAPPED ? linear_mipmap_linear : linear);
+        json_int(&b, sampler, "wrapS", wrap_clamp);
+        json_int(&b, sampler, "wrapT", wrap_clamp);
+    }
+    cJSON* images = json_array(&b, root, "images");
+    cJSON* textures_json = json_array(&b, root, "textures");
+    for (int i = 0; i < w->image_count; i++) {
+        cJSON* image = json_object(&b, images, NULL);
+        json_string(&b, image, "name", w->images[i].name);
+        json_int(&b, image, "bufferView", w->accessor_count + i);
+        json_string(&b, image, "mimeType", "image/png");
+        cJSON* texture = json_object(&b, textures_json, NULL);
+        json_int(&b, texture, "sampler", w->images[i].sampler);
+        json_int(&b, texture, "source", i);
     }
 
     /* One sampler per channel: the pelvis's translation, then every body joint's rotation. */
@@ -1302,9 +2062,17 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
         json_int(&b, view, "byteLength", (double)a->view_length);
         if (a->view_target) json_int(&b, view, "target", a->view_target);
     }
+    for (int i = 0; i < w->image_count; i++) {
+        cJSON* view = json_object(&b, views, NULL);
+        json_int(&b, view, "buffer", 0);
+        json_int(&b, view, "byteOffset", (double)w->images[i].view_offset);
+        json_int(&b, view, "byteLength", (double)w->images[i].view_length);
+    }
     cJSON* buffer = json_object(&b, json_array(&b, root, "buffers"), NULL);
     json_int(&b, buffer, "byteLength", (double)w->bin.size);
-    json_spring_bones(&b, root);
+    cJSON* used = json_array(&b, root, "extensionsUsed");
+    json_spring_bones(&b, root, used);
+    json_string(&b, used, NULL, "SW_materials_toon");
 
     if (b.failed) {
         cJSON_Delete(root);
@@ -1316,6 +2084,76 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
 static void put_u32(unsigned char* p, uint32_t v) {
     p[0] = (unsigned char)(v & 0xff), p[1] = (unsigned char)((v >> 8) & 0xff);
     p[2] = (unsigned char)((v >> 16) & 0xff), p[3] = (unsigned char)(v >> 24);
+}
+
+/* Every material's painted maps and ramp, as PNG images (not the face's
+   shadow map, which needs the GLB). */
+static bool add_textures(glb_writer* w, const demo_mesh* mesh, material_textures* textures) {
+    uint8_t* pixels = malloc((size_t)MAX_MAP_SIZE * MAX_MAP_SIZE * 4);
+    if (!pixels) return false;
+    char name[24];
+    bool ok = true;
+    int width, height;
+    for (int m = 0; m < MATERIAL_COUNT && ok; m++) {
+        material_textures* t = &textures[m];
+        t->base = t->control = t->ramp = t->hair_map = t->face_sdf = -1;
+        const char* material = looks[m].name;
+        if (looks[m].base_texture) {
+            map_size(m, MAP_BASE, &width, &height);
+            ok &= paint_texture(mesh, m, MAP_BASE, width, height, 3, pixels);
+            snprintf(name, sizeof name, "%s_base", material);
+            t->base = add_png(w, name, pixels, width, height, 3, SAMPLER_MIPMAPPED);
+        }
+        map_size(m, MAP_CONTROL, &width, &height);
+        ok &= paint_texture(mesh, m, MAP_CONTROL, width, height, 4, pixels);
+        snprintf(name, sizeof name, "%s_control", material);
+        t->control = add_png(w, name, pixels, width, height, 4, SAMPLER_MIPMAPPED);
+        paint_ramp(&looks[m], pixels);
+        snprintf(name, sizeof name, "%s_ramp", material);
+        t->ramp = add_png(w, name, pixels, SW_TOON_RAMP_WIDTH, SW_TOON_RAMP_HEIGHT, 3, SAMPLER_EXACT);
+        if (m == M_HAIR) {
+            map_size(m, MAP_HAIR, &width, &height);
+            ok &= paint_texture(mesh, m, MAP_HAIR, width, height, 4, pixels);
+            t->hair_map = add_png(w, "hair_glint_mask", pixels, width, height, 4, SAMPLER_MIPMAPPED);
+        }
+    }
+    free(pixels);
+    return ok && !w->failed;
+}
+
+/* The GLB of the writer's buffers and images: a block for free() in
+   *out_glb, or false when memory ran out. */
+static bool assemble_glb(const demo_skeleton* sk, glb_writer* w, int inverse_binds, const primitive_accessors* prims,
+                         const clip_accessors* anims, const material_textures* textures, unsigned char** out_glb,
+                         size_t* out_size) {
+    buffer_align4(&w->bin, 0);
+    if (w->failed || w->bin.failed) return false;
+    cJSON* tree = build_json(sk, w, inverse_binds, prims, anims, textures);
+    char* text = tree ? cJSON_PrintUnformatted(tree) : NULL;
+    cJSON_Delete(tree);
+    if (!text) return false;
+    size_t json_size = (strlen(text) + 3) / 4 * 4;
+    size_t total = 12 + 8 + json_size + 8 + w->bin.size;
+    unsigned char* glb = total <= UINT32_MAX ? malloc(total) : NULL;
+    if (!glb) {
+        cJSON_free(text);
+        return false;
+    }
+    put_u32(glb, 0x46546C67u); /* "glTF" */
+    put_u32(glb + 4, 2);
+    put_u32(glb + 8, (uint32_t)total);
+    put_u32(glb + 12, (uint32_t)json_size);
+    put_u32(glb + 16, 0x4E4F534Au); /* "JSON" */
+    memset(glb + 20, ' ', json_size);
+    memcpy(glb + 20, text, strlen(text));
+    cJSON_free(text);
+    unsigned char* bin = glb + 20 + json_size;
+    put_u32(bin, (uint32_t)w->bin.size);
+    put_u32(bin + 4, 0x004E4942u); /* "BIN\0" */
+    memcpy(bin + 8, w->bin.data, w->bin.size);
+    *out_glb = glb;
+    *out_size = total;
+    return true;
 }
 
 sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag) {
@@ -1330,8 +2168,11 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
     glb_writer* w = calloc(1, sizeof *w);
     clip_keys keys[CLIP_COUNT];
     memset(keys, 0, sizeof keys);
-    byte_buffer json = {0};
+    unsigned char* glb = NULL;
+    size_t total = 0;
     const char* stage = "the writer";
+    sw_result result = SW_ERR_OUT_OF_MEMORY;
+    char detail[sizeof diag->message + 2] = "";
     if (!w) goto fail;
 
     stage = "the mesh";
@@ -1351,7 +2192,7 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
     int inverse_binds = add_float_accessor(w, &inverse_bind[0][0], JOINT_COUNT, "MAT4", 0, false);
     primitive_accessors prims[MATERIAL_COUNT];
     for (int m = 0; m < MATERIAL_COUNT; m++)
-        if (!write_primitive(w, &mesh.primitives[m], &prims[m])) goto fail;
+        if (!write_primitive(w, &mesh.primitives[m], m == M_SKIRT, &prims[m])) goto fail;
 
     stage = "the clips";
     clip_accessors anims[CLIP_COUNT];
@@ -1366,48 +2207,64 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
     buffer_align4(&w->bin, 0);
     if (w->failed || w->bin.failed) goto fail;
 
-    stage = "the JSON";
-    cJSON* tree = build_json(&sk, w, inverse_binds, prims, anims);
-    char* text = tree ? cJSON_PrintUnformatted(tree) : NULL;
-    cJSON_Delete(tree);
-    if (!text) goto fail;
-    buffer_append(&json, text, strlen(text));
-    cJSON_free(text);
-    buffer_align4(&json, ' ');
-    if (json.failed) goto fail;
+    stage = "the textures";
+    material_textures textures[MATERIAL_COUNT];
+    if (!add_textures(w, &mesh, textures)) goto fail;
+
+    /* The face map is baked from the face as the importer reads it: a
+       first GLB without it, loaded, baked, and the map added. The library
+       does this once, at build time (demo_face_sdf_gen.c writes the map
+       into demo_face_sdf.h), so that generating the character stays cheap;
+       the generator itself runs the bake here. */
+    stage = "the face shadow map";
+#ifdef SW_DEMO_FACE_SDF_BAKED
+    _Static_assert(sizeof sw__demo_face_sdf_rgba == (size_t)FACE_SDF_SIZE * FACE_SDF_SIZE * 4,
+                   "demo_face_sdf.h was made for another FACE_SDF_SIZE");
+    textures[M_FACE].face_sdf =
+        add_png(w, "face_sdf", sw__demo_face_sdf_rgba, FACE_SDF_SIZE, FACE_SDF_SIZE, 4, SAMPLER_EXACT);
+#else
+    uint8_t* sdf = malloc((size_t)FACE_SDF_SIZE * FACE_SDF_SIZE * 4);
+    sw_model* model = NULL;
+    if (sdf && assemble_glb(&sk, w, inverse_binds, prims, anims, textures, &glb, &total)) {
+        sw_diag bake_diag;
+        result = sw_gltf_load_memory(glb, total, SW_DEMO_CHARACTER_NAME, NULL, NULL, &model, &bake_diag);
+        if (result == SW_OK)
+            result = sw_toon_bake_face_sdf(model, M_FACE, model->node_from_source[joint_node(J_HEAD)], FACE_SDF_SIZE,
+                                           sdf, &bake_diag);
+        if (result == SW_OK)
+            textures[M_FACE].face_sdf = add_png(w, "face_sdf", sdf, FACE_SDF_SIZE, FACE_SDF_SIZE, 4, SAMPLER_EXACT);
+        else /* our own GLB: only memory should fail, but say what did */
+            snprintf(detail, sizeof detail, ": %s", bake_diag.message);
+    }
+    sw_model_free(model);
+    free(sdf);
+    free(glb);
+    glb = NULL;
+#endif
+    if (textures[M_FACE].face_sdf < 0) goto fail;
 
     stage = "the GLB";
-    size_t total = 12 + 8 + json.size + 8 + w->bin.size;
-    if (total > UINT32_MAX) goto fail;
-    unsigned char* glb = malloc(total);
-    if (!glb) goto fail;
-    put_u32(glb, 0x46546C67u); /* "glTF" */
-    put_u32(glb + 4, 2);
-    put_u32(glb + 8, (uint32_t)total);
-    put_u32(glb + 12, (uint32_t)json.size);
-    put_u32(glb + 16, 0x4E4F534Au); /* "JSON" */
-    memcpy(glb + 20, json.data, json.size);
-    unsigned char* bin = glb + 20 + json.size;
-    put_u32(bin, (uint32_t)w->bin.size);
-    put_u32(bin + 4, 0x004E4942u); /* "BIN\0" */
-    memcpy(bin + 8, w->bin.data, w->bin.size);
+    if (!assemble_glb(&sk, w, inverse_binds, prims, anims, textures, &glb, &total)) goto fail;
 
     free_mesh(&mesh);
     for (size_t c = 0; c < CLIP_COUNT; c++) free_clip_keys(&keys[c]);
     free(w->bin.data);
     free(w);
-    free(json.data);
     *out_data = glb;
     *out_size = total;
     return SW_OK;
 
 fail:
+    free(glb);
     free_mesh(&mesh);
     for (size_t c = 0; c < CLIP_COUNT; c++) free_clip_keys(&keys[c]);
     if (w) free(w->bin.data);
     free(w);
-    free(json.data);
-    return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "demo character: out of memory while building %s", stage);
+    if (result == SW_OK) result = SW_ERR_OUT_OF_MEMORY;
+    if (result != SW_ERR_OUT_OF_MEMORY)
+        return sw_diag_set(diag, result, -1, "demo character: building %s failed%s", stage, detail);
+    return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "demo character: out of memory while building %s%s", stage,
+                       detail);
 }
 
 void sw_demo_free(void* data) { free(data); }

@@ -100,6 +100,7 @@ typedef struct sw__loader {
     bool allow_outside;
     int max_influences;
     bool keep_raw_influences;
+    bool vrm0_turn;                 /* turn a VRM 0.x model to face +Z (gltf_vrm0.c) */
     size_t max_memory, used;        /* budget and bytes charged so far */
     sw__model_owner* owner;
     sw__arena* arena;               /* the asset's memory */
@@ -315,5 +316,9 @@ sw_result sw__order_nodes(sw__loader* L);
 /* ---- gltf_animations.c -------------------------------------------------------------------- */
 
 sw_result sw__parse_animations(sw__loader* L);
+/* gltf_vrm0.c: a VRM 0.x model (root extension "VRM", no VRMC_vrm) turned
+   180° about Y to face +Z: root nodes and their animation keys, in file
+   order, before sw__order_nodes (gltf.h, vrm0_keep_facing). */
+sw_result sw__turn_vrm0(sw__loader* L);
 
 #endif

@@ -258,7 +258,7 @@ static sw_result sw__parse_document(sw__loader* L) {
         sw__plan_memory(L) != SW_OK || sw__parse_samplers(L) != SW_OK || sw__parse_images(L) != SW_OK ||
         sw__parse_textures(L) != SW_OK || sw__parse_materials(L) != SW_OK || sw__parse_meshes(L) != SW_OK ||
         sw__parse_nodes(L) != SW_OK || sw__parse_skins(L) != SW_OK || sw__parse_scenes(L) != SW_OK ||
-        sw__check_skinned_nodes(L) != SW_OK || sw__parse_animations(L) != SW_OK || sw__keep_extensions(L) != SW_OK ||
+        sw__check_skinned_nodes(L) != SW_OK || sw__parse_animations(L) != SW_OK || sw__turn_vrm0(L) != SW_OK || sw__keep_extensions(L) != SW_OK ||
         sw__finish(L) != SW_OK)
         return L->diag.result;
     return SW_OK;
@@ -339,6 +339,7 @@ static sw_result sw__begin(sw__loader* L, const sw_gltf_options* options, const 
     L->max_influences = options && options->max_influences ? options->max_influences : SW_MODEL_MAX_INFLUENCES;
     L->allow_outside = options && options->allow_outside_paths;
     L->keep_raw_influences = options && options->keep_raw_influences;
+    L->vrm0_turn = !(options && options->vrm0_keep_facing);
     if (L->max_influences != 4 && L->max_influences != 8)
         return sw_diag_set(&L->diag, SW_ERR_INVALID_ARGUMENT, -1, "options.max_influences is %d (allowed: 0, 4 or 8)",
                            L->max_influences);

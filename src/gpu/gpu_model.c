@@ -9,6 +9,7 @@ struct sw_gpu_model_primitive {
     const sw_model* asset;
     size_t node, primitive;
     size_t joint_count;        /* the skin's joints, or 1 (the node's world matrix) */
+    size_t instance_count;     /* crowds: palettes and outputs for this many copies; else 1 */
     bool skinned;
     sw_mat34* matrices;
     sw_dualquat* dual_quats;
@@ -21,8 +22,22 @@ struct sw_gpu_model_primitive {
 
 sw_result sw_gpu_model_primitive_create(sw_gpu_skinner* skinner, const sw_model* asset, size_t node,
                                        size_t primitive, sw_gpu_model_primitive** out, sw_diag* diag) {
+    return sw_gpu_model_primitive_create_tangents(skinner, asset, node, primitive, NULL, out, diag);
+}
+
+sw_result sw_gpu_model_primitive_create_tangents(sw_gpu_skinner* skinner, const sw_model* asset, size_t node,
+                                                 size_t primitive, const float* tangents,
+                                                 sw_gpu_model_primitive** out, sw_diag* diag) {
+    return sw_gpu_model_primitive_create_crowd(skinner, asset, node, primitive, tangents, 1, out, diag);
+}
+
+sw_result sw_gpu_model_primitive_create_crowd(sw_gpu_skinner* skinner, const sw_model* asset, size_t node,
+                                              size_t primitive, const float* tangents, size_t instance_count,
+                                              sw_gpu_model_primitive** out, sw_diag* diag) {
     if (!out || !asset || !skinner) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL argument");
     *out = NULL;
+    if (instance_count == 0 || instance_count > (size_t)UINT32_MAX)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "a crowd of %zu instances", instance_count);
     if (node >= asset->node_count || asset->nodes[node].mesh < 0 ||
         primitive >= asset->meshes[asset->nodes[node].mesh].primitive_count)
         return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)node, "node %zu has no mesh primitive %zu", node,
@@ -34,9 +49,11 @@ sw_result sw_gpu_model_primitive_create(sw_gpu_skinner* skinner, const sw_model*
     p->asset = asset, p->node = node, p->primitive = primitive;
     p->skinned = nd->skin >= 0 && prim->influence_count > 0;
     p->joint_count = p->skinned ? asset->skins[nd->skin].joint_count : 1;
-    p->matrices = (sw_mat34*)malloc(p->joint_count * sizeof(sw_mat34));
-    p->dual_quats = (sw_dualquat*)malloc(p->joint_count * sizeof(sw_dualquat));
-    p->stretch = (sw_mat34*)malloc(p->joint_count * sizeof(sw_mat34));
+    p->instance_count = instance_count;
+    const size_t total = p->joint_count <= SIZE_MAX / sizeof(sw_mat34) / instance_count ? p->joint_count * instance_count : 0;
+    p->matrices = total ? (sw_mat34*)malloc(total * sizeof(sw_mat34)) : NULL;
+    p->dual_quats = total ? (sw_dualquat*)malloc(total * sizeof(sw_dualquat)) : NULL;
+    p->stretch = total ? (sw_mat34*)malloc(total * sizeof(sw_mat34)) : NULL;
     sw_gpu_morph_target* targets = (sw_gpu_morph_target*)malloc((prim->target_count + 1) * sizeof *targets);
     sw_result r = SW_OK;
     if (!p->matrices || !p->dual_quats || !p->stretch || !targets) {
@@ -44,11 +61,15 @@ sw_result sw_gpu_model_primitive_create(sw_gpu_skinner* skinner, const sw_model*
     } else {
         sw_gpu_mesh_desc desc;
         sw_gpu_mesh_desc_from_primitive(prim, targets, &desc);
+        if (tangents) {
+            desc.tangents = tangents;
+            for (size_t t = 0; t < prim->target_count; t++) targets[t].tangents = NULL;
+        }
         /* A rigid primitive is moved by the node's world matrix as joint 0. */
         if (!p->skinned) desc.influence_count = 0;
         r = sw_gpu_mesh_create(&desc, &p->mesh, diag);
-        if (r == SW_OK) r = sw_gpu_palette_create(skinner, p->joint_count, &p->palette, diag);
-        if (r == SW_OK) r = sw_gpu_instance_create(p->mesh, &p->instance, diag);
+        if (r == SW_OK) r = sw_gpu_palette_create_instances(skinner, p->joint_count, instance_count, &p->palette, diag);
+        if (r == SW_OK) r = sw_gpu_instance_create_instances(p->mesh, instance_count, &p->instance, diag);
     }
     free(targets);
     if (r != SW_OK) {
@@ -69,6 +90,7 @@ void sw_gpu_model_primitive_destroy(sw_gpu_model_primitive* p) {
 }
 
 sw_result sw_gpu_model_primitive_pose(sw_gpu_model_primitive* p, const sw_pose* pose, sw_diag* diag) {
+    if (p && p->instance_count != 1) return sw_gpu_model_primitive_pose_crowd(p, &pose, NULL, 1, diag);
     if (!p || !pose || !pose->world || (p->skinned && !pose->skin_matrices))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL primitive, or a pose without world or skin matrices");
     const sw_model* asset = p->asset;
@@ -97,3 +119,42 @@ sw_result sw_gpu_model_primitive_skin(sw_gpu_skinner* skinner, sw_gpu_model_prim
 }
 
 sw_gpu_instance* sw_gpu_model_primitive_instance(const sw_gpu_model_primitive* p) { return p ? p->instance : NULL; }
+
+size_t sw_gpu_model_primitive_instance_count(const sw_gpu_model_primitive* p) { return p ? p->instance_count : 0; }
+
+sw_result sw_gpu_model_primitive_pose_crowd(sw_gpu_model_primitive* p, const sw_pose* const* poses,
+                                            const sw_mat34* placements, size_t count, sw_diag* diag) {
+    if (!p || !poses) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL primitive or poses");
+    if (count != p->instance_count)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu poses for a crowd of %zu", count, p->instance_count);
+    const sw_model* asset = p->asset;
+    const sw_model_node* nd = &asset->nodes[p->node];
+    const sw_model_primitive* prim = &asset->meshes[nd->mesh].primitives[p->primitive];
+    const size_t joints = p->joint_count;
+    bool changed = !p->posed;
+    for (size_t i = 0; i < count; i++) {
+        const sw_pose* pose = poses[i];
+        if (!pose || !pose->world || (p->skinned && !pose->skin_matrices))
+            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, (int64_t)i, "crowd pose %zu: NULL, or without world or skin matrices", i);
+        const sw_mat34* fresh = p->skinned ? pose->skin_matrices + asset->skins[nd->skin].palette_offset
+                                           : &pose->world[p->node];
+        /* Instance i's palette, placed; compared joint by joint so that an
+           unchanged crowd keeps its revision (and the skin cache skips). */
+        for (size_t j = 0; j < joints; j++) {
+            sw_mat34 m = placements ? sw_mat34_mul(&placements[i], &fresh[j]) : fresh[j];
+            sw_mat34* slot = &p->matrices[i * joints + j];
+            if (!changed && memcmp(&m, slot, sizeof m) != 0) changed = true;
+            *slot = m;
+        }
+    }
+    sw_result r = SW_OK;
+    if (changed) {
+        p->posed = false;
+        size_t scaled = sw_skin_dual_quats(p->dual_quats, p->stretch, p->matrices, joints * count);
+        r = sw_gpu_palette_update(p->palette, p->matrices, p->dual_quats, scaled ? p->stretch : NULL, diag);
+        p->posed = r == SW_OK;
+    }
+    if (r != SW_OK || prim->target_count == 0) return r;
+    if (!poses[0]->weights) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "a morphed primitive needs pose weights");
+    return sw_gpu_instance_set_morph_weights(p->instance, poses[0]->weights + nd->weight_offset, prim->target_count, diag);
+}

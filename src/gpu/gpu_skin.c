@@ -159,6 +159,7 @@ struct sw_gpu_skinner {
     uint64_t next_palette_id;  /* ids for the skin cache's (palette, revision) key */
     sw_gpu_skin_stats stats;
     GLint max_groups_x;
+    GLint max_groups_y;          /* crowds: one row of work groups per instance */
     GLint vertex_storage_blocks; /* GL 4.3 allows 0: then no vertex-shader path */
 };
 
@@ -251,6 +252,8 @@ sw_result sw_gpu_skinner_create(sw_gpu_skinner** out_skinner, sw_diag* diag) {
     sw_gpu_skinner* skinner = (sw_gpu_skinner*)calloc(1, sizeof *skinner);
     if (!skinner) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the GPU skinner");
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &skinner->max_groups_x);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &skinner->max_groups_y);
+    if (skinner->max_groups_y < 1) skinner->max_groups_y = 65535;
     glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &skinner->vertex_storage_blocks);
     if (skinner->max_groups_x < 1) skinner->max_groups_x = 65535;
     glGenFramebuffers(1, &skinner->empty_framebuffer);
@@ -487,7 +490,8 @@ size_t sw_gpu_mesh_bytes(const sw_gpu_mesh* mesh) { return mesh ? mesh->bytes : 
 /* ---- Palette ------------------------------------------------------------------------ */
 
 struct sw_gpu_palette {
-    size_t joint_count;
+    size_t joint_count;    /* per instance */
+    size_t instance_count; /* palettes one after another (crowds), 1 for one character */
     uint64_t id;           /* unique per skinner: the "buffer" half of the cache key */
     uint64_t revision;
     GLuint matrices;       /* 3 vec4 rows per joint */
@@ -497,22 +501,33 @@ struct sw_gpu_palette {
 
 sw_result sw_gpu_palette_create(sw_gpu_skinner* skinner, size_t joint_count, sw_gpu_palette** out_palette,
                                 sw_diag* diag) {
+    return sw_gpu_palette_create_instances(skinner, joint_count, 1, out_palette, diag);
+}
+
+sw_result sw_gpu_palette_create_instances(sw_gpu_skinner* skinner, size_t joint_count, size_t instance_count,
+                                          sw_gpu_palette** out_palette, sw_diag* diag) {
     if (!out_palette || !skinner) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL skinner or out_palette");
     *out_palette = NULL;
     if (joint_count == 0 || joint_count > 65536)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "palette of %zu joints (1..65536)", joint_count);
+    /* The shader indexes the palette in 32-bit vec4 counts. */
+    if (instance_count == 0 || instance_count > (size_t)UINT32_MAX / (joint_count * 5))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "palettes for %zu instances of %zu joints", instance_count,
+                           joint_count);
     sw_gpu_palette* palette = (sw_gpu_palette*)calloc(1, sizeof *palette);
     if (!palette) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU palette");
+    palette->instance_count = instance_count;
     palette->joint_count = joint_count;
+    const size_t total = joint_count * instance_count; /* the buffers hold every instance's palette */
     palette->id = skinner->next_palette_id++;
     GLuint buffers[2];
     glGenBuffers(2, buffers);
     palette->matrices = buffers[0];
     palette->dual_quats = buffers[1];
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, palette->matrices);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(joint_count * sizeof(sw_mat34)), NULL, GL_DYNAMIC_DRAW);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(total * sizeof(sw_mat34)), NULL, GL_DYNAMIC_DRAW);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, palette->dual_quats);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(joint_count * (sizeof(sw_dualquat) + sizeof(sw_mat34))),
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(total * (sizeof(sw_dualquat) + sizeof(sw_mat34))),
                  NULL, GL_DYNAMIC_DRAW);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     sw_result r = sw_gl_check("creating a GPU palette", diag);
@@ -535,7 +550,7 @@ sw_result sw_gpu_palette_update(sw_gpu_palette* palette, const sw_mat34* matrice
                                 const sw_mat34* stretch, sw_diag* diag) {
     if (!palette) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "palette is NULL");
     if (!matrices && !dual_quats) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "palette update with no data");
-    const size_t j = palette->joint_count;
+    const size_t j = palette->joint_count * palette->instance_count;
     palette->has_matrices = matrices != NULL;
     palette->has_dual_quats = dual_quats != NULL;
     palette->has_stretch = dual_quats && stretch;
@@ -577,6 +592,7 @@ typedef struct sw__cache_key {
 
 struct sw_gpu_instance {
     const sw_gpu_mesh* mesh;
+    size_t instance_count; /* copies of the mesh in the outputs (crowds), 1 for one character */
     GLuint positions[2];   /* current and previous swap on every dispatch */
     GLuint frames;         /* normals | tangents */
     GLuint morph_block;    /* uniform buffer */
@@ -589,11 +605,30 @@ struct sw_gpu_instance {
 };
 
 sw_result sw_gpu_instance_create(const sw_gpu_mesh* mesh, sw_gpu_instance** out_instance, sw_diag* diag) {
+    return sw_gpu_instance_create_instances(mesh, 1, out_instance, diag);
+}
+
+sw_result sw_gpu_instance_create_instances(const sw_gpu_mesh* mesh, size_t instance_count,
+                                           sw_gpu_instance** out_instance, sw_diag* diag) {
     if (!out_instance || !mesh) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL mesh or out_instance");
     *out_instance = NULL;
+    /* Every output buffer within the largest storage block (the shader
+       indexes them in 32-bit float counts). */
+    GLint64 max_block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+    size_t limit = max_block > 0 ? (size_t)max_block : (size_t)1 << 27;
+    if (limit > (size_t)UINT32_MAX) limit = (size_t)UINT32_MAX;
+    const size_t frame_size = (mesh->normals ? 12u : 0u) + (mesh->tangents ? 16u : 0u);
+    size_t largest = frame_size > 12 ? frame_size : 12, bytes = 0;
+    if (instance_count == 0) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "an instance of 0 copies");
+    if (!sw__mul_add(mesh->vertex_count * largest, instance_count, 0, &bytes) || bytes > limit)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
+                           "%zu instances of %zu vertices do not fit the GPU's %zu-byte storage buffers", instance_count,
+                           mesh->vertex_count, limit);
     sw_gpu_instance* inst = (sw_gpu_instance*)calloc(1, sizeof *inst);
     if (!inst) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU instance");
     inst->mesh = mesh;
+    inst->instance_count = instance_count;
     if (mesh->target_count) {
         inst->morph_weights = (float*)calloc(mesh->target_count, sizeof(float));
         if (!inst->morph_weights) {
@@ -601,7 +636,7 @@ sw_result sw_gpu_instance_create(const sw_gpu_mesh* mesh, sw_gpu_instance** out_
             return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for morph weights");
         }
     }
-    const size_t n = mesh->vertex_count;
+    const size_t n = mesh->vertex_count * instance_count;
     glGenBuffers(2, inst->positions);
     for (int i = 0; i < 2; i++) {
         glBindBuffer(GL_ARRAY_BUFFER, inst->positions[i]);
@@ -678,8 +713,10 @@ void sw_gpu_instance_get_buffers(const sw_gpu_instance* instance, sw_gpu_instanc
     out->previous_positions = instance->moved ? instance->positions[instance->current ^ 1] : out->positions;
     out->normals_tangents = instance->frames;
     out->normals_offset = mesh->normals ? 0 : SIZE_MAX;
-    out->tangents_offset = mesh->tangents ? mesh->vertex_count * (mesh->normals ? 12u : 0u) : SIZE_MAX;
+    out->tangents_offset =
+        mesh->tangents ? mesh->vertex_count * instance->instance_count * (mesh->normals ? 12u : 0u) : SIZE_MAX;
     out->vertex_count = mesh->vertex_count;
+    out->instance_count = instance->instance_count;
 }
 
 sw_result sw_gpu_instance_read(const sw_gpu_instance* instance, float* positions, float* previous_positions,
@@ -687,7 +724,7 @@ sw_result sw_gpu_instance_read(const sw_gpu_instance* instance, float* positions
     if (!instance) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "instance is NULL");
     sw_gpu_instance_buffers b;
     sw_gpu_instance_get_buffers(instance, &b);
-    const size_t n = b.vertex_count;
+    const size_t n = b.vertex_count * b.instance_count;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (positions) {
         glBindBuffer(GL_COPY_READ_BUFFER, b.positions);
@@ -715,20 +752,22 @@ sw_result sw_gpu_instance_read(const sw_gpu_instance* instance, float* positions
 
 static void sw__dispatch_compute(const sw_gpu_skinner* skinner, const sw_gpu_instance* inst, GLuint output) {
     const sw_gpu_mesh* mesh = inst->mesh;
-    const size_t n = mesh->vertex_count;
+    const size_t n = mesh->vertex_count, instances = inst->instance_count;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_REST, mesh->rest);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_INFLUENCES, mesh->influences);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_OUT_POSITIONS, output);
     if (inst->frames) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_OUT_FRAMES, inst->frames);
     glUniform1ui(SW_SKIN_LOC_VERTEX_COUNT, (GLuint)n);
+    /* Output tangents follow every instance's normals. */
     glUniform4ui(SW_SKIN_LOC_OFFSETS, mesh->rest_normals, mesh->rest_tangents, mesh->weights_word,
-                 (GLuint)(mesh->normals ? n * 3 : 0));
+                 (GLuint)(mesh->normals ? n * instances * 3 : 0));
     /* One dispatch covers at most max_groups_x × SW_SKIN_GROUP_SIZE vertices. */
     const size_t group = SW_SKIN_GROUP_SIZE, per_dispatch = (size_t)skinner->max_groups_x * group;
     for (size_t first = 0; first < n; first += per_dispatch) {
         size_t count = n - first < per_dispatch ? n - first : per_dispatch;
         glUniform1ui(SW_SKIN_LOC_FIRST_VERTEX, (GLuint)first);
-        glDispatchCompute((GLuint)((count + group - 1) / group), 1, 1);
+        /* One row of groups per instance (skin.comp reads gl_WorkGroupID.y). */
+        glDispatchCompute((GLuint)((count + group - 1) / group), (GLuint)instances, 1);
     }
 }
 
@@ -780,6 +819,16 @@ sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const 
     if (palette && (dqs ? !palette->has_dual_quats : !palette->has_matrices))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "the palette holds no %s",
                            dqs ? "dual quaternions (DQS)" : "matrices (LBS)");
+    /* Crowds: one palette per instance, one compute dispatch for all. */
+    if (palette && palette->instance_count != instance->instance_count)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "a palette of %zu instances for %zu instances",
+                           palette->instance_count, instance->instance_count);
+    if (instance->instance_count > 1 && d.path != SW_GPU_PATH_COMPUTE)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "%zu instances at once need the compute path",
+                           instance->instance_count);
+    if (instance->instance_count > (size_t)skinner->max_groups_y)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "%zu instances in one dispatch (this GPU allows %d)",
+                           instance->instance_count, (int)skinner->max_groups_y);
 
     sw__variant v = {
         .path = d.path,
@@ -821,7 +870,8 @@ sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const 
                          dqs ? palette->dual_quats : palette->matrices);
         glUniform1ui(SW_SKIN_LOC_JOINT_COUNT, (GLuint)palette->joint_count);
         /* The stretch rows follow the dual quaternions. */
-        glUniform1ui(SW_SKIN_LOC_STRETCH_BASE, (GLuint)(palette->joint_count * SW_SKIN_DQS_VEC4S));
+        glUniform1ui(SW_SKIN_LOC_STRETCH_BASE,
+                     (GLuint)(palette->joint_count * palette->instance_count * SW_SKIN_DQS_VEC4S));
     }
     if (v.morph) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_MORPH_DELTAS, mesh->deltas);
@@ -844,7 +894,7 @@ sw_result sw_gpu_skin(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const 
     instance->current = target;
     instance->key = key;
     skinner->stats.dispatched++;
-    skinner->stats.vertices_skinned += mesh->vertex_count;
+    skinner->stats.vertices_skinned += mesh->vertex_count * instance->instance_count;
     if (out_dispatched) *out_dispatched = true;
     return SW_OK;
 }

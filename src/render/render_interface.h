@@ -31,12 +31,137 @@
 #define SW_CLASS_UNLIT 3            /* KHR_materials_unlit: emission holds the colour */
 #define SW_CLASS_MASK 63
 
+/* ---- Toon lighting (sinew/toon.h materials; gbuffer.vert + toon.frag) ---- */
+/* Class of a pixel the toon pass lit itself: the emission target holds its
+   final colour and the lighting pass adds nothing. */
+#define SW_CLASS_TOON 4
+/* Top bit of the class byte (TAA history control): glints are visible
+   here, TAA keeps the per-channel max of history and current colour. */
+#define SW_CLASS_HISTORY_SPARKLE 64
+/* The normal target's 2-bit alpha: this value (alpha 1.0) on the toon
+   outline's pixels, 0 everywhere else. */
+#define SW_NORMAL_TAG_OUTLINE 3
+
+/* gbuffer.vert, in both programs that use it (0 = off in the G-buffer
+   program). On toon draws the tangent attribute (SW_ATTR_TANGENT) holds
+   the skinned outline normal. */
+#define SW_GBUFFER_LOC_VERTEX_FLAGS 2    /* int: SW_VERTEX_FLAG_* */
+#define SW_GBUFFER_LOC_OUTLINE 3         /* vec4: width (pixels), max distance, viewport width, height */
+#define SW_GBUFFER_LOC_FOLD_MASK 4       /* int: bit k folds the vertices tagged k */
+#define SW_GBUFFER_LOC_FOLD_UV_SET 5     /* int: the TEXCOORD set holding the tag */
+#define SW_GBUFFER_LOC_FOLD_POINT 6      /* vec3: where folded vertices go (world) */
+/* gbuffer.vert: crowds (sw_render_frame.crowd_count). An instanced draw
+   reads instance gl_InstanceID's skinned vertex from the crowd's output
+   buffers, bound as storage buffers, in place of the position, previous
+   position, normal and tangent attributes. */
+#define SW_GBUFFER_LOC_CROWD_VERTICES 7  /* int: vertices per instance; 0 = not a crowd draw */
+#define SW_GBUFFER_LOC_CROWD_FRAMES 8    /* ivec2: float offsets of normals, tangents in the frames buffer; -1 = none */
+#define SW_CROWD_BUFFER_POSITIONS 0      /* storage buffer bindings: positions (vec3 as 3 floats) */
+#define SW_CROWD_BUFFER_PREVIOUS 1       /* previous positions */
+#define SW_CROWD_BUFFER_FRAMES 2         /* normals | tangents (vec4) */
+#define SW_VERTEX_FLAG_OUTLINE 1         /* push out along the outline normal */
+#define SW_VERTEX_FLAG_FOLD 2            /* collapse tagged vertices */
+
+/* toon.frag: texture units after the material slots (base colour, normal,
+   emissive are the G-buffer pass's slots). */
+#define SW_TOON_UNIT_RAMP 5
+#define SW_TOON_UNIT_CONTROL 6
+#define SW_TOON_UNIT_DETAIL_NORMAL 7
+#define SW_TOON_UNIT_FACE_SDF 8
+#define SW_TOON_UNIT_RIM_MASK 9
+#define SW_TOON_UNIT_SHADOW 10
+#define SW_TOON_UNIT_MATCAP 11
+#define SW_TOON_UNIT_COUNT 12
+
+/* toon.frag: uniform locations (it also reads SW_GBUFFER_LOC_BASE_COLOR,
+   _EMISSIVE, _NORMAL_SCALE, _ALPHA_CUTOFF, _FLAGS, _UV_TRANSFORM, _UV_SET). */
+#define SW_TOON_LOC_KIND 40              /* int: SW_TOON_KIND_* */
+#define SW_TOON_LOC_FLAGS 41             /* int: SW_TOON_FLAG_* */
+#define SW_TOON_LOC_LIGHT_DIRECTION 42   /* vec3, towards the light */
+#define SW_TOON_LOC_LIGHT_COLOR 43       /* vec3 */
+#define SW_TOON_LOC_SKY_COLOR 44         /* vec3: the ambient's upper hemisphere */
+#define SW_TOON_LOC_GROUND_COLOR 45      /* vec3 */
+#define SW_TOON_LOC_EYE 46               /* vec3 */
+#define SW_TOON_LOC_LIGHT_VIEW_PROJECTION 47 /* mat4 */
+#define SW_TOON_LOC_SHADOW_TEXEL 48      /* float */
+#define SW_TOON_LOC_NIGHT_TIME 49        /* vec2: night (0 or 1), time (seconds) */
+#define SW_TOON_LOC_SHADOW_AREA 50       /* vec4: light area, ramp width, detail gate, fade */
+#define SW_TOON_LOC_UV_SETS 51           /* ivec4: TEXCOORD set of control, detail, face SDF, rim mask */
+#define SW_TOON_LOC_UV_ANIMATION 52      /* vec3: scroll u, v (per second), rotation (rad/s) */
+#define SW_TOON_LOC_GLINT 53             /* vec4[2]: grid, spot scale, phase rate, active width; 53..54 */
+#define SW_TOON_LOC_GLINT_PARAMS 55      /* vec4[2]: intensity, luma lerp, camera scale, 0; 55..56 */
+#define SW_TOON_LOC_GLINT_COLOR 57       /* vec3[2]; 57..58 */
+#define SW_TOON_LOC_GLINT_COUNT 59       /* int: 0..2 */
+#define SW_TOON_LOC_HAIR_BAND 60         /* vec4[2]: exponent, lower, upper, intensity; 60..61 */
+#define SW_TOON_LOC_HAIR_BAND_COLOR 62   /* vec3[2]; 62..63 */
+#define SW_TOON_LOC_VIEW_LIFT 64         /* float */
+#define SW_TOON_LOC_RIM_COLOR 65         /* vec3 */
+#define SW_TOON_LOC_RIM 66               /* vec3: width, power, lift */
+#define SW_TOON_LOC_HEAD_RIGHT 67        /* vec3: the head joint's axes (world, unit) */
+#define SW_TOON_LOC_HEAD_UP 68
+#define SW_TOON_LOC_HEAD_FORWARD 69
+#define SW_TOON_LOC_FACE 70              /* vec2: SDF steepness, offset */
+#define SW_TOON_LOC_OUTLINE_COLOR 71     /* vec3 */
+#define SW_TOON_LOC_AMBIENT 72           /* float: the hemisphere ambient's scale */
+#define SW_TOON_LOC_IRIS 73              /* vec3: matcap mix, parallax height, iris radius (eye kind) */
+
+/* toon.frag: the material kinds (sw_toon_kind of sinew/toon.h). */
+#define SW_TOON_KIND_BODY 0
+#define SW_TOON_KIND_HAIR 1
+#define SW_TOON_KIND_FACE 2
+#define SW_TOON_KIND_EYE 3
+
+/* toon.frag: bits of SW_TOON_LOC_FLAGS. */
+#define SW_TOON_FLAG_CONTROL 1           /* a control ("ILM") map is bound */
+#define SW_TOON_FLAG_REGION_2 2          /* the gates of region groups 2..5 */
+#define SW_TOON_FLAG_REGION_3 4
+#define SW_TOON_FLAG_REGION_4 8
+#define SW_TOON_FLAG_REGION_5 16
+#define SW_TOON_FLAG_VERTEX_THRESHOLD 32 /* g *= vertex colour R */
+#define SW_TOON_FLAG_VERTEX_WIDTH 64     /* ramp width from vertex colour G */
+#define SW_TOON_FLAG_BACK_UV1 128        /* back faces read TEXCOORD_1 */
+#define SW_TOON_FLAG_BACK_DARK 256       /* back faces are on the dark side */
+#define SW_TOON_FLAG_DETAIL 512          /* a detail normal map is bound */
+#define SW_TOON_FLAG_RIM_MASK 1024       /* a rim mask is bound */
+#define SW_TOON_FLAG_FACE_SDF 2048       /* a face SDF map is bound (face kind) */
+#define SW_TOON_FLAG_SDF_MIRROR 4096     /* mirror the SDF's u when the light is on the head's left */
+#define SW_TOON_FLAG_OUTLINE 8192        /* the outline pass: the outline colour only */
+#define SW_TOON_FLAG_SHADOW 16384        /* the shadow map takes part in the band logic */
+#define SW_TOON_FLAG_MATCAP 32768        /* a matcap texture is bound */
+
+/* toon.frag: the hair's tier glint set (the frame analysis' second hair
+   set), picked per pixel by the normal map's A: tier k where A >= its cut,
+   tested 1, 2, 3; below the last cut the set adds nothing. Grid (cells per
+   UV unit), phase rate (per second) and linear colour per tier; in
+   thousandths, as this file holds integers only. Spot scale, active width,
+   intensity, luma lerp and camera scale are the hair's first set's. */
+#define SW_TOON_TIER_UNIT 1000
+#define SW_TOON_TIER1_CUT 750
+#define SW_TOON_TIER1_GRID 500000
+#define SW_TOON_TIER1_RATE 600
+#define SW_TOON_TIER1_RED 1000
+#define SW_TOON_TIER1_GREEN 960
+#define SW_TOON_TIER1_BLUE 880
+#define SW_TOON_TIER2_CUT 500
+#define SW_TOON_TIER2_GRID 350100
+#define SW_TOON_TIER2_RATE 450
+#define SW_TOON_TIER2_RED 800
+#define SW_TOON_TIER2_GREEN 900
+#define SW_TOON_TIER2_BLUE 1000
+#define SW_TOON_TIER3_CUT 250
+#define SW_TOON_TIER3_GRID 120000
+#define SW_TOON_TIER3_RATE 300
+#define SW_TOON_TIER3_RED 1000
+#define SW_TOON_TIER3_GREEN 800
+#define SW_TOON_TIER3_BLUE 900
+
 /* ---- Views of the post pass (sw_render_view) ---- */
 #define SW_VIEW_SHADED 0
 #define SW_VIEW_NORMALS 1
 #define SW_VIEW_MOTION 2
 #define SW_VIEW_UV 3
 #define SW_VIEW_WEIGHTS 4
+#define SW_VIEW_RETENTION 5           /* per-vertex LBS radius retention as a heat map */
 
 /* ---- Vertex attributes of the scene (gbuffer.vert, shadow.vert) ---- */
 /* Each attribute reads the vertex buffer binding point of the same number. */
@@ -98,9 +223,15 @@
 #define SW_GBUFFER_FLAG_VIEW_UV 16       /* debug view: TEXCOORD_0 as colour */
 #define SW_GBUFFER_FLAG_VIEW_WEIGHTS 32  /* debug view: the joint weight as a heat map */
 #define SW_GBUFFER_FLAG_FIRST_FRAME 64   /* no previous frame: no motion */
+#define SW_GBUFFER_FLAG_VIEW_RETENTION 128 /* debug view: the weight attribute is the LBS retention;
+                                           heat of 1 − retention (lost radius is red) */
 
 /* ---- Shadow pass ---- */
 #define SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION 0     /* mat4 */
+/* Toon face folding, as gbuffer.vert's (folded vertices cast no shadow). */
+#define SW_SHADOW_LOC_FOLD_MASK 1                 /* int: bit k folds the vertices tagged k; 0 = off */
+#define SW_SHADOW_LOC_FOLD_UV_SET 2               /* int: the TEXCOORD set holding the tag */
+#define SW_SHADOW_LOC_FOLD_POINT 3                /* vec3: where folded vertices go (world) */
 
 /* ---- Lighting pass: texture units ---- */
 #define SW_LIGHTING_UNIT_NORMAL 0
@@ -129,12 +260,76 @@
 #define SW_POST_UNIT_ALBEDO 2
 #define SW_POST_UNIT_CLASS 3
 #define SW_POST_UNIT_MOTION 4
-#define SW_POST_UNIT_COUNT 5
+#define SW_POST_UNIT_BLOOM 5                      /* the bloom chain's finest level */
+#define SW_POST_UNIT_COUNT 6
 
 /* ---- Post pass: uniform locations ---- */
 #define SW_POST_LOC_VIEW 0                        /* int: SW_VIEW_* */
 #define SW_POST_LOC_EXPOSURE 1                    /* float */
 #define SW_POST_LOC_MOTION_SCALE 2                /* float */
+#define SW_POST_LOC_BLOOM_STRENGTH 3              /* float: 0 = no bloom */
+
+/* ---- The post chain around the display mapping (src/render/post_chain.c,
+   shaders/post_*.frag; docs/post.md). Every pass draws the fullscreen
+   triangle into colour attachment SW_OUT_COLOR unless said otherwise. ---- */
+/* Motion blur: velocity tiles (post_velocity.frag), then the gather
+   (post_motion_blur.frag). */
+#define SW_BLUR_TILE 8                            /* pixels on a tile's side */
+#define SW_BLUR_SAMPLES 9                         /* taps along the velocity, centre included */
+#define SW_BLUR_UNIT_HDR 0
+#define SW_BLUR_UNIT_MOTION 1
+#define SW_BLUR_UNIT_DEPTH 2
+#define SW_BLUR_UNIT_TILES 3                      /* RG16F tile velocities, pixels */
+#define SW_BLUR_LOC_MODE 0                        /* int: SW_BLUR_MODE_* (post_velocity.frag) */
+#define SW_BLUR_LOC_SHUTTER 1                     /* float: the part of a frame the shutter is open */
+#define SW_BLUR_MODE_TILE_MAX 0                   /* the longest velocity of each tile */
+#define SW_BLUR_MODE_NEIGHBOUR_MAX 1              /* the longest of the 3×3 tiles around */
+/* Bloom (post_bloom.frag): a bright pass into the first half-size level,
+   box-filtered halvings, tent-filtered upsamples added back. */
+#define SW_BLOOM_LEVELS 5                         /* at most; fewer on small images */
+#define SW_BLOOM_UNIT_SOURCE 0
+#define SW_BLOOM_LOC_MODE 0                       /* int: SW_BLOOM_MODE_* */
+#define SW_BLOOM_LOC_THRESHOLD 1                  /* vec2: threshold, soft knee (linear HDR) */
+#define SW_BLOOM_MODE_BRIGHT 0
+#define SW_BLOOM_MODE_DOWN 1
+#define SW_BLOOM_MODE_UP 2
+/* Edge AA: edges (post_edges.frag, RG8: left and bottom boundary of each
+   pixel), blend weights (post_edge_weights.frag, RGBA8: bottom edge's
+   weight for this pixel and for the one below, left edge's for this pixel
+   and for the one to the left), neighbourhood blend (post_edge_blend.frag). */
+#define SW_EDGE_MAX_DISTANCE 16                   /* pixels searched each way along an edge */
+#define SW_EDGE_DISTANCES 17                      /* 0..SW_EDGE_MAX_DISTANCE */
+#define SW_EDGE_CROSS_NONE 0                      /* crossing edges at a line's end */
+#define SW_EDGE_CROSS_NEGATIVE 1                  /* on the side below / left of the line */
+#define SW_EDGE_CROSS_POSITIVE 2                  /* on the side above / right of it */
+#define SW_EDGE_CROSS_BOTH 3
+#define SW_EDGE_CROSSINGS 4
+#define SW_EDGE_AREA_SIZE 68                      /* SW_EDGE_DISTANCES × SW_EDGE_CROSSINGS */
+#define SW_EDGE_SEARCH_CODES 5                    /* fetched values 0, ¼, ½, ¾, 1 */
+#define SW_EDGE_SKIP_CLASSES 1                    /* bit c: class c opts out (SW_CLASS_BACKGROUND) */
+#define SW_EDGE_UNIT_COLOR 0                      /* display-referred RGBA8 */
+#define SW_EDGE_UNIT_CLASS 1
+#define SW_EDGE_UNIT_EDGES 2
+#define SW_EDGE_UNIT_AREA 3                       /* RG32F, sw__edge_area_table */
+#define SW_EDGE_UNIT_SEARCH 4                     /* R8UI, sw__edge_search_table */
+#define SW_EDGE_UNIT_WEIGHTS 5
+#define SW_EDGE_LOC_THRESHOLD 0                   /* float: luma step that makes an edge */
+/* TAA (post_taa.frag): three outputs. */
+#define SW_TAA_OUT_HISTORY 0                      /* RGBA16F: the new history colour */
+#define SW_TAA_OUT_STATE 1                        /* RG16F: retention, accumulation / 12 */
+#define SW_TAA_OUT_IMAGE 2                        /* the renderer's RGBA8 image */
+#define SW_TAA_HISTORY_MASK 192                   /* the class byte's two history bits */
+#define SW_TAA_UNIT_COLOR 0                       /* the current display-referred colour */
+#define SW_TAA_UNIT_MOTION 1
+#define SW_TAA_UNIT_DEPTH 2
+#define SW_TAA_UNIT_CLASS 3
+#define SW_TAA_UNIT_HISTORY 4                     /* last frame's history colour, bilinear */
+#define SW_TAA_UNIT_STATE 5                       /* last frame's state */
+#define SW_TAA_LOC_JITTER 0                       /* vec2: this frame's jitter, pixels */
+#define SW_TAA_LOC_SHARPNESS 1                    /* float: s of the 5-tap history filter */
+#define SW_TAA_LOC_ACCUMULATION 2                 /* vec3: cap still, cap moving, px of motion for "moving" */
+#define SW_TAA_LOC_RETENTION_STEP 3               /* float: retention lost per frame */
+#define SW_TAA_LOC_RESET 4                        /* int: 1 = no history (first frame) */
 
 /* ---- Lines pass (bones) ---- */
 #define SW_LINES_ATTR_POSITION 0                  /* vec3, world space */

@@ -39,8 +39,14 @@
    chains of one block with the loads of the next.
 
    Specialised loops (influence count, streams and packed strides known at
-   compile time) cover f32 weights, blended normals and 1, 2, 3, 4 or 8
-   influences; strided streams reach them through packed copies
+   compile time) cover blended normals, 1, 2, 3, 4 or 8 influences and the
+   stream sets positions, positions + normals and positions + normals +
+   tangents; positions alone take the same steps without the normal half
+   ([r0·p | r1·p], [r1·p | r2·p]), so their bits are those of the job with
+   normals. Weights other than n f32 per vertex (integer, or the last
+   implied as in the compact layout) are decoded a block at a time into
+   f32 (sw__decode_weights4), the same floats the scalar kernel decodes.
+   Strided streams reach the loops through packed copies
    (sw__skin_run_staged). Everything else runs the generic loop, made of the
    same inline steps in the same order, so all give the same bits. */
 #include "skin_internal.h"
@@ -67,10 +73,7 @@
 #define SW__SHARED __attribute__((noinline, noclone)) SW__AVX2 static
 #endif
 
-enum {
-    AVX2_BLOCK = 4,
-    AVX2_SCAN_RATIO = 4 /* the palette scan runs when the range has ≥ this many vertices per joint */
-};
+enum { AVX2_BLOCK = 4 };
 
 /* What a loop knows about a job. The specialised loops pass literals, so
    after inlining every branch on these fields disappears. */
@@ -81,6 +84,7 @@ typedef struct avx2_cfg {
     bool normals, tangents, dqs, cofactor;
     bool stretch;           /* DQS with a stretch palette */
     bool packed;            /* every stream at its packed stride */
+    bool unnorm;            /* normals and tangents left unnormalised (run time) */
 } avx2_cfg;
 
 /* What stays the same over a run. */
@@ -91,6 +95,10 @@ typedef struct avx2_job {
     __m256i scale_mat, scale_dq;     /* 48 and 32, opaque to the compiler so it emits VPMULLD */
     uint32_t row_scale, dq_scale;    /* 48 and 32 again, for scalar offsets (one IMUL rather than LEA + SHL) */
     __m256i joint_limit;             /* joint_count − 1 in every 8- and 16-bit lane, saturated */
+    /* Weights other than n f32 per vertex are decoded a block at a time
+       (sw__decode_weights4): the blend then reads f32 weights. */
+    bool decode, implied;
+    sw_weight_format wf;
 } avx2_job;
 
 /* ---- small helpers --------------------------------------------------------------- */
@@ -487,7 +495,7 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const sw__block_ptrs* p, const sw
                             __m256 z, __m128 flip, __m256 tx, __m256 ty, __m256 tz, __m256 unit, bool have_unit) {
     if (c->normals && !c->tangents) {
         /* Normalise the high halves (the low halves scale by 1), then store both. */
-        __m256 inv = have_unit ? unit : avx2_unit_scale(c, x, y, z, tx, ty, tz);
+        __m256 inv = c->unnorm ? _mm256_set1_ps(1.0f) : have_unit ? unit : avx2_unit_scale(c, x, y, z, tx, ty, tz);
         if (c->cofactor) inv = _mm256_xor_ps(inv, _mm256_insertf128_ps(_mm256_setzero_ps(), flip, 1));
         avx2_store_soa2(p->op, s->op, p->on, s->on, c->packed, avx2_plus_zero(_mm256_mul_ps(x, inv)),
                         avx2_plus_zero(_mm256_mul_ps(y, inv)), avx2_plus_zero(_mm256_mul_ps(z, inv)));
@@ -502,7 +510,7 @@ SW__INLINE void avx2_finish(const avx2_cfg* c, const sw__block_ptrs* p, const sw
     /* Normals (low halves) and tangents (high halves) normalised together. */
     __m256 nx = _mm256_permute2f128_ps(x, tx, 0x21), ny = _mm256_permute2f128_ps(y, ty, 0x21);
     __m256 nz = _mm256_permute2f128_ps(z, tz, 0x21);
-    __m256 inv = have_unit ? unit : avx2_unit_scale(c, x, y, z, tx, ty, tz);
+    __m256 inv = c->unnorm ? _mm256_set1_ps(1.0f) : have_unit ? unit : avx2_unit_scale(c, x, y, z, tx, ty, tz);
     if (c->cofactor) inv = _mm256_xor_ps(inv, _mm256_insertf128_ps(_mm256_setzero_ps(), flip, 0));
     nx = avx2_plus_zero(_mm256_mul_ps(nx, inv));
     ny = avx2_plus_zero(_mm256_mul_ps(ny, inv));
@@ -641,8 +649,26 @@ __attribute__((noinline, cold)) SW__AVX2 static void avx2_clamp_joints(unsigned 
 }
 
 /* Stage 1: everything that reads the block's inputs. */
-SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
-                            avx2_state* st, bool skip) {
+SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p_in,
+                            const sw__block_strides* s_in, avx2_state* st, bool skip, const sw__weights4* pre) {
+    /* Copies, always (a pointer to either the caller's or a local copy
+       would hide the packed loops' constant strides from the compiler). */
+    sw__block_ptrs pd = *p_in;
+    sw__block_strides sd = *s_in;
+    sw__weights4 local;
+    const sw__weights4* dec = pre;
+    if (job->decode) {
+        /* The blend reads the decoded weights: n floats per vertex, decoded
+           here or, in the pipelined loops, a block ahead (pre). */
+        if (!pre) {
+            sw__decode_weights4(&local, p_in->wp, s_in->wsrc, c->packed, c->n, job->wf, job->implied);
+            dec = &local;
+        }
+        pd.wp = (const unsigned char*)dec->aos;
+        sd.w = (size_t)c->n * 4;
+    }
+    const sw__block_ptrs* p = &pd;
+    const sw__block_strides* s = &sd;
     uint32_t off[AVX2_BLOCK * SW_MAX_INFLUENCES];
     uint32_t off_dq[AVX2_BLOCK * SW_MAX_INFLUENCES];
     const int n = c->n;
@@ -678,8 +704,9 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
     /* With a finite palette, a block blends up to its last non-zero
        weight: each w·M (or w·dq) skipped is a zero, and adding it would
        change at most the sign of a zero, which avx2_plus_zero evens out. */
-    const uint32_t used =
-        skip && c->n > 1 && c->wf == SW_WEIGHT_F32 && c->packed ? avx2_block_influences(p->wp, n) : ~0u;
+    const uint32_t used = !(skip && c->n > 1 && c->wf == SW_WEIGHT_F32 && c->packed) ? ~0u
+                          : job->decode                                             ? dec->used
+                                                                                    : avx2_block_influences(p->wp, n);
 
     st->unit = _mm256_setzero_ps();
     /* [p | n] of the block as x, y, z across lanes, after the linear part. */
@@ -741,7 +768,7 @@ SW__INLINE void avx2_stage1(const avx2_job* job, const avx2_cfg* c, const sw__bl
         if (c->cofactor) flip = _mm_blend_ps(_mm_blend_ps(f[0], f[1], 0x2), _mm_blend_ps(f[2], f[3], 0x8), 0xC);
     } else {
         avx2_load_soa(c, p, s, &x, &y, &z, &tx, &ty, &tz);
-        if (c->normals || c->tangents) st->unit = avx2_unit_scale(c, x, y, z, tx, ty, tz);
+        if ((c->normals || c->tangents) && !c->unnorm) st->unit = avx2_unit_scale(c, x, y, z, tx, ty, tz);
     }
     if (c->dqs) {
         avx2_blend_dual_quats(job, c, p, s, off_dq, scalar_offsets, jp, used, st->dq);
@@ -771,7 +798,7 @@ SW__INLINE void avx2_stage2(const avx2_cfg* c, const sw__block_ptrs* p, const sw
    specialised loops (the same steps in the same order, so the same bits). */
 SW__SHARED void avx2_stage1_any(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p,
                                 const sw__block_strides* s, avx2_state* st) {
-    avx2_stage1(job, c, p, s, st, false);
+    avx2_stage1(job, c, p, s, st, false, NULL);
 }
 
 /* st by value: a caller's state copied into an escaping variable would be
@@ -786,7 +813,7 @@ SW__SHARED void avx2_stage2_any(const avx2_cfg* c, const sw__block_ptrs* p, cons
 SW__AVX2 static void avx2_tail(const avx2_job* job, const avx2_cfg* c, const sw__block_ptrs* p,
                                const sw__block_strides* s, size_t count) {
     sw__tail_block t;
-    sw__tail_gather(&t, p, s, count, c->n, c->jf, c->wf, c->normals, c->tangents);
+    sw__tail_gather(&t, p, s, count, c->n, c->jf, job->wf, job->implied, c->normals, c->tangents);
     avx2_cfg packed = *c;
     packed.packed = true;
     avx2_state st;
@@ -807,9 +834,7 @@ SW__INLINE sw__block_ptrs avx2_block_ptrs(const avx2_cfg* c, const sw__block_str
         const uintptr_t fv = (uintptr_t)(base->ip + b * AVX2_BLOCK * s->ip);
         const uintptr_t tv = c->tangents ? (uintptr_t)(base->it + b * AVX2_BLOCK * s->it) : 0;
         p.jp = base->jp + jv;
-        /* LBS loops know the joint format: the weights are then addressed
-           from the joints' index (one counter less). */
-        p.wp = c->dqs ? base->wp + b * AVX2_BLOCK * s->w : base->wp + jv * (s->w / s->j);
+        p.wp = base->wp + b * AVX2_BLOCK * s->wsrc;
         p.ip = (const unsigned char*)fv;
         p.op = (unsigned char*)(fv + ((uintptr_t)base->op - (uintptr_t)base->ip));
         p.in = c->normals ? (const unsigned char*)(fv + ((uintptr_t)base->in - (uintptr_t)base->ip)) : NULL;
@@ -819,7 +844,7 @@ SW__INLINE sw__block_ptrs avx2_block_ptrs(const avx2_cfg* c, const sw__block_str
     } else {
         const size_t v = b * AVX2_BLOCK;
         p.jp = base->jp + v * s->j;
-        p.wp = base->wp + v * s->w;
+        p.wp = base->wp + v * s->wsrc;
         p.ip = base->ip + v * s->ip;
         p.op = base->op + v * s->op;
         p.in = c->normals ? base->in + v * s->in : NULL;
@@ -836,7 +861,9 @@ SW__INLINE sw__block_ptrs avx2_block_ptrs(const avx2_cfg* c, const sw__block_str
    next block's loads and blends. Outputs of b−1 never overlap inputs of b.
    The state never reaches a function that is not inlined (it would then be
    kept in memory all through the loop): the first block's stage 1 fills a
-   copy, and the last block's stage 2 follows the loop. */
+   copy, and the last block's stage 2 follows the loop. Weights that need
+   decoding are decoded a block ahead (into alternate buffers), so the
+   division and shuffles are off the chain that feeds the blend. */
 SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2_cfg* shared,
                               const sw__block_strides* s, const sw__block_ptrs* base, size_t b0, size_t b1,
                               bool skip) {
@@ -844,11 +871,22 @@ SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2
     const sw__block_ptrs first = avx2_block_ptrs(c, s, base, b0);
     avx2_stage1_any(job, shared, &first, s, &io);
     state = io;
+    sw__weights4 ahead_a, ahead_b;
+    sw__weights4 *cur = &ahead_a, *nxt = &ahead_b;
+    const unsigned char* wnext = base->wp + (b0 + 1) * AVX2_BLOCK * s->wsrc;
+    if (job->decode && b0 + 1 < b1) sw__decode_weights4(cur, wnext, s->wsrc, c->packed, c->n, job->wf, job->implied);
     for (size_t b = b0 + 1; b < b1; b++) {
         /* Both from b, so packed streams address block b−1 by displacement. */
         const sw__block_ptrs p = avx2_block_ptrs(c, s, base, b), prev = avx2_block_ptrs(c, s, base, b - 1);
+        if (job->decode) {
+            wnext += AVX2_BLOCK * s->wsrc;
+            if (b + 1 < b1) sw__decode_weights4(nxt, wnext, s->wsrc, c->packed, c->n, job->wf, job->implied);
+        }
         avx2_state next = state;
-        avx2_stage1(job, c, &p, s, &next, skip);
+        avx2_stage1(job, c, &p, s, &next, skip, job->decode ? cur : NULL);
+        sw__weights4* t = cur;
+        cur = nxt;
+        nxt = t;
         avx2_stage2(c, &prev, s, &state);
         state = next;
     }
@@ -872,12 +910,24 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
     job.dq_scale = ss->palette_strides[1];
     job.joint_limit = c->jf == SW_JOINT_U8 ? _mm256_set1_epi8((char)(ss->joint_count > 256 ? 255 : ss->joint_count - 1))
                                            : _mm256_set1_epi16((short)(ss->joint_count - 1));
+    job.decode = sw__weights_decoded(ss->weight_format, ss->implied);
+    job.implied = ss->implied;
+    job.wf = ss->weight_format;
     sw__block_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride,
-                           ss->in_tan_stride, ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride};
+                           ss->in_tan_stride, ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride,
+                           ss->weights_stride};
     if (c->packed) {
-        /* The same values, as constants the compiler can fold into addresses. */
-        const sw__block_strides k = {
-            (size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2), (size_t)c->n * 4, 12, 12, 16, 12, 12, 16};
+        /* The same values, as constants the compiler can fold into addresses
+           (the blend reads n floats per vertex, decoded or not). */
+        const sw__block_strides k = {(size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2),
+                                     (size_t)c->n * 4,
+                                     12,
+                                     12,
+                                     16,
+                                     12,
+                                     12,
+                                     16,
+                                     ss->weights_stride};
         s = k;
     }
     const sw__block_ptrs base = {ss->joints, ss->weights, ss->in_pos, ss->in_nrm,
@@ -885,9 +935,11 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
     const size_t blocks = ss->count / AVX2_BLOCK;
     /* Skipping zero weights needs a finite palette; the scan is paid for
        only by ranges with several vertices per joint. */
-    const bool skip = inline_stages && ss->count >= (size_t)AVX2_SCAN_RATIO * ss->joint_count &&
-                      (c->dqs ? !c->stretch && sw__skin_rows_finite(ss->dual_quats, (size_t)ss->joint_count * 2)
-                              : sw__skin_rows_finite(ss->linear, (size_t)ss->joint_count * 3));
+    const bool skip = inline_stages && !c->stretch &&
+                      (ss->finite >= 0 ? ss->finite == 1
+                                       : ss->count >= (size_t)SW__SKIN_SCAN_RATIO * ss->joint_count &&
+                                             (c->dqs ? sw__skin_rows_finite(ss->dual_quats, (size_t)ss->joint_count * 2)
+                                                     : sw__skin_rows_finite(ss->linear, (size_t)ss->joint_count * 3)));
     if (!inline_stages) {
         /* The generic loop: one block at a time through the shared stages. */
         for (size_t b = 0; b < blocks; b++) {
@@ -909,24 +961,28 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
 
 /* Everything at run time: any count, format, stride, stream set and normal mode. */
 SW__AVX2 static void avx2_generic(const sw__skin_streams* s) {
-    const avx2_cfg c = {s->influence_count, s->joint_format, s->weight_format, s->in_nrm != NULL, s->in_tan != NULL,
-                        s->dqs, s->cofactor, s->dqs && s->linear != NULL, false};
+    /* Weights reach the blend as f32 (decoded a block at a time otherwise). */
+    const avx2_cfg c = {s->influence_count, s->joint_format, SW_WEIGHT_F32, s->in_nrm != NULL, s->in_tan != NULL,
+                        s->dqs, s->cofactor, s->dqs && s->linear != NULL, false, s->unnormalized};
     avx2_loop(s, &c, false);
 }
 
 
-/* Specialised loops: f32 weights, blended normals, packed streams with
-   normals (and tangents); LBS per joint format, DQS (no stretch) reading
-   the joint format at run time (its cost hides in the longer DQS block). */
-#define SW__AVX2_LBS(N, JF, TAN, name)                                                \
-    SW__AVX2 static void name(const sw__skin_streams* s) {                            \
-        const avx2_cfg c = {N, JF, SW_WEIGHT_F32, true, TAN, false, false, false, true}; \
-        avx2_loop(s, &c, true);                                                       \
+/* Specialised loops: blended normals, packed streams of positions (and
+   normals, and tangents); LBS per joint format, DQS (no stretch) reading
+   the joint format at run time (its cost hides in the longer DQS block).
+   Weights other than f32 are decoded a block at a time (a branch per
+   block), and unnormalised outputs are a branch per block too: either as
+   a constant would double the number of loops. */
+#define SW__AVX2_LBS(N, JF, NRM, TAN, name)                                                          \
+    SW__AVX2 static void name(const sw__skin_streams* s) {                                           \
+        const avx2_cfg c = {N, JF, SW_WEIGHT_F32, NRM, TAN, false, false, false, true, s->unnormalized}; \
+        avx2_loop(s, &c, true);                                                                      \
     }
-#define SW__AVX2_DQS(N, TAN, name)                                                    \
-    SW__AVX2 static void name(const sw__skin_streams* s) {                            \
-        const avx2_cfg c = {N, s->joint_format, SW_WEIGHT_F32, true, TAN, true, false, false, true}; \
-        avx2_loop(s, &c, true);                                                       \
+#define SW__AVX2_DQS(N, NRM, TAN, name)                                                                        \
+    SW__AVX2 static void name(const sw__skin_streams* s) {                                                     \
+        const avx2_cfg c = {N, s->joint_format, SW_WEIGHT_F32, NRM, TAN, true, false, false, true, s->unnormalized}; \
+        avx2_loop(s, &c, true);                                                                                \
     }
 SW__SKIN_KERNEL_SET(avx2, SW__AVX2_LBS, SW__AVX2_DQS)
 

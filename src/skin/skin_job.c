@@ -100,7 +100,7 @@ sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
     bool dqs = job->method == SW_SKIN_DQS;
     if (!dqs && !job->matrices) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "LBS job without matrices");
     if (dqs && !job->dual_quats) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "DQS job without dual_quats");
-    if (!job->joints || !job->weights)
+    if (!job->joints || (!job->weights && sw__stored_weights(job) > 0))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "job without joints or weights");
     if (!job->in_positions || !job->out_positions)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "positions need both in_positions and out_positions");
@@ -117,7 +117,7 @@ sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
     size_t dq_size = job->joint_count * sizeof(sw_dualquat);
     sw__stream inputs[] = {
         {"joints", job->joints, st.joints, n * joint_size},
-        {"weights", job->weights, st.weights, n * weight_size},
+        {"weights", job->weights, st.weights, (size_t)sw__stored_weights(job) * weight_size},
         {"in_positions", job->in_positions, st.in_pos, 12},
         {"in_normals", job->in_normals, st.in_nrm, 12},
         {"in_tangents", job->in_tangents, st.in_tan, 16},
@@ -134,7 +134,7 @@ sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
         {"stretch", job->stretch, matrices_size, matrices_size},
     };
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        if (!inputs[i].data) continue;
+        if (!inputs[i].data || inputs[i].element_size == 0) continue; /* no stored weights: nothing read */
         size_t alignment = i == 0 ? joint_size : i == 1 ? weight_size : 4;
         sw_result r = sw__check_stream(&inputs[i], alignment, job->vertex_count, diag);
         if (r != SW_OK) return r;
@@ -148,7 +148,7 @@ sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
             if (outputs[p].data && sw__streams_overlap(out, &outputs[p], job->vertex_count))
                 return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s overlaps %s", out->name, outputs[p].name);
         for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-            if (!inputs[i].data) continue;
+            if (!inputs[i].data || inputs[i].element_size == 0) continue;
             /* In place is allowed: an output exactly over its own input. */
             bool own = i == o + 2 && inputs[i].data == out->data && inputs[i].stride == out->stride;
             if (!own && sw__streams_overlap(out, &inputs[i], job->vertex_count))
@@ -176,20 +176,28 @@ static float* sw__at_mut(float* base, size_t stride, size_t index) {
     return (float*)(void*)((unsigned char*)base + stride * index);
 }
 
-/* Decodes one vertex's influences: raw joint indices and weights as floats. */
+/* Decodes one vertex's influences: raw joint indices and weights as floats
+   (an implied last weight is 1 minus the others, summed in order). */
 static void sw__read_influences(const sw_skin_job* job, const sw__strides* st, size_t v, uint32_t* joints,
                                 float* weights) {
     const void* j = sw__at(job->joints, st->joints, v);
-    const void* w = sw__at(job->weights, st->weights, v);
+    const void* w = job->weights ? sw__at(job->weights, st->weights, v) : NULL;
     const sw_joint_format joint_format = sw__joint_format(job);
     const sw_weight_format weight_format = sw__weight_format(job);
+    const int stored = sw__stored_weights(job);
+    float sum = 0.0f;
     for (int k = 0; k < job->influence_count; k++) {
         joints[k] = joint_format == SW_JOINT_U8 ? ((const uint8_t*)j)[k] : ((const uint16_t*)j)[k];
+        if (k == stored) {
+            weights[k] = k == 0 ? 1.0f : 1.0f - sum;
+            break;
+        }
         switch (weight_format) {
         case SW_WEIGHT_U8_NORM: weights[k] = sw_unorm8_to_float(((const uint8_t*)w)[k]); break;
         case SW_WEIGHT_U16_NORM: weights[k] = sw_unorm16_to_float(((const uint16_t*)w)[k]); break;
         default: weights[k] = ((const float*)w)[k]; break;
         }
+        sum = k == 0 ? weights[0] : sum + weights[k];
     }
 }
 
@@ -262,13 +270,14 @@ static void sw__skin_run_scalar(const sw_skin_job* job, size_t first_vertex, siz
                 if (cofactor && sw_mat34_determinant(&blended) < 0.0f) out_normal = sw_vec3_scale(out_normal, -1.0f);
             }
             if (dqs) out_normal = sw_dualquat_apply_dir(rigid, out_normal);
-            sw__store3(sw__at_mut(job->out_normals, st.out_nrm, v), sw_vec3_normalize(out_normal));
+            if (!job->unnormalized) out_normal = sw_vec3_normalize(out_normal);
+            sw__store3(sw__at_mut(job->out_normals, st.out_nrm, v), out_normal);
         }
         if (job->in_tangents) {
             sw_vec3 out_tangent = linear_palette ? sw_mat34_apply_dir(&blended, tangent) : tangent;
             if (dqs) out_tangent = sw_dualquat_apply_dir(rigid, out_tangent);
             float* t = sw__at_mut(job->out_tangents, st.out_tan, v);
-            sw__store3(t, sw_vec3_normalize(out_tangent));
+            sw__store3(t, job->unnormalized ? out_tangent : sw_vec3_normalize(out_tangent));
             t[3] = tangent_w;
         }
     }
@@ -288,7 +297,7 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
 }
 
 sw_result sw_skin_check_influences(const sw_skin_job* job, float sum_tolerance, sw_diag* diag) {
-    if (!job || !job->joints || !job->weights || job->influence_count < 1 ||
+    if (!job || !job->joints || (!job->weights && sw__stored_weights(job) > 0) || job->influence_count < 1 ||
         job->influence_count > SW_MAX_INFLUENCES || job->joint_format > SW_JOINT_U16 ||
         job->weight_format > SW_WEIGHT_U16_NORM)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "influence check needs joints, weights and formats");

@@ -25,10 +25,12 @@
    instructions in SSE2 than AVX2's (per vertex products, then horizontal
    sums): the transposes are shared by positions, normals and tangents.
 
-   Specialised loops cover f32 weights, blended normals, 1, 2, 3, 4 or 8
-   influences and normals (and tangents), on packed streams or on packed
-   copies of strided ones (sw__skin_run_staged). They also skip work the
-   data does not need, block by block:
+   Specialised loops cover blended normals, 1, 2, 3, 4 or 8 influences and
+   positions, positions + normals or positions + normals + tangents, on
+   packed streams or on packed copies of strided ones
+   (sw__skin_run_staged); weights other than n f32 per vertex are decoded a
+   block at a time (sw__decode_weights4). They also skip work the data does
+   not need, block by block:
    - influences whose weight is zero in all four vertices at the end of
      the list (the importers pad every vertex to 4 or 8 influences): a
      block blends only up to its last non-zero weight (LBS: one copy of
@@ -74,8 +76,7 @@
 
 enum {
     SSE2_BLOCK = 4,
-    SSE2_CHUNK_BLOCKS = 64, /* blocks whose joint indices are range-checked at once */
-    SSE2_SCAN_RATIO = 4     /* the palette scan runs when the range has ≥ this many vertices per joint */
+    SSE2_CHUNK_BLOCKS = 64 /* blocks whose joint indices are range-checked at once */
 };
 
 typedef struct sse2_cfg {
@@ -87,6 +88,7 @@ typedef struct sse2_cfg {
     bool normals, tangents, dqs, cofactor, stretch;
     bool packed;    /* every stream at its packed stride */
     bool unchecked; /* the block's joint indices are known to be in range */
+    bool unnorm;    /* normals and tangents left unnormalised (run time) */
 } sse2_cfg;
 
 typedef struct sse2_job {
@@ -94,6 +96,10 @@ typedef struct sse2_job {
     const unsigned char* dual_quats;
     uint32_t joint_count;
     uint32_t scale_mat, scale_dq;    /* 48 and 32, opaque to the compiler so it emits one IMUL */
+    /* Weights other than n f32 per vertex are decoded a block at a time
+       (sw__decode_weights4): the blocks then read f32 weights. */
+    bool decode, implied;
+    sw_weight_format wf;
 } sse2_job;
 
 /* ---- small helpers ------------------------------------------------------------------ */
@@ -284,9 +290,12 @@ SW__SSE2_INLINE void sse2_load_soa(const unsigned char* p, size_t stride, bool p
     *x = v[0], *y = v[1], *z = v[2];
 }
 
-/* x, y, z of four float3 (normals, tangents) scaled to unit length in place. */
-SW__SSE2_INLINE void sse2_normalize(__m128* x, __m128* y, __m128* z, __m128 flip) {
-    __m128 inv = sse2_inv_length(_mm_add_ps(_mm_add_ps(_mm_mul_ps(*x, *x), _mm_mul_ps(*y, *y)), _mm_mul_ps(*z, *z)));
+/* x, y, z of four float3 (normals, tangents) scaled to unit length in
+   place (unnorm: only the cofactor's sign). */
+SW__SSE2_INLINE void sse2_normalize(__m128* x, __m128* y, __m128* z, __m128 flip, bool unnorm) {
+    __m128 inv = unnorm ? _mm_set1_ps(1.0f)
+                        : sse2_inv_length(_mm_add_ps(_mm_add_ps(_mm_mul_ps(*x, *x), _mm_mul_ps(*y, *y)),
+                                                     _mm_mul_ps(*z, *z)));
     inv = _mm_xor_ps(inv, flip);
     *x = _mm_mul_ps(*x, inv);
     *y = _mm_mul_ps(*y, inv);
@@ -468,11 +477,11 @@ SW__SSE2_INLINE void sse2_block(const sse2_job* job, const sse2_cfg* c, const sw
     /* + 0: a −0 becomes +0, nothing else changes (see the top of the file). */
     sw__store_float3x4(p->op, s->op, c->packed, _mm_add_ps(px, zero), _mm_add_ps(py, zero), _mm_add_ps(pz, zero));
     if (c->normals) {
-        sse2_normalize(&nx, &ny, &nz, flip);
+        sse2_normalize(&nx, &ny, &nz, flip, c->unnorm);
         sw__store_float3x4(p->on, s->on, c->packed, _mm_add_ps(nx, zero), _mm_add_ps(ny, zero), _mm_add_ps(nz, zero));
     }
     if (c->tangents) {
-        sse2_normalize(&tx, &ty, &tz, zero);
+        sse2_normalize(&tx, &ty, &tz, zero, c->unnorm);
         __m128 t[SSE2_BLOCK] = {_mm_add_ps(tx, zero), _mm_add_ps(ty, zero), _mm_add_ps(tz, zero), zero};
         sse2_transpose4(t);
         SW__SSE2_UNROLL
@@ -511,6 +520,21 @@ SW__SSE2_INLINE int sse2_block_influences(const unsigned char* wp, int n, bool* 
     return count;
 }
 
+/* sse2_block_influences for decoded weights: from their lanes. */
+SW__SSE2_INLINE int sse2_decoded_influences(const sw__weights4* d, bool* rigid) {
+    const int count = d->used ? 32 - __builtin_clz(d->used) : 1;
+    *rigid = count == 1 && d->ones;
+    return count;
+}
+
+/* A block's weights decoded (when the job's are not n f32 per vertex):
+   *p then points at them, read with stride 4·n (the loops' `s.w`). */
+SW__SSE2_INLINE void sse2_decode(const sse2_job* job, int n, bool packed, const sw__block_strides* s,
+                                 sw__block_ptrs* p, sw__weights4* d) {
+    sw__decode_weights4(d, p->wp, s->wsrc, packed, n, job->wf, job->implied);
+    p->wp = (const unsigned char*)d->aos;
+}
+
 /* ---- loops --------------------------------------------------------------------------------- */
 
 /* The block with the configuration read at run time: one shared copy
@@ -525,10 +549,15 @@ SW__SSE2_SHARED void sse2_block_any(const sse2_job* job, const sse2_cfg* c, cons
 static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p, const sw__block_strides* s,
                       size_t count) {
     sw__tail_block t;
-    sw__tail_gather(&t, p, s, count, c->n, c->jf, c->wf, c->normals, c->tangents);
+    sw__tail_gather(&t, p, s, count, c->n, c->jf, job->wf, job->implied, c->normals, c->tangents);
     sse2_cfg packed = *c;
     packed.packed = true;
     packed.unchecked = false;
+    sw__weights4 d;
+    if (job->decode) {
+        sse2_decode(job, c->n, true, &t.strides, &t.ptrs, &d);
+        t.strides.w = (size_t)c->n * 4;
+    }
     sse2_block_any(job, &packed, &t.ptrs, &t.strides);
     sw__tail_scatter(&t, p, s, count);
 }
@@ -538,15 +567,16 @@ static void sse2_tail(const sse2_job* job, const sse2_cfg* c, const sw__block_pt
    case has its own constant configuration, so each is a copy of the block
    with its count known. */
 SW__SSE2_INLINE void sse2_block_lbs(const sse2_job* job, const sse2_cfg* c, const sw__block_ptrs* p,
-                                    const sw__block_strides* s, bool skip) {
+                                    const sw__block_strides* s, bool skip, const sw__weights4* decoded) {
 #define SW__SSE2_RUN(count, is_rigid)                                                                      \
     do {                                                                                                   \
         const sse2_cfg k = {c->n, (count) < c->n ? (count) : c->n, is_rigid, c->jf, c->wf, c->normals,     \
-                            c->tangents, false, false, false, true, true};                                 \
+                            c->tangents, false, false, false, true, true, c->unnorm};                      \
         sse2_block(job, &k, p, s);                                                                         \
     } while (0)
     bool rigid = false;
-    const int used = skip ? sse2_block_influences(p->wp, c->n, &rigid) : c->n;
+    const int used = !skip ? c->n : decoded ? sse2_decoded_influences(decoded, &rigid)
+                                            : sse2_block_influences(p->wp, c->n, &rigid);
     if (rigid)
         SW__SSE2_RUN(1, true);
     else if (used == 1)
@@ -566,15 +596,34 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
     /* The shared functions get a copy: were c's address to escape, the
        compiler could no longer fold its fields here. */
     const sse2_cfg shared = *c;
-    const sse2_job job = {ss->linear, ss->dual_quats, ss->joint_count, ss->palette_strides[0], ss->palette_strides[1]};
+    const bool decode = sw__weights_decoded(ss->weight_format, ss->implied);
+    const sse2_job job = {ss->linear,
+                          ss->dual_quats,
+                          ss->joint_count,
+                          ss->palette_strides[0],
+                          ss->palette_strides[1],
+                          decode,
+                          ss->implied,
+                          ss->weight_format};
     /* Packed: the same values, as constants the compiler folds into
        addresses. Const, so that passing its address to the shared block
-       does not make the loop reload it. */
+       does not make the loop reload it. The blocks read n f32 weights per
+       vertex (decoded or not); wsrc steps through the weight stream. */
     const size_t js = (size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2);
     const sw__block_strides s =
-        c->packed ? (sw__block_strides){js, (size_t)c->n * 4, 12, 12, 16, 12, 12, 16}
-                  : (sw__block_strides){ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride,
-                                        ss->in_tan_stride, ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride};
+        c->packed || decode
+            ? (sw__block_strides){c->packed ? js : ss->joints_stride,
+                                  (size_t)c->n * 4,
+                                  c->packed ? 12 : ss->in_pos_stride,
+                                  c->packed ? 12 : ss->in_nrm_stride,
+                                  c->packed ? 16 : ss->in_tan_stride,
+                                  c->packed ? 12 : ss->out_pos_stride,
+                                  c->packed ? 12 : ss->out_nrm_stride,
+                                  c->packed ? 16 : ss->out_tan_stride,
+                                  ss->weights_stride}
+            : (sw__block_strides){ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride,
+                                  ss->in_tan_stride, ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride,
+                                  ss->weights_stride};
     /* Local copies of the streams: stores through the outputs could
        otherwise alias *ss and make the loop reload them. */
     const sw__block_ptrs base = {ss->joints, ss->weights, ss->in_pos, c->normals ? ss->in_nrm : NULL,
@@ -585,11 +634,13 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
     /* Skipping zero weights needs a finite palette; the scan is paid for
        only by ranges with several vertices per joint. */
     const bool lbs = specialised && !c->dqs;
-    const bool skip = specialised && !c->stretch && count >= (size_t)SSE2_SCAN_RATIO * joint_count &&
-                      (c->dqs ? sw__skin_rows_finite(job.dual_quats, (size_t)joint_count * 2)
-                              : sw__skin_rows_finite(job.linear, (size_t)joint_count * 3));
+    const bool skip = specialised && !c->stretch &&
+                      (ss->finite >= 0 ? ss->finite == 1
+                                       : count >= (size_t)SW__SKIN_SCAN_RATIO * joint_count &&
+                                             (c->dqs ? sw__skin_rows_finite(job.dual_quats, (size_t)joint_count * 2)
+                                                     : sw__skin_rows_finite(job.linear, (size_t)joint_count * 3)));
 #define SW__SSE2_PTRS(v)                                                                                          \
-    {base.jp + (v) * s.j, base.wp + (v) * s.w, base.ip + (v) * s.ip, c->normals ? base.in + (v) * s.in : NULL,     \
+    {base.jp + (v) * s.j, base.wp + (v) * s.wsrc, base.ip + (v) * s.ip, c->normals ? base.in + (v) * s.in : NULL,  \
      c->tangents ? base.it + (v) * s.it : NULL, base.op + (v) * s.op, c->normals ? base.on + (v) * s.on : NULL,    \
      c->tangents ? base.ot + (v) * s.ot : NULL}
     for (size_t b0 = 0; b0 < blocks; b0 += SSE2_CHUNK_BLOCKS) {
@@ -600,22 +651,41 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
         if (!in_range) {
             /* The generic loop, or an index out of range in this chunk. */
             for (size_t b = b0; b < b1; b++) {
-                const sw__block_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
+                sw__block_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
+                sw__weights4 d;
+                if (decode) sse2_decode(&job, c->n, c->packed, &s, &p, &d);
                 sse2_block_any(&job, &shared, &p, &s);
             }
             continue;
         }
+        /* Weights that need decoding are decoded a block ahead (alternate
+           buffers): the division and shuffles then stay off the chain
+           that feeds the blend. */
+        sw__weights4 ahead_a, ahead_b;
+        sw__weights4 *d = &ahead_a, *next = &ahead_b;
+        const unsigned char* wnext = base.wp + b0 * SSE2_BLOCK * s.wsrc;
+        if (decode) sw__decode_weights4(d, wnext, s.wsrc, true, c->n, job.wf, job.implied);
         for (size_t b = b0; b < b1; b++) {
-            const sw__block_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
+            sw__block_ptrs p = SW__SSE2_PTRS(b * SSE2_BLOCK);
+            if (decode) {
+                wnext += SSE2_BLOCK * s.wsrc;
+                if (b + 1 < b1) sw__decode_weights4(next, wnext, s.wsrc, true, c->n, job.wf, job.implied);
+                p.wp = (const unsigned char*)d->aos;
+            }
             if (lbs) {
-                sse2_block_lbs(&job, c, &p, &s, skip);
+                sse2_block_lbs(&job, c, &p, &s, skip, decode ? d : NULL);
             } else {
                 sse2_cfg unchecked = *c;
                 unchecked.unchecked = true;
                 bool rigid;
-                if (skip) unchecked.blend = sse2_block_influences(p.wp, c->n, &rigid); /* DQS: a loop bound */
+                if (skip) /* DQS: a loop bound */
+                    unchecked.blend =
+                        decode ? sse2_decoded_influences(d, &rigid) : sse2_block_influences(p.wp, c->n, &rigid);
                 sse2_block(&job, &unchecked, &p, &s);
             }
+            sw__weights4* t = d;
+            d = next;
+            next = t;
         }
     }
     if (count % SSE2_BLOCK) {
@@ -626,24 +696,27 @@ SW__SSE2_INLINE void sse2_loop(const sw__skin_streams* ss, const sse2_cfg* c, bo
 }
 
 static void sse2_generic(const sw__skin_streams* s) {
-    const sse2_cfg c = {s->influence_count, s->influence_count, false, s->joint_format, s->weight_format,
+    /* Weights reach the blocks as f32 (decoded a block at a time otherwise). */
+    const sse2_cfg c = {s->influence_count, s->influence_count, false, s->joint_format, SW_WEIGHT_F32,
                         s->in_nrm != NULL, s->in_tan != NULL, s->dqs, s->cofactor, s->dqs && s->linear != NULL,
-                        false, false};
+                        false, false, s->unnormalized};
     sse2_loop(s, &c, false);
 }
 
-/* Specialised loops: f32 weights, blended normals, packed streams with
-   normals (and tangents), no DQS stretch; LBS per joint format (its
-   stride is then a constant), DQS reading the joint format at run time. */
-#define SW__SSE2_LBS(N, JF, TAN, name)                                                                       \
-    SW__SSE2_NO_HOIST static void name(const sw__skin_streams* s) {                                          \
-        const sse2_cfg c = {N, N, false, JF, SW_WEIGHT_F32, true, TAN, false, false, false, true, false};        \
-        sse2_loop(s, &c, true);                                                                              \
+/* Specialised loops: blended normals, packed streams of positions (and
+   normals, and tangents), no DQS stretch; LBS per joint format (its
+   stride is then a constant), DQS reading the joint format at run time.
+   Weights other than f32 are decoded a block at a time. */
+#define SW__SSE2_LBS(N, JF, NRM, TAN, name)                                                                        \
+    SW__SSE2_NO_HOIST static void name(const sw__skin_streams* s) {                                                \
+        const sse2_cfg c = {N, N, false, JF, SW_WEIGHT_F32, NRM, TAN, false, false, false, true, false, s->unnormalized}; \
+        sse2_loop(s, &c, true);                                                                                    \
     }
-#define SW__SSE2_DQS(N, TAN, name)                                                                           \
-    static void name(const sw__skin_streams* s) {                                                            \
-        const sse2_cfg c = {N, N, false, s->joint_format, SW_WEIGHT_F32, true, TAN, true, false, false, true, false}; \
-        sse2_loop(s, &c, true);                                                                              \
+#define SW__SSE2_DQS(N, NRM, TAN, name)                                                                            \
+    static void name(const sw__skin_streams* s) {                                                                  \
+        const sse2_cfg c = {N, N, false, s->joint_format, SW_WEIGHT_F32, NRM, TAN, true, false, false, true, false, \
+                            s->unnormalized};                                                                      \
+        sse2_loop(s, &c, true);                                                                                    \
     }
 SW__SKIN_KERNEL_SET(sse2, SW__SSE2_LBS, SW__SSE2_DQS)
 

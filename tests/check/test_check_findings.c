@@ -26,7 +26,10 @@ static sw_check_report* check(const sw_model* model, const sw_check_options* opt
 static void test_codes(void) {
     SW_CHECK_EQ_INT(SW_CHECK_INFLUENCES_UNUSED, 17);
     SW_CHECK_EQ_INT(SW_CHECK_EXTENT_ABSURD, 18);
-    SW_CHECK_EQ_INT(SW_CHECK_CODE_COUNT, 21);
+    SW_CHECK_EQ_INT(SW_CHECK_CODE_COUNT, 25);
+    /* the importer's two codes (import.h), appended after joint_outside_scene */
+    SW_CHECK_EQ_INT(SW_CHECK_INFLUENCES_DROPPED, 21);
+    SW_CHECK(strcmp(sw_check_code_str(SW_CHECK_HELPER_NODES_COLLAPSED), "helper_nodes_collapsed") == 0);
     SW_CHECK(strcmp(sw_check_code_str(SW_CHECK_EXTENT_ABSURD), "extent_absurd") == 0);
     SW_CHECK(strcmp(sw_check_code_str(SW_CHECK_SKIN_JOINT_DUPLICATE), "skin_joint_duplicate") == 0);
     SW_CHECK(strcmp(sw_check_code_str(SW_CHECK_JOINT_OUTSIDE_SCENE), "joint_outside_scene") == 0);

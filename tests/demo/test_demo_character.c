@@ -7,7 +7,11 @@
    the forearms 170° so LBS collapses where DQS does not; the same bytes on
    every call; spring bones (SW_spring_bones) on a ponytail below the head
    and a skirt below the pelvis that, simulated over the walk, stay in
-   reach of their roots and outside the body's colliders.
+   reach of their roots and outside the body's colliders; toon materials
+   (SW_materials_toon) on every material, read back by sw_toon_read, with
+   textures that decode and hold what the extension says they do (ramp
+   rows, region bands, the hair's glint mask and tiers, the baked face
+   map), and a double-sided skirt with a second UV set for its lining.
 
    With arguments `--round-trip SINEW DIR` it instead runs `SINEW
    demo-asset -o DIR/demo.glb` and checks that the file holds the very
@@ -25,6 +29,7 @@
 #include "sinew/gltf.h"
 #include "sinew/pose.h"
 #include "sinew/spring.h"
+#include "sinew/toon.h"
 
 static const char* const required_joints[] = {
     "pelvis",          "spine",       "chest",           "neck",          "head",
@@ -45,16 +50,21 @@ static void* demo_bytes(size_t* size) {
     return r == SW_OK ? data : NULL;
 }
 
+/* The bytes most tests load, made once (a generation bakes the face map;
+   test_same_bytes_every_call and the round trip make their own). */
+static void* shared_glb;
+static size_t shared_glb_size;
+
 static sw_model* load_demo(bool keep_raw) {
-    size_t size = 0;
-    void* data = demo_bytes(&size);
+    size_t size = shared_glb_size;
+    void* data = shared_glb ? shared_glb : demo_bytes(&size);
     if (!data) return NULL;
     sw_gltf_options options = {.keep_raw_influences = keep_raw};
     sw_model* asset = NULL;
     sw_diag diag;
     if (sw_gltf_load_memory(data, size, SW_DEMO_CHARACTER_NAME, NULL, &options, &asset, &diag) != SW_OK)
         fprintf(stderr, "  load: %s\n", diag.message);
-    free(data);
+    if (data != shared_glb) free(data);
     return asset;
 }
 
@@ -371,8 +381,10 @@ static void test_rest_pose_is_bind_pose(void) {
 }
 
 /* Unit normals that point out of the body: each agrees with the winding of
-   its triangles, the winding encloses a positive volume, and a normal
-   points away from the bone of the joint that moves its vertex most. */
+   its triangles, the winding of the closed parts encloses a positive
+   volume (double-sided materials, the skirt, are open surfaces and left
+   out of it), and a normal points away from the bone of the joint that
+   moves its vertex most. */
 static void test_normals_and_tangents(void) {
     sw_model* a = load_demo(false);
     if (!a) {
@@ -422,6 +434,7 @@ static void test_normals_and_tangents(void) {
             outward += sw_vec3_dot(n, from_bone) > 0.0f;
             vertices++;
         }
+        bool open_surface = prim->material >= 0 && a->materials[prim->material].double_sided;
         for (size_t i = 0; i + 2 < prim->index_count; i += 3) {
             sw_vec3 c[3], normal_sum = sw_vec3_make(0, 0, 0);
             for (int k = 0; k < 3; k++) {
@@ -432,7 +445,7 @@ static void test_normals_and_tangents(void) {
             }
             sw_vec3 face = sw_vec3_cross(sw_vec3_sub(c[1], c[0]), sw_vec3_sub(c[2], c[0]));
             against_winding += sw_vec3_dot(face, normal_sum) <= 0.0f;
-            volume += sw_vec3_dot(c[0], sw_vec3_cross(c[1], c[2])) / 6.0;
+            if (!open_surface) volume += sw_vec3_dot(c[0], sw_vec3_cross(c[1], c[2])) / 6.0;
             triangles++;
         }
     }
@@ -885,6 +898,334 @@ done:
     sw_model_free(a);
 }
 
+/* ---- the toon materials (SW_materials_toon) ---------------------------------------------------- */
+
+/* The GLB's JSON chunk as a string (the shared bytes), or NULL. */
+static char* json_chunk(void) {
+    if (!shared_glb || shared_glb_size < 20) return NULL;
+    const uint8_t* glb = shared_glb;
+    uint32_t length = read_u32(glb + 12);
+    char* text = malloc((size_t)length + 1);
+    if (!text) return NULL;
+    memcpy(text, glb + 20, length);
+    text[length] = '\0';
+    return text;
+}
+
+/* The extension is declared as used (viewers that do not know it show the
+   metallic-roughness fallback), never as required, and sits on every
+   material. */
+static void test_toon_extension(void) {
+    char* json = json_chunk();
+    SW_CHECK(json != NULL);
+    if (json) {
+        const char* used = strstr(json, "\"extensionsUsed\":[");
+        const char* end = used ? strchr(used, ']') : NULL;
+        const char* name = used ? strstr(used, "\"SW_materials_toon\"") : NULL;
+        SW_CHECK(used && end && name && name < end);
+        SW_CHECK(strstr(json, "extensionsRequired") == NULL);
+    }
+    free(json);
+    sw_model* a = load_demo(false);
+    SW_CHECK(a != NULL);
+    if (!a) return;
+    SW_CHECK_EQ_INT(a->material_count, 6);
+    for (size_t m = 0; m < a->material_count; m++)
+        SW_CHECK(sw_model_find_extension(a, "SW_materials_toon", SW_MODEL_OBJECT_MATERIAL, (uint32_t)m) != NULL);
+    sw_model_free(a);
+}
+
+static double luma(const float* rgb) { return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]; }
+
+static double srgb_to_linear(double s) { return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4); }
+
+/* A texture reference's image, decoded (free with sw_model_image_free), or
+   NULL when the reference is missing or broken. */
+static uint8_t* decode_ref(const sw_model* a, const sw_model_texture_ref* ref, int* w, int* h) {
+    if (ref->texture < 0 || (size_t)ref->texture >= a->texture_count) return NULL;
+    int32_t image = a->textures[ref->texture].image;
+    if (image < 0 || (size_t)image >= a->image_count) return NULL;
+    uint8_t* pixels = NULL;
+    sw_diag diag;
+    if (sw_model_decode_image(a, (size_t)image, &pixels, w, h, &diag) != SW_OK) {
+        fprintf(stderr, "  image %d: %s\n", image, diag.message);
+        return NULL;
+    }
+    return pixels;
+}
+
+/* The mean linear colour a material shows in light: its base colour
+   factor times its base colour texture's mean. */
+static void mean_base_color(const sw_model* a, const sw_model_material* mat, float out[3]) {
+    double sum[3] = {1.0, 1.0, 1.0};
+    int w = 0, h = 0;
+    uint8_t* pixels = decode_ref(a, &mat->base_color_texture, &w, &h);
+    if (pixels) {
+        sum[0] = sum[1] = sum[2] = 0.0;
+        for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+            for (int c = 0; c < 3; c++) sum[c] += srgb_to_linear(pixels[i * 4 + (size_t)c] / 255.0);
+        for (int c = 0; c < 3; c++) sum[c] /= (double)w * h;
+        sw_model_image_free(pixels);
+    }
+    for (int c = 0; c < 3; c++) out[c] = (float)(sum[c] * mat->base_color_factor[c]);
+}
+
+/* sw_toon_read takes every material without a warning; kinds, the face's
+   head joint and mirror, glints and bands where they belong (the skirt's
+   two sets and the hair's bands are the frame analysis' numbers), and an
+   outline darker than what it outlines. */
+static void test_toon_materials(void) {
+    sw_model* a = load_demo(false);
+    SW_CHECK(a != NULL);
+    if (!a) return;
+    sw_toon_material* toon = calloc(a->material_count, sizeof *toon);
+    sw_diag diag;
+    memset(&diag, 0, sizeof diag);
+    sw_result r = sw_toon_read(a, toon, &diag);
+    if (r != SW_OK || diag.message[0]) fprintf(stderr, "  sw_toon_read: %s\n", diag.message);
+    SW_CHECK(r == SW_OK && diag.message[0] == '\0');
+    if (r != SW_OK || !toon) {
+        free(toon);
+        sw_model_free(a);
+        return;
+    }
+    const struct {
+        const char* name;
+        sw_toon_kind kind;
+        int glints;
+    } expected[] = {{"skin", SW_TOON_BODY, 0},  {"face", SW_TOON_FACE, 0},  {"hair", SW_TOON_HAIR, 2},
+                    {"cloth", SW_TOON_BODY, 0}, {"shoes", SW_TOON_BODY, 0}, {"skirt", SW_TOON_BODY, 2}};
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        int m = material_named(a, expected[i].name);
+        SW_CHECK(m >= 0);
+        if (m < 0) continue;
+        const sw_toon_material* t = &toon[m];
+        SW_CHECK(t->present && t->source == SW_TOON_SOURCE_SW);
+        SW_CHECK_EQ_INT(t->kind, expected[i].kind);
+        SW_CHECK_EQ_INT(t->glint_count, expected[i].glints);
+        SW_CHECK(t->control_texture.texture >= 0 && t->ramp_texture.texture >= 0);
+        SW_CHECK(t->outline && t->outline_width > 0.0f);
+        float base[3];
+        mean_base_color(a, &a->materials[m], base);
+        if (!(luma(t->outline_color) < 0.6 * luma(base)))
+            fprintf(stderr, "  %s: outline luma %.4f, material %.4f\n", expected[i].name, luma(t->outline_color),
+                    luma(base));
+        SW_CHECK(luma(t->outline_color) < 0.6 * luma(base));
+        /* The shade colour darkens (a multiplier below 1 on every channel). */
+        for (int c = 0; c < 3; c++) SW_CHECK(t->shade_color[c] < 1.0f);
+    }
+    int face = material_named(a, "face"), skirt = material_named(a, "skirt"), hair = material_named(a, "hair");
+    if (face >= 0) {
+        SW_CHECK(toon[face].face_sdf_texture.texture >= 0);
+        SW_CHECK_EQ_INT(toon[face].head_node, node_named(a, "head"));
+        SW_CHECK(toon[face].sdf_mirror);
+        SW_CHECK(toon[face].sdf_steepness >= 100.0f);
+    }
+    if (skirt >= 0) {
+        const sw_toon_material* t = &toon[skirt];
+        SW_CHECK(t->back_uv1);
+        const float grid[2] = {100.0f, 107.69f}, spot[2] = {0.015f, 0.05f}, rate[2] = {0.5f, 0.87f},
+                    width[2] = {0.2f, 0.4f}, luma_lerp[2] = {1.0f, 0.0f}, camera[2] = {2.0f, 3.0f},
+                    color[2][3] = {{1.472f, 1.211f, 0.944f}, {1.052f, 0.0068f, 0.0497f}};
+        for (int g = 0; g < 2 && g < t->glint_count; g++) {
+            SW_CHECK_NEAR(t->glints[g].grid, grid[g], 1e-4);
+            SW_CHECK_NEAR(t->glints[g].spot_scale, spot[g], 1e-6);
+            SW_CHECK_NEAR(t->glints[g].phase_rate, rate[g], 1e-6);
+            SW_CHECK_NEAR(t->glints[g].active_width, width[g], 1e-6);
+            SW_CHECK_NEAR(t->glints[g].intensity, 1.68, 1e-6);
+            SW_CHECK_NEAR(t->glints[g].luma_lerp, luma_lerp[g], 1e-6);
+            SW_CHECK_NEAR(t->glints[g].camera_scale, camera[g], 1e-6);
+            for (int c = 0; c < 3; c++) SW_CHECK_NEAR(t->glints[g].color[c], color[g][c], 1e-6);
+        }
+    }
+    if (hair >= 0) {
+        const sw_toon_material* t = &toon[hair];
+        const float exponent[2] = {6.4f, 5.0f}, upper[2] = {0.844f, 0.773f}, intensity[2] = {0.099f, 0.399f};
+        for (int i = 0; i < 2; i++) {
+            SW_CHECK_NEAR(t->band_exponent[i], exponent[i], 1e-6);
+            SW_CHECK_NEAR(t->band_upper[i], upper[i], 1e-6);
+            SW_CHECK_NEAR(t->band_intensity[i], intensity[i], 1e-6);
+        }
+        SW_CHECK_NEAR(t->view_lift, -0.06, 1e-6);
+        SW_CHECK(t->glint_count >= 1 && t->glints[0].grid == 100.0f && t->glints[0].active_width == 0.243f);
+    }
+    free(toon);
+    sw_model_free(a);
+}
+
+/* The group (1..3 used) of a control texel's alpha, with groups 1-3 on. */
+static int control_group(uint8_t alpha) {
+    const bool enabled[SW_TOON_REGION_COUNT] = {true, true, true, false, false};
+    return sw_toon_region(alpha / 255.0f, enabled);
+}
+
+/* Each texture holds what its role says: ramps of sinew/toon.h's layout
+   (two equal rows per band, dark end darker than the lit end, night rows
+   darker than day rows); control maps with G = 0.5 on most texels and some
+   darker, the skirt's with three region groups (body, hem stripes, lining);
+   the hair map's B a sparse glint mask and A several tiers; the face map
+   baked for the head (a threshold near 0.5 down the middle of the face,
+   and the two sides on opposite sides of it). */
+static void test_toon_textures(void) {
+    sw_model* a = load_demo(false);
+    SW_CHECK(a != NULL);
+    if (!a) return;
+    sw_toon_material* toon = calloc(a->material_count, sizeof *toon);
+    sw_diag diag;
+    if (!toon || sw_toon_read(a, toon, &diag) != SW_OK) {
+        SW_CHECK(false);
+        free(toon);
+        sw_model_free(a);
+        return;
+    }
+    for (size_t m = 0; m < a->material_count; m++) {
+        int w = 0, h = 0;
+        uint8_t* ramp = decode_ref(a, &toon[m].ramp_texture, &w, &h);
+        SW_CHECK(ramp != NULL);
+        if (ramp) {
+            SW_CHECK(w == SW_TOON_RAMP_WIDTH && h == SW_TOON_RAMP_HEIGHT);
+            size_t row_bytes = (size_t)w * 4;
+            for (int band = 0; band < 10 && h == SW_TOON_RAMP_HEIGHT; band++) {
+                const uint8_t* first = ramp + (size_t)(2 * band) * row_bytes;
+                SW_CHECK(memcmp(first, first + row_bytes, row_bytes) == 0);
+                SW_CHECK(first[0] + first[1] + first[2] < first[row_bytes - 4] + first[row_bytes - 3] +
+                                                              first[row_bytes - 2]);
+                if (band < 5) {
+                    const uint8_t* night = ramp + (size_t)(2 * band + 10) * row_bytes;
+                    for (int c = 0; c < 3; c++) SW_CHECK(night[c] <= first[c]);
+                    SW_CHECK(night[0] + night[1] + night[2] < first[0] + first[1] + first[2]);
+                }
+            }
+            /* The lit end of a day row is white: the lit side is not tinted. */
+            for (int c = 0; c < 3; c++) SW_CHECK(ramp[row_bytes - 4 + (size_t)c] >= 250);
+            sw_model_image_free(ramp);
+        }
+        uint8_t* control = decode_ref(a, &toon[m].control_texture, &w, &h);
+        SW_CHECK(control != NULL);
+        if (control) {
+            size_t n = (size_t)w * (size_t)h, half = 0, darker = 0, groups[4] = {0, 0, 0, 0};
+            for (size_t i = 0; i < n; i++) {
+                half += control[i * 4 + 1] == 128;
+                darker += control[i * 4 + 1] < 110;
+                int g = control_group(control[i * 4 + 3]);
+                groups[g <= 3 ? g : 0]++;
+            }
+            SW_CHECK(half * 2 > n);
+            if (strcmp(a->materials[m].name, "skirt") == 0) {
+                fprintf(stderr, "  skirt control: %zu / %zu / %zu texels in groups 1 / 2 / 3, %zu darker\n", groups[1],
+                        groups[2], groups[3], darker);
+                SW_CHECK(groups[1] > 0 && groups[2] > 0 && groups[3] > 0);
+                SW_CHECK(darker > 0);
+            }
+            sw_model_image_free(control);
+        }
+    }
+    int hair = material_named(a, "hair");
+    const sw_model_extension* ext =
+        hair >= 0 ? sw_model_find_extension(a, "SW_materials_toon", SW_MODEL_OBJECT_MATERIAL, (uint32_t)hair) : NULL;
+    /* The glint mask map: the extension's normalTexture (not the core one). */
+    const char* key = ext ? strstr(ext->json, "\"normalTexture\":{\"index\":") : NULL;
+    SW_CHECK(key != NULL);
+    if (key && hair >= 0) {
+        SW_CHECK(a->materials[hair].normal_texture.texture < 0);
+        sw_model_texture_ref ref = {.texture = atoi(key + strlen("\"normalTexture\":{\"index\":"))};
+        int w = 0, h = 0;
+        uint8_t* map = decode_ref(a, &ref, &w, &h);
+        SW_CHECK(map != NULL);
+        if (map) {
+            size_t n = (size_t)w * (size_t)h, on = 0, off = 0;
+            bool tier[4] = {false, false, false, false};
+            for (size_t i = 0; i < n; i++) {
+                on += map[i * 4 + 2] > 200;
+                off += map[i * 4 + 2] < 20;
+                tier[map[i * 4 + 3] >= 191 ? 3 : map[i * 4 + 3] >= 128 ? 2 : map[i * 4 + 3] >= 64 ? 1 : 0] = true;
+            }
+            fprintf(stderr, "  hair glint mask: %zu texels on, %zu off of %zu\n", on, off, n);
+            SW_CHECK(on > n / 200 && off > n / 3); /* the hair covers a small part of the atlas */
+            SW_CHECK(tier[0] && tier[1] && tier[2] && tier[3]);
+            sw_model_image_free(map);
+        }
+    }
+    int face = material_named(a, "face");
+    int w = 0, h = 0;
+    uint8_t* sdf = face >= 0 ? decode_ref(a, &toon[face].face_sdf_texture, &w, &h) : NULL;
+    SW_CHECK(sdf != NULL);
+    if (sdf) {
+        /* The threshold across the row at the eyes' height, 40 % down the face. */
+        int y = (int)(0.4f * (float)h);
+        float t[3];
+        const float u[3] = {0.2f, 0.5f, 0.8f};
+        for (int k = 0; k < 3; k++) {
+            const uint8_t* texel = &sdf[((size_t)y * (size_t)w + (size_t)(u[k] * (float)w)) * 4];
+            t[k] = sw_toon_face_texel(texel[0] / 255.0f, texel[3] / 255.0f);
+        }
+        fprintf(stderr, "  face map %dx%d: thresholds %.3f %.3f %.3f across the eyes\n", w, h, t[0], t[1], t[2]);
+        SW_CHECK(w == h && w >= 64);
+        SW_CHECK_NEAR(t[1], 0.5, 0.08);
+        SW_CHECK((t[0] - 0.5f) * (t[2] - 0.5f) < 0.0f);
+        SW_CHECK(fabsf(t[0] - 0.5f) > 0.15f && fabsf(t[2] - 0.5f) > 0.15f);
+        /* The map is baked at build time (demo_face_sdf_gen): it must be
+           what sw_toon_bake_face_sdf makes of this face now, byte for byte. */
+        int32_t head = -1;
+        for (size_t n = 0; n < a->node_count; n++)
+            if (a->nodes[n].name && strcmp(a->nodes[n].name, "head") == 0) head = (int32_t)n;
+        uint8_t* fresh = malloc((size_t)w * (size_t)h * 4);
+        SW_CHECK(head >= 0 && fresh);
+        if (head >= 0 && fresh) {
+            SW_CHECK_EQ_INT(sw_toon_bake_face_sdf(a, (uint32_t)face, (uint32_t)head, w, fresh, &diag), SW_OK);
+            size_t differ = 0;
+            for (size_t i = 0; i < (size_t)w * (size_t)h * 4; i++) differ += fresh[i] != sdf[i];
+            fprintf(stderr, "  face map against a fresh bake: %zu bytes differ\n", differ);
+            SW_CHECK_EQ_INT(differ, 0);
+        }
+        free(fresh);
+        sw_model_image_free(sdf);
+    }
+    free(toon);
+    sw_model_free(a);
+}
+
+/* The skirt: double-sided, with TEXCOORD_1 (the lining) on its vertices
+   only, in the other half of its textures than TEXCOORD_0; open at the hem
+   (edges used by one triangle only), where every other part is closed. */
+static void test_double_sided_skirt(void) {
+    sw_model* a = load_demo(false);
+    SW_CHECK(a != NULL);
+    if (!a) return;
+    int skirt = material_named(a, "skirt");
+    SW_CHECK(skirt >= 0 && a->materials[skirt].double_sided);
+    const sw_model_mesh* mesh = &a->meshes[0];
+    for (size_t p = 0; p < mesh->primitive_count; p++) {
+        const sw_model_primitive* prim = &mesh->primitives[p];
+        bool is_skirt = prim->material == skirt;
+        SW_CHECK_EQ_INT(prim->texcoord_count, is_skirt ? 2 : 1);
+        if (prim->material >= 0 && !is_skirt) SW_CHECK(!a->materials[prim->material].double_sided);
+        if (!is_skirt || prim->texcoord_count < 2) continue;
+        size_t outside = 0;
+        for (size_t v = 0; v < prim->vertex_count; v++) {
+            float v0 = prim->texcoords[0][v * 2 + 1], v1 = prim->texcoords[1][v * 2 + 1];
+            outside += !(v0 >= 0.0f && v0 <= 0.5f && v1 >= 0.5f && v1 <= 1.0f);
+            outside += prim->texcoords[0][v * 2] != prim->texcoords[1][v * 2];
+        }
+        SW_CHECK_EQ_INT(outside, 0);
+        /* Boundary edges: each (a, b) pair used once. Count by matching
+           every edge against all others (a few thousand: fine here). */
+        size_t edges = prim->index_count, boundary = 0;
+        for (size_t e = 0; e < edges; e++) {
+            uint32_t ea = prim->indices[e], eb = prim->indices[e % 3 == 2 ? e - 2 : e + 1];
+            bool shared = false;
+            for (size_t f = 0; f < edges && !shared; f++) {
+                uint32_t fa = prim->indices[f], fb = prim->indices[f % 3 == 2 ? f - 2 : f + 1];
+                shared = fa == eb && fb == ea;
+            }
+            boundary += !shared;
+        }
+        fprintf(stderr, "  skirt: %zu vertices, %zu open edges\n", prim->vertex_count, boundary);
+        SW_CHECK(boundary >= 40); /* the hem's ring (the UV seam splits vertices too, on both rims) */
+    }
+    sw_model_free(a);
+}
+
 /* ---- the file written by `sinew demo-asset` ------------------------------------------------ */
 
 static const char* round_trip_sinew;
@@ -955,6 +1296,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "usage: %s [--round-trip SINEW DIR]\n", argv[0]);
         return 2;
     }
+    shared_glb = demo_bytes(&shared_glb_size);
     SW_RUN(test_glb_container);
     SW_RUN(test_same_bytes_every_call);
     SW_RUN(test_loads_without_warnings);
@@ -970,5 +1312,10 @@ int main(int argc, char** argv) {
     SW_RUN(test_twist_lbs_collapses_dqs_keeps);
     SW_RUN(test_spring_chains);
     SW_RUN(test_springs_over_walk);
+    SW_RUN(test_toon_extension);
+    SW_RUN(test_toon_materials);
+    SW_RUN(test_toon_textures);
+    SW_RUN(test_double_sided_skirt);
+    free(shared_glb);
     return sw_test_finish();
 }

@@ -97,6 +97,9 @@ static sw_camera frame_camera(sw_renderer* r, const scene* s, float azimuth) {
 static bool draw(sw_renderer* r, const scene* s, const sw_camera* camera, sw_render_frame extra) {
     extra.pose = &s->pose;
     extra.camera = *camera;
+    /* These checks are about the metallic-roughness classes: the demo's
+       toon materials (style auto) are render_test_toon's. */
+    if (extra.style == SW_RENDER_STYLE_AUTO) extra.style = SW_RENDER_STYLE_PBR;
     if (!extra.first_frame && extra.previous_camera.fov_y == 0.0f) extra.previous_camera = *camera;
     sw_diag d = {0};
     sw_result res = sw_renderer_draw(r, &extra, &d);

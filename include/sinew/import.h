@@ -1,0 +1,62 @@
+/* sinew/import.h — load a character from any format sinew reads, into the
+   format-neutral model (model.h).
+
+       sw_model* model = NULL;
+       sw_diag diag;
+       if (sw_import_file("hero.fbx", NULL, &model, &diag) != SW_OK)
+           fprintf(stderr, "%s\n", diag.message);
+       printf("%s\n", model->format);                 // "FBX"
+       sw_model_free(model);
+
+   The importer is chosen by content first, then by name:
+   - a GLB header ("glTF") or a JSON text ('{' after any whitespace), or a
+     name ending in .gltf, .glb or .vrm (VRM files are GLB): the glTF
+     importer (gltf.h);
+   - IQM's magic ("INTERQUAKEMODEL"), or a name ending in .iqm: sinew's
+     own IQM reader (iqm.h), in every build;
+   - a name whose extension Assimp reads (.fbx .dae .bvh .x .smd .md5mesh
+     .md5anim .ms3d .obj ... : sw_assimp_reads_extension): the Assimp
+     importer (assimp.h); in a build without Assimp, a clear
+     SW_ERR_UNSUPPORTED ("x.fbx: FBX files need the Assimp importer, and
+     this build of sinew has none (built with -DSW_ASSIMP=OFF)");
+   - anything else: the glTF importer, whose message says the file is not
+     glTF.
+   Every model says what it was read from (model->format) and, where the
+   file states them, its units and up axis as read. */
+#ifndef SINEW_IMPORT_H
+#define SINEW_IMPORT_H
+
+#include "sinew/base.h"
+#include "sinew/model.h"
+#include "sinew/gltf.h"
+#include "sinew/assimp.h"
+#include "sinew/iqm.h"
+
+SW_EXTERN_C_BEGIN
+
+/* Zero means default for every field. */
+typedef struct sw_import_options {
+    sw_gltf_options gltf;       /* for glTF, GLB and VRM files */
+    sw_assimp_options assimp;   /* for everything else */
+    sw_iqm_options iqm;         /* for IQM files */
+} sw_import_options;
+
+/* Options for every importer from glTF ones: allow_outside_paths,
+   max_influences and keep_raw_influences are copied to the Assimp ones,
+   allow_outside_paths and keep_raw_influences to the IQM ones. */
+sw_import_options sw_import_options_from_gltf(const sw_gltf_options* gltf);
+
+/* Loads a model file of any format sinew reads. `options` may be NULL
+   (defaults). On failure *out_model is NULL and diag names the file and
+   the problem in one line. */
+sw_result sw_import_file(const char* path, const sw_import_options* options, sw_model** out_model, sw_diag* diag);
+
+/* Loads from memory: `name` (may be NULL) names the file in messages and,
+   by its extension, helps choose the importer; external files resolve
+   against `base_dir` (NULL = refused). */
+sw_result sw_import_memory(const void* data, size_t size, const char* name, const char* base_dir,
+                           const sw_import_options* options, sw_model** out_model, sw_diag* diag);
+
+SW_EXTERN_C_END
+
+#endif

@@ -1,0 +1,164 @@
+/* sinew/retarget.h — clips from another file: merged by joint name, or
+   retargeted between two humanoids through their humanoid maps
+   (sinew/humanoid.h). docs/retarget.md has the rules and the maths.
+
+       sw_humanoid_map src_map, dst_map;
+       sw_humanoid_naming naming;
+       sw_humanoid_map_from_names(src, NULL, &src_map, &naming, &diag);   // "Mixamo", 52 bones
+       sw_humanoid_map_from_names(dst, NULL, &dst_map, &naming, &diag);
+       sw_clip* clip = NULL;
+       sw_retarget_clip(src, &src_map, &src->animations[0], dst, &dst_map, NULL, &clip, NULL, &diag);
+       sw_pose_evaluate(dst, clip, t, true, &pose, &diag);               // validated on every call
+       sw_retarget_clip_free(clip);
+
+   NAME TABLES. sw_humanoid_map_from_names tries each built-in table of
+   joint names (sw_bone_naming) on the model's node names and keeps the one
+   that recognises the most bones: VRM's humanoid names themselves
+   ("leftUpperArm"), the sinew demo character ("upper_arm_l"), Mixamo and
+   HumanIK ("mixamorig:LeftArm"), the Unreal Engine mannequin
+   ("upperarm_l"), Blender Rigify's deform bones ("DEF-upper_arm.L") and
+   VRoid ("J_Bip_L_UpperArm"). Names are compared ASCII case-insensitively,
+   whole or after a namespace prefix (everything up to the last ':' or '|':
+   "mixamorig:Hips", "Armature|Hips"); among nodes with the same name a skin
+   joint wins over a plain node, then the first in model order. A user bone
+   map, JSON {"hips": "Bip01_Pelvis", ...} (VRM 1.0 bone name → node name,
+   null to leave a bone out), overrides the table bone by bone.
+
+   MERGING BY NAME (sw_clip_merge_by_name) keeps every track whose target's
+   name a node of the destination also has: exact name first, then ASCII
+   case-insensitive, then both names without their namespace prefixes.
+   Tracks that find no node, and morph weight tracks whose node has another
+   number of morph targets, are dropped and counted.
+
+   RETARGETING (sw_retarget_clip) moves rotations through world space, per
+   mapped bone b, relative to each rig's rest pose:
+       q_dst_world(t) = q_src_world(t) · q_src_world_rest⁻¹ · A_b · q_dst_world_rest
+   and turns it into the destination's local rotation through the parent's
+   world rotation at the same time. A_b (SW_RETARGET_MATCH_REST, the
+   default) is the shortest rotation that turns the destination bone, at
+   rest, to point as the source bone points at rest (towards the next bone
+   both rigs map), so an A-pose clip plays as an A-pose on a T-pose rig;
+   SW_RETARGET_DELTA_ONLY leaves it out (A_b = 1). The hips' displacement
+   from rest, in world axes, is scaled by the legs' length ratio. Joints
+   the destination does not map, and mapped joints the source lacks, keep
+   their rest local transforms.
+
+   Both rigs must be in the same world convention (+Y up, facing +Z: what
+   sinew's importers give) and be scaled uniformly along the chains.
+
+   Memory: each returned clip is one block the library allocates (tracks,
+   times, values and name included); release it with sw_retarget_clip_free
+   and nothing else. Nothing is kept; thread-safe. */
+#ifndef SINEW_RETARGET_H
+#define SINEW_RETARGET_H
+
+#include "sinew/base.h"
+#include "sinew/anim.h"
+#include "sinew/model.h"
+#include "sinew/humanoid.h"
+
+SW_EXTERN_C_BEGIN
+
+/* The built-in name tables, in the order they are tried (a tie goes to the
+   earlier one). */
+typedef enum sw_bone_naming {
+    SW_BONE_NAMING_NONE = 0, /* no table recognised a bone */
+    SW_BONE_NAMING_VRM,      /* VRM 1.0 humanoid names: hips, leftUpperArm, ... */
+    SW_BONE_NAMING_SINEW,    /* the sinew demo character: pelvis, upper_arm_l, ... */
+    SW_BONE_NAMING_MIXAMO,   /* Mixamo / HumanIK: Hips, LeftArm, LeftUpLeg, ... (any namespace) */
+    SW_BONE_NAMING_UE,       /* Unreal Engine mannequin (UE4 and UE5): pelvis, spine_01, upperarm_l, ... */
+    SW_BONE_NAMING_RIGIFY,   /* Blender Rigify deform bones: DEF-spine, DEF-upper_arm.L, ... */
+    SW_BONE_NAMING_VROID,    /* VRoid: J_Bip_C_Hips, J_Bip_L_UpperArm, ... */
+    SW_BONE_NAMING_COUNT
+} sw_bone_naming;
+
+/* "VRM", "sinew demo", "Mixamo", "Unreal mannequin", "Rigify", "VRoid";
+   "none" for NONE and values outside the list. */
+const char* sw_bone_naming_name(sw_bone_naming naming);
+
+/* What sw_humanoid_map_from_names found. */
+typedef struct sw_humanoid_naming {
+    sw_bone_naming table;      /* the table kept */
+    uint32_t table_bones;      /* bones it mapped */
+    uint32_t user_bones;       /* bones the user map set or cleared */
+    uint32_t user_missing;     /* user map entries naming a node the model does not have (skipped) */
+    uint32_t mapped;           /* bones mapped in the end */
+} sw_humanoid_naming;
+
+/* Fills `out` from the model's node names with the best table, then the
+   user bone map `bone_map_json` (NUL-terminated text, or NULL): an object
+   whose keys are VRM 1.0 humanoid bone names (case-insensitive) and whose
+   values are node names (found as a table's names are) or null. An entry
+   whose node the model lacks is skipped and counted (one bone map may name
+   the joints of two rigs). Errors (SW_ERR_INVALID_DATA, the map left
+   cleared): text that is not JSON (diag.index = byte offset), not an
+   object, a key that is no humanoid bone, a value neither string nor null.
+   `out_naming` may be NULL. */
+sw_result sw_humanoid_map_from_names(const sw_model* model, const char* bone_map_json, sw_humanoid_map* out,
+                                     sw_humanoid_naming* out_naming, sw_diag* diag);
+
+/* The node of `model` named `name` by the merging rule (exact, then
+   case-insensitive, then without namespace prefixes; a skin joint wins
+   among equals), or -1. */
+int32_t sw_model_find_node_by_name(const sw_model* model, const char* name);
+
+/* A copy of `src_clip` (a clip of `src`) whose tracks target `dst`'s nodes
+   by name (see MERGING above). *out_dropped (may be NULL) is the number of
+   tracks dropped. A clip left with no track is still returned (its start
+   and duration 0). The name is copied. */
+sw_result sw_clip_merge_by_name(const sw_model* dst, const sw_model* src, const sw_clip* src_clip,
+                                sw_clip** out_clip, size_t* out_dropped, sw_diag* diag);
+
+/* Rest reference of the retargeting (see RETARGETING above). */
+typedef enum sw_retarget_reference {
+    SW_RETARGET_MATCH_REST = 0, /* destination bones turned to point as the source's do at rest */
+    SW_RETARGET_DELTA_ONLY,     /* each rig's rest pose is its own zero of motion */
+} sw_retarget_reference;
+
+typedef enum sw_retarget_hips {
+    SW_RETARGET_HIPS_SCALED = 0, /* displacement × leg length ratio */
+    SW_RETARGET_HIPS_UNSCALED,   /* displacement as is (both rigs in the same units and size) */
+    SW_RETARGET_HIPS_NONE,       /* hips keep their rest translation */
+} sw_retarget_hips;
+
+/* Zero = defaults. */
+typedef struct sw_retarget_options {
+    sw_retarget_reference reference;
+    sw_retarget_hips hips;
+    /* Samples per second, uniform from the clip's start to its end (both
+       included); 0 = at every key time of the source clip, plus 30 per
+       second between keys of CUBICSPLINE tracks. */
+    float sample_rate;
+} sw_retarget_options;
+
+/* At most this many sample times per retargeted clip. */
+#define SW_RETARGET_MAX_SAMPLES 100000u
+
+typedef struct sw_retarget_info {
+    uint32_t bones;           /* destination bones given a rotation track */
+    uint32_t aligned;         /* of them, turned at rest (A_b ≠ 1, by more than 0.01°) */
+    float hips_scale;         /* the hips displacement factor used (1 when unscaled or none) */
+    size_t sample_count;      /* keys of each track */
+} sw_retarget_info;
+
+/* The clip `src_clip` of `src` (mapped by `src_map`) played on `dst`
+   (mapped by `dst_map`), as a new LINEAR clip (STEP when every source
+   track is STEP) with one rotation track per destination bone that both
+   maps have, and a translation track for the hips (unless
+   SW_RETARGET_HIPS_NONE), all on the same sample times, finished with
+   sw_clip_finish. `options` and `out_info` may be NULL. Errors:
+   SW_ERR_INVALID_ARGUMENT for a map naming a node outside its model,
+   SW_ERR_INVALID_DATA when the maps share no bone or the clip does not fit
+   `src`, SW_ERR_UNSUPPORTED past SW_RETARGET_MAX_SAMPLES,
+   SW_ERR_OUT_OF_MEMORY. */
+sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, const sw_clip* src_clip,
+                           const sw_model* dst, const sw_humanoid_map* dst_map, const sw_retarget_options* options,
+                           sw_clip** out_clip, sw_retarget_info* out_info, sw_diag* diag);
+
+/* Releases a clip made by sw_clip_merge_by_name or sw_retarget_clip; NULL
+   is allowed. */
+void sw_retarget_clip_free(sw_clip* clip);
+
+SW_EXTERN_C_END
+
+#endif

@@ -1,0 +1,409 @@
+// Toon pass: the anime-style character materials of include/sinew/toon.h,
+// lit here for the one directional light ("part-specific shading" in the
+// material pass, as in the frame analysis of an anime-style game). Writes
+// the G-buffer like gbuffer.frag and the final colour into the emission
+// (HDR) target with class SW_CLASS_TOON, which the lighting pass leaves
+// alone. Each rule follows its C twin in src/toon/toon.c (sw_toon_region,
+// sw_toon_signed_square, sw_toon_shadow_area, sw_toon_ramp_row,
+// sw_toon_face_*, sw_toon_dither, sw_toon_hair_band, sw_toon_hash42).
+// Locations, units, flags and classes: src/render/render_interface.h.
+in VertexOut {
+    vec3 world;
+    vec3 normal;
+    vec4 tangent;  // the outline normal on toon draws (unused here)
+    vec2 uv0;
+    vec2 uv1;
+    vec4 color;
+    float weight;
+    vec4 clip;
+    vec4 previous_clip;
+} i;
+
+layout(location = SW_GBUFFER_NORMAL) out vec4 out_normal;
+layout(location = SW_GBUFFER_ALBEDO) out vec4 out_albedo;
+layout(location = SW_GBUFFER_MATERIAL) out vec4 out_material;
+layout(location = SW_GBUFFER_CLASS) out uint out_class;
+layout(location = SW_GBUFFER_MOTION) out vec2 out_motion;
+layout(location = SW_GBUFFER_EMISSION) out vec4 out_emission;
+
+layout(binding = SW_MATERIAL_SLOT_BASE_COLOR) uniform sampler2D t_base_color;
+layout(binding = SW_MATERIAL_SLOT_NORMAL) uniform sampler2D t_normal;  // RG normal XY, B glint mask
+layout(binding = SW_MATERIAL_SLOT_EMISSIVE) uniform sampler2D t_emissive;
+layout(binding = SW_TOON_UNIT_RAMP) uniform sampler2D t_ramp;          // 256 × 20, sRGB
+layout(binding = SW_TOON_UNIT_CONTROL) uniform sampler2D t_control;    // G threshold, B detail gate, A region
+layout(binding = SW_TOON_UNIT_DETAIL_NORMAL) uniform sampler2D t_detail;
+layout(binding = SW_TOON_UNIT_FACE_SDF) uniform sampler2D t_face_sdf;
+layout(binding = SW_TOON_UNIT_RIM_MASK) uniform sampler2D t_rim_mask;
+layout(binding = SW_TOON_UNIT_SHADOW) uniform sampler2DShadow t_shadow;
+layout(binding = SW_TOON_UNIT_MATCAP) uniform sampler2D t_matcap;
+
+layout(location = SW_GBUFFER_LOC_BASE_COLOR) uniform vec4 u_base_color;
+layout(location = SW_GBUFFER_LOC_EMISSIVE) uniform vec3 u_emissive;
+layout(location = SW_GBUFFER_LOC_NORMAL_SCALE) uniform float u_normal_scale;
+layout(location = SW_GBUFFER_LOC_ALPHA_CUTOFF) uniform float u_alpha_cutoff;
+layout(location = SW_GBUFFER_LOC_FLAGS) uniform int u_flags;
+layout(location = SW_GBUFFER_LOC_UV_TRANSFORM) uniform mat3 u_uv_transform[SW_MATERIAL_SLOT_COUNT];
+layout(location = SW_GBUFFER_LOC_UV_SET) uniform int u_uv_set[SW_MATERIAL_SLOT_COUNT];
+
+layout(location = SW_TOON_LOC_KIND) uniform int u_kind;
+layout(location = SW_TOON_LOC_FLAGS) uniform int u_toon_flags;
+layout(location = SW_TOON_LOC_LIGHT_DIRECTION) uniform vec3 u_light_direction;
+layout(location = SW_TOON_LOC_LIGHT_COLOR) uniform vec3 u_light_color;
+layout(location = SW_TOON_LOC_SKY_COLOR) uniform vec3 u_sky_color;
+layout(location = SW_TOON_LOC_GROUND_COLOR) uniform vec3 u_ground_color;
+layout(location = SW_TOON_LOC_EYE) uniform vec3 u_eye;
+layout(location = SW_TOON_LOC_LIGHT_VIEW_PROJECTION) uniform mat4 u_light_view_projection;
+layout(location = SW_TOON_LOC_SHADOW_TEXEL) uniform float u_shadow_texel;
+layout(location = SW_TOON_LOC_NIGHT_TIME) uniform vec2 u_night_time;
+layout(location = SW_TOON_LOC_SHADOW_AREA) uniform vec4 u_shadow_area;  // light area, ramp width, detail gate, fade
+layout(location = SW_TOON_LOC_UV_SETS) uniform ivec4 u_toon_uv_sets;    // control, detail, face SDF, rim mask
+layout(location = SW_TOON_LOC_UV_ANIMATION) uniform vec3 u_uv_animation;
+layout(location = SW_TOON_LOC_GLINT) uniform vec4 u_glint[2];
+layout(location = SW_TOON_LOC_GLINT_PARAMS) uniform vec4 u_glint_params[2];
+layout(location = SW_TOON_LOC_GLINT_COLOR) uniform vec3 u_glint_color[2];
+layout(location = SW_TOON_LOC_GLINT_COUNT) uniform int u_glint_count;
+layout(location = SW_TOON_LOC_HAIR_BAND) uniform vec4 u_hair_band[2];
+layout(location = SW_TOON_LOC_HAIR_BAND_COLOR) uniform vec3 u_hair_band_color[2];
+layout(location = SW_TOON_LOC_VIEW_LIFT) uniform float u_view_lift;
+layout(location = SW_TOON_LOC_RIM_COLOR) uniform vec3 u_rim_color;
+layout(location = SW_TOON_LOC_RIM) uniform vec3 u_rim;  // width, power, lift
+layout(location = SW_TOON_LOC_HEAD_RIGHT) uniform vec3 u_head_right;
+layout(location = SW_TOON_LOC_HEAD_UP) uniform vec3 u_head_up;
+layout(location = SW_TOON_LOC_HEAD_FORWARD) uniform vec3 u_head_forward;
+layout(location = SW_TOON_LOC_FACE) uniform vec2 u_face;  // steepness, offset
+layout(location = SW_TOON_LOC_OUTLINE_COLOR) uniform vec3 u_outline_color;
+layout(location = SW_TOON_LOC_AMBIENT) uniform float u_ambient;
+layout(location = SW_TOON_LOC_IRIS) uniform vec3 u_iris;  // matcap mix, parallax height, iris radius
+
+const float PI = 3.14159265358979;
+
+bool sw_flag(int bit) { return (u_flags & bit) != 0; }
+bool sw_toon(int bit) { return (u_toon_flags & bit) != 0; }
+float sw_sat(float x) { return clamp(x, 0.0, 1.0); }
+
+// The TEXCOORD set `set`: back faces of double-sided cloth read set 1; the
+// MToon UV animation (scroll, rotation about the centre) moves every set.
+vec2 sw_set_uv(int set, bool back) {
+    vec2 uv = (set == 1 || (back && sw_toon(SW_TOON_FLAG_BACK_UV1))) ? i.uv1 : i.uv0;
+    float t = u_night_time.y;
+    if (u_uv_animation.z != 0.0) {
+        float a = u_uv_animation.z * t, c = cos(a), s = sin(a);
+        uv = mat2(c, s, -s, c) * (uv - 0.5) + 0.5;
+    }
+    return uv + u_uv_animation.xy * t;
+}
+
+vec2 sw_slot_uv(int slot, bool back) { return (u_uv_transform[slot] * vec3(sw_set_uv(u_uv_set[slot], back), 1.0)).xy; }
+
+// sw_toon_region: group 1 unless an open gate's band holds a, in the order 2, 3, 4, 5.
+int sw_region(float a) {
+    int group = 1;
+    if (sw_toon(SW_TOON_FLAG_REGION_2) && a >= 0.8) group = 2;
+    if (sw_toon(SW_TOON_FLAG_REGION_3) && a >= 0.4 && a < 0.6) group = 3;
+    if (sw_toon(SW_TOON_FLAG_REGION_4) && a >= 0.2 && a < 0.4) group = 4;
+    if (sw_toon(SW_TOON_FLAG_REGION_5) && a >= 0.6 && a < 0.8) group = 5;
+    return group;
+}
+
+float sw_signed_square(float g) {
+    float x = g - 0.5;
+    return 0.5 + 2.0 * x * abs(x);
+}
+
+// sw_toon_ramp_row, as the GL texture coordinate t = 1 − v (the ramp's
+// bytes go up top row first).
+float sw_ramp_t(int group, bool night) {
+    float v = 1.0 - (float(group - 1) * 0.1 + 0.05);
+    return 1.0 - (night ? v - 0.5 : v);
+}
+
+// sw_toon_shadow_area; force_dark puts the pixel at the dark end (c = 0).
+bool sw_shadow_area(float hl, float g, float light_area, float width, bool force_dark, out float depth,
+                    out float ramp_u) {
+    float c = (hl + g) * 0.5;
+    if (g < 0.05) c = 0.0;
+    if (g > 0.95) c = 1.0;
+    if (force_dark) c = 0.0;
+    bool in_shadow = c < light_area;
+    depth = light_area > 0.0 ? (light_area - c) / light_area : 0.0;
+    float w = max(width, 1e-4);
+    ramp_u = in_shadow ? 1.0 - min(depth / w, 1.0) : 1.0;
+    return in_shadow;
+}
+
+// sw_toon_dither: the 4×4 table of the frame analysis / 17.
+float sw_dither(ivec2 p) {
+    const float table[16] = float[16](1.0, 13.0, 4.0, 16.0, 9.0, 5.0, 12.0, 8.0, 3.0, 15.0, 2.0, 14.0, 11.0, 7.0,
+                                      10.0, 6.0);
+    return table[(p.y & 3) * 4 + (p.x & 3)] / 17.0;
+}
+
+float sw_hair_band(float n_dot_h, vec4 band) {  // exponent, lower, upper, intensity
+    float p = pow(sw_sat(n_dot_h), band.x);
+    float t = band.z > band.y ? sw_sat((p - band.y) / (band.z - band.y)) : (p >= band.z ? 1.0 : 0.0);
+    return band.w * t * t * (3.0 - 2.0 * t);
+}
+
+// sw_toon_hash42 ("hash without sine").
+// Its numbers reach thousands before the last fract, so one rounding
+// moves an output by ~0.002: `precise` and the dot product written out in
+// the C function's order keep the compiler from fusing or reordering.
+vec4 sw_hash42(vec2 c) {
+    precise vec4 p = fract(vec4(c.x * 0.1031, c.y * 0.1030, c.x * 0.0973, c.y * 0.1099));
+    precise float d = p.x * (p.w + 33.33) + p.y * (p.z + 33.33) + p.z * (p.x + 33.33) + p.w * (p.y + 33.33);
+    p += d;
+    precise vec4 q = (p.xxyz + p.yzzw) * p.zywx;
+    return fract(q);
+}
+
+// 3×3 percentage-closer filtering, as the lighting pass.
+float sw_shadow(vec3 world, vec3 n) {
+    vec4 light_clip = u_light_view_projection * vec4(world + n * (2.0 * u_shadow_texel), 1.0);
+    vec3 p = light_clip.xyz / light_clip.w * 0.5 + 0.5;
+    if (any(lessThan(p, vec3(0.0))) || any(greaterThan(p, vec3(1.0)))) return 1.0;
+    float lit = 0.0;
+    for (int y = -1; y <= 1; y++)
+        for (int x = -1; x <= 1; x++)
+            lit += texture(t_shadow, vec3(p.xy + vec2(x, y) * u_shadow_texel, p.z - 0.0015));
+    return lit / 9.0;
+}
+
+// The cotangent frame of position p and texture coordinate uv around n
+// (no vertex tangents), each axis scaled by the same factor.
+mat3 sw_cotangent_frame(vec3 n, vec3 p, vec2 uv) {
+    vec3 dp1 = dFdx(p), dp2 = dFdy(p);
+    vec2 du1 = dFdx(uv), du2 = dFdy(uv);
+    vec3 a = cross(dp2, n), b = cross(n, dp1);
+    vec3 t = a * du1.x + b * du2.x, bt = a * du1.y + b * du2.y;
+    float d = max(dot(t, t), dot(bt, bt));
+    float s = d > 1e-30 ? inversesqrt(d) : 0.0;
+    return mat3(t * s, bt * s, n);
+}
+
+// One glint set: per UV cell (the grid shifted by `shift` cells, hashed
+// `seed` cells away) a random spot, the squared distance against s·r3,
+// pulsing while the phase from time, rate and the camera term is below the
+// active width; luma-lerped towards its colour.
+vec3 sw_glint_set(vec2 uv, float grid, float shift, float seed, float spot_scale, float rate, float width, float camera,
+                  vec3 colour, float intensity, float luma_lerp) {
+    vec2 cell = uv * grid + shift;
+    vec2 f = fract(cell);
+    vec4 r = sw_hash42(floor(cell) + seed);
+    vec2 d = f - r.xy;
+    float spot = sw_sat(1.0 - dot(d, d) / max(spot_scale * r.z, 1e-6));
+    float phase = fract(r.w + u_night_time.y * rate + camera);
+    float pulse = phase < width ? sin(PI * phase / width) : 0.0;
+    vec3 c = r.rgb * spot * pulse * colour * intensity;
+    float luma = dot(c, vec3(0.2126, 0.7152, 0.0722));
+    return mix(c, luma * colour, luma_lerp);
+}
+
+// The hair's tier set: grid, rate and colour by the normal map's A
+// (render_interface.h's table); the rest from the hair's first set.
+vec3 sw_hair_tiers(vec2 uv, float a) {
+    const float unit = float(SW_TOON_TIER_UNIT);
+    vec4 tier;  // grid, rate (per second), and a colour below
+    vec3 colour;
+    if (a >= float(SW_TOON_TIER1_CUT) / unit) {
+        tier = vec4(float(SW_TOON_TIER1_GRID), float(SW_TOON_TIER1_RATE), 0.0, 0.0) / unit;
+        colour = vec3(float(SW_TOON_TIER1_RED), float(SW_TOON_TIER1_GREEN), float(SW_TOON_TIER1_BLUE)) / unit;
+    } else if (a >= float(SW_TOON_TIER2_CUT) / unit) {
+        tier = vec4(float(SW_TOON_TIER2_GRID), float(SW_TOON_TIER2_RATE), 0.0, 0.0) / unit;
+        colour = vec3(float(SW_TOON_TIER2_RED), float(SW_TOON_TIER2_GREEN), float(SW_TOON_TIER2_BLUE)) / unit;
+    } else if (a >= float(SW_TOON_TIER3_CUT) / unit) {
+        tier = vec4(float(SW_TOON_TIER3_GRID), float(SW_TOON_TIER3_RATE), 0.0, 0.0) / unit;
+        colour = vec3(float(SW_TOON_TIER3_RED), float(SW_TOON_TIER3_GREEN), float(SW_TOON_TIER3_BLUE)) / unit;
+    } else {
+        return vec3(0.0);  // the lowest tier: intensity 0
+    }
+    vec4 g = u_glint[0], q = u_glint_params[0];
+    return sw_glint_set(uv, tier.x, 0.0, 37.0, g.y, tier.y, g.w, length(u_eye.xz * q.z), colour, q.x, q.y);
+}
+
+// The material's glint sets (the first shifted half a cell, the second
+// hashed 37 cells away), plus on hair the tier set where a normal map's
+// A picks one (normal_a < 0: no normal map).
+vec3 sw_glints(vec2 uv, float normal_a) {
+    vec3 sum = vec3(0.0);
+    for (int j = 0; j < 2; j++) {
+        if (j >= u_glint_count) break;
+        vec4 g = u_glint[j], q = u_glint_params[j];  // grid, spot, rate, width / intensity, luma lerp, camera scale
+        sum += sw_glint_set(uv, g.x, j == 0 ? 0.5 : 0.0, 37.0 * float(j), g.y, g.z, g.w, length(u_eye.xz * q.z),
+                            u_glint_color[j], q.x, q.y);
+    }
+    if (u_kind == SW_TOON_KIND_HAIR && normal_a >= 0.0) sum += sw_hair_tiers(uv, normal_a);
+    return sum;
+}
+
+// Eyes: the iris bowl's depth below the surface at uv, h·(1 − (ρ/R)²),
+// ρ the distance to the iris centre (the UV square's centre; the
+// analysis lost it), zero outside the radius.
+float sw_iris_depth(vec2 uv) {
+    float rho = length(uv - vec2(0.5)) / max(u_iris.z, 1e-4);
+    return u_iris.y * (1.0 - min(rho * rho, 1.0));
+}
+
+// The parallax iris: the view ray in the UV frame (t, b, n) marched into
+// the bowl in 4 steps head-on up to 16 at grazing angles, the hit refined
+// between the last two steps by their depth gaps. Returns the UV to read.
+vec2 sw_iris_uv(vec2 uv, vec3 n, vec3 v, vec3 t, vec3 b) {
+    vec3 tv = normalize(vec3(dot(v, t), dot(v, b), dot(v, n)));
+    int steps = int(mix(16.0, 4.0, sw_sat(dot(n, v))));
+    float dz = u_iris.y / float(steps);
+    vec2 duv = -tv.xy / max(tv.z, 0.05) * dz;
+    vec2 previous = uv;
+    float previous_gap = sw_iris_depth(uv);  // bowl depth − ray depth: > 0 while above the bowl
+    if (previous_gap <= 0.0) return uv;
+    for (int k = 1; k <= 16; k++) {
+        if (k > steps) break;
+        vec2 current = uv + float(k) * duv;
+        float gap = sw_iris_depth(current) - float(k) * dz;
+        if (gap <= 0.0) return mix(previous, current, previous_gap / (previous_gap - gap));
+        previous = current, previous_gap = gap;
+    }
+    return previous;
+}
+
+// The matcap's texture coordinate of world normal m, in a view frame made
+// from the pixel's view direction and world up (the pass has no view
+// matrix); the image's top is up.
+vec2 sw_matcap_uv(vec3 m, vec3 v) {
+    vec3 right = cross(vec3(0.0, 1.0, 0.0), v);
+    right = dot(right, right) > 1e-8 ? normalize(right) : vec3(1.0, 0.0, 0.0);
+    vec3 up = cross(v, right);
+    return vec2(dot(m, right), dot(m, up)) * 0.5 + 0.5;
+}
+
+void main() {
+    bool back = !gl_FrontFacing;
+    bool outline = sw_toon(SW_TOON_FLAG_OUTLINE);
+    vec2 base_uv = sw_slot_uv(SW_MATERIAL_SLOT_BASE_COLOR, back && !outline);
+    // Normal: the mesh's (flipped on back faces) or the face's.
+    vec3 n = normalize(sw_flag(SW_GBUFFER_FLAG_NORMALS) ? i.normal : cross(dFdx(i.world), dFdy(i.world)));
+    if (back) n = -n;
+    vec3 v = normalize(u_eye - i.world);
+    // Eyes read the base colour where the view ray meets the iris bowl.
+    vec2 iris_uv = base_uv;
+    vec3 eye_t = vec3(1.0, 0.0, 0.0), eye_b = vec3(0.0, 1.0, 0.0);
+    if (u_kind == SW_TOON_KIND_EYE && !outline) {
+        mat3 frame = sw_cotangent_frame(n, i.world, base_uv);
+        if (dot(frame[0], frame[0]) > 1e-12) eye_t = normalize(frame[0]);
+        if (dot(frame[1], frame[1]) > 1e-12) eye_b = normalize(frame[1]);
+        iris_uv = sw_iris_uv(base_uv, n, v, eye_t, eye_b);
+    }
+    vec4 base = u_base_color * i.color * texture(t_base_color, iris_uv);
+    if (u_alpha_cutoff >= 0.0 && base.a < u_alpha_cutoff) discard;
+    // Fade: the 4×4 ordered dither keeps a pixel while fade reaches its cell's threshold.
+    if (u_shadow_area.w < 1.0 && u_shadow_area.w < sw_dither(ivec2(gl_FragCoord.xy))) discard;
+
+    vec2 current = i.clip.xy / i.clip.w, previous = i.previous_clip.xy / i.previous_clip.w;
+    out_motion = sw_flag(SW_GBUFFER_FLAG_FIRST_FRAME) ? vec2(0.0) : (current - previous) * 0.5;
+    out_albedo = vec4(base.rgb, 1.0);
+    out_material = vec4(0.0, 1.0, 1.0, 1.0);
+    if (outline) {
+        // The hull's back faces: the outline colour times the part's base colour.
+        vec3 n = normalize(i.normal);
+        out_normal = vec4(n * 0.5 + 0.5, float(SW_NORMAL_TAG_OUTLINE) / 3.0);
+        out_class = uint(SW_CLASS_TOON);
+        out_emission = vec4(u_outline_color * base.rgb, 1.0);
+        return;
+    }
+
+    float glint_mask = 1.0, normal_a = -1.0;
+    if (sw_flag(SW_GBUFFER_FLAG_NORMAL_TEXTURE)) {
+        // RG is the normal's XY (B is the glint mask, not Z), in the cotangent frame.
+        vec2 uv = sw_slot_uv(SW_MATERIAL_SLOT_NORMAL, back);
+        vec4 texel = texture(t_normal, uv);
+        vec2 d = (texel.rg * 2.0 - 1.0) * u_normal_scale;
+        vec3 m = vec3(d, sqrt(sw_sat(1.0 - dot(d, d))));
+        n = normalize(sw_cotangent_frame(n, i.world, uv) * m);
+        glint_mask = texel.b, normal_a = texel.a;
+    }
+    vec4 control = sw_toon(SW_TOON_FLAG_CONTROL) ? texture(t_control, sw_set_uv(u_toon_uv_sets.x, back))
+                                                  : vec4(0.0, 0.5, 0.0, 0.0);
+    if (sw_toon(SW_TOON_FLAG_DETAIL) && control.b <= u_shadow_area.z) {
+        vec2 uv = sw_set_uv(u_toon_uv_sets.y, back);
+        vec4 texel = texture(t_detail, uv);
+        vec2 d = texel.rg * 2.0 - 1.0;
+        vec3 detail = sw_cotangent_frame(n, i.world, uv) * vec3(d, sqrt(sw_sat(1.0 - dot(d, d))));
+        n = normalize(n + detail * texel.a);
+    }
+
+    vec3 l = normalize(u_light_direction);
+    bool night = u_night_time.x > 0.5;
+    int group = sw_region(control.a);
+    float ramp_t = sw_ramp_t(group, night);
+    vec3 shade;
+    bool in_shadow;
+    if (u_kind == SW_TOON_KIND_FACE && sw_toon(SW_TOON_FLAG_FACE_SDF)) {
+        // The light in the head's frame; the SDF texel against the threshold
+        // of its horizontal direction (no N·L, no shadow map on the face).
+        vec3 lh = vec3(dot(l, u_head_right), dot(l, u_head_up), dot(l, u_head_forward));
+        float len = max(length(lh.xz), 1e-4);
+        float h = clamp(0.5 - 0.5 * lh.z / len + u_face.y, 0.03, 0.97);
+        vec2 uv = sw_set_uv(u_toon_uv_sets.z, back);
+        if (sw_toon(SW_TOON_FLAG_SDF_MIRROR) && lh.x < 0.0) uv.x = 1.0 - uv.x;
+        vec4 sdf = texture(t_face_sdf, uv);
+        float t = sdf.a > 0.0 ? 0.5 + 0.5 * sdf.a : 0.5 * sdf.r;
+        float lit = 1.0 / (1.0 + exp(-u_face.x * (t - h)));
+        shade = mix(texture(t_ramp, vec2(0.0, ramp_t)).rgb, vec3(1.0), lit);
+        in_shadow = lit < 0.5;
+    } else {
+        float g = sw_signed_square(control.g);
+        if (sw_toon(SW_TOON_FLAG_VERTEX_THRESHOLD)) g *= i.color.r;
+        float width = u_shadow_area.y;
+        if (sw_toon(SW_TOON_FLAG_VERTEX_WIDTH)) width *= max(0.01, 2.0 * i.color.g);
+        float hl = 0.5 * dot(n, l) + 0.5;
+        // A cast shadow moves the pixel to the dark side through the same
+        // rule: half-Lambert at most that of the terminator (N·L = 0), so
+        // surfaces already turned away keep their gradient and the edge of
+        // a self-shadow meets the terminator without a step.
+        if (sw_toon(SW_TOON_FLAG_SHADOW)) hl = min(hl, mix(0.5, 1.0, sw_shadow(i.world, n)));
+        float depth, ramp_u;
+        in_shadow = sw_shadow_area(hl, g, u_shadow_area.x, width, back && sw_toon(SW_TOON_FLAG_BACK_DARK), depth,
+                                   ramp_u);
+        shade = in_shadow ? texture(t_ramp, vec2(ramp_u, ramp_t)).rgb : vec3(1.0);
+    }
+
+    vec3 ambient = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5) * u_ambient;
+    vec3 color = base.rgb * (shade * u_light_color + ambient);
+
+    // Hair: two specular bands around H' (the view lifted by view_lift), lit side only.
+    if (u_kind == SW_TOON_KIND_HAIR && !in_shadow) {
+        vec3 h = normalize(normalize(v + vec3(0.0, u_view_lift, 0.0)) + l);
+        float nh = dot(n, h);
+        color += (u_hair_band_color[0] * sw_hair_band(nh, u_hair_band[0]) +
+                  u_hair_band_color[1] * sw_hair_band(nh, u_hair_band[1])) * u_light_color;
+    }
+
+    // Rim: the outer rim_width of the N·V range, lifted, to the power.
+    float rim_width = max(u_rim.x, 1e-3);
+    float rim = pow(sw_sat((1.0 - sw_sat(dot(n, v)) + u_rim.z - (1.0 - rim_width)) / rim_width), max(u_rim.y, 1e-3));
+    if (sw_toon(SW_TOON_FLAG_RIM_MASK)) rim *= texture(t_rim_mask, sw_set_uv(u_toon_uv_sets.w, back)).r;
+    color += u_rim_color * rim;
+
+    // Matcap, added unlit: the normal, on eyes mixed with the eyeball's
+    // sphere normal (from the UV offset to the iris centre); an eye without
+    // a matcap texture gets a generated soft white highlight (upper left).
+    bool matcap = sw_toon(SW_TOON_FLAG_MATCAP);
+    if (matcap || u_kind == SW_TOON_KIND_EYE) {
+        vec3 m = n;
+        if (u_kind == SW_TOON_KIND_EYE) {
+            vec2 q = (base_uv - 0.5) / max(u_iris.z, 1e-4);
+            if (dot(q, q) > 1.0) q = normalize(q);
+            vec3 sphere = normalize(eye_t * q.x + eye_b * q.y + n * sqrt(sw_sat(1.0 - dot(q, q))));
+            m = normalize(mix(n, sphere, u_iris.x));
+        }
+        vec2 muv = sw_matcap_uv(m, v), d = muv - vec2(0.42, 0.58);
+        color += matcap ? texture(t_matcap, vec2(muv.x, 1.0 - muv.y)).rgb : vec3(0.6 * exp(-dot(d, d) / 0.0072));
+    }
+
+    // Glints (× the normal map's B).
+    vec3 glint = u_glint_count > 0 ? sw_glints(base_uv, normal_a) * glint_mask : vec3(0.0);
+    color += glint + u_emissive * texture(t_emissive, sw_slot_uv(SW_MATERIAL_SLOT_EMISSIVE, back)).rgb;
+
+    out_normal = vec4(n * 0.5 + 0.5, 0.0);
+    bool sparkle = max(glint.r, max(glint.g, glint.b)) > 0.02;
+    out_class = uint(SW_CLASS_TOON) | (sparkle ? uint(SW_CLASS_HISTORY_SPARKLE) : 0u);
+    out_emission = vec4(color, 1.0);
+}

@@ -1,0 +1,905 @@
+/* Clips from another file (sinew/retarget.h): humanoid maps from name
+   tables, merging by joint name, and retargeting through world space
+   relative to each rig's rest pose. docs/retarget.md explains the rules. */
+#include "sinew/retarget.h"
+
+#include "sinew/pose.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names ----------------------------------------------------------------- */
+
+static int sw__lower(int c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
+
+/* ASCII case-insensitive equality (names from files may hold any bytes). */
+static bool sw__same_nocase(const char* a, const char* b) {
+    for (; *a && *b; ++a, ++b)
+        if (sw__lower((unsigned char)*a) != sw__lower((unsigned char)*b)) return false;
+    return *a == *b;
+}
+
+/* The name without its namespace prefixes: after the last ':' or '|'
+   ("mixamorig:Hips", "Armature|Hips" → "Hips"). */
+static const char* sw__strip(const char* name) {
+    const char* base = name;
+    for (const char* p = name; *p; ++p)
+        if (*p == ':' || *p == '|') base = p + 1;
+    return base;
+}
+
+/* How well node name `node` matches `name`: 0 exact, 1 case-insensitive,
+   2 without namespace prefixes, 3 not at all. */
+static int sw__name_level(const char* node, const char* name) {
+    if (!node || !name) return 3;
+    if (strcmp(node, name) == 0) return 0;
+    if (sw__same_nocase(node, name)) return 1;
+    const char* a = sw__strip(node);
+    const char* b = sw__strip(name);
+    if (*a && *b && sw__same_nocase(a, b)) return 2;
+    return 3;
+}
+
+static bool sw__is_skin_joint(const sw_model* model, size_t node) {
+    for (size_t s = 0; s < model->skin_count; ++s)
+        for (size_t j = 0; j < model->skins[s].joint_count; ++j)
+            if (model->skins[s].joints[j] == node) return true;
+    return false;
+}
+
+static bool sw__claimed(const sw_humanoid_map* map, size_t node) {
+    if (!map) return false;
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
+        if (map->node[b] == (int32_t)node) return true;
+    return false;
+}
+
+/* The best node for `name`: lowest level, then a skin joint, then the first;
+   nodes already in `exclude` are skipped. */
+static int32_t sw__find_node(const sw_model* model, const char* name, const sw_humanoid_map* exclude) {
+    int32_t best = -1;
+    int best_rank = 1 << 30;
+    for (size_t i = 0; i < model->node_count; ++i) {
+        int level = sw__name_level(model->nodes[i].name, name);
+        if (level == 3 || level * 2 >= best_rank || sw__claimed(exclude, i)) continue;
+        int rank = level * 2 + (sw__is_skin_joint(model, i) ? 0 : 1);
+        if (rank < best_rank) best_rank = rank, best = (int32_t)i;
+    }
+    return best;
+}
+
+int32_t sw_model_find_node_by_name(const sw_model* model, const char* name) {
+    if (!model || !name) return -1;
+    return sw__find_node(model, name, NULL);
+}
+
+/* ---- name tables -------------------------------------------------------------
+
+   Each row names one bone (the left one, or a centre bone) with candidate
+   node names, comma-separated, tried in order; '#' stands for the side's
+   text and makes the row count for both sides. Rows run in order and a node
+   is taken once, so a row listed earlier claims first (UE5's five spine
+   joints: upperChest takes spine_05 before chest looks at spine_03). */
+
+typedef struct sw__name_row {
+    sw_humanoid_bone bone;
+    const char* names;
+} sw__name_row;
+
+typedef struct sw__name_table {
+    sw_bone_naming naming;
+    const char* side[2]; /* left, right */
+    const sw__name_row* rows;
+    size_t row_count;
+} sw__name_table;
+
+#define B(x) SW_HUMANOID_##x
+static const sw__name_row sw__sinew_rows[] = {
+    {B(HIPS), "pelvis"},
+    {B(SPINE), "spine"},
+    {B(CHEST), "chest"},
+    {B(NECK), "neck"},
+    {B(HEAD), "head"},
+    {B(LEFT_SHOULDER), "shoulder_#"},
+    {B(LEFT_UPPER_ARM), "upper_arm_#"},
+    {B(LEFT_LOWER_ARM), "forearm_#"},
+    {B(LEFT_HAND), "hand_#"},
+    {B(LEFT_UPPER_LEG), "thigh_#"},
+    {B(LEFT_LOWER_LEG), "shin_#"},
+    {B(LEFT_FOOT), "foot_#"},
+    {B(LEFT_TOES), "toes_#"},
+};
+
+/* Mixamo's names, which are HumanIK's; some HumanIK rigs put a Pelvis
+   joint under Hips that carries the hips' motion. */
+static const sw__name_row sw__mixamo_rows[] = {
+    {B(HIPS), "Pelvis,Hips"},
+    {B(SPINE), "Spine"},
+    {B(UPPER_CHEST), "Spine3,Spine2"},
+    {B(CHEST), "Spine1"},
+    {B(NECK), "Neck"},
+    {B(HEAD), "Head"},
+    {B(LEFT_EYE), "#Eye"},
+    {B(JAW), "Jaw"},
+    {B(LEFT_SHOULDER), "#Shoulder"},
+    {B(LEFT_UPPER_ARM), "#Arm"},
+    {B(LEFT_LOWER_ARM), "#ForeArm"},
+    {B(LEFT_HAND), "#Hand"},
+    {B(LEFT_THUMB_METACARPAL), "#HandThumb1"},
+    {B(LEFT_THUMB_PROXIMAL), "#HandThumb2"},
+    {B(LEFT_THUMB_DISTAL), "#HandThumb3"},
+    {B(LEFT_INDEX_PROXIMAL), "#HandIndex1"},
+    {B(LEFT_INDEX_INTERMEDIATE), "#HandIndex2"},
+    {B(LEFT_INDEX_DISTAL), "#HandIndex3"},
+    {B(LEFT_MIDDLE_PROXIMAL), "#HandMiddle1"},
+    {B(LEFT_MIDDLE_INTERMEDIATE), "#HandMiddle2"},
+    {B(LEFT_MIDDLE_DISTAL), "#HandMiddle3"},
+    {B(LEFT_RING_PROXIMAL), "#HandRing1"},
+    {B(LEFT_RING_INTERMEDIATE), "#HandRing2"},
+    {B(LEFT_RING_DISTAL), "#HandRing3"},
+    {B(LEFT_LITTLE_PROXIMAL), "#HandPinky1"},
+    {B(LEFT_LITTLE_INTERMEDIATE), "#HandPinky2"},
+    {B(LEFT_LITTLE_DISTAL), "#HandPinky3"},
+    {B(LEFT_UPPER_LEG), "#UpLeg"},
+    {B(LEFT_LOWER_LEG), "#Leg"},
+    {B(LEFT_FOOT), "#Foot"},
+    {B(LEFT_TOES), "#ToeBase"},
+};
+
+/* UE4 has spine_01..03, UE5 spine_01..05. */
+static const sw__name_row sw__ue_rows[] = {
+    {B(HIPS), "pelvis"},
+    {B(SPINE), "spine_01"},
+    {B(UPPER_CHEST), "spine_05,spine_03"},
+    {B(CHEST), "spine_03,spine_02"},
+    {B(NECK), "neck_01"},
+    {B(HEAD), "head"},
+    {B(LEFT_SHOULDER), "clavicle_#"},
+    {B(LEFT_UPPER_ARM), "upperarm_#"},
+    {B(LEFT_LOWER_ARM), "lowerarm_#"},
+    {B(LEFT_HAND), "hand_#"},
+    {B(LEFT_THUMB_METACARPAL), "thumb_01_#"},
+    {B(LEFT_THUMB_PROXIMAL), "thumb_02_#"},
+    {B(LEFT_THUMB_DISTAL), "thumb_03_#"},
+    {B(LEFT_INDEX_PROXIMAL), "index_01_#"},
+    {B(LEFT_INDEX_INTERMEDIATE), "index_02_#"},
+    {B(LEFT_INDEX_DISTAL), "index_03_#"},
+    {B(LEFT_MIDDLE_PROXIMAL), "middle_01_#"},
+    {B(LEFT_MIDDLE_INTERMEDIATE), "middle_02_#"},
+    {B(LEFT_MIDDLE_DISTAL), "middle_03_#"},
+    {B(LEFT_RING_PROXIMAL), "ring_01_#"},
+    {B(LEFT_RING_INTERMEDIATE), "ring_02_#"},
+    {B(LEFT_RING_DISTAL), "ring_03_#"},
+    {B(LEFT_LITTLE_PROXIMAL), "pinky_01_#"},
+    {B(LEFT_LITTLE_INTERMEDIATE), "pinky_02_#"},
+    {B(LEFT_LITTLE_DISTAL), "pinky_03_#"},
+    {B(LEFT_UPPER_LEG), "thigh_#"},
+    {B(LEFT_LOWER_LEG), "calf_#"},
+    {B(LEFT_FOOT), "foot_#"},
+    {B(LEFT_TOES), "ball_#"},
+};
+
+/* Rigify's spine chain: spine (hips), .001 to .003, then the neck
+   (.004, .005) and the head (.006). */
+static const sw__name_row sw__rigify_rows[] = {
+    {B(HIPS), "DEF-spine"},
+    {B(SPINE), "DEF-spine.001"},
+    {B(CHEST), "DEF-spine.002"},
+    {B(UPPER_CHEST), "DEF-spine.003"},
+    {B(NECK), "DEF-spine.004"},
+    {B(HEAD), "DEF-spine.006"},
+    {B(JAW), "DEF-jaw"},
+    {B(LEFT_SHOULDER), "DEF-shoulder.#"},
+    {B(LEFT_UPPER_ARM), "DEF-upper_arm.#"},
+    {B(LEFT_LOWER_ARM), "DEF-forearm.#"},
+    {B(LEFT_HAND), "DEF-hand.#"},
+    {B(LEFT_THUMB_METACARPAL), "DEF-thumb.01.#"},
+    {B(LEFT_THUMB_PROXIMAL), "DEF-thumb.02.#"},
+    {B(LEFT_THUMB_DISTAL), "DEF-thumb.03.#"},
+    {B(LEFT_INDEX_PROXIMAL), "DEF-f_index.01.#"},
+    {B(LEFT_INDEX_INTERMEDIATE), "DEF-f_index.02.#"},
+    {B(LEFT_INDEX_DISTAL), "DEF-f_index.03.#"},
+    {B(LEFT_MIDDLE_PROXIMAL), "DEF-f_middle.01.#"},
+    {B(LEFT_MIDDLE_INTERMEDIATE), "DEF-f_middle.02.#"},
+    {B(LEFT_MIDDLE_DISTAL), "DEF-f_middle.03.#"},
+    {B(LEFT_RING_PROXIMAL), "DEF-f_ring.01.#"},
+    {B(LEFT_RING_INTERMEDIATE), "DEF-f_ring.02.#"},
+    {B(LEFT_RING_DISTAL), "DEF-f_ring.03.#"},
+    {B(LEFT_LITTLE_PROXIMAL), "DEF-f_pinky.01.#"},
+    {B(LEFT_LITTLE_INTERMEDIATE), "DEF-f_pinky.02.#"},
+    {B(LEFT_LITTLE_DISTAL), "DEF-f_pinky.03.#"},
+    {B(LEFT_UPPER_LEG), "DEF-thigh.#"},
+    {B(LEFT_LOWER_LEG), "DEF-shin.#"},
+    {B(LEFT_FOOT), "DEF-foot.#"},
+    {B(LEFT_TOES), "DEF-toe.#"},
+};
+
+static const sw__name_row sw__vroid_rows[] = {
+    {B(HIPS), "J_Bip_C_Hips"},
+    {B(SPINE), "J_Bip_C_Spine"},
+    {B(CHEST), "J_Bip_C_Chest"},
+    {B(UPPER_CHEST), "J_Bip_C_UpperChest"},
+    {B(NECK), "J_Bip_C_Neck"},
+    {B(HEAD), "J_Bip_C_Head"},
+    {B(LEFT_EYE), "J_Adj_#_FaceEye"},
+    {B(LEFT_SHOULDER), "J_Bip_#_Shoulder"},
+    {B(LEFT_UPPER_ARM), "J_Bip_#_UpperArm"},
+    {B(LEFT_LOWER_ARM), "J_Bip_#_LowerArm"},
+    {B(LEFT_HAND), "J_Bip_#_Hand"},
+    {B(LEFT_THUMB_METACARPAL), "J_Bip_#_Thumb1"},
+    {B(LEFT_THUMB_PROXIMAL), "J_Bip_#_Thumb2"},
+    {B(LEFT_THUMB_DISTAL), "J_Bip_#_Thumb3"},
+    {B(LEFT_INDEX_PROXIMAL), "J_Bip_#_Index1"},
+    {B(LEFT_INDEX_INTERMEDIATE), "J_Bip_#_Index2"},
+    {B(LEFT_INDEX_DISTAL), "J_Bip_#_Index3"},
+    {B(LEFT_MIDDLE_PROXIMAL), "J_Bip_#_Middle1"},
+    {B(LEFT_MIDDLE_INTERMEDIATE), "J_Bip_#_Middle2"},
+    {B(LEFT_MIDDLE_DISTAL), "J_Bip_#_Middle3"},
+    {B(LEFT_RING_PROXIMAL), "J_Bip_#_Ring1"},
+    {B(LEFT_RING_INTERMEDIATE), "J_Bip_#_Ring2"},
+    {B(LEFT_RING_DISTAL), "J_Bip_#_Ring3"},
+    {B(LEFT_LITTLE_PROXIMAL), "J_Bip_#_Little1"},
+    {B(LEFT_LITTLE_INTERMEDIATE), "J_Bip_#_Little2"},
+    {B(LEFT_LITTLE_DISTAL), "J_Bip_#_Little3"},
+    {B(LEFT_UPPER_LEG), "J_Bip_#_UpperLeg"},
+    {B(LEFT_LOWER_LEG), "J_Bip_#_LowerLeg"},
+    {B(LEFT_FOOT), "J_Bip_#_Foot"},
+    {B(LEFT_TOES), "J_Bip_#_ToeBase"},
+};
+#undef B
+
+#define SW__TABLE(n, l, r, rows) {n, {l, r}, rows, sizeof rows / sizeof rows[0]}
+/* The VRM table has no rows: its names are the bones' own. */
+static const sw__name_table sw__tables[] = {
+    {SW_BONE_NAMING_VRM, {"", ""}, NULL, 0},
+    SW__TABLE(SW_BONE_NAMING_SINEW, "l", "r", sw__sinew_rows),
+    SW__TABLE(SW_BONE_NAMING_MIXAMO, "Left", "Right", sw__mixamo_rows),
+    SW__TABLE(SW_BONE_NAMING_UE, "l", "r", sw__ue_rows),
+    SW__TABLE(SW_BONE_NAMING_RIGIFY, "L", "R", sw__rigify_rows),
+    SW__TABLE(SW_BONE_NAMING_VROID, "L", "R", sw__vroid_rows),
+};
+#undef SW__TABLE
+
+const char* sw_bone_naming_name(sw_bone_naming naming) {
+    switch (naming) {
+    case SW_BONE_NAMING_VRM: return "VRM";
+    case SW_BONE_NAMING_SINEW: return "sinew demo";
+    case SW_BONE_NAMING_MIXAMO: return "Mixamo";
+    case SW_BONE_NAMING_UE: return "Unreal mannequin";
+    case SW_BONE_NAMING_RIGIFY: return "Rigify";
+    case SW_BONE_NAMING_VROID: return "VRoid";
+    default: return "none";
+    }
+}
+
+/* The right-side twin of a left bone ("leftHand" → "rightHand"). */
+static sw_humanoid_bone sw__mirror(sw_humanoid_bone bone) {
+    const char* name = sw_humanoid_bone_name(bone);
+    char buf[64];
+    sw_humanoid_bone out = SW_HUMANOID_NONE;
+    if (!name || strncmp(name, "left", 4) != 0 || strlen(name) + 2 >= sizeof buf) return SW_HUMANOID_NONE;
+    memcpy(buf, "right", 5);
+    strcpy(buf + 5, name + 4);
+    return sw_humanoid_bone_from_name(buf, &out) ? out : SW_HUMANOID_NONE;
+}
+
+/* Maps one row's bone (one side) to the first candidate found. */
+static void sw__apply_row(const sw_model* model, const char* names, const char* side, sw_humanoid_bone bone,
+                          sw_humanoid_map* map) {
+    if (bone == SW_HUMANOID_NONE || map->node[bone] >= 0) return;
+    for (const char* p = names; *p;) {
+        const char* end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char cand[96];
+        size_t n = 0;
+        for (size_t i = 0; i < len; ++i) {
+            const char* piece = p[i] == '#' ? side : NULL;
+            size_t plen = piece ? strlen(piece) : 1;
+            if (n + plen >= sizeof cand) break;
+            memcpy(cand + n, piece ? piece : &p[i], plen);
+            n += plen;
+        }
+        cand[n] = 0;
+        int32_t node = sw__find_node(model, cand, map);
+        if (node >= 0) {
+            map->node[bone] = node;
+            return;
+        }
+        p = end ? end + 1 : p + len;
+    }
+}
+
+static uint32_t sw__apply_table(const sw_model* model, const sw__name_table* table, sw_humanoid_map* map) {
+    sw_humanoid_map_clear(map);
+    if (!table->rows) {
+        for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
+            sw__apply_row(model, sw_humanoid_bone_name((sw_humanoid_bone)b), "", (sw_humanoid_bone)b, map);
+    } else {
+        for (size_t r = 0; r < table->row_count; ++r) {
+            const sw__name_row* row = &table->rows[r];
+            sw__apply_row(model, row->names, table->side[0], row->bone, map);
+            if (strchr(row->names, '#')) sw__apply_row(model, row->names, table->side[1], sw__mirror(row->bone), map);
+        }
+    }
+    uint32_t mapped = 0;
+    sw_humanoid_map_coverage(map, &mapped, NULL);
+    return mapped;
+}
+
+/* A humanoid bone name, VRM 1.0 spelling, ASCII case-insensitive. */
+static bool sw__bone_from_name_nocase(const char* name, sw_humanoid_bone* out) {
+    if (sw_humanoid_bone_from_name(name, out)) return true;
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
+        if (sw__same_nocase(sw_humanoid_bone_name((sw_humanoid_bone)b), name)) {
+            *out = (sw_humanoid_bone)b;
+            return true;
+        }
+    *out = SW_HUMANOID_NONE;
+    return false;
+}
+
+static sw_result sw__apply_user_map(const sw_model* model, const char* json, sw_humanoid_map* map,
+                                    sw_humanoid_naming* naming, sw_diag* diag) {
+    const char* end = NULL;
+    cJSON* root = cJSON_ParseWithOpts(json, &end, true);
+    if (!root) {
+        size_t at = end && end >= json ? (size_t)(end - json) : 0;
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)at, "bone map is not valid JSON (near byte %zu)", at);
+    }
+    sw_result res = SW_OK;
+    if (!cJSON_IsObject(root)) {
+        res = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1,
+                          "bone map is not a JSON object of humanoid bone names to node names");
+        goto done;
+    }
+    for (const cJSON* item = root->child; item; item = item->next) {
+        sw_humanoid_bone bone;
+        if (!item->string || !sw__bone_from_name_nocase(item->string, &bone)) {
+            res = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1,
+                              "bone map: \"%.64s\" is not a VRM humanoid bone name (hips, spine, leftUpperArm, ...)",
+                              item->string ? item->string : "");
+            goto done;
+        }
+        if (cJSON_IsNull(item)) {
+            map->node[bone] = -1;
+            naming->user_bones++;
+        } else if (cJSON_IsString(item) && item->valuestring) {
+            int32_t node = sw__find_node(model, item->valuestring, NULL);
+            if (node < 0) {
+                naming->user_missing++;
+                continue;
+            }
+            /* A node takes one bone: the user's choice replaces the table's. */
+            for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
+                if (map->node[b] == node) map->node[b] = -1;
+            map->node[bone] = node;
+            naming->user_bones++;
+        } else {
+            res = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "bone map: the value of \"%.64s\" is not a node name or null",
+                              item->string);
+            goto done;
+        }
+    }
+done:
+    cJSON_Delete(root);
+    return res;
+}
+
+sw_result sw_humanoid_map_from_names(const sw_model* model, const char* bone_map_json, sw_humanoid_map* out,
+                                     sw_humanoid_naming* out_naming, sw_diag* diag) {
+    if (!model || !out) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "humanoid map: model and map needed");
+    sw_humanoid_naming naming = {0};
+    sw_humanoid_map best;
+    sw_humanoid_map_clear(&best);
+    for (size_t t = 0; t < sizeof sw__tables / sizeof sw__tables[0]; ++t) {
+        sw_humanoid_map map;
+        uint32_t mapped = sw__apply_table(model, &sw__tables[t], &map);
+        if (mapped > naming.table_bones) naming.table_bones = mapped, naming.table = sw__tables[t].naming, best = map;
+    }
+    if (bone_map_json) {
+        sw_result res = sw__apply_user_map(model, bone_map_json, &best, &naming, diag);
+        if (res != SW_OK) {
+            sw_humanoid_map_clear(out);
+            if (out_naming) *out_naming = (sw_humanoid_naming){0};
+            return res;
+        }
+    }
+    sw_humanoid_map_coverage(&best, &naming.mapped, NULL);
+    *out = best;
+    if (out_naming) *out_naming = naming;
+    return SW_OK;
+}
+
+/* ---- owned clips ------------------------------------------------------------
+
+   One block: the sw_clip, its tracks, then the float data, then the name. */
+
+static size_t sw__round16(size_t n) { return (n + 15) & ~(size_t)15; }
+
+typedef struct sw__clip_block {
+    sw_clip* clip;
+    sw_track* tracks;
+    float* data;
+    char* name;
+} sw__clip_block;
+
+static sw_result sw__clip_alloc(size_t track_count, size_t float_count, const char* name, sw__clip_block* out,
+                                sw_diag* diag) {
+    size_t tracks_bytes, floats_bytes, total;
+    size_t name_len = name ? strlen(name) + 1 : 0;
+    if (!sw_mul_size(track_count, sizeof(sw_track), &tracks_bytes) ||
+        !sw_mul_size(float_count, sizeof(float), &floats_bytes) ||
+        (total = sw__round16(sizeof(sw_clip)) + sw__round16(tracks_bytes)) < tracks_bytes ||
+        total + floats_bytes < floats_bytes || total + floats_bytes + name_len < name_len)
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "clip of %zu tracks and %zu values is too large",
+                           track_count, float_count);
+    size_t tracks_at = sw__round16(sizeof(sw_clip));
+    size_t floats_at = tracks_at + sw__round16(tracks_bytes);
+    size_t name_at = floats_at + floats_bytes;
+    uint8_t* block = calloc(1, name_at + name_len + 1);
+    if (!block) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a clip of %zu tracks", track_count);
+    out->clip = (sw_clip*)block;
+    out->tracks = (sw_track*)(block + tracks_at);
+    out->data = (float*)(block + floats_at);
+    out->name = name ? (char*)(block + name_at) : NULL;
+    if (name) memcpy(out->name, name, name_len);
+    out->clip->name = out->name;
+    out->clip->tracks = out->tracks;
+    out->clip->track_count = track_count;
+    return SW_OK;
+}
+
+void sw_retarget_clip_free(sw_clip* clip) { free(clip); }
+
+/* ---- merging by name --------------------------------------------------------- */
+
+static size_t sw__floats_of(const sw_track* t) {
+    return t->key_count * t->component_count * (t->interpolation == SW_INTERP_CUBICSPLINE ? 3u : 1u);
+}
+
+static size_t sw__node_weight_count(const sw_model* model, size_t node) {
+    int32_t mesh = model->nodes[node].mesh;
+    return mesh >= 0 && (size_t)mesh < model->mesh_count ? model->meshes[mesh].weight_count : 0;
+}
+
+sw_result sw_clip_merge_by_name(const sw_model* dst, const sw_model* src, const sw_clip* src_clip,
+                                sw_clip** out_clip, size_t* out_dropped, sw_diag* diag) {
+    if (out_clip) *out_clip = NULL;
+    if (out_dropped) *out_dropped = 0;
+    if (!dst || !src || !src_clip || !out_clip || (src_clip->track_count && !src_clip->tracks))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "merge: models, a clip and an output are needed");
+    size_t n = src_clip->track_count;
+    int32_t* target = malloc((n ? n : 1) * sizeof *target);
+    if (!target) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    size_t kept = 0, floats = 0, dropped = 0;
+    uint32_t last_target = UINT32_MAX;
+    int32_t last_node = -1;
+    for (size_t i = 0; i < n; ++i) {
+        const sw_track* t = &src_clip->tracks[i];
+        /* Consecutive tracks usually share a target: look it up once. */
+        if (t->target != last_target)
+            last_node = t->target < src->node_count ? sw__find_node(dst, src->nodes[t->target].name, NULL) : -1;
+        last_target = t->target;
+        target[i] = last_node;
+        if (last_node >= 0 && t->path == SW_PATH_WEIGHTS &&
+            sw__node_weight_count(dst, (size_t)last_node) != t->component_count)
+            target[i] = -1;
+        if (target[i] < 0) {
+            dropped++;
+            continue;
+        }
+        kept++;
+        floats += t->key_count + sw__floats_of(t);
+    }
+    sw__clip_block b;
+    sw_result res = sw__clip_alloc(kept, floats, src_clip->name, &b, diag);
+    if (res != SW_OK) {
+        free(target);
+        return res;
+    }
+    float* at = b.data;
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (target[i] < 0) continue;
+        const sw_track* t = &src_clip->tracks[i];
+        sw_track* o = &b.tracks[k++];
+        *o = *t;
+        o->target = (uint32_t)target[i];
+        memcpy(at, t->times, t->key_count * sizeof(float));
+        o->times = at, at += t->key_count;
+        memcpy(at, t->values, sw__floats_of(t) * sizeof(float));
+        o->values = at, at += sw__floats_of(t);
+    }
+    free(target);
+    res = sw_clip_finish(b.clip, diag);
+    if (res != SW_OK) {
+        free(b.clip);
+        return res;
+    }
+    *out_clip = b.clip;
+    if (out_dropped) *out_dropped = dropped;
+    return SW_OK;
+}
+
+/* ---- retargeting: quaternions in double --------------------------------------
+
+   Rotations are composed in double so that a clip moved onto the same rig
+   under other names comes back to float rounding. */
+
+typedef struct sw__dq {
+    double x, y, z, w;
+} sw__dq;
+
+static sw__dq sw__dq_of(sw_quat q) { return (sw__dq){q.x, q.y, q.z, q.w}; }
+static sw__dq sw__dq_conj(sw__dq q) { return (sw__dq){-q.x, -q.y, -q.z, q.w}; }
+static sw__dq sw__dq_mul(sw__dq a, sw__dq b) {
+    return (sw__dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                    a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+static sw__dq sw__dq_normalize(sw__dq q) {
+    double l = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    if (!(l > 0.0)) return (sw__dq){0, 0, 0, 1};
+    return (sw__dq){q.x / l, q.y / l, q.z / l, q.w / l};
+}
+
+/* The shortest rotation turning unit vector a onto unit vector b. */
+static sw__dq sw__dq_arc(const double a[3], const double b[3]) {
+    double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    if (d >= 1.0 - 1e-15) return (sw__dq){0, 0, 0, 1};
+    if (d <= -1.0 + 1e-12) {
+        /* Opposite: half a turn about any axis perpendicular to a. */
+        double axis[3] = {0.0, -a[2], a[1]};
+        if (fabs(a[0]) > 0.9) axis[0] = -a[1], axis[1] = a[0], axis[2] = 0.0;
+        return sw__dq_normalize((sw__dq){axis[0], axis[1], axis[2], 0.0});
+    }
+    sw__dq q = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0], 1.0 + d};
+    return sw__dq_normalize(q);
+}
+
+/* The rotation of a matrix node's matrix (its polar factor). */
+static sw__dq sw__matrix_rotation(const sw_mat34* m) {
+    sw_mat34 rigid, stretch;
+    if (!sw_mat34_polar(m, &rigid, &stretch)) return (sw__dq){0, 0, 0, 1};
+    return sw__dq_of(sw_quat_from_mat34(&rigid));
+}
+
+/* World rotations of every node from local transforms (matrix nodes use
+   their matrix's rotation). Scale is left out: chains are taken as
+   uniformly scaled. */
+static void sw__world_rotations(const sw_model* model, const sw_transform* local, sw__dq* out) {
+    for (size_t i = 0; i < model->node_count; ++i) {
+        const sw_model_node* node = &model->nodes[i];
+        sw__dq q = node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__dq_of(local[i].rotation);
+        out[i] = node->parent >= 0 ? sw__dq_mul(out[node->parent], q) : q;
+    }
+}
+
+static sw_vec3 sw__position(const sw_mat34* m) { return sw_vec3_make(m->m[0][3], m->m[1][3], m->m[2][3]); }
+
+/* The bone whose position gives `bone` its direction: its first child in
+   the humanoid that both maps have, looking past children either lacks
+   (spine → chest, else upperChest, neck, head). A hand points at its
+   middle finger (else index, ring, little); head, eyes, jaw and the last
+   joint of each chain have none. */
+static sw_humanoid_bone sw__direction_bone(sw_humanoid_bone bone, const sw_humanoid_map* a, const sw_humanoid_map* b) {
+    const char* name = sw_humanoid_bone_name(bone);
+    if (!name) return SW_HUMANOID_NONE;
+    if (bone == SW_HUMANOID_HEAD || bone == SW_HUMANOID_LEFT_EYE || bone == SW_HUMANOID_RIGHT_EYE ||
+        bone == SW_HUMANOID_JAW)
+        return SW_HUMANOID_NONE;
+    if (bone == SW_HUMANOID_LEFT_HAND || bone == SW_HUMANOID_RIGHT_HAND) {
+        static const char* const fingers[] = {"MiddleProximal", "IndexProximal", "RingProximal", "LittleProximal"};
+        const char* side = bone == SW_HUMANOID_LEFT_HAND ? "left" : "right";
+        for (int f = 0; f < 4; ++f) {
+            char buf[64];
+            sw_humanoid_bone c;
+            strcpy(buf, side);
+            strcat(buf, fingers[f]);
+            if (sw_humanoid_bone_from_name(buf, &c) && a->node[c] >= 0 && b->node[c] >= 0) return c;
+        }
+        return SW_HUMANOID_NONE;
+    }
+    /* Down the chain through the first child (enum order: spine before the
+       legs, neck before the shoulders, a finger's next joint). */
+    sw_humanoid_bone at = bone;
+    for (;;) {
+        sw_humanoid_bone child = SW_HUMANOID_NONE;
+        for (int c = 0; c < SW_HUMANOID_BONE_COUNT; ++c)
+            if (sw_humanoid_parent_bone((sw_humanoid_bone)c) == at && c != SW_HUMANOID_LEFT_EYE &&
+                c != SW_HUMANOID_RIGHT_EYE && c != SW_HUMANOID_JAW) {
+                child = (sw_humanoid_bone)c;
+                break;
+            }
+        if (child == SW_HUMANOID_NONE) return SW_HUMANOID_NONE;
+        if (a->node[child] >= 0 && b->node[child] >= 0) return child;
+        at = child;
+    }
+}
+
+/* Mean rest length of the legs (upper + lower), over the sides mapped; 0 when none. */
+static double sw__leg_length(const sw_humanoid_map* map, const sw_mat34* world) {
+    static const sw_humanoid_bone legs[2][3] = {
+        {SW_HUMANOID_LEFT_UPPER_LEG, SW_HUMANOID_LEFT_LOWER_LEG, SW_HUMANOID_LEFT_FOOT},
+        {SW_HUMANOID_RIGHT_UPPER_LEG, SW_HUMANOID_RIGHT_LOWER_LEG, SW_HUMANOID_RIGHT_FOOT}};
+    double sum = 0.0;
+    int sides = 0;
+    for (int s = 0; s < 2; ++s) {
+        if (map->node[legs[s][0]] < 0 || map->node[legs[s][1]] < 0 || map->node[legs[s][2]] < 0) continue;
+        sw_vec3 p0 = sw__position(&world[map->node[legs[s][0]]]);
+        sw_vec3 p1 = sw__position(&world[map->node[legs[s][1]]]);
+        sw_vec3 p2 = sw__position(&world[map->node[legs[s][2]]]);
+        sum += (double)sw_vec3_length(sw_vec3_sub(p1, p0)) + (double)sw_vec3_length(sw_vec3_sub(p2, p1));
+        sides++;
+    }
+    return sides ? sum / sides : 0.0;
+}
+
+static int sw__float_cmp(const void* a, const void* b) {
+    float x = *(const float*)a, y = *(const float*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The sample times (see sw_retarget_options.sample_rate) into a new array. */
+static sw_result sw__sample_times(const sw_clip* clip, float rate, float** out, size_t* out_count, sw_diag* diag) {
+    float start = clip->start, end = clip->duration;
+    if (rate > 0.0f) {
+        double n = floor(((double)end - (double)start) * (double)rate + 1e-4) + 1.0;
+        if (!(n < (double)SW_RETARGET_MAX_SAMPLES))
+            return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "clip of %g s at %g samples/s needs more than %u samples",
+                               (double)(end - start), (double)rate, SW_RETARGET_MAX_SAMPLES);
+        size_t count = (size_t)n;
+        bool last = (double)start + (double)(count - 1) / (double)rate < (double)end - 1e-6;
+        float* t = malloc((count + 1) * sizeof *t);
+        if (!t) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+        for (size_t i = 0; i < count; ++i) t[i] = (float)((double)start + (double)i / (double)rate);
+        if (last) t[count++] = end;
+        *out = t, *out_count = count;
+        return SW_OK;
+    }
+    size_t total = 0;
+    bool cubic = false;
+    for (size_t i = 0; i < clip->track_count; ++i) {
+        total += clip->tracks[i].key_count;
+        cubic |= clip->tracks[i].interpolation == SW_INTERP_CUBICSPLINE;
+        if (total > (size_t)64 * SW_RETARGET_MAX_SAMPLES)
+            return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "clip has more than %u keys to sample",
+                               64u * SW_RETARGET_MAX_SAMPLES);
+    }
+    float* all = malloc((total ? total : 1) * sizeof *all);
+    if (!all) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < clip->track_count; ++i)
+        for (size_t k = 0; k < clip->tracks[i].key_count; ++k) all[n++] = clip->tracks[i].times[k];
+    if (n == 0) all[n++] = 0.0f;
+    qsort(all, n, sizeof *all, sw__float_cmp);
+    /* Keys of different tracks a rounding apart are one time. */
+    size_t unique = 1;
+    for (size_t i = 1; i < n; ++i)
+        if (all[i] - all[unique - 1] > 1e-6f * fmaxf(1.0f, fabsf(all[i]))) all[unique++] = all[i];
+    size_t count = unique;
+    if (cubic)
+        for (size_t i = 1; i < unique; ++i) count += (size_t)ceil((double)(all[i] - all[i - 1]) * 30.0 - 1e-6) - 1;
+    if (count > SW_RETARGET_MAX_SAMPLES) {
+        free(all);
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "clip needs %zu samples (at most %u)", count,
+                           SW_RETARGET_MAX_SAMPLES);
+    }
+    if (!cubic) {
+        *out = all, *out_count = unique;
+        return SW_OK;
+    }
+    float* t = malloc(count * sizeof *t);
+    if (!t) {
+        free(all);
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    }
+    size_t m = 0;
+    t[m++] = all[0];
+    for (size_t i = 1; i < unique; ++i) {
+        size_t steps = (size_t)ceil((double)(all[i] - all[i - 1]) * 30.0 - 1e-6);
+        for (size_t s = 1; s < steps; ++s)
+            t[m++] = (float)((double)all[i - 1] + ((double)all[i] - (double)all[i - 1]) * (double)s / (double)steps);
+        t[m++] = all[i];
+    }
+    free(all);
+    *out = t, *out_count = m;
+    return SW_OK;
+}
+
+/* A pose bound to one new 16-aligned block; NULL when out of memory. */
+static void* sw__pose_alloc(const sw_model* model, sw_pose* pose) {
+    sw_pose_sizes sizes = sw_pose_sizes_of(model);
+    void* memory = aligned_alloc(16, sw_pose_memory_size(&sizes)); /* a multiple of 16 */
+    if (memory) sw_pose_bind(pose, &sizes, memory);
+    return memory;
+}
+
+sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, const sw_clip* src_clip,
+                           const sw_model* dst, const sw_humanoid_map* dst_map, const sw_retarget_options* options,
+                           sw_clip** out_clip, sw_retarget_info* out_info, sw_diag* diag) {
+    if (out_clip) *out_clip = NULL;
+    if (out_info) *out_info = (sw_retarget_info){0};
+    if (!src || !src_map || !src_clip || !dst || !dst_map || !out_clip)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "retarget: models, maps, a clip and an output are needed");
+    sw_retarget_options opt = options ? *options : (sw_retarget_options){0};
+    if (!(opt.sample_rate >= 0.0f) || !isfinite(opt.sample_rate))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "retarget: sample rate %g is not finite and ≥ 0",
+                           (double)opt.sample_rate);
+    /* The bones both maps have, in destination order (parents first). */
+    int bones[SW_HUMANOID_BONE_COUNT];
+    int bone_count = 0;
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b) {
+        int32_t s = src_map->node[b], d = dst_map->node[b];
+        if (s < -1 || s >= (int64_t)src->node_count)
+            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, b, "retarget: source map's %s is node %d of %zu",
+                               sw_humanoid_bone_name((sw_humanoid_bone)b), (int)s, src->node_count);
+        if (d < -1 || d >= (int64_t)dst->node_count)
+            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, b, "retarget: destination map's %s is node %d of %zu",
+                               sw_humanoid_bone_name((sw_humanoid_bone)b), (int)d, dst->node_count);
+        if (s < 0 || d < 0 || dst->nodes[d].has_matrix) continue; /* matrix nodes are not animated */
+        bool taken = false; /* a node takes one bone: the first */
+        for (int k = 0; k < bone_count; ++k) taken |= dst_map->node[bones[k]] == d;
+        if (!taken) bones[bone_count++] = b;
+    }
+    if (bone_count == 0)
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "retarget: the two humanoid maps share no bone");
+    bool move_hips = opt.hips != SW_RETARGET_HIPS_NONE && src_map->node[SW_HUMANOID_HIPS] >= 0 &&
+                     dst_map->node[SW_HUMANOID_HIPS] >= 0 && !dst->nodes[dst_map->node[SW_HUMANOID_HIPS]].has_matrix;
+
+    sw_result res = SW_OK;
+    float* times = NULL;
+    size_t sample_count = 0;
+    sw_pose sp = {0}, dp = {0};
+    void *src_memory = NULL, *dst_memory = NULL;
+    sw__dq *src_rest_q = NULL, *src_q = NULL, *dst_rest_q = NULL, *dst_q = NULL;
+    int* drive = NULL; /* per destination node: index into bones[], or -1 */
+    sw__dq fix[SW_HUMANOID_BONE_COUNT];
+    sw__clip_block blk = {0};
+
+    res = sw__sample_times(src_clip, opt.sample_rate, &times, &sample_count, diag);
+    if (res != SW_OK) return res;
+    src_memory = sw__pose_alloc(src, &sp);
+    dst_memory = sw__pose_alloc(dst, &dp);
+    size_t sn = src->node_count ? src->node_count : 1, dn = dst->node_count ? dst->node_count : 1;
+    src_rest_q = malloc(sn * sizeof *src_rest_q), src_q = malloc(sn * sizeof *src_q);
+    dst_rest_q = malloc(dn * sizeof *dst_rest_q), dst_q = malloc(dn * sizeof *dst_q);
+    drive = malloc(dn * sizeof *drive);
+    if (!src_memory || !dst_memory || !src_rest_q || !src_q || !dst_rest_q || !dst_q || !drive) {
+        res = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+        goto done;
+    }
+
+    /* Rest: world rotations and positions of both rigs. */
+    sw_pose_rest(src, &sp);
+    sw_pose_update_world(src, &sp);
+    sw__world_rotations(src, sp.local, src_rest_q);
+    sw_pose_rest(dst, &dp);
+    sw_pose_update_world(dst, &dp);
+    sw__world_rotations(dst, dp.local, dst_rest_q);
+    /* dp.world keeps the destination's rest until the first sample. */
+    sw_vec3 src_hips_rest = sw_vec3_make(0, 0, 0), dst_hips_rest = sw_vec3_make(0, 0, 0);
+    float hips_scale = 1.0f;
+    if (move_hips) {
+        src_hips_rest = sw__position(&sp.world[src_map->node[SW_HUMANOID_HIPS]]);
+        dst_hips_rest = sw__position(&dp.world[dst_map->node[SW_HUMANOID_HIPS]]);
+        if (opt.hips == SW_RETARGET_HIPS_SCALED) {
+            double ls = sw__leg_length(src_map, sp.world), ld = sw__leg_length(dst_map, dp.world);
+            if (!(ls > 0.0 && ld > 0.0)) ls = src_hips_rest.y, ld = dst_hips_rest.y; /* hip heights */
+            if (ls > 1e-9 && ld > 1e-9 && isfinite(ld / ls)) hips_scale = (float)(ld / ls);
+        }
+    }
+    /* Per bone: fix = q_src_rest⁻¹ · A · q_dst_rest, so that
+       q_dst_world(t) = q_src_world(t) · fix. */
+    uint32_t aligned = 0;
+    for (size_t i = 0; i < dst->node_count; ++i) drive[i] = -1;
+    for (int k = 0; k < bone_count; ++k) {
+        sw_humanoid_bone b = (sw_humanoid_bone)bones[k];
+        int32_t s = src_map->node[b], d = dst_map->node[b];
+        sw__dq align = {0, 0, 0, 1};
+        sw_humanoid_bone c = opt.reference == SW_RETARGET_MATCH_REST ? sw__direction_bone(b, src_map, dst_map)
+                                                                      : SW_HUMANOID_NONE;
+        if (c != SW_HUMANOID_NONE) {
+            sw_vec3 vs = sw_vec3_sub(sw__position(&sp.world[src_map->node[c]]), sw__position(&sp.world[s]));
+            sw_vec3 vd = sw_vec3_sub(sw__position(&dp.world[dst_map->node[c]]), sw__position(&dp.world[d]));
+            double ls = sw_vec3_length(vs), ld = sw_vec3_length(vd);
+            if (ls > 1e-12 && ld > 1e-12) {
+                double a[3] = {vd.x / ld, vd.y / ld, vd.z / ld}, e[3] = {vs.x / ls, vs.y / ls, vs.z / ls};
+                align = sw__dq_arc(a, e);
+                if (fabs(align.w) < cos(0.5 * 0.01 * 3.14159265358979323846 / 180.0)) aligned++;
+            }
+        }
+        fix[k] = sw__dq_mul(sw__dq_mul(sw__dq_conj(src_rest_q[s]), align), dst_rest_q[d]);
+        drive[d] = k;
+    }
+
+    /* The clip: one rotation track per bone, a translation track for the
+       hips, all on the sample times. */
+    size_t track_count = (size_t)bone_count + (move_hips ? 1u : 0u);
+    size_t floats = sample_count * (1u + 4u * (size_t)bone_count + (move_hips ? 3u : 0u));
+    res = sw__clip_alloc(track_count, floats, src_clip->name, &blk, diag);
+    if (res != SW_OK) goto done;
+    bool all_step = src_clip->track_count > 0;
+    for (size_t i = 0; i < src_clip->track_count; ++i) all_step &= src_clip->tracks[i].interpolation == SW_INTERP_STEP;
+    float* out_times = blk.data;
+    memcpy(out_times, times, sample_count * sizeof *times);
+    float* values = out_times + sample_count;
+    for (size_t k = 0; k < track_count; ++k) {
+        sw_track* t = &blk.tracks[k];
+        bool hips_track = k == (size_t)bone_count;
+        t->target = (uint32_t)(hips_track ? dst_map->node[SW_HUMANOID_HIPS] : dst_map->node[bones[k]]);
+        t->path = hips_track ? SW_PATH_TRANSLATION : SW_PATH_ROTATION;
+        t->interpolation = all_step ? SW_INTERP_STEP : SW_INTERP_LINEAR;
+        t->component_count = hips_track ? 3u : 4u;
+        t->key_count = sample_count;
+        t->times = out_times;
+        t->values = values;
+        values += sample_count * t->component_count;
+    }
+
+    int32_t src_hips = src_map->node[SW_HUMANOID_HIPS], dst_hips = dst_map->node[SW_HUMANOID_HIPS];
+    for (size_t si = 0; si < sample_count; ++si) {
+        res = sw_pose_sample(src, src_clip, times[si], false, &sp, diag);
+        if (res != SW_OK) goto done;
+        sw_pose_update_world(src, &sp);
+        sw__world_rotations(src, sp.local, src_q);
+        sw_pose_rest(dst, &dp);
+        /* Destination, parents first: each driven bone's world rotation,
+           made local through its parent's world rotation at this time. */
+        for (size_t i = 0; i < dst->node_count; ++i) {
+            const sw_model_node* node = &dst->nodes[i];
+            int k = drive[i];
+            if (k < 0 || node->has_matrix) {
+                sw__dq q = node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__dq_of(dp.local[i].rotation);
+                dst_q[i] = node->parent >= 0 ? sw__dq_mul(dst_q[node->parent], q) : q;
+            } else {
+                sw__dq world = sw__dq_normalize(sw__dq_mul(src_q[src_map->node[bones[k]]], fix[k]));
+                sw__dq local = node->parent >= 0 ? sw__dq_mul(sw__dq_conj(dst_q[node->parent]), world) : world;
+                local = sw__dq_normalize(local);
+                dst_q[i] = world;
+                float* v = (float*)blk.tracks[k].values + si * 4u;
+                /* Continuous signs, so that keys interpolate the short way. */
+                if (si > 0 && v[-4] * local.x + v[-3] * local.y + v[-2] * local.z + v[-1] * local.w < 0.0)
+                    local = (sw__dq){-local.x, -local.y, -local.z, -local.w};
+                v[0] = (float)local.x, v[1] = (float)local.y, v[2] = (float)local.z, v[3] = (float)local.w;
+                dp.local[i].rotation = (sw_quat){(float)local.x, (float)local.y, (float)local.z, (float)local.w};
+            }
+            if (move_hips && (int32_t)i == dst_hips) {
+                /* The source's displacement from rest, in world axes, scaled. */
+                sw_vec3 move = sw_vec3_sub(sw__position(&sp.world[src_hips]), src_hips_rest);
+                sw_vec3 want = sw_vec3_add(dst_hips_rest, sw_vec3_scale(move, hips_scale));
+                if (node->parent >= 0) {
+                    sw_mat34 inv;
+                    if (sw_mat34_inverse(&inv, &dp.world[node->parent])) want = sw_mat34_apply_point(&inv, want);
+                }
+                float* v = (float*)blk.tracks[bone_count].values + si * 3u;
+                v[0] = want.x, v[1] = want.y, v[2] = want.z;
+                dp.local[i].translation = want;
+            }
+            /* World matrices, for the hips' parent at this time. */
+            if (node->has_matrix) {
+                dp.world[i] = node->parent >= 0 ? sw_mat34_mul(&dp.world[node->parent], &node->matrix) : node->matrix;
+            } else {
+                sw_mat34 m = sw_transform_to_mat34(&dp.local[i]);
+                dp.world[i] = node->parent >= 0 ? sw_mat34_mul(&dp.world[node->parent], &m) : m;
+            }
+        }
+    }
+    res = sw_clip_finish(blk.clip, diag);
+    if (res != SW_OK) goto done;
+    *out_clip = blk.clip;
+    blk.clip = NULL;
+    if (out_info) {
+        out_info->bones = (uint32_t)bone_count;
+        out_info->aligned = aligned;
+        out_info->hips_scale = move_hips ? hips_scale : 1.0f;
+        out_info->sample_count = sample_count;
+    }
+done:
+    free(blk.clip);
+    free(times);
+    free(src_memory), free(dst_memory);
+    free(src_rest_q), free(src_q), free(dst_rest_q), free(dst_q), free(drive);
+    return res;
+}

@@ -1,0 +1,124 @@
+#!/bin/sh
+# --anim-file, --bone-map, --retarget (tools/anim_file.h, docs/retarget.md):
+# the demo character (written by `sinew demo-asset`) with its own file as
+# the anim file (by name: clip count and names, the same pose as the
+# character's own clip), with a renamed copy of itself (retargeted through
+# the name tables: the same pose), and with arnaud's clips (SINEW_ASSETS;
+# skipped, saying so, without); `sinew info` lists the clips; a render
+# with an anim file; an anim file that does not exist and a bone map that
+# is not JSON give one line and exit status 1.
+# Usage: sh test_anim_file.sh PATH_TO_SINEW SCRATCH_DIR
+set -eu
+
+. "$(dirname "$0")/cli_harness.inc"
+PY=/usr/bin/python3
+
+sinew demo-asset -o "$WORK/demo.glb"
+check "demo-asset writes the character" status_is 0
+DEMO=$WORK/demo.glb
+
+# info lists both files' clips, the file's renamed where a name is taken.
+sinew info "$DEMO" --anim-file "$DEMO"
+check "info --anim-file exits 0" status_is 0
+check "... lists 6 animations" out_has "^animations: 6$"
+check "... the file's walk as demo/walk" out_has '^  animation 3 "demo/walk"'
+check "... and twist last" out_has '^  animation 5 "demo/twist"'
+check "... says it merged by joint name" out_has "^anim file: .*3 clips added, by joint name, 72 of 72 tracks kept"
+
+# The merged clip poses the character as its own clip does.
+sinew export "$DEMO" --anim wave --times 0,0.3,1.1 --joints -o "$WORK/own.json"
+check "export of the own clip" status_is 0
+sinew export "$DEMO" --anim-file "$DEMO" --anim demo/wave --times 0,0.3,1.1 --joints -o "$WORK/merged.json"
+check "export of the merged clip" status_is 0
+check "... says what it added on stderr" err_has "3 clips added, by joint name"
+
+# joints_equal A B TOL: every node's world matrix at every time within TOL
+# (node by node in file order).
+joints_equal() {
+    "$PY" - "$1" "$2" "$3" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+tol = float(sys.argv[3])
+worst = 0.0
+for n, m in zip(a["nodes"], b["nodes"]):  # the same node order (names may differ)
+    for ma, mb in zip(n["world_by_time"], m["world_by_time"]):
+        worst = max([worst] + [abs(x - y) for x, y in zip(ma, mb)])
+print("worst matrix difference", worst)
+sys.exit(0 if worst <= tol and len(a["nodes"]) == len(b["nodes"]) else 1)
+EOF
+}
+check "... the same joints as the own clip" joints_equal "$WORK/own.json" "$WORK/merged.json" 0
+
+# A copy of the character with Mixamo names: retargeted, the same pose.
+"$PY" - "$DEMO" "$WORK/mixamo.glb" <<'EOF'
+import json, struct, sys
+data = open(sys.argv[1], "rb").read()
+length = struct.unpack("<I", data[12:16])[0]
+doc = json.loads(data[20:20 + length])
+names = {"pelvis": "Hips", "spine": "Spine", "chest": "Spine1", "neck": "Neck", "head": "Head"}
+for side, word in (("l", "Left"), ("r", "Right")):
+    names.update({"shoulder_" + side: word + "Shoulder", "upper_arm_" + side: word + "Arm",
+                  "forearm_" + side: word + "ForeArm", "hand_" + side: word + "Hand",
+                  "thigh_" + side: word + "UpLeg", "shin_" + side: word + "Leg", "foot_" + side: word + "Foot"})
+for node in doc["nodes"]:
+    if node.get("name") in names:
+        node["name"] = "mixamorig:" + names[node["name"]]
+text = json.dumps(doc).encode()
+text += b" " * (-len(text) % 4)
+rest = data[20 + length:]
+out = struct.pack("<III", 0x46546C67, 2, 12 + 8 + len(text) + len(rest)) + struct.pack("<II", len(text), 0x4E4F534A) + text + rest
+open(sys.argv[2], "wb").write(out)
+EOF
+sinew export "$WORK/mixamo.glb" --anim-file "$DEMO" --anim demo/wave --times 0,0.3,1.1 --joints -o "$WORK/retargeted.json"
+check "export with a renamed rig's clips" status_is 0
+check "... retargeted through the name tables" err_has "retargeted, 19 humanoid bones (from sinew demo names, 19 bones; onto Mixamo names, 19 bones)"
+# The twist joints are not humanoid bones: they keep their rest, which for
+# "wave" is what the clip gives them too (it turns only the twist clip's).
+check "... the same joints as the own clip" joints_equal "$WORK/own.json" "$WORK/retargeted.json" 1e-5
+
+# --retarget on matching names, and a user bone map.
+printf '{"hips": "mixamorig:Hips", "leftUpperArm": null}\n' >"$WORK/map.json"
+sinew info "$DEMO" --anim-file "$WORK/mixamo.glb" --bone-map "$WORK/map.json"
+check "info with a bone map" status_is 0
+check "... retargets with it" out_has "retargeted, 18 humanoid bones"
+
+# Errors: one line, exit status 1.
+sinew export "$DEMO" --anim-file "$WORK/not-there.glb" -o "$WORK/x.json"
+check "a missing anim file: exit 1" status_is 1
+check "... one line" test "$(wc -l <"$WORK/err")" -eq 1
+check "... naming the file" err_has "^sinew export: --anim-file: .*not-there.glb"
+check "... and no output" missing "$WORK/x.json"
+printf '{"hips": "Bip01_Pelvis",\n' >"$WORK/bad.json"
+sinew export "$DEMO" --anim-file "$WORK/mixamo.glb" --bone-map "$WORK/bad.json" -o "$WORK/x.json"
+check "a bone map that is not JSON: exit 1" status_is 1
+check "... one line" test "$(wc -l <"$WORK/err")" -eq 1
+check "... naming the file and the problem" err_has "^sinew export: --bone-map: .*bad.json: bone map is not valid JSON"
+printf '{"pelvis": "Bip01_Pelvis"}' >"$WORK/bad.json"
+sinew info "$DEMO" --anim-file "$WORK/mixamo.glb" --bone-map "$WORK/bad.json"
+check "a bone map with a wrong bone name: exit 1" status_is 1
+check "... says which" err_has '"pelvis" is not a VRM humanoid bone name'
+sinew info "$DEMO" --bone-map "$WORK/map.json"
+check "--bone-map without --anim-file is a usage error" status_is 2
+
+# A render with an anim file.
+sinew render "$DEMO" --anim-file "$WORK/mixamo.glb" --anim mixamo/walk --size 64x48 -o "$WORK/r.png" --quiet
+if [ "$rc" -ne 0 ] && err_has "no EGL display on this machine"; then
+    echo "skipped: render (no EGL display on this machine)"
+else
+    check "render with an anim file" status_is 0
+    check "... writes the picture" exists "$WORK/r.png"
+fi
+
+if [ -n "${SINEW_ASSETS:-}" ]; then
+    A=$SINEW_ASSETS
+    sinew info "$DEMO" --anim-file "$A/gltf/pab/arnaud_locomotion.glb"
+    check "arnaud's clips on the demo" status_is 0
+    check "... four more clips" out_has "^animations: 7$"
+    check "... retargeted from HumanIK names" out_has "retargeted, 19 humanoid bones (from Mixamo names, 47 bones"
+    sinew export "$DEMO" --anim-file "$A/gltf/pab/arnaud_locomotion.glb" --anim jog --samples 4 -o "$WORK/jog.json"
+    check "... export of jog on the demo" status_is 0
+else
+    echo "skipped: the arnaud checks (SINEW_ASSETS is not set)"
+fi
+
+finish

@@ -1,0 +1,238 @@
+#!/bin/sh
+# `sinew view`: the window shows the renderer's own pixels (overlay hidden:
+# sinew render's image, bit for bit), the overlay is drawn over them, and
+# the --script paths work: DQS, bones, retention, the next clip, a
+# screenshot, a resize, a joint picked under the cursor, models that fail
+# to open (the previous one stays). The retention view's values on a
+# twist tube twisted 170° are the closed form's. Without a display the
+# command says so in one line and exits 1.
+#
+# Needs a display: under Xvfb (xvfb-run, Debian xvfb + xauth) when DISPLAY
+# is unset; skips, saying so, where there is neither, where sinew was built
+# without GLFW, or where no OpenGL 4.3 window can open.
+# Usage: sh test_view.sh PATH_TO_SINEW SCRATCH_DIR
+set -eu
+
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${SW_VIEW_TEST_XVFB:-}" ]; then
+    if command -v xvfb-run >/dev/null 2>&1; then
+        # 24-bit colour: xvfb-run's default 8-bit screen has no OpenGL visual.
+        SW_VIEW_TEST_XVFB=1 exec xvfb-run -a -s "-screen 0 640x480x24" sh "$0" "$@"
+    fi
+fi
+
+. "$(dirname "$0")/cli_harness.inc"
+PY=/usr/bin/python3
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+
+# ---- without a display -------------------------------------------------------------
+if env -u DISPLAY -u WAYLAND_DISPLAY "$SINEW" view >"$WORK/out" 2>"$WORK/err"; then rc=0; else rc=$?; fi
+check "no display: exit status 1" status_is 1
+check "... one line on stderr, saying so and naming sinew render" \
+    sh -c "[ \$(wc -l <'$WORK/err') -eq 1 ] && grep -q 'no display' '$WORK/err' && grep -q 'sinew render' '$WORK/err'"
+check "... nothing on stdout" out_empty
+sinew view --help
+check "view --help exits 0 and lists the keys" sh -c "[ $rc -eq 0 ] && grep -q 'retention: the radius LBS keeps' '$WORK/out'"
+sinew view --script "nonsense:1"
+check "a script step that is not one: usage error (2), naming it" sh -c "[ $rc -eq 2 ] && grep -q 'nonsense:1' '$WORK/err'"
+
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+    echo "skipped: no display and no xvfb-run (Debian xvfb, xauth) to make one"
+    finish
+    exit 0
+fi
+if [ ! -x "$PY" ]; then
+    echo "skipped: $PY is needed to read the pictures"
+    finish
+    exit 0
+fi
+
+# png.py COMMAND ...: pixel checks on PNG files (RGBA, 8 bits, no interlace).
+cat >"$WORK/png.py" <<'EOF'
+import struct, sys, zlib
+
+def read(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    at, idat = 8, b""
+    while at < len(data):
+        n, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour == 6, path
+        elif kind == b"IDAT":
+            idat += body
+        at += 12 + n
+    raw, rows, stride, prev = zlib.decompress(idat), [], w * 4, bytearray(w * 4)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - 4] if i >= 4 else 0
+            b, c = prev[i], prev[i - 4] if i >= 4 else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, [[r[4 * x:4 * x + 4] for x in range(w)] for r in rows]
+
+def differing(a, b):
+    wa, ha, pa = read(a)
+    wb, hb, pb = read(b)
+    assert (wa, ha) == (wb, hb), "sizes differ"
+    return {(x, y) for y in range(ha) for x in range(wa) if pa[y][x] != pb[y][x]}
+
+# The character's pixels in a normals-view picture: neither the background
+# (0.08 grey) nor the ground (normal +Y), grown by `grow` pixels.
+def character(path, grow=0):
+    w, h, p = read(path)
+    cells = {(x, y) for y in range(h) for x in range(w)
+             if max(abs(p[y][x][0] - 20), abs(p[y][x][1] - 20), abs(p[y][x][2] - 20)) > 2
+             and max(abs(p[y][x][0] - 128), abs(p[y][x][1] - 255), abs(p[y][x][2] - 128)) > 2}
+    for _ in range(grow):
+        cells |= {(x + dx, y + dy) for (x, y) in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    return w, h, cells
+
+command, args = sys.argv[1], sys.argv[2:]
+if command == "same":        # A B: the same pixels
+    sys.exit(0 if not differing(*args) else 1)
+if command == "differ":      # A B MIN: at least MIN pixels differ
+    sys.exit(0 if len(differing(args[0], args[1])) >= int(args[2]) else 1)
+if command == "size":        # A W H
+    w, h, _ = read(args[0])
+    sys.exit(0 if (w, h) == (int(args[1]), int(args[2])) else 1)
+if command == "coverage":    # NORMALS LO HI: the character covers LO..HI of the picture
+    w, h, cells = character(args[0])
+    sys.exit(0 if float(args[1]) <= len(cells) / (w * h) <= float(args[2]) else 1)
+if command == "within":      # A B NORMALS MIN: A and B differ in MIN+ pixels, nine in ten of them on the
+                             # character (the rest: its shadow on the ground)
+    d = differing(args[0], args[1])
+    _, _, cells = character(args[2], 2)
+    sys.exit(0 if len(d) >= int(args[3]) and len(d & cells) >= 0.9 * len(d) else 1)
+if command == "overlay":     # A B X1 Y1 MIN: MIN+ pixels differ in the box 0..X1, 0..Y1 (the text),
+                             # some in the bottom 12 rows (the timeline), none elsewhere
+    d = differing(args[0], args[1])
+    w, h, _ = read(args[0])
+    text = {(x, y) for x, y in d if x <= int(args[2]) and y <= int(args[3])}
+    bar = {(x, y) for x, y in d if y >= h - 12}
+    sys.exit(0 if len(text) >= int(args[4]) and bar and d == text | bar else 1)
+sys.exit(2)
+EOF
+png() { "$PY" "$WORK/png.py" "$@"; }
+
+# ---- the demo character, one scripted session ------------------------------------------
+# The twist clip at 1 s, seen from the front: the forearm is turned, so LBS
+# and DQS differ there. Each P writes sinew-view-NNNN.png (0001, 0002, ...)
+# of the frame it is pressed in.
+# Without bloom: it spreads any change over the whole picture by a unit.
+S="--size 160x120 --aa none --no-bloom --anim twist --time 1 --camera orbit:0,0"
+mkdir -p "$WORK/s"
+STEPS="space p h p 2 p 1 d p l b p b r p r ] p open:$WORK/missing.gltf open:$DATA/check/extent_absurd.gltf"
+STEPS="$STEPS open:$DATA/check/extent_posed.gltf p [ p move:80,40 w dump:$WORK/weights.txt p 1 size:200x150 p"
+STEPS="$STEPS open:$DATA/gltf/joint_chain.gltf p"
+if (cd "$WORK/s" && "$SINEW" view $S --script "$STEPS" --screenshot "$WORK/final.png" --frames 30 --exit) \
+    >"$WORK/out" 2>"$WORK/err"; then rc=0; else rc=$?; fi
+if [ "$rc" -ne 0 ] && grep -q -e "built without GLFW" -e "cannot open a window" -e "below 4.3" "$WORK/err"; then
+    echo "skipped: no OpenGL 4.3 window here ($(cat "$WORK/err"))"
+    finish
+    exit 0
+fi
+check "a scripted session exits 0" status_is 0
+shot() { printf '%s/s/sinew-view-%04d.png' "$WORK" "$1"; }
+check "P writes numbered screenshots, saying so" \
+    sh -c "[ -f '$(shot 12)' ] && grep -q '^wrote sinew-view-0001.png (160×120)' '$WORK/err'"
+check "... and --screenshot after --frames 30" png size "$WORK/final.png" 200 150
+
+"$SINEW" render $S --quiet -o "$WORK/render.png"
+check "overlay hidden: the window is sinew render's image, bit for bit" png same "$(shot 2)" "$WORK/render.png"
+check "the overlay: text in the top left corner, the timeline bar at the bottom, nothing else" \
+    png overlay "$(shot 1)" "$(shot 2)" 159 60 300
+check "the character covers a plausible part of the picture" png coverage "$(shot 3)" 0.03 0.4
+check "D: DQS changes the image, on the character" png within "$(shot 4)" "$(shot 2)" "$(shot 3)" 10
+check "B: bones drawn over the image" png differ "$(shot 5)" "$(shot 2)" 10
+check "R: the retention view" png differ "$(shot 6)" "$(shot 2)" 1000
+check "]: the next clip changes the pose" png differ "$(shot 7)" "$(shot 2)" 100
+# The walk: its first pose's bounds are not the whole clip's, so the scene
+# box (ground, shadow map) must come back with the model.
+check "models that fail to open leave the previous one on screen" png same "$(shot 8)" "$(shot 7)"
+check "[: back to the first clip, at its start" png differ "$(shot 9)" "$(shot 2)" 100
+check "... each failure on stderr, naming the file" sh -c "grep -q 'missing.gltf' '$WORK/err' &&
+    grep -q 'extent_absurd.gltf.*SW_MODEL_MAX_EXTENT' '$WORK/err' && grep -q 'extent_posed.gltf.*at this pose' '$WORK/err'"
+check "W: the joint under the cursor, its weights drawn" sh -c \
+    "head -n 1 '$WORK/weights.txt' | grep -q \"^# weights view of node [0-9]* '[a-z]\" &&
+     awk 'NR > 1 && \$4 > 0.5 { n++ } END { exit !(n > 10) }' '$WORK/weights.txt'"
+check "... as a heat map" png differ "$(shot 10)" "$(shot 9)" 1000
+check "size:200x150 resizes the window and the picture" png size "$(shot 11)" 200 150
+check "a model that opens replaces the character" png differ "$(shot 12)" "$(shot 11)" 1000
+
+# ---- the retention view on a twist tube --------------------------------------------------
+# A tube along +X of 13 rings × 8 segments, joint 1 (at x = 1.5) turned 170°
+# about X; ring r has the child's weight w = clamp(r/4 − 1, 0, 1): rings 0..4
+# rigid on the parent, 5..7 blended (w = ¼, ½, ¾), 8..12 rigid on the child.
+"$PY" - "$WORK/tube.gltf" <<'EOF'
+import base64, json, math, struct, sys
+rings, segs, length, radius = 13, 8, 3.0, 0.5
+pos, nrm, jnt, wgt, idx = b"", b"", b"", b"", b""
+for r in range(rings):
+    w = min(1.0, max(0.0, 3.0 * r / (rings - 1) - 1.0))
+    for s in range(segs):
+        a = 2 * math.pi * s / segs
+        pos += struct.pack("<3f", length * r / (rings - 1), radius * math.cos(a), radius * math.sin(a))
+        nrm += struct.pack("<3f", 0.0, math.cos(a), math.sin(a))
+        jnt += struct.pack("<4B", 0, 1, 0, 0)
+        wgt += struct.pack("<4f", 1.0 - w, w, 0.0, 0.0)
+for r in range(rings - 1):
+    for s in range(segs):
+        a, b = r * segs + s, r * segs + (s + 1) % segs
+        idx += struct.pack("<6H", a, b, b + segs, a, b + segs, a + segs)
+ibm = struct.pack("<16f", 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+ibm += struct.pack("<16f", 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -length / 2, 0, 0, 1)
+blob, views = b"", []
+for part in (pos, nrm, jnt, wgt, idx, ibm):
+    views.append({"buffer": 0, "byteOffset": len(blob), "byteLength": len(part)})
+    blob += part + b"\0" * (-len(part) % 4)
+n = rings * segs
+half = math.radians(170) / 2
+gltf = {
+    "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0, 2]}],
+    "nodes": [{"name": "root", "children": [1]},
+              {"name": "twist", "translation": [length / 2, 0, 0], "rotation": [math.sin(half), 0, 0, math.cos(half)]},
+              {"name": "tube", "mesh": 0, "skin": 0}],
+    "skins": [{"joints": [0, 1], "inverseBindMatrices": 5}],
+    "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "JOINTS_0": 2, "WEIGHTS_0": 3},
+                                "indices": 4}]}],
+    "accessors": [
+        {"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3",
+         "min": [0, -radius, -radius], "max": [length, radius, radius]},
+        {"bufferView": 1, "componentType": 5126, "count": n, "type": "VEC3"},
+        {"bufferView": 2, "componentType": 5121, "count": n, "type": "VEC4"},
+        {"bufferView": 3, "componentType": 5126, "count": n, "type": "VEC4"},
+        {"bufferView": 4, "componentType": 5123, "count": len(idx) // 2, "type": "SCALAR"},
+        {"bufferView": 5, "componentType": 5126, "count": 2, "type": "MAT4"}],
+    "bufferViews": views,
+    "buffers": [{"byteLength": len(blob),
+                 "uri": "data:application/octet-stream;base64," + base64.b64encode(blob).decode()}],
+}
+json.dump(gltf, open(sys.argv[1], "w"))
+EOF
+sinew view "$WORK/tube.gltf" --size 160x120 --aa none --script "r h dump:$WORK/retention.txt" \
+    --screenshot "$WORK/tube_view.png" --frames 1 --exit
+check "the twist tube's retention view" sh -c "[ $rc -eq 0 ] && head -n 1 '$WORK/retention.txt' | grep -q retention"
+# Values per ring against sqrt(1 − 2w(1−w)(1 − cos 170°)): 0.087156 at w = ½.
+check "... ring vertices at the joint (w = ½) read 0.0872, rigid ones 1, the rest the formula" awk '
+    NR > 1 { r = int($3 / 8); w = 3 * r / 12 - 1; if (w < 0) w = 0; if (w > 1) w = 1
+             f = sqrt(1 - 2 * w * (1 - w) * (1 - cos(170 * 3.14159265358979 / 180)))
+             d = $4 - f; if (d < 0) d = -d; if (d > 0.001) bad++
+             if (r == 6 && ($4 < 0.0862 || $4 > 0.0882)) bad++
+             if ((r <= 4 || r >= 8) && $4 != "1.000000") bad++
+             n++ }
+    END { exit !(n == 104 && bad == 0) }' "$WORK/retention.txt"
+check "sinew render --view retention draws the same picture" sh -c \
+    "'$SINEW' render '$WORK/tube.gltf' --size 160x120 --aa none --view retention --quiet -o '$WORK/tube_render.png' &&
+     '$PY' '$WORK/png.py' same '$WORK/tube_view.png' '$WORK/tube_render.png'"
+
+finish

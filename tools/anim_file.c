@@ -1,0 +1,223 @@
+/* tools/anim_file.c — another file's clips on the character (anim_file.h). */
+#include "anim_file.h"
+
+#include "sinew/import.h"
+#include "sinew/vrm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/* A bone map is a few dozen names; anything this large is not one. */
+#define BONE_MAP_MAX_BYTES (1u << 20)
+
+int anim_file_option_take(anim_file_options* o, tool_args* args, const char* arg, tool_error* err) {
+    if (tool_args_flag(arg, "--retarget")) {
+        o->retarget = true;
+        return 1;
+    }
+    if (tool_args_option(args, arg, "--anim-file")) return (o->path = tool_args_value(args, "--anim-file", err)) ? 1 : -1;
+    if (tool_args_option(args, arg, "--bone-map")) return (o->bone_map = tool_args_value(args, "--bone-map", err)) ? 1 : -1;
+    return 0;
+}
+
+bool anim_file_options_check(const anim_file_options* o, tool_error* err) {
+    if (o->bone_map && !o->path) return tool_error_set(err, "--bone-map: needs --anim-file");
+    if (o->retarget && !o->path) return tool_error_set(err, "--retarget: needs --anim-file");
+    return true;
+}
+
+/* The bone map's text, NUL-terminated, in a new block. */
+static char* read_bone_map(const char* path, tool_error* err) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        tool_error_set(err, "--bone-map: cannot open '%s'", path);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > BONE_MAP_MAX_BYTES) {
+        tool_error_set(err, "--bone-map: '%s' is not a regular file of at most %u bytes", path, BONE_MAP_MAX_BYTES);
+        return NULL;
+    }
+    FILE* f = fopen(path, "rb");
+    char* text = f ? malloc((size_t)st.st_size + 1) : NULL;
+    size_t n = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
+    bool ok = text && !ferror(f);
+    if (f) fclose(f);
+    if (!ok) {
+        free(text);
+        tool_error_set(err, "--bone-map: cannot read '%s'", path);
+        return NULL;
+    }
+    text[n] = 0;
+    if (strlen(text) != n) {
+        free(text);
+        tool_error_set(err, "--bone-map: '%s' holds a NUL byte; it is not JSON text", path);
+        return NULL;
+    }
+    return text;
+}
+
+/* The file's name without folder and extension. */
+static void file_stem(const char* path, char* out, size_t size) {
+    const char* base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char* dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    snprintf(out, size, "%.*s", (int)len, base);
+}
+
+/* The humanoid map of a model: its VRM humanoid when it is a VRM, else its
+   joint names (with the user's bone map). `what` describes it for the summary. */
+static bool humanoid_of(const sw_model* m, const char* bone_map, sw_humanoid_map* map, sw_humanoid_naming* naming,
+                        char* what, size_t what_size, tool_error* err) {
+    sw_vrm* vrm = NULL;
+    sw_diag diag;
+    *naming = (sw_humanoid_naming){0};
+    if (sw_vrm_read(m, &vrm, &diag) == SW_OK && vrm && vrm->humanoid_mapped > 0) {
+        *map = vrm->humanoid;
+        naming->mapped = vrm->humanoid_mapped;
+        snprintf(what, what_size, "VRM humanoid, %u bones", vrm->humanoid_mapped);
+        sw_vrm_free(vrm);
+        return true;
+    }
+    sw_vrm_free(vrm);
+    if (sw_humanoid_map_from_names(m, bone_map, map, naming, &diag) != SW_OK)
+        return tool_error_set(err, "%s", diag.message);
+    snprintf(what, what_size, "%s names, %u bones%s", sw_bone_naming_name(naming->table), naming->mapped,
+             naming->user_bones ? " with the bone map's" : "");
+    return true;
+}
+
+static void release(anim_file* f) {
+    for (size_t i = 0; i < f->made_count; ++i) {
+        sw_retarget_clip_free(f->made[i]);
+        if (f->names) free(f->names[i]);
+    }
+    free(f->made), free(f->names), free(f->clips), free(f->view);
+    sw_model_free(f->source);
+    memset(f, 0, sizeof *f);
+}
+
+void anim_file_detach(anim_file* f, sw_model** model) {
+    if (f->loaded && model && *model == f->view) *model = f->loaded;
+    release(f);
+}
+
+static bool fail(anim_file* f, char* bone_map, tool_error* err, const char* format, const char* a, const char* b) {
+    tool_error_set(err, format, a, b);
+    free(bone_map);
+    release(f);
+    return false;
+}
+
+bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o, tool_error* err) {
+    memset(f, 0, sizeof *f);
+    if (!o->path) return true;
+    sw_model* dst = *model;
+    sw_diag diag;
+    char* bone_map = NULL;
+    /* An IQM animation file names no joints: the character's name its poses (iqm.h). */
+    sw_import_options io = {0};
+    io.iqm.skeleton = dst;
+    if (sw_import_file(o->path, &io, &f->source, &diag) != SW_OK) {
+        tool_error_set(err, "--anim-file: %s", diag.message);
+        return false;
+    }
+    const sw_model* src = f->source;
+    if (src->animation_count == 0) return fail(f, NULL, err, "--anim-file: %s has no clips%s", o->path, "");
+    if (o->bone_map && !(bone_map = read_bone_map(o->bone_map, err))) {
+        release(f);
+        return false;
+    }
+    size_t n = src->animation_count;
+    f->made = calloc(n, sizeof *f->made);
+    f->names = calloc(n, sizeof *f->names);
+    if (!f->made || !f->names) return fail(f, bone_map, err, "out of memory%s%s", "", "");
+
+    /* By name when most tracks find their joint by name. */
+    size_t tracks = 0, found = 0;
+    for (size_t c = 0; c < n; ++c) {
+        uint32_t last = UINT32_MAX;
+        bool last_found = false;
+        for (size_t t = 0; t < src->animations[c].track_count; ++t) {
+            uint32_t target = src->animations[c].tracks[t].target;
+            /* Consecutive tracks usually share a joint: look it up once. */
+            if (target != last)
+                last_found = target < src->node_count && sw_model_find_node_by_name(dst, src->nodes[target].name) >= 0;
+            last = target;
+            tracks++;
+            found += last_found;
+        }
+    }
+    bool by_name = !o->retarget && !bone_map && 2 * found > tracks;
+    size_t dropped = 0;
+    char how[320];
+    if (by_name) {
+        for (size_t c = 0; c < n; ++c, ++f->made_count) {
+            size_t d = 0;
+            if (sw_clip_merge_by_name(dst, src, &src->animations[c], &f->made[c], &d, &diag) != SW_OK)
+                return fail(f, bone_map, err, "--anim-file: %s: %s", o->path, diag.message);
+            dropped += d;
+        }
+        snprintf(how, sizeof how, "by joint name, %zu of %zu tracks kept", tracks - dropped, tracks);
+    } else {
+        sw_humanoid_map src_map, dst_map;
+        sw_humanoid_naming sn, dn;
+        char src_what[96], dst_what[96];
+        tool_error inner;
+        if (!humanoid_of(dst, bone_map, &dst_map, &dn, dst_what, sizeof dst_what, &inner) ||
+            !humanoid_of(src, bone_map, &src_map, &sn, src_what, sizeof src_what, &inner))
+            return fail(f, bone_map, err, "--bone-map: %s: %s", o->bone_map ? o->bone_map : "", inner.message);
+        if (bone_map && sn.user_bones + dn.user_bones == 0)
+            return fail(f, bone_map, err, "--bone-map: %s names no node of %s or of the character", o->bone_map,
+                        o->path);
+        uint32_t common = 0;
+        for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b) common += src_map.node[b] >= 0 && dst_map.node[b] >= 0;
+        if (common == 0) {
+            char detail[256];
+            snprintf(detail, sizeof detail, "(its joints: %s; the character's: %s); give --bone-map", src_what,
+                     dst_what);
+            return fail(f, bone_map, err,
+                        "--anim-file: %s: its joint names are not the character's and the two share no humanoid bone %s",
+                        o->path, detail);
+        }
+        sw_retarget_info info = {0};
+        for (size_t c = 0; c < n; ++c, ++f->made_count)
+            if (sw_retarget_clip(src, &src_map, &src->animations[c], dst, &dst_map, NULL, &f->made[c], &info, &diag) !=
+                SW_OK)
+                return fail(f, bone_map, err, "--anim-file: %s: %s", o->path, diag.message);
+        snprintf(how, sizeof how, "retargeted, %u humanoid bones (from %s; onto %s), hips x%.3g", info.bones, src_what,
+                 dst_what, (double)info.hips_scale);
+    }
+    free(bone_map);
+
+    /* The character with both lists of clips. */
+    char stem[128];
+    file_stem(o->path, stem, sizeof stem);
+    f->view = malloc(sizeof *f->view);
+    f->clips = calloc(dst->animation_count + n, sizeof *f->clips);
+    if (!f->view || !f->clips) return fail(f, NULL, err, "out of memory%s%s", "", "");
+    if (dst->animation_count) memcpy(f->clips, dst->animations, dst->animation_count * sizeof *f->clips);
+    for (size_t c = 0; c < n; ++c) {
+        sw_clip* clip = &f->clips[dst->animation_count + c];
+        *clip = *f->made[c];
+        bool taken = false;
+        for (size_t k = 0; clip->name && k < dst->animation_count + c; ++k)
+            taken |= f->clips[k].name && strcmp(f->clips[k].name, clip->name) == 0;
+        if (taken) {
+            size_t len = strlen(stem) + strlen(clip->name) + 2;
+            if (!(f->names[c] = malloc(len))) return fail(f, NULL, err, "out of memory%s%s", "", "");
+            snprintf(f->names[c], len, "%s/%s", stem, clip->name);
+            clip->name = f->names[c];
+        }
+    }
+    *f->view = *dst;
+    f->view->animations = f->clips;
+    f->view->animation_count = dst->animation_count + n;
+    f->loaded = dst;
+    *model = f->view;
+    snprintf(f->summary, sizeof f->summary, "%s: %zu clip%s added, %s", o->path, n, n == 1 ? "" : "s", how);
+    return true;
+}

@@ -1,0 +1,72 @@
+/* tools/anim_file.h — `--anim-file FILE`: another file's clips merged onto
+   the character, by joint name when the names match, else retargeted
+   through humanoid maps (sinew/retarget.h, docs/retarget.md).
+
+       anim_file_options o = {0};
+       anim_file_option_take(&o, args, arg, &err);      // --anim-file, --bone-map, --retarget
+       ...load the model into `model`...
+       anim_file f = {0};
+       if (!anim_file_attach(&f, &model, &o, &err)) ...  // model now has both files' clips
+       ...use model...
+       anim_file_detach(&f, &model);                     // model is the loaded one again
+       sw_model_free(model);
+
+   The attached model is a copy of the loaded one's struct whose clip list
+   is longer: the character's own clips, then the file's, in its order. A
+   file clip whose name a clip before it has gets "STEM/NAME" (the file's
+   name without folder and extension), so --anim can name either. */
+#ifndef SINEW_ANIM_FILE_H
+#define SINEW_ANIM_FILE_H
+
+#include "tool_common.h"
+
+#include "sinew/retarget.h"
+
+typedef struct anim_file_options {
+    const char* path;      /* --anim-file */
+    const char* bone_map;  /* --bone-map */
+    bool retarget;         /* --retarget: by humanoid map even when the names match */
+} anim_file_options;
+
+/* 1 when `arg` is one of the options above (its value taken), 0 when not,
+   -1 with `err` set when its value is missing. */
+int anim_file_option_take(anim_file_options* o, tool_args* args, const char* arg, tool_error* err);
+
+/* --bone-map and --retarget need --anim-file. False with `err` set. */
+bool anim_file_options_check(const anim_file_options* o, tool_error* err);
+
+#define ANIM_FILE_OPTIONS_HELP \
+    "clips from another file:\n" \
+    "  --anim-file FILE\n" \
+    "                  add FILE's clips to the model's (glTF, VRM, FBX, ...): by\n" \
+    "                  joint name when most of its tracks' joints are found by\n" \
+    "                  name, else retargeted by humanoid bone map (VRM humanoid,\n" \
+    "                  or joint names of Mixamo, Unreal, Rigify, VRoid rigs); a\n" \
+    "                  clip whose name is taken is called FILESTEM/NAME\n" \
+    "  --bone-map MAP.json\n" \
+    "                  humanoid bones by node name for either rig, e.g.\n" \
+    "                  {\"hips\": \"Bip01_Pelvis\", \"leftUpperArm\": \"Bip01_L_UpperArm\"}\n" \
+    "  --retarget      retarget by humanoid map even when the joint names match\n"
+
+typedef struct anim_file {
+    sw_model* loaded;      /* the character as loaded (given back by detach) */
+    sw_model* view;        /* the character with both files' clips */
+    sw_model* source;      /* the anim file's model */
+    sw_clip* clips;        /* view->animations */
+    sw_clip** made;        /* the clips made here, one per file clip */
+    size_t made_count;
+    char** names;          /* renamed clips' names, per file clip (NULL when kept) */
+    char summary[512];     /* one line: what was merged and how */
+} anim_file;
+
+/* Loads `o->path` (nothing happens without it) and points *model at a
+   model that has the file's clips too. On failure *model is unchanged,
+   `f` is released, and `err` is one line naming the file and the problem
+   (a missing or unreadable file, a bone map that is not JSON, no humanoid
+   bones in common). */
+bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o, tool_error* err);
+
+/* Gives back the loaded model in *model (when attached) and releases the rest. */
+void anim_file_detach(anim_file* f, sw_model** model);
+
+#endif
