@@ -2,6 +2,7 @@
    renderer, headless, to a PNG, an MP4, a GIF or numbered PNG frames. */
 #include "anim_program.h"
 #include "frame_output.h"
+#include "scene_options.h"
 #include "tool_common.h"
 
 #include "sinew/demo.h"
@@ -110,75 +111,6 @@ typedef struct render_options {
     const char* out;
     sw_gltf_options load;
 } render_options;
-
-static bool parse_size(const char* text, long* w, long* h, tool_error* err) {
-    char* end = NULL;
-    long a = strtol(text, &end, 10);
-    if (end == text || (*end != 'x' && *end != 'X')) return tool_error_set(err, "--size: '%s' is not WxH", text);
-    const char* second = end + 1;
-    long b = strtol(second, &end, 10);
-    if (end == second || *end) return tool_error_set(err, "--size: '%s' is not WxH", text);
-    if (a < 16 || b < 16 || a > 8192 || b > 8192)
-        return tool_error_set(err, "--size: %ldx%ld is outside 16..8192 on a side", a, b);
-    *w = a, *h = b;
-    return true;
-}
-
-static bool parse_camera(const char* text, render_options* o, tool_error* err) {
-    if (strcmp(text, "auto") == 0) {
-        o->azimuth = 25.0, o->elevation = 10.0;
-        return true;
-    }
-    if (strncmp(text, "orbit:", 6) != 0)
-        return tool_error_set(err, "--camera: '%s' is not auto or orbit:DEG[,ELEV]", text);
-    char* end = NULL;
-    o->azimuth = strtod(text + 6, &end);
-    if (end == text + 6) return tool_error_set(err, "--camera: '%s' has no angle after orbit:", text);
-    o->elevation = 10.0;
-    if (*end == ',') {
-        const char* e = end + 1;
-        o->elevation = strtod(e, &end);
-        if (end == e) return tool_error_set(err, "--camera: '%s' has no elevation after the comma", text);
-    }
-    if (*end || !isfinite(o->azimuth) || !(o->elevation > -89.0 && o->elevation < 89.0))
-        return tool_error_set(err, "--camera: '%s': elevation must be between -89 and 89 degrees", text);
-    return true;
-}
-
-static bool parse_view(const char* text, render_options* o, tool_error* err) {
-    static const struct { const char* name; sw_render_view view; } views[] = {
-        {"shaded", SW_RENDER_VIEW_SHADED}, {"normals", SW_RENDER_VIEW_NORMALS}, {"motion", SW_RENDER_VIEW_MOTION},
-        {"uv", SW_RENDER_VIEW_UV}, {"retention", SW_RENDER_VIEW_RETENTION},
-    };
-    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
-        if (strcmp(text, views[i].name) == 0) {
-            o->view = views[i].view;
-            return true;
-        }
-    if (strcmp(text, "bones") == 0) {
-        o->view = SW_RENDER_VIEW_SHADED, o->bones = true;
-        return true;
-    }
-    if (strncmp(text, "weights:", 8) == 0 && text[8]) {
-        o->view = SW_RENDER_VIEW_WEIGHTS, o->weight_joint = text + 8;
-        return true;
-    }
-    return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT, retention or bones",
-                          text);
-}
-
-static bool parse_aa(const char* text, sw_render_aa* out, tool_error* err) {
-    static const struct { const char* name; sw_render_aa aa; } modes[] = {
-        {"none", SW_RENDER_AA_NONE}, {"edge", SW_RENDER_AA_EDGE}, {"taa", SW_RENDER_AA_TAA},
-        {"edge+taa", SW_RENDER_AA_EDGE_TAA},
-    };
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-        if (strcmp(text, modes[i].name) == 0) {
-            *out = modes[i].aa;
-            return true;
-        }
-    return tool_error_set(err, "--aa: '%s' is not none, edge, taa or edge+taa", text);
-}
 
 static bool find_node(const sw_model* a, const char* spec, int32_t* out, tool_error* err) {
     for (size_t i = 0; i < a->node_count; i++)
@@ -317,7 +249,7 @@ static int render_run(tool_args* args, anim_options* program) {
             if (!(v = tool_args_value(args, "--crowd", &err)) || !tool_parse_int("--crowd", v, 1, 10000, &o.crowd, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--size")) {
-            if (!(v = tool_args_value(args, "--size", &err)) || !parse_size(v, &o.width, &o.height, &err))
+            if (!(v = tool_args_value(args, "--size", &err)) || !scene_parse_size(v, &o.width, &o.height, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--style")) {
             if (!(v = tool_args_value(args, "--style", &err))) return tool_usage(args, "%s", err.message);
@@ -326,13 +258,13 @@ static int render_run(tool_args* args, anim_options* program) {
             else if (strcmp(v, "pbr") == 0) o.style = SW_RENDER_STYLE_PBR;
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
         } else if (tool_args_option(args, arg, "--camera")) {
-            if (!(v = tool_args_value(args, "--camera", &err)) || !parse_camera(v, &o, &err))
+            if (!(v = tool_args_value(args, "--camera", &err)) || !scene_parse_camera(v, &o.azimuth, &o.elevation, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
-            if (!(v = tool_args_value(args, "--aa", &err)) || !parse_aa(v, &o.aa, &err))
+            if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o.aa, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--view")) {
-            if (!(v = tool_args_value(args, "--view", &err)) || !parse_view(v, &o, &err))
+            if (!(v = tool_args_value(args, "--view", &err)) || !scene_parse_view(v, &o.view, &o.bones, &o.weight_joint, &err))
                 return tool_usage(args, "%s", err.message);
         } else if ((name = tool_args_output(args, arg, "--out"))) { /* --out: before 0.2; kept through 0.2 */
             if (o.out) return tool_usage(args, "one output file only");

@@ -17,6 +17,7 @@
 
 #include "anim_program.h"
 #include "frame_output.h"
+#include "scene_options.h"
 #include "tool_common.h"
 #include "view_overlay.h"
 #include "view_script.h"
@@ -128,79 +129,6 @@ typedef struct view_options {
     sw_gltf_options load;
 } view_options;
 
-/* ---- option values (the same syntax as sinew render's) ---------------------------- */
-
-static bool parse_size(const char* text, long* w, long* h, tool_error* err) {
-    char* end = NULL;
-    long a = strtol(text, &end, 10);
-    if (end == text || (*end != 'x' && *end != 'X')) return tool_error_set(err, "--size: '%s' is not WxH", text);
-    const char* second = end + 1;
-    long b = strtol(second, &end, 10);
-    if (end == second || *end) return tool_error_set(err, "--size: '%s' is not WxH", text);
-    if (a < 16 || b < 16 || a > 8192 || b > 8192)
-        return tool_error_set(err, "--size: %ldx%ld is outside 16..8192 on a side", a, b);
-    *w = a, *h = b;
-    return true;
-}
-
-static bool parse_camera(const char* text, view_options* o, tool_error* err) {
-    if (strcmp(text, "auto") == 0) {
-        o->azimuth = 25.0, o->elevation = 10.0;
-        return true;
-    }
-    if (strncmp(text, "orbit:", 6) != 0)
-        return tool_error_set(err, "--camera: '%s' is not auto or orbit:DEG[,ELEV]", text);
-    char* end = NULL;
-    o->azimuth = strtod(text + 6, &end);
-    if (end == text + 6) return tool_error_set(err, "--camera: '%s' has no angle after orbit:", text);
-    o->elevation = 10.0;
-    if (*end == ',') {
-        const char* e = end + 1;
-        o->elevation = strtod(e, &end);
-        if (end == e) return tool_error_set(err, "--camera: '%s' has no elevation after the comma", text);
-    }
-    if (*end || !isfinite(o->azimuth) || !(o->elevation > -89.0 && o->elevation < 89.0))
-        return tool_error_set(err, "--camera: '%s': elevation must be between -89 and 89 degrees", text);
-    return true;
-}
-
-static const struct {
-    const char* name;
-    sw_render_view view;
-} view_names[] = {
-    {"shaded", SW_RENDER_VIEW_SHADED}, {"normals", SW_RENDER_VIEW_NORMALS}, {"motion", SW_RENDER_VIEW_MOTION},
-    {"uv", SW_RENDER_VIEW_UV},         {"weights", SW_RENDER_VIEW_WEIGHTS}, {"retention", SW_RENDER_VIEW_RETENTION},
-};
-
-static bool parse_view(const char* text, view_options* o, tool_error* err) {
-    for (size_t i = 0; i < sizeof view_names / sizeof view_names[0]; i++)
-        if (view_names[i].view != SW_RENDER_VIEW_WEIGHTS && strcmp(text, view_names[i].name) == 0) {
-            o->view = view_names[i].view;
-            return true;
-        }
-    if (strcmp(text, "bones") == 0) {
-        o->view = SW_RENDER_VIEW_SHADED, o->bones = true;
-        return true;
-    }
-    if (strncmp(text, "weights:", 8) == 0 && text[8]) {
-        o->view = SW_RENDER_VIEW_WEIGHTS, o->weight_joint = text + 8;
-        return true;
-    }
-    return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT, retention or bones",
-                          text);
-}
-
-static const char* const aa_names[] = {"none", "edge", "taa", "edge+taa"}; /* by sw_render_aa */
-
-static bool parse_aa(const char* text, sw_render_aa* out, tool_error* err) {
-    for (int i = 0; i < 4; i++)
-        if (strcmp(text, aa_names[i]) == 0) {
-            *out = (sw_render_aa)i;
-            return true;
-        }
-    return tool_error_set(err, "--aa: '%s' is not none, edge, taa or edge+taa", text);
-}
-
 /* 0 when the options are fine, else the exit status (the message printed). */
 static int parse_options(tool_args* args, anim_options* program, view_options* o) {
     *o = (view_options){.fps = 30.0, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0,
@@ -238,7 +166,7 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
                 return tool_usage(args, "%s", err.message);
             frames_given = true;
         } else if (tool_args_option(args, arg, "--size")) {
-            if (!(v = tool_args_value(args, "--size", &err)) || !parse_size(v, &o->width, &o->height, &err))
+            if (!(v = tool_args_value(args, "--size", &err)) || !scene_parse_size(v, &o->width, &o->height, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--style")) {
             if (!(v = tool_args_value(args, "--style", &err))) return tool_usage(args, "%s", err.message);
@@ -247,13 +175,13 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
             else if (strcmp(v, "pbr") == 0) o->style = SW_RENDER_STYLE_PBR;
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
         } else if (tool_args_option(args, arg, "--camera")) {
-            if (!(v = tool_args_value(args, "--camera", &err)) || !parse_camera(v, o, &err))
+            if (!(v = tool_args_value(args, "--camera", &err)) || !scene_parse_camera(v, &o->azimuth, &o->elevation, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
-            if (!(v = tool_args_value(args, "--aa", &err)) || !parse_aa(v, &o->aa, &err))
+            if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--view")) {
-            if (!(v = tool_args_value(args, "--view", &err)) || !parse_view(v, o, &err))
+            if (!(v = tool_args_value(args, "--view", &err)) || !scene_parse_view(v, &o->view, &o->bones, &o->weight_joint, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--screenshot")) {
             if (!(o->screenshot = tool_args_value(args, "--screenshot", &err))) return tool_usage(args, "%s", err.message);
@@ -984,7 +912,9 @@ static void handle_char(viewer* v, char c) {
     }
     case 'r': v->view = v->view == SW_RENDER_VIEW_RETENTION ? SW_RENDER_VIEW_SHADED : SW_RENDER_VIEW_RETENTION; break;
     case '1': case '2': case '3': case '4': case '5': case '6':
-        set_view(v, view_names[c - '1'].view);
+        set_view(v, (const sw_render_view[]){SW_RENDER_VIEW_SHADED, SW_RENDER_VIEW_NORMALS, SW_RENDER_VIEW_MOTION,
+                                              SW_RENDER_VIEW_UV, SW_RENDER_VIEW_WEIGHTS,
+                                              SW_RENDER_VIEW_RETENTION}[c - '1']);
         break;
     case 't': v->style = (sw_render_style)((v->style + 1) % 3); break;
     case 'a': v->aa = (sw_render_aa)((v->aa + 1) % 4), v->first_frame = true; break;
@@ -1139,11 +1069,11 @@ static void draw_overlay(viewer* v) {
                                : NULL;
         snprintf(view_text, sizeof view_text, "weights:%s", name ? name : "?");
     } else {
-        snprintf(view_text, sizeof view_text, "%s", view_names[v->view].name);
+        snprintf(view_text, sizeof view_text, "%s", scene_view_name(v->view));
     }
     static const char* const styles[] = {"auto", "toon", "pbr"};
     snprintf(lines[n++], sizeof lines[0], "%s  %s  %s  aa %s%s", method_name(v), view_text, styles[v->style],
-             aa_names[v->aa], v->bones ? "  bones" : "");
+             scene_aa_name(v->aa), v->bones ? "  bones" : "");
     snprintf(lines[n++], sizeof lines[0], "%zu verts  %zu joints  %zu tris", sc->vertex_count, sc->joint_count,
              st.triangles);
     snprintf(lines[n++], sizeof lines[0], "skin cache: %llu skinned, %llu hits", (unsigned long long)v->skinned,

@@ -124,38 +124,15 @@ static sw_result sw__iqm_fail(sw__iqm* I, sw_result code, const char* format, ..
 /* ---- memory -------------------------------------------------------------------------------- */
 
 static void* sw__iqm_alloc(sw__iqm* I, sw__arena* arena, size_t size) {
-    size = (size + 15) & ~(size_t)15;
-    if (size == 0) size = 16;
-    sw__block* b = arena->head;
-    if (!b || b->size - b->used < size) {
-        size_t capacity = size > ((size_t)64 << 10) ? size : ((size_t)64 << 10);
-        if (capacity > SIZE_MAX - sizeof(sw__block)) {
-            sw__iqm_fail(I, SW_ERR_OUT_OF_MEMORY, "out of memory");
-            return NULL;
-        }
-        b = malloc(sizeof(sw__block) + capacity);
-        if (!b) {
-            sw__iqm_fail(I, SW_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
-            return NULL;
-        }
-        b->size = capacity;
-        b->used = 0;
-        b->next = arena->head;
-        arena->head = b;
-    }
-    void* p = (uint8_t*)b->data + b->used;
-    b->used += size;
-    memset(p, 0, size);
+    void* p = sw__arena_take(arena, size);
+    if (!p) sw__iqm_fail(I, SW_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", size);
     return p;
 }
 
 static void* sw__iqm_array_alloc(sw__iqm* I, sw__arena* arena, size_t count, size_t size) {
-    size_t bytes;
-    if (!sw_mul_size(count, size, &bytes) || bytes > SIZE_MAX / 2) {
-        sw__iqm_fail(I, SW_ERR_OUT_OF_MEMORY, "%zu elements of %zu bytes is too much", count, size);
-        return NULL;
-    }
-    return sw__iqm_alloc(I, arena, bytes);
+    void* p = sw__arena_take_array(arena, count, size);
+    if (!p) sw__iqm_fail(I, SW_ERR_OUT_OF_MEMORY, "out of memory (%zu elements of %zu bytes)", count, size);
+    return p;
 }
 
 static const char* sw__iqm_strdup(sw__iqm* I, const char* s, size_t length) {

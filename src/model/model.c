@@ -1,5 +1,6 @@
-/* The format-neutral model (sinew/model.h): freeing and looking up
-   extension records. Image decoding is in model_image.c. */
+/* The format-neutral model (sinew/model.h): its arena, freeing and looking
+   up extension records. Image decoding is in model_image.c. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,32 @@ void sw__arena_free(sw__arena* arena) {
         b = next;
     }
     arena->head = NULL;
+}
+
+void* sw__arena_take(sw__arena* arena, size_t size) {
+    if (size > SIZE_MAX - sizeof(sw__block) - 16) return NULL;
+    size = (size + 15) & ~(size_t)15;
+    if (size == 0) size = 16;
+    sw__block* b = arena->head;
+    if (!b || b->size - b->used < size) {
+        const size_t capacity = size > ((size_t)64 << 10) ? size : ((size_t)64 << 10);
+        b = malloc(sizeof(sw__block) + capacity);
+        if (!b) return NULL;
+        b->size = capacity;
+        b->used = 0;
+        b->next = arena->head;
+        arena->head = b;
+    }
+    void* p = (unsigned char*)b->data + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+void* sw__arena_take_array(sw__arena* arena, size_t count, size_t size) {
+    size_t bytes;
+    if (!sw_mul_size(count, size, &bytes) || bytes > SIZE_MAX / 2) return NULL;
+    return sw__arena_take(arena, bytes);
 }
 
 void sw__model_rest_pose(const sw_model* model, sw_transform* out_local, float* out_weights) {

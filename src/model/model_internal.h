@@ -36,4 +36,12 @@ void sw__model_rest_pose(const sw_model* model, sw_transform* out_local, float* 
 /* Frees every block of an arena and leaves it empty. */
 void sw__arena_free(sw__arena* arena);
 
+/* Zeroed, 16-byte aligned memory from an arena, in blocks of 64 KiB (a
+   larger request gets a block of its own); NULL when out of memory. The
+   IQM and Assimp importers build their models with it (the glTF importer
+   has its own, which charges a memory budget). */
+void* sw__arena_take(sw__arena* arena, size_t size);
+/* count × size bytes; NULL also when the product overflows. */
+void* sw__arena_take_array(sw__arena* arena, size_t count, size_t size);
+
 #endif

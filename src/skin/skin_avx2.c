@@ -57,11 +57,18 @@
 #include <string.h>
 
 #define SW__AVX2 __attribute__((target("avx2,fma")))
+/* Forced inlining and unrolling make the specialised copies; without
+   optimisation (debug, sanitizers) they only multiply the code to compile
+   and instrument, so there the helpers stay functions (skin_sse2.c). */
+#if defined(__OPTIMIZE__)
 #define SW__INLINE static inline __attribute__((always_inline)) SW__AVX2
-/* Loops over influences, lanes and the block's vertices unrolled at any
-   optimisation level (at -O2 GCC keeps some, and their arrays of vectors
+#else
+#define SW__INLINE static inline SW__AVX2
+#endif
+/* Loops over influences, lanes and the block's vertices unrolled in
+   optimised builds (at -O2 GCC keeps some, and their arrays of vectors
    then live in memory). */
-#if defined(__clang__)
+#if defined(__clang__) || !defined(__OPTIMIZE__)
 #define SW__UNROLL /* Clang unrolls these at -O2 already */
 #else
 #define SW__UNROLL _Pragma("GCC unroll 8")

@@ -55,8 +55,16 @@
 #include <emmintrin.h>
 #include <string.h>
 
+/* Forced inlining and unrolling make the specialised copies; in builds
+   without optimisation (debug, sanitizers) they only multiply the code
+   the compiler and the sanitizers process (minutes per file), so there the
+   helpers stay functions and the loops loops: the same arithmetic. */
+#if defined(__OPTIMIZE__)
 #define SW__SSE2_INLINE static inline __attribute__((always_inline))
-#if defined(__clang__)
+#else
+#define SW__SSE2_INLINE static inline
+#endif
+#if defined(__clang__) || !defined(__OPTIMIZE__)
 #define SW__SSE2_UNROLL /* Clang unrolls these at -O2 already */
 #define SW__SSE2_SHARED __attribute__((noinline)) static
 #else
