@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench_crowd.h"
 #include "bench_gpu.h"
+#include "anim_file.h"
 #include "bench_stats.h"
 #include "json_writer.h"
 #include "thread_pool.h"
@@ -34,6 +35,7 @@ const char cmd_bench_help[] =
     "                              [--gpu|--gpu-vs] [--reps R] [--json]\n"
     "       sinew bench anim MODEL [--characters N] [--threads N] [--anim A]\n"
     "                              [--blend A,B] [--reps R] [--json]\n"
+    "                              [--anim-file FILE [--bone-map MAP.json] [--retarget]]\n"
     "       sinew bench crowd MODEL [--characters N] [--threads N] [--dqs] [--gpu]\n"
     "                               [--reps R] [--json]\n"
     "\n"
@@ -65,7 +67,9 @@ const char cmd_bench_help[] =
     "(LeftUpLeg/LeftLeg/LeftFoot and Right..., skipped when the model lacks\n"
     "them) towards targets above the feet: sample + blend, IK, local->model\n"
     "and skin matrices. Ends with a checksum of every character's skin\n"
-    "matrices, which does not depend on --threads.\n"
+    "matrices, which does not depend on --threads. --anim-file FILE adds\n"
+    "FILE's clips to the model's first (see sinew render --help), so A and B\n"
+    "can name them.\n"
     "\n"
     "bench crowd: N characters (default 1000) of MODEL, character i playing\n"
     "animation i mod (the model's count) from its own time, advancing 1/60 s\n"
@@ -100,6 +104,7 @@ typedef struct bench_options {
     const char* kernel;
     const char* anim;
     const char* blend;     /* bench anim --blend A,B */
+    anim_file_options file; /* bench anim --anim-file, --bone-map, --retarget */
 } bench_options;
 
 /* Loads the model and poses it: the first clip at half its length. */
@@ -633,6 +638,11 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
     const int per_char_count = 4 + BLEND_STAGES + 1;
 
     if (tool_load_model(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+    anim_file file = {0}; /* --anim-file: its clips after the model's */
+    if (!anim_file_attach(&file, &a, &opt->file, &err)) {
+        status = tool_fail(args, "%s", err.message);
+        goto done;
+    }
     long clip_index = -1;
     if (opt->anim) {
         if ((clip_index = find_clip(a, opt->anim)) < 0) {
@@ -906,6 +916,7 @@ done:
     free(b.blend_poses), free(b.scratch), free(b.groups), free(b.members);
     free(blend_memory), free(scratch_memory);
     for (int i = 0; i < per_char_count; ++i) free(per_char[i]);
+    anim_file_detach(&file, &a);
     sw_model_free(a);
     return status;
 }
@@ -913,6 +924,7 @@ done:
 int cmd_bench(tool_args* args) {
     bench_options opt = {.threads = 1, .reps = DEFAULT_REPS, .characters = 1000, .copies = 0};
     tool_error err;
+    int took;
     for (const char* arg; (arg = tool_args_next(args));) {
         const char* v;
         if (tool_args_is_help(arg)) return tool_print_help(args);
@@ -929,6 +941,8 @@ int cmd_bench(tool_args* args) {
             if (!(opt.kernel = tool_args_value(args, "--kernel", &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--anim")) {
             if (!(opt.anim = tool_args_value(args, "--anim", &err))) return tool_usage(args, "%s", err.message);
+        } else if ((took = anim_file_option_take(&opt.file, args, arg, &err)) != 0) {
+            if (took < 0) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--blend")) {
             if (!(opt.blend = tool_args_value(args, "--blend", &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--copies")) {
@@ -958,6 +972,9 @@ int cmd_bench(tool_args* args) {
     }
     if (!opt.mode) return tool_usage(args, "say what to benchmark: skin, anim or crowd");
     if (!opt.model) return tool_usage(args, "no MODEL given");
+    if (opt.file.path && strcmp(opt.mode, "anim") != 0)
+        return tool_usage(args, "--anim-file is for bench anim (bench %s does not play clips by name)", opt.mode);
+    if (!anim_file_options_check(&opt.file, &err)) return tool_usage(args, "%s", err.message);
     if (strcmp(opt.mode, "skin") == 0) {
         if (opt.blend) return tool_usage(args, "--blend is for bench anim");
         return bench_skin(&opt, args);

@@ -82,6 +82,17 @@ sinew info "$DEMO" --anim-file "$WORK/mixamo.glb" --bone-map "$WORK/map.json"
 check "info with a bone map" status_is 0
 check "... retargets with it" out_has "retargeted, 18 humanoid bones"
 
+# bench anim plays the merged clips: the same skin matrices (its checksum)
+# as with the character's own clips of the same names.
+sinew bench anim "$DEMO" --anim wave --blend walk,wave --characters 4 --reps 20
+cp "$WORK/out" "$WORK/bench_own.txt"
+sinew bench anim "$DEMO" --anim-file "$DEMO" --anim demo/wave --blend demo/walk,demo/wave --characters 4 --reps 20
+check "bench anim with --anim-file" status_is 0
+check "... the same checksum as the character's own clips" sh -c \
+    "[ -n \"\$(grep checksum '$WORK/out')\" ] && [ \"\$(grep checksum '$WORK/out')\" = \"\$(grep checksum '$WORK/bench_own.txt')\" ]"
+sinew bench skin "$DEMO" --anim-file "$DEMO"
+check "--anim-file on bench skin: usage error" status_is 2
+
 # Errors: one line, exit status 1.
 sinew export "$DEMO" --anim-file "$WORK/not-there.glb" -o "$WORK/x.json"
 check "a missing anim file: exit 1" status_is 1
