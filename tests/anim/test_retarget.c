@@ -462,6 +462,62 @@ static void test_same_rig_renamed(void) {
     sw_model_free(demo);
 }
 
+/* The hips under a parent turned, scaled and moved at rest (as under a
+   Mixamo or UE armature): the clip moves the hips in their parent's space,
+   so in world space they move as the source's hips do (× hips_scale).
+   Without that conversion the displacement would come out turned 90°
+   about Y and doubled. The destination is the UE skeleton of the name
+   tests (pelvis under root). */
+static void test_hips_under_turned_parent(void) {
+    sw_model* demo = load_demo();
+    SW_CHECK(demo != NULL);
+    if (!demo) return;
+    skeleton_model dst;
+    make_skeleton(&dst, ue5_joints, sizeof ue5_joints / sizeof ue5_joints[0]);
+    const int root = node_named(&dst.model, "root"), hips = node_named(&dst.model, "pelvis");
+    const int src_hips = node_named(demo, "pelvis");
+    SW_CHECK(root == 0 && hips == 1 && src_hips >= 0);
+    dst.rest[root].rotation = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), 3.14159265f / 2);
+    dst.rest[root].scale = sw_vec3_make(0.5f, 0.5f, 0.5f);
+    dst.rest[root].translation = sw_vec3_make(0.3f, 1.0f, -0.2f);
+    dst.nodes[root].trs = dst.rest[root];
+    sw_humanoid_map src_map, dst_map;
+    SW_CHECK(sw_humanoid_map_from_names(demo, NULL, &src_map, NULL, NULL) == SW_OK);
+    SW_CHECK(sw_humanoid_map_from_names(&dst.model, NULL, &dst_map, NULL, NULL) == SW_OK);
+    SW_CHECK_EQ_INT(dst_map.node[SW_HUMANOID_HIPS], hips);
+    posed sp, dp;
+    SW_CHECK(pose_alloc(&sp, demo) && pose_alloc(&dp, &dst.model));
+    sw_pose_rest(demo, &sp.pose);
+    sw_pose_update_world(demo, &sp.pose);
+    sw_pose_rest(&dst.model, &dp.pose);
+    sw_pose_update_world(&dst.model, &dp.pose);
+    const sw_vec3 src_rest = world_pos(&sp.pose, src_hips), dst_rest = world_pos(&dp.pose, hips);
+    const sw_clip* src = &demo->animations[clip_named(demo, "walk")];
+    sw_clip* clip = NULL;
+    sw_retarget_info info;
+    sw_diag diag;
+    SW_CHECK(sw_retarget_clip(demo, &src_map, src, &dst.model, &dst_map, NULL, &clip, &info, &diag) == SW_OK);
+    double worst = 0.0, moved = 0.0;
+    for (int i = 0; clip && i <= 12; ++i) {
+        float t = src->duration * (float)i / 12.0f + (i % 2 ? 0.013f : 0.0f);
+        SW_CHECK(sw_pose_evaluate(demo, src, t, false, &sp.pose, &diag) == SW_OK);
+        SW_CHECK(sw_pose_evaluate(&dst.model, clip, t, false, &dp.pose, &diag) == SW_OK);
+        sw_pose_update_world(demo, &sp.pose);
+        sw_pose_update_world(&dst.model, &dp.pose);
+        const sw_vec3 want = sw_vec3_scale(sw_vec3_sub(world_pos(&sp.pose, src_hips), src_rest), info.hips_scale);
+        const sw_vec3 got = sw_vec3_sub(world_pos(&dp.pose, hips), dst_rest);
+        worst = fmax(worst, sw_vec3_length(sw_vec3_sub(want, got)));
+        moved = fmax(moved, sw_vec3_length(want));
+    }
+    printf("hips under a turned, scaled parent: world displacement off by %.3g m of %.3g m (hips scale %.3f)\n",
+           worst, moved, info.hips_scale);
+    SW_CHECK(moved > 0.001);          /* the clip does move the hips */
+    SW_CHECK(worst <= 1e-4 * moved); /* the wrong space would be off by about 2× moved */
+    sw_retarget_clip_free(clip);
+    free(sp.memory), free(dp.memory);
+    sw_model_free(demo);
+}
+
 /* The demo with both arms horizontal at rest: the left by its rest
    rotation, the right by the rest positions of the joints below it. */
 static void make_t_pose(edited* e, const sw_model* demo, double* out_raise_deg) {
@@ -741,6 +797,7 @@ int main(void) {
     SW_RUN(test_user_bone_map);
     SW_RUN(test_merge_by_name);
     SW_RUN(test_same_rig_renamed);
+    SW_RUN(test_hips_under_turned_parent);
     SW_RUN(test_a_pose_to_t_pose);
     SW_RUN(test_errors);
     SW_RUN(test_arnaud_onto_demo);

@@ -235,4 +235,71 @@ check "sinew render --view retention draws the same picture" sh -c \
     "'$SINEW' render '$WORK/tube.gltf' --size 160x120 --aa none --view retention --quiet -o '$WORK/tube_render.png' &&
      '$PY' '$WORK/png.py' same '$WORK/tube_view.png' '$WORK/tube_render.png'"
 
+
+# ---- three joints turned about different axes ----------------------------------------------
+# The tube's blends have two equal small singular values (a turn about one
+# axis); here joints 1 and 2 are turned 90° about X and about Y, so Σ wᵢRᵢ
+# has three different ones and only the smallest is right. Expected values
+# from a Jacobi eigen-solver of MᵀM written here (the renderer solves the
+# cubic in closed form).
+"$PY" - "$WORK/three.gltf" "$WORK/three_expected.txt" <<'EOF'
+import base64, json, math, struct, sys
+weights = [(0.5, 0.3, 0.2), (1/3, 1/3, 1/3), (0.2, 0.5, 0.3), (0.1, 0.1, 0.8), (0.6, 0.4, 0.0), (0.0, 0.0, 1.0)]
+c, s = math.cos(math.pi / 2), math.sin(math.pi / 2)
+rot = [[[1, 0, 0], [0, 1, 0], [0, 0, 1]], [[1, 0, 0], [0, c, -s], [0, s, c]], [[c, 0, s], [0, 1, 0], [-s, 0, c]]]
+def smallest_singular(m):
+    a = [[sum(m[k][i] * m[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    for sweep in range(60):
+        for p in range(3):
+            for q in range(p + 1, 3):
+                if abs(a[p][q]) < 1e-300:
+                    continue
+                th = (a[q][q] - a[p][p]) / (2 * a[p][q])
+                t = (1.0 if th >= 0 else -1.0) / (abs(th) + math.sqrt(th * th + 1))
+                cs = 1 / math.sqrt(t * t + 1); sn = t * cs
+                for k in range(3):
+                    a[k][p], a[k][q] = cs * a[k][p] - sn * a[k][q], sn * a[k][p] + cs * a[k][q]
+                for k in range(3):
+                    a[p][k], a[q][k] = cs * a[p][k] - sn * a[q][k], sn * a[p][k] + cs * a[q][k]
+    return math.sqrt(max(0.0, min(a[i][i] for i in range(3))))
+pos, jnt, wgt, expected = b"", b"", b"", []
+for i, w in enumerate(weights):
+    pos += struct.pack("<3f", 0.2 * i, 0.0, 0.0)
+    jnt += struct.pack("<4B", 0, 1, 2, 0)
+    wgt += struct.pack("<4f", w[0], w[1], w[2], 0.0)
+    m = [[sum(w[k] * rot[k][r][col] for k in range(3)) for col in range(3)] for r in range(3)]
+    used = sum(1 for x in w if x > 0)
+    expected.append(1.0 if used < 2 else smallest_singular(m))
+idx = struct.pack("<6H", 0, 1, 2, 3, 4, 5)
+ibm = struct.pack("<16f", 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1) * 3
+blob, views = b"", []
+for part in (pos, jnt, wgt, idx, ibm):
+    views.append({"buffer": 0, "byteOffset": len(blob), "byteLength": len(part)})
+    blob += part + b"\0" * (-len(part) % 4)
+h = math.sin(math.pi / 4)
+n = len(weights)
+gltf = {
+    "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0, 1, 2, 3]}],
+    "nodes": [{"name": "still"}, {"name": "about_x", "rotation": [h, 0, 0, h]},
+              {"name": "about_y", "rotation": [0, h, 0, h]}, {"name": "points", "mesh": 0, "skin": 0}],
+    "skins": [{"joints": [0, 1, 2], "inverseBindMatrices": 4}],
+    "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}, "indices": 3}]}],
+    "accessors": [
+        {"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3", "min": [0, 0, 0], "max": [0.2 * (n - 1), 0, 0]},
+        {"bufferView": 1, "componentType": 5121, "count": n, "type": "VEC4"},
+        {"bufferView": 2, "componentType": 5126, "count": n, "type": "VEC4"},
+        {"bufferView": 3, "componentType": 5123, "count": 6, "type": "SCALAR"},
+        {"bufferView": 4, "componentType": 5126, "count": 3, "type": "MAT4"}],
+    "bufferViews": views,
+    "buffers": [{"byteLength": len(blob),
+                 "uri": "data:application/octet-stream;base64," + base64.b64encode(blob).decode()}],
+}
+json.dump(gltf, open(sys.argv[1], "w"))
+open(sys.argv[2], "w").write("".join("%d %.9f\n" % (i, e) for i, e in enumerate(expected)))
+EOF
+sinew view "$WORK/three.gltf" --size 160x120 --aa none --script "r h dump:$WORK/three.txt" --frames 1 --exit
+check "three joints, three axes: the retention view reads the smallest singular value" sh -c \
+    "[ $rc -eq 0 ] && awk 'NR == FNR { e[\$1] = \$2; next }
+         FNR > 1 { d = \$4 - e[\$3]; if (d < 0) d = -d; if (d > 2e-6) bad++; n++ }
+         END { exit !(n == 6 && bad == 0) }' '$WORK/three_expected.txt' '$WORK/three.txt'"
 finish
