@@ -11,6 +11,7 @@
    a later check drops it. */
 #include "sinew/spring.h"
 
+#include "../base/base_internal.h"
 #include "spring_internal.h"
 
 #include <cjson/cJSON.h>
@@ -68,22 +69,11 @@ static sw_result sw__fail(sw__reader* R, const char* path, const char* format, .
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* Messages quote text from the file: control characters become '?', so a
-   message stays one line and cannot drive a terminal. */
-static void sw__one_line(char* s) {
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
-}
-
 static sw_result sw__fail(sw__reader* R, const char* path, const char* format, ...) {
-    char text[200];
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
+    sw_result r = sw__diag_vset_at(R->diag, SW_ERR_INVALID_DATA, -1, R->file, path, 200, format, args);
     va_end(args);
-    sw__one_line(text);
-    sw_result r = sw_diag_set(R->diag, SW_ERR_INVALID_DATA, -1, "%s: %s: %s", R->file, path, text);
-    if (R->diag) sw__one_line(R->diag->message);
     return r;
 }
 
@@ -99,9 +89,7 @@ static bool sw__warn(sw__reader* R, const char* path, const char* format, ...) {
     va_start(args, format);
     vsnprintf(text, sizeof text, format, args);
     va_end(args);
-    int n = snprintf(line, sizeof line, "%s: %s: %s", R->file, path, text);
-    if (n < 0) return false;
-    sw__one_line(line);
+    sw__line_at(line, sizeof line, R->file, path, text);
     sw__spring_owned* o = R->out;
     if (!sw__grow((void**)&o->warnings, &o->warning_cap, o->set.warning_count, sizeof *o->warnings)) return false;
     size_t len = strlen(line) + 1;

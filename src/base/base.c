@@ -1,6 +1,8 @@
 /* Results, diagnostics, allocation helpers (see sinew/base.h). */
 #include "sinew/base.h"
 
+#include "base_internal.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,28 @@ sw_result sw_diag_set(sw_diag* diag, sw_result result, int64_t index, const char
         va_end(args);
     }
     return result;
+}
+
+void sw__one_line(char* s) {
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
+}
+
+void sw__line_at(char* out, size_t size, const char* file, const char* where, const char* text) {
+    if (size == 0) return;
+    if (where && *where) snprintf(out, size, "%s: %s: %s", file, where, text);
+    else snprintf(out, size, "%s: %s", file, text);
+    sw__one_line(out);
+}
+
+sw_result sw__diag_vset_at(sw_diag* diag, sw_result code, int64_t index, const char* file, const char* where,
+                           size_t text_size, const char* format, va_list args) {
+    char text[256] = "";
+    if (text_size > 0) vsnprintf(text, text_size < sizeof text ? text_size : sizeof text, format, args);
+    if (where && *where) sw_diag_set(diag, code, index, "%s: %s: %s", file, where, text);
+    else sw_diag_set(diag, code, index, "%s: %s", file, text);
+    if (diag) sw__one_line(diag->message);
+    return code;
 }
 
 bool sw_mul_size(size_t count, size_t size, size_t* out_bytes) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/base_internal.h"
 #include "gltf_internal.h"
 
 #define SW__BLOCK_SIZE ((size_t)64 << 10)
@@ -32,23 +33,13 @@ sw__path sw__at(const char* path, const char* key) {
     return sw__pathf("%s.%s", path, key);
 }
 
-/* Messages quote the file's strings (names, keys, URIs); control
-   characters in them become '?', so a message stays one line and cannot
-   carry terminal escapes. */
-static void sw__one_line(char* s) {
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
-}
-
+/* Messages quote the file's strings (names, keys, URIs): sw__diag_vset_at
+   and sw__line_at keep them one line (base_internal.h). */
 sw_result sw__fail(sw__loader* L, sw_result code, const char* where, const char* format, ...) {
-    char text[256];
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
+    sw__diag_vset_at(&L->diag, code, -1, L->name, where, 256, format, args);
     va_end(args);
-    if (where && *where) sw_diag_set(&L->diag, code, -1, "%s: %s: %s", L->name, where, text);
-    else sw_diag_set(&L->diag, code, -1, "%s: %s", L->name, text);
-    sw__one_line(L->diag.message);
     return code;
 }
 
@@ -62,11 +53,8 @@ sw_result sw__fail_from(sw__loader* L, const char* where, const sw_diag* inner) 
 /* Appends "name: where: text" to the asset's warnings. */
 void sw__store_warning(sw__loader* L, const char* where, const char* text) {
     char line[512];
-    int n = where && *where ? snprintf(line, sizeof line, "%s: %s: %s", L->name, where, text)
-                            : snprintf(line, sizeof line, "%s: %s", L->name, text);
-    size_t length = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-    line[length] = '\0';
-    sw__one_line(line);
+    sw__line_at(line, sizeof line, L->name, where, text);
+    const size_t length = strlen(line);
     /* A warning that cannot be stored is dropped, not turned into an error:
        the allocation failure will show up as one anyway. */
     sw__warning* w = sw__arena_alloc(L, &L->scratch, sizeof *w);

@@ -12,6 +12,8 @@
    result SW_OK. */
 #include "sinew/toon.h"
 
+#include "../base/base_internal.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdarg.h>
@@ -44,12 +46,6 @@ typedef struct sw__reader {
 
 /* ---- messages ------------------------------------------------------------------------------------ */
 
-/* Text from the file in a message: control characters become '?', so a
-   message stays one line. */
-static void sw__one_line(char* s) {
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
-}
 
 /* "file: materials[i] "name": EXT.field" into where. */
 static void sw__where(const sw__reader* R, const char* field, char* out, size_t size) {
@@ -67,14 +63,13 @@ static sw_result sw__fail(sw__reader* R, const char* field, const char* format, 
 #endif
     ;
 static sw_result sw__fail(sw__reader* R, const char* field, const char* format, ...) {
-    char text[128], where[200];
+    char where[200];
+    sw__where(R, field, where, sizeof where);
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
+    sw_result r =
+        sw__diag_vset_at(R->diag, SW_ERR_INVALID_DATA, (int64_t)R->material, where, NULL, 128, format, args);
     va_end(args);
-    sw__where(R, field, where, sizeof where);
-    sw_result r = sw_diag_set(R->diag, SW_ERR_INVALID_DATA, (int64_t)R->material, "%s: %s", where, text);
-    if (R->diag) sw__one_line(R->diag->message);
     return r;
 }
 
@@ -91,8 +86,7 @@ static void sw__warn(sw__reader* R, const char* field, const char* format, ...) 
     vsnprintf(text, sizeof text, format, args);
     va_end(args);
     sw__where(R, field, where, sizeof where);
-    snprintf(R->first_warning, sizeof R->first_warning, "%s: %s", where, text);
-    sw__one_line(R->first_warning);
+    sw__line_at(R->first_warning, sizeof R->first_warning, where, NULL, text);
 }
 
 static void sw__path_key(char* out, const char* path, const char* key) {

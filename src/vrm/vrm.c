@@ -10,6 +10,8 @@
    end. */
 #include "sinew/vrm.h"
 
+#include "../base/base_internal.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdarg.h>
@@ -72,25 +74,16 @@ static sw_result sw__oom(sw__reader* R) {
     return sw_diag_set(R->diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: VRM: out of memory", R->file);
 }
 
-/* Quoted file text must not break the line or drive a terminal. */
-static void sw__one_line(char* s) {
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
-}
-
 static sw_result sw__fail(sw__reader* R, const char* path, const char* format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 static sw_result sw__fail(sw__reader* R, const char* path, const char* format, ...) {
-    char text[200];
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
+    sw_result r = sw__diag_vset_at(R->diag, SW_ERR_INVALID_DATA, -1, R->file, path, 200, format, args);
     va_end(args);
-    sw_result r = sw_diag_set(R->diag, SW_ERR_INVALID_DATA, -1, "%s: %s: %s", R->file, path, text);
-    if (R->diag) sw__one_line(R->diag->message);
     return r;
 }
 
@@ -105,8 +98,7 @@ static void sw__warn(sw__reader* R, const char* path, const char* format, ...) {
     va_start(args, format);
     vsnprintf(text, sizeof text, format, args);
     va_end(args);
-    snprintf(line, sizeof line, "%s: %s: %s", R->file, path, text);
-    sw__one_line(line);
+    sw__line_at(line, sizeof line, R->file, path, text);
     sw__vrm_owned* o = R->o;
     if (o->vrm.warning_count == o->warning_cap) {
         size_t cap = o->warning_cap ? o->warning_cap * 2 : 8;
