@@ -28,11 +28,6 @@
 
 #define SW__AI_DEFAULT_MAX_FILE ((size_t)256 << 20)
 
-static const char* sw__ai_base_name(const char* path) {
-    const char* slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 #ifndef SW_HAVE_ASSIMP
 
 bool sw_assimp_available(void) { return false; }
@@ -48,7 +43,7 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
     if (out_model) *out_model = NULL;
     return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
                        "%s: this build of sinew has no Assimp importer (built with -DSW_ASSIMP=OFF)",
-                       name ? sw__ai_base_name(name) : "<memory>");
+                       name ? sw__path_base_name(name) : "<memory>");
 }
 
 sw_result sw_assimp_load_file(const char* path, const sw_assimp_options* options, sw_model** out_model,
@@ -60,7 +55,7 @@ sw_result sw_assimp_load_file(const char* path, const sw_assimp_options* options
 
 /* The extension of a name, without the dot, or "". */
 static const char* sw__ai_extension(const char* name) {
-    const char* base = sw__ai_base_name(name);
+    const char* base = sw__path_base_name(name);
     const char* dot = strrchr(base, '.');
     return dot && dot != base ? dot + 1 : "";
 }
@@ -79,11 +74,6 @@ static const char* sw__ai_extension(const char* name) {
 
 /* ---- the loader --------------------------------------------------------------------------- */
 
-typedef struct sw__ai_warning {
-    struct sw__ai_warning* next;
-    char* text;
-} sw__ai_warning;
-
 typedef struct sw__ai_name {
     const char* name;
     uint32_t node; /* Assimp preorder index */
@@ -96,11 +86,9 @@ typedef struct sw__ai_geometry {
 } sw__ai_geometry;
 
 typedef struct sw__ai {
-    sw_diag diag;
-    const char* name;                 /* the file's base name, for messages */
+    sw__importer im;                  /* the file's base name, the model's arena, the error, the warnings */
     const struct aiScene* scene;
     sw__model_owner* owner;
-    sw__arena* arena;                 /* the model's memory */
     sw__arena scratch;                /* load-time tables */
     int max_influences;
     bool keep_raw;
@@ -116,78 +104,21 @@ typedef struct sw__ai {
     sw_mat34 root_conversion;         /* units and axes, applied on the root */
     bool has_conversion;
     sw__ai_geometry* geometry;
-    size_t warning_count, warnings_dropped;
-    sw__ai_warning *warnings, **warnings_tail;
     uint32_t image_count, image_capacity;
     const char** image_keys;
 } sw__ai;
-
-#if defined(__GNUC__)
-#define SW__AI_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define SW__AI_PRINTF(a, b)
-#endif
-
-static sw_result sw__ai_fail(sw__ai* A, sw_result code, const char* format, ...) SW__AI_PRINTF(3, 4);
-static sw_result sw__ai_fail(sw__ai* A, sw_result code, const char* format, ...) {
-    char text[224];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    return sw_diag_set(&A->diag, code, -1, "%s: %s", A->name, text);
-}
-
-static void* sw__ai_alloc(sw__ai* A, sw__arena* arena, size_t size) {
-    void* p = sw__arena_take(arena, size);
-    if (!p) sw__ai_fail(A, SW_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", size);
-    return p;
-}
-
-static void* sw__ai_array(sw__ai* A, sw__arena* arena, size_t count, size_t size) {
-    void* p = sw__arena_take_array(arena, count, size);
-    if (!p) sw__ai_fail(A, SW_ERR_OUT_OF_MEMORY, "out of memory (%zu elements of %zu bytes)", count, size);
-    return p;
-}
-
-static const char* sw__ai_strdup(sw__ai* A, const char* s, size_t length) {
-    char* out = sw__ai_alloc(A, A->arena, length + 1);
-    if (out) memcpy(out, s, length);
-    return out;
-}
 
 /* An aiString as model text: its declared length, bounded by the buffer. */
 static const char* sw__ai_string(sw__ai* A, const struct aiString* s) {
     size_t length = s->length < MAXLEN ? s->length : MAXLEN - 1;
     const char* nul = memchr(s->data, 0, length);
     if (nul) length = (size_t)(nul - s->data);
-    return sw__ai_strdup(A, s->data, length);
+    return sw__importer_strdup(&A->im, s->data, length);
 }
 
 /* An aiString's text for comparisons: NUL-terminated within the buffer. */
 static const char* sw__ai_cstr(const struct aiString* s) {
     return memchr(s->data, 0, MAXLEN) ? s->data : "";
-}
-
-static void sw__ai_warn(sw__ai* A, const char* format, ...) SW__AI_PRINTF(2, 3);
-static void sw__ai_warn(sw__ai* A, const char* format, ...) {
-    if (A->warning_count >= SW__AI_MAX_WARNINGS) {
-        A->warnings_dropped++;
-        return;
-    }
-    char text[320];
-    int n = snprintf(text, sizeof text, "%s: ", A->name);
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text + n, sizeof text - (size_t)n, format, args);
-    va_end(args);
-    sw__ai_warning* w = sw__ai_alloc(A, A->arena, sizeof *w);
-    const char* copy = w ? sw__ai_strdup(A, text, strlen(text)) : NULL;
-    if (!copy) return; /* out of memory: the load fails on its next allocation */
-    w->text = (char*)copy;
-    *A->warnings_tail = w;
-    A->warnings_tail = &w->next;
-    A->warning_count++;
 }
 
 /* ---- math ------------------------------------------------------------------------------- */
@@ -264,7 +195,7 @@ static int32_t sw__ai_find(const sw__ai* A, const char* name) {
    graph cannot run forever. */
 static sw_result sw__ai_walk_nodes(sw__ai* A) {
     const struct aiNode* root = A->scene->mRootNode;
-    if (!root) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "Assimp returned a scene without a root node");
+    if (!root) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "Assimp returned a scene without a root node");
     size_t capacity = 1024, count = 0, top = 0;
     const struct aiNode** order = malloc(capacity * sizeof *order);
     int32_t* parents = malloc(capacity * sizeof *parents);
@@ -275,7 +206,7 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
     size_t stack_capacity = capacity;
     sw_result r = SW_OK;
     if (!order || !parents || !stack) {
-        r = sw__ai_fail(A, SW_ERR_OUT_OF_MEMORY, "out of memory");
+        r = sw__importer_fail(&A->im, SW_ERR_OUT_OF_MEMORY, "out of memory");
         goto done;
     }
     stack[top].node = root;
@@ -285,7 +216,7 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
         const struct aiNode* n = stack[top].node;
         int32_t parent = stack[top].parent;
         if (count >= SW__AI_MAX_NODES) {
-            r = sw__ai_fail(A, SW_ERR_UNSUPPORTED, "more than %zu nodes", SW__AI_MAX_NODES);
+            r = sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "more than %zu nodes", SW__AI_MAX_NODES);
             goto done;
         }
         if (count == capacity) {
@@ -295,7 +226,7 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
             int32_t* p = realloc(parents, capacity * sizeof *p);
             if (p) parents = p;
             if (!o || !p) {
-                r = sw__ai_fail(A, SW_ERR_OUT_OF_MEMORY, "out of memory");
+                r = sw__importer_fail(&A->im, SW_ERR_OUT_OF_MEMORY, "out of memory");
                 goto done;
             }
         }
@@ -303,12 +234,12 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
         parents[count] = parent;
         uint32_t index = (uint32_t)count++;
         if (n->mNumChildren && !n->mChildren) {
-            r = sw__ai_fail(A, SW_ERR_INVALID_DATA, "node '%s' has %u children but no list", sw__ai_cstr(&n->mName),
+            r = sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "node '%s' has %u children but no list", sw__ai_cstr(&n->mName),
                             n->mNumChildren);
             goto done;
         }
         if (n->mNumChildren > SW__AI_MAX_NODES) {
-            r = sw__ai_fail(A, SW_ERR_UNSUPPORTED, "node '%s' has %u children", sw__ai_cstr(&n->mName),
+            r = sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "node '%s' has %u children", sw__ai_cstr(&n->mName),
                             n->mNumChildren);
             goto done;
         }
@@ -316,7 +247,7 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
             size_t want = (top + n->mNumChildren) * 2;
             void* s = realloc(stack, want * sizeof *stack);
             if (!s) {
-                r = sw__ai_fail(A, SW_ERR_OUT_OF_MEMORY, "out of memory");
+                r = sw__importer_fail(&A->im, SW_ERR_OUT_OF_MEMORY, "out of memory");
                 goto done;
             }
             stack = s;
@@ -325,7 +256,7 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
         /* pushed last-first, so the first child is visited first */
         for (unsigned c = n->mNumChildren; c-- > 0;) {
             if (!n->mChildren[c]) {
-                r = sw__ai_fail(A, SW_ERR_INVALID_DATA, "node '%s': child %u is missing", sw__ai_cstr(&n->mName), c);
+                r = sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "node '%s': child %u is missing", sw__ai_cstr(&n->mName), c);
                 goto done;
             }
             stack[top].node = n->mChildren[c];
@@ -333,14 +264,14 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
         }
     }
     A->ai_count = count;
-    A->ai_nodes = sw__ai_array(A, &A->scratch, count, sizeof *A->ai_nodes);
-    A->ai_parent = sw__ai_array(A, &A->scratch, count, sizeof *A->ai_parent);
-    A->model_of = sw__ai_array(A, &A->scratch, count, sizeof *A->model_of);
-    A->helper = sw__ai_array(A, &A->scratch, count, sizeof *A->helper);
-    A->names = sw__ai_array(A, &A->scratch, count, sizeof *A->names);
-    A->ai_of = sw__ai_array(A, &A->scratch, count, sizeof *A->ai_of);
+    A->ai_nodes = sw__importer_array(&A->im, &A->scratch, count, sizeof *A->ai_nodes);
+    A->ai_parent = sw__importer_array(&A->im, &A->scratch, count, sizeof *A->ai_parent);
+    A->model_of = sw__importer_array(&A->im, &A->scratch, count, sizeof *A->model_of);
+    A->helper = sw__importer_array(&A->im, &A->scratch, count, sizeof *A->helper);
+    A->names = sw__importer_array(&A->im, &A->scratch, count, sizeof *A->names);
+    A->ai_of = sw__importer_array(&A->im, &A->scratch, count, sizeof *A->ai_of);
     if (!A->ai_nodes || !A->ai_parent || !A->model_of || !A->helper || !A->names || !A->ai_of) {
-        r = A->diag.result;
+        r = A->im.diag.result;
         goto done;
     }
     memcpy(A->ai_nodes, order, count * sizeof *order);
@@ -443,7 +374,7 @@ static void sw__ai_units(sw__ai* A, bool fbx) {
             model->unit_scale_to_metres = (float)(unit / 100.0);
             scale = model->unit_scale_to_metres;
         } else {
-            sw__ai_warn(A, "UnitScaleFactor %g is not a unit; units kept as they are", unit);
+            sw__importer_warn(&A->im, "UnitScaleFactor %g is not a unit; units kept as they are", unit);
         }
     }
     double up = 1, up_sign = 1, front = 2, front_sign = 1, coord = 0, coord_sign = 1;
@@ -462,7 +393,7 @@ static void sw__ai_units(sw__ai* A, bool fbx) {
         model->up_axis_read[0] = signs[1] < 0 ? '-' : '+';
         model->up_axis_read[1] = (char)('X' + axes[1]);
     } else if (has_up) {
-        sw__ai_warn(A, "axis settings (up %g, front %g, right %g) are not three distinct axes; axes kept", up, front,
+        sw__importer_warn(&A->im, "axis settings (up %g, front %g, right %g) are not three distinct axes; axes kept", up, front,
                     coord);
     }
     sw_mat34 c = sw_mat34_identity();
@@ -471,7 +402,7 @@ static void sw__ai_units(sw__ai* A, bool fbx) {
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) c.m[i][j] = j == axes[i] ? (float)signs[i] : 0.0f;
         if (sw_mat34_determinant(&c) < 0.0f)
-            sw__ai_warn(A, "the file's axes are left-handed; converted with a mirror on Z (triangles wind the "
+            sw__importer_warn(&A->im, "the file's axes are left-handed; converted with a mirror on Z (triangles wind the "
                            "other way)");
     }
     for (int i = 0; i < 3; i++)
@@ -492,7 +423,7 @@ static sw_result sw__ai_static_local(sw__ai* A, size_t m, sw_mat34* out) {
         sw_mat34 x;
         const struct aiNode* node = A->ai_nodes[chain[k]];
         if (!sw__ai_matrix(&node->mTransformation, &x))
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "node '%s': its transformation is not a finite affine matrix",
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "node '%s': its transformation is not a finite affine matrix",
                                sw__ai_cstr(&node->mName));
         local = sw_mat34_mul(&local, &x);
     }
@@ -503,10 +434,10 @@ static sw_result sw__ai_static_local(sw__ai* A, size_t m, sw_mat34* out) {
 static sw_result sw__ai_nodes(sw__ai* A) {
     sw_model* model = &A->owner->model;
     size_t n = A->model_count;
-    sw_model_node* nodes = sw__ai_array(A, A->arena, n, sizeof *nodes);
-    uint32_t* identity = sw__ai_array(A, A->arena, n, sizeof *identity);
-    size_t* child_counts = sw__ai_array(A, &A->scratch, n, sizeof *child_counts);
-    if (!nodes || !identity || !child_counts) return A->diag.result;
+    sw_model_node* nodes = sw__importer_array(&A->im, A->im.arena, n, sizeof *nodes);
+    uint32_t* identity = sw__importer_array(&A->im, A->im.arena, n, sizeof *identity);
+    size_t* child_counts = sw__importer_array(&A->im, &A->scratch, n, sizeof *child_counts);
+    if (!nodes || !identity || !child_counts) return A->im.diag.result;
     size_t helpers = 0, long_chains = 0;
     for (size_t i = 0; i < A->ai_count; i++) helpers += A->helper[i];
     for (size_t m = 0; m < n; m++) {
@@ -515,12 +446,12 @@ static sw_result sw__ai_nodes(sw__ai* A) {
         sw_model_node* node = &nodes[m];
         *node = (sw_model_node){.parent = sw__ai_model_parent(A, ai), .mesh = -1, .skin = -1, .camera = -1,
                                 .matrix = sw_mat34_identity(), .source_index = (uint32_t)m};
-        if (!(node->name = sw__ai_string(A, &src->mName))) return A->diag.result;
+        if (!(node->name = sw__ai_string(A, &src->mName))) return A->im.diag.result;
         size_t depth = 0;
         for (int32_t p = A->ai_parent[ai]; p >= 0 && A->helper[p]; p = A->ai_parent[p]) depth++;
         if (depth + 1 > SW__AI_MAX_CHAIN) long_chains++;
         sw_mat34 local;
-        if (sw__ai_static_local(A, m, &local) != SW_OK) return A->diag.result;
+        if (sw__ai_static_local(A, m, &local) != SW_OK) return A->im.diag.result;
         bool exact;
         node->trs = sw__ai_decompose(&local, &exact);
         if (!exact) {
@@ -533,23 +464,23 @@ static sw_result sw__ai_nodes(sw__ai* A) {
     }
     for (size_t m = 0; m < n; m++) {
         if (!child_counts[m]) continue;
-        nodes[m].children = sw__ai_array(A, A->arena, child_counts[m], sizeof(uint32_t));
-        if (!nodes[m].children) return A->diag.result;
+        nodes[m].children = sw__importer_array(&A->im, A->im.arena, child_counts[m], sizeof(uint32_t));
+        if (!nodes[m].children) return A->im.diag.result;
     }
     for (size_t m = 1; m < n; m++) {
         sw_model_node* parent = &nodes[nodes[m].parent];
         ((uint32_t*)parent->children)[parent->child_count++] = (uint32_t)m;
     }
-    if (long_chains) sw__ai_warn(A, "%zu chains of more than %d helper nodes; their top transforms are dropped",
+    if (long_chains) sw__importer_warn(&A->im, "%zu chains of more than %d helper nodes; their top transforms are dropped",
                                  long_chains, SW__AI_MAX_CHAIN - 1);
     model->nodes = nodes;
     model->node_count = n;
     model->node_from_source = identity;
     model->import_collapsed_nodes = helpers;
     /* no warning: folding loses nothing (info and check report the count) */
-    sw_model_scene* scene = sw__ai_alloc(A, A->arena, sizeof *scene);
-    uint32_t* roots = sw__ai_alloc(A, A->arena, sizeof *roots);
-    if (!scene || !roots) return A->diag.result;
+    sw_model_scene* scene = sw__importer_alloc(&A->im, A->im.arena, sizeof *scene);
+    uint32_t* roots = sw__importer_alloc(&A->im, A->im.arena, sizeof *roots);
+    if (!scene || !roots) return A->im.diag.result;
     scene->node_count = 1;
     scene->nodes = roots;
     model->scenes = scene;
@@ -570,17 +501,17 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
     *p = (sw_model_primitive){.mode = SW_MODEL_TRIANGLES, .material = -1};
     size_t vc = mesh->mNumVertices;
     if (vc == 0 || !mesh->mVertices)
-        return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh %u '%s' has no vertices", index, name);
+        return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh %u '%s' has no vertices", index, name);
     if (vc > SW__AI_MAX_VERTICES)
-        return sw__ai_fail(A, SW_ERR_UNSUPPORTED, "mesh %u '%s' has %zu vertices (at most %zu)", index, name, vc,
+        return sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "mesh %u '%s' has %zu vertices (at most %zu)", index, name, vc,
                            SW__AI_MAX_VERTICES);
     if (mesh->mMaterialIndex < A->scene->mNumMaterials) p->material = (int32_t)mesh->mMaterialIndex;
-    float* positions = sw__ai_array(A, A->arena, vc, 3 * sizeof(float));
-    if (!positions) return A->diag.result;
+    float* positions = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
+    if (!positions) return A->im.diag.result;
     for (size_t v = 0; v < vc; v++) {
         const struct aiVector3D* x = &mesh->mVertices[v];
         if (!sw__ai_finite(x->x) || !sw__ai_finite(x->y) || !sw__ai_finite(x->z))
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh %u '%s': vertex %zu's position is not finite", index,
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh %u '%s': vertex %zu's position is not finite", index,
                                name, v);
         positions[v * 3] = (float)x->x, positions[v * 3 + 1] = (float)x->y, positions[v * 3 + 2] = (float)x->z;
         for (int c = 0; c < 3; c++) {
@@ -591,8 +522,8 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
     p->positions = positions;
     p->vertex_count = vc;
     if (mesh->mNormals) {
-        float* normals = sw__ai_array(A, A->arena, vc, 3 * sizeof(float));
-        if (!normals) return A->diag.result;
+        float* normals = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
+        if (!normals) return A->im.diag.result;
         size_t bad = 0;
         for (size_t v = 0; v < vc; v++) {
             const struct aiVector3D* x = &mesh->mNormals[v];
@@ -605,11 +536,11 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
             normals[v * 3] = (float)(x->x / length), normals[v * 3 + 1] = (float)(x->y / length),
             normals[v * 3 + 2] = (float)(x->z / length);
         }
-        if (bad) sw__ai_warn(A, "mesh %u '%s': %zu normals of zero length or not finite (set to +Y)", index, name, bad);
+        if (bad) sw__importer_warn(&A->im, "mesh %u '%s': %zu normals of zero length or not finite (set to +Y)", index, name, bad);
         p->normals = normals;
         if (mesh->mTangents && mesh->mBitangents) {
-            float* tangents = sw__ai_array(A, A->arena, vc, 4 * sizeof(float));
-            if (!tangents) return A->diag.result;
+            float* tangents = sw__importer_array(&A->im, A->im.arena, vc, 4 * sizeof(float));
+            if (!tangents) return A->im.diag.result;
             for (size_t v = 0; v < vc; v++) {
                 const struct aiVector3D *t = &mesh->mTangents[v], *b = &mesh->mBitangents[v];
                 sw_vec3 tv = sw_vec3_make((float)t->x, (float)t->y, (float)t->z);
@@ -627,8 +558,8 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
     }
     for (int s = 0; s < SW_MODEL_MAX_TEXCOORDS && s < AI_MAX_NUMBER_OF_TEXTURECOORDS; s++) {
         if (!mesh->mTextureCoords[s]) break;
-        float* uv = sw__ai_array(A, A->arena, vc, 2 * sizeof(float));
-        if (!uv) return A->diag.result;
+        float* uv = sw__importer_array(&A->im, A->im.arena, vc, 2 * sizeof(float));
+        if (!uv) return A->im.diag.result;
         for (size_t v = 0; v < vc; v++) {
             const struct aiVector3D* x = &mesh->mTextureCoords[s][v];
             uv[v * 2] = sw__ai_finite(x->x) ? (float)x->x : 0.0f;
@@ -638,8 +569,8 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
         p->texcoord_count = s + 1;
     }
     if (mesh->mColors[0]) {
-        float* rgba = sw__ai_array(A, A->arena, vc, 4 * sizeof(float));
-        if (!rgba) return A->diag.result;
+        float* rgba = sw__importer_array(&A->im, A->im.arena, vc, 4 * sizeof(float));
+        if (!rgba) return A->im.diag.result;
         for (size_t v = 0; v < vc; v++) {
             const struct aiColor4D* c = &mesh->mColors[0][v];
             const ai_real x[4] = {c->r, c->g, c->b, c->a};
@@ -650,44 +581,44 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
     /* Triangles only: SortByPType with points and lines removed leaves
        triangles; anything else Assimp hands back is skipped. */
     if (mesh->mNumFaces && !mesh->mFaces)
-        return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh %u '%s' has %u faces but no list", index, name,
+        return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh %u '%s' has %u faces but no list", index, name,
                            mesh->mNumFaces);
     size_t triangles = 0, skipped = 0;
     for (unsigned f = 0; f < mesh->mNumFaces; f++) {
         if (mesh->mFaces[f].mNumIndices == 3 && mesh->mFaces[f].mIndices) triangles++;
         else skipped++;
     }
-    uint32_t* indices = sw__ai_array(A, A->arena, triangles ? triangles : 1, 3 * sizeof(uint32_t));
-    if (!indices) return A->diag.result;
+    uint32_t* indices = sw__importer_array(&A->im, A->im.arena, triangles ? triangles : 1, 3 * sizeof(uint32_t));
+    if (!indices) return A->im.diag.result;
     size_t k = 0;
     for (unsigned f = 0; f < mesh->mNumFaces; f++) {
         const struct aiFace* face = &mesh->mFaces[f];
         if (face->mNumIndices != 3 || !face->mIndices) continue;
         for (int c = 0; c < 3; c++) {
             if (face->mIndices[c] >= vc)
-                return sw__ai_fail(A, SW_ERR_INDEX_OUT_OF_RANGE, "mesh %u '%s': face %u uses vertex %u of %zu", index,
+                return sw__importer_fail(&A->im, SW_ERR_INDEX_OUT_OF_RANGE, "mesh %u '%s': face %u uses vertex %u of %zu", index,
                                    name, f, face->mIndices[c], vc);
             indices[k++] = face->mIndices[c];
         }
     }
-    if (skipped) sw__ai_warn(A, "mesh %u '%s': %zu faces that are not triangles skipped", index, name, skipped);
+    if (skipped) sw__importer_warn(&A->im, "mesh %u '%s': %zu faces that are not triangles skipped", index, name, skipped);
     p->indices = indices;
     p->index_count = k;
     /* Morph targets: Assimp gives each target's absolute positions. */
     if (mesh->mNumAnimMeshes && mesh->mAnimMeshes) {
         size_t n = mesh->mNumAnimMeshes;
-        sw_model_morph_target* targets = sw__ai_array(A, A->arena, n, sizeof *targets);
-        if (!targets) return A->diag.result;
+        sw_model_morph_target* targets = sw__importer_array(&A->im, A->im.arena, n, sizeof *targets);
+        if (!targets) return A->im.diag.result;
         for (size_t t = 0; t < n; t++) {
             const struct aiAnimMesh* am = mesh->mAnimMeshes[t];
             if (!am || am->mNumVertices != vc) {
-                sw__ai_warn(A, "mesh %u '%s': morph target %zu does not match the mesh's %zu vertices; left empty",
+                sw__importer_warn(&A->im, "mesh %u '%s': morph target %zu does not match the mesh's %zu vertices; left empty",
                             index, name, t, vc);
                 continue;
             }
             if (am->mVertices) {
-                float* d = sw__ai_array(A, A->arena, vc, 3 * sizeof(float));
-                if (!d) return A->diag.result;
+                float* d = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
+                if (!d) return A->im.diag.result;
                 for (size_t v = 0; v < vc; v++) {
                     const struct aiVector3D* x = &am->mVertices[v];
                     float dx = (float)x->x - positions[v * 3], dy = (float)x->y - positions[v * 3 + 1],
@@ -698,8 +629,8 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
                 targets[t].positions = d;
             }
             if (am->mNormals && mesh->mNormals) {
-                float* d = sw__ai_array(A, A->arena, vc, 3 * sizeof(float));
-                if (!d) return A->diag.result;
+                float* d = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
+                if (!d) return A->im.diag.result;
                 for (size_t v = 0; v < vc; v++) {
                     const struct aiVector3D* x = &am->mNormals[v];
                     for (int c = 0; c < 3; c++) {
@@ -750,19 +681,19 @@ static sw_result sw__ai_joint_of(sw__ai* A, sw__ai_joints* J, const struct aiBon
         }
     int32_t ai = sw__ai_find(A, name);
     if (ai < 0)
-        return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh '%s': bone '%s' names no node", mesh_name, name);
+        return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh '%s': bone '%s' names no node", mesh_name, name);
     if (J->count >= 65535)
-        return sw__ai_fail(A, SW_ERR_UNSUPPORTED, "mesh '%s': more than 65535 bones in one skin", mesh_name);
+        return sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "mesh '%s': more than 65535 bones in one skin", mesh_name);
     sw_mat34 offset;
     if (!sw__ai_matrix(&bone->mOffsetMatrix, &offset))
-        return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh '%s': bone '%s' has an offset matrix that is not finite and "
+        return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh '%s': bone '%s' has an offset matrix that is not finite and "
                                                    "affine", mesh_name, name);
     if (J->count == J->capacity) {
         size_t capacity = J->capacity ? J->capacity * 2 : 64;
-        const char** names = sw__ai_array(A, &A->scratch, capacity, sizeof *names);
-        uint32_t* nodes = sw__ai_array(A, &A->scratch, capacity, sizeof *nodes);
-        sw_mat34* ibm = sw__ai_array(A, &A->scratch, capacity, sizeof *ibm);
-        if (!names || !nodes || !ibm) return A->diag.result;
+        const char** names = sw__importer_array(&A->im, &A->scratch, capacity, sizeof *names);
+        uint32_t* nodes = sw__importer_array(&A->im, &A->scratch, capacity, sizeof *nodes);
+        sw_mat34* ibm = sw__importer_array(&A->im, &A->scratch, capacity, sizeof *ibm);
+        if (!names || !nodes || !ibm) return A->im.diag.result;
         if (J->count) {
             memcpy(names, J->names, J->count * sizeof *names);
             memcpy(nodes, J->nodes, J->count * sizeof *nodes);
@@ -781,24 +712,24 @@ static sw_result sw__ai_joint_of(sw__ai* A, sw__ai_joints* J, const struct aiBon
 static sw_result sw__ai_influences(sw__ai* A, const struct aiMesh* mesh, sw__ai_joints* J, sw_model_primitive* p) {
     const char* name = sw__ai_cstr(&mesh->mName);
     size_t vc = p->vertex_count;
-    if (!mesh->mBones) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh '%s' has %u bones but no list", name,
+    if (!mesh->mBones) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh '%s' has %u bones but no list", name,
                                           mesh->mNumBones);
-    uint32_t* counts = sw__ai_array(A, &A->scratch, vc + 1, sizeof *counts);
-    if (!counts) return A->diag.result;
+    uint32_t* counts = sw__importer_array(&A->im, &A->scratch, vc + 1, sizeof *counts);
+    if (!counts) return A->im.diag.result;
     size_t total = 0, negative = 0;
     for (unsigned b = 0; b < mesh->mNumBones; b++) {
         const struct aiBone* bone = mesh->mBones[b];
-        if (!bone) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh '%s': bone %u is missing", name, b);
+        if (!bone) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh '%s': bone %u is missing", name, b);
         if (bone->mNumWeights && !bone->mWeights)
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh '%s': bone '%s' has %u weights but no list", name,
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh '%s': bone '%s' has %u weights but no list", name,
                                sw__ai_cstr(&bone->mName), bone->mNumWeights);
         for (unsigned w = 0; w < bone->mNumWeights; w++) {
             const struct aiVertexWeight* x = &bone->mWeights[w];
             if (x->mVertexId >= vc)
-                return sw__ai_fail(A, SW_ERR_INDEX_OUT_OF_RANGE, "mesh '%s': bone '%s' weights vertex %u of %zu", name,
+                return sw__importer_fail(&A->im, SW_ERR_INDEX_OUT_OF_RANGE, "mesh '%s': bone '%s' weights vertex %u of %zu", name,
                                    sw__ai_cstr(&bone->mName), x->mVertexId, vc);
             if (!sw__ai_finite(x->mWeight))
-                return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh '%s': bone '%s' gives vertex %u a weight that is not "
+                return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh '%s': bone '%s' gives vertex %u a weight that is not "
                                                            "finite", name, sw__ai_cstr(&bone->mName), x->mVertexId);
             if (x->mWeight < 0) negative++;
             if (x->mWeight <= 0 && !A->keep_raw) continue;
@@ -815,14 +746,14 @@ static sw_result sw__ai_influences(sw__ai* A, const struct aiMesh* mesh, sw__ai_
         sum += c;
     }
     start[vc] = (uint32_t)sum;
-    sw__ai_influence* list = sw__ai_array(A, &A->scratch, total ? total : 1, sizeof *list);
-    uint32_t* fill = sw__ai_array(A, &A->scratch, vc, sizeof *fill);
-    if (!list || !fill) return A->diag.result;
+    sw__ai_influence* list = sw__importer_array(&A->im, &A->scratch, total ? total : 1, sizeof *list);
+    uint32_t* fill = sw__importer_array(&A->im, &A->scratch, vc, sizeof *fill);
+    if (!list || !fill) return A->im.diag.result;
     size_t most = 0;
     for (unsigned b = 0; b < mesh->mNumBones; b++) {
         const struct aiBone* bone = mesh->mBones[b];
         uint16_t joint = 0; /* set by sw__ai_joint_of on success */
-        if (sw__ai_joint_of(A, J, bone, name, &joint) != SW_OK) return A->diag.result;
+        if (sw__ai_joint_of(A, J, bone, name, &joint) != SW_OK) return A->im.diag.result;
         for (unsigned w = 0; w < bone->mNumWeights; w++) {
             const struct aiVertexWeight* x = &bone->mWeights[w];
             if (x->mWeight <= 0 && !A->keep_raw) continue;
@@ -836,16 +767,16 @@ static sw_result sw__ai_influences(sw__ai* A, const struct aiMesh* mesh, sw__ai_
         if (n > most) most = n;
     }
     int kept_max = most > 4 && A->max_influences == 8 ? 8 : 4;
-    uint16_t* joints = sw__ai_array(A, A->arena, vc, (size_t)kept_max * sizeof *joints);
-    float* weights = sw__ai_array(A, A->arena, vc, (size_t)kept_max * sizeof *weights);
-    if (!joints || !weights) return A->diag.result;
+    uint16_t* joints = sw__importer_array(&A->im, A->im.arena, vc, (size_t)kept_max * sizeof *joints);
+    float* weights = sw__importer_array(&A->im, A->im.arena, vc, (size_t)kept_max * sizeof *weights);
+    if (!joints || !weights) return A->im.diag.result;
     if (A->keep_raw) {
         size_t raw = (most + 3) / 4 * 4;
         if (raw > SW__AI_MAX_RAW) raw = SW__AI_MAX_RAW;
         if (raw == 0) raw = 4;
-        uint16_t* rj = sw__ai_array(A, A->arena, vc, raw * sizeof *rj);
-        float* rw = sw__ai_array(A, A->arena, vc, raw * sizeof *rw);
-        if (!rj || !rw) return A->diag.result;
+        uint16_t* rj = sw__importer_array(&A->im, A->im.arena, vc, raw * sizeof *rj);
+        float* rw = sw__importer_array(&A->im, A->im.arena, vc, raw * sizeof *rw);
+        if (!rj || !rw) return A->im.diag.result;
         for (size_t v = 0; v < vc; v++)
             for (size_t k = 0; k < raw && start[v] + k < start[v + 1]; k++) {
                 rj[v * raw + k] = list[start[v] + k].joint;
@@ -885,15 +816,15 @@ static sw_result sw__ai_influences(sw__ai* A, const struct aiMesh* mesh, sw__ai_
     if (dropped) {
         model->import_dropped_vertices += dropped;
         if (dropped_most > model->import_dropped_weight) model->import_dropped_weight = dropped_most;
-        sw__ai_warn(A, "mesh '%s': %zu vertices have more than %d bone weights (the %d largest kept, renormalised; up "
+        sw__importer_warn(&A->im, "mesh '%s': %zu vertices have more than %d bone weights (the %d largest kept, renormalised; up "
                        "to %.3g of a vertex's weight dropped)", name, dropped, kept_max, kept_max,
                     (double)dropped_most);
     }
     if (unweighted)
-        sw__ai_warn(A, "mesh '%s': %zu vertices have no bone weight (given weight 1 on the skin's first joint)", name,
+        sw__importer_warn(&A->im, "mesh '%s': %zu vertices have no bone weight (given weight 1 on the skin's first joint)", name,
                     unweighted);
     if (negative)
-        sw__ai_warn(A, "mesh '%s': %zu negative bone weights dropped", name, negative);
+        sw__importer_warn(&A->im, "mesh '%s': %zu negative bone weights dropped", name, negative);
     p->influence_count = kept_max;
     p->influence_sets = (int)((most + 3) / 4);
     p->joints = joints;
@@ -906,94 +837,94 @@ static sw_result sw__ai_influences(sw__ai* A, const struct aiMesh* mesh, sw__ai_
 static sw_result sw__ai_meshes(sw__ai* A) {
     sw_model* model = &A->owner->model;
     const struct aiScene* S = A->scene;
-    if (S->mNumMeshes && !S->mMeshes) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "meshes listed but missing");
+    if (S->mNumMeshes && !S->mMeshes) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "meshes listed but missing");
     for (unsigned i = 0; i < S->mNumMeshes; i++)
-        if (!S->mMeshes[i]) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "mesh %u is missing", i);
-    A->geometry = sw__ai_array(A, &A->scratch, S->mNumMeshes ? S->mNumMeshes : 1, sizeof *A->geometry);
-    if (!A->geometry) return A->diag.result;
+        if (!S->mMeshes[i]) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh %u is missing", i);
+    A->geometry = sw__importer_array(&A->im, &A->scratch, S->mNumMeshes ? S->mNumMeshes : 1, sizeof *A->geometry);
+    if (!A->geometry) return A->im.diag.result;
     sw_model_node* nodes = (sw_model_node*)model->nodes;
     size_t mesh_count = 0, skin_count = 0, instanced = 0;
     for (size_t m = 0; m < A->model_count; m++) {
         const struct aiNode* src = A->ai_nodes[A->ai_of[m]];
         if (!src->mNumMeshes) continue;
         if (!src->mMeshes)
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "node '%s' lists %u meshes but no indices",
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "node '%s' lists %u meshes but no indices",
                                sw__ai_cstr(&src->mName), src->mNumMeshes);
         bool skinned = false;
         for (unsigned k = 0; k < src->mNumMeshes; k++) {
             unsigned mi = src->mMeshes[k];
             if (mi >= S->mNumMeshes)
-                return sw__ai_fail(A, SW_ERR_INDEX_OUT_OF_RANGE, "node '%s' uses mesh %u of %u",
+                return sw__importer_fail(&A->im, SW_ERR_INDEX_OUT_OF_RANGE, "node '%s' uses mesh %u of %u",
                                    sw__ai_cstr(&src->mName), mi, S->mNumMeshes);
             skinned = skinned || S->mMeshes[mi]->mNumBones > 0;
             instanced += S->mMeshes[mi]->mNumVertices;
             if (instanced > SW__AI_MAX_INSTANCED_VERTICES)
-                return sw__ai_fail(A, SW_ERR_UNSUPPORTED, "the nodes draw more than %zu vertices in all",
+                return sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "the nodes draw more than %zu vertices in all",
                                    SW__AI_MAX_INSTANCED_VERTICES);
         }
         mesh_count++;
         skin_count += skinned;
     }
     if (!mesh_count) return SW_OK;
-    sw_model_mesh* meshes = sw__ai_array(A, A->arena, mesh_count, sizeof *meshes);
-    sw_model_skin* skins = skin_count ? sw__ai_array(A, A->arena, skin_count, sizeof *skins) : NULL;
-    if (!meshes || (skin_count && !skins)) return A->diag.result;
+    sw_model_mesh* meshes = sw__importer_array(&A->im, A->im.arena, mesh_count, sizeof *meshes);
+    sw_model_skin* skins = skin_count ? sw__importer_array(&A->im, A->im.arena, skin_count, sizeof *skins) : NULL;
+    if (!meshes || (skin_count && !skins)) return A->im.diag.result;
     size_t mesh_index = 0, skin_index = 0;
     for (size_t m = 0; m < A->model_count; m++) {
         const struct aiNode* src = A->ai_nodes[A->ai_of[m]];
         if (!src->mNumMeshes) continue;
         sw_model_mesh* out = &meshes[mesh_index];
-        sw_model_primitive* prims = sw__ai_array(A, A->arena, src->mNumMeshes, sizeof *prims);
-        if (!prims) return A->diag.result;
+        sw_model_primitive* prims = sw__importer_array(&A->im, A->im.arena, src->mNumMeshes, sizeof *prims);
+        if (!prims) return A->im.diag.result;
         sw__ai_joints J = {0};
         size_t targets = 0;
         const struct aiMesh* first = S->mMeshes[src->mMeshes[0]];
         for (unsigned k = 0; k < src->mNumMeshes; k++) {
             const struct aiMesh* mesh = S->mMeshes[src->mMeshes[k]];
             const sw_model_primitive* g;
-            if (sw__ai_read_geometry(A, src->mMeshes[k], &g) != SW_OK) return A->diag.result;
+            if (sw__ai_read_geometry(A, src->mMeshes[k], &g) != SW_OK) return A->im.diag.result;
             prims[k] = *g;
-            if (mesh->mNumBones && sw__ai_influences(A, mesh, &J, &prims[k]) != SW_OK) return A->diag.result;
+            if (mesh->mNumBones && sw__ai_influences(A, mesh, &J, &prims[k]) != SW_OK) return A->im.diag.result;
             if (prims[k].target_count > targets) targets = prims[k].target_count;
         }
         /* every primitive of a mesh has the same morph targets: pad with empty ones */
         for (unsigned k = 0; k < src->mNumMeshes && targets; k++) {
             if (prims[k].target_count == targets) continue;
-            sw_model_morph_target* padded = sw__ai_array(A, A->arena, targets, sizeof *padded);
-            if (!padded) return A->diag.result;
+            sw_model_morph_target* padded = sw__importer_array(&A->im, A->im.arena, targets, sizeof *padded);
+            if (!padded) return A->im.diag.result;
             if (prims[k].target_count) memcpy(padded, prims[k].targets, prims[k].target_count * sizeof *padded);
             prims[k].targets = padded;
             prims[k].target_count = targets;
         }
         if (targets) {
-            float* weights = sw__ai_array(A, A->arena, targets, sizeof *weights);
-            const char** names = sw__ai_array(A, A->arena, targets, sizeof *names);
-            if (!weights || !names) return A->diag.result;
+            float* weights = sw__importer_array(&A->im, A->im.arena, targets, sizeof *weights);
+            const char** names = sw__importer_array(&A->im, A->im.arena, targets, sizeof *names);
+            if (!weights || !names) return A->im.diag.result;
             for (unsigned k = 0; k < src->mNumMeshes; k++) {
                 const struct aiMesh* mesh = S->mMeshes[src->mMeshes[k]];
                 for (unsigned t = 0; t < mesh->mNumAnimMeshes && mesh->mAnimMeshes && t < targets; t++) {
                     const struct aiAnimMesh* am = mesh->mAnimMeshes[t];
                     if (!am || names[t]) continue;
                     weights[t] = isfinite(am->mWeight) ? am->mWeight : 0.0f;
-                    if (!(names[t] = sw__ai_string(A, &am->mName))) return A->diag.result;
+                    if (!(names[t] = sw__ai_string(A, &am->mName))) return A->im.diag.result;
                 }
             }
             for (size_t t = 0; t < targets; t++)
-                if (!names[t] && !(names[t] = sw__ai_strdup(A, "", 0))) return A->diag.result;
+                if (!names[t] && !(names[t] = sw__importer_strdup(&A->im, "", 0))) return A->im.diag.result;
             out->weights = weights;
             out->target_names = names;
             out->weight_count = targets;
         }
         out->name = sw__ai_string(A, src->mNumMeshes == 1 && first->mName.length ? &first->mName : &src->mName);
-        if (!out->name) return A->diag.result;
+        if (!out->name) return A->im.diag.result;
         out->primitives = prims;
         out->primitive_count = src->mNumMeshes;
         nodes[m].mesh = (int32_t)mesh_index++;
         if (J.count) {
             sw_model_skin* skin = &skins[skin_index];
-            uint32_t* joints = sw__ai_array(A, A->arena, J.count, sizeof *joints);
-            sw_mat34* ibm = sw__ai_array(A, A->arena, J.count, sizeof *ibm);
-            if (!joints || !ibm) return A->diag.result;
+            uint32_t* joints = sw__importer_array(&A->im, A->im.arena, J.count, sizeof *joints);
+            sw_mat34* ibm = sw__importer_array(&A->im, A->im.arena, J.count, sizeof *ibm);
+            if (!joints || !ibm) return A->im.diag.result;
             memcpy(joints, J.nodes, J.count * sizeof *joints);
             memcpy(ibm, J.inverse_bind, J.count * sizeof *ibm);
             *skin = (sw_model_skin){.joints = joints, .joint_count = J.count, .inverse_bind = ibm, .skeleton = -1};
@@ -1031,7 +962,7 @@ static int32_t sw__ai_texture(sw__ai* A, const char* path, sw_model_image* image
         char* end;
         long n = strtol(path + 1, &end, 10);
         if (*end || n < 0 || (unsigned long)n >= S->mNumTextures || !S->mTextures) {
-            sw__ai_warn(A, "texture '%s' names no embedded texture; ignored", path);
+            sw__importer_warn(&A->im, "texture '%s' names no embedded texture; ignored", path);
             return -1;
         }
         embedded = n;
@@ -1048,10 +979,10 @@ static int32_t sw__ai_texture(sw__ai* A, const char* path, sw_model_image* image
     if (embedded >= 0) {
         const struct aiTexture* x = S->mTextures[embedded];
         if (!x || x->mHeight != 0 || !x->pcData || x->mWidth == 0) {
-            sw__ai_warn(A, "texture '%s' is embedded as raw texels, which sinew does not read; ignored", path);
+            sw__importer_warn(&A->im, "texture '%s' is embedded as raw texels, which sinew does not read; ignored", path);
             return -1;
         }
-        uint8_t* data = sw__ai_alloc(A, A->arena, x->mWidth);
+        uint8_t* data = sw__importer_alloc(&A->im, A->im.arena, x->mWidth);
         if (!data) return -1;
         memcpy(data, x->pcData, x->mWidth);
         char hint[HINTMAXTEXTURELEN + 1] = {0};
@@ -1060,13 +991,13 @@ static int32_t sw__ai_texture(sw__ai* A, const char* path, sw_model_image* image
         image->data_size = x->mWidth;
         image->mime_type = sw__ai_mime(hint);
     } else {
-        char* uri = (char*)sw__ai_strdup(A, path, strlen(path));
+        char* uri = (char*)sw__importer_strdup(&A->im, path, strlen(path));
         if (!uri) return -1;
         for (char* c = uri; *c; c++)
             if (*c == '\\') *c = '/'; /* Windows separators, as exporters write them */
         image->uri = uri;
     }
-    image->name = sw__ai_strdup(A, path, strlen(path));
+    image->name = sw__importer_strdup(&A->im, path, strlen(path));
     A->image_keys[A->image_count] = image->name;
     textures[A->image_count] = (sw_model_texture){.image = (int32_t)A->image_count, .sampler = -1};
     return (int32_t)A->image_count++;
@@ -1096,14 +1027,14 @@ static sw_result sw__ai_materials(sw__ai* A) {
     sw_model* model = &A->owner->model;
     const struct aiScene* S = A->scene;
     if (!S->mNumMaterials) return SW_OK;
-    if (!S->mMaterials) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "materials listed but missing");
+    if (!S->mMaterials) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "materials listed but missing");
     size_t n = S->mNumMaterials;
-    sw_model_material* out = sw__ai_array(A, A->arena, n, sizeof *out);
+    sw_model_material* out = sw__importer_array(&A->im, A->im.arena, n, sizeof *out);
     A->image_capacity = (uint32_t)(n * 4 < 65536 ? n * 4 : 65536);
-    sw_model_image* images = sw__ai_array(A, A->arena, A->image_capacity, sizeof *images);
-    sw_model_texture* textures = sw__ai_array(A, A->arena, A->image_capacity, sizeof *textures);
-    A->image_keys = sw__ai_array(A, &A->scratch, A->image_capacity, sizeof *A->image_keys);
-    if (!out || !images || !textures || !A->image_keys) return A->diag.result;
+    sw_model_image* images = sw__importer_array(&A->im, A->im.arena, A->image_capacity, sizeof *images);
+    sw_model_texture* textures = sw__importer_array(&A->im, A->im.arena, A->image_capacity, sizeof *textures);
+    A->image_keys = sw__importer_array(&A->im, &A->scratch, A->image_capacity, sizeof *A->image_keys);
+    if (!out || !images || !textures || !A->image_keys) return A->im.diag.result;
     static const enum aiTextureType base_types[] = {aiTextureType_BASE_COLOR, aiTextureType_DIFFUSE};
     static const enum aiTextureType normal_types[] = {aiTextureType_NORMALS, aiTextureType_NORMAL_CAMERA};
     static const enum aiTextureType emissive_types[] = {aiTextureType_EMISSIVE, aiTextureType_EMISSION_COLOR};
@@ -1118,7 +1049,7 @@ static sw_result sw__ai_materials(sw__ai* A) {
         memset(&name, 0, sizeof name);
         if (aiGetMaterialString(m, AI_MATKEY_NAME, &name) == aiReturn_SUCCESS &&
             !(mat->name = sw__ai_string(A, &name)))
-            return A->diag.result;
+            return A->im.diag.result;
         struct aiColor4D c;
         if (aiGetMaterialColor(m, AI_MATKEY_BASE_COLOR, &c) == aiReturn_SUCCESS ||
             aiGetMaterialColor(m, AI_MATKEY_COLOR_DIFFUSE, &c) == aiReturn_SUCCESS) {
@@ -1148,7 +1079,7 @@ static sw_result sw__ai_materials(sw__ai* A) {
         mat->emissive_texture = sw__ai_texture_ref(A, m, emissive_types, 2, images, textures);
         mat->metallic_roughness_texture = (sw_model_texture_ref){.texture = -1, .scale = 1.0f, .uv_scale = {1, 1}};
         mat->occlusion_texture = sw__ai_texture_ref(A, m, ao_types, 2, images, textures);
-        if (A->diag.result != SW_OK) return A->diag.result;
+        if (A->im.diag.result != SW_OK) return A->im.diag.result;
         if (mat->emissive_texture.texture >= 0 && !mat->emissive_factor[0] && !mat->emissive_factor[1] &&
             !mat->emissive_factor[2])
             mat->emissive_factor[0] = mat->emissive_factor[1] = mat->emissive_factor[2] = 1.0f;
@@ -1178,13 +1109,13 @@ static sw_result sw__ai_read_keys(sw__ai* A, const char* what, const char* node,
                                   bool rotation, sw__ai_keys* out, size_t* dropped) {
     *out = (sw__ai_keys){.width = rotation ? 4 : 3};
     if (!count) return SW_OK;
-    if (!keys) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "channel '%s': %zu %s keys but no list", node, count, what);
+    if (!keys) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "channel '%s': %zu %s keys but no list", node, count, what);
     if (count > SW__AI_MAX_KEYS)
-        return sw__ai_fail(A, SW_ERR_UNSUPPORTED, "channel '%s': %zu %s keys (at most %zu)", node, count, what,
+        return sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "channel '%s': %zu %s keys (at most %zu)", node, count, what,
                            SW__AI_MAX_KEYS);
-    double* times = sw__ai_array(A, &A->scratch, count, sizeof *times);
-    float* values = sw__ai_array(A, &A->scratch, count, (size_t)out->width * sizeof *values);
-    if (!times || !values) return A->diag.result;
+    double* times = sw__importer_array(&A->im, &A->scratch, count, sizeof *times);
+    float* values = sw__importer_array(&A->im, &A->scratch, count, (size_t)out->width * sizeof *values);
+    if (!times || !values) return A->im.diag.result;
     size_t n = 0;
     for (size_t k = 0; k < count; k++) {
         double t;
@@ -1202,7 +1133,7 @@ static sw_result sw__ai_read_keys(sw__ai* A, const char* what, const char* node,
         bool finite = isfinite(t);
         for (int c = 0; c < out->width; c++) finite = finite && isfinite(v[c]) && fabsf(v[c]) < 1e30f;
         if (!finite)
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "channel '%s': %s key %zu is not finite", node, what, k);
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "channel '%s': %s key %zu is not finite", node, what, k);
         if (n && !(t > times[n - 1])) {
             (*dropped)++;
             continue;
@@ -1257,9 +1188,9 @@ typedef struct sw__ai_channel {
 /* A track straight from one key list (seconds = ticks / rate). */
 static sw_result sw__ai_track(sw__ai* A, const sw__ai_keys* k, double rate, uint32_t target, sw_track_path path,
                               sw_track* out) {
-    float* times = sw__ai_array(A, A->arena, k->count, sizeof *times);
-    float* values = sw__ai_array(A, A->arena, k->count, (size_t)k->width * sizeof *values);
-    if (!times || !values) return A->diag.result;
+    float* times = sw__importer_array(&A->im, A->im.arena, k->count, sizeof *times);
+    float* values = sw__importer_array(&A->im, A->im.arena, k->count, (size_t)k->width * sizeof *values);
+    if (!times || !values) return A->im.diag.result;
     size_t n = 0;
     for (size_t i = 0; i < k->count; i++) {
         float t = (float)(k->times[i] / rate);
@@ -1300,8 +1231,8 @@ static sw_result sw__ai_chain_tracks(sw__ai* A, size_t m, const sw__ai_channel* 
         if (!c->present) continue;
         total += c->position.count + c->rotation.count + c->scale.count;
     }
-    double* times = sw__ai_array(A, &A->scratch, total ? total : 1, sizeof *times);
-    if (!times) return A->diag.result;
+    double* times = sw__importer_array(&A->im, &A->scratch, total ? total : 1, sizeof *times);
+    if (!times) return A->im.diag.result;
     size_t count = 0;
     for (size_t k = 0; k < n; k++) {
         const sw__ai_channel* c = &channels[chain[k]];
@@ -1321,16 +1252,16 @@ static sw_result sw__ai_chain_tracks(sw__ai* A, size_t m, const sw__ai_channel* 
     for (size_t k = 0; k < n; k++) {
         sw_mat34 x;
         if (!sw__ai_matrix(&A->ai_nodes[chain[k]]->mTransformation, &x))
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "node '%s': its transformation is not a finite affine matrix",
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "node '%s': its transformation is not a finite affine matrix",
                                sw__ai_cstr(&A->ai_nodes[chain[k]]->mName));
         bool exact;
         statics[k] = sw__ai_decompose(&x, &exact);
     }
-    float* ft = sw__ai_array(A, A->arena, unique ? unique : 1, sizeof *ft);
-    float* tv = sw__ai_array(A, A->arena, unique ? unique : 1, 3 * sizeof *tv);
-    float* rv = sw__ai_array(A, A->arena, unique ? unique : 1, 4 * sizeof *rv);
-    float* sv = sw__ai_array(A, A->arena, unique ? unique : 1, 3 * sizeof *sv);
-    if (!ft || !tv || !rv || !sv) return A->diag.result;
+    float* ft = sw__importer_array(&A->im, A->im.arena, unique ? unique : 1, sizeof *ft);
+    float* tv = sw__importer_array(&A->im, A->im.arena, unique ? unique : 1, 3 * sizeof *tv);
+    float* rv = sw__importer_array(&A->im, A->im.arena, unique ? unique : 1, 4 * sizeof *rv);
+    float* sv = sw__importer_array(&A->im, A->im.arena, unique ? unique : 1, 3 * sizeof *sv);
+    if (!ft || !tv || !rv || !sv) return A->im.diag.result;
     size_t keys = 0, sheared = 0;
     sw_quat previous = sw_quat_identity();
     for (size_t i = 0; i < unique; i++) {
@@ -1365,7 +1296,7 @@ static sw_result sw__ai_chain_tracks(sw__ai* A, size_t m, const sw__ai_channel* 
     }
     if (!keys) return SW_OK;
     if (sheared)
-        sw__ai_warn(A, "node '%s': %zu keys of its folded transform carry shear, which TRS cannot hold (nearest TRS "
+        sw__importer_warn(&A->im, "node '%s': %zu keys of its folded transform carry shear, which TRS cannot hold (nearest TRS "
                        "kept)", A->owner->model.nodes[m].name, sheared);
     out[0] = (sw_track){.target = (uint32_t)m, .path = SW_PATH_TRANSLATION, .interpolation = SW_INTERP_LINEAR,
                         .component_count = 3, .key_count = keys, .times = ft, .values = tv};
@@ -1388,29 +1319,29 @@ static sw_result sw__ai_morph_track(sw__ai* A, const struct aiMeshMorphAnim* ch,
     if (ai < 0 && star) *star = '\0', ai = sw__ai_find(A, name);
     const sw_model* model = &A->owner->model;
     if (ai < 0) {
-        sw__ai_warn(A, "morph channel '%s' names no node; skipped", sw__ai_cstr(&ch->mName));
+        sw__importer_warn(&A->im, "morph channel '%s' names no node; skipped", sw__ai_cstr(&ch->mName));
         return SW_OK;
     }
     uint32_t m = (uint32_t)A->model_of[ai];
     size_t width = model->nodes[m].mesh >= 0 ? model->meshes[model->nodes[m].mesh].weight_count : 0;
     if (!width || !ch->mNumKeys || !ch->mKeys) {
-        sw__ai_warn(A, "morph channel '%s': no keys, or its node has no morph targets; skipped", name);
+        sw__importer_warn(&A->im, "morph channel '%s': no keys, or its node has no morph targets; skipped", name);
         return SW_OK;
     }
     if (ch->mNumKeys > SW__AI_MAX_KEYS)
-        return sw__ai_fail(A, SW_ERR_UNSUPPORTED, "morph channel '%s': %u keys", name, ch->mNumKeys);
-    float* times = sw__ai_array(A, A->arena, ch->mNumKeys, sizeof *times);
-    float* values = sw__ai_array(A, A->arena, ch->mNumKeys, width * sizeof *values);
-    if (!times || !values) return A->diag.result;
+        return sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "morph channel '%s': %u keys", name, ch->mNumKeys);
+    float* times = sw__importer_array(&A->im, A->im.arena, ch->mNumKeys, sizeof *times);
+    float* values = sw__importer_array(&A->im, A->im.arena, ch->mNumKeys, width * sizeof *values);
+    if (!times || !values) return A->im.diag.result;
     size_t n = 0;
     for (unsigned k = 0; k < ch->mNumKeys; k++) {
         const struct aiMeshMorphKey* key = &ch->mKeys[k];
         float t = (float)(key->mTime / rate);
-        if (!isfinite(t)) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "morph channel '%s': key %u is not finite", name, k);
+        if (!isfinite(t)) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "morph channel '%s': key %u is not finite", name, k);
         if (n && !(t > times[n - 1])) continue;
         times[n] = t;
         if (key->mNumValuesAndWeights && (!key->mValues || !key->mWeights))
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "morph channel '%s': key %u has no values", name, k);
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "morph channel '%s': key %u has no values", name, k);
         for (unsigned j = 0; j < key->mNumValuesAndWeights; j++)
             if (key->mValues[j] < width && isfinite(key->mWeights[j]))
                 values[n * width + key->mValues[j]] = (float)key->mWeights[j];
@@ -1426,28 +1357,28 @@ static sw_result sw__ai_animations(sw__ai* A) {
     sw_model* model = &A->owner->model;
     const struct aiScene* S = A->scene;
     if (!S->mNumAnimations) return SW_OK;
-    if (!S->mAnimations) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "animations listed but missing");
-    sw_clip* clips = sw__ai_array(A, A->arena, S->mNumAnimations, sizeof *clips);
-    sw__ai_channel* channels = sw__ai_array(A, &A->scratch, A->ai_count, sizeof *channels);
-    bool* animated = sw__ai_array(A, &A->scratch, A->model_count, sizeof *animated);
-    if (!clips || !channels || !animated) return A->diag.result;
+    if (!S->mAnimations) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animations listed but missing");
+    sw_clip* clips = sw__importer_array(&A->im, A->im.arena, S->mNumAnimations, sizeof *clips);
+    sw__ai_channel* channels = sw__importer_array(&A->im, &A->scratch, A->ai_count, sizeof *channels);
+    bool* animated = sw__importer_array(&A->im, &A->scratch, A->model_count, sizeof *animated);
+    if (!clips || !channels || !animated) return A->im.diag.result;
     size_t clip_count = 0;
     for (unsigned a = 0; a < S->mNumAnimations; a++) {
         const struct aiAnimation* anim = S->mAnimations[a];
-        if (!anim) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "animation %u is missing", a);
+        if (!anim) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animation %u is missing", a);
         const char* aname = sw__ai_cstr(&anim->mName);
         double rate = anim->mTicksPerSecond;
         if (rate == 0.0) rate = 25.0; /* Assimp: 0 means "not specified", 25 ticks per second assumed */
         if (!(rate > 0.0) || !isfinite(rate) || rate > 1e9)
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "animation '%s': %g ticks per second", aname, rate);
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animation '%s': %g ticks per second", aname, rate);
         if ((anim->mNumChannels && !anim->mChannels) || (anim->mNumMorphMeshChannels && !anim->mMorphMeshChannels))
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "animation '%s': channels listed but missing", aname);
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animation '%s': channels listed but missing", aname);
         memset(channels, 0, A->ai_count * sizeof *channels);
         memset(animated, 0, A->model_count * sizeof *animated);
         size_t dropped = 0, unknown = 0;
         for (unsigned c = 0; c < anim->mNumChannels; c++) {
             const struct aiNodeAnim* ch = anim->mChannels[c];
-            if (!ch) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "animation '%s': channel %u is missing", aname, c);
+            if (!ch) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animation '%s': channel %u is missing", aname, c);
             const char* node = sw__ai_cstr(&ch->mNodeName);
             int32_t ai = sw__ai_find(A, node);
             if (ai < 0) {
@@ -1455,22 +1386,22 @@ static sw_result sw__ai_animations(sw__ai* A) {
                 continue;
             }
             sw__ai_channel* out = &channels[ai];
-            if (out->present) sw__ai_warn(A, "animation '%s': a second channel for '%s' (the later one wins)", aname, node);
+            if (out->present) sw__importer_warn(&A->im, "animation '%s': a second channel for '%s' (the later one wins)", aname, node);
             if (sw__ai_read_keys(A, "position", node, ch->mPositionKeys, ch->mNumPositionKeys, false, &out->position,
                                  &dropped) != SW_OK ||
                 sw__ai_read_keys(A, "rotation", node, ch->mRotationKeys, ch->mNumRotationKeys, true, &out->rotation,
                                  &dropped) != SW_OK ||
                 sw__ai_read_keys(A, "scaling", node, ch->mScalingKeys, ch->mNumScalingKeys, false, &out->scale,
                                  &dropped) != SW_OK)
-                return A->diag.result;
+                return A->im.diag.result;
             out->present = out->position.count || out->rotation.count || out->scale.count;
             if (out->present) animated[A->model_of[ai]] = true;
         }
-        if (unknown) sw__ai_warn(A, "animation '%s': %zu channels name no node; skipped", aname, unknown);
-        if (dropped) sw__ai_warn(A, "animation '%s': %zu keys not after the key before them dropped", aname, dropped);
+        if (unknown) sw__importer_warn(&A->im, "animation '%s': %zu channels name no node; skipped", aname, unknown);
+        if (dropped) sw__importer_warn(&A->im, "animation '%s': %zu keys not after the key before them dropped", aname, dropped);
         size_t capacity = 3 * (size_t)anim->mNumChannels + anim->mNumMorphMeshChannels;
-        sw_track* tracks = sw__ai_array(A, A->arena, capacity ? capacity : 1, sizeof *tracks);
-        if (!tracks) return A->diag.result;
+        sw_track* tracks = sw__importer_array(&A->im, A->im.arena, capacity ? capacity : 1, sizeof *tracks);
+        if (!tracks) return A->im.diag.result;
         size_t count = 0;
         for (size_t m = 0; m < A->model_count && count + 3 <= capacity; m++) {
             if (!animated[m]) continue;
@@ -1478,7 +1409,7 @@ static sw_result sw__ai_animations(sw__ai* A) {
             bool folded = (m == 0 && A->has_conversion) || (A->ai_parent[ai] >= 0 && A->helper[A->ai_parent[ai]]);
             if (folded) {
                 size_t added = 0;
-                if (sw__ai_chain_tracks(A, m, channels, rate, &tracks[count], &added) != SW_OK) return A->diag.result;
+                if (sw__ai_chain_tracks(A, m, channels, rate, &tracks[count], &added) != SW_OK) return A->im.diag.result;
                 count += added;
                 continue;
             }
@@ -1488,7 +1419,7 @@ static sw_result sw__ai_animations(sw__ai* A) {
             for (int l = 0; l < 3; l++) {
                 if (!lists[l]->count) continue;
                 if (sw__ai_track(A, lists[l], rate, (uint32_t)m, paths[l], &tracks[count]) != SW_OK)
-                    return A->diag.result;
+                    return A->im.diag.result;
                 count++;
             }
             /* an animated node is TRS: a node that had to be a matrix (shear) loses the shear */
@@ -1498,25 +1429,25 @@ static sw_result sw__ai_animations(sw__ai* A) {
                 node->trs = sw__ai_decompose(&node->matrix, &exact);
                 node->has_matrix = false;
                 node->matrix = sw_mat34_identity();
-                sw__ai_warn(A, "node '%s' is animated but its rest transform has shear; the shear is lost", node->name);
+                sw__importer_warn(&A->im, "node '%s' is animated but its rest transform has shear; the shear is lost", node->name);
             }
         }
         for (unsigned c = 0; c < anim->mNumMorphMeshChannels && count < capacity; c++) {
             const struct aiMeshMorphAnim* ch = anim->mMorphMeshChannels[c];
-            if (!ch) return sw__ai_fail(A, SW_ERR_INVALID_DATA, "animation '%s': morph channel %u is missing", aname, c);
+            if (!ch) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animation '%s': morph channel %u is missing", aname, c);
             bool kept;
-            if (sw__ai_morph_track(A, ch, rate, &tracks[count], &kept) != SW_OK) return A->diag.result;
+            if (sw__ai_morph_track(A, ch, rate, &tracks[count], &kept) != SW_OK) return A->im.diag.result;
             count += kept;
         }
-        if (anim->mNumMeshChannels) sw__ai_warn(A, "animation '%s': mesh (vertex) animation channels skipped", aname);
+        if (anim->mNumMeshChannels) sw__importer_warn(&A->im, "animation '%s': mesh (vertex) animation channels skipped", aname);
         sw_clip* clip = &clips[clip_count];
         clip->name = sw__ai_string(A, &anim->mName);
-        if (!clip->name) return A->diag.result;
+        if (!clip->name) return A->im.diag.result;
         clip->tracks = tracks;
         clip->track_count = count;
         sw_diag inner = {0};
         if (sw_clip_finish(clip, &inner) != SW_OK)
-            return sw__ai_fail(A, SW_ERR_INVALID_DATA, "animation '%s': %s", aname, inner.message);
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animation '%s': %s", aname, inner.message);
         clip_count++;
     }
     model->animations = clips;
@@ -1529,11 +1460,11 @@ static sw_result sw__ai_animations(sw__ai* A) {
 static sw_result sw__ai_finish(sw__ai* A) {
     sw_model* model = &A->owner->model;
     size_t offset = 0;
-    uint32_t* offsets = sw__ai_array(A, A->arena, model->node_count ? model->node_count : 1, sizeof *offsets);
-    if (!offsets) return A->diag.result;
+    uint32_t* offsets = sw__importer_array(&A->im, A->im.arena, model->node_count ? model->node_count : 1, sizeof *offsets);
+    if (!offsets) return A->im.diag.result;
     for (size_t i = 0; i < model->node_count; i++) {
         sw_model_node* node = (sw_model_node*)&model->nodes[i];
-        if (offset > UINT32_MAX) return sw__ai_fail(A, SW_ERR_UNSUPPORTED, "too many morph weights");
+        if (offset > UINT32_MAX) return sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "too many morph weights");
         node->weight_offset = offsets[i] = (uint32_t)offset;
         if (node->mesh >= 0) offset += model->meshes[node->mesh].weight_count;
     }
@@ -1545,23 +1476,13 @@ static sw_result sw__ai_finish(sw__ai* A) {
         palette += model->skins[s].joint_count;
     }
     model->skin_joint_count = palette;
-    sw_transform* rest = sw__ai_array(A, A->arena, model->node_count ? model->node_count : 1, sizeof *rest);
-    float* rest_weights = sw__ai_array(A, A->arena, offset ? offset : 1, sizeof *rest_weights);
-    if (!rest || !rest_weights) return A->diag.result;
+    sw_transform* rest = sw__importer_array(&A->im, A->im.arena, model->node_count ? model->node_count : 1, sizeof *rest);
+    float* rest_weights = sw__importer_array(&A->im, A->im.arena, offset ? offset : 1, sizeof *rest_weights);
+    if (!rest || !rest_weights) return A->im.diag.result;
     sw__model_rest_pose(model, rest, rest_weights);
     model->rest_local = rest;
     model->rest_weights = rest_weights;
-    if (A->warnings_dropped) sw__ai_warn(A, "%zu more warnings not stored", A->warnings_dropped);
-    if (A->warnings_dropped) A->warning_count++, A->warnings_dropped = 0;
-    if (A->warning_count) {
-        const char** lines = sw__ai_array(A, A->arena, A->warning_count, sizeof *lines);
-        if (!lines) return A->diag.result;
-        size_t i = 0;
-        for (sw__ai_warning* w = A->warnings; w && i < A->warning_count; w = w->next) lines[i++] = w->text;
-        model->warnings = lines;
-        model->warning_count = i;
-    }
-    return SW_OK;
+    return sw__importer_finish_warnings(&A->im, model);
 }
 
 static const struct {
@@ -1600,13 +1521,13 @@ static sw_result sw__ai_convert(sw__ai* A, const char* extension) {
     bool fbx = sw__ai_same_text(extension, "fbx");
     model->format = sw__ai_format_name(extension);
     const char* generator = sw__ai_meta_string(A->scene->mMetaData, "SourceAsset_Generator");
-    if (generator && !(model->generator = sw__ai_strdup(A, generator, strlen(generator)))) return A->diag.result;
+    if (generator && !(model->generator = sw__importer_strdup(&A->im, generator, strlen(generator)))) return A->im.diag.result;
     sw__ai_units(A, fbx);
-    if (sw__ai_walk_nodes(A) != SW_OK) return A->diag.result;
+    if (sw__ai_walk_nodes(A) != SW_OK) return A->im.diag.result;
     sw__ai_number_nodes(A);
     if (sw__ai_nodes(A) != SW_OK || sw__ai_materials(A) != SW_OK || sw__ai_meshes(A) != SW_OK ||
         sw__ai_animations(A) != SW_OK || sw__ai_finish(A) != SW_OK)
-        return A->diag.result;
+        return A->im.diag.result;
     return SW_OK;
 }
 
@@ -1625,13 +1546,12 @@ bool sw_assimp_reads_extension(const char* extension) {
 sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name, const char* base_dir,
                                 const sw_assimp_options* options, sw_model** out_model, sw_diag* diag) {
     if (out_model) *out_model = NULL;
-    const char* label = name ? sw__ai_base_name(name) : "<memory>";
+    const char* label = name ? sw__path_base_name(name) : "<memory>";
     if (!out_model || (!data && size))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_assimp_load_memory: no data or no out_model");
     sw__ai A;
     memset(&A, 0, sizeof A);
-    A.name = label;
-    A.warnings_tail = &A.warnings;
+    sw__importer_init(&A.im, label, SW__AI_MAX_WARNINGS);
     A.max_influences = options && options->max_influences ? options->max_influences : 8;
     A.keep_raw = options && options->keep_raw_influences;
     size_t max_file = options && options->max_file_size ? options->max_file_size : SW__AI_DEFAULT_MAX_FILE;
@@ -1683,15 +1603,15 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
     A.scene = scene;
     sw_result r = SW_OK;
     A.owner = calloc(1, sizeof *A.owner);
-    if (!A.owner) r = sw__ai_fail(&A, SW_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!A.owner) r = sw__importer_fail(&A.im, SW_ERR_OUT_OF_MEMORY, "out of memory");
     else {
-        A.arena = &A.owner->arena;
+        A.im.arena = &A.owner->arena;
         A.owner->model.default_scene = -1;
         A.owner->model.allow_outside_paths = options && options->allow_outside_paths;
         r = sw__ai_convert(&A, extension);
-        if (r == SW_OK && name && !(A.owner->model.path = sw__ai_strdup(&A, name, strlen(name)))) r = A.diag.result;
-        if (r == SW_OK && base_dir && !(A.owner->model.base_dir = sw__ai_strdup(&A, base_dir, strlen(base_dir))))
-            r = A.diag.result;
+        if (r == SW_OK && name && !(A.owner->model.path = sw__importer_strdup(&A.im, name, strlen(name)))) r = A.im.diag.result;
+        if (r == SW_OK && base_dir && !(A.owner->model.base_dir = sw__importer_strdup(&A.im, base_dir, strlen(base_dir))))
+            r = A.im.diag.result;
     }
     aiReleaseImport(scene);
     sw__arena_free(&A.scratch);
@@ -1700,7 +1620,7 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
             sw__arena_free(&A.owner->arena);
             free(A.owner);
         }
-        if (diag) *diag = A.diag;
+        if (diag) *diag = A.im.diag;
         return r;
     }
     *out_model = &A.owner->model;
@@ -1727,7 +1647,7 @@ sw_result sw_assimp_load_file(const char* path, const sw_assimp_options* options
     uint8_t* data = NULL;
     size_t size = 0;
     sw_diag inner;
-    sw_result r = sw__read_file(path, sw__ai_base_name(path), max_file, SIZE_MAX, sw__ai_file_alloc, sw__ai_file_free,
+    sw_result r = sw__read_file(path, sw__path_base_name(path), max_file, SIZE_MAX, sw__ai_file_alloc, sw__ai_file_free,
                                 NULL, &data, &size, &inner);
     if (r != SW_OK) {
         if (diag) *diag = inner;
@@ -1740,7 +1660,7 @@ sw_result sw_assimp_load_file(const char* path, const sw_assimp_options* options
         dir = malloc(length + 1);
         if (!dir) {
             free(data);
-            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", sw__ai_base_name(path));
+            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", sw__path_base_name(path));
         }
         memcpy(dir, path, length);
         dir[length] = '\0';

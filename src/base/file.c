@@ -339,3 +339,8 @@ sw_result sw__decode_data_uri(const char* uri, size_t uri_length, void* out, siz
     *out_size = size;
     return SW_OK;
 }
+
+const char* sw__path_base_name(const char* path) {
+    const char* slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}

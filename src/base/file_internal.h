@@ -66,4 +66,7 @@ sw_result sw__read_file(const char* path, const char* label, size_t max_size, si
                         void* (*alloc)(void* user, size_t size), void (*release)(void* user, void* ptr), void* user,
                         uint8_t** out_data, size_t* out_size, sw_diag* diag);
 
+/* The part of a path after its last '/': how messages name a file. */
+const char* sw__path_base_name(const char* path);
+
 #endif

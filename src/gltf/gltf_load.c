@@ -368,11 +368,6 @@ static sw_result sw__end(sw__loader* L, sw_result r, const char* path, sw_model*
     return SW_OK;
 }
 
-static const char* sw__base_name(const char* path) {
-    const char* slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 sw_result sw_gltf_load_memory(const void* data, size_t size, const char* name, const char* base_dir,
                               const sw_gltf_options* options, sw_model** out_asset, sw_diag* diag) {
     if (out_asset) *out_asset = NULL;
@@ -395,7 +390,7 @@ sw_result sw_gltf_load_file(const char* path, const sw_gltf_options* options, sw
     if (!path || !out_asset)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_gltf_load_file: no path or no out_asset");
     sw__loader L;
-    if (sw__begin(&L, options, sw__base_name(path)) != SW_OK) {
+    if (sw__begin(&L, options, sw__path_base_name(path)) != SW_OK) {
         if (diag) *diag = L.diag;
         return L.diag.result;
     }

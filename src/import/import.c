@@ -12,13 +12,8 @@ typedef enum sw__importer {
     SW__IMPORT_ASSIMP,
 } sw__importer;
 
-static const char* sw__import_base_name(const char* path) {
-    const char* slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 static const char* sw__import_extension(const char* name) {
-    const char* base = sw__import_base_name(name);
+    const char* base = sw__path_base_name(name);
     const char* dot = strrchr(base, '.');
     return dot && dot != base ? dot + 1 : "";
 }
@@ -84,7 +79,7 @@ static sw_result sw__import_without_assimp(const char* name, sw_diag* diag) {
     return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
                        "%s: %s files need the Assimp importer, and this build of sinew has none (built with "
                        "-DSW_ASSIMP=OFF)",
-                       sw__import_base_name(name), upper[0] ? upper : "such");
+                       sw__path_base_name(name), upper[0] ? upper : "such");
 }
 
 /* glTF's "format" field: what the container was. */
@@ -140,7 +135,7 @@ sw_result sw_import_file(const char* path, const sw_import_options* options, sw_
     sw_diag inner;
     sw__importer which = SW__IMPORT_GLTF;
     bool glb = false;
-    if (sw__read_file(path, sw__import_base_name(path), SIZE_MAX, 64, sw__import_alloc, sw__import_free, NULL, &head,
+    if (sw__read_file(path, sw__path_base_name(path), SIZE_MAX, 64, sw__import_alloc, sw__import_free, NULL, &head,
                       &size, &inner) == SW_OK) {
         which = sw__import_choose(head, size, path);
         glb = size >= 4 && memcmp(head, "glTF", 4) == 0;

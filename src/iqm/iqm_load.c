@@ -77,95 +77,19 @@ typedef struct sw__iqm_pose {
     float offset[10], scale[10];
 } sw__iqm_pose;
 
-typedef struct sw__iqm_warning {
-    struct sw__iqm_warning* next;
-    const char* text;
-} sw__iqm_warning;
-
 typedef struct sw__iqm {
-    sw_diag diag;
-    const char* name;             /* the file's base name, for messages */
+    sw__importer im;              /* the file's base name, the model's arena, the error, the warnings */
     const uint8_t* data;
     size_t size;                  /* bytes of the IQM (the header's filesize) */
     sw__iqm_header h;
     const sw_iqm_options* options;
     sw__model_owner* owner;
-    sw__arena* arena;             /* the model's memory */
     sw__arena scratch;            /* load-time tables */
     size_t joint_count;           /* joints, or poses in an animation file */
     sw__iqm_pose* poses;
     int32_t* parents;             /* per joint: the parent joint or -1 */
     sw__iqm_array arrays[SW__IQM_ARRAY_TYPES];
-    size_t warning_count, warnings_dropped;
-    sw__iqm_warning *warnings, **warnings_tail;
 } sw__iqm;
-
-#if defined(__GNUC__)
-#define SW__IQM_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define SW__IQM_PRINTF(a, b)
-#endif
-
-static const char* sw__iqm_base_name(const char* path) {
-    const char* slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-static sw_result sw__iqm_fail(sw__iqm* I, sw_result code, const char* format, ...) SW__IQM_PRINTF(3, 4);
-static sw_result sw__iqm_fail(sw__iqm* I, sw_result code, const char* format, ...) {
-    char text[224];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    return sw_diag_set(&I->diag, code, -1, "%s: %s", I->name, text);
-}
-
-/* ---- memory -------------------------------------------------------------------------------- */
-
-static void* sw__iqm_alloc(sw__iqm* I, sw__arena* arena, size_t size) {
-    void* p = sw__arena_take(arena, size);
-    if (!p) sw__iqm_fail(I, SW_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", size);
-    return p;
-}
-
-static void* sw__iqm_array_alloc(sw__iqm* I, sw__arena* arena, size_t count, size_t size) {
-    void* p = sw__arena_take_array(arena, count, size);
-    if (!p) sw__iqm_fail(I, SW_ERR_OUT_OF_MEMORY, "out of memory (%zu elements of %zu bytes)", count, size);
-    return p;
-}
-
-static const char* sw__iqm_strdup(sw__iqm* I, const char* s, size_t length) {
-    char* out = sw__iqm_alloc(I, I->arena, length + 1);
-    if (out) memcpy(out, s, length);
-    return out;
-}
-
-static void sw__iqm_warn_store(sw__iqm* I, const char* text) {
-    sw__iqm_warning* w = sw__iqm_alloc(I, I->arena, sizeof *w);
-    const char* copy = w ? sw__iqm_strdup(I, text, strlen(text)) : NULL;
-    if (!copy) return; /* out of memory: the load fails on its next allocation */
-    w->text = copy;
-    *I->warnings_tail = w;
-    I->warnings_tail = &w->next;
-    I->warning_count++;
-}
-
-static void sw__iqm_warn(sw__iqm* I, const char* format, ...) SW__IQM_PRINTF(2, 3);
-static void sw__iqm_warn(sw__iqm* I, const char* format, ...) {
-    if (I->warning_count >= SW__IQM_MAX_WARNINGS) { /* sw__iqm_finish says how many more */
-        I->warnings_dropped++;
-        return;
-    }
-    char text[320];
-    int n = snprintf(text, sizeof text, "%s: ", I->name);
-    if (n < 0 || (size_t)n >= sizeof text) n = 0;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text + n, sizeof text - (size_t)n, format, args);
-    va_end(args);
-    sw__iqm_warn_store(I, text);
-}
 
 /* ---- bytes ---------------------------------------------------------------------------------- */
 
@@ -188,18 +112,18 @@ static float sw__iqm_f32(const uint8_t* p) {
 static bool sw__iqm_block(sw__iqm* I, const char* what, uint32_t offset, uint64_t count, uint64_t size) {
     if (count == 0) return true;
     if (count > I->size / size) { /* before the product, which could wrap */
-        sw__iqm_fail(I, SW_ERR_INVALID_DATA, "%llu %s of %llu bytes each: more than the file's %zu bytes",
+        sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "%llu %s of %llu bytes each: more than the file's %zu bytes",
                      (unsigned long long)count, what, (unsigned long long)size, I->size);
         return false;
     }
     uint64_t bytes = count * size;
     if (offset == 0) {
-        sw__iqm_fail(I, SW_ERR_INVALID_DATA, "%llu %s at offset 0 (inside the header)", (unsigned long long)count,
+        sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "%llu %s at offset 0 (inside the header)", (unsigned long long)count,
                      what);
         return false;
     }
     if (offset > I->size || bytes > I->size - offset) {
-        sw__iqm_fail(I, SW_ERR_INVALID_DATA, "%llu %s at offset %u need %llu bytes; the file has %zu",
+        sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "%llu %s at offset %u need %llu bytes; the file has %zu",
                      (unsigned long long)count, what, offset, (unsigned long long)(offset + bytes), I->size);
         return false;
     }
@@ -214,24 +138,24 @@ static sw_result sw__iqm_text(sw__iqm* I, uint32_t offset, const char* what, con
         return SW_OK;
     }
     if (offset >= I->h.num_text)
-        return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "%s: name at text offset %u, outside the %u-byte text block", what,
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "%s: name at text offset %u, outside the %u-byte text block", what,
                             offset, I->h.num_text);
     const char* text = (const char*)I->data + I->h.ofs_text + offset;
     const char* nul = memchr(text, 0, I->h.num_text - offset);
     if (!nul)
-        return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "%s: name at text offset %u runs past the end of the text block",
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "%s: name at text offset %u runs past the end of the text block",
                             what, offset);
-    *out = sw__iqm_strdup(I, text, (size_t)(nul - text));
-    return *out ? SW_OK : I->diag.result;
+    *out = sw__importer_strdup(&I->im, text, (size_t)(nul - text));
+    return *out ? SW_OK : I->im.diag.result;
 }
 
 /* ---- header and blocks ---------------------------------------------------------------------- */
 
 static sw_result sw__iqm_header_read(sw__iqm* I, size_t file_size) {
     if (file_size < 16 || memcmp(I->data, SW__IQM_MAGIC, 16) != 0)
-        return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "not an IQM file (no \"INTERQUAKEMODEL\" magic)");
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "not an IQM file (no \"INTERQUAKEMODEL\" magic)");
     if (file_size < SW__IQM_HEADER_SIZE)
-        return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "truncated: %zu bytes, less than IQM's %u-byte header", file_size,
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "truncated: %zu bytes, less than IQM's %u-byte header", file_size,
                             SW__IQM_HEADER_SIZE);
     uint32_t f[27];
     for (size_t i = 0; i < 27; i++) f[i] = sw__iqm_u32(I->data + 16 + 4 * i);
@@ -240,16 +164,16 @@ static sw_result sw__iqm_header_read(sw__iqm* I, size_t file_size) {
                             f[18], f[19], f[20], f[21], f[22], f[23], f[24], f[25], f[26]};
     const sw__iqm_header* h = &I->h;
     if (h->version != 2)
-        return sw__iqm_fail(I, SW_ERR_UNSUPPORTED, "IQM version %u (only version 2 is read)", h->version);
+        return sw__importer_fail(&I->im, SW_ERR_UNSUPPORTED, "IQM version %u (only version 2 is read)", h->version);
     if (h->filesize > file_size)
-        return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "truncated: the header says %u bytes, the file has %zu",
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "truncated: the header says %u bytes, the file has %zu",
                             h->filesize, file_size);
     if (h->filesize < SW__IQM_HEADER_SIZE)
-        return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "the header's file size, %u, is smaller than the header",
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "the header's file size, %u, is smaller than the header",
                             h->filesize);
     I->size = h->filesize;
     if (h->filesize < file_size)
-        sw__iqm_warn(I, "%zu bytes after the %u the header counts; ignored", file_size - h->filesize, h->filesize);
+        sw__importer_warn(&I->im, "%zu bytes after the %u the header counts; ignored", file_size - h->filesize, h->filesize);
     /* Every block the reader reads, before any is read. */
     if (!sw__iqm_block(I, "text bytes", h->ofs_text, h->num_text, 1) ||
         !sw__iqm_block(I, "meshes", h->ofs_meshes, h->num_meshes, SW__IQM_MESH) ||
@@ -259,8 +183,8 @@ static sw_result sw__iqm_header_read(sw__iqm* I, size_t file_size) {
         !sw__iqm_block(I, "poses", h->ofs_poses, h->num_poses, SW__IQM_POSE) ||
         !sw__iqm_block(I, "animations", h->ofs_anims, h->num_anims, SW__IQM_ANIM) ||
         !sw__iqm_block(I, "frame channels", h->ofs_frames, (uint64_t)h->num_frames * h->num_framechannels, 2))
-        return I->diag.result;
-    if (h->num_extensions) sw__iqm_warn(I, "%u extensions ignored", h->num_extensions);
+        return I->im.diag.result;
+    if (h->num_extensions) sw__importer_warn(&I->im, "%u extensions ignored", h->num_extensions);
     return SW_OK;
 }
 
@@ -276,8 +200,8 @@ static bool sw__iqm_finite(const float* v, size_t n) {
 static sw_result sw__iqm_poses_read(sw__iqm* I) {
     size_t n = I->h.num_poses;
     if (!n) return SW_OK;
-    I->poses = sw__iqm_array_alloc(I, &I->scratch, n, sizeof *I->poses);
-    if (!I->poses) return I->diag.result;
+    I->poses = sw__importer_array(&I->im, &I->scratch, n, sizeof *I->poses);
+    if (!I->poses) return I->im.diag.result;
     size_t channels = 0, stray = 0;
     for (size_t p = 0; p < n; p++) {
         const uint8_t* r = I->data + I->h.ofs_poses + p * SW__IQM_POSE;
@@ -292,11 +216,11 @@ static sw_result sw__iqm_poses_read(sw__iqm* I) {
             if (pose->mask & (1u << c)) channels++;
         }
         if (!sw__iqm_finite(pose->offset, 10) || !sw__iqm_finite(pose->scale, 10))
-            return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "pose %zu: a channel offset or scale is not finite", p);
+            return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "pose %zu: a channel offset or scale is not finite", p);
     }
-    if (stray) sw__iqm_warn(I, "%zu poses set channel mask bits beyond IQM's 10 channels; ignored", stray);
+    if (stray) sw__importer_warn(&I->im, "%zu poses set channel mask bits beyond IQM's 10 channels; ignored", stray);
     if (channels != I->h.num_framechannels)
-        return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "the poses animate %zu channels, the header says %u per frame",
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "the poses animate %zu channels, the header says %u per frame",
                             channels, I->h.num_framechannels);
     return SW_OK;
 }
@@ -336,18 +260,18 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
     const sw__iqm_header* h = &I->h;
     size_t joints = h->num_joints ? h->num_joints : h->num_poses;
     if (joints > SW__IQM_MAX_JOINTS)
-        return sw__iqm_fail(I, SW_ERR_UNSUPPORTED, "%zu joints (at most %u)", joints, SW__IQM_MAX_JOINTS);
+        return sw__importer_fail(&I->im, SW_ERR_UNSUPPORTED, "%zu joints (at most %u)", joints, SW__IQM_MAX_JOINTS);
     if (h->num_joints && h->num_poses && h->num_poses != h->num_joints)
-        return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "%u poses for %u joints (IQM needs one pose per joint)",
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "%u poses for %u joints (IQM needs one pose per joint)",
                             h->num_poses, h->num_joints);
     I->joint_count = joints;
     size_t n = 1 + joints + mesh_nodes;
-    sw_model_node* nodes = sw__iqm_array_alloc(I, I->arena, n, sizeof *nodes);
-    uint32_t* identity = sw__iqm_array_alloc(I, I->arena, n, sizeof *identity);
-    size_t* child_counts = sw__iqm_array_alloc(I, &I->scratch, n, sizeof *child_counts);
-    I->parents = sw__iqm_array_alloc(I, &I->scratch, joints ? joints : 1, sizeof *I->parents);
-    sw_mat34* world = sw__iqm_array_alloc(I, &I->scratch, joints ? joints : 1, sizeof *world);
-    if (!nodes || !identity || !child_counts || !I->parents || !world) return I->diag.result;
+    sw_model_node* nodes = sw__importer_array(&I->im, I->im.arena, n, sizeof *nodes);
+    uint32_t* identity = sw__importer_array(&I->im, I->im.arena, n, sizeof *identity);
+    size_t* child_counts = sw__importer_array(&I->im, &I->scratch, n, sizeof *child_counts);
+    I->parents = sw__importer_array(&I->im, &I->scratch, joints ? joints : 1, sizeof *I->parents);
+    sw_mat34* world = sw__importer_array(&I->im, &I->scratch, joints ? joints : 1, sizeof *world);
+    if (!nodes || !identity || !child_counts || !I->parents || !world) return I->im.diag.result;
     for (size_t i = 0; i < n; i++) {
         nodes[i] = (sw_model_node){.parent = i ? 0 : -1, .mesh = -1, .skin = -1, .camera = -1,
                                    .matrix = sw_mat34_identity(), .trs = sw_transform_identity(),
@@ -367,9 +291,9 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
                     skeleton->rest_local && skeleton->nodes;
         const sw_model_skin* s = fits ? &skeleton->skins[0] : NULL;
         /* the skeleton's node → its joint index (-1: not a joint) */
-        int32_t* joint_of = fits ? sw__iqm_array_alloc(I, &I->scratch, skeleton->node_count + 1, sizeof *joint_of)
+        int32_t* joint_of = fits ? sw__importer_array(&I->im, &I->scratch, skeleton->node_count + 1, sizeof *joint_of)
                                  : NULL;
-        if (fits && !joint_of) return I->diag.result;
+        if (fits && !joint_of) return I->im.diag.result;
         for (size_t k = 0; fits && k <= skeleton->node_count; k++) joint_of[k] = -1;
         for (size_t j = 0; fits && j < joints; j++) {
             fits = s->joints[j] < skeleton->node_count;
@@ -382,16 +306,16 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
         }
         if (fits) skin = s;
         else if (skeleton)
-            sw__iqm_warn(I, "an animation file whose %zu poses do not match the skeleton's joints (count or parents); "
+            sw__importer_warn(&I->im, "an animation file whose %zu poses do not match the skeleton's joints (count or parents); "
                             "named \"pose 0\" ... \"pose %zu\"", joints, joints - 1);
         else
-            sw__iqm_warn(I, "an animation file without joint names; its %zu poses are named \"pose 0\" ... "
+            sw__importer_warn(&I->im, "an animation file without joint names; its %zu poses are named \"pose 0\" ... "
                             "(give the model it animates as the skeleton to name them)", joints);
     }
     float* first = NULL;
     if (!h->num_joints && joints && !skin && h->num_frames) {
-        first = sw__iqm_array_alloc(I, &I->scratch, joints, 10 * sizeof *first);
-        if (!first) return I->diag.result;
+        first = sw__importer_array(&I->im, &I->scratch, joints, 10 * sizeof *first);
+        if (!first) return I->im.diag.result;
         sw__iqm_decode_frame(I, 0, first);
     }
     size_t off_unit = 0, other_parents = 0;
@@ -403,11 +327,11 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
             const uint8_t* r = I->data + h->ofs_joints + j * SW__IQM_JOINT;
             char what[48];
             snprintf(what, sizeof what, "joint %zu", j);
-            if (sw__iqm_text(I, sw__iqm_u32(r), what, &node->name) != SW_OK) return I->diag.result;
+            if (sw__iqm_text(I, sw__iqm_u32(r), what, &node->name) != SW_OK) return I->im.diag.result;
             parent = (int32_t)sw__iqm_u32(r + 4);
             for (int c = 0; c < 10; c++) trs[c] = sw__iqm_f32(r + 8 + 4 * c);
             if (!sw__iqm_finite(trs, 10))
-                return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "joint %zu '%s': its rest transform is not finite", j,
+                return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "joint %zu '%s': its rest transform is not finite", j,
                                     node->name);
             if (I->poses && (I->poses[j].parent < 0 ? -1 : I->poses[j].parent) != (parent < 0 ? -1 : parent))
                 other_parents++;
@@ -415,8 +339,8 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
             parent = I->poses[j].parent;
             if (skin) {
                 const char* name = skeleton->nodes[skin->joints[j]].name;
-                if (!(node->name = sw__iqm_strdup(I, name ? name : "", name ? strlen(name) : 0)))
-                    return I->diag.result;
+                if (!(node->name = sw__importer_strdup(&I->im, name ? name : "", name ? strlen(name) : 0)))
+                    return I->im.diag.result;
                 const sw_transform* t = &skeleton->rest_local[skin->joints[j]];
                 const float v[10] = {t->translation.x, t->translation.y, t->translation.z, t->rotation.x,
                                      t->rotation.y,    t->rotation.z,    t->rotation.w,    t->scale.x,
@@ -425,14 +349,14 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
             } else {
                 char label[32];
                 int length = snprintf(label, sizeof label, "pose %zu", j);
-                if (!(node->name = sw__iqm_strdup(I, label, (size_t)length))) return I->diag.result;
+                if (!(node->name = sw__importer_strdup(&I->im, label, (size_t)length))) return I->im.diag.result;
                 for (int c = 0; c < 10; c++) trs[c] = first ? first[j * 10 + (size_t)c] : I->poses[j].offset[c];
                 if (!sw__iqm_finite(trs, 10))
-                    return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "pose %zu: its first frame is not finite", j);
+                    return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "pose %zu: its first frame is not finite", j);
             }
         }
         if (parent >= 0 && (size_t)parent >= j)
-            return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "%s %zu's parent is %d (IQM requires a parent before its child)",
+            return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "%s %zu's parent is %d (IQM requires a parent before its child)",
                                 h->num_joints ? "joint" : "pose", j, parent);
         I->parents[j] = parent < 0 ? -1 : parent;
         node->parent = parent < 0 ? 0 : 1 + parent;
@@ -444,14 +368,14 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
         sw_mat34 local = sw_transform_to_mat34(&node->trs);
         world[j] = parent < 0 ? local : sw_mat34_mul(&world[parent], &local);
     }
-    if (off_unit) sw__iqm_warn(I, "%zu joint rotations were not unit quaternions (normalised)", off_unit);
+    if (off_unit) sw__importer_warn(&I->im, "%zu joint rotations were not unit quaternions (normalised)", off_unit);
     if (other_parents)
-        sw__iqm_warn(I, "%zu poses have another parent than their joint; the joints' tree is used", other_parents);
+        sw__importer_warn(&I->im, "%zu poses have another parent than their joint; the joints' tree is used", other_parents);
     for (size_t i = 1; i < n; i++) child_counts[nodes[i].parent]++;
     for (size_t i = 0; i < n; i++) {
         if (!child_counts[i]) continue;
-        nodes[i].children = sw__iqm_array_alloc(I, I->arena, child_counts[i], sizeof(uint32_t));
-        if (!nodes[i].children) return I->diag.result;
+        nodes[i].children = sw__importer_array(&I->im, I->im.arena, child_counts[i], sizeof(uint32_t));
+        if (!nodes[i].children) return I->im.diag.result;
     }
     for (size_t i = 1; i < n; i++) {
         sw_model_node* parent = &nodes[nodes[i].parent];
@@ -460,9 +384,9 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
     model->nodes = nodes;
     model->node_count = n;
     model->node_from_source = identity;
-    sw_model_scene* scene = sw__iqm_alloc(I, I->arena, sizeof *scene);
-    uint32_t* roots = sw__iqm_alloc(I, I->arena, sizeof *roots);
-    if (!scene || !roots) return I->diag.result;
+    sw_model_scene* scene = sw__importer_alloc(&I->im, I->im.arena, sizeof *scene);
+    uint32_t* roots = sw__importer_alloc(&I->im, I->im.arena, sizeof *roots);
+    if (!scene || !roots) return I->im.diag.result;
     scene->node_count = 1;
     scene->nodes = roots; /* node 0 */
     model->scenes = scene;
@@ -502,29 +426,29 @@ static sw_result sw__iqm_arrays_read(sw__iqm* I) {
                  offset = sw__iqm_u32(r + 16);
         if (type >= SW__IQM_ARRAY_TYPES) {
             /* custom arrays (type ≥ 0x10 names them) and reserved types */
-            sw__iqm_warn(I, "vertex array %u of type %u ignored (not one sinew reads)", i, type);
+            sw__importer_warn(&I->im, "vertex array %u of type %u ignored (not one sinew reads)", i, type);
             continue;
         }
         const char* what = sw__iqm_array_names[type];
         if (I->arrays[type].present) {
-            sw__iqm_warn(I, "a second %s array (vertex array %u) ignored", what, i);
+            sw__importer_warn(&I->im, "a second %s array (vertex array %u) ignored", what, i);
             continue;
         }
         if (format >= SW__IQM_FORMATS || !sw__iqm_array_usable(type, format, size)) {
             if (type == SW__IQM_POSITION)
-                return sw__iqm_fail(I, SW_ERR_UNSUPPORTED, "positions in format %u × %u (sinew reads float × 3)",
+                return sw__importer_fail(&I->im, SW_ERR_UNSUPPORTED, "positions in format %u × %u (sinew reads float × 3)",
                                     format, size);
-            sw__iqm_warn(I, "the %s array in format %u × %u ignored (not a format sinew reads)", what, format, size);
+            sw__importer_warn(&I->im, "the %s array in format %u × %u ignored (not a format sinew reads)", what, format, size);
             continue;
         }
         char label[48];
         snprintf(label, sizeof label, "%s components", what);
         if (!sw__iqm_block(I, label, offset, (uint64_t)h->num_vertexes * size, sw__iqm_format_bytes[format]))
-            return I->diag.result;
+            return I->im.diag.result;
         I->arrays[type] = (sw__iqm_array){true, format, size, offset};
     }
     if (h->num_vertexes && !I->arrays[SW__IQM_POSITION].present)
-        return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "%u vertices but no position array", h->num_vertexes);
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "%u vertices but no position array", h->num_vertexes);
     return SW_OK;
 }
 
@@ -559,13 +483,13 @@ typedef struct sw__iqm_counts {
 static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const char* mesh, sw_model_primitive* p,
                                   sw__iqm_counts* counts) {
     const sw__iqm_array* A = I->arrays;
-    float* positions = sw__iqm_array_alloc(I, I->arena, count, 3 * sizeof(float));
-    if (!positions) return I->diag.result;
+    float* positions = sw__importer_array(&I->im, I->im.arena, count, 3 * sizeof(float));
+    if (!positions) return I->im.diag.result;
     for (size_t v = 0; v < count; v++)
         for (uint32_t c = 0; c < 3; c++) {
             float x = sw__iqm_component(I, &A[SW__IQM_POSITION], first + v, c, false);
             if (!isfinite(x))
-                return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "mesh '%s': vertex %zu's position is not finite", mesh,
+                return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "mesh '%s': vertex %zu's position is not finite", mesh,
                                     first + v);
             positions[v * 3 + c] = x;
             if (v == 0 || x < p->bounds_min[c]) p->bounds_min[c] = x;
@@ -574,8 +498,8 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
     p->positions = positions;
     p->vertex_count = count;
     if (A[SW__IQM_NORMAL].present) {
-        float* normals = sw__iqm_array_alloc(I, I->arena, count, 3 * sizeof(float));
-        if (!normals) return I->diag.result;
+        float* normals = sw__importer_array(&I->im, I->im.arena, count, 3 * sizeof(float));
+        if (!normals) return I->im.diag.result;
         for (size_t v = 0; v < count; v++) {
             double n[3], length = 0.0;
             for (uint32_t c = 0; c < 3; c++) {
@@ -592,8 +516,8 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
         }
         p->normals = normals;
         if (A[SW__IQM_TANGENT].present) {
-            float* tangents = sw__iqm_array_alloc(I, I->arena, count, 4 * sizeof(float));
-            if (!tangents) return I->diag.result;
+            float* tangents = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof(float));
+            if (!tangents) return I->im.diag.result;
             for (size_t v = 0; v < count; v++) {
                 const sw__iqm_array* t = &A[SW__IQM_TANGENT];
                 sw_vec3 x = sw_vec3_make(sw__iqm_component(I, t, first + v, 0, false),
@@ -612,8 +536,8 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
     }
     if (A[SW__IQM_TEXCOORD].present) {
         /* IQM's exporters flip V: the origin is the image's top left, as glTF's */
-        float* uv = sw__iqm_array_alloc(I, I->arena, count, 2 * sizeof(float));
-        if (!uv) return I->diag.result;
+        float* uv = sw__importer_array(&I->im, I->im.arena, count, 2 * sizeof(float));
+        if (!uv) return I->im.diag.result;
         for (size_t v = 0; v < count; v++)
             for (uint32_t c = 0; c < 2; c++) {
                 float x = sw__iqm_component(I, &A[SW__IQM_TEXCOORD], first + v, c, false);
@@ -623,8 +547,8 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
         p->texcoord_count = 1;
     }
     if (A[SW__IQM_COLOR].present) {
-        float* rgba = sw__iqm_array_alloc(I, I->arena, count, 4 * sizeof(float));
-        if (!rgba) return I->diag.result;
+        float* rgba = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof(float));
+        if (!rgba) return I->im.diag.result;
         const sw__iqm_array* a = &A[SW__IQM_COLOR];
         for (size_t v = 0; v < count; v++)
             for (uint32_t c = 0; c < 4; c++) {
@@ -637,15 +561,15 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
     if (I->joint_count && I->h.num_joints && A[SW__IQM_BLENDINDEXES].present && A[SW__IQM_BLENDWEIGHTS].present) {
         const sw__iqm_array *ai = &A[SW__IQM_BLENDINDEXES], *aw = &A[SW__IQM_BLENDWEIGHTS];
         uint32_t slots = ai->size < aw->size ? ai->size : aw->size;
-        uint16_t* joints = sw__iqm_array_alloc(I, I->arena, count, 4 * sizeof *joints);
-        float* weights = sw__iqm_array_alloc(I, I->arena, count, 4 * sizeof *weights);
+        uint16_t* joints = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *joints);
+        float* weights = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *weights);
         uint16_t* raw_joints = NULL;
         float* raw_weights = NULL;
-        if (!joints || !weights) return I->diag.result;
+        if (!joints || !weights) return I->im.diag.result;
         if (I->options && I->options->keep_raw_influences) {
-            raw_joints = sw__iqm_array_alloc(I, I->arena, count, 4 * sizeof *raw_joints);
-            raw_weights = sw__iqm_array_alloc(I, I->arena, count, 4 * sizeof *raw_weights);
-            if (!raw_joints || !raw_weights) return I->diag.result;
+            raw_joints = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *raw_joints);
+            raw_weights = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *raw_weights);
+            if (!raw_joints || !raw_weights) return I->im.diag.result;
         }
         for (size_t v = 0; v < count; v++) {
             uint32_t j[4] = {0, 0, 0, 0};
@@ -655,7 +579,7 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
                 j[k] = sw__iqm_index(I, ai, first + v, k);
                 w[k] = sw__iqm_component(I, aw, first + v, k, true);
                 if (!isfinite(w[k]))
-                    return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "mesh '%s': vertex %zu has a weight that is not finite",
+                    return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "mesh '%s': vertex %zu has a weight that is not finite",
                                         mesh, first + v);
                 if (raw_joints) {
                     raw_joints[v * 4 + k] = (uint16_t)(j[k] < I->joint_count ? j[k] : 0);
@@ -667,7 +591,7 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
                     continue;
                 }
                 if (j[k] >= I->joint_count)
-                    return sw__iqm_fail(I, SW_ERR_INDEX_OUT_OF_RANGE,
+                    return sw__importer_fail(&I->im, SW_ERR_INDEX_OUT_OF_RANGE,
                                         "mesh '%s': vertex %zu is weighted to joint %u of %zu", mesh, first + v, j[k],
                                         I->joint_count);
                 sum += w[k];
@@ -708,15 +632,15 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
    range, rebased to it, wound counter-clockwise (IQM winds clockwise). */
 static sw_result sw__iqm_triangles(sw__iqm* I, size_t first, size_t count, size_t first_vertex, size_t vertex_count,
                                    const char* mesh, sw_model_primitive* p) {
-    uint32_t* indices = sw__iqm_array_alloc(I, I->arena, count, 3 * sizeof *indices);
-    if (!indices) return I->diag.result;
+    uint32_t* indices = sw__importer_array(&I->im, I->im.arena, count, 3 * sizeof *indices);
+    if (!indices) return I->im.diag.result;
     for (size_t t = 0; t < count; t++) {
         const uint8_t* r = I->data + I->h.ofs_triangles + (first + t) * SW__IQM_TRIANGLE;
         uint32_t v[3];
         for (int c = 0; c < 3; c++) {
             v[c] = sw__iqm_u32(r + 4 * c);
             if (v[c] < first_vertex || v[c] - first_vertex >= vertex_count)
-                return sw__iqm_fail(I, SW_ERR_INDEX_OUT_OF_RANGE,
+                return sw__importer_fail(&I->im, SW_ERR_INDEX_OUT_OF_RANGE,
                                     "mesh '%s': triangle %zu uses vertex %u, outside the mesh's vertices %zu..%zu",
                                     mesh, first + t, v[c], first_vertex, first_vertex + vertex_count - 1);
         }
@@ -757,14 +681,14 @@ static int sw__iqm_named_cmp(const void* a, const void* b) {
    becomes the base colour texture, a path relative to the file's folder. */
 static sw_result sw__iqm_materials(sw__iqm* I, const char* const* names, size_t count, int32_t* material_of) {
     sw_model* model = &I->owner->model;
-    sw_model_material* mats = sw__iqm_array_alloc(I, I->arena, count ? count : 1, sizeof *mats);
-    sw_model_image* images = sw__iqm_array_alloc(I, I->arena, count ? count : 1, sizeof *images);
-    sw_model_texture* textures = sw__iqm_array_alloc(I, I->arena, count ? count : 1, sizeof *textures);
-    if (!mats || !images || !textures) return I->diag.result;
+    sw_model_material* mats = sw__importer_array(&I->im, I->im.arena, count ? count : 1, sizeof *mats);
+    sw_model_image* images = sw__importer_array(&I->im, I->im.arena, count ? count : 1, sizeof *images);
+    sw_model_texture* textures = sw__importer_array(&I->im, I->im.arena, count ? count : 1, sizeof *textures);
+    if (!mats || !images || !textures) return I->im.diag.result;
     /* first_use[m]: the first mesh with m's material name */
-    sw__iqm_named* sorted = sw__iqm_array_alloc(I, &I->scratch, count ? count : 1, sizeof *sorted);
-    size_t* first_use = sw__iqm_array_alloc(I, &I->scratch, count ? count : 1, sizeof *first_use);
-    if (!sorted || !first_use) return I->diag.result;
+    sw__iqm_named* sorted = sw__importer_array(&I->im, &I->scratch, count ? count : 1, sizeof *sorted);
+    size_t* first_use = sw__importer_array(&I->im, &I->scratch, count ? count : 1, sizeof *first_use);
+    if (!sorted || !first_use) return I->im.diag.result;
     for (size_t m = 0; m < count; m++) sorted[m] = (sw__iqm_named){names[m] ? names[m] : "", m};
     qsort(sorted, count, sizeof *sorted, sw__iqm_named_cmp);
     for (size_t k = 0; k < count; k++)
@@ -811,10 +735,10 @@ static sw_result sw__iqm_meshes(sw__iqm* I, const sw_mat34* rest_world_file) {
     const sw__iqm_header* h = &I->h;
     size_t count = h->num_meshes;
     if (!count) return SW_OK;
-    sw_model_mesh* meshes = sw__iqm_array_alloc(I, I->arena, count, sizeof *meshes);
-    const char** materials = sw__iqm_array_alloc(I, &I->scratch, count, sizeof *materials);
-    int32_t* material_of = sw__iqm_array_alloc(I, &I->scratch, count, sizeof *material_of);
-    if (!meshes || !materials || !material_of) return I->diag.result;
+    sw_model_mesh* meshes = sw__importer_array(&I->im, I->im.arena, count, sizeof *meshes);
+    const char** materials = sw__importer_array(&I->im, &I->scratch, count, sizeof *materials);
+    int32_t* material_of = sw__importer_array(&I->im, &I->scratch, count, sizeof *material_of);
+    if (!meshes || !materials || !material_of) return I->im.diag.result;
     sw__iqm_counts counts = {0};
     size_t kept = 0, skinned = 0;
     uint64_t vertex_sum = 0, triangle_sum = 0;
@@ -826,35 +750,35 @@ static sw_result sw__iqm_meshes(sw__iqm* I, const sw_mat34* rest_world_file) {
         const char* name;
         if (sw__iqm_text(I, sw__iqm_u32(r), what, &name) != SW_OK ||
             sw__iqm_text(I, sw__iqm_u32(r + 4), what, &materials[m]) != SW_OK)
-            return I->diag.result;
+            return I->im.diag.result;
         uint64_t fv = sw__iqm_u32(r + 8), nv = sw__iqm_u32(r + 12), ft = sw__iqm_u32(r + 16),
                  nt = sw__iqm_u32(r + 20);
         if (fv + nv > h->num_vertexes)
-            return sw__iqm_fail(I, SW_ERR_INDEX_OUT_OF_RANGE, "mesh '%s': vertices %llu..%llu of %u", name,
+            return sw__importer_fail(&I->im, SW_ERR_INDEX_OUT_OF_RANGE, "mesh '%s': vertices %llu..%llu of %u", name,
                                 (unsigned long long)fv, (unsigned long long)(fv + nv), h->num_vertexes);
         if (ft + nt > h->num_triangles)
-            return sw__iqm_fail(I, SW_ERR_INDEX_OUT_OF_RANGE, "mesh '%s': triangles %llu..%llu of %u", name,
+            return sw__importer_fail(&I->im, SW_ERR_INDEX_OUT_OF_RANGE, "mesh '%s': triangles %llu..%llu of %u", name,
                                 (unsigned long long)ft, (unsigned long long)(ft + nt), h->num_triangles);
         /* IQM's meshes share the file's arrays, each a range of them; ranges
            may overlap, but each is copied, so a small file could ask for
            the same vertices millions of times: bounded */
         vertex_sum += nv, triangle_sum += nt;
         if (vertex_sum > 2 * (uint64_t)h->num_vertexes + 65536 || triangle_sum > 2 * (uint64_t)h->num_triangles + 65536)
-            return sw__iqm_fail(I, SW_ERR_UNSUPPORTED,
+            return sw__importer_fail(&I->im, SW_ERR_UNSUPPORTED,
                                 "the meshes' ranges add up to more than twice the file's %u vertices or %u triangles",
                                 h->num_vertexes, h->num_triangles);
         sw_model_node* node = &nodes[1 + I->joint_count + m];
         node->name = name;
         if (nv == 0 || nt == 0) {
-            sw__iqm_warn(I, "mesh '%s' has no %s; skipped", name, nv == 0 ? "vertices" : "triangles");
+            sw__importer_warn(&I->im, "mesh '%s' has no %s; skipped", name, nv == 0 ? "vertices" : "triangles");
             continue;
         }
-        sw_model_primitive* prim = sw__iqm_alloc(I, I->arena, sizeof *prim);
-        if (!prim) return I->diag.result;
+        sw_model_primitive* prim = sw__importer_alloc(&I->im, I->im.arena, sizeof *prim);
+        if (!prim) return I->im.diag.result;
         *prim = (sw_model_primitive){.mode = SW_MODEL_TRIANGLES, .material = -1};
         if (sw__iqm_vertices(I, (size_t)fv, (size_t)nv, name, prim, &counts) != SW_OK ||
             sw__iqm_triangles(I, (size_t)ft, (size_t)nt, (size_t)fv, (size_t)nv, name, prim) != SW_OK)
-            return I->diag.result;
+            return I->im.diag.result;
         prim->material = (int32_t)m; /* the mesh index for now: materials are numbered below */
         meshes[kept] = (sw_model_mesh){.name = name, .primitive_count = 1, .primitives = prim};
         node->mesh = (int32_t)kept++;
@@ -863,29 +787,29 @@ static sw_result sw__iqm_meshes(sw__iqm* I, const sw_mat34* rest_world_file) {
             skinned++;
         }
     }
-    if (sw__iqm_materials(I, materials, count, material_of) != SW_OK) return I->diag.result;
+    if (sw__iqm_materials(I, materials, count, material_of) != SW_OK) return I->im.diag.result;
     for (size_t k = 0; k < kept; k++) {
         sw_model_primitive* prim = (sw_model_primitive*)meshes[k].primitives;
         prim->material = material_of[prim->material];
     }
     if (counts.bad_normals)
-        sw__iqm_warn(I, "%zu normals of zero length or not finite (set to +Y)", counts.bad_normals);
+        sw__importer_warn(&I->im, "%zu normals of zero length or not finite (set to +Y)", counts.bad_normals);
     if (counts.unweighted)
-        sw__iqm_warn(I, "%zu vertices have no blend weight (given weight 1 on the first joint)", counts.unweighted);
-    if (counts.negative) sw__iqm_warn(I, "%zu negative blend weights dropped", counts.negative);
+        sw__importer_warn(&I->im, "%zu vertices have no blend weight (given weight 1 on the first joint)", counts.unweighted);
+    if (counts.negative) sw__importer_warn(&I->im, "%zu negative blend weights dropped", counts.negative);
     if (I->h.num_joints && !skinned && kept)
-        sw__iqm_warn(I, "the file has %u joints but no mesh has blend indices and weights; nothing is skinned",
+        sw__importer_warn(&I->im, "the file has %u joints but no mesh has blend indices and weights; nothing is skinned",
                      I->h.num_joints);
     if (!I->h.num_joints && (I->arrays[SW__IQM_BLENDINDEXES].present || I->arrays[SW__IQM_BLENDWEIGHTS].present))
-        sw__iqm_warn(I, "blend weights without joints ignored");
+        sw__importer_warn(&I->im, "blend weights without joints ignored");
     model->meshes = meshes;
     model->mesh_count = kept;
     if (skinned) {
         size_t n = I->joint_count;
-        sw_model_skin* skin = sw__iqm_alloc(I, I->arena, sizeof *skin);
-        uint32_t* joints = sw__iqm_array_alloc(I, I->arena, n, sizeof *joints);
-        sw_mat34* ibm = sw__iqm_array_alloc(I, I->arena, n, sizeof *ibm);
-        if (!skin || !joints || !ibm) return I->diag.result;
+        sw_model_skin* skin = sw__importer_alloc(&I->im, I->im.arena, sizeof *skin);
+        uint32_t* joints = sw__importer_array(&I->im, I->im.arena, n, sizeof *joints);
+        sw_mat34* ibm = sw__importer_array(&I->im, I->im.arena, n, sizeof *ibm);
+        if (!skin || !joints || !ibm) return I->im.diag.result;
         size_t singular = 0;
         for (size_t j = 0; j < n; j++) {
             joints[j] = (uint32_t)(1 + j);
@@ -895,7 +819,7 @@ static sw_result sw__iqm_meshes(sw__iqm* I, const sw_mat34* rest_world_file) {
                 singular++;
             }
         }
-        if (singular) sw__iqm_warn(I, "%zu joints have a rest transform that cannot be inverted (scale 0); their "
+        if (singular) sw__importer_warn(&I->im, "%zu joints have a rest transform that cannot be inverted (scale 0); their "
                                       "inverse binds are the identity", singular);
         *skin = (sw_model_skin){.name = "joints", .joint_count = n, .joints = joints, .inverse_bind = ibm,
                                 .skeleton = -1};
@@ -913,7 +837,7 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
     size_t count = h->num_anims, poses = h->num_poses;
     if (!count) return SW_OK;
     if (!poses) {
-        sw__iqm_warn(I, "%zu animations but no poses; ignored", count);
+        sw__importer_warn(&I->im, "%zu animations but no poses; ignored", count);
         return SW_OK;
     }
     /* Bounded before anything is allocated: tracks, and the floats of their keys. */
@@ -922,7 +846,7 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
         animated_groups += ((I->poses[p].mask & 0x7u) != 0) + ((I->poses[p].mask & 0x78u) != 0) +
                            ((I->poses[p].mask & 0x380u) != 0);
     if ((uint64_t)count * poses * 3 > SW__IQM_MAX_TRACKS)
-        return sw__iqm_fail(I, SW_ERR_UNSUPPORTED, "%zu animations of %zu joints make more than %llu tracks", count,
+        return sw__importer_fail(&I->im, SW_ERR_UNSUPPORTED, "%zu animations of %zu joints make more than %llu tracks", count,
                             poses, (unsigned long long)SW__IQM_MAX_TRACKS);
     uint64_t values = 0, joint_frames = 0;
     for (size_t a = 0; a < count; a++) {
@@ -931,29 +855,29 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
         values += (frames + 1) * (animated_groups * 4 + 1) + poses * 3 * 8;
         joint_frames += frames * poses;
         if (values > SW__IQM_MAX_VALUES || joint_frames > SW__IQM_MAX_JOINT_FRAMES)
-            return sw__iqm_fail(I, SW_ERR_UNSUPPORTED,
+            return sw__importer_fail(&I->im, SW_ERR_UNSUPPORTED,
                                 "the animations' keys need more than %llu floats or %llu joint frames",
                                 (unsigned long long)SW__IQM_MAX_VALUES, (unsigned long long)SW__IQM_MAX_JOINT_FRAMES);
     }
-    sw_clip* clips = sw__iqm_array_alloc(I, I->arena, count, sizeof *clips);
-    float* frame = sw__iqm_array_alloc(I, &I->scratch, poses, 10 * sizeof *frame);
-    float** group_values = sw__iqm_array_alloc(I, &I->scratch, poses * 3, sizeof *group_values);
-    if (!clips || !frame || !group_values) return I->diag.result;
+    sw_clip* clips = sw__importer_array(&I->im, I->im.arena, count, sizeof *clips);
+    float* frame = sw__importer_array(&I->im, &I->scratch, poses, 10 * sizeof *frame);
+    float** group_values = sw__importer_array(&I->im, &I->scratch, poses * 3, sizeof *group_values);
+    if (!clips || !frame || !group_values) return I->im.diag.result;
     size_t clip_count = 0, off_unit = 0, odd_rates = 0;
     for (size_t a = 0; a < count; a++) {
         const uint8_t* r = I->data + h->ofs_anims + a * SW__IQM_ANIM;
         char what[40];
         snprintf(what, sizeof what, "animation %zu", a);
         const char* name;
-        if (sw__iqm_text(I, sw__iqm_u32(r), what, &name) != SW_OK) return I->diag.result;
+        if (sw__iqm_text(I, sw__iqm_u32(r), what, &name) != SW_OK) return I->im.diag.result;
         uint64_t first = sw__iqm_u32(r + 4), n = sw__iqm_u32(r + 8);
         double fps = sw__iqm_f32(r + 12);
         bool loop = (sw__iqm_u32(r + 16) & 1u) != 0;
         if (first + n > h->num_frames)
-            return sw__iqm_fail(I, SW_ERR_INDEX_OUT_OF_RANGE, "animation '%s': frames %llu..%llu of %u", name,
+            return sw__importer_fail(&I->im, SW_ERR_INDEX_OUT_OF_RANGE, "animation '%s': frames %llu..%llu of %u", name,
                                 (unsigned long long)first, (unsigned long long)(first + n), h->num_frames);
         if (n == 0) {
-            sw__iqm_warn(I, "animation '%s' has no frames; skipped", name);
+            sw__importer_warn(&I->im, "animation '%s' has no frames; skipped", name);
             continue;
         }
         if (fps == 0.0) fps = SW__IQM_DEFAULT_FPS;
@@ -962,10 +886,10 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
         size_t keys = (size_t)n + (loop && n > 1 ? 1 : 0);
         /* every key's time only when some group is animated (then the
            frames, in the file, bound n) */
-        float* times = animated_groups ? sw__iqm_array_alloc(I, I->arena, keys, sizeof *times) : NULL;
-        float* ends = sw__iqm_array_alloc(I, I->arena, 2, sizeof *ends);
-        sw_track* tracks = sw__iqm_array_alloc(I, I->arena, poses * 3, sizeof *tracks);
-        if ((animated_groups && !times) || !ends || !tracks) return I->diag.result;
+        float* times = animated_groups ? sw__importer_array(&I->im, I->im.arena, keys, sizeof *times) : NULL;
+        float* ends = sw__importer_array(&I->im, I->im.arena, 2, sizeof *ends);
+        sw_track* tracks = sw__importer_array(&I->im, I->im.arena, poses * 3, sizeof *tracks);
+        if ((animated_groups && !times) || !ends || !tracks) return I->im.diag.result;
         for (size_t k = 0; times && k < keys; k++) times[k] = (float)((double)k / fps);
         ends[0] = 0.0f, ends[1] = (float)((double)(keys - 1) / fps);
         for (size_t p = 0; p < poses; p++) {
@@ -976,8 +900,8 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
                 bool animated = (I->poses[p].mask & groups[g]) != 0;
                 /* a constant group: two keys (0 and the end) so that every track spans the clip */
                 size_t track_keys = animated ? keys : (keys > 1 ? 2 : 1);
-                float* v = sw__iqm_array_alloc(I, I->arena, track_keys, width * sizeof *v);
-                if (!v) return I->diag.result;
+                float* v = sw__importer_array(&I->im, I->im.arena, track_keys, width * sizeof *v);
+                if (!v) return I->im.diag.result;
                 group_values[p * 3 + (size_t)g] = v;
                 tracks[p * 3 + (size_t)g] = (sw_track){.target = (uint32_t)(1 + p), .path = paths[g],
                                                        .interpolation = SW_INTERP_LINEAR, .component_count = width,
@@ -991,7 +915,7 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
             for (size_t p = 0; p < poses; p++) {
                 const float* c = &frame[p * 10];
                 if (!sw__iqm_finite(c, 10))
-                    return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "animation '%s': frame %zu of joint %zu is not finite",
+                    return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "animation '%s': frame %zu of joint %zu is not finite",
                                         name, f, p);
                 for (int g = 0; g < 3; g++) {
                     sw_track* t = &tracks[p * 3 + (size_t)g];
@@ -1013,12 +937,12 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
         *clip = (sw_clip){.name = name, .track_count = poses * 3, .tracks = tracks};
         sw_diag inner = {0};
         if (sw_clip_finish(clip, &inner) != SW_OK)
-            return sw__iqm_fail(I, SW_ERR_INVALID_DATA, "animation '%s': %s", name, inner.message);
+            return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "animation '%s': %s", name, inner.message);
         clip_count++;
     }
-    if (off_unit) sw__iqm_warn(I, "%zu animated rotations were not unit quaternions (normalised)", off_unit);
+    if (off_unit) sw__importer_warn(&I->im, "%zu animated rotations were not unit quaternions (normalised)", off_unit);
     if (odd_rates)
-        sw__iqm_warn(I, "%zu animations have a frame rate that is negative, not finite or above %g; %g used", odd_rates,
+        sw__importer_warn(&I->im, "%zu animations have a frame rate that is negative, not finite or above %g; %g used", odd_rates,
                      SW__IQM_MAX_FPS, SW__IQM_DEFAULT_FPS);
     model->animations = clips;
     model->animation_count = clip_count;
@@ -1030,10 +954,10 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
 static sw_result sw__iqm_finish(sw__iqm* I) {
     sw_model* model = &I->owner->model;
     size_t n = model->node_count;
-    uint32_t* offsets = sw__iqm_array_alloc(I, I->arena, n, sizeof *offsets);
-    sw_transform* rest = sw__iqm_array_alloc(I, I->arena, n, sizeof *rest);
-    float* rest_weights = sw__iqm_alloc(I, I->arena, sizeof *rest_weights);
-    if (!offsets || !rest || !rest_weights) return I->diag.result;
+    uint32_t* offsets = sw__importer_array(&I->im, I->im.arena, n, sizeof *offsets);
+    sw_transform* rest = sw__importer_array(&I->im, I->im.arena, n, sizeof *rest);
+    float* rest_weights = sw__importer_alloc(&I->im, I->im.arena, sizeof *rest_weights);
+    if (!offsets || !rest || !rest_weights) return I->im.diag.result;
     for (size_t i = 0; i < n; i++) ((sw_model_node*)&model->nodes[i])->weight_offset = 0; /* IQM has no morphs */
     model->weight_offsets = offsets;
     model->weight_count = 0;
@@ -1041,20 +965,7 @@ static sw_result sw__iqm_finish(sw__iqm* I) {
     sw__model_rest_pose(model, rest, rest_weights);
     model->rest_local = rest;
     model->rest_weights = rest_weights;
-    if (I->warnings_dropped) {
-        char text[160];
-        snprintf(text, sizeof text, "%s: %zu more warnings not stored", I->name, I->warnings_dropped);
-        sw__iqm_warn_store(I, text);
-    }
-    if (I->warning_count) {
-        const char** lines = sw__iqm_array_alloc(I, I->arena, I->warning_count, sizeof *lines);
-        if (!lines) return I->diag.result;
-        size_t i = 0;
-        for (sw__iqm_warning* w = I->warnings; w && i < I->warning_count; w = w->next) lines[i++] = w->text;
-        model->warnings = lines;
-        model->warning_count = i;
-    }
-    return SW_OK;
+    return sw__importer_finish_warnings(&I->im, model);
 }
 
 static sw_result sw__iqm_convert(sw__iqm* I, size_t file_size) {
@@ -1065,11 +976,11 @@ static sw_result sw__iqm_convert(sw__iqm* I, size_t file_size) {
     model->up_axis_read[1] = 'Z';
     if (sw__iqm_header_read(I, file_size) != SW_OK || sw__iqm_poses_read(I) != SW_OK ||
         sw__iqm_arrays_read(I) != SW_OK)
-        return I->diag.result;
+        return I->im.diag.result;
     sw_mat34* rest_world = NULL;
     if (sw__iqm_nodes(I, I->h.num_meshes, &rest_world) != SW_OK || sw__iqm_meshes(I, rest_world) != SW_OK ||
         sw__iqm_anims(I) != SW_OK || sw__iqm_finish(I) != SW_OK)
-        return I->diag.result;
+        return I->im.diag.result;
     return SW_OK;
 }
 
@@ -1080,7 +991,7 @@ bool sw_iqm_is_iqm(const void* data, size_t size) {
 sw_result sw_iqm_load_memory(const void* data, size_t size, const char* name, const char* base_dir,
                              const sw_iqm_options* options, sw_model** out_model, sw_diag* diag) {
     if (out_model) *out_model = NULL;
-    const char* label = name ? sw__iqm_base_name(name) : "<memory>";
+    const char* label = name ? sw__path_base_name(name) : "<memory>";
     if (!out_model || (!data && size))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_iqm_load_memory: no data or no out_model");
     size_t max_file = options && options->max_file_size ? options->max_file_size : SW__IQM_DEFAULT_MAX_FILE;
@@ -1090,22 +1001,21 @@ sw_result sw_iqm_load_memory(const void* data, size_t size, const char* name, co
                            max_file);
     sw__iqm I;
     memset(&I, 0, sizeof I);
-    I.name = label;
+    sw__importer_init(&I.im, label, SW__IQM_MAX_WARNINGS);
     I.data = data;
     I.size = size;
     I.options = options;
-    I.warnings_tail = &I.warnings;
     I.owner = calloc(1, sizeof *I.owner);
     sw_result r;
-    if (!I.owner) r = sw__iqm_fail(&I, SW_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!I.owner) r = sw__importer_fail(&I.im, SW_ERR_OUT_OF_MEMORY, "out of memory");
     else {
-        I.arena = &I.owner->arena;
+        I.im.arena = &I.owner->arena;
         I.owner->model.default_scene = -1;
         I.owner->model.allow_outside_paths = options && options->allow_outside_paths;
         r = sw__iqm_convert(&I, size);
-        if (r == SW_OK && name && !(I.owner->model.path = sw__iqm_strdup(&I, name, strlen(name)))) r = I.diag.result;
-        if (r == SW_OK && base_dir && !(I.owner->model.base_dir = sw__iqm_strdup(&I, base_dir, strlen(base_dir))))
-            r = I.diag.result;
+        if (r == SW_OK && name && !(I.owner->model.path = sw__importer_strdup(&I.im, name, strlen(name)))) r = I.im.diag.result;
+        if (r == SW_OK && base_dir && !(I.owner->model.base_dir = sw__importer_strdup(&I.im, base_dir, strlen(base_dir))))
+            r = I.im.diag.result;
     }
     sw__arena_free(&I.scratch);
     if (r != SW_OK) {
@@ -1113,7 +1023,7 @@ sw_result sw_iqm_load_memory(const void* data, size_t size, const char* name, co
             sw__arena_free(&I.owner->arena);
             free(I.owner);
         }
-        if (diag) *diag = I.diag;
+        if (diag) *diag = I.im.diag;
         return r;
     }
     *out_model = &I.owner->model;
@@ -1139,7 +1049,7 @@ sw_result sw_iqm_load_file(const char* path, const sw_iqm_options* options, sw_m
     uint8_t* data = NULL;
     size_t size = 0;
     sw_diag inner;
-    sw_result r = sw__read_file(path, sw__iqm_base_name(path), max_file, SIZE_MAX, sw__iqm_file_alloc,
+    sw_result r = sw__read_file(path, sw__path_base_name(path), max_file, SIZE_MAX, sw__iqm_file_alloc,
                                 sw__iqm_file_free, NULL, &data, &size, &inner);
     if (r != SW_OK) {
         if (diag) *diag = inner;
@@ -1152,7 +1062,7 @@ sw_result sw_iqm_load_file(const char* path, const sw_iqm_options* options, sw_m
         dir = malloc(length + 1);
         if (!dir) {
             free(data);
-            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", sw__iqm_base_name(path));
+            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", sw__path_base_name(path));
         }
         memcpy(dir, path, length);
         dir[length] = '\0';

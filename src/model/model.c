@@ -1,6 +1,8 @@
 /* The format-neutral model (sinew/model.h): its arena, freeing and looking
    up extension records. Image decoding is in model_image.c. */
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +41,81 @@ void* sw__arena_take_array(sw__arena* arena, size_t count, size_t size) {
     size_t bytes;
     if (!sw_mul_size(count, size, &bytes) || bytes > SIZE_MAX / 2) return NULL;
     return sw__arena_take(arena, bytes);
+}
+
+void sw__importer_init(sw__importer* im, const char* name, size_t max_warnings) {
+    memset(im, 0, sizeof *im);
+    im->name = name;
+    im->max_warnings = max_warnings;
+    im->warnings_tail = &im->warnings;
+}
+
+sw_result sw__importer_fail(sw__importer* im, sw_result code, const char* format, ...) {
+    char text[224];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    return sw_diag_set(&im->diag, code, -1, "%s: %s", im->name, text);
+}
+
+void* sw__importer_alloc(sw__importer* im, sw__arena* arena, size_t size) {
+    void* p = sw__arena_take(arena, size);
+    if (!p) sw__importer_fail(im, SW_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", size);
+    return p;
+}
+
+void* sw__importer_array(sw__importer* im, sw__arena* arena, size_t count, size_t size) {
+    void* p = sw__arena_take_array(arena, count, size);
+    if (!p) sw__importer_fail(im, SW_ERR_OUT_OF_MEMORY, "out of memory (%zu elements of %zu bytes)", count, size);
+    return p;
+}
+
+const char* sw__importer_strdup(sw__importer* im, const char* s, size_t length) {
+    char* out = sw__importer_alloc(im, im->arena, length + 1);
+    if (out) memcpy(out, s, length);
+    return out;
+}
+
+static void sw__importer_store(sw__importer* im, const char* text) {
+    sw__import_warning* w = sw__importer_alloc(im, im->arena, sizeof *w);
+    const char* copy = w ? sw__importer_strdup(im, text, strlen(text)) : NULL;
+    if (!copy) return;
+    w->text = copy;
+    *im->warnings_tail = w;
+    im->warnings_tail = &w->next;
+    im->warning_count++;
+}
+
+void sw__importer_warn(sw__importer* im, const char* format, ...) {
+    if (im->warning_count >= im->max_warnings) {
+        im->warnings_dropped++;
+        return;
+    }
+    char text[320];
+    int n = snprintf(text, sizeof text, "%s: ", im->name);
+    if (n < 0 || (size_t)n >= sizeof text) n = 0;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text + n, sizeof text - (size_t)n, format, args);
+    va_end(args);
+    sw__importer_store(im, text);
+}
+
+sw_result sw__importer_finish_warnings(sw__importer* im, sw_model* model) {
+    if (im->warnings_dropped) {
+        char text[160];
+        snprintf(text, sizeof text, "%s: %zu more warnings not stored", im->name, im->warnings_dropped);
+        sw__importer_store(im, text);
+    }
+    if (!im->warning_count) return SW_OK;
+    const char** lines = sw__importer_array(im, im->arena, im->warning_count, sizeof *lines);
+    if (!lines) return im->diag.result;
+    size_t i = 0;
+    for (const sw__import_warning* w = im->warnings; w && i < im->warning_count; w = w->next) lines[i++] = w->text;
+    model->warnings = lines;
+    model->warning_count = i;
+    return SW_OK;
 }
 
 void sw__model_rest_pose(const sw_model* model, sw_transform* out_local, float* out_weights) {
