@@ -1601,41 +1601,17 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
                            k ? line : "no reason given");
     }
     A.scene = scene;
-    sw_result r = SW_OK;
-    A.owner = calloc(1, sizeof *A.owner);
-    if (!A.owner) r = sw__importer_fail(&A.im, SW_ERR_OUT_OF_MEMORY, "out of memory");
-    else {
-        A.im.arena = &A.owner->arena;
-        A.owner->model.default_scene = -1;
-        A.owner->model.allow_outside_paths = options && options->allow_outside_paths;
-        r = sw__ai_convert(&A, extension);
-        if (r == SW_OK && name && !(A.owner->model.path = sw__importer_strdup(&A.im, name, strlen(name)))) r = A.im.diag.result;
-        if (r == SW_OK && base_dir && !(A.owner->model.base_dir = sw__importer_strdup(&A.im, base_dir, strlen(base_dir))))
-            r = A.im.diag.result;
-    }
+    A.owner = sw__importer_new_model(&A.im, options && options->allow_outside_paths);
+    sw_result r = A.owner ? sw__ai_convert(&A, extension) : A.im.diag.result;
     aiReleaseImport(scene);
     sw__arena_free(&A.scratch);
-    if (r != SW_OK) {
-        if (A.owner) {
-            sw__arena_free(&A.owner->arena);
-            free(A.owner);
-        }
-        if (diag) *diag = A.im.diag;
-        return r;
-    }
-    *out_model = &A.owner->model;
-    sw_diag_set(diag, SW_OK, -1, "%s", "");
-    return SW_OK;
+    return sw__importer_end(&A.im, A.owner, r, name, base_dir, out_model, diag);
 }
 
-static void* sw__ai_file_alloc(void* user, size_t size) {
-    (void)user;
-    return malloc(size ? size : 1);
-}
-
-static void sw__ai_file_free(void* user, void* ptr) {
-    (void)user;
-    free(ptr);
+/* sw_assimp_load_memory for sw__importer_load_file. */
+static sw_result sw__ai_load_memory_any(const void* data, size_t size, const char* name, const char* base_dir,
+                                        const void* options, sw_model** out_model, sw_diag* diag) {
+    return sw_assimp_load_memory(data, size, name, base_dir, options, out_model, diag);
 }
 
 sw_result sw_assimp_load_file(const char* path, const sw_assimp_options* options, sw_model** out_model,
@@ -1644,31 +1620,7 @@ sw_result sw_assimp_load_file(const char* path, const sw_assimp_options* options
     if (!path || !out_model)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_assimp_load_file: no path or no out_model");
     size_t max_file = options && options->max_file_size ? options->max_file_size : SW__AI_DEFAULT_MAX_FILE;
-    uint8_t* data = NULL;
-    size_t size = 0;
-    sw_diag inner;
-    sw_result r = sw__read_file(path, sw__path_base_name(path), max_file, SIZE_MAX, sw__ai_file_alloc, sw__ai_file_free,
-                                NULL, &data, &size, &inner);
-    if (r != SW_OK) {
-        if (diag) *diag = inner;
-        return r;
-    }
-    const char* slash = strrchr(path, '/');
-    char* dir = NULL;
-    if (slash) {
-        size_t length = slash == path ? 1 : (size_t)(slash - path);
-        dir = malloc(length + 1);
-        if (!dir) {
-            free(data);
-            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", sw__path_base_name(path));
-        }
-        memcpy(dir, path, length);
-        dir[length] = '\0';
-    }
-    r = sw_assimp_load_memory(data, size, path, dir ? dir : ".", options, out_model, diag);
-    free(dir);
-    free(data);
-    return r;
+    return sw__importer_load_file(path, max_file, sw__ai_load_memory_any, options, out_model, diag);
 }
 
 #endif

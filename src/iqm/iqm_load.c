@@ -1005,40 +1005,16 @@ sw_result sw_iqm_load_memory(const void* data, size_t size, const char* name, co
     I.data = data;
     I.size = size;
     I.options = options;
-    I.owner = calloc(1, sizeof *I.owner);
-    sw_result r;
-    if (!I.owner) r = sw__importer_fail(&I.im, SW_ERR_OUT_OF_MEMORY, "out of memory");
-    else {
-        I.im.arena = &I.owner->arena;
-        I.owner->model.default_scene = -1;
-        I.owner->model.allow_outside_paths = options && options->allow_outside_paths;
-        r = sw__iqm_convert(&I, size);
-        if (r == SW_OK && name && !(I.owner->model.path = sw__importer_strdup(&I.im, name, strlen(name)))) r = I.im.diag.result;
-        if (r == SW_OK && base_dir && !(I.owner->model.base_dir = sw__importer_strdup(&I.im, base_dir, strlen(base_dir))))
-            r = I.im.diag.result;
-    }
+    I.owner = sw__importer_new_model(&I.im, options && options->allow_outside_paths);
+    sw_result r = I.owner ? sw__iqm_convert(&I, size) : I.im.diag.result;
     sw__arena_free(&I.scratch);
-    if (r != SW_OK) {
-        if (I.owner) {
-            sw__arena_free(&I.owner->arena);
-            free(I.owner);
-        }
-        if (diag) *diag = I.im.diag;
-        return r;
-    }
-    *out_model = &I.owner->model;
-    sw_diag_set(diag, SW_OK, -1, "%s", "");
-    return SW_OK;
+    return sw__importer_end(&I.im, I.owner, r, name, base_dir, out_model, diag);
 }
 
-static void* sw__iqm_file_alloc(void* user, size_t size) {
-    (void)user;
-    return malloc(size ? size : 1);
-}
-
-static void sw__iqm_file_free(void* user, void* ptr) {
-    (void)user;
-    free(ptr);
+/* sw_iqm_load_memory for sw__importer_load_file. */
+static sw_result sw__iqm_load_memory_any(const void* data, size_t size, const char* name, const char* base_dir,
+                                         const void* options, sw_model** out_model, sw_diag* diag) {
+    return sw_iqm_load_memory(data, size, name, base_dir, options, out_model, diag);
 }
 
 sw_result sw_iqm_load_file(const char* path, const sw_iqm_options* options, sw_model** out_model, sw_diag* diag) {
@@ -1046,29 +1022,5 @@ sw_result sw_iqm_load_file(const char* path, const sw_iqm_options* options, sw_m
     if (!path || !out_model)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_iqm_load_file: no path or no out_model");
     size_t max_file = options && options->max_file_size ? options->max_file_size : SW__IQM_DEFAULT_MAX_FILE;
-    uint8_t* data = NULL;
-    size_t size = 0;
-    sw_diag inner;
-    sw_result r = sw__read_file(path, sw__path_base_name(path), max_file, SIZE_MAX, sw__iqm_file_alloc,
-                                sw__iqm_file_free, NULL, &data, &size, &inner);
-    if (r != SW_OK) {
-        if (diag) *diag = inner;
-        return r;
-    }
-    const char* slash = strrchr(path, '/');
-    char* dir = NULL;
-    if (slash) {
-        size_t length = slash == path ? 1 : (size_t)(slash - path);
-        dir = malloc(length + 1);
-        if (!dir) {
-            free(data);
-            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", sw__path_base_name(path));
-        }
-        memcpy(dir, path, length);
-        dir[length] = '\0';
-    }
-    r = sw_iqm_load_memory(data, size, path, dir ? dir : ".", options, out_model, diag);
-    free(dir);
-    free(data);
-    return r;
+    return sw__importer_load_file(path, max_file, sw__iqm_load_memory_any, options, out_model, diag);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/file_internal.h"
 #include "model_internal.h"
 
 void sw__arena_free(sw__arena* arena) {
@@ -116,6 +117,75 @@ sw_result sw__importer_finish_warnings(sw__importer* im, sw_model* model) {
     model->warnings = lines;
     model->warning_count = i;
     return SW_OK;
+}
+
+sw__model_owner* sw__importer_new_model(sw__importer* im, bool allow_outside_paths) {
+    sw__model_owner* owner = calloc(1, sizeof *owner);
+    if (!owner) {
+        sw__importer_fail(im, SW_ERR_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    im->arena = &owner->arena;
+    owner->model.default_scene = -1;
+    owner->model.allow_outside_paths = allow_outside_paths;
+    return owner;
+}
+
+sw_result sw__importer_end(sw__importer* im, sw__model_owner* owner, sw_result r, const char* name,
+                           const char* base_dir, sw_model** out_model, sw_diag* diag) {
+    if (r == SW_OK && name && !(owner->model.path = sw__importer_strdup(im, name, strlen(name)))) r = im->diag.result;
+    if (r == SW_OK && base_dir && !(owner->model.base_dir = sw__importer_strdup(im, base_dir, strlen(base_dir))))
+        r = im->diag.result;
+    if (r != SW_OK) {
+        if (owner) {
+            sw__arena_free(&owner->arena);
+            free(owner);
+        }
+        if (diag) *diag = im->diag;
+        return r;
+    }
+    *out_model = &owner->model;
+    sw_diag_set(diag, SW_OK, -1, "%s", "");
+    return SW_OK;
+}
+
+static void* sw__file_alloc(void* user, size_t size) {
+    (void)user;
+    return malloc(size ? size : 1);
+}
+
+static void sw__file_free(void* user, void* ptr) {
+    (void)user;
+    free(ptr);
+}
+
+sw_result sw__importer_load_file(const char* path, size_t max_file, sw__memory_loader load, const void* options,
+                                 sw_model** out_model, sw_diag* diag) {
+    uint8_t* data = NULL;
+    size_t size = 0;
+    sw_diag inner;
+    sw_result r = sw__read_file(path, sw__path_base_name(path), max_file, SIZE_MAX, sw__file_alloc, sw__file_free,
+                                NULL, &data, &size, &inner);
+    if (r != SW_OK) {
+        if (diag) *diag = inner;
+        return r;
+    }
+    const char* slash = strrchr(path, '/');
+    char* dir = NULL;
+    if (slash) {
+        size_t length = slash == path ? 1 : (size_t)(slash - path);
+        dir = malloc(length + 1);
+        if (!dir) {
+            free(data);
+            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", sw__path_base_name(path));
+        }
+        memcpy(dir, path, length);
+        dir[length] = '\0';
+    }
+    r = load(data, size, path, dir ? dir : ".", options, out_model, diag);
+    free(dir);
+    free(data);
+    return r;
 }
 
 void sw__model_rest_pose(const sw_model* model, sw_transform* out_local, float* out_weights) {

@@ -84,4 +84,21 @@ void sw__importer_warn(sw__importer* im, const char* format, ...) SW__IMPORT_PRI
 /* The warnings as the model's warning lines (in its arena). */
 sw_result sw__importer_finish_warnings(sw__importer* im, sw_model* model);
 
+/* A new, empty model whose arena becomes the importer's, or NULL with the
+   error set. */
+sw__model_owner* sw__importer_new_model(sw__importer* im, bool allow_outside_paths);
+/* Ends a load that gave r: on success the model gets its path and base
+   folder and goes to *out_model; otherwise it is freed and the importer's
+   error goes to diag. Returns the result. */
+sw_result sw__importer_end(sw__importer* im, sw__model_owner* owner, sw_result r, const char* name,
+                           const char* base_dir, sw_model** out_model, sw_diag* diag);
+
+/* An importer's memory loader, its options passed through. */
+typedef sw_result (*sw__memory_loader)(const void* data, size_t size, const char* name, const char* base_dir,
+                                       const void* options, sw_model** out_model, sw_diag* diag);
+/* Reads the file at path (at most max_file bytes) and loads it with load,
+   external files resolving against the file's folder. */
+sw_result sw__importer_load_file(const char* path, size_t max_file, sw__memory_loader load, const void* options,
+                                 sw_model** out_model, sw_diag* diag);
+
 #endif
