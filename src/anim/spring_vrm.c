@@ -91,12 +91,7 @@ static bool sw__warn(sw__reader* R, const char* path, const char* format, ...) {
     va_end(args);
     sw__line_at(line, sizeof line, R->file, path, text);
     sw__spring_owned* o = R->out;
-    if (!sw__grow((void**)&o->warnings, &o->warning_cap, o->set.warning_count, sizeof *o->warnings)) return false;
-    size_t len = strlen(line) + 1;
-    char* copy = malloc(len);
-    if (!copy) return false;
-    memcpy(copy, line, len);
-    o->warnings[o->set.warning_count++] = copy;
+    if (!sw__lines_append(&o->warnings, &o->set.warning_count, &o->warning_cap, line)) return false;
     o->set.warnings = (const char* const*)o->warnings;
     return true;
 }

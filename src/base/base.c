@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifndef SW_BUILD_FLAVOUR
 #define SW_BUILD_FLAVOUR "unknown"
@@ -54,6 +55,22 @@ sw_result sw__diag_vset_at(sw_diag* diag, sw_result code, int64_t index, const c
     else sw_diag_set(diag, code, index, "%s: %s", file, text);
     if (diag) sw__one_line(diag->message);
     return code;
+}
+
+bool sw__lines_append(char*** lines, size_t* count, size_t* cap, const char* line) {
+    if (*count == *cap) {
+        size_t next = *cap ? *cap * 2 : 8;
+        char** grown = next < SIZE_MAX / sizeof *grown ? realloc(*lines, next * sizeof *grown) : NULL;
+        if (!grown) return false;
+        *lines = grown;
+        *cap = next;
+    }
+    size_t length = strlen(line) + 1;
+    char* copy = malloc(length);
+    if (!copy) return false;
+    memcpy(copy, line, length);
+    (*lines)[(*count)++] = copy;
+    return true;
 }
 
 bool sw_mul_size(size_t count, size_t size, size_t* out_bytes) {

@@ -100,24 +100,7 @@ static void sw__warn(sw__reader* R, const char* path, const char* format, ...) {
     va_end(args);
     sw__line_at(line, sizeof line, R->file, path, text);
     sw__vrm_owned* o = R->o;
-    if (o->vrm.warning_count == o->warning_cap) {
-        size_t cap = o->warning_cap ? o->warning_cap * 2 : 8;
-        char** w = realloc(o->warnings, cap * sizeof *w);
-        if (!w) {
-            R->oom = true;
-            return;
-        }
-        o->warnings = w;
-        o->warning_cap = cap;
-    }
-    size_t len = strlen(line) + 1;
-    char* copy = malloc(len);
-    if (!copy) {
-        R->oom = true;
-        return;
-    }
-    memcpy(copy, line, len);
-    o->warnings[o->vrm.warning_count++] = copy;
+    if (!sw__lines_append(&o->warnings, &o->vrm.warning_count, &o->warning_cap, line)) R->oom = true;
     o->vrm.warnings = (const char* const*)o->warnings;
 }
 
