@@ -46,31 +46,19 @@ struct sw__post_chain {
     bool history_valid;
 };
 
-static GLuint sw__post_texture(GLenum internal, int w, int h, GLenum filter) {
-    GLuint t;
-    glGenTextures(1, &t);
-    glBindTexture(GL_TEXTURE_2D, t);
-    glTexStorage2D(GL_TEXTURE_2D, 1, internal, w, h);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLint)filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, (GLint)filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    return t;
-}
-
 /* The generated lookup tables (post_math.c) as textures. */
 static void sw__post_tables(sw__post_chain* c) {
     float* area = (float*)malloc(sizeof(float) * 2 * SW_EDGE_AREA_SIZE * SW_EDGE_AREA_SIZE);
     uint8_t search[SW_EDGE_SEARCH_CODES];
     sw__edge_search_table(search);
-    c->t_area = sw__post_texture(GL_RG32F, SW_EDGE_AREA_SIZE, SW_EDGE_AREA_SIZE, GL_NEAREST);
+    c->t_area = sw__texture2d(GL_RG32F, SW_EDGE_AREA_SIZE, SW_EDGE_AREA_SIZE, GL_NEAREST);
     if (area) {
         sw__edge_area_table(area);
         glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, SW_EDGE_AREA_SIZE, SW_EDGE_AREA_SIZE, GL_RG, GL_FLOAT, area);
         free(area);
     }
-    c->t_search = sw__post_texture(GL_R8UI, SW_EDGE_SEARCH_CODES, 1, GL_NEAREST);
+    c->t_search = sw__texture2d(GL_R8UI, SW_EDGE_SEARCH_CODES, 1, GL_NEAREST);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, SW_EDGE_SEARCH_CODES, 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE, search);
 }
@@ -100,24 +88,24 @@ sw_result sw__post_chain_create(int width, int height, sw__post_chain** out_chai
     }
     c->tiles_w = (width + SW_BLUR_TILE - 1) / SW_BLUR_TILE;
     c->tiles_h = (height + SW_BLUR_TILE - 1) / SW_BLUR_TILE;
-    c->t_tiles = sw__post_texture(GL_RG16F, c->tiles_w, c->tiles_h, GL_NEAREST);
-    c->t_neighbours = sw__post_texture(GL_RG16F, c->tiles_w, c->tiles_h, GL_NEAREST);
-    c->t_blurred = sw__post_texture(GL_RGBA16F, width, height, GL_NEAREST);
+    c->t_tiles = sw__texture2d(GL_RG16F, c->tiles_w, c->tiles_h, GL_NEAREST);
+    c->t_neighbours = sw__texture2d(GL_RG16F, c->tiles_w, c->tiles_h, GL_NEAREST);
+    c->t_blurred = sw__texture2d(GL_RGBA16F, width, height, GL_NEAREST);
     for (int k = 0; k < SW_BLOOM_LEVELS; k++) {
         int w = width >> (k + 1), h = height >> (k + 1);
         if (w < 4 || h < 4) break; /* a smaller level adds nothing but cost */
         c->bloom_w[k] = w, c->bloom_h[k] = h;
-        c->t_bloom[k] = sw__post_texture(GL_RGBA16F, w, h, GL_LINEAR);
+        c->t_bloom[k] = sw__texture2d(GL_RGBA16F, w, h, GL_LINEAR);
         c->bloom_levels = k + 1;
     }
-    c->t_display = sw__post_texture(GL_RGBA8, width, height, GL_NEAREST);
+    c->t_display = sw__texture2d(GL_RGBA8, width, height, GL_NEAREST);
     /* Bilinear: the line search reads two flags per fetch. */
-    c->t_edges = sw__post_texture(GL_RG8, width, height, GL_LINEAR);
-    c->t_weights = sw__post_texture(GL_RGBA8, width, height, GL_NEAREST);
-    c->t_antialiased = sw__post_texture(GL_RGBA8, width, height, GL_NEAREST);
+    c->t_edges = sw__texture2d(GL_RG8, width, height, GL_LINEAR);
+    c->t_weights = sw__texture2d(GL_RGBA8, width, height, GL_NEAREST);
+    c->t_antialiased = sw__texture2d(GL_RGBA8, width, height, GL_NEAREST);
     for (int i = 0; i < 2; i++) {
-        c->t_history[i] = sw__post_texture(GL_RGBA16F, width, height, GL_LINEAR);
-        c->t_state[i] = sw__post_texture(GL_RG16F, width, height, GL_NEAREST);
+        c->t_history[i] = sw__texture2d(GL_RGBA16F, width, height, GL_LINEAR);
+        c->t_state[i] = sw__texture2d(GL_RG16F, width, height, GL_NEAREST);
     }
     sw__post_tables(c);
     glGenFramebuffers(1, &c->fbo);

@@ -37,6 +37,9 @@ typedef struct sw__post_chain sw__post_chain;
 /* The renderer's program builder (renderer.c): `vs` and `fs` with
    "#version" and render_interface.h before them. */
 sw_result sw__program(const char* vs, const char* fs, const char* name, GLuint* out, sw_diag* diag);
+/* The renderer's texture builder (renderer.c): an immutable w × h 2D
+   texture, one level, `filter` both ways, clamped to the edge; left bound. */
+GLuint sw__texture2d(GLenum internal, int w, int h, GLenum filter);
 
 sw_result sw__post_chain_create(int width, int height, sw__post_chain** out_chain, sw_diag* diag);
 void sw__post_chain_destroy(sw__post_chain* chain);

@@ -319,7 +319,7 @@ static const sw_model_material* sw__material(const sw_renderer* r, const sw__dra
                                                                                     : &sw__fallback_material;
 }
 
-static GLuint sw__texture2d(GLenum internal, int w, int h, GLenum filter) {
+GLuint sw__texture2d(GLenum internal, int w, int h, GLenum filter) {
     GLuint t;
     glGenTextures(1, &t);
     glBindTexture(GL_TEXTURE_2D, t);
