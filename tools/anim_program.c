@@ -242,22 +242,6 @@ static bool find_clip(const sw_model* m, const char* option, const char* spec, l
     return tool_error_set(err, "%s: %s", option, e.message);
 }
 
-/* A node by name, else by file index; its model index. */
-static bool find_node(const sw_model* m, const char* option, const char* spec, uint32_t* out, tool_error* err) {
-    for (size_t i = 0; i < m->node_count; ++i)
-        if (m->nodes[i].name && strcmp(m->nodes[i].name, spec) == 0) {
-            *out = (uint32_t)i;
-            return true;
-        }
-    char* end = NULL;
-    long index = strtol(spec, &end, 10);
-    if (*spec && end != spec && !*end && index >= 0 && (size_t)index < m->node_count) {
-        *out = m->node_from_source[index];
-        return true;
-    }
-    return tool_error_set(err, "%s: %s has no node '%s'", option, m->path, spec);
-}
-
 /* "LEFT<sep>RIGHT" where LEFT is a clip and RIGHT a clip (want_node false)
    or a node: the first separator that resolves both. */
 static bool find_pair(const sw_model* m, const char* option, const char* text, char sep, bool want_node,
@@ -276,7 +260,7 @@ static bool find_pair(const sw_model* m, const char* option, const char* text, c
         uint32_t node;
         long second = -1;
         bool ok = find_clip(m, option, buf, out_clip, &e) &&
-                  (want_node ? find_node(m, option, buf + i + 1, &node, &e)
+                  (want_node ? tool_find_node(m, option, buf + i + 1, &node, &e)
                              : find_clip(m, option, buf + i + 1, &second, &e));
         if (ok) {
             *out_second = want_node ? (long)node : second;
@@ -409,7 +393,7 @@ static bool resolve(anim_program* p, tool_error* err) {
     if (!alloc_array(&p->ik_nodes, 3 * o->ik_count, sizeof(uint32_t), err)) return false;
     for (size_t i = 0; i < o->ik_count; ++i) {
         uint32_t end;
-        if (!find_node(m, "--ik", o->iks[i].joint, &end, err)) return false;
+        if (!tool_find_node(m, "--ik", o->iks[i].joint, &end, err)) return false;
         int32_t mid = m->nodes[end].parent, start = mid >= 0 ? m->nodes[mid].parent : -1;
         if (start < 0)
             return tool_error_set(err, "--ik: node '%s' has no grandparent (two-bone IK needs JOINT, its parent and "
@@ -418,7 +402,7 @@ static bool resolve(anim_program* p, tool_error* err) {
     }
     if (!alloc_array(&p->look_nodes, o->look_count, sizeof(uint32_t), err)) return false;
     for (size_t i = 0; i < o->look_count; ++i)
-        if (!find_node(m, "--look-at", o->looks[i].joint, &p->look_nodes[i], err)) return false;
+        if (!tool_find_node(m, "--look-at", o->looks[i].joint, &p->look_nodes[i], err)) return false;
     return true;
 }
 

@@ -64,23 +64,6 @@ typedef struct bake_options {
     sw_gltf_options load;
 } bake_options;
 
-/* A node by name, else by its index in the file. */
-static bool find_node(const sw_model* a, const char* spec, uint32_t* out, tool_error* err) {
-    for (size_t i = 0; i < a->node_count; i++)
-        if (a->nodes[i].name && strcmp(a->nodes[i].name, spec) == 0) {
-            *out = (uint32_t)i;
-            return true;
-        }
-    char* end = NULL;
-    errno = 0;
-    long index = strtol(spec, &end, 10);
-    if (end != spec && !*end && errno == 0 && index >= 0 && (size_t)index < a->node_count) {
-        *out = a->node_from_source[index];
-        return true;
-    }
-    return tool_error_set(err, "%s has no node '%s' for --head (it has %zu nodes)", a->path, spec, a->node_count);
-}
-
 /* ASCII case-insensitive: `word` occurs in `name`. */
 static bool name_has(const char* name, const char* word) {
     if (!name) return false;
@@ -216,7 +199,7 @@ static int bake_face_sdf(tool_args* args) {
     int status = TOOL_EXIT_OK;
     uint8_t* rgba = NULL;
     uint32_t head = 0, material = 0;
-    if (!find_node(asset, o.head, &head, &err) || !find_material(args, asset, o.material, &material, &err)) {
+    if (!tool_find_node(asset, "--head", o.head, &head, &err) || !find_material(args, asset, o.material, &material, &err)) {
         status = fail_escaped(args, err.message);
         goto done;
     }

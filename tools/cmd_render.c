@@ -112,21 +112,6 @@ typedef struct render_options {
     sw_gltf_options load;
 } render_options;
 
-static bool find_node(const sw_model* a, const char* spec, int32_t* out, tool_error* err) {
-    for (size_t i = 0; i < a->node_count; i++)
-        if (a->nodes[i].name && strcmp(a->nodes[i].name, spec) == 0) {
-            *out = (int32_t)i;
-            return true;
-        }
-    char* end = NULL;
-    long index = strtol(spec, &end, 10);
-    if (end != spec && !*end && index >= 0 && (size_t)index < a->node_count) {
-        *out = (int32_t)a->node_from_source[index]; /* the file's node index */
-        return true;
-    }
-    return tool_error_set(err, "--view weights: %s has no node '%s'", a->path, spec);
-}
-
 /* The pose at playback time t: the clip loops from its first key. With
    animation options, the program's pose (anim_program.h). */
 static bool pose_at(const sw_model* a, long clip_index, anim_program* prog, sw_pose* pose, double t,
@@ -335,12 +320,13 @@ static int render_run(tool_args* args, anim_options* program) {
     }
     if (anim_src.view && !o.quiet) fprintf(stderr, "%s\n", anim_src.summary);
     long clip = -1;
-    int32_t weight_node = -1;
+    uint32_t weight_found = 0;
     if (!tool_find_clip(asset, o.anim ? o.anim : o.model ? NULL : "walk", &clip, &err) ||
-        (o.weight_joint && !find_node(asset, o.weight_joint, &weight_node, &err))) {
+        (o.weight_joint && !tool_find_node(asset, "--view weights", o.weight_joint, &weight_found, &err))) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
+    const int32_t weight_node = o.weight_joint ? (int32_t)weight_found : -1;
     anim_program_config config = {.loop = true, .from_clip_start = true};
     status = anim_program_init(&prog, asset, program, clip, &config, &err);
     if (status != TOOL_EXIT_OK) {

@@ -230,22 +230,6 @@ int cmd_view(tool_args* args) {
 
 /* ---- the scene: a model, its clip and program, its pose and bounds ---------------- */
 
-static bool find_node(const sw_model* a, const char* spec, int32_t* out, tool_error* err) {
-    for (size_t i = 0; i < a->node_count; i++)
-        if (a->nodes[i].name && strcmp(a->nodes[i].name, spec) == 0) {
-            *out = (int32_t)i;
-            return true;
-        }
-    char* end = NULL;
-    long index = strtol(spec, &end, 10);
-    if (end != spec && !*end && index >= 0 && (size_t)index < a->node_count) {
-        *out = (int32_t)a->node_from_source[index]; /* the file's node index */
-        return true;
-    }
-    return tool_error_set(err, "--view weights: %s has no node '%s'", a->path, spec);
-}
-
-
 typedef struct view_scene {
     sw_model* model;                /* with --anim-file's clips (anim_file.h) */
     anim_file anim_src;
@@ -1245,10 +1229,12 @@ static int view_run(tool_args* args, const view_options* o, const anim_options* 
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
-    if (o->weight_joint && !find_node(v.scene.model, o->weight_joint, &v.weight_node, &err)) {
+    uint32_t weight_found = 0;
+    if (o->weight_joint && !tool_find_node(v.scene.model, "--view weights", o->weight_joint, &weight_found, &err)) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
+    if (o->weight_joint) v.weight_node = (int32_t)weight_found;
     if (v.weight_node < 0) reset_weight_joint(&v);
     v.playing = v.scene.clip >= 0;
     {

@@ -935,6 +935,22 @@ bool tool_atomic_commit(tool_atomic_file* file, tool_error* err) {
     return true;
 }
 
+bool tool_find_node(const sw_model* a, const char* option, const char* spec, uint32_t* out, tool_error* err) {
+    for (size_t i = 0; i < a->node_count; ++i)
+        if (a->nodes[i].name && strcmp(a->nodes[i].name, spec) == 0) {
+            *out = (uint32_t)i;
+            return true;
+        }
+    char* end = NULL;
+    errno = 0;
+    long index = strtol(spec, &end, 10);
+    if (*spec && end != spec && !*end && errno == 0 && index >= 0 && (size_t)index < a->node_count) {
+        *out = a->node_from_source[index];
+        return true;
+    }
+    return tool_error_set(err, "%s: %s has no node '%s' (it has %zu nodes)", option, a->path, spec, a->node_count);
+}
+
 bool tool_find_clip(const sw_model* a, const char* spec, long* out, tool_error* err) {
     if (!spec) {
         *out = a->animation_count ? 0 : -1;

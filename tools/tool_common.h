@@ -284,6 +284,11 @@ void tool_cleanup_forget(int entry);
    gives 0. An unknown name fails, listing the animations there are. */
 bool tool_find_clip(const sw_model* a, const char* spec, long* out, tool_error* err);
 
+/* A node of `a` by name, else by its index in the file: *out = its model
+   index. Otherwise fails with "option: FILE has no node 'spec' (it has N
+   nodes)". */
+bool tool_find_node(const sw_model* a, const char* option, const char* spec, uint32_t* out, tool_error* err);
+
 /* Binds `pose` to one new 16-aligned block sized for `model`; returns the
    block (release it with free()) or NULL when out of memory. */
 void* tool_pose_alloc(const sw_model* model, sw_pose* pose);
