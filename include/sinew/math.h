@@ -110,6 +110,12 @@ sw_quat sw_quat_from_mat34(const sw_mat34* m);
 sw_transform sw_transform_identity(void);
 /* The affine matrix T·R·S. Rotation must be unit. */
 sw_mat34 sw_transform_to_mat34(const sw_transform* t);
+/* The TRS nearest an affine matrix, by polar decomposition: a reflection
+   (det < 0) goes to the scale's sign; shear, which TRS cannot hold, is
+   dropped and *out_exact is false (off-diagonal stretch above 1e-4 of the
+   largest scale); a singular matrix keeps its column lengths as scale and
+   no rotation. */
+sw_transform sw_transform_from_mat34(const sw_mat34* m, bool* out_exact);
 /* TRS of parent·child. Exact when the parent's scale is uniform; with
    non-uniform parent scale and a rotated child the true product has shear,
    which TRS cannot hold; the matrix path (sw_mat34_mul) stays exact. */

@@ -138,28 +138,10 @@ static bool sw__ai_matrix(const struct aiMatrix4x4* m, sw_mat34* out) {
            fabs((double)m->d4 - 1.0) <= 1e-5;
 }
 
-/* M = T·R·S by polar decomposition; `exact` is false when M has shear
-   (which TRS cannot hold; the nearest TRS is returned). */
+/* M = T·R·S (sw_transform_from_mat34), the rotation renormalised. */
 static sw_transform sw__ai_decompose(const sw_mat34* m, bool* exact) {
-    sw_transform t = sw_transform_identity();
-    t.translation = sw_vec3_make(m->m[0][3], m->m[1][3], m->m[2][3]);
-    sw_mat34 a = *m, rigid, stretch;
-    float sign = sw_mat34_determinant(m) < 0.0f ? -1.0f : 1.0f;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) a.m[r][c] *= sign;
-    if (!sw_mat34_polar(&a, &rigid, &stretch)) {
-        *exact = false;
-        float s[3];
-        for (int c = 0; c < 3; c++)
-            s[c] = sqrtf(m->m[0][c] * m->m[0][c] + m->m[1][c] * m->m[1][c] + m->m[2][c] * m->m[2][c]);
-        t.scale = sw_vec3_make(s[0], s[1], s[2]);
-        return t;
-    }
-    t.rotation = sw_quat_normalize(sw_quat_from_mat34(&rigid));
-    t.scale = sw_vec3_make(sign * stretch.m[0][0], sign * stretch.m[1][1], sign * stretch.m[2][2]);
-    float largest = fmaxf(fabsf(stretch.m[0][0]), fmaxf(fabsf(stretch.m[1][1]), fabsf(stretch.m[2][2])));
-    float off = fmaxf(fabsf(stretch.m[0][1]), fmaxf(fabsf(stretch.m[0][2]), fabsf(stretch.m[1][2])));
-    *exact = off <= 1e-4f * largest;
+    sw_transform t = sw_transform_from_mat34(m, exact);
+    t.rotation = sw_quat_normalize(t.rotation);
     return t;
 }
 

@@ -7,34 +7,6 @@
 
 /* ---- animations ------------------------------------------------------------------------ */
 
-/* M = T·R·S from an affine matrix by polar decomposition; shear (which TRS
-   cannot hold) is dropped, and `exact` says whether there was any. */
-static sw_transform sw__matrix_to_trs(const sw_mat34* m, bool* exact) {
-    sw_transform t = sw_transform_identity();
-    t.translation = sw_vec3_make(m->m[0][3], m->m[1][3], m->m[2][3]);
-    sw_mat34 a = *m, rigid, stretch;
-    /* A reflection (det < 0) has no rotation factor: split −A instead and
-       give the sign to the scale. */
-    float sign = sw_mat34_determinant(m) < 0.0f ? -1.0f : 1.0f;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) a.m[r][c] *= sign;
-    if (!sw_mat34_polar(&a, &rigid, &stretch)) {
-        /* singular: no rotation can be recovered; keep the column lengths */
-        *exact = false;
-        float s[3];
-        for (int c = 0; c < 3; c++)
-            s[c] = sqrtf(m->m[0][c] * m->m[0][c] + m->m[1][c] * m->m[1][c] + m->m[2][c] * m->m[2][c]);
-        t.scale = sw_vec3_make(s[0], s[1], s[2]);
-        return t;
-    }
-    t.rotation = sw_quat_from_mat34(&rigid);
-    t.scale = sw_vec3_make(sign * stretch.m[0][0], sign * stretch.m[1][1], sign * stretch.m[2][2]);
-    float largest = fmaxf(fabsf(stretch.m[0][0]), fmaxf(fabsf(stretch.m[1][1]), fabsf(stretch.m[2][2])));
-    float off = fmaxf(fabsf(stretch.m[0][1]), fmaxf(fabsf(stretch.m[0][2]), fabsf(stretch.m[1][2])));
-    *exact = off <= 1e-4f * largest;
-    return t;
-}
-
 /* Key times of an input accessor: decoded once, checked finite, ≥ 0 and
    strictly increasing (the spec's MUSTs). */
 static const float* sw__key_times(sw__loader* L, const char* where, uint32_t input) {
@@ -168,7 +140,7 @@ static sw_result sw__parse_channel(sw__loader* L, const cJSON* j, const char* pa
         /* glTF forbids animating a matrix node; turn it into TRS so the
            animation has something to drive. */
         bool exact;
-        n->trs = sw__matrix_to_trs(&n->matrix, &exact);
+        n->trs = sw_transform_from_mat34(&n->matrix, &exact);
         n->matrix = sw_mat34_identity();
         n->has_matrix = false;
         sw__warn(L, sw__pathf("nodes[%zu]", node).s,

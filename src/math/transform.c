@@ -1,6 +1,8 @@
 /* TRS transforms: matrix T·R·S (see sinew/math.h). */
 #include "sinew/math.h"
 
+#include <math.h>
+
 sw_transform sw_transform_identity(void) {
     return (sw_transform){{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {1.0f, 1.0f, 1.0f}};
 }
@@ -17,6 +19,31 @@ sw_mat34 sw_transform_to_mat34(const sw_transform* t) {
         {2.0f * (xy + wz) * s.x, (1.0f - 2.0f * (xx + zz)) * s.y, 2.0f * (yz - wx) * s.z, t->translation.y},
         {2.0f * (xz - wy) * s.x, 2.0f * (yz + wx) * s.y, (1.0f - 2.0f * (xx + yy)) * s.z, t->translation.z},
     }};
+}
+
+sw_transform sw_transform_from_mat34(const sw_mat34* m, bool* out_exact) {
+    sw_transform t = sw_transform_identity();
+    t.translation = sw_vec3_make(m->m[0][3], m->m[1][3], m->m[2][3]);
+    sw_mat34 a = *m, rigid, stretch;
+    /* A reflection has no rotation factor: split −A instead and give the
+       sign to the scale. */
+    const float sign = sw_mat34_determinant(m) < 0.0f ? -1.0f : 1.0f;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) a.m[r][c] *= sign;
+    if (!sw_mat34_polar(&a, &rigid, &stretch)) {
+        *out_exact = false;
+        float s[3];
+        for (int c = 0; c < 3; c++)
+            s[c] = sqrtf(m->m[0][c] * m->m[0][c] + m->m[1][c] * m->m[1][c] + m->m[2][c] * m->m[2][c]);
+        t.scale = sw_vec3_make(s[0], s[1], s[2]);
+        return t;
+    }
+    t.rotation = sw_quat_from_mat34(&rigid);
+    t.scale = sw_vec3_make(sign * stretch.m[0][0], sign * stretch.m[1][1], sign * stretch.m[2][2]);
+    const float largest = fmaxf(fabsf(stretch.m[0][0]), fmaxf(fabsf(stretch.m[1][1]), fabsf(stretch.m[2][2])));
+    const float off = fmaxf(fabsf(stretch.m[0][1]), fmaxf(fabsf(stretch.m[0][2]), fabsf(stretch.m[1][2])));
+    *out_exact = off <= 1e-4f * largest;
+    return t;
 }
 
 sw_transform sw_transform_mul(const sw_transform* parent, const sw_transform* child) {

@@ -579,6 +579,46 @@ static void test_polar_rejects_reflection_and_singular(void) {
     SW_CHECK(!sw_mat34_polar(&zero, &rigid, &stretch));
 }
 
+/* sw_transform_from_mat34: a TRS (any scale signs) made a matrix in double
+   comes back as a TRS whose matrix, again in double, is the same; shear
+   is flagged, and a singular matrix keeps its column lengths. */
+static void test_transform_from_mat34(void) {
+    rng r = {0x9017};
+    double worst = 0.0;
+    for (int i = 0; i < 300; i++) {
+        sw_transform t = {{rng_range(&r, -5, 5), rng_range(&r, -5, 5), rng_range(&r, -5, 5)}, rng_quat(&r),
+                          {rng_range(&r, 0.2, 3), rng_range(&r, 0.2, 3), rng_range(&r, 0.2, 3)}};
+        if (i % 3 == 1) t.scale.y = -t.scale.y; /* a reflection */
+        if (i % 3 == 2) t.scale.x = -t.scale.x, t.scale.z = -t.scale.z; /* a turn by π in disguise */
+        const d34 a = trs_d(&t);
+        sw_mat34 m;
+        for (int rr = 0; rr < 3; rr++)
+            for (int c = 0; c < 4; c++) m.m[rr][c] = (float)a.m[rr][c];
+        bool exact = false;
+        const sw_transform back = sw_transform_from_mat34(&m, &exact);
+        SW_CHECK(exact);
+        const d34 b = trs_d(&back);
+        for (int rr = 0; rr < 3; rr++)
+            for (int c = 0; c < 4; c++) worst = fmax(worst, fabs(b.m[rr][c] - a.m[rr][c]) / 3.0);
+    }
+    printf("transform from matrix: worst round-trip error %.3g (of scales up to 3)\n", worst);
+    SW_CHECK(worst <= 2e-6);
+    /* Shear: flagged. */
+    sw_mat34 shear = {{{1, 0.3f, 0, 1}, {0, 1, 0, 2}, {0, 0, 1, 3}}};
+    bool exact = true;
+    sw_transform t = sw_transform_from_mat34(&shear, &exact);
+    SW_CHECK(!exact);
+    SW_CHECK(t.translation.x == 1.0f && t.translation.y == 2.0f && t.translation.z == 3.0f);
+    /* Singular: no rotation, the column lengths as scale. */
+    sw_mat34 rank2 = {{{1, 2, 3, 4}, {4, 5, 6, 5}, {5, 7, 9, 6}}};
+    t = sw_transform_from_mat34(&rank2, &exact);
+    SW_CHECK(!exact);
+    SW_CHECK(t.rotation.x == 0.0f && t.rotation.y == 0.0f && t.rotation.z == 0.0f && t.rotation.w == 1.0f);
+    SW_CHECK_NEAR(t.scale.x, sqrt(1.0 + 16.0 + 25.0), 1e-6);
+    SW_CHECK_NEAR(t.scale.y, sqrt(4.0 + 25.0 + 49.0), 1e-6);
+    SW_CHECK_NEAR(t.scale.z, sqrt(9.0 + 36.0 + 81.0), 1e-5);
+}
+
 int main(void) {
     SW_RUN(test_identities_and_translation);
     SW_RUN(test_trs_to_mat34_hand);
@@ -598,5 +638,6 @@ int main(void) {
     SW_RUN(test_polar_recovers_rotation_and_stretch);
     SW_RUN(test_polar_rigid_input);
     SW_RUN(test_polar_rejects_reflection_and_singular);
+    SW_RUN(test_transform_from_mat34);
     return sw_test_finish();
 }
