@@ -17,6 +17,7 @@
    pairs merged by name when the Assimp importer is built (skipped, saying
    so, otherwise). */
 #include "harness.h"
+#include "test_pose.h"
 
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
@@ -100,19 +101,6 @@ static void rename_to_mixamo(edited* e) {
         int n = node_named(&e->model, demo_to_mixamo[r][0]);
         if (n >= 0) e->nodes[n].name = demo_to_mixamo[r][1];
     }
-}
-
-typedef struct posed {
-    sw_pose pose;
-    void* memory;
-} posed;
-
-static bool pose_alloc(posed* p, const sw_model* m) {
-    sw_pose_sizes sizes = sw_pose_sizes_of(m);
-    p->memory = aligned_alloc(16, sw_pose_memory_size(&sizes));
-    if (!p->memory) return false;
-    sw_pose_bind(&p->pose, &sizes, p->memory);
-    return true;
 }
 
 static double quat_diff(sw_quat a, sw_quat b) {
@@ -422,7 +410,7 @@ static void test_same_rig_renamed(void) {
     SW_CHECK_EQ_INT(dn.table, SW_BONE_NAMING_MIXAMO);
     SW_CHECK_EQ_INT(dn.mapped, RENAMED);
     posed sp, dp;
-    SW_CHECK(pose_alloc(&sp, demo) && pose_alloc(&dp, &e.model));
+    SW_CHECK(pose_make(demo, &sp) && pose_make(&e.model, &dp));
     double worst_rot = 0, worst_hips = 0;
     const char* clips[] = {"walk", "wave"};
     for (int c = 0; c < 2; ++c) {
@@ -486,7 +474,7 @@ static void test_hips_under_turned_parent(void) {
     SW_CHECK(sw_humanoid_map_from_names(&dst.model, NULL, &dst_map, NULL, NULL) == SW_OK);
     SW_CHECK_EQ_INT(dst_map.node[SW_HUMANOID_HIPS], hips);
     posed sp, dp;
-    SW_CHECK(pose_alloc(&sp, demo) && pose_alloc(&dp, &dst.model));
+    SW_CHECK(pose_make(demo, &sp) && pose_make(&dst.model, &dp));
     sw_pose_rest(demo, &sp.pose);
     sw_pose_update_world(demo, &sp.pose);
     sw_pose_rest(&dst.model, &dp.pose);
@@ -522,7 +510,7 @@ static void test_hips_under_turned_parent(void) {
    rotation, the right by the rest positions of the joints below it. */
 static void make_t_pose(edited* e, const sw_model* demo, double* out_raise_deg) {
     posed p;
-    if (!pose_alloc(&p, demo)) return;
+    if (!pose_make(demo, &p)) return;
     sw_pose_rest(demo, &p.pose);
     sw_pose_update_world(demo, &p.pose);
     int ul = node_named(demo, "upper_arm_l"), fl = node_named(demo, "forearm_l");
@@ -558,7 +546,7 @@ static void test_a_pose_to_t_pose(void) {
     SW_CHECK(sw_humanoid_map_from_names(demo, NULL, &src_map, NULL, NULL) == SW_OK);
     SW_CHECK(sw_humanoid_map_from_names(&e.model, NULL, &dst_map, NULL, NULL) == SW_OK);
     posed sp, dp, rest;
-    SW_CHECK(pose_alloc(&sp, demo) && pose_alloc(&dp, &e.model) && pose_alloc(&rest, &e.model));
+    SW_CHECK(pose_make(demo, &sp) && pose_make(&e.model, &dp) && pose_make(&e.model, &rest));
     /* The T-pose is a T-pose: the upper arms horizontal at rest. */
     sw_pose_rest(&e.model, &rest.pose);
     sw_pose_update_world(&e.model, &rest.pose);
@@ -703,7 +691,7 @@ static void test_arnaud_onto_demo(void) {
         SW_CHECK(info.hips_scale > 0.5f && info.hips_scale < 2.0f); /* both about human size, in metres */
         /* Walking: the feet swap places front to back, the hips advance. */
         posed p;
-        SW_CHECK(pose_alloc(&p, demo));
+        SW_CHECK(pose_make(demo, &p));
         double min_gap = 1e9, max_gap = -1e9, y_min = 1e9, y_max = -1e9;
         for (int i = 0; i <= 20; ++i) {
             float t = clip->start + (clip->duration - clip->start) * (float)i / 20.0f;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "test_pose.h"
 #include "sinew/import.h"
 #include "sinew/pose.h"
 
@@ -25,20 +26,6 @@ static sw_model* load(const char* relative, const sw_import_options* options) {
         return NULL;
     }
     return m;
-}
-
-typedef struct posed {
-    sw_pose pose;
-    void* memory;
-} posed;
-
-static bool pose_make(const sw_model* m, posed* p) {
-    sw_pose_sizes s = sw_pose_sizes_of(m);
-    size_t bytes = (sw_pose_memory_size(&s) + 15) / 16 * 16;
-    p->memory = aligned_alloc(16, bytes ? bytes : 16);
-    if (!p->memory) return false;
-    sw_pose_bind(&p->pose, &s, p->memory);
-    return true;
 }
 
 static int node_named(const sw_model* m, const char* name) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "test_pose.h"
 #include "sinew/import.h"
 #include "sinew/pose.h"
 
@@ -21,20 +22,6 @@
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
 #endif
-
-typedef struct posed {
-    sw_pose pose;
-    void* memory;
-} posed;
-
-static bool pose_make(const sw_model* m, posed* p) {
-    sw_pose_sizes s = sw_pose_sizes_of(m);
-    size_t bytes = (sw_pose_memory_size(&s) + 15) / 16 * 16;
-    p->memory = aligned_alloc(16, bytes ? bytes : 16);
-    if (!p->memory) return false;
-    sw_pose_bind(&p->pose, &s, p->memory);
-    return true;
-}
 
 /* The deformed vertices of every skinned (node, primitive), in order, at
    time t of clip `clip` of `source` (-1: rest), whose local transforms are

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "test_pose.h"
 #include "test_random.h"
 #include "sinew/import.h"
 #include "sinew/iqm.h"
@@ -67,20 +68,6 @@ static uint8_t* read_all(const char* path, size_t* size) {
 }
 
 /* ---- posing ----------------------------------------------------------------------------- */
-
-typedef struct posed {
-    sw_pose pose;
-    void* memory;
-} posed;
-
-static bool pose_make(const sw_model* m, posed* p) {
-    sw_pose_sizes s = sw_pose_sizes_of(m);
-    size_t bytes = (sw_pose_memory_size(&s) + 15) / 16 * 16;
-    p->memory = aligned_alloc(16, bytes ? bytes : 16);
-    if (!p->memory) return false;
-    sw_pose_bind(&p->pose, &s, p->memory);
-    return true;
-}
 
 /* World positions of (node, primitive 0)'s vertices at the pose, into out
    (vertex_count × 3); false when deforming fails. */
