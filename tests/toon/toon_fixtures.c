@@ -1,18 +1,13 @@
 /* The toon reader fixtures (toon_fixtures.h). */
 #include "toon/toon_fixtures.h"
 
+#include "test_glb.h"
+
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void put_u32(uint8_t* p, uint32_t v) {
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
 
 static cJSON* int_array(const int* v, int n) {
     cJSON* a = cJSON_CreateArray();
@@ -116,27 +111,8 @@ uint8_t* sw_toon_fixture_glb(const sw_toon_fixture* f, size_t* out_size) {
     cJSON_Delete(root);
     if (!json) return NULL;
 
-    size_t json_len = strlen(json), json_padded = (json_len + 3) & ~(size_t)3;
-    size_t bin_len = sizeof positions;
-    size_t total = 12 + 8 + json_padded + 8 + bin_len;
-    uint8_t* out = malloc(total);
-    if (!out) {
-        free(json);
-        return NULL;
-    }
-    memcpy(out, "glTF", 4);
-    put_u32(out + 4, 2);
-    put_u32(out + 8, (uint32_t)total);
-    put_u32(out + 12, (uint32_t)json_padded);
-    memcpy(out + 16, "JSON", 4);
-    memcpy(out + 20, json, json_len);
-    memset(out + 20 + json_len, ' ', json_padded - json_len);
-    uint8_t* bin = out + 20 + json_padded;
-    put_u32(bin, (uint32_t)bin_len);
-    memcpy(bin + 4, "BIN\0", 4);
-    memcpy(bin + 8, positions, bin_len);
+    uint8_t* out = test_glb_pack(json, positions, sizeof positions, out_size);
     free(json);
-    *out_size = total;
     return out;
 }
 

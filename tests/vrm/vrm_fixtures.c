@@ -1,6 +1,8 @@
 /* The VRM test avatars (vrm_fixtures.h). */
 #include "vrm_fixtures.h"
 
+#include "test_glb.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,36 +306,11 @@ cJSON* vrm_fixture_ext(vrm_fixture* f) {
     return v ? v : cJSON_GetObjectItemCaseSensitive(ext, "VRM");
 }
 
-static void put_u32(uint8_t* p, uint32_t v) {
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
 uint8_t* vrm_fixture_glb(const vrm_fixture* f, size_t* out_size) {
     char* json = cJSON_PrintUnformatted(f->json);
     if (!json) return NULL;
-    size_t jlen = strlen(json), jpad = (jlen + 3) & ~(size_t)3, bpad = (f->bin_size + 3) & ~(size_t)3;
-    size_t total = 12 + 8 + jpad + 8 + bpad;
-    uint8_t* out = calloc(1, total);
-    if (!out) {
-        free(json);
-        return NULL;
-    }
-    memcpy(out, "glTF", 4);
-    put_u32(out + 4, 2);
-    put_u32(out + 8, (uint32_t)total);
-    put_u32(out + 12, (uint32_t)jpad);
-    memcpy(out + 16, "JSON", 4);
-    memcpy(out + 20, json, jlen);
-    memset(out + 20 + jlen, ' ', jpad - jlen);
-    uint8_t* bin = out + 20 + jpad;
-    put_u32(bin, (uint32_t)bpad);
-    memcpy(bin + 4, "BIN\0", 4);
-    memcpy(bin + 8, f->bin, f->bin_size);
+    uint8_t* out = test_glb_pack(json, f->bin, f->bin_size, out_size);
     free(json);
-    *out_size = total;
     return out;
 }
 
