@@ -246,16 +246,23 @@ static sw_camera camera_at(float z, float fov_degrees) {
                        .z_near = 0.1f, .z_far = 50.0f};
 }
 
-static bool draw(sw_renderer* r, scene* sc, sw_camera camera, const float light[3], float* hdr, uint8_t* cls) {
-    sw_render_frame f = {.pose = &sc->pose, .camera = camera, .previous_camera = camera, .first_frame = true,
-                         .style = SW_RENDER_STYLE_AUTO};
-    memcpy(f.light_direction, light, sizeof f.light_direction);
+/* Draws frame f as a first frame (the camera standing still) and reads
+   the HDR colour and the classes back (either may be NULL). */
+static bool draw_frame(sw_renderer* r, sw_render_frame f, float* hdr, uint8_t* cls) {
+    f.previous_camera = f.camera;
+    f.first_frame = true;
     sw_diag d = {0};
     bool ok = sw_renderer_draw(r, &f, &d) == SW_OK && (!hdr || sw_renderer_read_hdr(r, hdr, &d) == SW_OK) &&
               (!cls || sw_renderer_read_class(r, cls, &d) == SW_OK);
     if (!ok) fprintf(stderr, "  draw: %s\n", d.message);
     SW_CHECK(ok);
     return ok;
+}
+
+static bool draw(sw_renderer* r, scene* sc, sw_camera camera, const float light[3], float* hdr, uint8_t* cls) {
+    sw_render_frame f = {.pose = &sc->pose, .camera = camera, .style = SW_RENDER_STYLE_AUTO};
+    memcpy(f.light_direction, light, sizeof f.light_direction);
+    return draw_frame(r, f, hdr, cls);
 }
 
 static sw_toon_material toon_plain(sw_toon_kind kind) {
@@ -343,12 +350,9 @@ static void test_bands(void) {
         t.region_enabled[2] = run != 2;
         sw_renderer* r = scene_renderer(&sc, W, H, &t);
         if (!r) break;
-        sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(2.2f, 60.0f), .first_frame = true, .night = night};
-        f.previous_camera = f.camera;
+        sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(2.2f, 60.0f), .night = night};
         memcpy(f.light_direction, light, sizeof light);
-        sw_diag d = {0};
-        SW_CHECK(sw_renderer_draw(r, &f, &d) == SW_OK && sw_renderer_read_hdr(r, hdr, &d) == SW_OK &&
-                 sw_renderer_read_class(r, cls, &d) == SW_OK);
+        draw_frame(r, f, hdr, cls);
         /* Mean colour of each column's middle (away from its edges), toon pixels only. */
         float mean[COLS][3] = {{0}};
         int count[COLS] = {0};
@@ -693,15 +697,9 @@ static void test_glints_follow_reference(void) {
                                   .intensity = 1.2f, .luma_lerp = 0.0f, .color = {0.9f, 0.3f, 0.5f}, .camera_scale = 3.0f};
     float* hdr = malloc(sizeof(float) * W * H * 4);
     sw_renderer* r = scene_renderer(&sc, W, H, &t);
-    bool ok = false;
-    if (r) {
-        sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(distance, fov), .first_frame = true, .time = time};
-        f.previous_camera = f.camera;
-        f.light_direction[2] = 1.0f;
-        sw_diag d = {0};
-        ok = sw_renderer_draw(r, &f, &d) == SW_OK && sw_renderer_read_hdr(r, hdr, &d) == SW_OK;
-        SW_CHECK(ok);
-    }
+    const sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(distance, fov), .light_direction = {0, 0, 1},
+                               .time = time};
+    const bool ok = r && draw_frame(r, f, hdr, NULL);
     size_t compared = 0, skipped = 0, bright = 0, bad = 0;
     float worst = 0.0f;
     for (int y = 0; ok && y < H; y++)
@@ -769,11 +767,9 @@ static void test_glint_radius_ratio(void) {
         const float shift = set == 0 ? 0.5f : 0.0f;
         sw_renderer* r = scene_renderer(&sc, W, H, &t);
         if (!r) break;
-        sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(distance, fov), .first_frame = true, .time = 0.3f};
-        f.previous_camera = f.camera;
-        f.light_direction[2] = 1.0f;
-        sw_diag d = {0};
-        SW_CHECK(sw_renderer_draw(r, &f, &d) == SW_OK && sw_renderer_read_hdr(r, hdr, &d) == SW_OK);
+        const sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(distance, fov), .light_direction = {0, 0, 1},
+                                   .time = 0.3f};
+        draw_frame(r, f, hdr, NULL);
         sw_renderer_destroy(r);
         /* Support area per cell (pixels where the glint is above zero). */
         double area[MAX_CELLS][MAX_CELLS] = {{0}};
@@ -848,15 +844,9 @@ static void test_hair_glint_tiers(void) {
     SW_CHECK(cuts[0] == 0.75f && cuts[1] == 0.5f && cuts[2] == 0.25f);
     float* hdr = malloc(sizeof(float) * W * H * 4);
     sw_renderer* r = scene_renderer(&sc, W, H, &t);
-    bool ok = false;
-    if (r) {
-        sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(distance, fov), .first_frame = true, .time = time};
-        f.previous_camera = f.camera;
-        f.light_direction[2] = 1.0f;
-        sw_diag d = {0};
-        ok = sw_renderer_draw(r, &f, &d) == SW_OK && sw_renderer_read_hdr(r, hdr, &d) == SW_OK;
-        SW_CHECK(ok);
-    }
+    const sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(distance, fov), .light_direction = {0, 0, 1},
+                               .time = time};
+    const bool ok = r && draw_frame(r, f, hdr, NULL);
     size_t compared = 0, bad = 0, lit[COLS] = {0};
     double energy[COLS] = {0}, tier_energy[COLS] = {0};
     float worst = 0.0f;
