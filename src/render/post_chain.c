@@ -12,16 +12,6 @@
 #include "post_math.h"
 #include "render_interface.h"
 
-/* shaders/, embedded by cmake/embed_shaders.cmake. */
-extern const char sw_shader_fullscreen_vert[];
-extern const char sw_shader_post_frag[];
-extern const char sw_shader_post_velocity_frag[];
-extern const char sw_shader_post_motion_blur_frag[];
-extern const char sw_shader_post_bloom_frag[];
-extern const char sw_shader_post_edges_frag[];
-extern const char sw_shader_post_edge_weights_frag[];
-extern const char sw_shader_post_edge_blend_frag[];
-extern const char sw_shader_post_taa_frag[];
 
 _Static_assert(SW_RENDER_AA_NONE == 0 && (SW_RENDER_AA_EDGE_TAA & SW_RENDER_AA_EDGE) &&
                    (SW_RENDER_AA_EDGE_TAA & SW_RENDER_AA_TAA) && !(SW_RENDER_AA_EDGE & SW_RENDER_AA_TAA),

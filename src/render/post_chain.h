@@ -25,6 +25,18 @@
 #define SW_POST_TAA_MOVING_PIXELS 4.0f
 #define SW_POST_TAA_RETENTION_STEP 0.125f /* retention lost per frame: 8 frames */
 
+/* The post chain's shaders (shaders/, embedded by cmake/embed_shaders.cmake);
+   the renderer lists them too. */
+extern const char sw_shader_fullscreen_vert[];
+extern const char sw_shader_post_frag[];
+extern const char sw_shader_post_velocity_frag[];
+extern const char sw_shader_post_motion_blur_frag[];
+extern const char sw_shader_post_bloom_frag[];
+extern const char sw_shader_post_edges_frag[];
+extern const char sw_shader_post_edge_weights_frag[];
+extern const char sw_shader_post_edge_blend_frag[];
+extern const char sw_shader_post_taa_frag[];
+
 /* The renderer's targets the chain reads, and the image it writes. */
 typedef struct sw__post_inputs {
     GLuint hdr, normal, albedo, classes, motion, depth; /* textures */

@@ -39,16 +39,7 @@ _Static_assert(SW_OUT_COLOR == 0, "the HDR and image framebuffers draw into atta
 extern const char sw_shader_render_interface_h[];
 extern const char sw_shader_gbuffer_vert[];
 extern const char sw_shader_gbuffer_frag[];
-extern const char sw_shader_fullscreen_vert[];
 extern const char sw_shader_lighting_frag[];
-extern const char sw_shader_post_frag[];
-extern const char sw_shader_post_velocity_frag[];
-extern const char sw_shader_post_motion_blur_frag[];
-extern const char sw_shader_post_bloom_frag[];
-extern const char sw_shader_post_edges_frag[];
-extern const char sw_shader_post_edge_weights_frag[];
-extern const char sw_shader_post_edge_blend_frag[];
-extern const char sw_shader_post_taa_frag[];
 extern const char sw_shader_shadow_vert[];
 extern const char sw_shader_shadow_frag[];
 extern const char sw_shader_lines_vert[];
