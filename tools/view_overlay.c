@@ -3,6 +3,8 @@
 
 #include "view_font.h"
 
+#include "sinew/gpu.h"
+
 #include <epoxy/gl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,45 +46,27 @@ static const char fragment_source[] =
     "    out_color = vec4(v_color.rgb, v_color.a * ink);\n"
     "}\n";
 
-static GLuint compile(GLenum stage, const char* source, tool_error* err) {
-    GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, 1, &source, NULL);
-    glCompileShader(shader);
-    GLint ok = 0;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[512] = {0};
-        glGetShaderInfoLog(shader, (GLsizei)sizeof log, NULL, log);
-        glDeleteShader(shader);
-        tool_error_set(err, "the overlay's shader does not compile: %s", log);
-        return 0;
-    }
-    return shader;
-}
-
 bool view_overlay_create(view_overlay** out, tool_error* err) {
     *out = NULL;
     view_overlay* o = calloc(1, sizeof *o);
     if (!o) return tool_error_set(err, "out of memory for the overlay");
-    GLuint vs = compile(GL_VERTEX_SHADER, vertex_source, err);
-    GLuint fs = vs ? compile(GL_FRAGMENT_SHADER, fragment_source, err) : 0;
-    if (!vs || !fs) {
-        glDeleteShader(vs);
-        free(o);
-        return false;
+    const char* vertex[1] = {vertex_source};
+    const char* fragment[1] = {fragment_source};
+    GLuint vs = 0, fs = 0;
+    sw_diag diag;
+    sw_result r = sw_gl_compile_shader(GL_VERTEX_SHADER, 1, vertex, "the overlay", &vs, &diag);
+    if (r == SW_OK) r = sw_gl_compile_shader(GL_FRAGMENT_SHADER, 1, fragment, "the overlay", &fs, &diag);
+    if (r == SW_OK) {
+        o->program = glCreateProgram();
+        glAttachShader(o->program, vs);
+        glAttachShader(o->program, fs);
+        r = sw_gl_link_program(o->program, "the overlay", &diag);
     }
-    o->program = glCreateProgram();
-    glAttachShader(o->program, vs);
-    glAttachShader(o->program, fs);
-    glLinkProgram(o->program);
     glDeleteShader(vs);
     glDeleteShader(fs);
-    GLint linked = 0;
-    glGetProgramiv(o->program, GL_LINK_STATUS, &linked);
-    if (!linked) {
-        glDeleteProgram(o->program);
+    if (r != SW_OK) {
         free(o);
-        return tool_error_set(err, "the overlay's shaders do not link");
+        return tool_error_set(err, "%s", diag.message);
     }
     glGenVertexArrays(1, &o->vao);
     glGenBuffers(1, &o->buffer);

@@ -69,6 +69,16 @@ void sw_gl_context_get_info(const sw_gl_context* context, sw_gl_context_info* ou
    the step in the message. Clears the error flags. */
 sw_result sw_gl_check(const char* what, sw_diag* diag);
 
+/* A shader of `stage` (a GLenum: GL_VERTEX_SHADER, GL_COMPUTE_SHADER...)
+   from `count` source strings, in *out_shader. On failure nothing is kept
+   and diag says "compiling NAME failed: " and the driver's log, on one
+   line. */
+sw_result sw_gl_compile_shader(unsigned stage, int count, const char* const* sources, const char* name,
+                               uint32_t* out_shader, sw_diag* diag);
+/* Links `program` (its shaders attached by the caller). On failure the
+   program is deleted and diag says "linking NAME failed: " and the log. */
+sw_result sw_gl_link_program(uint32_t program, const char* name, sw_diag* diag);
+
 /* ---- Skinning ------------------------------------------------------------- */
 
 /* Morph targets of at most this many nonzero weights are applied per dispatch. */

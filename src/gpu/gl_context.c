@@ -250,6 +250,45 @@ static const char* sw__gl_error_name(GLenum error) {
     }
 }
 
+/* The info log of a shader or program, on one line. */
+static void sw__gl_log(GLuint object, bool program, char* log, GLsizei size) {
+    log[0] = '\0';
+    if (program) glGetProgramInfoLog(object, size, NULL, log);
+    else glGetShaderInfoLog(object, size, NULL, log);
+    for (char* c = log; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+}
+
+sw_result sw_gl_compile_shader(unsigned stage, int count, const char* const* sources, const char* name,
+                               uint32_t* out_shader, sw_diag* diag) {
+    GLuint shader = glCreateShader((GLenum)stage);
+    glShaderSource(shader, count, sources, NULL);
+    glCompileShader(shader);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        sw__gl_log(shader, false, log, (GLsizei)sizeof log);
+        glDeleteShader(shader);
+        return sw_diag_set(diag, SW_ERR_IO, -1, "compiling %s failed: %s", name, log);
+    }
+    *out_shader = shader;
+    return SW_OK;
+}
+
+sw_result sw_gl_link_program(uint32_t program, const char* name, sw_diag* diag) {
+    glLinkProgram(program);
+    GLint ok = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        sw__gl_log(program, true, log, (GLsizei)sizeof log);
+        glDeleteProgram(program);
+        return sw_diag_set(diag, SW_ERR_IO, -1, "linking %s failed: %s", name, log);
+    }
+    return SW_OK;
+}
+
 sw_result sw_gl_check(const char* what, sw_diag* diag) {
     GLenum first = glGetError();
     if (first == GL_NO_ERROR) return SW_OK;

@@ -163,34 +163,17 @@ struct sw_gpu_skinner {
     GLint vertex_storage_blocks; /* GL 4.3 allows 0: then no vertex-shader path */
 };
 
-static sw_result sw__shader_log(GLuint object, bool program, const char* what, sw_diag* diag) {
-    char log[1024] = {0};
-    if (program) glGetProgramInfoLog(object, (GLsizei)sizeof log, NULL, log);
-    else glGetShaderInfoLog(object, (GLsizei)sizeof log, NULL, log);
-    for (char* c = log; *c; c++)
-        if (*c == '\n') *c = ' ';
-    return sw_diag_set(diag, SW_ERR_IO, -1, "%s failed: %s", what, log);
-}
-
 static sw_result sw__build_program(const sw__variant* v, GLuint* out_program, sw_diag* diag) {
     char defines[SW__DEFINES_SIZE];
     const char* parts[SW__SOURCE_PARTS];
     sw__variant_source(v, defines, parts);
     GLenum stage = v->path == SW_GPU_PATH_COMPUTE ? GL_COMPUTE_SHADER : GL_VERTEX_SHADER;
-    GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, SW__SOURCE_PARTS, parts, NULL);
-    glCompileShader(shader);
-    GLint ok = 0;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    char name[96];
+    char name[96], what[112];
     sw__variant_name(v, name, sizeof name);
-    if (!ok) {
-        char what[128];
-        snprintf(what, sizeof what, "compiling shader %s", name);
-        sw_result r = sw__shader_log(shader, false, what, diag);
-        glDeleteShader(shader);
-        return r;
-    }
+    snprintf(what, sizeof what, "shader %s", name);
+    GLuint shader = 0;
+    sw_result r = sw_gl_compile_shader(stage, SW__SOURCE_PARTS, parts, what, &shader, diag);
+    if (r != SW_OK) return r;
     GLuint program = glCreateProgram();
     glAttachShader(program, shader);
     if (v->path == SW_GPU_PATH_VERTEX_SHADER) {
@@ -201,18 +184,11 @@ static sw_result sw__build_program(const sw__variant* v, GLuint* out_program, sw
         if (v->tangents) varyings[count++] = "tf_tangent";
         glTransformFeedbackVaryings(program, count, varyings, GL_SEPARATE_ATTRIBS);
     }
-    glLinkProgram(program);
+    snprintf(what, sizeof what, "program %s", name);
+    r = sw_gl_link_program(program, what, diag);
     glDeleteShader(shader);
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char what[128];
-        snprintf(what, sizeof what, "linking program %s", name);
-        sw_result r = sw__shader_log(program, true, what, diag);
-        glDeleteProgram(program);
-        return r;
-    }
-    *out_program = program;
-    return SW_OK;
+    if (r == SW_OK) *out_program = program;
+    return r;
 }
 
 static sw_result sw__program(sw_gpu_skinner* skinner, const sw__variant* v, GLuint* out_program, sw_diag* diag) {

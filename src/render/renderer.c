@@ -180,21 +180,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
 static sw_result sw__compile(GLenum stage, const char* body, const char* name, GLuint* out, sw_diag* diag) {
     const GLchar* sources[SW__SOURCE_PARTS];
     sw__shader_parts(body, sources);
-    GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, SW__SOURCE_PARTS, sources, NULL);
-    glCompileShader(shader);
-    GLint ok = 0;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = {0};
-        glGetShaderInfoLog(shader, (GLsizei)sizeof log, NULL, log);
-        glDeleteShader(shader);
-        for (char* c = log; *c; c++)
-            if (*c == '\n') *c = ' ';
-        return sw_diag_set(diag, SW_ERR_IO, -1, "compiling %s failed: %s", name, log);
-    }
-    *out = shader;
-    return SW_OK;
+    return sw_gl_compile_shader(stage, SW__SOURCE_PARTS, sources, name, out, diag);
 }
 
 /* Shared with the post chain (post_chain.h). */
@@ -209,19 +195,11 @@ sw_result sw__program(const char* vs, const char* fs, const char* name, GLuint* 
     GLuint p = glCreateProgram();
     glAttachShader(p, v);
     glAttachShader(p, f);
-    glLinkProgram(p);
+    r = sw_gl_link_program(p, name, diag);
     glDeleteShader(v);
     glDeleteShader(f);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = {0};
-        glGetProgramInfoLog(p, (GLsizei)sizeof log, NULL, log);
-        glDeleteProgram(p);
-        return sw_diag_set(diag, SW_ERR_IO, -1, "linking %s failed: %s", name, log);
-    }
-    *out = p;
-    return SW_OK;
+    if (r == SW_OK) *out = p;
+    return r;
 }
 
 /* ---- scene ------------------------------------------------------------------------ */

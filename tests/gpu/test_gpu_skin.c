@@ -4,6 +4,7 @@
 
    Runs on whatever EGL gives: Mesa's llvmpipe on a machine without a GPU.
    Skips (saying so) only when no EGL display exists at all. */
+#include <epoxy/gl.h>
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,6 +504,33 @@ static size_t compare_asset(const char* relative, sw_skin_method method) {
     return compared;
 }
 
+/* sw_gl_compile_shader / sw_gl_link_program: a good compute shader builds;
+   a broken one fails with one line naming it, and leaves nothing bound. */
+static void test_shader_helpers(void) {
+    const char* good[2] = {"#version 430\nlayout(local_size_x = 1) in;\n",
+                           "layout(std430, binding = 0) buffer B { float v[]; };\nvoid main() { v[0] = 1.0; }\n"};
+    uint32_t shader = 0;
+    sw_diag d = {0};
+    SW_CHECK(sw_gl_compile_shader(GL_COMPUTE_SHADER, 2, good, "good", &shader, &d) == SW_OK && shader != 0);
+    uint32_t program = glCreateProgram();
+    glAttachShader(program, shader);
+    SW_CHECK(sw_gl_link_program(program, "good", &d) == SW_OK);
+    SW_CHECK(glIsProgram(program));
+    glDeleteProgram(program);
+    glDeleteShader(shader);
+    const char* bad[1] = {"#version 430\nlayout(local_size_x = 1) in;\nvoid main() { undeclared = 1; }\n"};
+    shader = 7;
+    SW_CHECK(sw_gl_compile_shader(GL_COMPUTE_SHADER, 1, bad, "broken", &shader, &d) == SW_ERR_IO);
+    SW_CHECK(shader == 7); /* untouched */
+    SW_CHECK(strncmp(d.message, "compiling broken failed: ", 25) == 0 && strchr(d.message, '\n') == NULL);
+    /* A program with no shader attached does not link. */
+    program = glCreateProgram();
+    SW_CHECK(sw_gl_link_program(program, "empty", &d) == SW_ERR_IO);
+    SW_CHECK(strncmp(d.message, "linking empty failed: ", 22) == 0 && strchr(d.message, '\n') == NULL);
+    SW_CHECK(!glIsProgram(program)); /* deleted */
+    SW_CHECK(sw_gl_check("shader helpers", &d) == SW_OK);
+}
+
 static void test_shared_assets(void) {
     if (!getenv("SINEW_ASSETS")) SW_SKIP("SINEW_ASSETS is not set (the shared test assets)");
     static const char* const files[] = {
@@ -540,6 +568,7 @@ int main(void) {
     SW_RUN(test_morph_targets_before_skinning);
     SW_RUN(test_skin_cache_and_previous_positions);
     SW_RUN(test_bad_arguments);
+    SW_RUN(test_shader_helpers);
     SW_RUN(test_shared_assets);
     sw_gpu_skinner_destroy(g_skinner);
     sw_gl_context_destroy(g_context);
