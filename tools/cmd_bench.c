@@ -31,7 +31,7 @@
 const char cmd_bench_help[] =
     "usage: sinew bench skin MODEL [--copies K] [--threads N] [--dqs] [--normals]\n"
     "                              [--tangents] [--kernel auto|scalar|sse2|avx2] [--scalar]\n"
-    "                              [--compact] [--no-normalize]\n"
+    "                              [--compact] [--no-normalize] [--versus SETTING]\n"
     "                              [--gpu|--gpu-vs] [--reps R] [--json]\n"
     "       sinew bench anim MODEL [--characters N] [--threads N] [--anim A]\n"
     "                              [--blend A,B] [--reps R] [--json]\n"
@@ -55,6 +55,11 @@ const char cmd_bench_help[] =
     "weights with the last implied); --no-normalize leaves normals and\n"
     "tangents unnormalised. The bytes per vertex printed are those of the\n"
     "layout skinned.\n"
+    "--versus SETTING times the same jobs with one setting changed in the same\n"
+    "run, alternating every repetition (A B, then B A), and reports the\n"
+    "other setting's vertices/s and the ratio B / A per pair of repetitions:\n"
+    "the way to see a difference of a few per cent on a noisy machine.\n"
+    "SETTING is kernel=auto|scalar|sse2|avx2, no-normalize or normalize.\n"
     "\n"
     "bench anim: N characters (default 1000) each play animation A (default\n"
     "0) from a different time, advancing 1/60 s per repetition: sampling\n"
@@ -100,6 +105,7 @@ typedef struct bench_options {
     long copies, threads, reps, characters;
     bool dqs, normals, tangents, json;
     bool compact, no_normalize; /* bench skin: the compact layout; unnormalised normals and tangents */
+    const char* versus;         /* bench skin --versus: the setting timed against the jobs as given */
     int gpu;               /* 0 = CPU, 1 = GPU compute, 2 = GPU vertex shader */
     const char* kernel;
     const char* anim;
@@ -177,6 +183,65 @@ static bool parse_kernel(const char* name, sw_skin_kernel* out) {
     return false;
 }
 
+/* bench skin --versus: the setting B changes. */
+typedef struct skin_variant {
+    sw_skin_kernel kernel;
+    bool unnormalized;
+} skin_variant;
+
+/* "kernel=K", "no-normalize" or "normalize", applied to `base`. */
+static bool parse_versus(const char* setting, skin_variant base, skin_variant* out) {
+    *out = base;
+    if (strncmp(setting, "kernel=", 7) == 0) return parse_kernel(setting + 7, &out->kernel);
+    if (strcmp(setting, "no-normalize") == 0) return out->unnormalized = true, true;
+    if (strcmp(setting, "normalize") == 0) return out->unnormalized = false, true;
+    return false;
+}
+
+static void set_variant(skin_bench* b, skin_variant v) {
+    for (size_t i = 0; i < b->job_count; ++i) {
+        b->jobs[i].kernel = v.kernel;
+        b->jobs[i].unnormalized = v.unnormalized;
+    }
+}
+
+/* Every job's output streams (positions, normals, tangents) in job order:
+   with `difference` NULL, copied to `saved` (NULL: only counted); else
+   compared with `saved`, the largest |job − saved| per stream going to
+   difference (−1 where the jobs have no such stream). Returns the floats. */
+static size_t walk_outputs(const skin_bench* b, float* saved, double difference[3]) {
+    static const size_t widths[3] = {3, 3, 4};
+    size_t n = 0;
+    if (difference) difference[0] = difference[1] = difference[2] = -1.0;
+    for (size_t i = 0; i < b->job_count; ++i) {
+        const sw_skin_job* job = &b->jobs[i];
+        const float* streams[3] = {job->out_positions, job->out_normals, job->out_tangents};
+        for (int k = 0; k < 3; ++k) {
+            if (!streams[k]) continue;
+            const size_t count = job->vertex_count * widths[k];
+            if (!difference) {
+                if (saved) memcpy(saved + n, streams[k], count * sizeof(float));
+                n += count;
+                continue;
+            }
+            if (difference[k] < 0.0) difference[k] = 0.0;
+            for (size_t e = 0; e < count; ++e, ++n) {
+                double d = fabs((double)streams[k][e] - (double)saved[n]);
+                if (isnan(d)) d = INFINITY; /* a NaN on either side: no bound */
+                if (d > difference[k]) difference[k] = d;
+            }
+        }
+    }
+    return n;
+}
+
+/* Seconds for one pass over every task. */
+static double time_skin_pass(thread_pool* pool, skin_bench* b) {
+    double t0 = now_seconds();
+    thread_pool_run(pool, b->task_count, run_skin_task, b);
+    return now_seconds() - t0;
+}
+
 /* One allocation per copy and stream, so copies never share cache lines. */
 static void* copy_of(const void* src, size_t bytes) {
     void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
@@ -197,13 +262,19 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     sw_mat34** palettes = NULL;
     sw_dualquat** dual_quats = NULL;
     sw_mat34** stretches = NULL;
-    double *vps = NULL, *copy_rate = NULL, *ratio = NULL;
+    double *vps = NULL, *copy_rate = NULL, *ratio = NULL, *vps_b = NULL, *ratio_b = NULL;
     tool_error err;
     sw_diag diag;
     sw_skin_kernel kernel = SW_SKIN_KERNEL_DEFAULT;
 
     if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
         return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2 or avx2", opt->kernel);
+    const skin_variant variant_a = {kernel, opt->no_normalize};
+    skin_variant variant_b = variant_a;
+    if (opt->versus && !parse_versus(opt->versus, variant_a, &variant_b))
+        return tool_usage(args, "--versus: '%s' is not kernel=auto|scalar|sse2|avx2, no-normalize or normalize",
+                          opt->versus);
+    if (opt->versus && opt->gpu) return tool_usage(args, "--versus is for CPU skinning");
     if (!load_posed(opt, args, &a, &pose, &pose_memory, &status)) goto done;
 
     /* Skinned instances, and their palettes at the pose. */
@@ -350,11 +421,16 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
                 bytes -= v * k * (sizeof(uint16_t) + sizeof(float));
                 bytes += compact.influence_bytes;
             }
-            for (sw_skin_job* made = job; made < b.jobs + j; ++made)
-                if (sw_skin_job_validate(made, &diag) != SW_OK) {
+            for (sw_skin_job* made = job; made < b.jobs + j; ++made) {
+                sw_skin_job other = *made;
+                other.kernel = variant_b.kernel;
+                other.unnormalized = variant_b.unnormalized;
+                if (sw_skin_job_validate(made, &diag) != SW_OK ||
+                    (opt->versus && sw_skin_job_validate(&other, &diag) != SW_OK)) {
                     status = tool_fail(args, "%s: %s", opt->model, diag.message);
                     goto done;
                 }
+            }
             bytes_per_pass += bytes;
             vertices_per_pass += v;
         }
@@ -373,7 +449,9 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     vps = calloc((size_t)opt->reps, sizeof *vps);
     copy_rate = calloc((size_t)opt->reps, sizeof *copy_rate);
     ratio = calloc((size_t)opt->reps, sizeof *ratio);
-    if (!b.tasks || !b.copy_src || !b.copy_dst || !vps || !copy_rate || !ratio) {
+    vps_b = calloc((size_t)opt->reps, sizeof *vps_b);
+    ratio_b = calloc((size_t)opt->reps, sizeof *ratio_b);
+    if (!b.tasks || !b.copy_src || !b.copy_dst || !vps || !copy_rate || !ratio || !vps_b || !ratio_b) {
         status = tool_fail(args, "out of memory");
         goto done;
     }
@@ -392,22 +470,65 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     }
     for (int r = 0; r < WARMUP_RUNS; ++r) {
         thread_pool_run(pool, b.task_count, run_skin_task, &b);
+        if (opt->versus) {
+            set_variant(&b, variant_b);
+            thread_pool_run(pool, b.task_count, run_skin_task, &b);
+            set_variant(&b, variant_a);
+        }
         thread_pool_run(pool, b.task_count, run_copy_task, &b);
     }
-    /* Skinning and memcpy alternate, so both see the same machine state. */
+    /* Skinning and memcpy alternate, so both see the same machine state;
+       with --versus, A and B too, in turns (A B, B A, ...) so neither
+       always runs on the caches the other left. */
     for (long r = 0; r < opt->reps; ++r) {
-        double t0 = now_seconds();
-        thread_pool_run(pool, b.task_count, run_skin_task, &b);
+        double seconds = 0.0, seconds_b = 0.0;
+        if (opt->versus && r % 2) {
+            set_variant(&b, variant_b);
+            seconds_b = time_skin_pass(pool, &b);
+            set_variant(&b, variant_a);
+            seconds = time_skin_pass(pool, &b);
+        } else {
+            seconds = time_skin_pass(pool, &b);
+            if (opt->versus) {
+                set_variant(&b, variant_b);
+                seconds_b = time_skin_pass(pool, &b);
+                set_variant(&b, variant_a);
+            }
+        }
         double t1 = now_seconds();
         thread_pool_run(pool, b.task_count, run_copy_task, &b);
         double t2 = now_seconds();
-        vps[r] = (double)vertices_per_pass / (t1 - t0);
+        vps[r] = (double)vertices_per_pass / seconds;
         copy_rate[r] = 2.0 * (double)b.copy_bytes / (t2 - t1);
-        ratio[r] = ((double)bytes_per_pass / (t1 - t0)) / copy_rate[r];
+        ratio[r] = ((double)bytes_per_pass / seconds) / copy_rate[r];
+        if (opt->versus) {
+            vps_b[r] = (double)vertices_per_pass / seconds_b;
+            ratio_b[r] = seconds / seconds_b;
+        }
     }
     stats s_vps = summarise(vps, (int)opt->reps);
     stats s_copy = summarise(copy_rate, (int)opt->reps);
     stats s_ratio = summarise(ratio, (int)opt->reps);
+    const stats none = {0.0, 0.0, 0.0};
+    stats s_vps_b = opt->versus ? summarise(vps_b, (int)opt->reps) : none;
+    /* What B changes in the outputs: one more pass of each, compared. */
+    double difference[3] = {-1.0, -1.0, -1.0};
+    if (opt->versus) {
+        float* outputs_a = malloc((walk_outputs(&b, NULL, NULL) + 1) * sizeof(float));
+        if (!outputs_a) {
+            status = tool_fail(args, "out of memory");
+            goto done;
+        }
+        thread_pool_run(pool, b.task_count, run_skin_task, &b);
+        walk_outputs(&b, outputs_a, NULL);
+        set_variant(&b, variant_b);
+        thread_pool_run(pool, b.task_count, run_skin_task, &b);
+        set_variant(&b, variant_a);
+        walk_outputs(&b, outputs_a, difference);
+        free(outputs_a);
+    }
+    stats s_ratio_b = opt->versus ? summarise(ratio_b, (int)opt->reps) : none;
+    sw_skin_kernel used_b = variant_b.kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : variant_b.kernel;
     double bytes_per_vertex = (double)bytes_per_pass / (double)vertices_per_pass;
     sw_skin_kernel used = kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
 
@@ -438,6 +559,27 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         json_end_object(&w);
         json_stats(&w, "memcpy_bytes_per_second", s_copy);
         json_stats(&w, "ratio_to_memcpy", s_ratio);
+        json_key(&w, "versus");
+        if (opt->versus) {
+            json_begin_object(&w);
+            json_key(&w, "setting"), json_string(&w, opt->versus);
+            json_key(&w, "kernel"), json_string(&w, sw_skin_kernel_name(used_b));
+            json_key(&w, "normalized"), json_bool(&w, !variant_b.unnormalized);
+            json_stats(&w, "vertices_per_second", s_vps_b);
+            json_stats(&w, "ratio_to_base", s_ratio_b);
+            json_key(&w, "max_difference");
+            json_begin_object(&w);
+            static const char* const stream_names[3] = {"positions", "normals", "tangents"};
+            for (int k = 0; k < 3; ++k) {
+                json_key(&w, stream_names[k]);
+                if (difference[k] >= 0.0) json_double(&w, difference[k]);
+                else json_null(&w);
+            }
+            json_end_object(&w);
+            json_end_object(&w);
+        } else {
+            json_null(&w);
+        }
         json_end_object(&w);
         json_newline(&w);
         if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
@@ -457,6 +599,18 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         printf("  memcpy GB/s    %8.2f    %8.2f    %8.2f\n", s_copy.min * 1e-9, s_copy.median * 1e-9, s_copy.max * 1e-9);
         printf("  ratio          %8.3f    %8.3f    %8.3f   (skinning bytes/s over memcpy bytes/s, per repetition)\n",
                s_ratio.min, s_ratio.median, s_ratio.max);
+        if (opt->versus) {
+            printf("  versus %s (%s%s), in turns with the above:\n", opt->versus, sw_skin_kernel_name(used_b),
+                   variant_b.unnormalized ? ", unnormalised" : "");
+            printf("  vertices/s     %8.1f M  %8.1f M  %8.1f M\n", s_vps_b.min * 1e-6, s_vps_b.median * 1e-6,
+                   s_vps_b.max * 1e-6);
+            printf("  B / A          %8.3f    %8.3f    %8.3f   (speed ratio per pair of repetitions)\n", s_ratio_b.min,
+                   s_ratio_b.median, s_ratio_b.max);
+            printf("  |B - A| at most: positions %.3g", difference[0]);
+            if (difference[1] >= 0.0) printf(", normals %.3g", difference[1]);
+            if (difference[2] >= 0.0) printf(", tangents %.3g", difference[2]);
+            printf("\n");
+        }
     }
 
 done:
@@ -467,7 +621,7 @@ done:
     }
     free(allocations), free(skinned), free(palettes), free(dual_quats), free(stretches);
     free(b.jobs), free(b.tasks), free(b.copy_src), free(b.copy_dst);
-    free(vps), free(copy_rate), free(ratio);
+    free(vps), free(copy_rate), free(ratio), free(vps_b), free(ratio_b);
     free(pose_memory);
     sw_model_free(a);
     return status;
@@ -934,6 +1088,9 @@ int cmd_bench(tool_args* args) {
         else if (tool_args_flag(arg, "--json")) opt.json = true;
         else if (tool_args_flag(arg, "--compact")) opt.compact = true;
         else if (tool_args_flag(arg, "--no-normalize")) opt.no_normalize = true;
+        else if (tool_args_option(args, arg, "--versus")) {
+            if (!(opt.versus = tool_args_value(args, "--versus", &err))) return tool_usage(args, "%s", err.message);
+        }
         else if (tool_args_flag(arg, "--scalar")) opt.kernel = "scalar";
         else if (tool_args_flag(arg, "--gpu")) opt.gpu = 1;
         else if (tool_args_flag(arg, "--gpu-vs")) opt.gpu = 2;
@@ -981,9 +1138,9 @@ int cmd_bench(tool_args* args) {
     }
     if (strcmp(opt.mode, "anim") == 0) {
         if (opt.dqs || opt.normals || opt.tangents || opt.kernel || opt.copies || opt.gpu || opt.compact ||
-            opt.no_normalize)
-            return tool_usage(args, "--dqs, --normals, --tangents, --kernel, --copies, --gpu, --compact and "
-                                    "--no-normalize are for bench skin");
+            opt.no_normalize || opt.versus)
+            return tool_usage(args, "--dqs, --normals, --tangents, --kernel, --copies, --gpu, --compact, "
+                                    "--no-normalize and --versus are for bench skin");
         const char* comma = opt.blend ? strchr(opt.blend, ',') : NULL;
         if (opt.blend && (!comma || comma == opt.blend || !comma[1] || strchr(comma + 1, ',')))
             return tool_usage(args, "--blend: give two animations, A,B (names or indices)");
@@ -991,7 +1148,7 @@ int cmd_bench(tool_args* args) {
     }
     if (strcmp(opt.mode, "crowd") == 0) {
         if (opt.normals || opt.tangents || opt.kernel || opt.copies || opt.gpu == 2 || opt.anim || opt.blend ||
-            opt.compact || opt.no_normalize)
+            opt.compact || opt.no_normalize || opt.versus)
             return tool_usage(args, "bench crowd takes --characters, --threads, --dqs, --gpu, --reps and --json");
         const bench_crowd_options crowd = {.model = opt.model, .characters = (size_t)opt.characters,
                                            .threads = (int)opt.threads, .reps = (int)opt.reps, .dqs = opt.dqs,

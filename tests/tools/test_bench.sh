@@ -27,6 +27,11 @@ sinew bench anim x.glb --blend walk
 check "bench anim --blend with one animation: usage error" status_is 2
 sinew bench skin x.glb --blend walk,jog
 check "bench skin --blend: usage error" status_is 2
+sinew bench skin x.glb --versus kernel=neon
+check "bench skin --versus with an unknown setting: usage error" status_is 2
+check "... naming the settings" err_has "kernel=auto|scalar|sse2|avx2, no-normalize or normalize"
+sinew bench anim x.glb --versus no-normalize
+check "bench anim --versus: usage error" status_is 2
 
 if [ -z "${SINEW_ASSETS:-}" ]; then
     echo "skipped: benchmark runs (SINEW_ASSETS is not set)"
@@ -44,6 +49,24 @@ else
         "d['bench']=='skin' and d['kernel']=='scalar' and d['method']=='dqs' and d['threads']==2 and d['vertices']==3*2394 and d['tangents'] and d['synthetic_tangents']"
     check "bench skin --json: ordered statistics" json_expr \
         "all(0<d[k]['min']<=d[k]['median']<=d[k]['max'] for k in ('vertices_per_second','memcpy_bytes_per_second','ratio_to_memcpy'))"
+
+    check "bench skin without --versus: no versus" json_expr "d['versus'] is None"
+
+    # --versus: the same jobs with one setting changed, timed in turns; what
+    # B changes in the outputs shows that B ran with that setting.
+    sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --normals --versus no-normalize --json
+    check "bench skin --versus no-normalize exits 0" status_is 0
+    check "bench skin --versus: B named, normalised A, unnormalised B" json_expr \
+        "d['normalized'] and d['versus']['setting']=='no-normalize' and not d['versus']['normalized']"
+    check "bench skin --versus: ordered statistics for B" json_expr \
+        "all(0<d['versus'][k]['min']<=d['versus'][k]['median']<=d['versus'][k]['max'] for k in ('vertices_per_second','ratio_to_base'))"
+    check "bench skin --versus no-normalize: positions the same bits, normals not unit" json_expr \
+        "d['versus']['max_difference']['positions']==0 and d['versus']['max_difference']['normals']>1e-3 and d['versus']['max_difference']['tangents'] is None"
+    sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --normals --tangents --scalar --versus kernel=auto --json
+    check "bench skin --versus kernel=auto: every kernel within 1e-5 of the scalar one" json_expr \
+        "d['kernel']=='scalar' and all(0<=d['versus']['max_difference'][k]<1e-5 for k in ('positions','normals','tangents'))"
+    sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --normals --versus kernel=scalar
+    check "bench skin --versus prints B and the ratio" sh -c "grep -q 'versus kernel=scalar (scalar)' '$WORK/out' && grep -q 'B / A' '$WORK/out' && grep -q '|B - A| at most: positions' '$WORK/out'"
 
     sinew bench skin "$A/khronos/box_animated.gltf" --reps 20
     check "bench skin of a model without skins fails" status_is 1
