@@ -59,7 +59,8 @@ const char cmd_bench_help[] =
     "run, alternating every repetition (A B, then B A), and reports the\n"
     "other setting's vertices/s and the ratio B / A per pair of repetitions:\n"
     "the way to see a difference of a few per cent on a noisy machine.\n"
-    "SETTING is kernel=auto|scalar|sse2|avx2, no-normalize or normalize.\n"
+    "SETTING is kernel=auto|scalar|sse2|avx2, no-normalize, normalize or\n"
+    "positions (the same jobs without their normal and tangent streams).\n"
     "\n"
     "bench anim: N characters (default 1000) each play animation A (default\n"
     "0) from a different time, advancing 1/60 s per repetition: sampling\n"
@@ -142,6 +143,7 @@ typedef struct skin_task {
 
 typedef struct skin_bench {
     sw_skin_job* jobs;
+    sw_skin_job* given; /* the jobs as built (setting A; --versus changes jobs) */
     size_t job_count;
     skin_task* tasks;
     size_t task_count;
@@ -187,40 +189,57 @@ static bool parse_kernel(const char* name, sw_skin_kernel* out) {
 typedef struct skin_variant {
     sw_skin_kernel kernel;
     bool unnormalized;
+    bool positions_only; /* the jobs without their normal and tangent streams */
 } skin_variant;
 
-/* "kernel=K", "no-normalize" or "normalize", applied to `base`. */
+/* "kernel=K", "no-normalize", "normalize" or "positions", applied to `base`. */
 static bool parse_versus(const char* setting, skin_variant base, skin_variant* out) {
     *out = base;
     if (strncmp(setting, "kernel=", 7) == 0) return parse_kernel(setting + 7, &out->kernel);
     if (strcmp(setting, "no-normalize") == 0) return out->unnormalized = true, true;
     if (strcmp(setting, "normalize") == 0) return out->unnormalized = false, true;
+    if (strcmp(setting, "positions") == 0) return out->positions_only = true, true;
     return false;
 }
 
-static void set_variant(skin_bench* b, skin_variant v) {
-    for (size_t i = 0; i < b->job_count; ++i) {
-        b->jobs[i].kernel = v.kernel;
-        b->jobs[i].unnormalized = v.unnormalized;
+static sw_skin_job variant_job(const sw_skin_job* given, skin_variant v) {
+    sw_skin_job job = *given;
+    job.kernel = v.kernel;
+    job.unnormalized = v.unnormalized;
+    if (v.positions_only) {
+        job.in_normals = job.in_tangents = NULL;
+        job.out_normals = job.out_tangents = NULL;
+        job.in_normals_stride = job.out_normals_stride = job.in_tangents_stride = job.out_tangents_stride = 0;
     }
+    return job;
 }
 
-/* Every job's output streams (positions, normals, tangents) in job order:
-   with `difference` NULL, copied to `saved` (NULL: only counted); else
-   compared with `saved`, the largest |job − saved| per stream going to
-   difference (−1 where the jobs have no such stream). Returns the floats. */
+static void set_variant(skin_bench* b, skin_variant v) {
+    for (size_t i = 0; i < b->job_count; ++i) b->jobs[i] = variant_job(&b->given[i], v);
+}
+
+/* The output streams (positions, normals, tangents) of the jobs as built,
+   in job order: with `difference` NULL, copied to `saved` (NULL: only
+   counted); else compared with `saved` where the jobs as they are now
+   write them, the largest |job − saved| per stream going to difference
+   (−1 where they write no such stream). Returns the floats. */
 static size_t walk_outputs(const skin_bench* b, float* saved, double difference[3]) {
     static const size_t widths[3] = {3, 3, 4};
     size_t n = 0;
     if (difference) difference[0] = difference[1] = difference[2] = -1.0;
     for (size_t i = 0; i < b->job_count; ++i) {
-        const sw_skin_job* job = &b->jobs[i];
+        const sw_skin_job* job = &b->given[i];
         const float* streams[3] = {job->out_positions, job->out_normals, job->out_tangents};
+        const bool written[3] = {true, b->jobs[i].out_normals != NULL, b->jobs[i].out_tangents != NULL};
         for (int k = 0; k < 3; ++k) {
             if (!streams[k]) continue;
             const size_t count = job->vertex_count * widths[k];
             if (!difference) {
                 if (saved) memcpy(saved + n, streams[k], count * sizeof(float));
+                n += count;
+                continue;
+            }
+            if (!written[k]) {
                 n += count;
                 continue;
             }
@@ -269,10 +288,10 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
 
     if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
         return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2 or avx2", opt->kernel);
-    const skin_variant variant_a = {kernel, opt->no_normalize};
+    const skin_variant variant_a = {kernel, opt->no_normalize, false};
     skin_variant variant_b = variant_a;
     if (opt->versus && !parse_versus(opt->versus, variant_a, &variant_b))
-        return tool_usage(args, "--versus: '%s' is not kernel=auto|scalar|sse2|avx2, no-normalize or normalize",
+        return tool_usage(args, "--versus: '%s' is not kernel=auto|scalar|sse2|avx2, no-normalize, normalize or positions",
                           opt->versus);
     if (opt->versus && opt->gpu) return tool_usage(args, "--versus is for CPU skinning");
     if (!load_posed(opt, args, &a, &pose, &pose_memory, &status)) goto done;
@@ -422,9 +441,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
                 bytes += compact.influence_bytes;
             }
             for (sw_skin_job* made = job; made < b.jobs + j; ++made) {
-                sw_skin_job other = *made;
-                other.kernel = variant_b.kernel;
-                other.unnormalized = variant_b.unnormalized;
+                const sw_skin_job other = variant_job(made, variant_b);
                 if (sw_skin_job_validate(made, &diag) != SW_OK ||
                     (opt->versus && sw_skin_job_validate(&other, &diag) != SW_OK)) {
                     status = tool_fail(args, "%s: %s", opt->model, diag.message);
@@ -436,6 +453,12 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         }
     }
     job_total = j;
+    b.given = malloc((job_total + 1) * sizeof *b.given);
+    if (!b.given) {
+        status = tool_fail(args, "out of memory");
+        goto done;
+    }
+    memcpy(b.given, b.jobs, job_total * sizeof *b.jobs);
     b.job_count = job_total;
 #undef STREAM
     bool normals_used = b.jobs[0].in_normals != NULL;
@@ -523,8 +546,8 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         walk_outputs(&b, outputs_a, NULL);
         set_variant(&b, variant_b);
         thread_pool_run(pool, b.task_count, run_skin_task, &b);
-        set_variant(&b, variant_a);
         walk_outputs(&b, outputs_a, difference);
+        set_variant(&b, variant_a);
         free(outputs_a);
     }
     stats s_ratio_b = opt->versus ? summarise(ratio_b, (int)opt->reps) : none;
@@ -565,6 +588,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
             json_key(&w, "setting"), json_string(&w, opt->versus);
             json_key(&w, "kernel"), json_string(&w, sw_skin_kernel_name(used_b));
             json_key(&w, "normalized"), json_bool(&w, !variant_b.unnormalized);
+            json_key(&w, "positions_only"), json_bool(&w, variant_b.positions_only);
             json_stats(&w, "vertices_per_second", s_vps_b);
             json_stats(&w, "ratio_to_base", s_ratio_b);
             json_key(&w, "max_difference");
@@ -600,8 +624,9 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         printf("  ratio          %8.3f    %8.3f    %8.3f   (skinning bytes/s over memcpy bytes/s, per repetition)\n",
                s_ratio.min, s_ratio.median, s_ratio.max);
         if (opt->versus) {
-            printf("  versus %s (%s%s), in turns with the above:\n", opt->versus, sw_skin_kernel_name(used_b),
-                   variant_b.unnormalized ? ", unnormalised" : "");
+            printf("  versus %s (%s%s%s), in turns with the above:\n", opt->versus, sw_skin_kernel_name(used_b),
+                   variant_b.positions_only ? ", positions only" : "",
+                   variant_b.unnormalized && !variant_b.positions_only ? ", unnormalised" : "");
             printf("  vertices/s     %8.1f M  %8.1f M  %8.1f M\n", s_vps_b.min * 1e-6, s_vps_b.median * 1e-6,
                    s_vps_b.max * 1e-6);
             printf("  B / A          %8.3f    %8.3f    %8.3f   (speed ratio per pair of repetitions)\n", s_ratio_b.min,
@@ -620,7 +645,7 @@ done:
         free(palettes[s]), free(dual_quats[s]), free(stretches[s]);
     }
     free(allocations), free(skinned), free(palettes), free(dual_quats), free(stretches);
-    free(b.jobs), free(b.tasks), free(b.copy_src), free(b.copy_dst);
+    free(b.jobs), free(b.given), free(b.tasks), free(b.copy_src), free(b.copy_dst);
     free(vps), free(copy_rate), free(ratio), free(vps_b), free(ratio_b);
     free(pose_memory);
     sw_model_free(a);

@@ -29,7 +29,7 @@ sinew bench skin x.glb --blend walk,jog
 check "bench skin --blend: usage error" status_is 2
 sinew bench skin x.glb --versus kernel=neon
 check "bench skin --versus with an unknown setting: usage error" status_is 2
-check "... naming the settings" err_has "kernel=auto|scalar|sse2|avx2, no-normalize or normalize"
+check "... naming the settings" err_has "kernel=auto|scalar|sse2|avx2, no-normalize, normalize or positions"
 sinew bench anim x.glb --versus no-normalize
 check "bench anim --versus: usage error" status_is 2
 
@@ -65,6 +65,9 @@ else
     sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --normals --tangents --scalar --versus kernel=auto --json
     check "bench skin --versus kernel=auto: every kernel within 1e-5 of the scalar one" json_expr \
         "d['kernel']=='scalar' and all(0<=d['versus']['max_difference'][k]<1e-5 for k in ('positions','normals','tangents'))"
+    sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --normals --tangents --versus positions --json
+    check "bench skin --versus positions: the positions of the job with normals and tangents, bit for bit" json_expr \
+        "d['versus']['positions_only'] and d['versus']['max_difference']['positions']==0 and d['versus']['max_difference']['normals'] is None and d['versus']['max_difference']['tangents'] is None"
     sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --normals --versus kernel=scalar
     check "bench skin --versus prints B and the ratio" sh -c "grep -q 'versus kernel=scalar (scalar)' '$WORK/out' && grep -q 'B / A' '$WORK/out' && grep -q '|B - A| at most: positions' '$WORK/out'"
 
