@@ -141,9 +141,18 @@ typedef struct skin_task {
     size_t job, first, count;
 } skin_task;
 
+/* bench skin --versus: the setting B changes. */
+typedef struct skin_variant {
+    sw_skin_kernel kernel;
+    bool unnormalized;
+    bool positions_only; /* the jobs without their normal and tangent streams */
+} skin_variant;
+
 typedef struct skin_bench {
     sw_skin_job* jobs;
-    sw_skin_job* given; /* the jobs as built (setting A; --versus changes jobs) */
+    sw_skin_job* given;     /* the jobs as built: setting A */
+    skin_variant variant[2]; /* A, and B (--versus) */
+    int current;            /* which of them `jobs` holds */
     size_t job_count;
     skin_task* tasks;
     size_t task_count;
@@ -185,13 +194,6 @@ static bool parse_kernel(const char* name, sw_skin_kernel* out) {
     return false;
 }
 
-/* bench skin --versus: the setting B changes. */
-typedef struct skin_variant {
-    sw_skin_kernel kernel;
-    bool unnormalized;
-    bool positions_only; /* the jobs without their normal and tangent streams */
-} skin_variant;
-
 /* "kernel=K", "no-normalize", "normalize" or "positions", applied to `base`. */
 static bool parse_versus(const char* setting, skin_variant base, skin_variant* out) {
     *out = base;
@@ -214,8 +216,15 @@ static sw_skin_job variant_job(const sw_skin_job* given, skin_variant v) {
     return job;
 }
 
-static void set_variant(skin_bench* b, skin_variant v) {
-    for (size_t i = 0; i < b->job_count; ++i) b->jobs[i] = variant_job(&b->given[i], v);
+/* One pass over every task with setting `which` (0: A, 1: B); seconds. */
+static double run_skin_pass(thread_pool* pool, skin_bench* b, int which) {
+    if (which != b->current) {
+        for (size_t i = 0; i < b->job_count; ++i) b->jobs[i] = variant_job(&b->given[i], b->variant[which]);
+        b->current = which;
+    }
+    double t0 = now_seconds();
+    thread_pool_run(pool, b->task_count, run_skin_task, b);
+    return now_seconds() - t0;
 }
 
 /* The output streams (positions, normals, tangents) of the jobs as built,
@@ -252,13 +261,6 @@ static size_t walk_outputs(const skin_bench* b, float* saved, double difference[
         }
     }
     return n;
-}
-
-/* Seconds for one pass over every task. */
-static double time_skin_pass(thread_pool* pool, skin_bench* b) {
-    double t0 = now_seconds();
-    thread_pool_run(pool, b->task_count, run_skin_task, b);
-    return now_seconds() - t0;
 }
 
 /* One allocation per copy and stream, so copies never share cache lines. */
@@ -491,42 +493,31 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
+    b.variant[0] = variant_a;
+    b.variant[1] = variant_b;
+    const int variants = opt->versus ? 2 : 1;
     for (int r = 0; r < WARMUP_RUNS; ++r) {
-        thread_pool_run(pool, b.task_count, run_skin_task, &b);
-        if (opt->versus) {
-            set_variant(&b, variant_b);
-            thread_pool_run(pool, b.task_count, run_skin_task, &b);
-            set_variant(&b, variant_a);
-        }
+        for (int v = 0; v < variants; ++v) run_skin_pass(pool, &b, v);
         thread_pool_run(pool, b.task_count, run_copy_task, &b);
     }
     /* Skinning and memcpy alternate, so both see the same machine state;
        with --versus, A and B too, in turns (A B, B A, ...) so neither
        always runs on the caches the other left. */
     for (long r = 0; r < opt->reps; ++r) {
-        double seconds = 0.0, seconds_b = 0.0;
-        if (opt->versus && r % 2) {
-            set_variant(&b, variant_b);
-            seconds_b = time_skin_pass(pool, &b);
-            set_variant(&b, variant_a);
-            seconds = time_skin_pass(pool, &b);
-        } else {
-            seconds = time_skin_pass(pool, &b);
-            if (opt->versus) {
-                set_variant(&b, variant_b);
-                seconds_b = time_skin_pass(pool, &b);
-                set_variant(&b, variant_a);
-            }
+        double seconds[2] = {0.0, 0.0};
+        for (int turn = 0; turn < variants; ++turn) {
+            const int v = variants == 2 && r % 2 ? 1 - turn : turn;
+            seconds[v] = run_skin_pass(pool, &b, v);
         }
         double t1 = now_seconds();
         thread_pool_run(pool, b.task_count, run_copy_task, &b);
         double t2 = now_seconds();
-        vps[r] = (double)vertices_per_pass / seconds;
+        vps[r] = (double)vertices_per_pass / seconds[0];
         copy_rate[r] = 2.0 * (double)b.copy_bytes / (t2 - t1);
-        ratio[r] = ((double)bytes_per_pass / seconds) / copy_rate[r];
+        ratio[r] = ((double)bytes_per_pass / seconds[0]) / copy_rate[r];
         if (opt->versus) {
-            vps_b[r] = (double)vertices_per_pass / seconds_b;
-            ratio_b[r] = seconds / seconds_b;
+            vps_b[r] = (double)vertices_per_pass / seconds[1];
+            ratio_b[r] = seconds[0] / seconds[1];
         }
     }
     stats s_vps = summarise(vps, (int)opt->reps);
@@ -534,6 +525,7 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     stats s_ratio = summarise(ratio, (int)opt->reps);
     const stats none = {0.0, 0.0, 0.0};
     stats s_vps_b = opt->versus ? summarise(vps_b, (int)opt->reps) : none;
+    stats s_ratio_b = opt->versus ? summarise(ratio_b, (int)opt->reps) : none;
     /* What B changes in the outputs: one more pass of each, compared. */
     double difference[3] = {-1.0, -1.0, -1.0};
     if (opt->versus) {
@@ -542,15 +534,12 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
             status = tool_fail(args, "out of memory");
             goto done;
         }
-        thread_pool_run(pool, b.task_count, run_skin_task, &b);
+        run_skin_pass(pool, &b, 0);
         walk_outputs(&b, outputs_a, NULL);
-        set_variant(&b, variant_b);
-        thread_pool_run(pool, b.task_count, run_skin_task, &b);
+        run_skin_pass(pool, &b, 1);
         walk_outputs(&b, outputs_a, difference);
-        set_variant(&b, variant_a);
         free(outputs_a);
     }
-    stats s_ratio_b = opt->versus ? summarise(ratio_b, (int)opt->reps) : none;
     sw_skin_kernel used_b = variant_b.kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : variant_b.kernel;
     double bytes_per_vertex = (double)bytes_per_pass / (double)vertices_per_pass;
     sw_skin_kernel used = kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
