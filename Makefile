@@ -51,12 +51,15 @@ fuzz: deps
 
 check: test-release
 
-# `make install PREFIX=/opt/sinew` (default /usr/local): the release build,
-# installed: headers, the static libraries, the sinew command, sinew.pc and
-# sinew-render.pc, and the CMake package (find_package(sinew)).
+# `make install PREFIX=/opt/sinew` (default /usr/local): a release build of
+# only what is installed (no tests, no examples): headers, the static
+# libraries, the sinew command, the pkg-config files (sinew, sinew-import,
+# sinew-render, sinew-demo) and the CMake package (find_package(sinew)).
 PREFIX ?= /usr/local
-install: build-release
-	cmake --install $(BUILD_DIR)/release --prefix $(PREFIX)
+install: deps
+	cmake -S . -B $(BUILD_DIR)/install -DCMAKE_BUILD_TYPE=Release -DSW_BUILD_TESTS=OFF -DSW_BUILD_EXAMPLES=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR)/install -j $(JOBS)
+	cmake --install $(BUILD_DIR)/install --prefix $(PREFIX)
 
 demo: configure-release
 	cmake --build $(BUILD_DIR)/release -j $(JOBS) --target sinew

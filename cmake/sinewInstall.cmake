@@ -1,6 +1,7 @@
 # Installation: headers, the static libraries, the `sinew` command, the
-# pkg-config files (sinew.pc, sinew-render.pc, sinew-demo.pc) and the CMake package
-# (find_package(sinew) -> sinew::sinew, sinew::gpu, sinew::render, sinew::demo).
+# pkg-config files (sinew.pc, sinew-import.pc, sinew-render.pc, sinew-demo.pc)
+# and the CMake package (find_package(sinew) -> sinew::sinew, sinew::import,
+# sinew::render, sinew::demo).
 # Included at the end of the top-level CMakeLists.txt, after every target.
 #
 #   cmake --install build/release --prefix /opt/sinew      (or make install PREFIX=...)
@@ -16,12 +17,12 @@ set(SW_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/sinew)
 # The in-tree target names stay; consumers see sinew::<name>. The same
 # names work in-tree (ALIAS), so a project that adds sinew with
 # add_subdirectory links the same targets as one that installs it.
-set(SW_EXPORTED_TARGETS sinew_lib sinew_gpu sinew_render)
+set(SW_EXPORTED_TARGETS sinew_lib sinew_import sinew_render)
 set_target_properties(sinew_lib PROPERTIES EXPORT_NAME sinew)
-set_target_properties(sinew_gpu PROPERTIES EXPORT_NAME gpu)
+set_target_properties(sinew_import PROPERTIES EXPORT_NAME import)
 set_target_properties(sinew_render PROPERTIES EXPORT_NAME render)
 add_library(sinew::sinew ALIAS sinew_lib)
-add_library(sinew::gpu ALIAS sinew_gpu)
+add_library(sinew::import ALIAS sinew_import)
 add_library(sinew::render ALIAS sinew_render)
 if(TARGET sinew_demo)
   list(APPEND SW_EXPORTED_TARGETS sinew_demo)
@@ -38,13 +39,13 @@ if(SW_SANITIZE)
                "$<INSTALL_INTERFACE:-fsanitize=address,undefined>")
   set(SW_PC_EXTRA_LIBS " -fsanitize=address,undefined")
 endif()
-# Built with Assimp (SW_ASSIMP), the static core links it: sinew.pc
-# requires it and sinewConfig.cmake finds it, as it finds cJSON.
+# Built with Assimp (SW_ASSIMP), the static import library links it:
+# sinew-import.pc requires it and sinewConfig.cmake finds it, as it finds cJSON.
 set(SW_PC_ASSIMP "")
 set(SW_CONFIG_ASSIMP "")
 if(SW_ASSIMP)
   set(SW_PC_ASSIMP " assimp")
-  set(SW_CONFIG_ASSIMP "ASSIMP;assimp;sinew")
+  set(SW_CONFIG_ASSIMP "ASSIMP;assimp;import")
 endif()
 set(SW_PC_EXTRA_CFLAGS "")
 if(SW_NO_SIMD)
@@ -89,7 +90,7 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
 endif()
 file(RELATIVE_PATH SW_PC_TO_PREFIX /sw-prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /sw-prefix)
 string(REGEX REPLACE "/$" "" SW_PC_TO_PREFIX "${SW_PC_TO_PREFIX}")
-set(SW_PC_FILES sinew sinew-render)
+set(SW_PC_FILES sinew sinew-import sinew-render)
 if(TARGET sinew_demo)
   list(APPEND SW_PC_FILES sinew-demo)
 endif()

@@ -6,6 +6,7 @@
    Prints, for each (node, primitive) instance, the bounds of the positions a
    renderer would draw at that time. */
 #include "sinew/sinew.h"
+#include "sinew/gltf.h"
 
 #include <math.h>
 #include <stdio.h>

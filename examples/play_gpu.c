@@ -11,6 +11,7 @@
    count and bounds), so the two outputs can be compared line by line; with
    no EGL display at all it prints "skipped: ..." and exits with 0. */
 #include "sinew/sinew.h"
+#include "sinew/gltf.h"
 #include "sinew/gpu.h"
 
 #include <math.h>

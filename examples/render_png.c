@@ -10,6 +10,7 @@
    Prints "wrote OUT.png: WIDTH x HEIGHT, N primitives, T triangles"; with
    no EGL display at all it prints "skipped: ..." and exits with 0. */
 #include "sinew/sinew.h"
+#include "sinew/gltf.h"
 #include "sinew/gpu.h"
 #include "sinew/render.h"
 

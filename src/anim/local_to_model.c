@@ -1,7 +1,7 @@
 /* Local → model in one forward pass over parent-first joints (see sinew/anim.h). */
 #include "sinew/anim.h"
 
-#include "pose_internal.h"
+#include "local_to_model_internal.h"
 
 sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job, sw_diag* diag) {
     if (!job || !job->parents || !job->local || !job->out_model)

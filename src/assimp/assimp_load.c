@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "sinew/assimp.h"
-#include "../base/file_internal.h"
-#include "../model/model_internal.h"
+#include "../import/file_internal.h"
+#include "../import/importer_internal.h"
 
 #ifdef SW_HAVE_ASSIMP
 #include <assimp/cimport.h>

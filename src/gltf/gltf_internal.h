@@ -22,7 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "sinew/gltf.h"
-#include "../base/file_internal.h"
+#include "../import/file_internal.h"
 #include "../model/model_internal.h"
 
 /* A bufferView: a byte range of one buffer. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "sinew/import.h"
-#include "../base/file_internal.h"
+#include "../import/file_internal.h"
 
 typedef enum sw__importer {
     SW__IMPORT_GLTF = 0,

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "sinew/iqm.h"
-#include "../base/file_internal.h"
-#include "../model/model_internal.h"
+#include "../import/file_internal.h"
+#include "../import/importer_internal.h"
 
 #define SW__IQM_MAGIC "INTERQUAKEMODEL" /* and its NUL: 16 bytes */
 #define SW__IQM_HEADER_SIZE 124u

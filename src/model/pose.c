@@ -5,7 +5,7 @@
    allocates. */
 #include "sinew/pose.h"
 
-#include "../anim/pose_internal.h"
+#include "../anim/local_to_model_internal.h"
 
 #include <math.h>
 #include <string.h>

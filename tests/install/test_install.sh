@@ -53,8 +53,8 @@ step "cmake --install $build --prefix $prefix"
     fail "cmake --install"
 }
 
-for f in "$libdir/libsinew.a" "$libdir/libsinew_gpu.a" "$libdir/libsinew_render.a" \
-    "$libdir/pkgconfig/sinew.pc" "$libdir/pkgconfig/sinew-render.pc" \
+for f in "$libdir/libsinew.a" "$libdir/libsinew_import.a" "$libdir/libsinew_render.a" \
+    "$libdir/pkgconfig/sinew.pc" "$libdir/pkgconfig/sinew-import.pc" "$libdir/pkgconfig/sinew-render.pc" \
     "$libdir/cmake/sinew/sinewConfig.cmake" "$libdir/cmake/sinew/sinewConfigVersion.cmake" \
     "$libdir/cmake/sinew/sinewTargets.cmake"; do
     [ -f "$prefix/$f" ] || fail "not installed: $f"
@@ -91,7 +91,8 @@ export PKG_CONFIG_PATH
 # The pkg-config modules an example needs, read from its source.
 modules_of() {
     m=sinew
-    grep -Eq '#include +[<"]sinew/(gpu|render)\.h' "$1" && m=sinew-render
+    grep -Eq '#include +[<"]sinew/(gltf|import|check|vrm|iqm|assimp)\.h' "$1" && m="$m sinew-import"
+    grep -Eq '#include +[<"]sinew/(gpu|render)\.h' "$1" && m="$m sinew-render"
     if grep -q 'sw_demo_' "$1" && [ -f "$PKG_CONFIG_PATH/sinew-demo.pc" ]; then m="$m sinew-demo"; fi
     grep -Eq '#include +<stb_' "$1" && m="$m stb"
     echo "$m"

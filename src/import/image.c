@@ -9,7 +9,7 @@
 #include <stb/stb_image.h>
 
 #include "sinew/model.h"
-#include "../base/file_internal.h"
+#include "../import/file_internal.h"
 
 static void* sw__image_alloc(void* user, size_t size) {
     (void)user;

@@ -3,7 +3,7 @@
    are in spring_vrm.c. Nothing here allocates. */
 #include "sinew/spring.h"
 
-#include "pose_internal.h"
+#include "../anim/local_to_model_internal.h"
 #include "spring_internal.h"
 
 #include <math.h>

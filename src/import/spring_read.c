@@ -12,7 +12,7 @@
 #include "sinew/spring.h"
 
 #include "../base/base_internal.h"
-#include "spring_internal.h"
+#include "../runtime/spring_internal.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
