@@ -86,8 +86,33 @@ sw_result sw_diag_set(sw_diag* diag, sw_result result, int64_t index, const char
 
 /* Memory: jobs and per-frame calls never allocate; they run on buffers the
    caller owns. Long-lived objects (a model, a GPU skinner, a renderer, a
-   check report) are allocated by sinew with malloc and released by their
-   own sw_*_free or sw_*_destroy, never by the caller's free(). */
+   check report) are allocated by sinew and released by their own
+   sw_*_free or sw_*_destroy, never by the caller's free().
+
+   Every allocation of every sinew library (sinew, sinew-import with the
+   cJSON and stb_image work it does for sinew, sinew-render, sinew-demo)
+   goes through one allocator: malloc, realloc and free unless
+   sw_set_allocator installed another. allocate and reallocate return
+   memory aligned for any type (as malloc does) or NULL; reallocate(user,
+   NULL, n) allocates; deallocate(user, NULL) does nothing.
+
+   Thread rules: set it once, before any other sinew call and while no
+   other thread is inside sinew, and keep it until everything sinew
+   allocated has been freed (memory goes back to the allocator that gave
+   it). NULL restores malloc/realloc/free. Not covered: Assimp's own C++
+   allocations and the OpenGL driver's. sinew-import points cJSON's hooks
+   (cJSON_InitHooks, process-wide) at this allocator the first time it
+   parses JSON. */
+typedef struct sw_allocator {
+    void* (*allocate)(void* user, size_t size);
+    void* (*reallocate)(void* user, void* ptr, size_t size);
+    void (*deallocate)(void* user, void* ptr);
+    void* user;
+} sw_allocator;
+
+void sw_set_allocator(const sw_allocator* allocator);
+/* The allocator in use (malloc/realloc/free wrapped, when none was set). */
+sw_allocator sw_get_allocator(void);
 
 /* count * size without overflow: returns false (and writes 0) if it would overflow. */
 bool sw_mul_size(size_t count, size_t size, size_t* out_bytes);

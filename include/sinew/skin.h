@@ -331,6 +331,21 @@ size_t sw_morph_sparse_build(uint32_t* out_indices, float* out_deltas, const flo
    it at 1. */
 double sw_lbs_retention(double weight, double twist_radians);
 
+/* LBS volume loss of one vertex at a pose, measured: the smallest singular
+   value of Σ wᵢRᵢ, where Rᵢ is the rotation of influence i's skin matrix
+   (its orthogonal polar factor). 1 where nothing is lost (the rotations
+   agree, or the vertex has one influence), down to 0 where they cancel;
+   at two joints it is sw_lbs_retention's value. `sw check` and the
+   renderer's retention view both measure with it.
+
+   rotations: 9 doubles per joint (row-major 3×3), from sw_skin_rotations
+   once per pose. Influences with weight ≤ 0 or a joint ≥ joint_count are
+   skipped; *out_used (may be NULL) counts the rest, and with fewer than
+   two the result is 1. Pure and thread-safe. */
+void sw_skin_rotations(const sw_mat34* skin_matrices, size_t count, double* out_rotations);
+double sw_skin_vertex_retention(const double* rotations, size_t joint_count, const uint16_t* joints,
+                                const float* weights, int influence_count, int* out_used);
+
 /* A procedural tube along +X with two joints: joint 0 at the origin, joint 1
    (its child) at length/2. Rings are evenly spaced from x = 0 to x = length;
    the child's weight is 0 over the first third, rises linearly over the

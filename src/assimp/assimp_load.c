@@ -24,6 +24,7 @@
 #include <assimp/metadata.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include "../base/base_internal.h"
 #endif
 
 #define SW__AI_DEFAULT_MAX_FILE ((size_t)256 << 20)
@@ -179,12 +180,12 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
     const struct aiNode* root = A->scene->mRootNode;
     if (!root) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "Assimp returned a scene without a root node");
     size_t capacity = 1024, count = 0, top = 0;
-    const struct aiNode** order = malloc(capacity * sizeof *order);
-    int32_t* parents = malloc(capacity * sizeof *parents);
+    const struct aiNode** order = sw__malloc(capacity * sizeof *order);
+    int32_t* parents = sw__malloc(capacity * sizeof *parents);
     struct {
         const struct aiNode* node;
         int32_t parent;
-    }* stack = malloc(capacity * sizeof *stack);
+    }* stack = sw__malloc(capacity * sizeof *stack);
     size_t stack_capacity = capacity;
     sw_result r = SW_OK;
     if (!order || !parents || !stack) {
@@ -203,9 +204,9 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
         }
         if (count == capacity) {
             capacity *= 2;
-            const struct aiNode** o = realloc(order, capacity * sizeof *o);
+            const struct aiNode** o = sw__realloc(order, capacity * sizeof *o);
             if (o) order = o;
-            int32_t* p = realloc(parents, capacity * sizeof *p);
+            int32_t* p = sw__realloc(parents, capacity * sizeof *p);
             if (p) parents = p;
             if (!o || !p) {
                 r = sw__importer_fail(&A->im, SW_ERR_OUT_OF_MEMORY, "out of memory");
@@ -227,7 +228,7 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
         }
         if (top + n->mNumChildren > stack_capacity) {
             size_t want = (top + n->mNumChildren) * 2;
-            void* s = realloc(stack, want * sizeof *stack);
+            void* s = sw__realloc(stack, want * sizeof *stack);
             if (!s) {
                 r = sw__importer_fail(&A->im, SW_ERR_OUT_OF_MEMORY, "out of memory");
                 goto done;
@@ -264,9 +265,9 @@ static sw_result sw__ai_walk_nodes(sw__ai* A) {
     }
     qsort(A->names, count, sizeof *A->names, sw__ai_name_cmp);
 done:
-    free(order);
-    free(parents);
-    free(stack);
+    sw__free(order);
+    sw__free(parents);
+    sw__free(stack);
     return r;
 }
 

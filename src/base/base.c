@@ -4,9 +4,81 @@
 #include "base_internal.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the allocator ---------------------------------------------------------- */
+static void* sw__default_allocate(void* user, size_t size) {
+    (void)user;
+    return malloc(size);
+}
+static void* sw__default_reallocate(void* user, void* ptr, size_t size) {
+    (void)user;
+    return realloc(ptr, size);
+}
+static void sw__default_deallocate(void* user, void* ptr) {
+    (void)user;
+    free(ptr);
+}
+
+/* The one process-wide setting sinew has (as meshoptimizer's
+   meshopt_setAllocator): set before use, read everywhere. */
+static sw_allocator sw__allocator = {sw__default_allocate, sw__default_reallocate, sw__default_deallocate, NULL};
+
+void sw_set_allocator(const sw_allocator* allocator) {
+    if (allocator && allocator->allocate && allocator->reallocate && allocator->deallocate)
+        sw__allocator = *allocator;
+    else
+        sw__allocator = (sw_allocator){sw__default_allocate, sw__default_reallocate, sw__default_deallocate, NULL};
+}
+
+sw_allocator sw_get_allocator(void) { return sw__allocator; }
+
+void* sw__malloc(size_t size) { return sw__allocator.allocate(sw__allocator.user, size ? size : 1); }
+
+void* sw__calloc(size_t count, size_t size) {
+    size_t bytes;
+    if (!sw_mul_size(count, size, &bytes)) return NULL;
+    void* p = sw__malloc(bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
+void* sw__realloc(void* ptr, size_t size) {
+    return sw__allocator.reallocate(sw__allocator.user, ptr, size ? size : 1);
+}
+
+void sw__free(void* ptr) {
+    if (ptr) sw__allocator.deallocate(sw__allocator.user, ptr);
+}
+
+/* The block is over-allocated by alignment − 1 plus a pointer; the pointer
+   to the block's start sits just before the aligned address. */
+void* sw__aligned_alloc(size_t alignment, size_t size) {
+    if (alignment < sizeof(void*)) alignment = sizeof(void*);
+    if (size > SIZE_MAX - alignment - sizeof(void*)) return NULL;
+    unsigned char* block = (unsigned char*)sw__malloc(size + alignment - 1 + sizeof(void*));
+    if (!block) return NULL;
+    uintptr_t at = ((uintptr_t)(block + sizeof(void*)) + alignment - 1) & ~(uintptr_t)(alignment - 1);
+    memcpy((unsigned char*)at - sizeof(void*), &block, sizeof block);
+    return (void*)at;
+}
+
+void sw__aligned_free(void* ptr) {
+    if (!ptr) return;
+    void* block;
+    memcpy(&block, (unsigned char*)ptr - sizeof(void*), sizeof block);
+    sw__free(block);
+}
+
+char* sw__string_copy(const char* s) {
+    size_t n = strlen(s) + 1;
+    char* copy = (char*)sw__malloc(n);
+    if (copy) memcpy(copy, s, n);
+    return copy;
+}
 
 #ifndef SW_BUILD_FLAVOUR
 #define SW_BUILD_FLAVOUR "unknown"

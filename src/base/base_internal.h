@@ -32,4 +32,17 @@ sw_result sw__diag_vset_at(sw_diag* diag, sw_result code, int64_t index, const c
    nothing changed, when out of memory. */
 bool sw__lines_append(char*** lines, size_t* count, size_t* cap, const char* line);
 
+/* ---- allocation: every library's memory goes through these ----------------
+   (sw_set_allocator in sinew/base.h). sw__calloc checks count × size for
+   overflow; sw__aligned_alloc gives `alignment`-aligned memory (a power of
+   two) that only sw__aligned_free releases. */
+void* sw__malloc(size_t size);
+void* sw__calloc(size_t count, size_t size);
+void* sw__realloc(void* ptr, size_t size);
+void sw__free(void* ptr);
+void* sw__aligned_alloc(size_t alignment, size_t size);
+void sw__aligned_free(void* ptr);
+/* A NUL-terminated copy of s (sw__free it), or NULL when out of memory. */
+char* sw__string_copy(const char* s);
+
 #endif

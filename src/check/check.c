@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../base/base_internal.h"
 
 #if defined(__GNUC__)
 #define SW__CHECK_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -66,10 +67,10 @@ const char* sw_check_severity_str(sw_check_severity severity) {
 static void* alloc_array(size_t count, size_t size) {
     size_t bytes;
     if (!sw_mul_size(count ? count : 1, size, &bytes)) return NULL;
-    return malloc(bytes);
+    return sw__malloc(bytes);
 }
 
-static void* calloc_array(size_t count, size_t size) { return calloc(count ? count : 1, size); }
+static void* calloc_array(size_t count, size_t size) { return sw__calloc(count ? count : 1, size); }
 
 /* ---- findings ------------------------------------------------------------------- */
 
@@ -116,7 +117,7 @@ static sw_check_finding* finding_add(check_builder* r, sw_check_code code) {
     if (r->disabled & SW_CHECK_BIT(code)) return NULL;
     if (r->count == r->capacity) {
         size_t capacity = r->capacity ? 2 * r->capacity : 32;
-        sw_check_finding* items = realloc(r->items, capacity * sizeof *items);
+        sw_check_finding* items = sw__realloc(r->items, capacity * sizeof *items);
         if (!items) {
             r->out_of_memory = true;
             return NULL;
@@ -135,8 +136,8 @@ static sw_check_finding* finding_add(check_builder* r, sw_check_code code) {
 }
 
 static void builder_free(check_builder* r) {
-    for (size_t i = 0; i < r->count; i++) free((void*)r->items[i].poses);
-    free(r->items);
+    for (size_t i = 0; i < r->count; i++) sw__free((void*)r->items[i].poses);
+    sw__free(r->items);
 }
 
 /* Appends printf-style text to a finding's message (cut, never overflowing). */
@@ -335,7 +336,7 @@ static bool check_structure(check_builder* r, const sw_model* a) {
         const sw_model_mesh* mesh = &a->meshes[node->mesh];
         size_t joints = a->skins[node->skin].joint_count;
         if ((int64_t)largest[node->mesh] < (int64_t)joints) continue;
-        free(largest);
+        sw__free(largest);
         for (size_t p = 0; p < mesh->primitive_count; p++) {
             const sw_model_primitive* prim = &mesh->primitives[p];
             size_t slots = (size_t)prim->influence_count;
@@ -347,7 +348,7 @@ static bool check_structure(check_builder* r, const sw_model* a) {
         }
         return invalid(r, (int64_t)node->source_index, "node %u: a joint index past its skin's", node->source_index);
     }
-    free(largest);
+    sw__free(largest);
     for (size_t t = 0; t < a->texture_count; t++)
         if (!index_ok(a->textures[t].image, a->image_count) || !index_ok(a->textures[t].sampler, a->sampler_count))
             return invalid(r, -1, "texture %zu: image %d or sampler %d out of range", t, a->textures[t].image,
@@ -507,7 +508,7 @@ static void check_raw_influences(check_builder* r, const sw_model* a, size_t mes
             if (both > v_duplicate) v_duplicate = both;
         }
     }
-    free(scratch);
+    sw__free(scratch);
     sw_check_finding* f;
     if (negative && (f = finding_add(r, SW_CHECK_WEIGHTS_NEGATIVE))) {
         f->mesh = (int64_t)mesh, f->primitive = (int64_t)prim_index, f->count = negative, f->value = v_negative;
@@ -668,23 +669,23 @@ typedef struct check_state {
 static void state_free(check_state* s) {
     for (size_t t = 0; t < s->target_count; t++) {
         check_target* g = &s->targets[t];
-        free(g->retention), free(g->retention_pose), free(g->retention_time), free(g->retention_set);
-        free(g->retention_poses);
-        free(g->truncated_vertices), free(g->truncated_offsets), free(g->truncated_joints);
-        free(g->truncated_deltas), free(g->truncated_error), free(g->truncated_pose), free(g->truncated_time);
-        free(g->truncated_poses);
-        free(g->extent), free(g->extent_pose), free(g->extent_time);
+        sw__free(g->retention), sw__free(g->retention_pose), sw__free(g->retention_time), sw__free(g->retention_set);
+        sw__free(g->retention_poses);
+        sw__free(g->truncated_vertices), sw__free(g->truncated_offsets), sw__free(g->truncated_joints);
+        sw__free(g->truncated_deltas), sw__free(g->truncated_error), sw__free(g->truncated_pose), sw__free(g->truncated_time);
+        sw__free(g->truncated_poses);
+        sw__free(g->extent), sw__free(g->extent_pose), sw__free(g->extent_time);
     }
-    free(s->targets);
+    sw__free(s->targets);
     for (size_t k = 0; s->skins && k < s->a->skin_count; k++) {
         check_skin_state* ks = &s->skins[k];
-        free(ks->joint_used), free(ks->matrices), free(ks->rotations), free(ks->scale_ratio);
-        free(ks->scale_pose), free(ks->scale_time), free(ks->scale_ratio_set), free(ks->scale_poses);
+        sw__free(ks->joint_used), sw__free(ks->matrices), sw__free(ks->rotations), sw__free(ks->scale_ratio);
+        sw__free(ks->scale_pose), sw__free(ks->scale_time), sw__free(ks->scale_ratio_set), sw__free(ks->scale_poses);
     }
-    free(s->skins);
-    free(s->pose_memory);
-    free(s->skin_node), free(s->skin_scene_node), free(s->in_scene), free(s->mesh_skinned);
-    free(s->prim_first), free(s->stored_absurd);
+    sw__free(s->skins);
+    sw__aligned_free(s->pose_memory);
+    sw__free(s->skin_node), sw__free(s->skin_scene_node), sw__free(s->in_scene), sw__free(s->mesh_skinned);
+    sw__free(s->prim_first), sw__free(s->stored_absurd);
 }
 
 /* The per-node facts the checks use per skin and per mesh. False when out of memory. */
@@ -750,7 +751,7 @@ static bool prepare_truncation(check_target* g, int max_influences) {
     bool* chosen = alloc_array(slots, sizeof *chosen);
     if (!g->truncated_vertices || !g->truncated_offsets || !g->truncated_joints || !g->truncated_deltas ||
         !g->truncated_error || !g->truncated_pose || !g->truncated_time || !chosen) {
-        free(chosen);
+        sw__free(chosen);
         return false;
     }
     size_t k = 0, at = 0;
@@ -784,7 +785,7 @@ static bool prepare_truncation(check_target* g, int max_influences) {
         k++;
     }
     g->truncated_offsets[k] = at;
-    free(chosen);
+    sw__free(chosen);
     return true;
 }
 
@@ -808,7 +809,7 @@ static bool* first_of_pairs(const sw_model* a) {
     bool* first = calloc_array(a->node_count, sizeof *first);
     check_pair* pairs = alloc_array(a->node_count, sizeof *pairs);
     if (!first || !pairs) {
-        free(first), free(pairs);
+        sw__free(first), sw__free(pairs);
         return NULL;
     }
     size_t count = 0;
@@ -818,7 +819,7 @@ static bool* first_of_pairs(const sw_model* a) {
     qsort(pairs, count, sizeof *pairs, compare_pairs);
     for (size_t i = 0; i < count; i++)
         first[pairs[i].node] = i == 0 || pairs[i].mesh != pairs[i - 1].mesh || pairs[i].skin != pairs[i - 1].skin;
-    free(pairs);
+    sw__free(pairs);
     return first;
 }
 
@@ -836,7 +837,7 @@ static bool prepare(check_state* s, check_builder* r) {
     s->targets = calloc_array(capacity, sizeof *s->targets);
     bool* first = first_of_pairs(a);
     if (!s->targets || !first) {
-        free(first);
+        sw__free(first);
         return false;
     }
     for (size_t n = 0; n < a->node_count; n++) {
@@ -859,7 +860,7 @@ static bool prepare(check_state* s, check_builder* r) {
             g->worst_vertex = -1;
         }
     }
-    free(first);
+    sw__free(first);
     for (size_t k = 0; k < a->skin_count; k++) {
         check_skin_state* ks = &s->skins[k];
         size_t joints = a->skins[k].joint_count;
@@ -942,7 +943,7 @@ static bool prepare(check_state* s, check_builder* r) {
             g->retention[v] = 2.0f, g->retention_pose[v] = -1, g->retention_time[v] = NAN;
     }
     sw_pose_sizes sizes = sw_pose_sizes_of(a);
-    s->pose_memory = aligned_alloc(16, sw_pose_memory_size(&sizes)); /* a multiple of 16 */
+    s->pose_memory = sw__aligned_alloc(16, sw_pose_memory_size(&sizes)); /* a multiple of 16 */
     if (s->pose_memory) sw_pose_bind(&s->pose, &sizes, s->pose_memory);
     return s->pose_memory != NULL;
 }
@@ -1161,14 +1162,14 @@ static bool run_poses(check_state* s, sw_diag* diag) {
         for (size_t k = 0; k < count; k++) {
             /* Key times and an even grid, as written: no wrapping. */
             if (sw_pose_evaluate(a, clip, times[k], false, &s->pose, diag) != SW_OK) {
-                free(times);
+                sw__free(times);
                 return false;
             }
             pose_skins(s, (int64_t)i, times[k]);
             pose_targets(s, (int64_t)i, times[k]);
         }
         pose_set_end(s, (int64_t)i);
-        free(times);
+        sw__free(times);
     }
     return true;
 }
@@ -1502,7 +1503,7 @@ static bool search_reference(const sw_mat34* rest, size_t n, const check_box* b,
         if (!*exhausted && good >= need) *best = candidate, *best_good = good;
     }
 done:
-    free(wild), free(wild_list), free(bound), free(start), free(axis), free(keyed), free(order), free(sorted);
+    sw__free(wild), sw__free(wild_list), sw__free(bound), sw__free(start), sw__free(axis), sw__free(keyed), sw__free(order), sw__free(sorted);
     return ok;
 }
 
@@ -1644,7 +1645,7 @@ static void report_skins(check_state* s, check_builder* r, const sw_mat34* rest_
     size_t* seen = calloc_array(a->node_count, sizeof *seen);
     size_t* seen_at = alloc_array(a->node_count, sizeof *seen_at);
     if (!seen || !seen_at) {
-        free(seen), free(seen_at);
+        sw__free(seen), sw__free(seen_at);
         r->out_of_memory = true;
         return;
     }
@@ -1669,7 +1670,7 @@ static void report_skins(check_state* s, check_builder* r, const sw_mat34* rest_
         for (size_t j = 0; j < skin->joint_count; j++)
             rest[j] = sw_mat34_mul(&rest_world[skin->joints[j]], &skin->inverse_bind[j]);
         report_bind_pose(s, r, k, rest, rest_world);
-        free(rest);
+        sw__free(rest);
         size_t unused = 0;
         check_worst w_unused = {0};
         for (size_t j = 0; j < skin->joint_count; j++)
@@ -1706,7 +1707,7 @@ static void report_skins(check_state* s, check_builder* r, const sw_mat34* rest_
             message_by_animation(f, a, f->poses, s->pose_sets);
         }
     }
-    free(seen), free(seen_at);
+    sw__free(seen), sw__free(seen_at);
 }
 
 /* Primitives with influences that no node skins. */
@@ -1787,20 +1788,20 @@ static sw_result resolve_options(const sw_check_options* in, sw_check_options* o
 /* Hands the findings over to a new report (the builder is left empty).
    NULL when out of memory. */
 static sw_check_report* report_make(check_builder* r, const sw_model* a, const sw_check_options* o) {
-    sw_check_report* report = calloc(1, sizeof *report);
+    sw_check_report* report = sw__calloc(1, sizeof *report);
     size_t animations = a ? a->animation_count : 0;
     char** names = calloc_array(animations, sizeof *names);
     if (!report || !names) {
-        free(report), free(names);
+        sw__free(report), sw__free(names);
         return NULL;
     }
     for (size_t i = 0; i < animations; i++) {
         const char* name = a->animations[i].name;
         if (!name) continue;
         size_t size = strlen(name) + 1;
-        if (!(names[i] = malloc(size))) {
-            for (size_t k = 0; k < i; k++) free(names[k]);
-            free(names), free(report);
+        if (!(names[i] = sw__malloc(size))) {
+            for (size_t k = 0; k < i; k++) sw__free(names[k]);
+            sw__free(names), sw__free(report);
             return NULL;
         }
         memcpy(names[i], name, size);
@@ -1827,11 +1828,11 @@ static sw_check_report* report_make(check_builder* r, const sw_model* a, const s
 
 void sw_check_report_free(sw_check_report* report) {
     if (!report) return;
-    for (size_t i = 0; i < report->finding_count; i++) free((void*)report->findings[i].poses);
-    free((void*)report->findings);
-    for (size_t i = 0; i < report->animation_count; i++) free((void*)report->animation_names[i]);
-    free((void*)report->animation_names);
-    free(report);
+    for (size_t i = 0; i < report->finding_count; i++) sw__free((void*)report->findings[i].poses);
+    sw__free((void*)report->findings);
+    for (size_t i = 0; i < report->animation_count; i++) sw__free((void*)report->animation_names[i]);
+    sw__free((void*)report->animation_names);
+    sw__free(report);
 }
 
 /* Everything about a model, into `r`. False (with `diag`) when out of

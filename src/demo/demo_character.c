@@ -46,8 +46,13 @@
    their defaults. Only the callback writer is used. The demo is built on
    every `sinew render` without a model: the encoder is optimised even in
    debug builds, where it would otherwise take most of that time. */
+#include "../base/base_internal.h"
+#include "../base/cjson_alloc_internal.h"
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STBIW_MALLOC(size) sw__malloc(size)
+#define STBIW_REALLOC(ptr, size) sw__realloc(ptr, size)
+#define STBIW_FREE(ptr) sw__free(ptr)
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
 #pragma GCC push_options
 #pragma GCC optimize("O2")
@@ -222,7 +227,7 @@ static bool buffer_reserve(byte_buffer* b, size_t extra) {
         if (capacity > SIZE_MAX / 2) return !(b->failed = true);
         capacity *= 2;
     }
-    unsigned char* grown = realloc(b->data, capacity);
+    unsigned char* grown = sw__realloc(b->data, capacity);
     if (!grown) return !(b->failed = true);
     b->data = grown;
     b->capacity = capacity;
@@ -475,7 +480,7 @@ static bool grow(void** data, size_t* capacity, size_t need, size_t element) {
     size_t c = *capacity ? *capacity * 2 : 1024;
     while (c < need) c *= 2;
     if (c > SIZE_MAX / element) return false;
-    void* grown = realloc(*data, c * element);
+    void* grown = sw__realloc(*data, c * element);
     if (!grown) return false;
     *data = grown;
     *capacity = c;
@@ -508,8 +513,8 @@ static void add_triangle(demo_mesh* mesh, int material, long a, long b, long c) 
 
 static void free_mesh(demo_mesh* mesh) {
     for (int m = 0; m < MATERIAL_COUNT; m++) {
-        free(mesh->primitives[m].vertices);
-        free(mesh->primitives[m].indices);
+        sw__free(mesh->primitives[m].vertices);
+        sw__free(mesh->primitives[m].indices);
     }
 }
 
@@ -547,10 +552,10 @@ static void add_part(demo_mesh* mesh, const demo_part* p) {
     int rows = part_rows(p), columns = p->columns;
     size_t stride = (size_t)columns + 1;
     size_t count = (size_t)rows * stride;
-    grid_vertex* grid = calloc(count, sizeof *grid);
-    long* remap = malloc(count * MATERIAL_COUNT * sizeof *remap);
+    grid_vertex* grid = sw__calloc(count, sizeof *grid);
+    long* remap = sw__malloc(count * MATERIAL_COUNT * sizeof *remap);
     if (!grid || !remap) {
-        free(grid), free(remap);
+        sw__free(grid), sw__free(remap);
         mesh->failed = true;
         return;
     }
@@ -627,8 +632,8 @@ static void add_part(demo_mesh* mesh, const demo_part* p) {
             if (second_triangle) add_triangle(mesh, material, index[0], index[2], index[3]);
         }
     }
-    free(grid);
-    free(remap);
+    sw__free(grid);
+    sw__free(remap);
 }
 
 /* The face's texture coordinates: the face seen from the front, fitted to
@@ -944,9 +949,9 @@ typedef struct clip_keys {
 static bool sample_clip(const demo_skeleton* sk, const demo_clip* clip, clip_keys* out) {
     int keys = (int)lround(clip->duration_s * CLIP_RATE_HZ) + 1;
     out->key_count = keys;
-    out->times = malloc((size_t)keys * sizeof(float));
-    out->translations = malloc((size_t)keys * 3 * sizeof(float));
-    out->rotations = malloc((size_t)JOINT_COUNT * (size_t)keys * 4 * sizeof(float));
+    out->times = sw__malloc((size_t)keys * sizeof(float));
+    out->translations = sw__malloc((size_t)keys * 3 * sizeof(float));
+    out->rotations = sw__malloc((size_t)JOINT_COUNT * (size_t)keys * 4 * sizeof(float));
     if (!out->times || !out->translations || !out->rotations) return false;
     sw_transform local[JOINT_COUNT];
     for (int k = 0; k < keys; k++) {
@@ -974,9 +979,9 @@ static bool sample_clip(const demo_skeleton* sk, const demo_clip* clip, clip_key
 }
 
 static void free_clip_keys(clip_keys* keys) {
-    free(keys->times);
-    free(keys->translations);
-    free(keys->rotations);
+    sw__free(keys->times);
+    sw__free(keys->translations);
+    sw__free(keys->rotations);
 }
 
 /* ---- the look: materials ------------------------------------------------------------------------ */
@@ -1478,9 +1483,9 @@ static void map_size(int material, map_kind kind, int* width, int* height) {
 static bool paint_texture(const demo_mesh* mesh, int material, map_kind kind, int width, int height, int channels,
                           uint8_t* out) {
     size_t texels = (size_t)width * (size_t)height;
-    paint_map map = {width, height, malloc(texels * 4 * sizeof(float)), calloc(texels, 1)};
+    paint_map map = {width, height, sw__malloc(texels * 4 * sizeof(float)), sw__calloc(texels, 1)};
     if (!map.texels || !map.covered) {
-        free(map.texels), free(map.covered);
+        sw__free(map.texels), sw__free(map.covered);
         return false;
     }
     paint_primitive(&map, &mesh->primitives[material], material, kind, false);
@@ -1495,8 +1500,8 @@ static bool paint_texture(const demo_mesh* mesh, int material, map_kind kind, in
             float x = map.texels[i * 4 + (size_t)c];
             out[i * (size_t)channels + (size_t)c] = kind == MAP_BASE ? srgb8_table(bounds, x) : unorm8(x);
         }
-    free(map.texels);
-    free(map.covered);
+    sw__free(map.texels);
+    sw__free(map.covered);
     return true;
 }
 
@@ -1655,10 +1660,10 @@ typedef struct primitive_accessors {
 
 static bool write_primitive(glb_writer* w, const demo_primitive* p, bool with_uv1, primitive_accessors* out) {
     size_t n = p->vertex_count;
-    float* floats = calloc(n ? n * 4 : 1, sizeof(float)); /* zeroed: GCC cannot see every read follows a write */
-    uint8_t* joints = malloc(n * 4);
+    float* floats = sw__calloc(n ? n * 4 : 1, sizeof(float)); /* zeroed: GCC cannot see every read follows a write */
+    uint8_t* joints = sw__malloc(n * 4);
     if (!floats || !joints) {
-        free(floats), free(joints);
+        sw__free(floats), sw__free(joints);
         return false;
     }
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 3], p->vertices[i].position, 3 * sizeof(float));
@@ -1680,8 +1685,8 @@ static bool write_primitive(glb_writer* w, const demo_primitive* p, bool with_uv
     out->weights = add_float_accessor(w, floats, n, "VEC4", GL_ARRAY_BUFFER, false);
     out->indices = add_accessor(w, p->indices, p->index_count * sizeof(uint16_t), GL_UNSIGNED_SHORT, p->index_count,
                                 "SCALAR", GL_ELEMENT_ARRAY_BUFFER);
-    free(floats);
-    free(joints);
+    sw__free(floats);
+    sw__free(joints);
     return !w->failed;
 }
 
@@ -1922,6 +1927,7 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
                          const primitive_accessors* prims, const clip_accessors* anims,
                          const material_textures* textures) {
     json_builder b = {false};
+    sw__cjson_use_allocator();
     cJSON* root = cJSON_CreateObject();
     if (!root) return NULL;
 
@@ -2089,7 +2095,7 @@ static void put_u32(unsigned char* p, uint32_t v) {
 /* Every material's painted maps and ramp, as PNG images (not the face's
    shadow map, which needs the GLB). */
 static bool add_textures(glb_writer* w, const demo_mesh* mesh, material_textures* textures) {
-    uint8_t* pixels = malloc((size_t)MAX_MAP_SIZE * MAX_MAP_SIZE * 4);
+    uint8_t* pixels = sw__malloc((size_t)MAX_MAP_SIZE * MAX_MAP_SIZE * 4);
     if (!pixels) return false;
     char name[24];
     bool ok = true;
@@ -2117,7 +2123,7 @@ static bool add_textures(glb_writer* w, const demo_mesh* mesh, material_textures
             t->hair_map = add_png(w, "hair_glint_mask", pixels, width, height, 4, SAMPLER_MIPMAPPED);
         }
     }
-    free(pixels);
+    sw__free(pixels);
     return ok && !w->failed;
 }
 
@@ -2134,7 +2140,7 @@ static bool assemble_glb(const demo_skeleton* sk, glb_writer* w, int inverse_bin
     if (!text) return false;
     size_t json_size = (strlen(text) + 3) / 4 * 4;
     size_t total = 12 + 8 + json_size + 8 + w->bin.size;
-    unsigned char* glb = total <= UINT32_MAX ? malloc(total) : NULL;
+    unsigned char* glb = total <= UINT32_MAX ? sw__malloc(total) : NULL;
     if (!glb) {
         cJSON_free(text);
         return false;
@@ -2165,7 +2171,7 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
     build_skeleton(&sk);
     demo_mesh mesh;
     memset(&mesh, 0, sizeof mesh);
-    glb_writer* w = calloc(1, sizeof *w);
+    glb_writer* w = sw__calloc(1, sizeof *w);
     clip_keys keys[CLIP_COUNT];
     memset(keys, 0, sizeof keys);
     unsigned char* glb = NULL;
@@ -2223,7 +2229,7 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
     textures[M_FACE].face_sdf =
         add_png(w, "face_sdf", sw__demo_face_sdf_rgba, FACE_SDF_SIZE, FACE_SDF_SIZE, 4, SAMPLER_EXACT);
 #else
-    uint8_t* sdf = malloc((size_t)FACE_SDF_SIZE * FACE_SDF_SIZE * 4);
+    uint8_t* sdf = sw__malloc((size_t)FACE_SDF_SIZE * FACE_SDF_SIZE * 4);
     sw_model* model = NULL;
     if (sdf && assemble_glb(&sk, w, inverse_binds, prims, anims, textures, &glb, &total)) {
         sw_diag bake_diag;
@@ -2237,8 +2243,8 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
             snprintf(detail, sizeof detail, ": %s", bake_diag.message);
     }
     sw_model_free(model);
-    free(sdf);
-    free(glb);
+    sw__free(sdf);
+    sw__free(glb);
     glb = NULL;
 #endif
     if (textures[M_FACE].face_sdf < 0) goto fail;
@@ -2248,18 +2254,18 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
 
     free_mesh(&mesh);
     for (size_t c = 0; c < CLIP_COUNT; c++) free_clip_keys(&keys[c]);
-    free(w->bin.data);
-    free(w);
+    sw__free(w->bin.data);
+    sw__free(w);
     *out_data = glb;
     *out_size = total;
     return SW_OK;
 
 fail:
-    free(glb);
+    sw__free(glb);
     free_mesh(&mesh);
     for (size_t c = 0; c < CLIP_COUNT; c++) free_clip_keys(&keys[c]);
-    if (w) free(w->bin.data);
-    free(w);
+    if (w) sw__free(w->bin.data);
+    sw__free(w);
     if (result == SW_OK) result = SW_ERR_OUT_OF_MEMORY;
     if (result != SW_ERR_OUT_OF_MEMORY)
         return sw_diag_set(diag, result, -1, "demo character: building %s failed%s", stage, detail);
@@ -2267,4 +2273,4 @@ fail:
                        detail);
 }
 
-void sw_demo_free(void* data) { free(data); }
+void sw_demo_free(void* data) { sw__free(data); }

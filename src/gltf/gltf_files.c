@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gltf_internal.h"
+#include "../base/base_internal.h"
 
 /* ---- files and data: URIs ------------------------------------------------------------ */
 
@@ -132,7 +133,7 @@ sw_result sw__load_buffers(sw__loader* L) {
             if (!L->allow_outside) {
                 char* real;
                 sw_result r = sw__path_inside(file, L->base_dir, label, &real, &inner);
-                free(file);
+                sw__free(file);
                 if (r != SW_OK) return sw__fail_from(L, r == SW_ERR_IO ? path.s : sw__at(path.s, "uri").s, &inner);
                 file = real;
             }
@@ -140,7 +141,7 @@ sw_result sw__load_buffers(sw__loader* L) {
             uint8_t* bytes;
             sw_result r = sw__read_file(file, label, L->max_memory - L->used, byte_length, sw__file_alloc, NULL, L,
                                         &bytes, &available, &inner);
-            free(file);
+            sw__free(file);
             if (r != SW_OK) {
                 /* a budget failure inside the arena already set a fuller message */
                 if (r == SW_ERR_OUT_OF_MEMORY && L->diag.result == SW_ERR_OUT_OF_MEMORY) return r;

@@ -122,7 +122,7 @@ void* sw__arena_alloc(sw__loader* L, sw__arena* arena, size_t size) {
     size_t data_size = dedicated ? size : SW__BLOCK_SIZE;
     size_t total = sizeof(sw__block) + data_size;
     if (!sw__charge(L, total)) return NULL;
-    sw__block* b = calloc(1, total);
+    sw__block* b = sw__calloc(1, total);
     if (!b) {
         L->used -= total;
         sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "out of memory (%zu bytes)", total);
@@ -159,7 +159,7 @@ void* sw__temp_alloc(sw__loader* L, size_t count, size_t size) {
         return NULL;
     }
     if (!sw__charge(L, bytes + 16)) return NULL;
-    max_align_t* p = malloc(bytes + 16);
+    max_align_t* p = sw__malloc(bytes + 16);
     if (!p) {
         L->used -= bytes + 16;
         sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "out of memory (%zu bytes)", bytes + 16);
@@ -175,7 +175,7 @@ void sw__temp_free(sw__loader* L, void* ptr) {
     size_t bytes;
     memcpy(&bytes, base, sizeof bytes);
     L->used -= bytes + 16;
-    free(base);
+    sw__free(base);
 }
 
 const char* sw__strdup(sw__loader* L, const char* s) {

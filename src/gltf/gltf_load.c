@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "gltf_internal.h"
+#include "../base/base_internal.h"
+#include "../base/cjson_alloc_internal.h"
 
 #define SW__DEFAULT_MAX_MEMORY ((size_t)4 << 30)
 
@@ -291,6 +293,7 @@ static sw_result sw__load(sw__loader* L, const uint8_t* data, size_t size) {
     size_t estimate = sw__json_scan_bytes(&scan);
     if (!sw__charge(L, estimate)) return L->diag.result;
     const char* end = NULL;
+    sw__cjson_use_allocator();
     cJSON* root = cJSON_ParseWithLengthOpts(json, json_size, &end, false);
     L->used -= estimate;
     if (!root) {
@@ -344,7 +347,7 @@ static sw_result sw__begin(sw__loader* L, const sw_gltf_options* options, const 
         return sw_diag_set(&L->diag, SW_ERR_INVALID_ARGUMENT, -1, "options.max_influences is %d (allowed: 0, 4 or 8)",
                            L->max_influences);
     if (!sw__charge(L, sizeof *L->owner)) return L->diag.result;
-    L->owner = calloc(1, sizeof *L->owner);
+    L->owner = sw__calloc(1, sizeof *L->owner);
     if (!L->owner) return sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     L->arena = &L->owner->arena;
     L->owner->model.default_scene = -1;
@@ -358,7 +361,7 @@ static sw_result sw__end(sw__loader* L, sw_result r, const char* path, sw_model*
     if (r != SW_OK) {
         if (L->owner) {
             sw__arena_free(&L->owner->arena);
-            free(L->owner);
+            sw__free(L->owner);
         }
         if (diag) *diag = L->diag;
         return r;

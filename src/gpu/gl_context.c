@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../base/base_internal.h"
 
 struct sw_gl_context {
     EGLDisplay display;
@@ -182,7 +183,7 @@ sw_result sw_gl_context_create(const sw_gl_context_desc* desc, sw_gl_context** o
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
                            "no EGL display on this machine (libEGL.so.1 not found: install libegl1 and a driver)");
     dlclose(egl_library);
-    sw_gl_context* ctx = (sw_gl_context*)calloc(1, sizeof *ctx);
+    sw_gl_context* ctx = (sw_gl_context*)sw__calloc(1, sizeof *ctx);
     if (!ctx) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the GL context");
 
     sw__attempts log = {{0}, 0, false};
@@ -197,7 +198,7 @@ sw_result sw_gl_context_create(const sw_gl_context_desc* desc, sw_gl_context** o
         break;
     }
     if (!ok) {
-        free(ctx);
+        sw__free(ctx);
         if (!log.any_display)
             return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "no EGL display on this machine (tried %s)", log.text);
         return sw_diag_set(diag, SW_ERR_IO, -1, "no OpenGL 4.3 core context through EGL (tried %s)", log.text);
@@ -215,7 +216,7 @@ void sw_gl_context_destroy(sw_gl_context* context) {
        under the others (it also unloads the driver, whose last blocks then
        show up as leaks). */
     eglReleaseThread();
-    free(context);
+    sw__free(context);
 }
 
 sw_result sw_gl_context_make_current(sw_gl_context* context, sw_diag* diag) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sinew/gpu.h"
+#include "../base/base_internal.h"
 
 struct sw_gpu_model_primitive {
     const sw_model* asset;
@@ -44,17 +45,17 @@ sw_result sw_gpu_model_primitive_create_crowd(sw_gpu_skinner* skinner, const sw_
                            primitive);
     const sw_model_node* nd = &asset->nodes[node];
     const sw_model_primitive* prim = &asset->meshes[nd->mesh].primitives[primitive];
-    sw_gpu_model_primitive* p = (sw_gpu_model_primitive*)calloc(1, sizeof *p);
+    sw_gpu_model_primitive* p = (sw_gpu_model_primitive*)sw__calloc(1, sizeof *p);
     if (!p) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     p->asset = asset, p->node = node, p->primitive = primitive;
     p->skinned = nd->skin >= 0 && prim->influence_count > 0;
     p->joint_count = p->skinned ? asset->skins[nd->skin].joint_count : 1;
     p->instance_count = instance_count;
     const size_t total = p->joint_count <= SIZE_MAX / sizeof(sw_mat34) / instance_count ? p->joint_count * instance_count : 0;
-    p->matrices = total ? (sw_mat34*)malloc(total * sizeof(sw_mat34)) : NULL;
-    p->dual_quats = total ? (sw_dualquat*)malloc(total * sizeof(sw_dualquat)) : NULL;
-    p->stretch = total ? (sw_mat34*)malloc(total * sizeof(sw_mat34)) : NULL;
-    sw_gpu_morph_target* targets = (sw_gpu_morph_target*)malloc((prim->target_count + 1) * sizeof *targets);
+    p->matrices = total ? (sw_mat34*)sw__malloc(total * sizeof(sw_mat34)) : NULL;
+    p->dual_quats = total ? (sw_dualquat*)sw__malloc(total * sizeof(sw_dualquat)) : NULL;
+    p->stretch = total ? (sw_mat34*)sw__malloc(total * sizeof(sw_mat34)) : NULL;
+    sw_gpu_morph_target* targets = (sw_gpu_morph_target*)sw__malloc((prim->target_count + 1) * sizeof *targets);
     sw_result r = SW_OK;
     if (!p->matrices || !p->dual_quats || !p->stretch || !targets) {
         r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a palette of %zu joints", p->joint_count);
@@ -71,7 +72,7 @@ sw_result sw_gpu_model_primitive_create_crowd(sw_gpu_skinner* skinner, const sw_
         if (r == SW_OK) r = sw_gpu_palette_create_instances(skinner, p->joint_count, instance_count, &p->palette, diag);
         if (r == SW_OK) r = sw_gpu_instance_create_instances(p->mesh, instance_count, &p->instance, diag);
     }
-    free(targets);
+    sw__free(targets);
     if (r != SW_OK) {
         sw_gpu_model_primitive_destroy(p);
         return r;
@@ -85,8 +86,8 @@ void sw_gpu_model_primitive_destroy(sw_gpu_model_primitive* p) {
     sw_gpu_instance_destroy(p->instance);
     sw_gpu_palette_destroy(p->palette);
     sw_gpu_mesh_destroy(p->mesh);
-    free(p->matrices), free(p->dual_quats), free(p->stretch);
-    free(p);
+    sw__free(p->matrices), sw__free(p->dual_quats), sw__free(p->stretch);
+    sw__free(p);
 }
 
 sw_result sw_gpu_model_primitive_pose(sw_gpu_model_primitive* p, const sw_pose* pose, sw_diag* diag) {

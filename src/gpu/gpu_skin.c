@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "skin_interface.h"
+#include "../base/base_internal.h"
 
 /* shaders/ and skin_interface.h, embedded by cmake/embed_shaders.cmake. */
 extern const char sw_shader_skin_interface_h[];
@@ -97,7 +98,7 @@ static bool sw__visit_variant(const sw__variant* v,
     sw__variant_source(v, defines, parts);
     size_t lengths[SW__SOURCE_PARTS], size = 1;
     for (int i = 0; i < SW__SOURCE_PARTS; i++) size += lengths[i] = strlen(parts[i]);
-    char* source = (char*)malloc(size);
+    char* source = (char*)sw__malloc(size);
     if (!source) return false;
     char* at = source;
     for (int i = 0; i < SW__SOURCE_PARTS; i++) {
@@ -106,7 +107,7 @@ static bool sw__visit_variant(const sw__variant* v,
     }
     *at = '\0';
     visit(name, v->path == SW_GPU_PATH_COMPUTE ? "comp" : "vert", source, user);
-    free(source);
+    sw__free(source);
     return true;
 }
 
@@ -225,7 +226,7 @@ sw_result sw_gpu_skinner_create(sw_gpu_skinner** out_skinner, sw_diag* diag) {
     if (ssbo_blocks < SW_SKIN_COMPUTE_STORAGE_BLOCKS)
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "compute shaders see %d storage buffers, skinning needs %d",
                            (int)ssbo_blocks, SW_SKIN_COMPUTE_STORAGE_BLOCKS);
-    sw_gpu_skinner* skinner = (sw_gpu_skinner*)calloc(1, sizeof *skinner);
+    sw_gpu_skinner* skinner = (sw_gpu_skinner*)sw__calloc(1, sizeof *skinner);
     if (!skinner) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the GPU skinner");
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &skinner->max_groups_x);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &skinner->max_groups_y);
@@ -251,7 +252,7 @@ void sw_gpu_skinner_destroy(sw_gpu_skinner* skinner) {
     if (!skinner) return;
     for (int i = 0; i < skinner->program_count; i++) glDeleteProgram(skinner->programs[i].program);
     glDeleteFramebuffers(1, &skinner->empty_framebuffer);
-    free(skinner);
+    sw__free(skinner);
 }
 
 void sw_gpu_skinner_get_stats(const sw_gpu_skinner* skinner, sw_gpu_skin_stats* out_stats) {
@@ -333,7 +334,7 @@ sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mes
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
                            "mesh of %zu vertices is larger than the GPU's %zu-byte storage buffers", n, limit);
 
-    sw_gpu_mesh* mesh = (sw_gpu_mesh*)calloc(1, sizeof *mesh);
+    sw_gpu_mesh* mesh = (sw_gpu_mesh*)sw__calloc(1, sizeof *mesh);
     if (!mesh) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU mesh");
     mesh->vertex_count = n;
     mesh->influence_count = desc->influence_count;
@@ -373,7 +374,7 @@ sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mes
 
     /* Morph deltas, dense, target after target. */
     if (desc->target_count > 0) {
-        mesh->target_offsets = (uint32_t*)malloc(desc->target_count * 3 * sizeof(uint32_t));
+        mesh->target_offsets = (uint32_t*)sw__malloc(desc->target_count * 3 * sizeof(uint32_t));
         if (!mesh->target_offsets) {
             sw_gpu_mesh_destroy(mesh);
             return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for morph target offsets");
@@ -456,8 +457,8 @@ void sw_gpu_mesh_destroy(sw_gpu_mesh* mesh) {
     GLuint buffers[3] = {mesh->rest, mesh->influences, mesh->deltas};
     glDeleteBuffers(3, buffers);
     glDeleteVertexArrays(1, &mesh->vao);
-    free(mesh->target_offsets);
-    free(mesh);
+    sw__free(mesh->target_offsets);
+    sw__free(mesh);
 }
 
 size_t sw_gpu_mesh_vertex_count(const sw_gpu_mesh* mesh) { return mesh ? mesh->vertex_count : 0; }
@@ -490,7 +491,7 @@ sw_result sw_gpu_palette_create_instances(sw_gpu_skinner* skinner, size_t joint_
     if (instance_count == 0 || instance_count > (size_t)UINT32_MAX / (joint_count * 5))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "palettes for %zu instances of %zu joints", instance_count,
                            joint_count);
-    sw_gpu_palette* palette = (sw_gpu_palette*)calloc(1, sizeof *palette);
+    sw_gpu_palette* palette = (sw_gpu_palette*)sw__calloc(1, sizeof *palette);
     if (!palette) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU palette");
     palette->instance_count = instance_count;
     palette->joint_count = joint_count;
@@ -519,7 +520,7 @@ void sw_gpu_palette_destroy(sw_gpu_palette* palette) {
     if (!palette) return;
     GLuint buffers[2] = {palette->matrices, palette->dual_quats};
     glDeleteBuffers(2, buffers);
-    free(palette);
+    sw__free(palette);
 }
 
 sw_result sw_gpu_palette_update(sw_gpu_palette* palette, const sw_mat34* matrices, const sw_dualquat* dual_quats,
@@ -601,14 +602,14 @@ sw_result sw_gpu_instance_create_instances(const sw_gpu_mesh* mesh, size_t insta
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
                            "%zu instances of %zu vertices do not fit the GPU's %zu-byte storage buffers", instance_count,
                            mesh->vertex_count, limit);
-    sw_gpu_instance* inst = (sw_gpu_instance*)calloc(1, sizeof *inst);
+    sw_gpu_instance* inst = (sw_gpu_instance*)sw__calloc(1, sizeof *inst);
     if (!inst) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU instance");
     inst->mesh = mesh;
     inst->instance_count = instance_count;
     if (mesh->target_count) {
-        inst->morph_weights = (float*)calloc(mesh->target_count, sizeof(float));
+        inst->morph_weights = (float*)sw__calloc(mesh->target_count, sizeof(float));
         if (!inst->morph_weights) {
-            free(inst);
+            sw__free(inst);
             return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for morph weights");
         }
     }
@@ -643,8 +644,8 @@ void sw_gpu_instance_destroy(sw_gpu_instance* instance) {
     if (!instance) return;
     GLuint buffers[4] = {instance->positions[0], instance->positions[1], instance->frames, instance->morph_block};
     glDeleteBuffers(4, buffers);
-    free(instance->morph_weights);
-    free(instance);
+    sw__free(instance->morph_weights);
+    sw__free(instance);
 }
 
 sw_result sw_gpu_instance_set_morph_weights(sw_gpu_instance* instance, const float* weights, size_t count,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "file_internal.h"
+#include "../base/base_internal.h"
 
 /* Said after every refusal of a path outside the asset's folder: how to
    allow it from the library and from the command line, without telling
@@ -120,14 +121,14 @@ sw_result sw__path_inside(const char* path, const char* base_dir, const char* la
     char* base = realpath(base_dir, NULL);
     if (!base) {
         sw__errno_text(errno, reason, sizeof reason);
-        free(real);
+        sw__free(real);
         return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot open the asset's folder (%s)", label, reason);
     }
     size_t n = strlen(base);
     bool inside = (n == 1 && base[0] == '/') || (strncmp(real, base, n) == 0 && (real[n] == '/' || real[n] == '\0'));
-    free(base);
+    sw__free(base);
     if (!inside) {
-        free(real);
+        sw__free(real);
         /* The URI passed sw__uri_to_path's checks, so a symbolic link is
            what leads out. Where it leads is not said: the message may
            reach whoever sent the file. */
@@ -199,17 +200,17 @@ sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outs
             return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
                                "'%.*s:' URIs are not supported (only relative paths and data: URIs)", (int)s, uri);
     }
-    char* decoded = malloc(length + 1);
+    char* decoded = sw__malloc(length + 1);
     if (!decoded) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     size_t n;
     if (!sw__percent_decode(uri, length, decoded, &n)) {
-        free(decoded);
+        sw__free(decoded);
         return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%.120s' has a malformed %%-escape", uri);
     }
     decoded[n] = '\0';
     /* %00 and %0A name no file anyone meant: refused like the raw bytes. */
     if (sw__check_uri_text(decoded, n, &inner) != SW_OK) {
-        free(decoded);
+        sw__free(decoded);
         return sw_diag_set(diag, inner.result, -1, "'%.120s' %s once %%-escapes are decoded", uri, inner.message);
     }
     bool absolute = decoded[0] == '/' || decoded[0] == '\\' || (sw__is_alpha(decoded[0]) && decoded[1] == ':');
@@ -231,7 +232,7 @@ sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outs
     if (outside && !allow_outside) {
         sw_result r = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%.120s' %s " SW__OUTSIDE_HINT, uri,
                                   absolute ? "is an absolute path" : "leaves the asset's folder");
-        free(decoded);
+        sw__free(decoded);
         return r;
     }
     if (absolute) {
@@ -241,20 +242,20 @@ sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outs
     if (!base_dir) {
         sw_result r = sw_diag_set(diag, SW_ERR_IO, -1,
                                   "'%.120s' is an external file, but no base folder was given to read it from", uri);
-        free(decoded);
+        sw__free(decoded);
         return r;
     }
     size_t base_length = strlen(base_dir);
-    char* path = malloc(base_length + n + 2);
+    char* path = sw__malloc(base_length + n + 2);
     if (!path) {
-        free(decoded);
+        sw__free(decoded);
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     }
     memcpy(path, base_dir, base_length);
     size_t at = base_length;
     if (base_length > 0 && base_dir[base_length - 1] != '/') path[at++] = '/';
     memcpy(path + at, decoded, n + 1);
-    free(decoded);
+    sw__free(decoded);
     *out_path = path;
     return SW_OK;
 }

@@ -6,19 +6,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stb/stb_image.h>
-
 #include "sinew/model.h"
+#include "../base/base_internal.h"
 #include "../import/file_internal.h"
+
+/* A private, static copy of stb_image with its PNG and JPEG decoders only
+   (the two formats core glTF allows; the others are never exposed to
+   untrusted files: fuzzing found a crash in the PNM one), allocating
+   through sinew's allocator. Debian's libstb exports the same names with
+   malloc inside; static, these are this file's. */
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_NO_STDIO
+#define STBI_MALLOC(size) sw__malloc(size)
+#define STBI_REALLOC(ptr, size) sw__realloc(ptr, size)
+#define STBI_FREE(ptr) sw__free(ptr)
+#if defined(__GNUC__)
+/* stb declares entry points it leaves undefined without their decoders:
+   reported at the end of the file, so ignored for the whole of it. */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#endif
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 static void* sw__image_alloc(void* user, size_t size) {
     (void)user;
-    return malloc(size);
+    return sw__malloc(size);
 }
 
 static void sw__image_release(void* user, void* ptr) {
     (void)user;
-    free(ptr);
+    sw__free(ptr);
 }
 
 /* Encoded bytes of an image: *owned is set when they were allocated here. */
@@ -37,7 +63,7 @@ static sw_result sw__image_bytes(const sw_model* asset, size_t index, const uint
         size_t length = strlen(image->uri), size;
         if (sw__decode_data_uri(image->uri, length, NULL, 0, &size, &inner) != SW_OK)
             return sw_diag_set(diag, inner.result, (int64_t)index, "images[%zu].uri: %s", index, inner.message);
-        uint8_t* bytes = malloc(size ? size : 1);
+        uint8_t* bytes = sw__malloc(size ? size : 1);
         if (!bytes) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, (int64_t)index, "images[%zu]: out of memory", index);
         sw__decode_data_uri(image->uri, length, bytes, size, &size, &inner);
         *owned = bytes;
@@ -54,14 +80,14 @@ static sw_result sw__image_bytes(const sw_model* asset, size_t index, const uint
         /* the same rule as the importer's buffers: no symbolic link out of the folder */
         char* real;
         sw_result r = sw__path_inside(path, asset->base_dir, label, &real, &inner);
-        free(path);
+        sw__free(path);
         if (r != SW_OK) return sw_diag_set(diag, r, (int64_t)index, "%s", inner.message);
         path = real;
     }
     uint8_t* bytes;
     sw_result r = sw__read_file(path, label, (size_t)INT_MAX, SIZE_MAX, sw__image_alloc, sw__image_release, NULL,
                                 &bytes, out_size, &inner);
-    free(path);
+    sw__free(path);
     if (r != SW_OK) return sw_diag_set(diag, r, (int64_t)index, "%s", inner.message);
     *owned = bytes;
     *out = bytes;
@@ -84,7 +110,7 @@ sw_result sw_model_decode_image(const sw_model* asset, size_t image, uint8_t** o
     sw_result r = sw__image_bytes(asset, image, &bytes, &size, &owned, diag);
     if (r != SW_OK) return r;
     if (size > (size_t)INT_MAX) {
-        free(owned);
+        sw__free(owned);
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, (int64_t)image, "images[%zu]: %zu bytes is too large to decode",
                            image, size);
     }
@@ -95,7 +121,7 @@ sw_result sw_model_decode_image(const sw_model* asset, size_t image, uint8_t** o
     bool is_png = size >= 8 && memcmp(bytes, png_signature, 8) == 0;
     bool is_jpeg = size >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff;
     if (!is_png && !is_jpeg) {
-        free(owned);
+        sw__free(owned);
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, (int64_t)image, "images[%zu]: not a PNG or JPEG image", image);
     }
     int width, height, channels;
@@ -103,13 +129,13 @@ sw_result sw_model_decode_image(const sw_model* asset, size_t image, uint8_t** o
     if (!stbi_info_from_memory(bytes, (int)size, &width, &height, &channels)) {
         r = sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)image, "images[%zu]: cannot decode (%s)", image,
                         stbi_failure_reason());
-        free(owned);
+        sw__free(owned);
         return r;
     }
     size_t pixels;
     if (width <= 0 || height <= 0 || !sw_mul_size((size_t)width, (size_t)height, &pixels) ||
         pixels > ((size_t)1 << 28)) {
-        free(owned);
+        sw__free(owned);
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, (int64_t)image, "images[%zu]: %d x %d pixels is too large", image,
                            width, height);
     }
@@ -117,10 +143,10 @@ sw_result sw_model_decode_image(const sw_model* asset, size_t image, uint8_t** o
     if (!rgba) {
         r = sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)image, "images[%zu]: cannot decode (%s)", image,
                         stbi_failure_reason());
-        free(owned);
+        sw__free(owned);
         return r;
     }
-    free(owned);
+    sw__free(owned);
     *out_pixels = rgba;
     *out_width = width;
     *out_height = height;

@@ -5,6 +5,7 @@
 
 #include "sinew/import.h"
 #include "../import/file_internal.h"
+#include "../base/base_internal.h"
 
 typedef enum sw__importer {
     SW__IMPORT_GLTF = 0,
@@ -111,12 +112,12 @@ sw_result sw_import_memory(const void* data, size_t size, const char* name, cons
 
 static void* sw__import_alloc(void* user, size_t size) {
     (void)user;
-    return malloc(size ? size : 1);
+    return sw__malloc(size ? size : 1);
 }
 
 static void sw__import_free(void* user, void* ptr) {
     (void)user;
-    free(ptr);
+    sw__free(ptr);
 }
 
 sw_result sw_import_file(const char* path, const sw_import_options* options, sw_model** out_model, sw_diag* diag) {
@@ -139,7 +140,7 @@ sw_result sw_import_file(const char* path, const sw_import_options* options, sw_
                       &size, &inner) == SW_OK) {
         which = sw__import_choose(head, size, path);
         glb = size >= 4 && memcmp(head, "glTF", 4) == 0;
-        free(head);
+        sw__free(head);
     } else if (sw__import_assimp_extension(sw__import_extension(path)) ||
                sw__import_same_text(sw__import_extension(path), "iqm")) {
         if (diag) *diag = inner;

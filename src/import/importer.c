@@ -9,6 +9,7 @@
 
 #include "file_internal.h"
 #include "importer_internal.h"
+#include "../base/base_internal.h"
 
 void sw__importer_init(sw__importer* im, const char* name, size_t max_warnings) {
     memset(im, 0, sizeof *im);
@@ -86,7 +87,7 @@ sw_result sw__importer_finish_warnings(sw__importer* im, sw_model* model) {
 }
 
 sw__model_owner* sw__importer_new_model(sw__importer* im, bool allow_outside_paths) {
-    sw__model_owner* owner = calloc(1, sizeof *owner);
+    sw__model_owner* owner = sw__calloc(1, sizeof *owner);
     if (!owner) {
         sw__importer_fail(im, SW_ERR_OUT_OF_MEMORY, "out of memory");
         return NULL;
@@ -105,7 +106,7 @@ sw_result sw__importer_end(sw__importer* im, sw__model_owner* owner, sw_result r
     if (r != SW_OK) {
         if (owner) {
             sw__arena_free(&owner->arena);
-            free(owner);
+            sw__free(owner);
         }
         if (diag) *diag = im->diag;
         return r;
@@ -117,12 +118,12 @@ sw_result sw__importer_end(sw__importer* im, sw__model_owner* owner, sw_result r
 
 static void* sw__file_alloc(void* user, size_t size) {
     (void)user;
-    return malloc(size ? size : 1);
+    return sw__malloc(size ? size : 1);
 }
 
 static void sw__file_free(void* user, void* ptr) {
     (void)user;
-    free(ptr);
+    sw__free(ptr);
 }
 
 sw_result sw__importer_load_file(const char* path, size_t max_file, sw__memory_loader load, const void* options,
@@ -140,16 +141,16 @@ sw_result sw__importer_load_file(const char* path, size_t max_file, sw__memory_l
     char* dir = NULL;
     if (slash) {
         size_t length = slash == path ? 1 : (size_t)(slash - path);
-        dir = malloc(length + 1);
+        dir = sw__malloc(length + 1);
         if (!dir) {
-            free(data);
+            sw__free(data);
             return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", sw__path_base_name(path));
         }
         memcpy(dir, path, length);
         dir[length] = '\0';
     }
     r = load(data, size, path, dir ? dir : ".", options, out_model, diag);
-    free(dir);
-    free(data);
+    sw__free(dir);
+    sw__free(data);
     return r;
 }

@@ -53,7 +53,7 @@ static bool sw__grow(void** items, size_t* cap, size_t count, size_t size) {
     if (count < *cap) return true;
     size_t next = *cap ? *cap * 2 : 8, bytes;
     if (!sw_mul_size(next, size, &bytes)) return false;
-    void* p = realloc(*items, bytes);
+    void* p = sw__realloc(*items, bytes);
     if (!p) return false;
     *items = p;
     *cap = next;
@@ -100,7 +100,7 @@ static const char* sw__keep_string(sw__reader* R, const char* s) {
     sw__spring_owned* o = R->out;
     if (!sw__grow((void**)&o->strings, &o->string_cap, o->string_count, sizeof *o->strings)) return NULL;
     size_t len = strlen(s) + 1;
-    char* copy = malloc(len);
+    char* copy = sw__malloc(len);
     if (!copy) return NULL;
     memcpy(copy, s, len);
     o->strings[o->string_count++] = copy;
@@ -338,7 +338,7 @@ static sw_result sw__read_vrm1(sw__reader* R, const cJSON* root, const char* bas
         return SW_ERR_INVALID_DATA;
     size_t collider_total = colliders ? (size_t)cJSON_GetArraySize(colliders) : 0;
     uint32_t* collider_map = NULL;
-    if (collider_total && !(collider_map = malloc(collider_total * sizeof *collider_map))) return sw__oom(R);
+    if (collider_total && !(collider_map = sw__malloc(collider_total * sizeof *collider_map))) return sw__oom(R);
     sw_result result = SW_OK;
     size_t i = 0;
     const cJSON* c;
@@ -550,7 +550,7 @@ static sw_result sw__read_vrm1(sw__reader* R, const cJSON* root, const char* bas
 oom:
     result = sw__oom(R);
 done:
-    free(collider_map);
+    sw__free(collider_map);
     return result;
 }
 
@@ -759,17 +759,17 @@ static sw_result sw__read_vrm0(sw__reader* R, const cJSON* vrm, const char* base
 void sw_spring_set_free(sw_spring_set* set) {
     if (!set) return;
     sw__spring_owned* o = (sw__spring_owned*)(void*)set;
-    free(o->joints);
-    free(o->chains);
-    free(o->chain_groups);
-    free(o->colliders);
-    free(o->groups);
-    free(o->group_colliders);
-    for (size_t i = 0; i < o->set.warning_count; i++) free(o->warnings[i]);
-    free(o->warnings);
-    for (size_t i = 0; i < o->string_count; i++) free(o->strings[i]);
-    free(o->strings);
-    free(o);
+    sw__free(o->joints);
+    sw__free(o->chains);
+    sw__free(o->chain_groups);
+    sw__free(o->colliders);
+    sw__free(o->groups);
+    sw__free(o->group_colliders);
+    for (size_t i = 0; i < o->set.warning_count; i++) sw__free(o->warnings[i]);
+    sw__free(o->warnings);
+    for (size_t i = 0; i < o->string_count; i++) sw__free(o->strings[i]);
+    sw__free(o->strings);
+    sw__free(o);
 }
 
 sw_result sw_spring_read(const sw_model* model, sw_spring_set** out_set, sw_diag* diag) {
@@ -780,10 +780,10 @@ sw_result sw_spring_read(const sw_model* model, sw_spring_set** out_set, sw_diag
     R.model = model;
     R.file = model->path ? model->path : "model";
     R.diag = diag;
-    R.out = calloc(1, sizeof *R.out);
+    R.out = sw__calloc(1, sizeof *R.out);
     size_t n = model->node_count ? model->node_count : 1;
-    R.used = calloc(n, 1);
-    R.scratch = malloc(2 * n * sizeof *R.scratch); /* VRM 0.x: a stack and a node list */
+    R.used = sw__calloc(n, 1);
+    R.scratch = sw__malloc(2 * n * sizeof *R.scratch); /* VRM 0.x: a stack and a node list */
     sw_result result = SW_OK;
     cJSON* json = NULL;
     if (!R.out || !R.used || !R.scratch) {
@@ -822,8 +822,8 @@ sw_result sw_spring_read(const sw_model* model, sw_spring_set** out_set, sw_diag
     }
 done:
     cJSON_Delete(json);
-    free(R.used);
-    free(R.scratch);
+    sw__free(R.used);
+    sw__free(R.scratch);
     if (result != SW_OK) {
         sw_spring_set_free(R.out ? &R.out->set : NULL);
         return result;

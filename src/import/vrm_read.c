@@ -53,7 +53,7 @@ static void* sw__alloc(sw__reader* R, size_t count, size_t size) {
     sw__vrm_owned* o = R->o;
     if (o->block_count == o->block_cap) {
         size_t cap = o->block_cap ? o->block_cap * 2 : 32;
-        void** b = realloc(o->blocks, cap * sizeof *b);
+        void** b = sw__realloc(o->blocks, cap * sizeof *b);
         if (!b) {
             R->oom = true;
             return NULL;
@@ -61,7 +61,7 @@ static void* sw__alloc(sw__reader* R, size_t count, size_t size) {
         o->blocks = b;
         o->block_cap = cap;
     }
-    void* p = calloc(1, bytes);
+    void* p = sw__calloc(1, bytes);
     if (!p) {
         R->oom = true;
         return NULL;
@@ -1123,11 +1123,11 @@ static sw_result sw__make_slots(sw__reader* R) {
 void sw_vrm_free(sw_vrm* vrm) {
     if (!vrm) return;
     sw__vrm_owned* o = (sw__vrm_owned*)vrm;
-    for (size_t i = 0; i < o->block_count; i++) free(o->blocks[i]);
-    free(o->blocks);
-    for (size_t i = 0; i < o->vrm.warning_count; i++) free(o->warnings[i]);
-    free(o->warnings);
-    free(o);
+    for (size_t i = 0; i < o->block_count; i++) sw__free(o->blocks[i]);
+    sw__free(o->blocks);
+    for (size_t i = 0; i < o->vrm.warning_count; i++) sw__free(o->warnings[i]);
+    sw__free(o->warnings);
+    sw__free(o);
 }
 
 sw_result sw_vrm_read(const sw_model* model, sw_vrm** out, sw_diag* diag) {
@@ -1140,7 +1140,7 @@ sw_result sw_vrm_read(const sw_model* model, sw_vrm** out, sw_diag* diag) {
     sw__reader R = {.model = model, .file = model->path ? model->path : "model", .diag = diag};
     sw_diag local;
     if (!R.diag) R.diag = &local; /* the reader passes results through diag */
-    R.o = calloc(1, sizeof *R.o);
+    R.o = sw__calloc(1, sizeof *R.o);
     if (!R.o) return sw__oom(&R);
     sw_vrm* v = &R.o->vrm;
     sw_humanoid_map_clear(&v->humanoid);

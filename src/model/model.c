@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "model_internal.h"
+#include "../base/base_internal.h"
 
 void sw__arena_free(sw__arena* arena) {
     for (sw__block* b = arena->head; b;) {
         sw__block* next = b->next;
-        free(b);
+        sw__free(b);
         b = next;
     }
     arena->head = NULL;
@@ -25,7 +26,7 @@ void* sw__arena_take(sw__arena* arena, size_t size) {
     sw__block* b = arena->head;
     if (!b || b->size - b->used < size) {
         const size_t capacity = size > ((size_t)64 << 10) ? size : ((size_t)64 << 10);
-        b = malloc(sizeof(sw__block) + capacity);
+        b = sw__malloc(sizeof(sw__block) + capacity);
         if (!b) return NULL;
         b->size = capacity;
         b->used = 0;
@@ -64,7 +65,7 @@ void sw_model_free(sw_model* model) {
     if (!model) return;
     sw__model_owner* owner = (sw__model_owner*)model;
     sw__arena_free(&owner->arena);
-    free(owner);
+    sw__free(owner);
 }
 
 const sw_model_extension* sw_model_find_extension(const sw_model* model, const char* name, sw_model_object object,

@@ -11,6 +11,7 @@
 
 #include "post_math.h"
 #include "render_interface.h"
+#include "../base/base_internal.h"
 
 
 _Static_assert(SW_RENDER_AA_NONE == 0 && (SW_RENDER_AA_EDGE_TAA & SW_RENDER_AA_EDGE) &&
@@ -38,7 +39,7 @@ struct sw__post_chain {
 
 /* The generated lookup tables (post_math.c) as textures. */
 static void sw__post_tables(sw__post_chain* c) {
-    float* area = (float*)malloc(sizeof(float) * 2 * SW_EDGE_AREA_SIZE * SW_EDGE_AREA_SIZE);
+    float* area = (float*)sw__malloc(sizeof(float) * 2 * SW_EDGE_AREA_SIZE * SW_EDGE_AREA_SIZE);
     uint8_t search[SW_EDGE_SEARCH_CODES];
     sw__edge_search_table(search);
     c->t_area = sw__texture2d(GL_RG32F, SW_EDGE_AREA_SIZE, SW_EDGE_AREA_SIZE, GL_NEAREST);
@@ -46,7 +47,7 @@ static void sw__post_tables(sw__post_chain* c) {
         sw__edge_area_table(area);
         glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, SW_EDGE_AREA_SIZE, SW_EDGE_AREA_SIZE, GL_RG, GL_FLOAT, area);
-        free(area);
+        sw__free(area);
     }
     c->t_search = sw__texture2d(GL_R8UI, SW_EDGE_SEARCH_CODES, 1, GL_NEAREST);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -55,7 +56,7 @@ static void sw__post_tables(sw__post_chain* c) {
 
 sw_result sw__post_chain_create(int width, int height, sw__post_chain** out_chain, sw_diag* diag) {
     *out_chain = NULL;
-    sw__post_chain* c = (sw__post_chain*)calloc(1, sizeof *c);
+    sw__post_chain* c = (sw__post_chain*)sw__calloc(1, sizeof *c);
     if (!c) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the post chain");
     c->width = width, c->height = height;
     static const struct { const char* body; const char* name; size_t offset; } programs[] = {
@@ -128,7 +129,7 @@ void sw__post_chain_destroy(sw__post_chain* c) {
     GLuint fbos[2] = {c->fbo, c->taa_fbo};
     glDeleteFramebuffers(2, fbos);
     glDeleteSamplers(1, &c->linear_sampler);
-    free(c);
+    sw__free(c);
 }
 
 static bool sw__post_taa_on(const sw_render_frame* f) {

@@ -14,6 +14,7 @@
 
 #include "post_chain.h"
 #include "render_interface.h"
+#include "../base/base_internal.h"
 
 /* The public numbers are the shaders' numbers. */
 _Static_assert(SW_RENDER_CLASS_BACKGROUND == SW_CLASS_BACKGROUND && SW_RENDER_CLASS_GROUND == SW_CLASS_GROUND &&
@@ -164,7 +165,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         sw__shader_parts(shaders[i].body, parts);
         size_t lengths[SW__SOURCE_PARTS], size = 1;
         for (int k = 0; k < SW__SOURCE_PARTS; k++) size += lengths[k] = strlen(parts[k]);
-        char* source = (char*)malloc(size);
+        char* source = (char*)sw__malloc(size);
         if (!source) return;
         char* at = source;
         for (int k = 0; k < SW__SOURCE_PARTS; k++) {
@@ -173,7 +174,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         }
         *at = '\0';
         visit(shaders[i].name, shaders[i].stage, source, user);
-        free(source);
+        sw__free(source);
     }
 }
 
@@ -324,7 +325,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     if (desc->width < 1 || desc->height < 1 || desc->width > 8192 || desc->height > 8192)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "image size %dx%d is outside 1..8192", desc->width,
                            desc->height);
-    sw_renderer* r = (sw_renderer*)calloc(1, sizeof *r);
+    sw_renderer* r = (sw_renderer*)sw__calloc(1, sizeof *r);
     if (!r) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the renderer");
     r->width = desc->width;
     r->height = desc->height;
@@ -410,7 +411,7 @@ static void sw__clear_scene(sw_renderer* r) {
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
         if (d->outline_gpu != d->gpu) sw_gpu_model_primitive_destroy(d->outline_gpu);
-        free(d->outline_normals);
+        sw__free(d->outline_normals);
         sw_gpu_model_primitive_destroy(d->gpu);
         if (d->crowd_outline_gpu != d->crowd_gpu) sw_gpu_model_primitive_destroy(d->crowd_outline_gpu);
         sw_gpu_model_primitive_destroy(d->crowd_gpu);
@@ -418,7 +419,7 @@ static void sw__clear_scene(sw_renderer* r) {
         GLuint buffers[3] = {d->static_buffer, d->index_buffer, d->weight_buffer};
         glDeleteBuffers(3, buffers);
     }
-    free(r->draws);
+    sw__free(r->draws);
     r->draws = NULL;
     r->draw_count = 0;
     r->crowd_size = 0;
@@ -426,10 +427,10 @@ static void sw__clear_scene(sw_renderer* r) {
         for (size_t i = 0; i < r->asset->texture_count; i++)
             if (r->textures[i]) glDeleteTextures(1, &r->textures[i]);
     }
-    free(r->textures);
+    sw__free(r->textures);
     r->textures = NULL;
     if (r->asset && r->toon_ramps) glDeleteTextures((GLsizei)(2 * (r->asset->material_count + 1)), r->toon_ramps);
-    free(r->toon), free(r->toon_derived), free(r->toon_ramps);
+    sw__free(r->toon), sw__free(r->toon_derived), sw__free(r->toon_ramps);
     r->toon = r->toon_derived = NULL;
     r->toon_ramps = NULL;
     r->head_node = -1;
@@ -457,7 +458,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     glDeleteTextures(11, textures);
     glDeleteVertexArrays(1, &r->empty_vao);
     sw_gpu_skinner_destroy(r->skinner);
-    free(r);
+    sw__free(r);
 }
 
 static GLenum sw__gl_mode(sw_model_mode mode) {
@@ -569,7 +570,7 @@ static bool sw__beyond_extent(float x) { return !(fabsf(x) <= (float)SW_MODEL_MA
 /* The positions of every mesh a node draws, as stored: the first one
    beyond SW_MODEL_MAX_EXTENT fails (SW_ERR_INVALID_DATA). */
 static sw_result sw__check_extent(const sw_model* asset, sw_diag* diag) {
-    bool* seen = (bool*)calloc(asset->mesh_count + 1, sizeof(bool));
+    bool* seen = (bool*)sw__calloc(asset->mesh_count + 1, sizeof(bool));
     if (!seen) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t n = 0; n < asset->node_count; n++) {
         int32_t m = asset->nodes[n].mesh;
@@ -579,7 +580,7 @@ static sw_result sw__check_extent(const sw_model* asset, sw_diag* diag) {
             const sw_model_primitive* prim = &asset->meshes[m].primitives[p];
             for (size_t i = 0; i < prim->vertex_count * 3; i++) {
                 if (!sw__beyond_extent(prim->positions[i])) continue;
-                free(seen);
+                sw__free(seen);
                 return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)(i / 3),
                                    "mesh %d primitive %zu: vertex %zu lies at %g on an axis, beyond the %g model units "
                                    "the renderer can frame (SW_MODEL_MAX_EXTENT)",
@@ -587,7 +588,7 @@ static sw_result sw__check_extent(const sw_model* asset, sw_diag* diag) {
             }
         }
     }
-    free(seen);
+    sw__free(seen);
     return SW_OK;
 }
 
@@ -621,7 +622,7 @@ static GLuint sw__ramp_texture(sw_renderer* r, const sw_toon_material* t) {
     }
     if (!rgba) {
         w = SW_TOON_RAMP_WIDTH, h = SW_TOON_RAMP_HEIGHT;
-        made = (uint8_t*)malloc((size_t)w * (size_t)h * 4);
+        made = (uint8_t*)sw__malloc((size_t)w * (size_t)h * 4);
         if (!made) return 0; /* the blank texture then: white, a lit dark side */
         sw_toon_ramp_from_shade(t->shade_color, t->shading_shift, t->shading_toony, made);
         rgba = made;
@@ -636,7 +637,7 @@ static GLuint sw__ramp_texture(sw_renderer* r, const sw_toon_material* t) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     sw_model_image_free(pixels);
-    free(made);
+    sw__free(made);
     return tex;
 }
 
@@ -677,13 +678,13 @@ static float* sw__outline_normals(const sw_model_primitive* p) {
     if (!sw__is_triangles(p->mode) || n == 0) return NULL;
     size_t capacity = 16;
     while (capacity < 2 * n) capacity *= 2;
-    float* normal = (float*)calloc(n * 3, sizeof(float));
-    float* sum = (float*)calloc(n * 3, sizeof(float));
-    uint32_t* slot = (uint32_t*)malloc(capacity * sizeof(uint32_t));
-    uint32_t* group = (uint32_t*)malloc(n * sizeof(uint32_t));
-    float* out = (float*)malloc(n * 4 * sizeof(float));
+    float* normal = (float*)sw__calloc(n * 3, sizeof(float));
+    float* sum = (float*)sw__calloc(n * 3, sizeof(float));
+    uint32_t* slot = (uint32_t*)sw__malloc(capacity * sizeof(uint32_t));
+    uint32_t* group = (uint32_t*)sw__malloc(n * sizeof(uint32_t));
+    float* out = (float*)sw__malloc(n * 4 * sizeof(float));
     if (!normal || !sum || !slot || !group || !out || n > UINT32_MAX - 1) {
-        free(normal), free(sum), free(slot), free(group), free(out);
+        sw__free(normal), sw__free(sum), sw__free(slot), sw__free(group), sw__free(out);
         return NULL;
     }
     if (p->normals) {
@@ -725,7 +726,7 @@ static float* sw__outline_normals(const sw_model_primitive* p) {
         s = length > 1e-6f ? sw_vec3_scale(s, 1.0f / length) : sw_vec3_make(0, 0, 0);
         out[4 * v] = s.x, out[4 * v + 1] = s.y, out[4 * v + 2] = s.z, out[4 * v + 3] = 1.0f;
     }
-    free(normal), free(sum), free(slot), free(group);
+    sw__free(normal), sw__free(sum), sw__free(slot), sw__free(group);
     return out;
 }
 
@@ -755,9 +756,9 @@ static int32_t sw__find_head(const sw_model* a) {
 static sw_result sw__prepare_toon(sw_renderer* r, sw_diag* diag) {
     const sw_model* a = r->asset;
     const size_t count = a->material_count;
-    r->toon = (sw_toon_material*)calloc(count + 1, sizeof(sw_toon_material));
-    r->toon_derived = (sw_toon_material*)calloc(count + 1, sizeof(sw_toon_material));
-    r->toon_ramps = (GLuint*)calloc(2 * (count + 1), sizeof(GLuint));
+    r->toon = (sw_toon_material*)sw__calloc(count + 1, sizeof(sw_toon_material));
+    r->toon_derived = (sw_toon_material*)sw__calloc(count + 1, sizeof(sw_toon_material));
+    r->toon_ramps = (GLuint*)sw__calloc(2 * (count + 1), sizeof(GLuint));
     if (!r->toon || !r->toon_derived || !r->toon_ramps)
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu toon materials", count);
     sw_result res = sw_toon_read(a, r->toon, diag);
@@ -791,17 +792,17 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, sw_diag* 
     sw_result checked = sw__check_extent(asset, diag);
     if (checked != SW_OK) return checked;
     r->asset = asset;
-    r->textures = (GLuint*)calloc(asset->texture_count + 1, sizeof(GLuint));
+    r->textures = (GLuint*)sw__calloc(asset->texture_count + 1, sizeof(GLuint));
     size_t count = 0;
     for (size_t n = 0; n < asset->node_count; n++)
         if (asset->nodes[n].mesh >= 0) count += asset->meshes[asset->nodes[n].mesh].primitive_count;
-    r->draws = (sw__draw*)calloc(count + 1, sizeof(sw__draw));
+    r->draws = (sw__draw*)sw__calloc(count + 1, sizeof(sw__draw));
     if (!r->textures || !r->draws) {
         sw__clear_scene(r);
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu primitives", count);
     }
     /* Textures: base colour and emissive are sRGB, the others linear. */
-    bool* srgb = (bool*)calloc(asset->texture_count + 1, sizeof(bool));
+    bool* srgb = (bool*)sw__calloc(asset->texture_count + 1, sizeof(bool));
     if (!srgb) {
         sw__clear_scene(r);
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
@@ -812,7 +813,7 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, sw_diag* 
         if (mat->emissive_texture.texture >= 0) srgb[mat->emissive_texture.texture] = true;
     }
     for (size_t t = 0; t < asset->texture_count; t++) r->textures[t] = sw__upload_texture(r, t, srgb[t]);
-    free(srgb);
+    sw__free(srgb);
 
     /* Every (node, primitive), scene or not, as sinew export lists them. */
     for (size_t n = 0; n < asset->node_count; n++) {
@@ -836,7 +837,7 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, sw_diag* 
                 res = sw_gpu_model_primitive_create(r->skinner, asset, n, p, &d->gpu, diag);
             }
             if (res != SW_OK) {
-                free(d->outline_normals); /* not counted yet: sw__clear_scene would miss it */
+                sw__free(d->outline_normals); /* not counted yet: sw__clear_scene would miss it */
                 sw__clear_scene(r);
                 return res;
             }
@@ -936,16 +937,16 @@ static double sw__smallest_singular_value(const double m[9]) {
 static sw_result sw__retention_buffers(sw_renderer* r, const sw_pose* pose, sw_diag* diag) {
     const sw_model* a = r->asset;
     r->weight_joint = -1; /* as for the weights: trusted once all are in */
-    double* rotations = (double*)malloc((a->skin_joint_count + 1) * 9 * sizeof(double));
+    double* rotations = (double*)sw__malloc((a->skin_joint_count + 1) * 9 * sizeof(double));
     if (!rotations) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for joint rotations");
     for (size_t j = 0; j < a->skin_joint_count; j++) sw__polar_rotation(&pose->skin_matrices[j], rotations + 9 * j);
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
         const sw_model_primitive* p = d->prim;
         const sw_model_node* node = &a->nodes[d->node];
-        float* kept = (float*)malloc((p->vertex_count + 1) * sizeof(float));
+        float* kept = (float*)sw__malloc((p->vertex_count + 1) * sizeof(float));
         if (!kept) {
-            free(rotations);
+            sw__free(rotations);
             return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for retention values");
         }
         const bool skinned = node->skin >= 0 && p->influence_count > 0;
@@ -965,9 +966,9 @@ static sw_result sw__retention_buffers(sw_renderer* r, const sw_pose* pose, sw_d
             kept[v] = used < 2 ? 1.0f : (float)sw__smallest_singular_value(sum);
         }
         sw__upload_weights(d, kept);
-        free(kept);
+        sw__free(kept);
     }
-    free(rotations);
+    sw__free(rotations);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     r->weight_joint = SW__WEIGHTS_RETENTION;
     return sw_gl_check("uploading retention values", diag);
@@ -984,7 +985,7 @@ static sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag*
         sw__draw* d = &r->draws[i];
         const sw_model_primitive* p = d->prim;
         const sw_model_node* node = &a->nodes[d->node];
-        float* w = (float*)calloc(p->vertex_count, sizeof(float));
+        float* w = (float*)sw__calloc(p->vertex_count, sizeof(float));
         if (!w) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for joint weights");
         if (node->skin >= 0 && p->influence_count > 0) {
             const sw_model_skin* skin = &a->skins[node->skin];
@@ -1000,7 +1001,7 @@ static sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag*
         if (!d->weight_buffer) glGenBuffers(1, &d->weight_buffer);
         glBindBuffer(GL_ARRAY_BUFFER, d->weight_buffer);
         glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(p->vertex_count * 4), w, GL_STATIC_DRAW);
-        free(w);
+        sw__free(w);
         glBindVertexArray(d->vao);
         glBindVertexBuffer(SW_ATTR_WEIGHT, d->weight_buffer, 0, 4);
         glEnableVertexAttribArray(SW_ATTR_WEIGHT);
@@ -1041,7 +1042,7 @@ sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_pose* pose, float ou
     for (size_t i = 0; i < r->draw_count; i++) {
         const sw__draw* d = &r->draws[i];
         size_t n = d->prim->vertex_count;
-        float* p = (float*)malloc(n * 12);
+        float* p = (float*)sw__malloc(n * 12);
         if (!p) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu vertices", n);
         res = sw_gpu_instance_read(sw_gpu_model_primitive_instance(d->gpu), p, NULL, NULL, NULL, diag);
         for (size_t v = 0; res == SW_OK && v < n; v++)
@@ -1060,7 +1061,7 @@ sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_pose* pose, float ou
                 hi[c] = x > hi[c] ? x : hi[c];
                 any = true;
             }
-        free(p);
+        sw__free(p);
         if (res != SW_OK) return res;
     }
     if (!any) return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "the scene has no vertex to draw");
@@ -1488,7 +1489,7 @@ static sw_result sw__crowd_bounds(sw_renderer* r, float lo[3], float hi[3], sw_d
     for (size_t i = 0; i < r->draw_count; i++) {
         const sw__draw* d = &r->draws[i];
         const size_t n = d->prim->vertex_count * r->crowd_size;
-        float* p = (float*)malloc(n * 12);
+        float* p = (float*)sw__malloc(n * 12);
         if (!p) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu vertices", n);
         sw_result res = sw_gpu_instance_read(sw_gpu_model_primitive_instance(d->crowd_gpu), p, NULL, NULL, NULL, diag);
         for (size_t k = 0; res == SW_OK && k < n * 3; k++) {
@@ -1500,7 +1501,7 @@ static sw_result sw__crowd_bounds(sw_renderer* r, float lo[3], float hi[3], sw_d
             }
             lo[k % 3] = fminf(lo[k % 3], p[k]), hi[k % 3] = fmaxf(hi[k % 3], p[k]);
         }
-        free(p);
+        sw__free(p);
         if (res != SW_OK) return res;
     }
     if (!(lo[0] <= hi[0])) return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "the crowd has no vertex to draw");
@@ -1723,10 +1724,10 @@ static sw_result sw__draw_bones(sw_renderer* r, const sw_render_frame* f, const 
     for (size_t s = 0; s < a->skin_count; s++) joints += a->skins[s].joint_count;
     if (joints == 0) return SW_OK;
     /* Per joint: 24 octahedron vertices and 6 for the cross. */
-    float* v = (float*)malloc(joints * 30 * 6 * sizeof(float));
-    bool* is_joint = (bool*)calloc(a->node_count + 1, sizeof(bool));
+    float* v = (float*)sw__malloc(joints * 30 * 6 * sizeof(float));
+    bool* is_joint = (bool*)sw__calloc(a->node_count + 1, sizeof(bool));
     if (!v || !is_joint) {
-        free(v), free(is_joint);
+        sw__free(v), sw__free(is_joint);
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for bones");
     }
     for (size_t s = 0; s < a->skin_count; s++)
@@ -1770,7 +1771,7 @@ static sw_result sw__draw_bones(sw_renderer* r, const sw_render_frame* f, const 
     glBindVertexArray(0);
     glDeleteBuffers(1, &buffer);
     glDeleteVertexArrays(1, &vao);
-    free(v), free(is_joint);
+    sw__free(v), sw__free(is_joint);
     return sw_gl_check("drawing bones", diag);
 }
 
@@ -1848,14 +1849,14 @@ sw_result sw_renderer_read_image(sw_renderer* r, uint8_t* out, sw_diag* diag) {
     if (res != SW_OK) return res;
     /* GL rows go bottom to top; images top to bottom. */
     size_t row = (size_t)r->width * 4;
-    uint8_t* tmp = (uint8_t*)malloc(row);
+    uint8_t* tmp = (uint8_t*)sw__malloc(row);
     if (!tmp) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     for (int y = 0; y < r->height / 2; y++) {
         uint8_t* a = out + (size_t)y * row;
         uint8_t* b = out + (size_t)(r->height - 1 - y) * row;
         memcpy(tmp, a, row), memcpy(a, b, row), memcpy(b, tmp, row);
     }
-    free(tmp);
+    sw__free(tmp);
     return SW_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../base/base_internal.h"
 
 /* ---- names ----------------------------------------------------------------- */
 
@@ -438,7 +439,7 @@ static sw_result sw__clip_alloc(size_t track_count, size_t float_count, const ch
     size_t tracks_at = sw__round16(sizeof(sw_clip));
     size_t floats_at = tracks_at + sw__round16(tracks_bytes);
     size_t name_at = floats_at + floats_bytes;
-    uint8_t* block = calloc(1, name_at + name_len + 1);
+    uint8_t* block = sw__calloc(1, name_at + name_len + 1);
     if (!block) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a clip of %zu tracks", track_count);
     out->clip = (sw_clip*)block;
     out->tracks = (sw_track*)(block + tracks_at);
@@ -451,7 +452,7 @@ static sw_result sw__clip_alloc(size_t track_count, size_t float_count, const ch
     return SW_OK;
 }
 
-void sw_retarget_clip_free(sw_clip* clip) { free(clip); }
+void sw_retarget_clip_free(sw_clip* clip) { sw__free(clip); }
 
 /* ---- merging by name --------------------------------------------------------- */
 
@@ -471,7 +472,7 @@ sw_result sw_clip_merge_by_name(const sw_model* dst, const sw_model* src, const 
     if (!dst || !src || !src_clip || !out_clip || (src_clip->track_count && !src_clip->tracks))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "merge: models, a clip and an output are needed");
     size_t n = src_clip->track_count;
-    int32_t* target = malloc((n ? n : 1) * sizeof *target);
+    int32_t* target = sw__malloc((n ? n : 1) * sizeof *target);
     if (!target) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     size_t kept = 0, floats = 0, dropped = 0;
     uint32_t last_target = UINT32_MAX;
@@ -496,7 +497,7 @@ sw_result sw_clip_merge_by_name(const sw_model* dst, const sw_model* src, const 
     sw__clip_block b;
     sw_result res = sw__clip_alloc(kept, floats, src_clip->name, &b, diag);
     if (res != SW_OK) {
-        free(target);
+        sw__free(target);
         return res;
     }
     float* at = b.data;
@@ -512,10 +513,10 @@ sw_result sw_clip_merge_by_name(const sw_model* dst, const sw_model* src, const 
         memcpy(at, t->values, sw__floats_of(t) * sizeof(float));
         o->values = at, at += sw__floats_of(t);
     }
-    free(target);
+    sw__free(target);
     res = sw_clip_finish(b.clip, diag);
     if (res != SW_OK) {
-        free(b.clip);
+        sw__free(b.clip);
         return res;
     }
     *out_clip = b.clip;
@@ -651,7 +652,7 @@ static sw_result sw__sample_times(const sw_clip* clip, float rate, float** out, 
                                (double)(end - start), (double)rate, SW_RETARGET_MAX_SAMPLES);
         size_t count = (size_t)n;
         bool last = (double)start + (double)(count - 1) / (double)rate < (double)end - 1e-6;
-        float* t = malloc((count + 1) * sizeof *t);
+        float* t = sw__malloc((count + 1) * sizeof *t);
         if (!t) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
         for (size_t i = 0; i < count; ++i) t[i] = (float)((double)start + (double)i / (double)rate);
         if (last) t[count++] = end;
@@ -667,7 +668,7 @@ static sw_result sw__sample_times(const sw_clip* clip, float rate, float** out, 
             return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "clip has more than %u keys to sample",
                                64u * SW_RETARGET_MAX_SAMPLES);
     }
-    float* all = malloc((total ? total : 1) * sizeof *all);
+    float* all = sw__malloc((total ? total : 1) * sizeof *all);
     if (!all) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     size_t n = 0;
     for (size_t i = 0; i < clip->track_count; ++i)
@@ -682,7 +683,7 @@ static sw_result sw__sample_times(const sw_clip* clip, float rate, float** out, 
     if (cubic)
         for (size_t i = 1; i < unique; ++i) count += (size_t)ceil((double)(all[i] - all[i - 1]) * 30.0 - 1e-6) - 1;
     if (count > SW_RETARGET_MAX_SAMPLES) {
-        free(all);
+        sw__free(all);
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "clip needs %zu samples (at most %u)", count,
                            SW_RETARGET_MAX_SAMPLES);
     }
@@ -690,9 +691,9 @@ static sw_result sw__sample_times(const sw_clip* clip, float rate, float** out, 
         *out = all, *out_count = unique;
         return SW_OK;
     }
-    float* t = malloc(count * sizeof *t);
+    float* t = sw__malloc(count * sizeof *t);
     if (!t) {
-        free(all);
+        sw__free(all);
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     }
     size_t m = 0;
@@ -703,7 +704,7 @@ static sw_result sw__sample_times(const sw_clip* clip, float rate, float** out, 
             t[m++] = (float)((double)all[i - 1] + ((double)all[i] - (double)all[i - 1]) * (double)s / (double)steps);
         t[m++] = all[i];
     }
-    free(all);
+    sw__free(all);
     *out = t, *out_count = m;
     return SW_OK;
 }
@@ -711,7 +712,7 @@ static sw_result sw__sample_times(const sw_clip* clip, float rate, float** out, 
 /* A pose bound to one new 16-aligned block; NULL when out of memory. */
 static void* sw__pose_alloc(const sw_model* model, sw_pose* pose) {
     sw_pose_sizes sizes = sw_pose_sizes_of(model);
-    void* memory = aligned_alloc(16, sw_pose_memory_size(&sizes)); /* a multiple of 16 */
+    void* memory = sw__aligned_alloc(16, sw_pose_memory_size(&sizes)); /* a multiple of 16 */
     if (memory) sw_pose_bind(pose, &sizes, memory);
     return memory;
 }
@@ -763,9 +764,9 @@ sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, 
     src_memory = sw__pose_alloc(src, &sp);
     dst_memory = sw__pose_alloc(dst, &dp);
     size_t sn = src->node_count ? src->node_count : 1, dn = dst->node_count ? dst->node_count : 1;
-    src_rest_q = malloc(sn * sizeof *src_rest_q), src_q = malloc(sn * sizeof *src_q);
-    dst_rest_q = malloc(dn * sizeof *dst_rest_q), dst_q = malloc(dn * sizeof *dst_q);
-    drive = malloc(dn * sizeof *drive);
+    src_rest_q = sw__malloc(sn * sizeof *src_rest_q), src_q = sw__malloc(sn * sizeof *src_q);
+    dst_rest_q = sw__malloc(dn * sizeof *dst_rest_q), dst_q = sw__malloc(dn * sizeof *dst_q);
+    drive = sw__malloc(dn * sizeof *drive);
     if (!src_memory || !dst_memory || !src_rest_q || !src_q || !dst_rest_q || !dst_q || !drive) {
         res = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
         goto done;
@@ -897,9 +898,9 @@ sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, 
         out_info->sample_count = sample_count;
     }
 done:
-    free(blk.clip);
-    free(times);
-    free(src_memory), free(dst_memory);
-    free(src_rest_q), free(src_q), free(dst_rest_q), free(dst_q), free(drive);
+    sw__free(blk.clip);
+    sw__free(times);
+    sw__aligned_free(src_memory), sw__aligned_free(dst_memory);
+    sw__free(src_rest_q), sw__free(src_q), sw__free(dst_rest_q), sw__free(dst_q), sw__free(drive);
     return res;
 }

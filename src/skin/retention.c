@@ -4,9 +4,38 @@
 
 #include "sinew/anim.h"
 
+#include "../math/mat3d_internal.h"
+
 double sw_lbs_retention(double weight, double twist_radians) {
     double v = 1.0 - 2.0 * weight * (1.0 - weight) * (1.0 - cos(twist_radians));
     return sqrt(v > 0.0 ? v : 0.0);
+}
+
+void sw_skin_rotations(const sw_mat34* skin_matrices, size_t count, double* out_rotations) {
+    for (size_t j = 0; j < count; j++) {
+        const sw__mat3d m = sw__mat3d_from_mat34(&skin_matrices[j]);
+        const sw__mat3d q = sw__mat3d_orthogonal(&m);
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) out_rotations[9 * j + 3 * (size_t)r + (size_t)c] = q.m[r][c];
+    }
+}
+
+double sw_skin_vertex_retention(const double* rotations, size_t joint_count, const uint16_t* joints,
+                                const float* weights, int influence_count, int* out_used) {
+    sw__mat3d sum = {{{0}}};
+    int used = 0;
+    for (int e = 0; e < influence_count; e++) {
+        if (!(weights[e] > 0.0f) || joints[e] >= joint_count) continue;
+        used++;
+        const double* rot = rotations + 9 * (size_t)joints[e];
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) sum.m[r][c] += weights[e] * rot[3 * r + c];
+    }
+    if (out_used) *out_used = used;
+    if (used < 2) return 1.0;
+    double sv[3];
+    sw__mat3d_singular_values(&sum, sv);
+    return sv[2];
 }
 
 sw_result sw_twist_tube_resolve(sw_twist_tube_desc* out, const sw_twist_tube_desc* desc) {

@@ -56,6 +56,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../base/base_internal.h"
 
 #define FACE_SDF_STEPS 180         /* masks at 0°, 1°, ..., 180° */
 #define FACE_SDF_MIN_SIZE 16
@@ -177,9 +178,9 @@ static sw_result raster_primitive(face_bake* b, const sw_pose* pose, size_t node
     if (!sw_mul_size(vc, 3 * sizeof(float), &bytes))
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: face SDF: primitive too large", b->file);
     size_t scratch_size = (sw_deform_scratch_size(m, node, prim_index) + 15) / 16 * 16;
-    float* positions = malloc(bytes ? bytes : 1);
-    float* normals = p->normals ? malloc(bytes ? bytes : 1) : NULL;
-    void* scratch = aligned_alloc(16, scratch_size ? scratch_size : 16);
+    float* positions = sw__malloc(bytes ? bytes : 1);
+    float* normals = p->normals ? sw__malloc(bytes ? bytes : 1) : NULL;
+    void* scratch = sw__aligned_alloc(16, scratch_size ? scratch_size : 16);
     sw_result r = SW_OK;
     if (!positions || (p->normals && !normals) || !scratch) {
         r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: face SDF: out of memory", b->file);
@@ -212,9 +213,9 @@ static sw_result raster_primitive(face_bake* b, const sw_pose* pose, size_t node
     }
     *out_triangles += tris;
 done:
-    free(positions);
-    free(normals);
-    free(scratch);
+    sw__free(positions);
+    sw__free(normals);
+    sw__aligned_free(scratch);
     return r;
 }
 
@@ -414,19 +415,19 @@ static void write_out(face_bake* b, uint8_t* lit, uint8_t* out_rgba) {
 /* ---- the bake ------------------------------------------------------------------------------- */
 
 static void bake_free(face_bake* b) {
-    free(b->covered);
-    free(b->normal_x);
-    free(b->normal_z);
-    free(b->t);
-    free(b->sdf_prev);
-    free(b->sdf_cur);
-    free(b->dist);
-    free(b->nearest);
-    free(b->f);
-    free(b->d);
-    free(b->z);
-    free(b->v);
-    free(b->arg);
+    sw__free(b->covered);
+    sw__free(b->normal_x);
+    sw__free(b->normal_z);
+    sw__free(b->t);
+    sw__free(b->sdf_prev);
+    sw__free(b->sdf_cur);
+    sw__free(b->dist);
+    sw__free(b->nearest);
+    sw__free(b->f);
+    sw__free(b->d);
+    sw__free(b->z);
+    sw__free(b->v);
+    sw__free(b->arg);
 }
 
 sw_result sw_toon_bake_face_sdf(const sw_model* model, uint32_t material, uint32_t head_node, int size,
@@ -454,21 +455,21 @@ sw_result sw_toon_bake_face_sdf(const sw_model* model, uint32_t material, uint32
     sw_result r = SW_OK;
 
     sw_pose_sizes sizes = sw_pose_sizes_of(model);
-    pose_memory = aligned_alloc(16, sw_pose_memory_size(&sizes) + 16); /* a multiple of 16, never 0 */
-    b.covered = calloc(texels, 1);
-    lit = malloc(texels);
-    b.normal_x = malloc(texels * sizeof(float));
-    b.normal_z = malloc(texels * sizeof(float));
-    b.t = malloc(texels * sizeof(float));
-    b.sdf_prev = malloc(texels * sizeof(float));
-    b.sdf_cur = malloc(texels * sizeof(float));
-    b.dist = malloc(texels * sizeof(float));
-    b.nearest = malloc(texels * sizeof(int32_t));
-    b.f = malloc(((size_t)size + 1) * sizeof(double));
-    b.d = malloc(((size_t)size + 1) * sizeof(double));
-    b.z = malloc(((size_t)size + 2) * sizeof(double));
-    b.v = malloc(((size_t)size + 1) * sizeof(int));
-    b.arg = malloc(((size_t)size + 1) * sizeof(int));
+    pose_memory = sw__aligned_alloc(16, sw_pose_memory_size(&sizes) + 16); /* a multiple of 16, never 0 */
+    b.covered = sw__calloc(texels, 1);
+    lit = sw__malloc(texels);
+    b.normal_x = sw__malloc(texels * sizeof(float));
+    b.normal_z = sw__malloc(texels * sizeof(float));
+    b.t = sw__malloc(texels * sizeof(float));
+    b.sdf_prev = sw__malloc(texels * sizeof(float));
+    b.sdf_cur = sw__malloc(texels * sizeof(float));
+    b.dist = sw__malloc(texels * sizeof(float));
+    b.nearest = sw__malloc(texels * sizeof(int32_t));
+    b.f = sw__malloc(((size_t)size + 1) * sizeof(double));
+    b.d = sw__malloc(((size_t)size + 1) * sizeof(double));
+    b.z = sw__malloc(((size_t)size + 2) * sizeof(double));
+    b.v = sw__malloc(((size_t)size + 1) * sizeof(int));
+    b.arg = sw__malloc(((size_t)size + 1) * sizeof(int));
     if (!pose_memory || !b.covered || !lit || !b.normal_x || !b.normal_z || !b.t || !b.sdf_prev || !b.sdf_cur ||
         !b.dist || !b.nearest || !b.f || !b.d || !b.z || !b.v || !b.arg) {
         r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: face SDF: out of memory for a %d x %d bake", file, size,
@@ -537,8 +538,8 @@ sw_result sw_toon_bake_face_sdf(const sw_model* model, uint32_t material, uint32
     write_out(&b, lit, out_rgba);
 
 done:
-    free(pose_memory);
-    free(lit);
+    sw__aligned_free(pose_memory);
+    sw__free(lit);
     bake_free(&b);
     return r;
 }
