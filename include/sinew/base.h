@@ -10,7 +10,8 @@
    defining SW_ASSERT before including any sinew header. Bad data never
    asserts: it returns a code.
 
-   Nothing here holds global state; everything is thread-safe. */
+   Nothing here holds global state but the allocator (sw_set_allocator,
+   below); everything else is thread-safe. */
 #ifndef SINEW_BASE_H
 #define SINEW_BASE_H
 
