@@ -4,15 +4,18 @@
 
        sw_model* model = NULL;
        sw_diag diag;
-       if (sw_gltf_load_file("hero.glb", NULL, &model, &diag) != SW_OK)   // gltf.h: one importer
+       if (sw_import_file("hero.glb", NULL, &model, &diag) != SW_OK)   // import.h (sinew-import)
            fprintf(stderr, "%s\n", diag.message);
        ...                                    // pose.h evaluates it, gpu.h and render.h draw it
        sw_model_free(model);
 
-   Nothing here is named after a file format. An importer (glTF today)
-   decodes its file into these arrays and keeps what it cannot express here
-   as extension data (sw_model_extension) for later stages to read: toon
-   material parameters, spring bones, humanoid bone maps.
+   Nothing here is named after a file format, and the core library that
+   holds this header reads no file: a model is built by hand (as
+   examples/skin_arm.c builds a skeleton) or by an importer of sinew-import
+   (glTF and VRM, IQM, Assimp's formats), which decodes its file into these
+   arrays and keeps what it cannot express here as extension records
+   (sw_model_extension: JSON text) for the import library's readers: toon
+   material parameters, spring bones, the VRM humanoid.
 
    NODES are stored parents first: nodes[i].parent < i, so world matrices
    are one forward loop. nodes[i].source_index is the node's index in the
@@ -32,8 +35,11 @@
    Vertices stay in the file's order.
 
    Memory: a model is one allocation owner; sw_model_free releases
-   everything it points to. Arrays are const: the model is read-only after
-   import and may be shared by any number of threads. */
+   everything it points to.
+
+   Threads: arrays are const: the model is read-only after import and may
+   be shared by any number of threads. sw_model_decode_image (sinew-import)
+   only reads it. */
 #ifndef SINEW_MODEL_H
 #define SINEW_MODEL_H
 
