@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../base/base_internal.h"
+#include "../math/mat3d_internal.h"
 
 /* ---- names ----------------------------------------------------------------- */
 
@@ -526,54 +527,37 @@ sw_result sw_clip_merge_by_name(const sw_model* dst, const sw_model* src, const 
 
 /* ---- retargeting: quaternions in double --------------------------------------
 
-   Rotations are composed in double so that a clip moved onto the same rig
-   under other names comes back to float rounding. */
+   Rotations are composed in double (mat3d_internal.h) so that a clip moved
+   onto the same rig under other names comes back to float rounding. */
 
-typedef struct sw__dq {
-    double x, y, z, w;
-} sw__dq;
-
-static sw__dq sw__dq_of(sw_quat q) { return (sw__dq){q.x, q.y, q.z, q.w}; }
-static sw__dq sw__dq_conj(sw__dq q) { return (sw__dq){-q.x, -q.y, -q.z, q.w}; }
-static sw__dq sw__dq_mul(sw__dq a, sw__dq b) {
-    return (sw__dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                    a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-static sw__dq sw__dq_normalize(sw__dq q) {
-    double l = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    if (!(l > 0.0)) return (sw__dq){0, 0, 0, 1};
-    return (sw__dq){q.x / l, q.y / l, q.z / l, q.w / l};
-}
-
-/* The shortest rotation turning unit vector a onto unit vector b. */
-static sw__dq sw__dq_arc(const double a[3], const double b[3]) {
-    double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-    if (d >= 1.0 - 1e-15) return (sw__dq){0, 0, 0, 1};
+/* The shortest rotation turning unit vector a onto unit vector b: exactly
+   the identity when they agree to 1e-15, and when they are opposite half a
+   turn about an axis perpendicular to a. */
+static sw__quatd sw__arc(sw__vec3d a, sw__vec3d b) {
+    double d = sw__vec3d_dot(a, b);
+    if (d >= 1.0 - 1e-15) return sw__quatd_identity();
     if (d <= -1.0 + 1e-12) {
-        /* Opposite: half a turn about any axis perpendicular to a. */
-        double axis[3] = {0.0, -a[2], a[1]};
-        if (fabs(a[0]) > 0.9) axis[0] = -a[1], axis[1] = a[0], axis[2] = 0.0;
-        return sw__dq_normalize((sw__dq){axis[0], axis[1], axis[2], 0.0});
+        sw__quatd half_turn = fabs(a.x) > 0.9 ? (sw__quatd){-a.y, a.x, 0.0, 0.0} : (sw__quatd){0.0, -a.z, a.y, 0.0};
+        return sw__quatd_normalize(half_turn);
     }
-    sw__dq q = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0], 1.0 + d};
-    return sw__dq_normalize(q);
+    return sw__quatd_arc(a, b);
 }
 
 /* The rotation of a matrix node's matrix (its polar factor). */
-static sw__dq sw__matrix_rotation(const sw_mat34* m) {
+static sw__quatd sw__matrix_rotation(const sw_mat34* m) {
     sw_mat34 rigid, stretch;
-    if (!sw_mat34_polar(m, &rigid, &stretch)) return (sw__dq){0, 0, 0, 1};
-    return sw__dq_of(sw_quat_from_mat34(&rigid));
+    if (!sw_mat34_polar(m, &rigid, &stretch)) return sw__quatd_identity();
+    return sw__quatd_of(sw_quat_from_mat34(&rigid));
 }
 
 /* World rotations of every node from local transforms (matrix nodes use
    their matrix's rotation). Scale is left out: chains are taken as
    uniformly scaled. */
-static void sw__world_rotations(const sw_model* model, const sw_transform* local, sw__dq* out) {
+static void sw__world_rotations(const sw_model* model, const sw_transform* local, sw__quatd* out) {
     for (size_t i = 0; i < model->node_count; ++i) {
         const sw_model_node* node = &model->nodes[i];
-        sw__dq q = node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__dq_of(local[i].rotation);
-        out[i] = node->parent >= 0 ? sw__dq_mul(out[node->parent], q) : q;
+        sw__quatd q = node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__quatd_of(local[i].rotation);
+        out[i] = node->parent >= 0 ? sw__quatd_mul(out[node->parent], q) : q;
     }
 }
 
@@ -754,9 +738,9 @@ sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, 
     size_t sample_count = 0;
     sw_pose sp = {0}, dp = {0};
     void *src_memory = NULL, *dst_memory = NULL;
-    sw__dq *src_rest_q = NULL, *src_q = NULL, *dst_rest_q = NULL, *dst_q = NULL;
+    sw__quatd *src_rest_q = NULL, *src_q = NULL, *dst_rest_q = NULL, *dst_q = NULL;
     int* drive = NULL; /* per destination node: index into bones[], or -1 */
-    sw__dq fix[SW_HUMANOID_BONE_COUNT];
+    sw__quatd fix[SW_HUMANOID_BONE_COUNT];
     sw__clip_block blk = {0};
 
     res = sw__sample_times(src_clip, opt.sample_rate, &times, &sample_count, diag);
@@ -798,7 +782,7 @@ sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, 
     for (int k = 0; k < bone_count; ++k) {
         sw_humanoid_bone b = (sw_humanoid_bone)bones[k];
         int32_t s = src_map->node[b], d = dst_map->node[b];
-        sw__dq align = {0, 0, 0, 1};
+        sw__quatd align = sw__quatd_identity();
         sw_humanoid_bone c = opt.reference == SW_RETARGET_MATCH_REST ? sw__direction_bone(b, src_map, dst_map)
                                                                       : SW_HUMANOID_NONE;
         if (c != SW_HUMANOID_NONE) {
@@ -806,12 +790,12 @@ sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, 
             sw_vec3 vd = sw_vec3_sub(sw__position(&dp.world[dst_map->node[c]]), sw__position(&dp.world[d]));
             double ls = sw_vec3_length(vs), ld = sw_vec3_length(vd);
             if (ls > 1e-12 && ld > 1e-12) {
-                double a[3] = {vd.x / ld, vd.y / ld, vd.z / ld}, e[3] = {vs.x / ls, vs.y / ls, vs.z / ls};
-                align = sw__dq_arc(a, e);
+                align = sw__arc(sw__vec3d_make(vd.x / ld, vd.y / ld, vd.z / ld),
+                                sw__vec3d_make(vs.x / ls, vs.y / ls, vs.z / ls));
                 if (fabs(align.w) < cos(0.5 * 0.01 * 3.14159265358979323846 / 180.0)) aligned++;
             }
         }
-        fix[k] = sw__dq_mul(sw__dq_mul(sw__dq_conj(src_rest_q[s]), align), dst_rest_q[d]);
+        fix[k] = sw__quatd_mul(sw__quatd_mul(sw__quatd_conj(src_rest_q[s]), align), dst_rest_q[d]);
         drive[d] = k;
     }
 
@@ -852,17 +836,18 @@ sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, 
             const sw_model_node* node = &dst->nodes[i];
             int k = drive[i];
             if (k < 0 || node->has_matrix) {
-                sw__dq q = node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__dq_of(dp.local[i].rotation);
-                dst_q[i] = node->parent >= 0 ? sw__dq_mul(dst_q[node->parent], q) : q;
+                sw__quatd q =
+                    node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__quatd_of(dp.local[i].rotation);
+                dst_q[i] = node->parent >= 0 ? sw__quatd_mul(dst_q[node->parent], q) : q;
             } else {
-                sw__dq world = sw__dq_normalize(sw__dq_mul(src_q[src_map->node[bones[k]]], fix[k]));
-                sw__dq local = node->parent >= 0 ? sw__dq_mul(sw__dq_conj(dst_q[node->parent]), world) : world;
-                local = sw__dq_normalize(local);
+                sw__quatd world = sw__quatd_normalize(sw__quatd_mul(src_q[src_map->node[bones[k]]], fix[k]));
+                sw__quatd local = node->parent >= 0 ? sw__quatd_mul(sw__quatd_conj(dst_q[node->parent]), world) : world;
+                local = sw__quatd_normalize(local);
                 dst_q[i] = world;
                 float* v = (float*)blk.tracks[k].values + si * 4u;
                 /* Continuous signs, so that keys interpolate the short way. */
                 if (si > 0 && v[-4] * local.x + v[-3] * local.y + v[-2] * local.z + v[-1] * local.w < 0.0)
-                    local = (sw__dq){-local.x, -local.y, -local.z, -local.w};
+                    local = (sw__quatd){-local.x, -local.y, -local.z, -local.w};
                 v[0] = (float)local.x, v[1] = (float)local.y, v[2] = (float)local.z, v[3] = (float)local.w;
                 dp.local[i].rotation = (sw_quat){(float)local.x, (float)local.y, (float)local.z, (float)local.w};
             }
