@@ -640,7 +640,7 @@ typedef struct check_skin_state {
     double bounds_min[3], bounds_max[3];
     bool has_bounds;
     sw_mat34* matrices;       /* per joint, at the current pose */
-    sw__mat3d* rotations;     /* orthogonal part of each skin matrix */
+    double* rotations;        /* orthogonal part of each skin matrix: 9 per joint (sw_skin_rotations) */
     double* scale_ratio;      /* per joint: largest σmax/σmin so far */
     int32_t* scale_pose;
     float* scale_time;
@@ -866,7 +866,7 @@ static bool prepare(check_state* s, check_builder* r) {
         size_t joints = a->skins[k].joint_count;
         ks->joint_used = calloc_array(joints, sizeof *ks->joint_used);
         ks->matrices = alloc_array(joints, sizeof *ks->matrices);
-        ks->rotations = alloc_array(joints, sizeof *ks->rotations);
+        ks->rotations = alloc_array(joints, 9 * sizeof *ks->rotations);
         ks->scale_ratio = alloc_array(joints, sizeof *ks->scale_ratio);
         ks->scale_pose = alloc_array(joints, sizeof *ks->scale_pose);
         ks->scale_time = alloc_array(joints, sizeof *ks->scale_time);
@@ -958,10 +958,10 @@ static void pose_skins(check_state* s, int64_t pose_set, double time) {
         if (!ks->used_by_node) continue;
         memcpy(ks->matrices, s->pose.skin_matrices + a->skins[k].palette_offset,
                a->skins[k].joint_count * sizeof *ks->matrices);
+        sw_skin_rotations(ks->matrices, a->skins[k].joint_count, ks->rotations);
         for (size_t j = 0; j < a->skins[k].joint_count; j++) {
-            sw__mat3d m = sw__mat3d_from_mat34(&ks->matrices[j]);
-            ks->rotations[j] = sw__mat3d_orthogonal(&m);
             if (!ks->joint_used[j]) continue;
+            sw__mat3d m = sw__mat3d_from_mat34(&ks->matrices[j]);
             double sv[3];
             sw__mat3d_singular_values(&m, sv);
             double ratio = sv[2] > 1e-12 * sv[0] ? sv[0] / sv[2] : 1e12;
@@ -974,25 +974,23 @@ static void pose_skins(check_state* s, int64_t pose_set, double time) {
     }
 }
 
-/* Smallest singular value of Σ wᵢRᵢ over the importer's kept influences. */
-static double vertex_retention(const check_skin_state* ks, const sw_model_primitive* p, size_t v, int* out_influences) {
+/* LBS retention of vertex v over the importer's kept influences
+   (sw_skin_vertex_retention: the smallest singular value of Σ wᵢRᵢ); 2.0,
+   the report's "not measured", with fewer than two influences. */
+static double vertex_retention(const check_skin_state* ks, size_t joint_count, const sw_model_primitive* p, size_t v,
+                               int* out_influences) {
     size_t n = (size_t)p->influence_count;
-    const uint16_t* j = &p->joints[v * n];
-    const float* w = &p->weights[v * n];
-    sw__mat3d sum = {{{0}}};
-    int used = 0;
-    for (size_t e = 0; e < n; e++) {
-        if (!(w[e] > 0.0f)) continue;
-        used++;
-        const sw__mat3d* rot = &ks->rotations[j[e]];
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++) sum.m[r][c] += w[e] * rot->m[r][c];
-    }
-    *out_influences = used;
-    if (used < 2) return 2.0;
-    double sv[3];
-    sw__mat3d_singular_values(&sum, sv);
-    return sv[2];
+    double retention = sw_skin_vertex_retention(ks->rotations, joint_count, &p->joints[v * n], &p->weights[v * n],
+                                                p->influence_count, out_influences);
+    return *out_influences < 2 ? 2.0 : retention;
+}
+
+/* Joint j's rotation as a 3×3 (rows of 9 doubles, sw_skin_rotations). */
+static sw__mat3d joint_rotation(const check_skin_state* ks, size_t j) {
+    sw__mat3d r;
+    for (int row = 0; row < 3; row++)
+        for (int c = 0; c < 3; c++) r.m[row][c] = ks->rotations[9 * j + 3 * (size_t)row + (size_t)c];
+    return r;
 }
 
 static void apply34(const sw_mat34* s, const double p[3], double out[3]) {
@@ -1026,9 +1024,10 @@ static void pose_targets(check_state* s, int64_t pose_set, double time) {
         if (!g->posable) continue;
         const sw_model_primitive* p = g->prim;
         const check_skin_state* ks = &s->skins[g->skin];
+        const size_t joint_count = s->a->skins[g->skin].joint_count;
         for (size_t v = 0; v < p->vertex_count; v++) {
             int influences;
-            double ret = vertex_retention(ks, p, v, &influences);
+            double ret = vertex_retention(ks, joint_count, p, v, &influences);
             if (influences < 2) continue;
             if (ret < g->retention_set[v]) g->retention_set[v] = (float)ret;
             if (ret < g->retention[v]) {
@@ -1051,7 +1050,8 @@ static void pose_targets(check_state* s, int64_t pose_set, double time) {
                 g->worst_retention = ret, g->worst_vertex = (int64_t)v, g->worst_pose = pose_set, g->worst_time = time;
                 g->worst_joint_a = ja, g->worst_joint_b = jb;
                 g->worst_weight_a = w[first], g->worst_weight_b = w[second];
-                g->worst_angle = sw__mat3d_angle_between(&ks->rotations[ja], &ks->rotations[jb]);
+                const sw__mat3d ra = joint_rotation(ks, ja), rb = joint_rotation(ks, jb);
+                g->worst_angle = sw__mat3d_angle_between(&ra, &rb);
             }
         }
         for (size_t k = 0; k < g->truncated_count; k++) {
