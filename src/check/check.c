@@ -232,19 +232,19 @@ static bool sw__texture_ref_ok(const sw_model* a, const sw_model_texture_ref* t)
     return sw__index_ok(t->texture, a->texture_count) && t->texcoord >= 0;
 }
 
-/* What model.h promises and what the checks and pose.h index with: every
+/* ---- the model's own promises --------------------------------------------------------
+
+   What model.h promises and what the checks and pose.h index with: every
    array present for its count, every index in range, nodes a forest stored
    parents first, file indices a permutation, tracks that validate. A model
-   an importer made keeps all of it; a hand-made one may not. */
-static bool sw__check_structure(sw__check_builder* r, const sw_model* a) {
+   an importer made keeps all of it; a hand-made one may not. Each part
+   below returns false at the first broken promise, with sw__invalid's
+   finding; they run in this order, each relying on the ones before. */
+
+/* File indices a permutation; each node after its parent, its mesh, skin,
+   children and morph weights in range. */
+static bool sw__check_nodes(sw__check_builder* r, const sw_model* a) {
     size_t n = a->node_count;
-    if ((n && (!a->nodes || !a->node_from_source || !a->weight_offsets)) || (a->mesh_count && !a->meshes) ||
-        (a->skin_count && !a->skins) || (a->animation_count && !a->animations) ||
-        (a->material_count && !a->materials) || (a->texture_count && !a->textures) ||
-        (a->image_count && !a->images) || (a->scene_count && !a->scenes) || (a->warning_count && !a->warnings))
-        return sw__invalid(r, -1, "model: an array is missing for its count");
-    for (size_t i = 0; i < a->warning_count; i++)
-        if (!a->warnings[i]) return sw__invalid(r, -1, "model: warning %zu is missing", i);
     /* file indices first: the messages below name nodes by them */
     for (size_t i = 0; i < n; i++) {
         uint32_t s = a->nodes[i].source_index;
@@ -277,6 +277,11 @@ static bool sw__check_structure(sw__check_builder* r, const sw_model* a) {
             return sw__invalid(r, file, "node %lld: %zu default weights without their array", (long long)file,
                                node->weight_count);
     }
+    return true;
+}
+
+/* Each primitive's mode, material, arrays, indices and morph targets. */
+static bool sw__check_meshes(sw__check_builder* r, const sw_model* a) {
     for (size_t m = 0; m < a->mesh_count; m++) {
         const sw_model_mesh* mesh = &a->meshes[m];
         if (mesh->primitive_count && !mesh->primitives)
@@ -306,6 +311,12 @@ static bool sw__check_structure(sw__check_builder* r, const sw_model* a) {
                                    p, prim->target_count, mesh->weight_count);
         }
     }
+    return true;
+}
+
+/* Each skin's arrays, palette range, skeleton and joints. */
+static bool sw__check_skins(sw__check_builder* r, const sw_model* a) {
+    size_t n = a->node_count;
     for (size_t k = 0; k < a->skin_count; k++) {
         const sw_model_skin* s = &a->skins[k];
         if (s->joint_count && (!s->joints || !s->inverse_bind))
@@ -320,9 +331,15 @@ static bool sw__check_structure(sw__check_builder* r, const sw_model* a) {
                 return sw__invalid(r, -1, "skin %zu: joint %zu is node %u of %zu (in the model's order)", k, j,
                                    s->joints[j], n);
     }
-    /* the importer's influences index the skin's joints, unused slots
-       included: each mesh's largest index is found once (a mesh many nodes
-       share is read once), its vertices again only for a node it breaks */
+    return true;
+}
+
+/* The importer's influences index the skin's joints, unused slots
+   included: each mesh's largest index is found once (a mesh many nodes
+   share is read once), its vertices again only for a node it breaks.
+   False also when out of memory (r->out_of_memory). */
+static bool sw__check_joint_indices(sw__check_builder* r, const sw_model* a) {
+    size_t n = a->node_count;
     int32_t* largest = sw__alloc_array(a->mesh_count, sizeof *largest);
     if (!largest) {
         r->out_of_memory = true;
@@ -357,6 +374,11 @@ static bool sw__check_structure(sw__check_builder* r, const sw_model* a) {
                            node->source_index);
     }
     sw__free(largest);
+    return true;
+}
+
+/* Textures, materials and images: references in range. */
+static bool sw__check_references(sw__check_builder* r, const sw_model* a) {
     for (size_t t = 0; t < a->texture_count; t++)
         if (!sw__index_ok(a->textures[t].image, a->image_count) ||
             !sw__index_ok(a->textures[t].sampler, a->sampler_count))
@@ -374,6 +396,12 @@ static bool sw__check_structure(sw__check_builder* r, const sw_model* a) {
         if ((im->uri != NULL) == (im->data != NULL) || (im->data && !im->data_size))
             return sw__invalid(r, -1, "image %zu: neither a uri nor embedded bytes, or both", i);
     }
+    return true;
+}
+
+/* The default scene and each scene's roots. */
+static bool sw__check_scenes(sw__check_builder* r, const sw_model* a) {
+    size_t n = a->node_count;
     if (!sw__index_ok(a->default_scene, a->scene_count) || (a->scene_count && a->default_scene < 0))
         return sw__invalid(r, -1, "model: default scene %d out of range (%zu scenes)", a->default_scene,
                            a->scene_count);
@@ -385,6 +413,13 @@ static bool sw__check_structure(sw__check_builder* r, const sw_model* a) {
                 return sw__invalid(r, -1, "scene %zu: root %zu is node %u of %zu (in the model's order)", s, k,
                                    a->scenes[s].nodes[k], n);
     }
+    return true;
+}
+
+/* Each track: its node in range, valid (pose.h samples it), and a weights
+   track as wide as its mesh's morph weights. */
+static bool sw__check_animations(sw__check_builder* r, const sw_model* a) {
+    size_t n = a->node_count;
     for (size_t c = 0; c < a->animation_count; c++) {
         const sw_clip* clip = &a->animations[c];
         if (clip->track_count && !clip->tracks)
@@ -407,6 +442,19 @@ static bool sw__check_structure(sw__check_builder* r, const sw_model* a) {
         }
     }
     return true;
+}
+
+/* Every promise, in order: the arrays first, then each part. */
+static bool sw__check_structure(sw__check_builder* r, const sw_model* a) {
+    if ((a->node_count && (!a->nodes || !a->node_from_source || !a->weight_offsets)) || (a->mesh_count && !a->meshes) ||
+        (a->skin_count && !a->skins) || (a->animation_count && !a->animations) ||
+        (a->material_count && !a->materials) || (a->texture_count && !a->textures) || (a->image_count && !a->images) ||
+        (a->scene_count && !a->scenes) || (a->warning_count && !a->warnings))
+        return sw__invalid(r, -1, "model: an array is missing for its count");
+    for (size_t i = 0; i < a->warning_count; i++)
+        if (!a->warnings[i]) return sw__invalid(r, -1, "model: warning %zu is missing", i);
+    return sw__check_nodes(r, a) && sw__check_meshes(r, a) && sw__check_skins(r, a) && sw__check_joint_indices(r, a) &&
+           sw__check_references(r, a) && sw__check_scenes(r, a) && sw__check_animations(r, a);
 }
 
 /* ---- the file's influences, as stored ---------------------------------------------- */
