@@ -254,13 +254,14 @@ int cmd_check(tool_args* args) {
     bool json = false;
     long max_influences = 4;
     double threshold = 0.7;
-    sw_gltf_options load = {0};
+    sw_import_options load = {0}; /* every format: sw_check_file reads them all */
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
         const char* v;
         if (tool_args_is_help(arg)) return tool_print_help(args);
         if (tool_args_flag(arg, "--json")) json = true;
-        else if (tool_args_flag(arg, "--allow-outside-paths")) load.allow_outside_paths = true;
+        else if (tool_args_flag(arg, "--allow-outside-paths"))
+            load.gltf.allow_outside_paths = load.assimp.allow_outside_paths = load.iqm.allow_outside_paths = true;
         else if (tool_args_option(args, arg, "--max-influences")) {
             if (!(v = tool_args_value(args, "--max-influences", &err)) ||
                 !tool_parse_int("--max-influences", v, 1, SW_CHECK_MAX_INFLUENCES, &max_influences, &err))

@@ -50,8 +50,11 @@ typedef struct sw_assimp_options {
     /* Texture paths that are absolute or lead out of the file's folder are
        kept as URIs either way; this lets sw_model_decode_image open them. */
     bool allow_outside_paths;
-    /* Largest file handed to Assimp, in bytes. 0 = default, 256 MiB. */
-    size_t max_file_size;
+    /* Ceiling on memory, in bytes, as every importer's max_memory: here
+       the file, read whole and handed to Assimp (checked before Assimp
+       sees a byte; what Assimp allocates itself is not bounded by it).
+       0 = default, 256 MiB. */
+    size_t max_memory;
     /* Influences kept per vertex: 4 or 8. 0 = default, 8. */
     int max_influences;
     /* Also keep every vertex's bone weights as read (up to 64, strongest

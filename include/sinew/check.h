@@ -94,7 +94,8 @@
 
    RAW INFLUENCES: the checks marked (raw) read JOINTS_n/WEIGHTS_n as the
    file stores them, before the importer drops, truncates and renormalises
-   them: load with sw_gltf_options.keep_raw_influences (sw_check_file does).
+   them: load with keep_raw_influences (sw_import_options: each importer's
+   options have it; sw_check_file sets it for every format).
    Without them those checks find nothing, and the other influence checks
    read the importer's influences (at most 8 per vertex, renormalised).
 
@@ -136,7 +137,7 @@
 #define SINEW_CHECK_H
 
 #include "sinew/base.h"
-#include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/model.h"
 
 SW_EXTERN_C_BEGIN
@@ -283,12 +284,13 @@ typedef struct sw_check_report {
 sw_result sw_check_model(const sw_model* model, const sw_check_options* options, sw_check_report** out_report,
                          sw_diag* diag);
 
-/* Loads a .gltf or .glb file with the importer (gltf.h) and checks it.
-   `load_options` may be NULL; keep_raw_influences is forced on. A file
-   the importer refuses is not a failure: the report holds one `load`
-   error with the importer's message (without the file's name), and
+/* Loads a file of any format sinew reads (sw_import_file, import.h) and
+   checks it. `load_options` may be NULL (defaults);
+   keep_raw_influences is forced on for every importer. A file the
+   importer refuses is not a failure: the report holds one `load` error
+   with the importer's message (without the file's name), and
    animation_count 0. Failures as sw_check_model's. */
-sw_result sw_check_file(const char* path, const sw_gltf_options* load_options, const sw_check_options* options,
+sw_result sw_check_file(const char* path, const sw_import_options* load_options, const sw_check_options* options,
                         sw_check_report** out_report, sw_diag* diag);
 
 /* Releases a report and everything it points to; NULL is allowed. */

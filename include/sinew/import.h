@@ -34,7 +34,11 @@
 
 SW_EXTERN_C_BEGIN
 
-/* Zero means default for every field. */
+/* Zero means default for every field. Every importer's options name their
+   common fields alike: allow_outside_paths, keep_raw_influences, and
+   max_memory, the ceiling on memory one file may take (glTF: everything
+   the load allocates, 4 GiB; IQM and Assimp: the file, read whole,
+   256 MiB). */
 typedef struct sw_import_options {
     sw_gltf_options gltf;       /* for glTF, GLB and VRM files */
     sw_assimp_options assimp;   /* for everything else */

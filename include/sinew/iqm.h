@@ -46,8 +46,11 @@ typedef struct sw_iqm_options {
     /* Image paths that are absolute or lead out of the file's folder are
        kept either way; this lets sw_model_decode_image open them. */
     bool allow_outside_paths;
-    /* Largest file read, in bytes. 0 = default, 256 MiB. */
-    size_t max_file_size;
+    /* Ceiling on memory, in bytes, as every importer's max_memory: here
+       the file, which is read whole before anything else (the arrays
+       built from it are bounded by the counts it backs). 0 = default,
+       256 MiB. */
+    size_t max_memory;
     /* Also keep every vertex's blend weights as read (sw_model_primitive
        raw_*), for validators. */
     bool keep_raw_influences;

@@ -1537,14 +1537,14 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
     sw__importer_init(&A.im, label, SW__AI_MAX_WARNINGS);
     A.max_influences = options && options->max_influences ? options->max_influences : 8;
     A.keep_raw = options && options->keep_raw_influences;
-    size_t max_file = options && options->max_file_size ? options->max_file_size : SW__AI_DEFAULT_MAX_FILE;
+    size_t max_file = options && options->max_memory ? options->max_memory : SW__AI_DEFAULT_MAX_FILE;
     if (A.max_influences != 4 && A.max_influences != 8)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s: options.max_influences is %d (allowed: 0, 4 or 8)",
                            label, A.max_influences);
     if (size == 0) return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "%s: empty file", label);
     if (size > max_file || size > UINT32_MAX)
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1,
-                           "%s: %zu bytes is more than the importer reads (options.max_file_size: %zu)", label, size,
+                           "%s: %zu bytes is more than the importer reads (options.max_memory: %zu)", label, size,
                            max_file);
     const char* extension = name ? sw__ai_extension(name) : "";
     char hint[16] = "";
@@ -1602,7 +1602,7 @@ sw_result sw_assimp_load_file(const char* path, const sw_assimp_options* options
     if (out_model) *out_model = NULL;
     if (!path || !out_model)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_assimp_load_file: no path or no out_model");
-    size_t max_file = options && options->max_file_size ? options->max_file_size : SW__AI_DEFAULT_MAX_FILE;
+    size_t max_file = options && options->max_memory ? options->max_memory : SW__AI_DEFAULT_MAX_FILE;
     return sw__importer_load_file(path, max_file, sw__ai_load_memory_any, options, out_model, diag);
 }
 

@@ -994,10 +994,10 @@ sw_result sw_iqm_load_memory(const void* data, size_t size, const char* name, co
     const char* label = name ? sw__path_base_name(name) : "<memory>";
     if (!out_model || (!data && size))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_iqm_load_memory: no data or no out_model");
-    size_t max_file = options && options->max_file_size ? options->max_file_size : SW__IQM_DEFAULT_MAX_FILE;
+    size_t max_file = options && options->max_memory ? options->max_memory : SW__IQM_DEFAULT_MAX_FILE;
     if (size > max_file || size > UINT32_MAX)
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1,
-                           "%s: %zu bytes is more than the importer reads (options.max_file_size: %zu)", label, size,
+                           "%s: %zu bytes is more than the importer reads (options.max_memory: %zu)", label, size,
                            max_file);
     sw__iqm I;
     memset(&I, 0, sizeof I);
@@ -1021,6 +1021,6 @@ sw_result sw_iqm_load_file(const char* path, const sw_iqm_options* options, sw_m
     if (out_model) *out_model = NULL;
     if (!path || !out_model)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_iqm_load_file: no path or no out_model");
-    size_t max_file = options && options->max_file_size ? options->max_file_size : SW__IQM_DEFAULT_MAX_FILE;
+    size_t max_file = options && options->max_memory ? options->max_memory : SW__IQM_DEFAULT_MAX_FILE;
     return sw__importer_load_file(path, max_file, sw__iqm_load_memory_any, options, out_model, diag);
 }

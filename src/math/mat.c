@@ -1,5 +1,6 @@
-/* 3×4 affine rows and column-major 4×4 matrices (see sinew/math.h), and the
-   library's 3×3 helpers in double (mat3d_internal.h). */
+/* 3×4 affine rows and column-major 4×4 matrices (see sinew/math.h); the
+   inverses, cofactor and polar decomposition compute in double
+   (mat3d_internal.h). */
 #include "sinew/math.h"
 
 #include "mat3d_internal.h"
@@ -39,124 +40,21 @@ sw_vec3 sw_mat34_apply_dir(const sw_mat34* m, sw_vec3 d) {
     };
 }
 
-/* ---- 3×3 in double (mat3d_internal.h) ------------------------------------------ */
+/* ---- 3×4 inverse, cofactor, polar (through the double kit, mat3d_internal.h) ------ */
 
-sw__mat3d sw__mat3d_from_mat34(const sw_mat34* a) {
-    sw__mat3d out;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) out.m[r][c] = a->m[r][c];
-    return out;
-}
-
-double sw__mat3d_det(const sw__mat3d* a) {
-    const double(*m)[3] = a->m;
-    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-}
-
-sw__mat3d sw__mat3d_cofactor(const sw__mat3d* a) {
-    const double(*m)[3] = a->m;
-    sw__mat3d c;
-    c.m[0][0] = m[1][1] * m[2][2] - m[1][2] * m[2][1];
-    c.m[0][1] = m[1][2] * m[2][0] - m[1][0] * m[2][2];
-    c.m[0][2] = m[1][0] * m[2][1] - m[1][1] * m[2][0];
-    c.m[1][0] = m[0][2] * m[2][1] - m[0][1] * m[2][2];
-    c.m[1][1] = m[0][0] * m[2][2] - m[0][2] * m[2][0];
-    c.m[1][2] = m[0][1] * m[2][0] - m[0][0] * m[2][1];
-    c.m[2][0] = m[0][1] * m[1][2] - m[0][2] * m[1][1];
-    c.m[2][1] = m[0][2] * m[1][0] - m[0][0] * m[1][2];
-    c.m[2][2] = m[0][0] * m[1][1] - m[0][1] * m[1][0];
-    return c;
-}
-
-void sw__mat3d_sym_eigenvalues(const sw__mat3d* a, double out[3]) {
-    const double(*m)[3] = a->m;
-    double p1 = m[0][1] * m[0][1] + m[0][2] * m[0][2] + m[1][2] * m[1][2];
-    double q = (m[0][0] + m[1][1] + m[2][2]) / 3.0;
-    double p2 = (m[0][0] - q) * (m[0][0] - q) + (m[1][1] - q) * (m[1][1] - q) + (m[2][2] - q) * (m[2][2] - q) + 2 * p1;
-    if (p2 <= 1e-300) {
-        out[0] = out[1] = out[2] = q;
-        return;
-    }
-    /* B = (A − qI)/p has eigenvalues 2·cos(φ + 2πk/3) with cos 3φ = det(B)/2 */
-    double p = sqrt(p2 / 6.0);
-    sw__mat3d b;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) b.m[i][j] = (m[i][j] - (i == j ? q : 0.0)) / p;
-    double r = sw__mat3d_det(&b) / 2.0;
-    double phi = r <= -1.0 ? SW_PI / 3.0 : r >= 1.0 ? 0.0 : acos(r) / 3.0;
-    out[0] = q + 2.0 * p * cos(phi);
-    out[2] = q + 2.0 * p * cos(phi + 2.0 * SW_PI / 3.0);
-    out[1] = 3.0 * q - out[0] - out[2];
-}
-
-void sw__mat3d_singular_values(const sw__mat3d* a, double out[3]) {
-    sw__mat3d ata;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            ata.m[i][j] = a->m[0][i] * a->m[0][j] + a->m[1][i] * a->m[1][j] + a->m[2][i] * a->m[2][j];
-    sw__mat3d_sym_eigenvalues(&ata, out);
-    for (int i = 0; i < 3; i++) out[i] = sqrt(out[i] > 0.0 ? out[i] : 0.0);
-}
-
-/* One step of Newton's iteration for the orthogonal polar factor, scaled by
-   γ (Higham): Q ← ½(γ·Q + Q⁻ᵀ/γ), Q⁻ᵀ = cof(Q)/det Q. γ = 1 is the plain
-   step, bit for bit (x·1 and d·1 are exact). Returns the largest change of
-   an entry; *out_sum gets the sum of the changes. */
-static double sw__mat3d_polar_step(sw__mat3d* q, double det, double gamma, double* out_sum) {
-    sw__mat3d c = sw__mat3d_cofactor(q);
-    double largest = 0.0, sum = 0.0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            double next = 0.5 * (gamma * q->m[i][j] + c.m[i][j] / (det * gamma));
-            double change = fabs(next - q->m[i][j]);
-            largest = fmax(largest, change);
-            sum += change;
-            q->m[i][j] = next;
-        }
-    *out_sum = sum;
-    return largest;
-}
-
-sw__mat3d sw__mat3d_orthogonal(const sw__mat3d* a) {
-    sw__mat3d q = *a;
-    double scale = 0.0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) scale = fmax(scale, fabs(q.m[i][j]));
-    double det = sw__mat3d_det(&q);
-    if (!(scale > 0.0) || !(fabs(det) > 1e-12 * scale * scale * scale)) {
-        sw__mat3d identity = {{{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}};
-        return identity;
-    }
-    for (int iteration = 0; iteration < 40; iteration++) {
-        double sum;
-        if (sw__mat3d_polar_step(&q, sw__mat3d_det(&q), 1.0, &sum) < 1e-14) break;
-    }
-    return q;
-}
-
-double sw__mat3d_angle_between(const sw__mat3d* a, const sw__mat3d* b) {
-    double trace = 0.0;
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++) trace += a->m[k][i] * b->m[k][i]; /* tr(Aᵀ·B) */
-    double c = (trace - 1.0) / 2.0;
-    return acos(c < -1.0 ? -1.0 : c > 1.0 ? 1.0 : c);
-}
-
-static double sw__mat3d_norm2(const sw__mat3d* a) {
+static double sw__mat3d_frobenius2(const sw__mat3d* a) {
     double sum = 0.0;
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++) sum += a->m[r][c] * a->m[r][c];
     return sum;
 }
 
-/* Singular relative to the matrix's own scale, so tiny uniform scales still invert. */
-static bool sw__mat3d_singular(const sw__mat3d* a, double det) {
-    double norm = sqrt(sw__mat3d_norm2(a));
+/* sw_mat34_inverse's and sw_mat34_polar's rule: singular relative to the
+   matrix's own (Frobenius) scale, so tiny uniform scales still invert. */
+static bool sw__mat34_singular(const sw__mat3d* a, double det) {
+    double norm = sqrt(sw__mat3d_frobenius2(a));
     return !(fabs(det) > 1e-12 * norm * norm * norm);
 }
-
-/* ---- 3×4 inverse, cofactor, polar ------------------------------------------------- */
 
 float sw_mat34_determinant(const sw_mat34* m) {
     sw__mat3d a = sw__mat3d_from_mat34(m);
@@ -177,7 +75,7 @@ sw_mat34 sw_mat34_cofactor(const sw_mat34* m) {
 bool sw_mat34_inverse(sw_mat34* out, const sw_mat34* m) {
     sw__mat3d a = sw__mat3d_from_mat34(m);
     double det = sw__mat3d_det(&a);
-    if (sw__mat3d_singular(&a, det)) {
+    if (sw__mat34_singular(&a, det)) {
         *out = sw_mat34_identity();
         return false;
     }
@@ -200,7 +98,7 @@ bool sw_mat34_inverse(sw_mat34* out, const sw_mat34* m) {
 bool sw_mat34_polar(const sw_mat34* m, sw_mat34* out_rigid, sw_mat34* out_stretch) {
     sw__mat3d a = sw__mat3d_from_mat34(m);
     double det = sw__mat3d_det(&a);
-    if (det <= 0.0 || sw__mat3d_singular(&a, det)) {
+    if (det <= 0.0 || sw__mat34_singular(&a, det)) {
         *out_rigid = sw_mat34_translation((sw_vec3){m->m[0][3], m->m[1][3], m->m[2][3]});
         *out_stretch = *m;
         for (int r = 0; r < 3; r++) out_stretch->m[r][3] = 0.0f;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../base/base_internal.h"
+#include "../math/mat3d_internal.h"
 
 /* ---- names ----------------------------------------------------------------- */
 
@@ -526,54 +527,37 @@ sw_result sw_clip_merge_by_name(const sw_model* dst, const sw_model* src, const 
 
 /* ---- retargeting: quaternions in double --------------------------------------
 
-   Rotations are composed in double so that a clip moved onto the same rig
-   under other names comes back to float rounding. */
+   Rotations are composed in double (mat3d_internal.h) so that a clip moved
+   onto the same rig under other names comes back to float rounding. */
 
-typedef struct sw__dq {
-    double x, y, z, w;
-} sw__dq;
-
-static sw__dq sw__dq_of(sw_quat q) { return (sw__dq){q.x, q.y, q.z, q.w}; }
-static sw__dq sw__dq_conj(sw__dq q) { return (sw__dq){-q.x, -q.y, -q.z, q.w}; }
-static sw__dq sw__dq_mul(sw__dq a, sw__dq b) {
-    return (sw__dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                    a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-static sw__dq sw__dq_normalize(sw__dq q) {
-    double l = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    if (!(l > 0.0)) return (sw__dq){0, 0, 0, 1};
-    return (sw__dq){q.x / l, q.y / l, q.z / l, q.w / l};
-}
-
-/* The shortest rotation turning unit vector a onto unit vector b. */
-static sw__dq sw__dq_arc(const double a[3], const double b[3]) {
-    double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-    if (d >= 1.0 - 1e-15) return (sw__dq){0, 0, 0, 1};
+/* The shortest rotation turning unit vector a onto unit vector b: exactly
+   the identity when they agree to 1e-15, and when they are opposite half a
+   turn about an axis perpendicular to a. */
+static sw__quatd sw__arc(sw__vec3d a, sw__vec3d b) {
+    double d = sw__vec3d_dot(a, b);
+    if (d >= 1.0 - 1e-15) return sw__quatd_identity();
     if (d <= -1.0 + 1e-12) {
-        /* Opposite: half a turn about any axis perpendicular to a. */
-        double axis[3] = {0.0, -a[2], a[1]};
-        if (fabs(a[0]) > 0.9) axis[0] = -a[1], axis[1] = a[0], axis[2] = 0.0;
-        return sw__dq_normalize((sw__dq){axis[0], axis[1], axis[2], 0.0});
+        sw__quatd half_turn = fabs(a.x) > 0.9 ? (sw__quatd){-a.y, a.x, 0.0, 0.0} : (sw__quatd){0.0, -a.z, a.y, 0.0};
+        return sw__quatd_normalize(half_turn);
     }
-    sw__dq q = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0], 1.0 + d};
-    return sw__dq_normalize(q);
+    return sw__quatd_arc(a, b);
 }
 
 /* The rotation of a matrix node's matrix (its polar factor). */
-static sw__dq sw__matrix_rotation(const sw_mat34* m) {
+static sw__quatd sw__matrix_rotation(const sw_mat34* m) {
     sw_mat34 rigid, stretch;
-    if (!sw_mat34_polar(m, &rigid, &stretch)) return (sw__dq){0, 0, 0, 1};
-    return sw__dq_of(sw_quat_from_mat34(&rigid));
+    if (!sw_mat34_polar(m, &rigid, &stretch)) return sw__quatd_identity();
+    return sw__quatd_of(sw_quat_from_mat34(&rigid));
 }
 
 /* World rotations of every node from local transforms (matrix nodes use
    their matrix's rotation). Scale is left out: chains are taken as
    uniformly scaled. */
-static void sw__world_rotations(const sw_model* model, const sw_transform* local, sw__dq* out) {
+static void sw__world_rotations(const sw_model* model, const sw_transform* local, sw__quatd* out) {
     for (size_t i = 0; i < model->node_count; ++i) {
         const sw_model_node* node = &model->nodes[i];
-        sw__dq q = node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__dq_of(local[i].rotation);
-        out[i] = node->parent >= 0 ? sw__dq_mul(out[node->parent], q) : q;
+        sw__quatd q = node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__quatd_of(local[i].rotation);
+        out[i] = node->parent >= 0 ? sw__quatd_mul(out[node->parent], q) : q;
     }
 }
 
@@ -717,22 +701,32 @@ static void* sw__pose_alloc(const sw_model* model, sw_pose* pose) {
     return memory;
 }
 
-sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, const sw_clip* src_clip,
-                           const sw_model* dst, const sw_humanoid_map* dst_map, const sw_retarget_options* options,
-                           sw_clip** out_clip, sw_retarget_info* out_info, sw_diag* diag) {
-    if (out_clip) *out_clip = NULL;
-    if (out_info) *out_info = (sw_retarget_info){0};
-    if (!src || !src_map || !src_clip || !dst || !dst_map || !out_clip)
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "retarget: models, maps, a clip and an output are needed");
-    sw_retarget_options opt = options ? *options : (sw_retarget_options){0};
-    if (!(opt.sample_rate >= 0.0f) || !isfinite(opt.sample_rate))
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "retarget: sample rate %g is not finite and ≥ 0",
-                           (double)opt.sample_rate);
-    /* The bones both maps have, in destination order (parents first). */
-    int bones[SW_HUMANOID_BONE_COUNT];
-    int bone_count = 0;
+/* One retargeting: the two rigs, the bones both maps have, both poses, the
+   world rotations, and the clip being written. */
+typedef struct sw__retarget {
+    const sw_model *src, *dst;
+    const sw_humanoid_map *src_map, *dst_map;
+    int bones[SW_HUMANOID_BONE_COUNT]; /* humanoid bones, in destination order (parents first) */
+    int bone_count;
+    bool move_hips;
+    sw_pose sp, dp;
+    void *src_memory, *dst_memory;
+    sw__quatd *src_rest_q, *src_q, *dst_rest_q, *dst_q; /* world rotations per node */
+    int* drive;                                         /* per destination node: index into bones[], or -1 */
+    sw__quatd fix[SW_HUMANOID_BONE_COUNT];              /* per bone: q_dst_world = q_src_world · fix */
+    sw_vec3 src_hips_rest, dst_hips_rest;
+    float hips_scale;
+    uint32_t aligned; /* bones whose rest directions were turned to match */
+    sw__clip_block blk;
+} sw__retarget;
+
+/* The bones both maps have, in destination order (parents first); a
+   destination node takes one bone (the first), matrix nodes none. */
+static sw_result sw__retarget_bones(sw__retarget* rt, sw_diag* diag) {
+    const sw_model *src = rt->src, *dst = rt->dst;
+    rt->bone_count = 0;
     for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b) {
-        int32_t s = src_map->node[b], d = dst_map->node[b];
+        int32_t s = rt->src_map->node[b], d = rt->dst_map->node[b];
         if (s < -1 || s >= (int64_t)src->node_count)
             return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, b, "retarget: source map's %s is node %d of %zu",
                                sw_humanoid_bone_name((sw_humanoid_bone)b), (int)s, src->node_count);
@@ -740,96 +734,98 @@ sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, 
             return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, b, "retarget: destination map's %s is node %d of %zu",
                                sw_humanoid_bone_name((sw_humanoid_bone)b), (int)d, dst->node_count);
         if (s < 0 || d < 0 || dst->nodes[d].has_matrix) continue; /* matrix nodes are not animated */
-        bool taken = false; /* a node takes one bone: the first */
-        for (int k = 0; k < bone_count; ++k) taken |= dst_map->node[bones[k]] == d;
-        if (!taken) bones[bone_count++] = b;
+        bool taken = false;
+        for (int k = 0; k < rt->bone_count; ++k) taken |= rt->dst_map->node[rt->bones[k]] == d;
+        if (!taken) rt->bones[rt->bone_count++] = b;
     }
-    if (bone_count == 0)
+    if (rt->bone_count == 0)
         return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "retarget: the two humanoid maps share no bone");
-    bool move_hips = opt.hips != SW_RETARGET_HIPS_NONE && src_map->node[SW_HUMANOID_HIPS] >= 0 &&
-                     dst_map->node[SW_HUMANOID_HIPS] >= 0 && !dst->nodes[dst_map->node[SW_HUMANOID_HIPS]].has_matrix;
+    return SW_OK;
+}
 
-    sw_result res = SW_OK;
-    float* times = NULL;
-    size_t sample_count = 0;
-    sw_pose sp = {0}, dp = {0};
-    void *src_memory = NULL, *dst_memory = NULL;
-    sw__dq *src_rest_q = NULL, *src_q = NULL, *dst_rest_q = NULL, *dst_q = NULL;
-    int* drive = NULL; /* per destination node: index into bones[], or -1 */
-    sw__dq fix[SW_HUMANOID_BONE_COUNT];
-    sw__clip_block blk = {0};
+/* Both poses and the per-node rotation arrays; false when out of memory. */
+static bool sw__retarget_alloc(sw__retarget* rt) {
+    rt->src_memory = sw__pose_alloc(rt->src, &rt->sp);
+    rt->dst_memory = sw__pose_alloc(rt->dst, &rt->dp);
+    size_t sn = rt->src->node_count ? rt->src->node_count : 1, dn = rt->dst->node_count ? rt->dst->node_count : 1;
+    rt->src_rest_q = sw__malloc(sn * sizeof *rt->src_rest_q), rt->src_q = sw__malloc(sn * sizeof *rt->src_q);
+    rt->dst_rest_q = sw__malloc(dn * sizeof *rt->dst_rest_q), rt->dst_q = sw__malloc(dn * sizeof *rt->dst_q);
+    rt->drive = sw__malloc(dn * sizeof *rt->drive);
+    return rt->src_memory && rt->dst_memory && rt->src_rest_q && rt->src_q && rt->dst_rest_q && rt->dst_q && rt->drive;
+}
 
-    res = sw__sample_times(src_clip, opt.sample_rate, &times, &sample_count, diag);
-    if (res != SW_OK) return res;
-    src_memory = sw__pose_alloc(src, &sp);
-    dst_memory = sw__pose_alloc(dst, &dp);
-    size_t sn = src->node_count ? src->node_count : 1, dn = dst->node_count ? dst->node_count : 1;
-    src_rest_q = sw__malloc(sn * sizeof *src_rest_q), src_q = sw__malloc(sn * sizeof *src_q);
-    dst_rest_q = sw__malloc(dn * sizeof *dst_rest_q), dst_q = sw__malloc(dn * sizeof *dst_q);
-    drive = sw__malloc(dn * sizeof *drive);
-    if (!src_memory || !dst_memory || !src_rest_q || !src_q || !dst_rest_q || !dst_q || !drive) {
-        res = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
-        goto done;
-    }
+static void sw__retarget_free(sw__retarget* rt) {
+    sw__free(rt->blk.clip);
+    sw__aligned_free(rt->src_memory), sw__aligned_free(rt->dst_memory);
+    sw__free(rt->src_rest_q), sw__free(rt->src_q), sw__free(rt->dst_rest_q), sw__free(rt->dst_q), sw__free(rt->drive);
+}
 
-    /* Rest: world rotations and positions of both rigs. */
-    sw_pose_rest(src, &sp);
-    sw_pose_update_world(src, &sp);
-    sw__world_rotations(src, sp.local, src_rest_q);
-    sw_pose_rest(dst, &dp);
-    sw_pose_update_world(dst, &dp);
-    sw__world_rotations(dst, dp.local, dst_rest_q);
-    /* dp.world keeps the destination's rest until the first sample. */
-    sw_vec3 src_hips_rest = sw_vec3_make(0, 0, 0), dst_hips_rest = sw_vec3_make(0, 0, 0);
-    float hips_scale = 1.0f;
-    if (move_hips) {
-        src_hips_rest = sw__position(&sp.world[src_map->node[SW_HUMANOID_HIPS]]);
-        dst_hips_rest = sw__position(&dp.world[dst_map->node[SW_HUMANOID_HIPS]]);
-        if (opt.hips == SW_RETARGET_HIPS_SCALED) {
-            double ls = sw__leg_length(src_map, sp.world), ld = sw__leg_length(dst_map, dp.world);
-            if (!(ls > 0.0 && ld > 0.0)) ls = src_hips_rest.y, ld = dst_hips_rest.y; /* hip heights */
-            if (ls > 1e-9 && ld > 1e-9 && isfinite(ld / ls)) hips_scale = (float)(ld / ls);
+/* Both rigs at rest: their world rotations, the hips' rest positions and
+   scale, and per bone fix = q_src_rest⁻¹ · A · q_dst_rest (A turns the
+   destination's rest direction onto the source's with MATCH_REST), so
+   that q_dst_world(t) = q_src_world(t) · fix. dp.world keeps the
+   destination's rest until the first sample. */
+static void sw__retarget_rest(sw__retarget* rt, const sw_retarget_options* opt) {
+    const sw_model *src = rt->src, *dst = rt->dst;
+    const sw_humanoid_map *src_map = rt->src_map, *dst_map = rt->dst_map;
+    sw_pose_rest(src, &rt->sp);
+    sw_pose_update_world(src, &rt->sp);
+    sw__world_rotations(src, rt->sp.local, rt->src_rest_q);
+    sw_pose_rest(dst, &rt->dp);
+    sw_pose_update_world(dst, &rt->dp);
+    sw__world_rotations(dst, rt->dp.local, rt->dst_rest_q);
+    rt->src_hips_rest = sw_vec3_make(0, 0, 0), rt->dst_hips_rest = sw_vec3_make(0, 0, 0);
+    rt->hips_scale = 1.0f;
+    if (rt->move_hips) {
+        rt->src_hips_rest = sw__position(&rt->sp.world[src_map->node[SW_HUMANOID_HIPS]]);
+        rt->dst_hips_rest = sw__position(&rt->dp.world[dst_map->node[SW_HUMANOID_HIPS]]);
+        if (opt->hips == SW_RETARGET_HIPS_SCALED) {
+            double ls = sw__leg_length(src_map, rt->sp.world), ld = sw__leg_length(dst_map, rt->dp.world);
+            if (!(ls > 0.0 && ld > 0.0)) ls = rt->src_hips_rest.y, ld = rt->dst_hips_rest.y; /* hip heights */
+            if (ls > 1e-9 && ld > 1e-9 && isfinite(ld / ls)) rt->hips_scale = (float)(ld / ls);
         }
     }
-    /* Per bone: fix = q_src_rest⁻¹ · A · q_dst_rest, so that
-       q_dst_world(t) = q_src_world(t) · fix. */
-    uint32_t aligned = 0;
-    for (size_t i = 0; i < dst->node_count; ++i) drive[i] = -1;
-    for (int k = 0; k < bone_count; ++k) {
-        sw_humanoid_bone b = (sw_humanoid_bone)bones[k];
+    rt->aligned = 0;
+    for (size_t i = 0; i < dst->node_count; ++i) rt->drive[i] = -1;
+    for (int k = 0; k < rt->bone_count; ++k) {
+        sw_humanoid_bone b = (sw_humanoid_bone)rt->bones[k];
         int32_t s = src_map->node[b], d = dst_map->node[b];
-        sw__dq align = {0, 0, 0, 1};
-        sw_humanoid_bone c = opt.reference == SW_RETARGET_MATCH_REST ? sw__direction_bone(b, src_map, dst_map)
-                                                                      : SW_HUMANOID_NONE;
+        sw__quatd align = sw__quatd_identity();
+        sw_humanoid_bone c =
+            opt->reference == SW_RETARGET_MATCH_REST ? sw__direction_bone(b, src_map, dst_map) : SW_HUMANOID_NONE;
         if (c != SW_HUMANOID_NONE) {
-            sw_vec3 vs = sw_vec3_sub(sw__position(&sp.world[src_map->node[c]]), sw__position(&sp.world[s]));
-            sw_vec3 vd = sw_vec3_sub(sw__position(&dp.world[dst_map->node[c]]), sw__position(&dp.world[d]));
+            sw_vec3 vs = sw_vec3_sub(sw__position(&rt->sp.world[src_map->node[c]]), sw__position(&rt->sp.world[s]));
+            sw_vec3 vd = sw_vec3_sub(sw__position(&rt->dp.world[dst_map->node[c]]), sw__position(&rt->dp.world[d]));
             double ls = sw_vec3_length(vs), ld = sw_vec3_length(vd);
             if (ls > 1e-12 && ld > 1e-12) {
-                double a[3] = {vd.x / ld, vd.y / ld, vd.z / ld}, e[3] = {vs.x / ls, vs.y / ls, vs.z / ls};
-                align = sw__dq_arc(a, e);
-                if (fabs(align.w) < cos(0.5 * 0.01 * 3.14159265358979323846 / 180.0)) aligned++;
+                align = sw__arc(sw__vec3d_make(vd.x / ld, vd.y / ld, vd.z / ld),
+                                sw__vec3d_make(vs.x / ls, vs.y / ls, vs.z / ls));
+                if (fabs(align.w) < cos(0.5 * 0.01 * 3.14159265358979323846 / 180.0)) rt->aligned++;
             }
         }
-        fix[k] = sw__dq_mul(sw__dq_mul(sw__dq_conj(src_rest_q[s]), align), dst_rest_q[d]);
-        drive[d] = k;
+        rt->fix[k] = sw__quatd_mul(sw__quatd_mul(sw__quatd_conj(rt->src_rest_q[s]), align), rt->dst_rest_q[d]);
+        rt->drive[d] = k;
     }
+}
 
-    /* The clip: one rotation track per bone, a translation track for the
-       hips, all on the sample times. */
-    size_t track_count = (size_t)bone_count + (move_hips ? 1u : 0u);
-    size_t floats = sample_count * (1u + 4u * (size_t)bone_count + (move_hips ? 3u : 0u));
-    res = sw__clip_alloc(track_count, floats, src_clip->name, &blk, diag);
-    if (res != SW_OK) goto done;
+/* The clip: one rotation track per bone, then a translation track for the
+   hips, all on the sample times (copied in), STEP when every source track
+   is, else LINEAR. */
+static sw_result sw__retarget_layout(sw__retarget* rt, const sw_clip* src_clip, const float* times, size_t sample_count,
+                                     sw_diag* diag) {
+    size_t track_count = (size_t)rt->bone_count + (rt->move_hips ? 1u : 0u);
+    size_t floats = sample_count * (1u + 4u * (size_t)rt->bone_count + (rt->move_hips ? 3u : 0u));
+    sw_result res = sw__clip_alloc(track_count, floats, src_clip->name, &rt->blk, diag);
+    if (res != SW_OK) return res;
     bool all_step = src_clip->track_count > 0;
     for (size_t i = 0; i < src_clip->track_count; ++i) all_step &= src_clip->tracks[i].interpolation == SW_INTERP_STEP;
-    float* out_times = blk.data;
+    float* out_times = rt->blk.data;
     memcpy(out_times, times, sample_count * sizeof *times);
     float* values = out_times + sample_count;
     for (size_t k = 0; k < track_count; ++k) {
-        sw_track* t = &blk.tracks[k];
-        bool hips_track = k == (size_t)bone_count;
-        t->target = (uint32_t)(hips_track ? dst_map->node[SW_HUMANOID_HIPS] : dst_map->node[bones[k]]);
+        sw_track* t = &rt->blk.tracks[k];
+        bool hips_track = k == (size_t)rt->bone_count;
+        t->target = (uint32_t)(hips_track ? rt->dst_map->node[SW_HUMANOID_HIPS] : rt->dst_map->node[rt->bones[k]]);
         t->path = hips_track ? SW_PATH_TRANSLATION : SW_PATH_ROTATION;
         t->interpolation = all_step ? SW_INTERP_STEP : SW_INTERP_LINEAR;
         t->component_count = hips_track ? 3u : 4u;
@@ -838,69 +834,108 @@ sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, 
         t->values = values;
         values += sample_count * t->component_count;
     }
+    return SW_OK;
+}
 
-    int32_t src_hips = src_map->node[SW_HUMANOID_HIPS], dst_hips = dst_map->node[SW_HUMANOID_HIPS];
-    for (size_t si = 0; si < sample_count; ++si) {
-        res = sw_pose_sample(src, src_clip, times[si], false, &sp, diag);
-        if (res != SW_OK) goto done;
-        sw_pose_update_world(src, &sp);
-        sw__world_rotations(src, sp.local, src_q);
-        sw_pose_rest(dst, &dp);
-        /* Destination, parents first: each driven bone's world rotation,
-           made local through its parent's world rotation at this time. */
-        for (size_t i = 0; i < dst->node_count; ++i) {
-            const sw_model_node* node = &dst->nodes[i];
-            int k = drive[i];
-            if (k < 0 || node->has_matrix) {
-                sw__dq q = node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__dq_of(dp.local[i].rotation);
-                dst_q[i] = node->parent >= 0 ? sw__dq_mul(dst_q[node->parent], q) : q;
-            } else {
-                sw__dq world = sw__dq_normalize(sw__dq_mul(src_q[src_map->node[bones[k]]], fix[k]));
-                sw__dq local = node->parent >= 0 ? sw__dq_mul(sw__dq_conj(dst_q[node->parent]), world) : world;
-                local = sw__dq_normalize(local);
-                dst_q[i] = world;
-                float* v = (float*)blk.tracks[k].values + si * 4u;
-                /* Continuous signs, so that keys interpolate the short way. */
-                if (si > 0 && v[-4] * local.x + v[-3] * local.y + v[-2] * local.z + v[-1] * local.w < 0.0)
-                    local = (sw__dq){-local.x, -local.y, -local.z, -local.w};
-                v[0] = (float)local.x, v[1] = (float)local.y, v[2] = (float)local.z, v[3] = (float)local.w;
-                dp.local[i].rotation = (sw_quat){(float)local.x, (float)local.y, (float)local.z, (float)local.w};
+/* Key `si` of every track, from the source posed at that time (rt->sp):
+   the destination, parents first, each driven bone's world rotation made
+   local through its parent's world rotation at this time, and the hips'
+   displacement from rest. */
+static void sw__retarget_keys(sw__retarget* rt, size_t si) {
+    const sw_model* dst = rt->dst;
+    int32_t src_hips = rt->src_map->node[SW_HUMANOID_HIPS], dst_hips = rt->dst_map->node[SW_HUMANOID_HIPS];
+    sw__world_rotations(rt->src, rt->sp.local, rt->src_q);
+    sw_pose_rest(dst, &rt->dp);
+    for (size_t i = 0; i < dst->node_count; ++i) {
+        const sw_model_node* node = &dst->nodes[i];
+        int k = rt->drive[i];
+        if (k < 0 || node->has_matrix) {
+            sw__quatd q =
+                node->has_matrix ? sw__matrix_rotation(&node->matrix) : sw__quatd_of(rt->dp.local[i].rotation);
+            rt->dst_q[i] = node->parent >= 0 ? sw__quatd_mul(rt->dst_q[node->parent], q) : q;
+        } else {
+            sw__quatd world =
+                sw__quatd_normalize(sw__quatd_mul(rt->src_q[rt->src_map->node[rt->bones[k]]], rt->fix[k]));
+            sw__quatd local = node->parent >= 0 ? sw__quatd_mul(sw__quatd_conj(rt->dst_q[node->parent]), world) : world;
+            local = sw__quatd_normalize(local);
+            rt->dst_q[i] = world;
+            float* v = (float*)rt->blk.tracks[k].values + si * 4u;
+            /* Continuous signs, so that keys interpolate the short way. */
+            if (si > 0 && v[-4] * local.x + v[-3] * local.y + v[-2] * local.z + v[-1] * local.w < 0.0)
+                local = (sw__quatd){-local.x, -local.y, -local.z, -local.w};
+            v[0] = (float)local.x, v[1] = (float)local.y, v[2] = (float)local.z, v[3] = (float)local.w;
+            rt->dp.local[i].rotation = (sw_quat){(float)local.x, (float)local.y, (float)local.z, (float)local.w};
+        }
+        if (rt->move_hips && (int32_t)i == dst_hips) {
+            /* The source's displacement from rest, in world axes, scaled. */
+            sw_vec3 move = sw_vec3_sub(sw__position(&rt->sp.world[src_hips]), rt->src_hips_rest);
+            sw_vec3 want = sw_vec3_add(rt->dst_hips_rest, sw_vec3_scale(move, rt->hips_scale));
+            if (node->parent >= 0) {
+                sw_mat34 inv;
+                if (sw_mat34_inverse(&inv, &rt->dp.world[node->parent])) want = sw_mat34_apply_point(&inv, want);
             }
-            if (move_hips && (int32_t)i == dst_hips) {
-                /* The source's displacement from rest, in world axes, scaled. */
-                sw_vec3 move = sw_vec3_sub(sw__position(&sp.world[src_hips]), src_hips_rest);
-                sw_vec3 want = sw_vec3_add(dst_hips_rest, sw_vec3_scale(move, hips_scale));
-                if (node->parent >= 0) {
-                    sw_mat34 inv;
-                    if (sw_mat34_inverse(&inv, &dp.world[node->parent])) want = sw_mat34_apply_point(&inv, want);
-                }
-                float* v = (float*)blk.tracks[bone_count].values + si * 3u;
-                v[0] = want.x, v[1] = want.y, v[2] = want.z;
-                dp.local[i].translation = want;
-            }
-            /* World matrices, for the hips' parent at this time. */
-            if (node->has_matrix) {
-                dp.world[i] = node->parent >= 0 ? sw_mat34_mul(&dp.world[node->parent], &node->matrix) : node->matrix;
-            } else {
-                sw_mat34 m = sw_transform_to_mat34(&dp.local[i]);
-                dp.world[i] = node->parent >= 0 ? sw_mat34_mul(&dp.world[node->parent], &m) : m;
-            }
+            float* v = (float*)rt->blk.tracks[rt->bone_count].values + si * 3u;
+            v[0] = want.x, v[1] = want.y, v[2] = want.z;
+            rt->dp.local[i].translation = want;
+        }
+        /* World matrices, for the hips' parent at this time. */
+        if (node->has_matrix) {
+            rt->dp.world[i] =
+                node->parent >= 0 ? sw_mat34_mul(&rt->dp.world[node->parent], &node->matrix) : node->matrix;
+        } else {
+            sw_mat34 m = sw_transform_to_mat34(&rt->dp.local[i]);
+            rt->dp.world[i] = node->parent >= 0 ? sw_mat34_mul(&rt->dp.world[node->parent], &m) : m;
         }
     }
-    res = sw_clip_finish(blk.clip, diag);
+}
+
+sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, const sw_clip* src_clip,
+                           const sw_model* dst, const sw_humanoid_map* dst_map, const sw_retarget_options* options,
+                           sw_clip** out_clip, sw_retarget_info* out_info, sw_diag* diag) {
+    if (out_clip) *out_clip = NULL;
+    if (out_info) *out_info = (sw_retarget_info){0};
+    if (!src || !src_map || !src_clip || !dst || !dst_map || !out_clip)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1,
+                           "retarget: models, maps, a clip and an output are needed");
+    sw_retarget_options opt = options ? *options : (sw_retarget_options){0};
+    if (!(opt.sample_rate >= 0.0f) || !isfinite(opt.sample_rate))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "retarget: sample rate %g is not finite and ≥ 0",
+                           (double)opt.sample_rate);
+    sw__retarget rt = {.src = src, .dst = dst, .src_map = src_map, .dst_map = dst_map};
+    sw_result res = sw__retarget_bones(&rt, diag);
+    if (res != SW_OK) return res;
+    rt.move_hips = opt.hips != SW_RETARGET_HIPS_NONE && src_map->node[SW_HUMANOID_HIPS] >= 0 &&
+                   dst_map->node[SW_HUMANOID_HIPS] >= 0 && !dst->nodes[dst_map->node[SW_HUMANOID_HIPS]].has_matrix;
+
+    float* times = NULL;
+    size_t sample_count = 0;
+    res = sw__sample_times(src_clip, opt.sample_rate, &times, &sample_count, diag);
+    if (res != SW_OK) return res;
+    if (!sw__retarget_alloc(&rt)) {
+        res = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+        goto done;
+    }
+    sw__retarget_rest(&rt, &opt);
+    res = sw__retarget_layout(&rt, src_clip, times, sample_count, diag);
     if (res != SW_OK) goto done;
-    *out_clip = blk.clip;
-    blk.clip = NULL;
+    for (size_t si = 0; si < sample_count; ++si) {
+        res = sw_pose_sample(src, src_clip, times[si], false, &rt.sp, diag);
+        if (res != SW_OK) goto done;
+        sw_pose_update_world(src, &rt.sp);
+        sw__retarget_keys(&rt, si);
+    }
+    res = sw_clip_finish(rt.blk.clip, diag);
+    if (res != SW_OK) goto done;
+    *out_clip = rt.blk.clip;
+    rt.blk.clip = NULL;
     if (out_info) {
-        out_info->bones = (uint32_t)bone_count;
-        out_info->aligned = aligned;
-        out_info->hips_scale = move_hips ? hips_scale : 1.0f;
+        out_info->bones = (uint32_t)rt.bone_count;
+        out_info->aligned = rt.aligned;
+        out_info->hips_scale = rt.move_hips ? rt.hips_scale : 1.0f;
         out_info->sample_count = sample_count;
     }
 done:
-    sw__free(blk.clip);
     sw__free(times);
-    sw__aligned_free(src_memory), sw__aligned_free(dst_memory);
-    sw__free(src_rest_q), sw__free(src_q), sw__free(dst_rest_q), sw__free(dst_q), sw__free(drive);
+    sw__retarget_free(&rt);
     return res;
 }

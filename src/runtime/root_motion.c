@@ -2,17 +2,26 @@
    times, in-place playback and the character transform (sinew/root_motion.h).
 
    The arithmetic runs in double: deltas are differences of nearby samples,
-   and loop powers multiply the loop's error by the loop count. */
+   and loop powers multiply the loop's error by the loop count. Vectors and
+   quaternions in double come from the library's kit (mat3d_internal.h);
+   the planar motions below are root motion's own. */
 #include "sinew/root_motion.h"
 
 #include <string.h>
 
-typedef struct sw__dv3 { double x, y, z; } sw__dv3;
-typedef struct sw__dq { double x, y, z, w; } sw__dq;
+#include "../math/mat3d_internal.h"
+
 /* A rigid motion on the ground: p ↦ c + R(yaw)·p, R a turn about +Y. */
-typedef struct sw__planar { sw__dv3 c; double yaw; } sw__planar;
+typedef struct sw__planar {
+    sw__vec3d c;
+    double yaw;
+} sw__planar;
 /* Parent space → character space: p ↦ t + s·(r ⊗ p). */
-typedef struct sw__space { sw__dv3 t; sw__dq r; double s; } sw__space;
+typedef struct sw__space {
+    sw__vec3d t;
+    sw__quatd r;
+    double s;
+} sw__space;
 
 /* What one call needs: the root's tracks (found once, then sampled a few
    times), the parent space, and the start of the clip as reference. */
@@ -22,44 +31,19 @@ typedef struct sw__root {
     const sw_track* translation; /* NULL: the rest translation */
     const sw_track* rotation;    /* NULL: the rest rotation */
     sw__space space;
-    sw__dv3 r0;                  /* chosen axes of the position at time 0 */
+    sw__vec3d r0;                /* chosen axes of the position at time 0 */
     double yaw0;                 /* yaw at time 0 */
 } sw__root;
 
-static sw__dv3 sw__dv3_of(sw_vec3 v) { sw__dv3 r = {v.x, v.y, v.z}; return r; }
-static sw__dq sw__dq_of(sw_quat q) { sw__dq r = {q.x, q.y, q.z, q.w}; return r; }
-static sw__dv3 sw__dv3_add(sw__dv3 a, sw__dv3 b) { sw__dv3 r = {a.x + b.x, a.y + b.y, a.z + b.z}; return r; }
-static sw__dv3 sw__dv3_sub(sw__dv3 a, sw__dv3 b) { sw__dv3 r = {a.x - b.x, a.y - b.y, a.z - b.z}; return r; }
-static sw__dv3 sw__dv3_scale(sw__dv3 a, double s) { sw__dv3 r = {a.x * s, a.y * s, a.z * s}; return r; }
-static sw__dv3 sw__dv3_cross(sw__dv3 a, sw__dv3 b) {
-    sw__dv3 r = {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-    return r;
-}
-
-static sw__dq sw__dq_mul(sw__dq a, sw__dq b) {
-    sw__dq r = {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-    return r;
-}
-static sw__dq sw__dq_conj(sw__dq q) { sw__dq r = {-q.x, -q.y, -q.z, q.w}; return r; }
-
-/* v + 2w(u×v) + 2u×(u×v): exact for the identity, so axes a parent of
-   identity leaves alone come back bit for bit. */
-static sw__dv3 sw__dq_rotate(sw__dq q, sw__dv3 v) {
-    sw__dv3 u = {q.x, q.y, q.z};
-    sw__dv3 uv = sw__dv3_cross(u, v);
-    sw__dv3 uuv = sw__dv3_cross(u, uv);
-    return sw__dv3_add(v, sw__dv3_add(sw__dv3_scale(uv, 2.0 * q.w), sw__dv3_scale(uuv, 2.0)));
-}
-
-static sw__dq sw__dq_yaw(double yaw) {
-    sw__dq r = {0.0, sin(0.5 * yaw), 0.0, cos(0.5 * yaw)};
+/* The turn by `yaw` about +Y, with exact zeros off the Y axis. */
+static sw__quatd sw__yaw_quat(double yaw) {
+    sw__quatd r = {0.0, sin(0.5 * yaw), 0.0, cos(0.5 * yaw)};
     return r;
 }
 
 /* The twist of q about +Y as an angle; its sign follows q's hemisphere,
-   so the twist quaternion sw__dq_yaw(angle) is exactly q's own. */
-static double sw__yaw_of(sw__dq q) { return 2.0 * atan2(q.y, q.w); }
+   so the twist quaternion sw__yaw_quat(angle) is exactly q's own. */
+static double sw__yaw_of(sw__quatd q) { return 2.0 * atan2(q.y, q.w); }
 
 static double sw__wrap_pi(double a) {
     double r = fmod(a + SW_PI, 2.0 * SW_PI);
@@ -67,9 +51,9 @@ static double sw__wrap_pi(double a) {
     return r - SW_PI;
 }
 
-static sw__dv3 sw__turn(double yaw, sw__dv3 v) {
+static sw__vec3d sw__turn(double yaw, sw__vec3d v) {
     double c = cos(yaw), s = sin(yaw);
-    sw__dv3 r = {c * v.x + s * v.z, v.y, c * v.z - s * v.x};
+    sw__vec3d r = {c * v.x + s * v.z, v.y, c * v.z - s * v.x};
     return r;
 }
 
@@ -80,12 +64,12 @@ static sw__planar sw__planar_identity(void) {
 
 /* a then b in a's frame: p ↦ a(b(p)). */
 static sw__planar sw__planar_mul(sw__planar a, sw__planar b) {
-    sw__planar r = {sw__dv3_add(a.c, sw__turn(a.yaw, b.c)), a.yaw + b.yaw};
+    sw__planar r = {sw__vec3d_add(a.c, sw__turn(a.yaw, b.c)), a.yaw + b.yaw};
     return r;
 }
 
 static sw__planar sw__planar_inverse(sw__planar a) {
-    sw__planar r = {sw__dv3_scale(sw__turn(-a.yaw, a.c), -1.0), -a.yaw};
+    sw__planar r = {sw__vec3d_scale(sw__turn(-a.yaw, a.c), -1.0), -a.yaw};
     return r;
 }
 
@@ -135,36 +119,36 @@ static sw__space sw__space_of(const sw_mat34* m) {
     sw_mat34 unit = *m;
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++) unit.m[r][c] = (float)(m->m[r][c] / sp.s);
-    sp.r = sw__dq_of(sw_quat_from_mat34(&unit));
+    sp.r = sw__quatd_of(sw_quat_from_mat34(&unit));
     return sp;
 }
 
-static sw__dv3 sw__to_character(const sw__space* sp, sw__dv3 p) {
-    return sw__dv3_add(sp->t, sw__dv3_scale(sw__dq_rotate(sp->r, p), sp->s));
+static sw__vec3d sw__to_character(const sw__space* sp, sw__vec3d p) {
+    return sw__vec3d_add(sp->t, sw__vec3d_scale(sw__quatd_rotate(sp->r, p), sp->s));
 }
 
-static sw__dv3 sw__from_character(const sw__space* sp, sw__dv3 p) {
-    return sw__dq_rotate(sw__dq_conj(sp->r), sw__dv3_scale(sw__dv3_sub(p, sp->t), 1.0 / sp->s));
+static sw__vec3d sw__from_character(const sw__space* sp, sw__vec3d p) {
+    return sw__quatd_rotate(sw__quatd_conj(sp->r), sw__vec3d_scale(sw__vec3d_sub(p, sp->t), 1.0 / sp->s));
 }
 
-static sw__dv3 sw__masked(uint32_t components, sw__dv3 p) {
-    sw__dv3 r = {components & SW_ROOT_MOTION_X ? p.x : 0.0, components & SW_ROOT_MOTION_Y ? p.y : 0.0,
-                 components & SW_ROOT_MOTION_Z ? p.z : 0.0};
+static sw__vec3d sw__masked(uint32_t components, sw__vec3d p) {
+    sw__vec3d r = {components & SW_ROOT_MOTION_X ? p.x : 0.0, components & SW_ROOT_MOTION_Y ? p.y : 0.0,
+                   components & SW_ROOT_MOTION_Z ? p.z : 0.0};
     return r;
 }
 
 /* The root's character-space position and rotation at clip time `time`. */
-static void sw__sample(const sw__root* root, float time, sw__dv3* out_position, sw__dq* out_rotation) {
+static void sw__sample(const sw__root* root, float time, sw__vec3d* out_position, sw__quatd* out_rotation) {
     sw_transform rest = sw__rest(root->rm);
     float v[4];
-    sw__dv3 p = sw__dv3_of(rest.translation);
+    sw__vec3d p = sw__vec3d_of(rest.translation);
     if (root->translation) {
         sw_track_sample(root->translation, time, NULL, v);
         p.x = v[0];
         p.y = v[1];
         p.z = v[2];
     }
-    sw__dq q = sw__dq_of(rest.rotation);
+    sw__quatd q = sw__quatd_of(rest.rotation);
     if (root->rotation) {
         sw_track_sample(root->rotation, time, NULL, v);
         q.x = v[0];
@@ -173,7 +157,7 @@ static void sw__sample(const sw__root* root, float time, sw__dv3* out_position, 
         q.w = v[3];
     }
     *out_position = sw__to_character(&root->space, p);
-    *out_rotation = sw__dq_mul(root->space.r, q);
+    *out_rotation = sw__quatd_mul(root->space.r, q);
 }
 
 static sw__root sw__root_of(const sw_root_motion* rm, const sw_clip* clip) {
@@ -188,8 +172,8 @@ static sw__root sw__root_of(const sw_root_motion* rm, const sw_clip* clip) {
         if (track->path == SW_PATH_ROTATION) root.rotation = track;
     }
     root.space = sw__space_of(&rm->parent);
-    sw__dv3 p0;
-    sw__dq q0;
+    sw__vec3d p0;
+    sw__quatd q0;
     sw__sample(&root, 0.0f, &p0, &q0);
     root.r0 = sw__masked(root.components, p0);
     root.yaw0 = sw__yaw_of(q0);
@@ -198,12 +182,36 @@ static sw__root sw__root_of(const sw_root_motion* rm, const sw_clip* clip) {
 
 /* F(u): p ↦ r(u) + R(φ(u))·(p − r(0)). */
 static sw__planar sw__motion_at(const sw__root* root, double time) {
-    sw__dv3 p;
-    sw__dq q;
+    sw__vec3d p;
+    sw__quatd q;
     sw__sample(root, (float)time, &p, &q);
     double phi = root->components & SW_ROOT_MOTION_YAW ? sw__wrap_pi(sw__yaw_of(q) - root->yaw0) : 0.0;
-    sw__planar f = {sw__dv3_sub(sw__masked(root->components, p), sw__turn(phi, root->r0)), phi};
+    sw__planar f = {sw__vec3d_sub(sw__masked(root->components, p), sw__turn(phi, root->r0)), phi};
     return f;
+}
+
+/* A parent space must be finite, a rotation times a uniform scale
+   (columns of equal length, pairwise perpendicular, within 1e-4 of the
+   scale²) with a positive determinant. */
+static sw_result sw__validate_parent(const sw_mat34* m, sw_diag* diag) {
+    const sw__mat3d a = sw__mat3d_from_mat34(m);
+    const double det = sw__mat3d_det(&a);
+    bool finite = true;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++) finite = finite && isfinite(m->m[r][c]);
+    if (!finite || !(det > 0.0))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1,
+                           "root motion parent is not finite with a positive determinant (det %g)", det);
+    sw__vec3d col[3];
+    for (int c = 0; c < 3; c++) col[c] = sw__vec3d_make(a.m[0][c], a.m[1][c], a.m[2][c]);
+    double s2 = cbrt(det) * cbrt(det), tol = 1e-4 * s2;
+    for (int c = 0; c < 3; c++) {
+        double len2 = sw__vec3d_dot(col[c], col[c]), dot = sw__vec3d_dot(col[c], col[(c + 1) % 3]);
+        if (fabs(len2 - s2) > tol || fabs(dot) > tol)
+            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1,
+                               "root motion parent is not a rotation times a uniform scale (column %d)", c);
+    }
+    return SW_OK;
 }
 
 sw_result sw_root_motion_validate(const sw_root_motion* rm, const sw_clip* clip, sw_diag* diag) {
@@ -219,29 +227,8 @@ sw_result sw_root_motion_validate(const sw_root_motion* rm, const sw_clip* clip,
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "root motion components 0x%x has unknown bits",
                            rm->components);
     if (!sw__mat34_is_zero(&rm->parent)) {
-        const sw_mat34* m = &rm->parent;
-        double col[3][3], len2[3], det = 0.0;
-        for (int c = 0; c < 3; c++) {
-            for (int r = 0; r < 3; r++) col[c][r] = m->m[r][c];
-            len2[c] = col[c][0] * col[c][0] + col[c][1] * col[c][1] + col[c][2] * col[c][2];
-        }
-        det = col[0][0] * (col[1][1] * col[2][2] - col[1][2] * col[2][1]) -
-              col[1][0] * (col[0][1] * col[2][2] - col[0][2] * col[2][1]) +
-              col[2][0] * (col[0][1] * col[1][2] - col[0][2] * col[1][1]);
-        bool finite = true;
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 4; c++) finite = finite && isfinite(m->m[r][c]);
-        if (!finite || !(det > 0.0))
-            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1,
-                               "root motion parent is not finite with a positive determinant (det %g)", det);
-        double s2 = cbrt(det) * cbrt(det), tol = 1e-4 * s2;
-        for (int c = 0; c < 3; c++) {
-            double dot = col[c][0] * col[(c + 1) % 3][0] + col[c][1] * col[(c + 1) % 3][1] +
-                         col[c][2] * col[(c + 1) % 3][2];
-            if (fabs(len2[c] - s2) > tol || fabs(dot) > tol)
-                return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1,
-                                   "root motion parent is not a rotation times a uniform scale (column %d)", c);
-        }
+        sw_result res = sw__validate_parent(&rm->parent, diag);
+        if (res != SW_OK) return res;
     }
     if (!sw__transform_is_zero(&rm->rest)) {
         const sw_transform* t = &rm->rest;
@@ -295,18 +282,18 @@ sw_root_motion_delta sw_root_motion_extract(const sw_root_motion* rm, const sw_c
 void sw_root_motion_remove(const sw_root_motion* rm, const sw_clip* clip, sw_transform* local) {
     SW_ASSERT(rm && clip && local);
     sw__root root = sw__root_of(rm, clip);
-    sw__dv3 p = sw__to_character(&root.space, sw__dv3_of(local->translation));
+    sw__vec3d p = sw__to_character(&root.space, sw__vec3d_of(local->translation));
     if (root.components & SW_ROOT_MOTION_X) p.x = root.r0.x;
     if (root.components & SW_ROOT_MOTION_Y) p.y = root.r0.y;
     if (root.components & SW_ROOT_MOTION_Z) p.z = root.r0.z;
-    sw__dv3 back = sw__from_character(&root.space, p);
+    sw__vec3d back = sw__from_character(&root.space, p);
     local->translation = sw_vec3_make((float)back.x, (float)back.y, (float)back.z);
     if (root.components & SW_ROOT_MOTION_YAW) {
-        sw__dq q = sw__dq_mul(root.space.r, sw__dq_of(local->rotation));
+        sw__quatd q = sw__quatd_mul(root.space.r, sw__quatd_of(local->rotation));
         /* T0·S = T0·T⁻¹·Q. Unwrapped angles keep the sign of q, so a
            pose that moves continuously stays continuous. */
-        q = sw__dq_mul(sw__dq_yaw(root.yaw0 - sw__yaw_of(q)), q);
-        q = sw__dq_mul(sw__dq_conj(root.space.r), q);
+        q = sw__quatd_mul(sw__yaw_quat(root.yaw0 - sw__yaw_of(q)), q);
+        q = sw__quatd_mul(sw__quatd_conj(root.space.r), q);
         local->rotation.x = (float)q.x;
         local->rotation.y = (float)q.y;
         local->rotation.z = (float)q.z;
@@ -315,7 +302,7 @@ void sw_root_motion_remove(const sw_root_motion* rm, const sw_clip* clip, sw_tra
 }
 
 sw_root_motion_character sw_root_motion_apply(sw_root_motion_character character, sw_root_motion_delta delta) {
-    sw__dv3 d = sw__turn(character.yaw, sw__dv3_of(delta.translation));
+    sw__vec3d d = sw__turn(character.yaw, sw__vec3d_of(delta.translation));
     sw_root_motion_character out;
     out.position = sw_vec3_make((float)(character.position.x + d.x), (float)(character.position.y + d.y),
                                 (float)(character.position.z + d.z));

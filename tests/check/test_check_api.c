@@ -306,6 +306,54 @@ static void test_load_error(void) {
     sw_check_report_free(r);
 }
 
+/* sw_check_file's load options reach each importer (here their memory
+   ceilings), and raw influences are kept whatever they say: a negative
+   weight, which only a raw load accepts, is a finding, not a load error. */
+static void test_load_options(void) {
+    char path[1200];
+    check_data_path(path, sizeof path, "clean.gltf");
+    sw_check_report* r = NULL;
+    sw_diag diag;
+    sw_import_options small = {.gltf = {.max_memory = 1024}};
+    SW_CHECK_EQ_INT(sw_check_file(path, &small, NULL, &r, &diag), SW_OK);
+    if (r) {
+        SW_CHECK(r->finding_count == 1 && r->findings[0].code == SW_CHECK_LOAD);
+        SW_CHECK(r->finding_count == 1 && strstr(r->findings[0].message, "max_memory"));
+        sw_check_report_free(r), r = NULL;
+    }
+    check_data_path(path, sizeof path, "weight_negative.gltf");
+    const sw_import_options plain = {.gltf = {.keep_raw_influences = false}};
+    SW_CHECK_EQ_INT(sw_check_file(path, &plain, NULL, &r, &diag), SW_OK);
+    if (r) {
+        SW_CHECK_EQ_INT(count_code(r, SW_CHECK_LOAD), 0);
+        SW_CHECK_EQ_INT(count_code(r, SW_CHECK_WEIGHTS_NEGATIVE), 1);
+        sw_check_report_free(r), r = NULL;
+    }
+}
+
+/* The IQM importer's ceiling is its own: the glTF one does not limit it. */
+static void test_load_options_iqm(void) {
+    const char* assets = getenv("SINEW_ASSETS");
+    if (!assets) SW_SKIP("SINEW_ASSETS not set");
+    char path[1200];
+    sw_check_report* r = NULL;
+    sw_diag diag;
+    snprintf(path, sizeof path, "%s/iqm/guy.iqm", assets);
+    sw_import_options tiny_iqm = {.iqm = {.max_memory = 1000}};
+    SW_CHECK_EQ_INT(sw_check_file(path, &tiny_iqm, NULL, &r, &diag), SW_OK);
+    if (r) {
+        SW_CHECK(r->finding_count == 1 && r->findings[0].code == SW_CHECK_LOAD);
+        SW_CHECK(r->finding_count == 1 && strstr(r->findings[0].message, "max_memory"));
+        sw_check_report_free(r), r = NULL;
+    }
+    sw_import_options tiny_gltf = {.gltf = {.max_memory = 1000}};
+    SW_CHECK_EQ_INT(sw_check_file(path, &tiny_gltf, NULL, &r, &diag), SW_OK);
+    if (r) {
+        SW_CHECK_EQ_INT(count_code(r, SW_CHECK_LOAD), 0);
+        sw_check_report_free(r);
+    }
+}
+
 /* A hand-broken model: the first broken promise, and nothing else. */
 static void test_model_invalid(void) {
     sw_model* model = load("clean.gltf", true);
@@ -372,6 +420,8 @@ int main(void) {
     SW_RUN(test_animated);
     SW_RUN(test_image_unreadable);
     SW_RUN(test_load_error);
+    SW_RUN(test_load_options);
+    SW_RUN(test_load_options_iqm);
     SW_RUN(test_model_invalid);
     return sw_test_finish();
 }
