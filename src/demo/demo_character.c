@@ -683,13 +683,9 @@ static void set_grid(demo_part* p, int cap_rows, int body_rows, int columns, flo
     p->uv_rect[0] = u0, p->uv_rect[1] = v0, p->uv_rect[2] = du, p->uv_rect[3] = dv;
 }
 
-/* The whole body. UV rectangles tile [0,1]² without overlap: torso,
-   neck and head down the left, limbs on the right, the ponytail right of
-   the neck; the skirt (a material of its own) has its own [0,1]². */
-static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
+/* Torso, crotch to the base of the neck (y 1.46), shoulders widest. */
+static void add_torso(demo_mesh* mesh) {
     demo_part p;
-
-    /* Torso, crotch to the base of the neck (y 1.46), shoulders widest. */
     fill_part(&p, PART_TORSO, TAG_TORSO, M_CLOTH, v3(0.0f, 0.82f, 0.0f), v3(0, 1, 0), v3(0, 0, 1), 0.60f, 0.07f, 0.04f);
     add_profile(&p, 0.00f, 0.100f, 0.150f, 0.0f);
     add_profile(&p, 0.13f, 0.110f, 0.165f, 0.0f);
@@ -706,7 +702,11 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     add_chain(&p, 0.66f, J_NECK);
     set_grid(&p, 6, 22, 24, 0.0f, 0.0f, 0.5f, 0.5f);
     add_part(mesh, &p);
+}
 
+/* The neck, from inside the torso to inside the head. */
+static void add_neck(demo_mesh* mesh) {
+    demo_part p;
     fill_part(&p, PART_PLAIN, TAG_NECK, M_SKIN, v3(0.0f, 1.38f, 0.0f), v3(0, 1, 0), v3(0, 0, 1), 0.18f, 0.02f, 0.02f);
     add_profile(&p, 0.00f, 0.050f, 0.055f, 0.0f);
     add_profile(&p, 0.18f, 0.045f, 0.048f, 0.0f);
@@ -716,8 +716,11 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     add_chain(&p, 0.19f, J_HEAD);
     set_grid(&p, 3, 8, 16, 0.0f, 0.5f, 0.25f, 0.125f);
     add_part(mesh, &p);
+}
 
-    /* The head: chin pole at y 1.465, crown at HEAD_TOP_Y. */
+/* The head: chin pole at y 1.465, crown at HEAD_TOP_Y. */
+static void add_head(demo_mesh* mesh) {
+    demo_part p;
     fill_part(&p, PART_HEAD, TAG_HEAD, M_SKIN, v3(0.0f, 1.50f, 0.012f), v3(0, 1, 0), v3(0, 0, 1), 0.12f, 0.035f,
               HEAD_TOP_Y - 1.62f);
     add_profile(&p, 0.00f, 0.088f, 0.074f, 0.0f);
@@ -727,83 +730,99 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     add_chain(&p, 0.04f, J_HEAD);
     set_grid(&p, 8, 10, 28, 0.0f, 0.625f, 0.5f, 0.375f);
     add_part(mesh, &p);
+}
 
-    for (int side = 0; side < 2; side++) {
-        sw_vec3 d = sk->arm_direction[side];
-        float u_side = 0.5f + 0.25f * (float)side;
+/* Arm, shoulder to wrist: the forearm cross-fades over its whole length
+   from forearm to forearm_twist (where a twist shows LBS's candy-wrapper
+   collapse), the upper arm likewise to its twist joint; elbow and wrist
+   get short bands. */
+static void add_arm(demo_mesh* mesh, const demo_skeleton* sk, int side) {
+    demo_part p;
+    sw_vec3 d = sk->arm_direction[side];
+    float u_side = 0.5f + 0.25f * (float)side;
+    fill_part(&p, PART_PLAIN, TAG_ARM, M_SKIN, sk->position[arm_joint(side, ARM_UPPER)], d, v3(0, 0, 1),
+              UPPER_ARM_LENGTH + FOREARM_LENGTH, 0.05f, 0.03f);
+    p.side = side;
+    add_profile(&p, 0.00f, 0.052f, 0.052f, 0.0f);
+    add_profile(&p, 0.10f, 0.047f, 0.045f, 0.0f);
+    add_profile(&p, 0.27f, 0.037f, 0.036f, 0.0f);
+    add_profile(&p, 0.34f, 0.040f, 0.037f, 0.0f);
+    add_profile(&p, 0.53f, 0.029f, 0.025f, 0.0f);
+    add_chain(&p, -0.05f, arm_joint(side, ARM_SHOULDER));
+    add_chain(&p, 0.03f, arm_joint(side, ARM_UPPER));
+    add_chain(&p, 0.05f, arm_joint(side, ARM_UPPER));
+    add_chain(&p, 0.23f, arm_joint(side, ARM_UPPER_TWIST));
+    add_chain(&p, 0.25f, arm_joint(side, ARM_UPPER_TWIST));
+    add_chain(&p, 0.31f, arm_joint(side, ARM_FOREARM));
+    add_chain(&p, 0.32f, arm_joint(side, ARM_FOREARM));
+    add_chain(&p, 0.49f, arm_joint(side, ARM_FOREARM_TWIST));
+    add_chain(&p, 0.50f, arm_joint(side, ARM_FOREARM_TWIST));
+    add_chain(&p, 0.56f, arm_joint(side, ARM_HAND));
+    set_grid(&p, 5, 28, 18, u_side, 0.0f, 0.25f, 0.375f);
+    add_part(mesh, &p);
+}
 
-        /* Arm, shoulder to wrist: the forearm cross-fades over its whole
-           length from forearm to forearm_twist (where a twist shows LBS's
-           candy-wrapper collapse), the upper arm likewise to its twist
-           joint; elbow and wrist get short bands. */
-        fill_part(&p, PART_PLAIN, TAG_ARM, M_SKIN, sk->position[arm_joint(side, ARM_UPPER)], d, v3(0, 0, 1),
-                  UPPER_ARM_LENGTH + FOREARM_LENGTH, 0.05f, 0.03f);
-        p.side = side;
-        add_profile(&p, 0.00f, 0.052f, 0.052f, 0.0f);
-        add_profile(&p, 0.10f, 0.047f, 0.045f, 0.0f);
-        add_profile(&p, 0.27f, 0.037f, 0.036f, 0.0f);
-        add_profile(&p, 0.34f, 0.040f, 0.037f, 0.0f);
-        add_profile(&p, 0.53f, 0.029f, 0.025f, 0.0f);
-        add_chain(&p, -0.05f, arm_joint(side, ARM_SHOULDER));
-        add_chain(&p, 0.03f, arm_joint(side, ARM_UPPER));
-        add_chain(&p, 0.05f, arm_joint(side, ARM_UPPER));
-        add_chain(&p, 0.23f, arm_joint(side, ARM_UPPER_TWIST));
-        add_chain(&p, 0.25f, arm_joint(side, ARM_UPPER_TWIST));
-        add_chain(&p, 0.31f, arm_joint(side, ARM_FOREARM));
-        add_chain(&p, 0.32f, arm_joint(side, ARM_FOREARM));
-        add_chain(&p, 0.49f, arm_joint(side, ARM_FOREARM_TWIST));
-        add_chain(&p, 0.50f, arm_joint(side, ARM_FOREARM_TWIST));
-        add_chain(&p, 0.56f, arm_joint(side, ARM_HAND));
-        set_grid(&p, 5, 28, 18, u_side, 0.0f, 0.25f, 0.375f);
-        add_part(mesh, &p);
+/* Hand: a mitten, wide front to back, as the palm faces the thigh. */
+static void add_hand(demo_mesh* mesh, const demo_skeleton* sk, int side) {
+    demo_part p;
+    sw_vec3 d = sk->arm_direction[side];
+    float u_side = 0.5f + 0.25f * (float)side;
+    fill_part(&p, PART_PLAIN, TAG_HAND, M_SKIN, sk->position[arm_joint(side, ARM_HAND)], d, v3(0, 0, 1), HAND_LENGTH,
+              0.02f, 0.03f);
+    p.side = side;
+    add_profile(&p, 0.00f, 0.030f, 0.020f, 0.0f);
+    add_profile(&p, 0.05f, 0.044f, 0.021f, 0.0f);
+    add_profile(&p, 0.10f, 0.042f, 0.017f, 0.0f);
+    add_profile(&p, 0.15f, 0.034f, 0.012f, 0.0f);
+    add_chain(&p, -0.03f, arm_joint(side, ARM_FOREARM_TWIST));
+    add_chain(&p, 0.04f, arm_joint(side, ARM_HAND));
+    set_grid(&p, 4, 10, 14, u_side, 0.375f, 0.25f, 0.125f);
+    add_part(mesh, &p);
+}
 
-        /* Hand: a mitten, wide front to back, as the palm faces the thigh. */
-        fill_part(&p, PART_PLAIN, TAG_HAND, M_SKIN, sk->position[arm_joint(side, ARM_HAND)], d, v3(0, 0, 1), HAND_LENGTH,
-                  0.02f, 0.03f);
-        p.side = side;
-        add_profile(&p, 0.00f, 0.030f, 0.020f, 0.0f);
-        add_profile(&p, 0.05f, 0.044f, 0.021f, 0.0f);
-        add_profile(&p, 0.10f, 0.042f, 0.017f, 0.0f);
-        add_profile(&p, 0.15f, 0.034f, 0.012f, 0.0f);
-        add_chain(&p, -0.03f, arm_joint(side, ARM_FOREARM_TWIST));
-        add_chain(&p, 0.04f, arm_joint(side, ARM_HAND));
-        set_grid(&p, 4, 10, 14, u_side, 0.375f, 0.25f, 0.125f);
-        add_part(mesh, &p);
+/* Leg, hip to ankle. */
+static void add_leg(demo_mesh* mesh, const demo_skeleton* sk, int side) {
+    demo_part p;
+    float u_side = 0.5f + 0.25f * (float)side;
+    fill_part(&p, PART_PLAIN, TAG_LEG, M_CLOTH, sk->position[leg_joint(side, LEG_THIGH)], v3(0, -1, 0), v3(0, 0, 1),
+              0.82f, 0.07f, 0.04f);
+    p.side = side;
+    add_profile(&p, 0.00f, 0.085f, 0.085f, 0.0f);
+    add_profile(&p, 0.12f, 0.078f, 0.075f, 0.0f);
+    add_profile(&p, 0.40f, 0.052f, 0.050f, 0.0f);
+    add_profile(&p, 0.52f, 0.056f, 0.052f, 0.0f);
+    add_profile(&p, 0.82f, 0.040f, 0.038f, 0.0f);
+    add_chain(&p, -0.05f, J_PELVIS);
+    add_chain(&p, 0.06f, leg_joint(side, LEG_THIGH));
+    add_chain(&p, 0.37f, leg_joint(side, LEG_THIGH));
+    add_chain(&p, 0.45f, leg_joint(side, LEG_SHIN));
+    add_chain(&p, 0.78f, leg_joint(side, LEG_SHIN));
+    add_chain(&p, 0.86f, leg_joint(side, LEG_FOOT));
+    set_grid(&p, 5, 26, 18, u_side, 0.5f, 0.25f, 0.375f);
+    add_part(mesh, &p);
+}
 
-        /* Leg, hip to ankle. */
-        fill_part(&p, PART_PLAIN, TAG_LEG, M_CLOTH, sk->position[leg_joint(side, LEG_THIGH)], v3(0, -1, 0), v3(0, 0, 1),
-                  0.82f, 0.07f, 0.04f);
-        p.side = side;
-        add_profile(&p, 0.00f, 0.085f, 0.085f, 0.0f);
-        add_profile(&p, 0.12f, 0.078f, 0.075f, 0.0f);
-        add_profile(&p, 0.40f, 0.052f, 0.050f, 0.0f);
-        add_profile(&p, 0.52f, 0.056f, 0.052f, 0.0f);
-        add_profile(&p, 0.82f, 0.040f, 0.038f, 0.0f);
-        add_chain(&p, -0.05f, J_PELVIS);
-        add_chain(&p, 0.06f, leg_joint(side, LEG_THIGH));
-        add_chain(&p, 0.37f, leg_joint(side, LEG_THIGH));
-        add_chain(&p, 0.45f, leg_joint(side, LEG_SHIN));
-        add_chain(&p, 0.78f, leg_joint(side, LEG_SHIN));
-        add_chain(&p, 0.86f, leg_joint(side, LEG_FOOT));
-        set_grid(&p, 5, 26, 18, u_side, 0.5f, 0.25f, 0.375f);
-        add_part(mesh, &p);
+/* Foot, heel to toe, along +Z; its centre is lifted by its half height, so
+   the sole lies flat on y = 0. */
+static void add_foot(demo_mesh* mesh, const demo_skeleton* sk, int side) {
+    demo_part p;
+    float u_side = 0.5f + 0.25f * (float)side;
+    float x = sk->position[leg_joint(side, LEG_FOOT)].x;
+    fill_part(&p, PART_FOOT, TAG_FOOT, M_SHOES, v3(x, 0.0f, -0.07f), v3(0, 0, 1), v3(1, 0, 0), 0.22f, 0.03f, 0.03f);
+    p.side = side;
+    add_profile(&p, 0.00f, 0.038f, 0.040f, 0.040f);
+    add_profile(&p, 0.07f, 0.043f, 0.042f, 0.042f);
+    add_profile(&p, 0.15f, 0.046f, 0.030f, 0.030f);
+    add_profile(&p, 0.22f, 0.040f, 0.020f, 0.020f);
+    add_chain(&p, 0.0f, leg_joint(side, LEG_FOOT));
+    set_grid(&p, 4, 12, 16, u_side, 0.875f, 0.25f, 0.125f);
+    add_part(mesh, &p);
+}
 
-        /* Foot, heel to toe, along +Z; its centre is lifted by its half
-           height, so the sole lies flat on y = 0. */
-        float x = sk->position[leg_joint(side, LEG_FOOT)].x;
-        fill_part(&p, PART_FOOT, TAG_FOOT, M_SHOES, v3(x, 0.0f, -0.07f), v3(0, 0, 1), v3(1, 0, 0), 0.22f, 0.03f, 0.03f);
-        p.side = side;
-        add_profile(&p, 0.00f, 0.038f, 0.040f, 0.040f);
-        add_profile(&p, 0.07f, 0.043f, 0.042f, 0.042f);
-        add_profile(&p, 0.15f, 0.046f, 0.030f, 0.030f);
-        add_profile(&p, 0.22f, 0.040f, 0.020f, 0.020f);
-        add_chain(&p, 0.0f, leg_joint(side, LEG_FOOT));
-        set_grid(&p, 4, 12, 16, u_side, 0.875f, 0.25f, 0.125f);
-        add_part(mesh, &p);
-    }
-
-    /* The ponytail: a tapered tube along its chain, its root end inside the
-       head, in the UV cell right of the neck. */
+/* The ponytail: a tapered tube along its chain, its root end inside the
+   head, in the UV cell right of the neck. */
+static void add_ponytail(demo_mesh* mesh) {
+    demo_part p;
     fill_part(&p, PART_PLAIN, TAG_PONYTAIL, M_HAIR, ponytail_start(), ponytail_direction(), v3(1, 0, 0), PONYTAIL_LENGTH, 0.03f,
               0.03f);
     add_profile(&p, 0.00f, 0.036f, 0.040f, 0.0f);
@@ -820,12 +839,15 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     add_chain(&p, 0.41f, J_PONYTAIL_3);
     set_grid(&p, 3, 14, 12, 0.25f, 0.5f, 0.25f, 0.125f);
     add_part(mesh, &p);
+}
 
-    /* The skirt: an elliptic cone from the waist to above the knees, over
-       the hips and thighs, open at the hem (one layer, drawn from both
-       sides). TEXCOORD_0 covers the top half of its own textures (v from
-       the waist, 0, to the hem, 0.5); TEXCOORD_1, the lining seen from
-       inside, the bottom half. */
+/* The skirt: an elliptic cone from the waist to above the knees, over the
+   hips and thighs, open at the hem (one layer, drawn from both sides).
+   TEXCOORD_0 covers the top half of its own textures (v from the waist, 0,
+   to the hem, 0.5); TEXCOORD_1, the lining seen from inside, the bottom
+   half. */
+static void add_skirt(demo_mesh* mesh) {
+    demo_part p;
     fill_part(&p, PART_SKIRT, TAG_SKIRT, M_SKIRT, v3(0.0f, 1.00f, 0.0f), v3(0, -1, 0), v3(0, 0, 1), 0.30f, 0.02f, 0.0f);
     p.open_end = true;
     p.uv1_v0 = 0.5f;
@@ -835,7 +857,23 @@ static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
     add_chain(&p, 0.0f, J_PELVIS);
     set_grid(&p, 2, 10, 48, 0.0f, 0.5f, 1.0f, -0.5f);
     add_part(mesh, &p);
+}
 
+/* The whole body. UV rectangles tile [0,1]² without overlap: torso,
+   neck and head down the left, limbs on the right, the ponytail right of
+   the neck; the skirt (a material of its own) has its own [0,1]². */
+static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
+    add_torso(mesh);
+    add_neck(mesh);
+    add_head(mesh);
+    for (int side = 0; side < 2; side++) {
+        add_arm(mesh, sk, side);
+        add_hand(mesh, sk, side);
+        add_leg(mesh, sk, side);
+        add_foot(mesh, sk, side);
+    }
+    add_ponytail(mesh);
+    add_skirt(mesh);
     map_face(&mesh->primitives[M_FACE]);
 }
 
@@ -1922,160 +1960,201 @@ static void json_toon(json_builder* b, cJSON* material, int m, const material_te
     json_add(b, toon, "outlineColor", json_floats(b, look->outline_color, 3));
 }
 
+/* Everything the GLB is assembled from. */
+typedef struct demo_build {
+    demo_skeleton sk;
+    demo_mesh mesh;
+    glb_writer* w; /* large: on the heap */
+    clip_keys keys[CLIP_COUNT];
+    int inverse_binds; /* accessor */
+    primitive_accessors prims[MATERIAL_COUNT];
+    clip_accessors anims[CLIP_COUNT];
+    material_textures textures[MATERIAL_COUNT];
+} demo_build;
+
+/* "asset", "scene", "scenes" and "nodes": the joints in their order,
+   the body's node between the body joints and the spring joints. */
+static void json_scene_nodes(json_builder* b, cJSON* root, const demo_skeleton* sk) {
+    cJSON* asset = json_object(b, root, "asset");
+    json_string(b, asset, "version", "2.0");
+    json_string(b, asset, "generator", "sinew " SW_VERSION_STRING " built-in demo character");
+    json_int(b, root, "scene", 0);
+    cJSON* scene = json_object(b, json_array(b, root, "scenes"), NULL);
+    json_string(b, scene, "name", "demo character");
+    cJSON* roots = json_array(b, scene, "nodes");
+    json_int(b, roots, NULL, J_PELVIS);
+    json_int(b, roots, NULL, BODY_NODE);
+
+    cJSON* nodes = json_array(b, root, "nodes");
+    for (int node_index = 0; node_index <= JOINT_COUNT; node_index++) {
+        if (node_index == BODY_NODE) {
+            cJSON* body = json_object(b, nodes, NULL);
+            json_string(b, body, "name", "body");
+            json_int(b, body, "mesh", 0);
+            json_int(b, body, "skin", 0);
+            continue;
+        }
+        int n = node_index < BODY_NODE ? node_index : node_index - 1;
+        cJSON* node = json_object(b, nodes, NULL);
+        sw_vec3 t = rest_local_translation(sk, n);
+        float translation[3] = {t.x, t.y, t.z};
+        json_string(b, node, "name", joint_names[n]);
+        json_add(b, node, "translation", json_floats(b, translation, 3));
+        cJSON* children = NULL;
+        for (int c = 0; c < JOINT_COUNT; c++) {
+            if (joint_parents[c] != n) continue;
+            if (!children) children = json_array(b, node, "children");
+            json_int(b, children, NULL, joint_node(c));
+        }
+    }
+}
+
+/* "skins": one skin over every joint. */
+static void json_skin(json_builder* b, cJSON* root, int inverse_binds) {
+    cJSON* skin = json_object(b, json_array(b, root, "skins"), NULL);
+    json_string(b, skin, "name", "skeleton");
+    json_int(b, skin, "inverseBindMatrices", inverse_binds);
+    json_int(b, skin, "skeleton", J_PELVIS);
+    cJSON* joints = json_array(b, skin, "joints");
+    for (int n = 0; n < JOINT_COUNT; n++) json_int(b, joints, NULL, joint_node(n));
+}
+
+/* "meshes": the body, one primitive per material. */
+static void json_mesh(json_builder* b, cJSON* root, const primitive_accessors* prims) {
+    cJSON* mesh = json_object(b, json_array(b, root, "meshes"), NULL);
+    json_string(b, mesh, "name", "body");
+    cJSON* primitives = json_array(b, mesh, "primitives");
+    for (int m = 0; m < MATERIAL_COUNT; m++) {
+        const primitive_accessors* a = &prims[m];
+        cJSON* primitive = json_object(b, primitives, NULL);
+        cJSON* attributes = json_object(b, primitive, "attributes");
+        json_int(b, attributes, "POSITION", a->position);
+        json_int(b, attributes, "NORMAL", a->normal);
+        json_int(b, attributes, "TANGENT", a->tangent);
+        json_int(b, attributes, "TEXCOORD_0", a->texcoord);
+        if (a->texcoord1 >= 0) json_int(b, attributes, "TEXCOORD_1", a->texcoord1);
+        json_int(b, attributes, "JOINTS_0", a->joints);
+        json_int(b, attributes, "WEIGHTS_0", a->weights);
+        json_int(b, primitive, "indices", a->indices);
+        json_int(b, primitive, "material", m);
+        json_int(b, primitive, "mode", 4);
+    }
+}
+
+/* "materials": metallic-roughness and SW_materials_toon. */
+static void json_materials(json_builder* b, cJSON* root, const material_textures* textures) {
+    cJSON* materials_json = json_array(b, root, "materials");
+    for (int m = 0; m < MATERIAL_COUNT; m++) {
+        cJSON* material = json_object(b, materials_json, NULL);
+        json_string(b, material, "name", looks[m].name);
+        cJSON* pbr = json_object(b, material, "pbrMetallicRoughness");
+        json_add(b, pbr, "baseColorFactor", json_floats(b, looks[m].base_color, 4));
+        json_texture_info(b, pbr, "baseColorTexture", textures[m].base, 0);
+        json_int(b, pbr, "metallicFactor", 0);
+        json_add(b, pbr, "roughnessFactor", json_float(looks[m].roughness));
+        if (m == M_SKIRT) json_bool(b, material, "doubleSided", true);
+        json_toon(b, material, m, &textures[m], joint_node(J_HEAD));
+    }
+}
+
+/* "samplers", "images" (PNG in bufferViews after the accessors') and
+   "textures", one per image. */
+static void json_images(json_builder* b, cJSON* root, const glb_writer* w) {
+    static const int wrap_clamp = 33071, linear = 9729, linear_mipmap_linear = 9987;
+    cJSON* sampler_list = json_array(b, root, "samplers");
+    for (int s = 0; s < SAMPLER_COUNT; s++) {
+        cJSON* sampler = json_object(b, sampler_list, NULL);
+        json_int(b, sampler, "magFilter", linear);
+        json_int(b, sampler, "minFilter", s == SAMPLER_MIPMAPPED ? linear_mipmap_linear : linear);
+        json_int(b, sampler, "wrapS", wrap_clamp);
+        json_int(b, sampler, "wrapT", wrap_clamp);
+    }
+    cJSON* images = json_array(b, root, "images");
+    cJSON* textures_json = json_array(b, root, "textures");
+    for (int i = 0; i < w->image_count; i++) {
+        cJSON* image = json_object(b, images, NULL);
+        json_string(b, image, "name", w->images[i].name);
+        json_int(b, image, "bufferView", w->accessor_count + i);
+        json_string(b, image, "mimeType", "image/png");
+        cJSON* texture = json_object(b, textures_json, NULL);
+        json_int(b, texture, "sampler", w->images[i].sampler);
+        json_int(b, texture, "source", i);
+    }
+}
+
+/* "animations": one sampler per channel, the pelvis's translation, then
+   every body joint's rotation. */
+static void json_animations(json_builder* b, cJSON* root, const clip_accessors* anims) {
+    cJSON* animations = json_array(b, root, "animations");
+    for (size_t c = 0; c < CLIP_COUNT; c++) {
+        const clip_accessors* a = &anims[c];
+        cJSON* animation = json_object(b, animations, NULL);
+        json_string(b, animation, "name", clips[c].name);
+        cJSON* channels = json_array(b, animation, "channels");
+        cJSON* samplers = json_array(b, animation, "samplers");
+        for (int k = 0; k <= BODY_JOINT_COUNT; k++) {
+            /* k = 0: the pelvis's translation; k ≥ 1: joint k − 1's rotation */
+            cJSON* channel = json_object(b, channels, NULL);
+            json_int(b, channel, "sampler", k);
+            cJSON* target = json_object(b, channel, "target");
+            json_int(b, target, "node", k == 0 ? J_PELVIS : k - 1);
+            json_string(b, target, "path", k == 0 ? "translation" : "rotation");
+            cJSON* sampler = json_object(b, samplers, NULL);
+            json_int(b, sampler, "input", a->times);
+            json_int(b, sampler, "output", k == 0 ? a->translation : a->rotation[k - 1]);
+            json_string(b, sampler, "interpolation", "LINEAR");
+        }
+    }
+}
+
+/* "accessors", "bufferViews" (one per accessor, then one per image) and
+   "buffers": the GLB's BIN chunk. */
+static void json_buffers(json_builder* b, cJSON* root, const glb_writer* w) {
+    cJSON* accessors = json_array(b, root, "accessors");
+    for (int i = 0; i < w->accessor_count; i++) {
+        const gltf_accessor* a = &w->accessors[i];
+        cJSON* accessor = json_object(b, accessors, NULL);
+        json_int(b, accessor, "bufferView", i);
+        json_int(b, accessor, "componentType", a->component_type);
+        json_int(b, accessor, "count", (double)a->count);
+        json_string(b, accessor, "type", a->type);
+        if (a->bound_count) {
+            json_add(b, accessor, "min", json_floats(b, a->min, a->bound_count));
+            json_add(b, accessor, "max", json_floats(b, a->max, a->bound_count));
+        }
+    }
+    cJSON* views = json_array(b, root, "bufferViews");
+    for (int i = 0; i < w->accessor_count; i++) {
+        const gltf_accessor* a = &w->accessors[i];
+        cJSON* view = json_object(b, views, NULL);
+        json_int(b, view, "buffer", 0);
+        json_int(b, view, "byteOffset", (double)a->view_offset);
+        json_int(b, view, "byteLength", (double)a->view_length);
+        if (a->view_target) json_int(b, view, "target", a->view_target);
+    }
+    for (int i = 0; i < w->image_count; i++) {
+        cJSON* view = json_object(b, views, NULL);
+        json_int(b, view, "buffer", 0);
+        json_int(b, view, "byteOffset", (double)w->images[i].view_offset);
+        json_int(b, view, "byteLength", (double)w->images[i].view_length);
+    }
+    cJSON* buffer = json_object(b, json_array(b, root, "buffers"), NULL);
+    json_int(b, buffer, "byteLength", (double)w->bin.size);
+}
+
 /* The glTF JSON; NULL when an allocation failed. */
-static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inverse_binds,
-                         const primitive_accessors* prims, const clip_accessors* anims,
-                         const material_textures* textures) {
+static cJSON* build_json(const demo_build* d) {
     json_builder b = {false};
     sw__cjson_use_allocator();
     cJSON* root = cJSON_CreateObject();
     if (!root) return NULL;
-
-    cJSON* asset = json_object(&b, root, "asset");
-    json_string(&b, asset, "version", "2.0");
-    json_string(&b, asset, "generator", "sinew " SW_VERSION_STRING " built-in demo character");
-    json_int(&b, root, "scene", 0);
-    cJSON* scene = json_object(&b, json_array(&b, root, "scenes"), NULL);
-    json_string(&b, scene, "name", "demo character");
-    cJSON* roots = json_array(&b, scene, "nodes");
-    json_int(&b, roots, NULL, J_PELVIS);
-    json_int(&b, roots, NULL, BODY_NODE);
-
-    cJSON* nodes = json_array(&b, root, "nodes");
-    for (int node_index = 0; node_index <= JOINT_COUNT; node_index++) {
-        if (node_index == BODY_NODE) {
-            cJSON* body = json_object(&b, nodes, NULL);
-            json_string(&b, body, "name", "body");
-            json_int(&b, body, "mesh", 0);
-            json_int(&b, body, "skin", 0);
-            continue;
-        }
-        int n = node_index < BODY_NODE ? node_index : node_index - 1;
-        cJSON* node = json_object(&b, nodes, NULL);
-        sw_vec3 t = rest_local_translation(sk, n);
-        float translation[3] = {t.x, t.y, t.z};
-        json_string(&b, node, "name", joint_names[n]);
-        json_add(&b, node, "translation", json_floats(&b, translation, 3));
-        cJSON* children = NULL;
-        for (int c = 0; c < JOINT_COUNT; c++) {
-            if (joint_parents[c] != n) continue;
-            if (!children) children = json_array(&b, node, "children");
-            json_int(&b, children, NULL, joint_node(c));
-        }
-    }
-
-    cJSON* skin = json_object(&b, json_array(&b, root, "skins"), NULL);
-    json_string(&b, skin, "name", "skeleton");
-    json_int(&b, skin, "inverseBindMatrices", inverse_binds);
-    json_int(&b, skin, "skeleton", J_PELVIS);
-    cJSON* joints = json_array(&b, skin, "joints");
-    for (int n = 0; n < JOINT_COUNT; n++) json_int(&b, joints, NULL, joint_node(n));
-
-    cJSON* mesh = json_object(&b, json_array(&b, root, "meshes"), NULL);
-    json_string(&b, mesh, "name", "body");
-    cJSON* primitives = json_array(&b, mesh, "primitives");
-    for (int m = 0; m < MATERIAL_COUNT; m++) {
-        const primitive_accessors* a = &prims[m];
-        cJSON* primitive = json_object(&b, primitives, NULL);
-        cJSON* attributes = json_object(&b, primitive, "attributes");
-        json_int(&b, attributes, "POSITION", a->position);
-        json_int(&b, attributes, "NORMAL", a->normal);
-        json_int(&b, attributes, "TANGENT", a->tangent);
-        json_int(&b, attributes, "TEXCOORD_0", a->texcoord);
-        if (a->texcoord1 >= 0) json_int(&b, attributes, "TEXCOORD_1", a->texcoord1);
-        json_int(&b, attributes, "JOINTS_0", a->joints);
-        json_int(&b, attributes, "WEIGHTS_0", a->weights);
-        json_int(&b, primitive, "indices", a->indices);
-        json_int(&b, primitive, "material", m);
-        json_int(&b, primitive, "mode", 4);
-    }
-
-    cJSON* materials_json = json_array(&b, root, "materials");
-    for (int m = 0; m < MATERIAL_COUNT; m++) {
-        cJSON* material = json_object(&b, materials_json, NULL);
-        json_string(&b, material, "name", looks[m].name);
-        cJSON* pbr = json_object(&b, material, "pbrMetallicRoughness");
-        json_add(&b, pbr, "baseColorFactor", json_floats(&b, looks[m].base_color, 4));
-        json_texture_info(&b, pbr, "baseColorTexture", textures[m].base, 0);
-        json_int(&b, pbr, "metallicFactor", 0);
-        json_add(&b, pbr, "roughnessFactor", json_float(looks[m].roughness));
-        if (m == M_SKIRT) json_bool(&b, material, "doubleSided", true);
-        json_toon(&b, material, m, &textures[m], joint_node(J_HEAD));
-    }
-
-    static const int wrap_clamp = 33071, linear = 9729, linear_mipmap_linear = 9987;
-    cJSON* sampler_list = json_array(&b, root, "samplers");
-    for (int s = 0; s < SAMPLER_COUNT; s++) {
-        cJSON* sampler = json_object(&b, sampler_list, NULL);
-        json_int(&b, sampler, "magFilter", linear);
-        json_int(&b, sampler, "minFilter", s == SAMPLER_MIPMAPPED ? linear_mipmap_linear : linear);
-        json_int(&b, sampler, "wrapS", wrap_clamp);
-        json_int(&b, sampler, "wrapT", wrap_clamp);
-    }
-    cJSON* images = json_array(&b, root, "images");
-    cJSON* textures_json = json_array(&b, root, "textures");
-    for (int i = 0; i < w->image_count; i++) {
-        cJSON* image = json_object(&b, images, NULL);
-        json_string(&b, image, "name", w->images[i].name);
-        json_int(&b, image, "bufferView", w->accessor_count + i);
-        json_string(&b, image, "mimeType", "image/png");
-        cJSON* texture = json_object(&b, textures_json, NULL);
-        json_int(&b, texture, "sampler", w->images[i].sampler);
-        json_int(&b, texture, "source", i);
-    }
-
-    /* One sampler per channel: the pelvis's translation, then every body joint's rotation. */
-    cJSON* animations = json_array(&b, root, "animations");
-    for (size_t c = 0; c < CLIP_COUNT; c++) {
-        const clip_accessors* a = &anims[c];
-        cJSON* animation = json_object(&b, animations, NULL);
-        json_string(&b, animation, "name", clips[c].name);
-        cJSON* channels = json_array(&b, animation, "channels");
-        cJSON* samplers = json_array(&b, animation, "samplers");
-        for (int k = 0; k <= BODY_JOINT_COUNT; k++) {
-            /* k = 0: the pelvis's translation; k ≥ 1: joint k − 1's rotation */
-            cJSON* channel = json_object(&b, channels, NULL);
-            json_int(&b, channel, "sampler", k);
-            cJSON* target = json_object(&b, channel, "target");
-            json_int(&b, target, "node", k == 0 ? J_PELVIS : k - 1);
-            json_string(&b, target, "path", k == 0 ? "translation" : "rotation");
-            cJSON* sampler = json_object(&b, samplers, NULL);
-            json_int(&b, sampler, "input", a->times);
-            json_int(&b, sampler, "output", k == 0 ? a->translation : a->rotation[k - 1]);
-            json_string(&b, sampler, "interpolation", "LINEAR");
-        }
-    }
-
-    cJSON* accessors = json_array(&b, root, "accessors");
-    for (int i = 0; i < w->accessor_count; i++) {
-        const gltf_accessor* a = &w->accessors[i];
-        cJSON* accessor = json_object(&b, accessors, NULL);
-        json_int(&b, accessor, "bufferView", i);
-        json_int(&b, accessor, "componentType", a->component_type);
-        json_int(&b, accessor, "count", (double)a->count);
-        json_string(&b, accessor, "type", a->type);
-        if (a->bound_count) {
-            json_add(&b, accessor, "min", json_floats(&b, a->min, a->bound_count));
-            json_add(&b, accessor, "max", json_floats(&b, a->max, a->bound_count));
-        }
-    }
-    cJSON* views = json_array(&b, root, "bufferViews");
-    for (int i = 0; i < w->accessor_count; i++) {
-        const gltf_accessor* a = &w->accessors[i];
-        cJSON* view = json_object(&b, views, NULL);
-        json_int(&b, view, "buffer", 0);
-        json_int(&b, view, "byteOffset", (double)a->view_offset);
-        json_int(&b, view, "byteLength", (double)a->view_length);
-        if (a->view_target) json_int(&b, view, "target", a->view_target);
-    }
-    for (int i = 0; i < w->image_count; i++) {
-        cJSON* view = json_object(&b, views, NULL);
-        json_int(&b, view, "buffer", 0);
-        json_int(&b, view, "byteOffset", (double)w->images[i].view_offset);
-        json_int(&b, view, "byteLength", (double)w->images[i].view_length);
-    }
-    cJSON* buffer = json_object(&b, json_array(&b, root, "buffers"), NULL);
-    json_int(&b, buffer, "byteLength", (double)w->bin.size);
+    json_scene_nodes(&b, root, &d->sk);
+    json_skin(&b, root, d->inverse_binds);
+    json_mesh(&b, root, d->prims);
+    json_materials(&b, root, d->textures);
+    json_images(&b, root, d->w);
+    json_animations(&b, root, d->anims);
+    json_buffers(&b, root, d->w);
     cJSON* used = json_array(&b, root, "extensionsUsed");
     json_spring_bones(&b, root, used);
     json_string(&b, used, NULL, "SW_materials_toon");
@@ -2129,12 +2208,11 @@ static bool add_textures(glb_writer* w, const demo_mesh* mesh, material_textures
 
 /* The GLB of the writer's buffers and images: a block for free() in
    *out_glb, or false when memory ran out. */
-static bool assemble_glb(const demo_skeleton* sk, glb_writer* w, int inverse_binds, const primitive_accessors* prims,
-                         const clip_accessors* anims, const material_textures* textures, unsigned char** out_glb,
-                         size_t* out_size) {
+static bool assemble_glb(demo_build* d, unsigned char** out_glb, size_t* out_size) {
+    glb_writer* w = d->w;
     buffer_align4(&w->bin, 0);
     if (w->failed || w->bin.failed) return false;
-    cJSON* tree = build_json(sk, w, inverse_binds, prims, anims, textures);
+    cJSON* tree = build_json(d);
     char* text = tree ? cJSON_PrintUnformatted(tree) : NULL;
     cJSON_Delete(tree);
     if (!text) return false;
@@ -2162,110 +2240,124 @@ static bool assemble_glb(const demo_skeleton* sk, glb_writer* w, int inverse_bin
     return true;
 }
 
-sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag) {
-    SW_ASSERT(out_data && out_size);
-    *out_data = NULL;
-    *out_size = 0;
+static void free_build(demo_build* d) {
+    free_mesh(&d->mesh);
+    for (size_t c = 0; c < CLIP_COUNT; c++) free_clip_keys(&d->keys[c]);
+    if (d->w) sw__free(d->w->bin.data);
+    sw__free(d->w);
+    d->w = NULL;
+}
 
-    demo_skeleton sk;
-    build_skeleton(&sk);
-    demo_mesh mesh;
-    memset(&mesh, 0, sizeof mesh);
-    glb_writer* w = sw__calloc(1, sizeof *w);
-    clip_keys keys[CLIP_COUNT];
-    memset(keys, 0, sizeof keys);
-    unsigned char* glb = NULL;
-    size_t total = 0;
-    const char* stage = "the writer";
-    sw_result result = SW_ERR_OUT_OF_MEMORY;
-    char detail[sizeof diag->message + 2] = "";
-    if (!w) goto fail;
-
-    stage = "the mesh";
-    build_mesh(&mesh, &sk);
-    if (mesh.failed) goto fail;
-
-    stage = "the buffers";
+/* The inverse bind matrices and every primitive's vertex streams and
+   indices; false when memory ran out. */
+static bool write_mesh_buffers(demo_build* d) {
     float inverse_bind[JOINT_COUNT][16];
     for (int n = 0; n < JOINT_COUNT; n++) {
         /* Column-major identity with the translation −p in the last column. */
         memset(inverse_bind[n], 0, sizeof inverse_bind[n]);
         inverse_bind[n][0] = inverse_bind[n][5] = inverse_bind[n][10] = inverse_bind[n][15] = 1.0f;
-        inverse_bind[n][12] = -sk.position[n].x;
-        inverse_bind[n][13] = -sk.position[n].y;
-        inverse_bind[n][14] = -sk.position[n].z;
+        inverse_bind[n][12] = -d->sk.position[n].x;
+        inverse_bind[n][13] = -d->sk.position[n].y;
+        inverse_bind[n][14] = -d->sk.position[n].z;
     }
-    int inverse_binds = add_float_accessor(w, &inverse_bind[0][0], JOINT_COUNT, "MAT4", 0, false);
-    primitive_accessors prims[MATERIAL_COUNT];
+    d->inverse_binds = add_float_accessor(d->w, &inverse_bind[0][0], JOINT_COUNT, "MAT4", 0, false);
     for (int m = 0; m < MATERIAL_COUNT; m++)
-        if (!write_primitive(w, &mesh.primitives[m], m == M_SKIRT, &prims[m])) goto fail;
+        if (!write_primitive(d->w, &d->mesh.primitives[m], m == M_SKIRT, &d->prims[m])) return false;
+    return true;
+}
 
-    stage = "the clips";
-    clip_accessors anims[CLIP_COUNT];
+/* Every clip sampled, and its keys written as accessors; false when
+   memory ran out. */
+static bool write_clips(demo_build* d) {
+    glb_writer* w = d->w;
     for (size_t c = 0; c < CLIP_COUNT; c++) {
-        if (!sample_clip(&sk, &clips[c], &keys[c])) goto fail;
-        size_t n = (size_t)keys[c].key_count;
-        anims[c].times = add_float_accessor(w, keys[c].times, n, "SCALAR", 0, true);
-        anims[c].translation = add_float_accessor(w, keys[c].translations, n, "VEC3", 0, false);
+        clip_keys* keys = &d->keys[c];
+        clip_accessors* anim = &d->anims[c];
+        if (!sample_clip(&d->sk, &clips[c], keys)) return false;
+        size_t n = (size_t)keys->key_count;
+        anim->times = add_float_accessor(w, keys->times, n, "SCALAR", 0, true);
+        anim->translation = add_float_accessor(w, keys->translations, n, "VEC3", 0, false);
         for (int j = 0; j < BODY_JOINT_COUNT; j++)
-            anims[c].rotation[j] = add_float_accessor(w, &keys[c].rotations[(size_t)j * n * 4], n, "VEC4", 0, false);
+            anim->rotation[j] = add_float_accessor(w, &keys->rotations[(size_t)j * n * 4], n, "VEC4", 0, false);
     }
     buffer_align4(&w->bin, 0);
-    if (w->failed || w->bin.failed) goto fail;
+    return !w->failed && !w->bin.failed;
+}
 
-    stage = "the textures";
-    material_textures textures[MATERIAL_COUNT];
-    if (!add_textures(w, &mesh, textures)) goto fail;
-
-    /* The face map is baked from the face as the importer reads it: a
-       first GLB without it, loaded, baked, and the map added. The library
-       does this once, at build time (demo_face_sdf_gen.c writes the map
-       into demo_face_sdf.h), so that generating the character stays cheap;
-       the generator itself runs the bake here. */
-    stage = "the face shadow map";
+/* The face's shadow map, baked from the face as the importer reads it: a
+   first GLB without it, loaded, baked, and the map added. The library
+   does this once, at build time (demo_face_sdf_gen.c writes the map into
+   demo_face_sdf.h), so that generating the character stays cheap; the
+   generator itself runs the bake here. On failure, the face has no map
+   (textures[M_FACE].face_sdf < 0) and *result and detail say why. */
+static void add_face_sdf(demo_build* d, sw_result* result, char* detail, size_t detail_size) {
 #ifdef SW_DEMO_FACE_SDF_BAKED
+    (void)result, (void)detail, (void)detail_size;
     _Static_assert(sizeof sw__demo_face_sdf_rgba == (size_t)FACE_SDF_SIZE * FACE_SDF_SIZE * 4,
                    "demo_face_sdf.h was made for another FACE_SDF_SIZE");
-    textures[M_FACE].face_sdf =
-        add_png(w, "face_sdf", sw__demo_face_sdf_rgba, FACE_SDF_SIZE, FACE_SDF_SIZE, 4, SAMPLER_EXACT);
+    d->textures[M_FACE].face_sdf =
+        add_png(d->w, "face_sdf", sw__demo_face_sdf_rgba, FACE_SDF_SIZE, FACE_SDF_SIZE, 4, SAMPLER_EXACT);
 #else
     uint8_t* sdf = sw__malloc((size_t)FACE_SDF_SIZE * FACE_SDF_SIZE * 4);
     sw_model* model = NULL;
-    if (sdf && assemble_glb(&sk, w, inverse_binds, prims, anims, textures, &glb, &total)) {
+    unsigned char* glb = NULL;
+    size_t total = 0;
+    if (sdf && assemble_glb(d, &glb, &total)) {
         sw_diag bake_diag;
-        result = sw_gltf_load_memory(glb, total, SW_DEMO_CHARACTER_NAME, NULL, NULL, &model, &bake_diag);
-        if (result == SW_OK)
-            result = sw_toon_bake_face_sdf(model, M_FACE, model->node_from_source[joint_node(J_HEAD)], FACE_SDF_SIZE,
-                                           sdf, &bake_diag);
-        if (result == SW_OK)
-            textures[M_FACE].face_sdf = add_png(w, "face_sdf", sdf, FACE_SDF_SIZE, FACE_SDF_SIZE, 4, SAMPLER_EXACT);
+        *result = sw_gltf_load_memory(glb, total, SW_DEMO_CHARACTER_NAME, NULL, NULL, &model, &bake_diag);
+        if (*result == SW_OK)
+            *result = sw_toon_bake_face_sdf(model, M_FACE, model->node_from_source[joint_node(J_HEAD)], FACE_SDF_SIZE,
+                                            sdf, &bake_diag);
+        if (*result == SW_OK)
+            d->textures[M_FACE].face_sdf = add_png(d->w, "face_sdf", sdf, FACE_SDF_SIZE, FACE_SDF_SIZE, 4, SAMPLER_EXACT);
         else /* our own GLB: only memory should fail, but say what did */
-            snprintf(detail, sizeof detail, ": %s", bake_diag.message);
+            snprintf(detail, detail_size, ": %s", bake_diag.message);
     }
     sw_model_free(model);
     sw__free(sdf);
     sw__free(glb);
-    glb = NULL;
 #endif
-    if (textures[M_FACE].face_sdf < 0) goto fail;
+}
 
+sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag) {
+    SW_ASSERT(out_data && out_size);
+    *out_data = NULL;
+    *out_size = 0;
+
+    demo_build d;
+    memset(&d, 0, sizeof d);
+    build_skeleton(&d.sk);
+    d.w = sw__calloc(1, sizeof *d.w);
+    unsigned char* glb = NULL;
+    size_t total = 0;
+    const char* stage = "the writer";
+    sw_result result = SW_ERR_OUT_OF_MEMORY;
+    char detail[sizeof diag->message + 2] = "";
+    if (!d.w) goto fail;
+
+    stage = "the mesh";
+    build_mesh(&d.mesh, &d.sk);
+    if (d.mesh.failed) goto fail;
+    stage = "the buffers";
+    if (!write_mesh_buffers(&d)) goto fail;
+    stage = "the clips";
+    if (!write_clips(&d)) goto fail;
+    stage = "the textures";
+    if (!add_textures(d.w, &d.mesh, d.textures)) goto fail;
+    stage = "the face shadow map";
+    add_face_sdf(&d, &result, detail, sizeof detail);
+    if (d.textures[M_FACE].face_sdf < 0) goto fail;
     stage = "the GLB";
-    if (!assemble_glb(&sk, w, inverse_binds, prims, anims, textures, &glb, &total)) goto fail;
+    if (!assemble_glb(&d, &glb, &total)) goto fail;
 
-    free_mesh(&mesh);
-    for (size_t c = 0; c < CLIP_COUNT; c++) free_clip_keys(&keys[c]);
-    sw__free(w->bin.data);
-    sw__free(w);
+    free_build(&d);
     *out_data = glb;
     *out_size = total;
     return SW_OK;
 
 fail:
     sw__free(glb);
-    free_mesh(&mesh);
-    for (size_t c = 0; c < CLIP_COUNT; c++) free_clip_keys(&keys[c]);
-    if (w) sw__free(w->bin.data);
-    sw__free(w);
+    free_build(&d);
     if (result == SW_OK) result = SW_ERR_OUT_OF_MEMORY;
     if (result != SW_ERR_OUT_OF_MEMORY)
         return sw_diag_set(diag, result, -1, "demo character: building %s failed%s", stage, detail);
