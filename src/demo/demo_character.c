@@ -2254,7 +2254,7 @@ static bool sw__add_textures(sw__glb_writer* w, const sw__demo_mesh* mesh, sw__m
 
 /* The GLB of the writer's buffers and images: a block for free() in
    *out_glb, or false when memory ran out. */
-static bool sw__assemble_glb(sw__demo_build* d, unsigned char** out_glb, size_t* out_size) {
+static bool sw__assemble_glb(sw__demo_build* d, uint8_t** out_glb, size_t* out_size) {
     sw__glb_writer* w = d->w;
     sw__buffer_align4(&w->bin, 0);
     if (w->failed || w->bin.failed) return false;
@@ -2264,7 +2264,7 @@ static bool sw__assemble_glb(sw__demo_build* d, unsigned char** out_glb, size_t*
     if (!text) return false;
     size_t json_size = (strlen(text) + 3) / 4 * 4;
     size_t total = 12 + 8 + json_size + 8 + w->bin.size;
-    unsigned char* glb = total <= UINT32_MAX ? sw__malloc(total) : NULL;
+    uint8_t* glb = total <= UINT32_MAX ? sw__malloc(total) : NULL;
     if (!glb) {
         cJSON_free(text);
         return false;
@@ -2346,7 +2346,7 @@ static void sw__add_face_sdf(sw__demo_build* d, sw_result* result, char* detail,
 #else
     uint8_t* sdf = sw__malloc((size_t)SW__FACE_SDF_SIZE * SW__FACE_SDF_SIZE * 4);
     sw_model* model = NULL;
-    unsigned char* glb = NULL;
+    uint8_t* glb = NULL;
     size_t total = 0;
     if (sdf && sw__assemble_glb(d, &glb, &total)) {
         sw_diag bake_diag;
@@ -2366,16 +2366,16 @@ static void sw__add_face_sdf(sw__demo_build* d, sw_result* result, char* detail,
 #endif
 }
 
-sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag) {
-    SW_ASSERT(out_data && out_size);
-    *out_data = NULL;
+sw_result sw_demo_character_glb(uint8_t** out_glb, size_t* out_size, sw_diag* diag) {
+    SW_ASSERT(out_glb && out_size);
+    *out_glb = NULL;
     *out_size = 0;
 
     sw__demo_build d;
     memset(&d, 0, sizeof d);
     sw__build_skeleton(&d.sk);
     d.w = sw__calloc(1, sizeof *d.w);
-    unsigned char* glb = NULL;
+    uint8_t* glb = NULL;
     size_t total = 0;
     const char* stage = "the writer";
     sw_result result = SW_ERR_OUT_OF_MEMORY;
@@ -2398,7 +2398,7 @@ sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag
     if (!sw__assemble_glb(&d, &glb, &total)) goto fail;
 
     sw__free_build(&d);
-    *out_data = glb;
+    *out_glb = glb;
     *out_size = total;
     return SW_OK;
 
@@ -2412,4 +2412,4 @@ fail:
                        detail);
 }
 
-void sw_demo_free(void* data) { sw__free(data); }
+void sw_demo_character_glb_free(uint8_t* glb) { sw__free(glb); }
