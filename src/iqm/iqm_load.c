@@ -894,16 +894,12 @@ static sw_result sw__iqm_meshes(sw__iqm* I, const sw_mat34* rest_world_file) {
 
 /* ---- clips ------------------------------------------------------------------------------------ */
 
-static sw_result sw__iqm_anims(sw__iqm* I) {
-    sw_model* model = &I->owner->model;
+/* The animations' sizes, bounded before anything is allocated: tracks,
+   and the floats of their keys. *out_animated_groups counts the poses'
+   animated channel groups (translation, rotation, scale). */
+static sw_result sw__iqm_anims_bounded(sw__iqm* I, uint64_t* out_animated_groups) {
     const sw__iqm_header* h = &I->h;
     size_t count = h->num_anims, poses = h->num_poses;
-    if (!count) return SW_OK;
-    if (!poses) {
-        sw__importer_warn(&I->im, "%zu animations but no poses; ignored", count);
-        return SW_OK;
-    }
-    /* Bounded before anything is allocated: tracks, and the floats of their keys. */
     uint64_t animated_groups = 0;
     for (size_t p = 0; p < poses; p++)
         animated_groups += ((I->poses[p].mask & 0x7u) != 0) + ((I->poses[p].mask & 0x78u) != 0) +
@@ -922,6 +918,56 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
                                 "the animations' keys need more than %llu floats or %llu joint frames",
                                 (unsigned long long)SW__IQM_MAX_VALUES, (unsigned long long)SW__IQM_MAX_JOINT_FRAMES);
     }
+    *out_animated_groups = animated_groups;
+    return SW_OK;
+}
+
+/* An animation's keys: frames [first, first + n) decoded into the values
+   of its tracks (3 per pose: translation, rotation, scale; a track of 2
+   keys takes the first and last), the loop's closing key frame 0 again;
+   rotations normalised, counted in *off_unit. */
+static sw_result sw__iqm_fill_keys(sw__iqm* I, const char* name, uint64_t first, uint64_t n, size_t keys,
+                                   bool animated, float* frame, const sw_track* tracks, float* const* group_values,
+                                   size_t* off_unit) {
+    size_t poses = I->h.num_poses;
+    for (size_t k = 0; k < keys; k = animated || k + 1 == keys ? k + 1 : keys - 1) {
+        size_t f = k < n ? (size_t)(first + k) : (size_t)first; /* the loop's closing key: frame 0 */
+        sw__iqm_decode_frame(I, f, frame);
+        for (size_t p = 0; p < poses; p++) {
+            const float* c = &frame[p * 10];
+            if (!sw__iqm_finite(c, 10))
+                return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "animation '%s': frame %zu of joint %zu is not finite",
+                                    name, f, p);
+            for (int g = 0; g < 3; g++) {
+                const sw_track* t = &tracks[p * 3 + (size_t)g];
+                size_t slot = t->key_count == keys ? k : (k == 0 ? 0 : k == keys - 1 ? 1 : SIZE_MAX);
+                if (slot == SIZE_MAX) continue;
+                float* out = group_values[p * 3 + (size_t)g] + slot * t->component_count;
+                if (g == 1) {
+                    bool off = false;
+                    sw_quat q = sw__iqm_unit_quat(&c[3], &off);
+                    *off_unit += off;
+                    out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+                } else {
+                    memcpy(out, &c[g == 0 ? 0 : 7], 3 * sizeof *out);
+                }
+            }
+        }
+    }
+    return SW_OK;
+}
+
+static sw_result sw__iqm_anims(sw__iqm* I) {
+    sw_model* model = &I->owner->model;
+    const sw__iqm_header* h = &I->h;
+    size_t count = h->num_anims, poses = h->num_poses;
+    if (!count) return SW_OK;
+    if (!poses) {
+        sw__importer_warn(&I->im, "%zu animations but no poses; ignored", count);
+        return SW_OK;
+    }
+    uint64_t animated_groups = 0;
+    if (sw__iqm_anims_bounded(I, &animated_groups) != SW_OK) return I->im.diag.result;
     sw_clip* clips = sw__importer_array(&I->im, I->im.arena, count, sizeof *clips);
     float* frame = sw__importer_array(&I->im, &I->scratch, poses, 10 * sizeof *frame);
     float** group_values = sw__importer_array(&I->im, &I->scratch, poses * 3, sizeof *group_values);
@@ -972,30 +1018,9 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
                                                        .values = v};
             }
         }
-        for (size_t k = 0; k < keys; k = animated_groups || k + 1 == keys ? k + 1 : keys - 1) {
-            size_t f = k < n ? (size_t)(first + k) : (size_t)first; /* the loop's closing key: frame 0 */
-            sw__iqm_decode_frame(I, f, frame);
-            for (size_t p = 0; p < poses; p++) {
-                const float* c = &frame[p * 10];
-                if (!sw__iqm_finite(c, 10))
-                    return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "animation '%s': frame %zu of joint %zu is not finite",
-                                        name, f, p);
-                for (int g = 0; g < 3; g++) {
-                    sw_track* t = &tracks[p * 3 + (size_t)g];
-                    size_t slot = t->key_count == keys ? k : (k == 0 ? 0 : k == keys - 1 ? 1 : SIZE_MAX);
-                    if (slot == SIZE_MAX) continue;
-                    float* out = group_values[p * 3 + (size_t)g] + slot * t->component_count;
-                    if (g == 1) {
-                        bool off = false;
-                        sw_quat q = sw__iqm_unit_quat(&c[3], &off);
-                        off_unit += off;
-                        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
-                    } else {
-                        memcpy(out, &c[g == 0 ? 0 : 7], 3 * sizeof *out);
-                    }
-                }
-            }
-        }
+        if (sw__iqm_fill_keys(I, name, first, n, keys, animated_groups != 0, frame, tracks, group_values, &off_unit) !=
+            SW_OK)
+            return I->im.diag.result;
         sw_clip* clip = &clips[clip_count];
         *clip = (sw_clip){.name = name, .track_count = poses * 3, .tracks = tracks};
         sw_diag inner = {0};
