@@ -270,6 +270,413 @@ static void* copy_of(const void* src, size_t bytes) {
     return p;
 }
 
+/* Per skin, at the pose: its palette, dual quaternions and stretches, one
+   copy_of block each (joint count + 1 entries). */
+typedef struct skin_palettes {
+    size_t count;
+    sw_mat34** matrices;
+    sw_dualquat** dual_quats;
+    sw_mat34** stretches;
+    bool scaled; /* some joint scales: the jobs take the stretches */
+} skin_palettes;
+
+static void free_palettes(skin_palettes* p) {
+    for (size_t s = 0; p->matrices && s < p->count; ++s)
+        free(p->matrices[s]), free(p->dual_quats[s]), free(p->stretches[s]);
+    free(p->matrices), free(p->dual_quats), free(p->stretches);
+    *p = (skin_palettes){0};
+}
+
+/* Every skin's palette at `pose`, with its dual quaternions; false when
+   memory ran out (free_palettes releases what was made). */
+static bool make_palettes(const sw_model* a, const sw_pose* pose, skin_palettes* out) {
+    out->count = a->skin_count;
+    out->matrices = calloc(a->skin_count + 1, sizeof *out->matrices);
+    out->dual_quats = calloc(a->skin_count + 1, sizeof *out->dual_quats);
+    out->stretches = calloc(a->skin_count + 1, sizeof *out->stretches);
+    if (!out->matrices || !out->dual_quats || !out->stretches) return false;
+    for (size_t s = 0; s < a->skin_count; ++s) {
+        size_t joints = a->skins[s].joint_count;
+        out->matrices[s] = copy_of(NULL, (joints + 1) * sizeof(sw_mat34));
+        out->dual_quats[s] = copy_of(NULL, (joints + 1) * sizeof(sw_dualquat));
+        out->stretches[s] = copy_of(NULL, (joints + 1) * sizeof(sw_mat34));
+        if (!out->matrices[s] || !out->dual_quats[s] || !out->stretches[s]) return false;
+        memcpy(out->matrices[s], pose->skin_matrices + a->skins[s].palette_offset, joints * sizeof(sw_mat34));
+        if (sw_skin_dual_quats(out->dual_quats[s], out->stretches[s], out->matrices[s], joints) > 0) out->scaled = true;
+    }
+    return true;
+}
+
+/* The primitives that skin (a node with a skin drawing a primitive with
+   influences), in node order, with the vertices of one copy of them; NULL
+   when memory ran out. */
+static bench_skinned* list_skinned(const sw_model* a, size_t* out_count, size_t* out_vertices) {
+    size_t primitives = 0;
+    *out_count = *out_vertices = 0;
+    for (size_t n = 0; n < a->node_count; ++n)
+        if (a->nodes[n].mesh >= 0) primitives += a->meshes[a->nodes[n].mesh].primitive_count;
+    bench_skinned* skinned = calloc(primitives + 1, sizeof *skinned);
+    if (!skinned) return NULL;
+    for (size_t n = 0; n < a->node_count; ++n) {
+        const sw_model_node* node = &a->nodes[n];
+        if (node->mesh < 0 || node->skin < 0) continue;
+        for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; ++p) {
+            const sw_model_primitive* prim = &a->meshes[node->mesh].primitives[p];
+            if (prim->influence_count == 0) continue;
+            skinned[(*out_count)++] = (bench_skinned){prim, (size_t)node->skin};
+            *out_vertices += prim->vertex_count;
+        }
+    }
+    return skinned;
+}
+
+/* The blocks the jobs read and write, remembered to be freed together. */
+typedef struct stream_list {
+    void** blocks;
+    size_t count;
+} stream_list;
+
+/* A block for one stream: a copy of `src` (or zeros); NULL when memory
+   ran out. */
+static void* add_stream(stream_list* list, const void* src, size_t size) {
+    void* block = copy_of(src, size);
+    if (block) list->blocks[list->count++] = block;
+    return block;
+}
+
+static void free_streams(stream_list* list) {
+    for (size_t i = 0; list->blocks && i < list->count; ++i) free(list->blocks[i]);
+    free(list->blocks);
+    *list = (stream_list){0};
+}
+
+/* What bench skin builds its jobs from. */
+typedef struct skin_source {
+    const bench_options* opt;
+    const sw_model* model;
+    const skin_palettes* palettes;
+    sw_skin_kernel kernel;  /* setting A's */
+    skin_variant variant_b; /* --versus: validated too */
+    size_t copies;
+} skin_source;
+
+/* What one pass skins. */
+typedef struct skin_pass {
+    size_t bytes, vertices;  /* read + written; all copies */
+    bool synthetic_tangents; /* --tangents on a model without them */
+} skin_pass;
+
+/* The job of one copy of primitive `s` (with --compact, one job per
+   influence count), its streams copied, added at b->jobs[*job_index]
+   onwards and validated; false with *status set on failure. */
+static bool add_primitive_jobs(const skin_source* src, const bench_skinned* s, stream_list* streams, skin_bench* b,
+                               size_t* job_index, skin_pass* pass, tool_args* args, int* status) {
+    const bench_options* opt = src->opt;
+    const sw_model_primitive* prim = s->prim;
+    const size_t skin = s->skin;
+    const size_t v = prim->vertex_count, k = (size_t)prim->influence_count;
+    sw_skin_job* job = &b->jobs[(*job_index)++];
+    *job = (sw_skin_job){
+        .unnormalized = opt->no_normalize,
+        .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
+        .kernel = src->kernel,
+        .vertex_count = v,
+        .influence_count = prim->influence_count,
+        .joint_count = src->model->skins[skin].joint_count,
+        .matrices = src->palettes->matrices[skin],
+        .dual_quats = src->palettes->dual_quats[skin],
+        .stretch = src->palettes->scaled ? src->palettes->stretches[skin] : NULL,
+        .joint_format = SW_JOINT_U16,
+        .weight_format = SW_WEIGHT_F32,
+    };
+    sw_diag diag;
+    void* ptr;
+/* One stream of the job: a copy of `from` (or zeros), in job->field and in `ptr`. */
+#define STREAM(field, from, size)                                                  \
+    do {                                                                           \
+        if (!(ptr = add_stream(streams, (from), (size)))) {                        \
+            *status = tool_fail(args, "out of memory for %zu copies", src->copies); \
+            return false;                                                          \
+        }                                                                          \
+        job->field = ptr;                                                          \
+    } while (0)
+    STREAM(joints, prim->joints, v * k * sizeof(uint16_t));
+    STREAM(weights, prim->weights, v * k * sizeof(float));
+    STREAM(in_positions, prim->positions, v * 12);
+    STREAM(out_positions, NULL, v * 12);
+    size_t bytes = v * (k * (sizeof(uint16_t) + sizeof(float)) + 12 + 12);
+    if (opt->normals && prim->normals) {
+        STREAM(in_normals, prim->normals, v * 12);
+        STREAM(out_normals, NULL, v * 12);
+        bytes += v * 24;
+    }
+    if (opt->tangents) {
+        STREAM(in_tangents, prim->tangents, v * 16);
+        if (!prim->tangents) {
+            /* Any unit vector will do for timing: +X with w = 1. */
+            float* t = ptr;
+            for (size_t e = 0; e < v; ++e) t[4 * e] = 1, t[4 * e + 1] = 0, t[4 * e + 2] = 0, t[4 * e + 3] = 1;
+            pass->synthetic_tangents = true;
+        }
+        STREAM(out_tangents, NULL, v * 16);
+        bytes += v * 32;
+    }
+    if (opt->compact) {
+        /* The same streams, as the compact layout: one job per influence
+           count, outputs in the grouped order. */
+        const sw_skin_compact_desc desc = {.vertex_count = v,
+                                           .influence_count = prim->influence_count,
+                                           .joint_count = job->joint_count,
+                                           .joints = job->joints,
+                                           .joint_format = SW_JOINT_U16,
+                                           .weights = job->weights,
+                                           .weight_format = SW_WEIGHT_F32,
+                                           .positions = job->in_positions,
+                                           .normals = job->in_normals,
+                                           .tangents = job->in_tangents};
+        const size_t size = sw_skin_compact_memory_size(&desc);
+        sw_skin_compact compact;
+        STREAM(joints, NULL, size);
+        if (sw_skin_compact_build(&desc, ptr, size, &compact, &diag) != SW_OK) {
+            *status = tool_fail(args, "%s: %s", opt->model, diag.message);
+            return false;
+        }
+        const sw_skin_job base = *job;
+        *job_index += sw_skin_compact_jobs(&compact, &base, job) - 1;
+        bytes -= v * k * (sizeof(uint16_t) + sizeof(float));
+        bytes += compact.influence_bytes;
+    }
+#undef STREAM
+    for (sw_skin_job* made = job; made < b->jobs + *job_index; ++made) {
+        const sw_skin_job other = variant_job(made, src->variant_b);
+        if (sw_skin_job_validate(made, &diag) != SW_OK ||
+            (opt->versus && sw_skin_job_validate(&other, &diag) != SW_OK)) {
+            *status = tool_fail(args, "%s: %s", opt->model, diag.message);
+            return false;
+        }
+    }
+    pass->bytes += bytes;
+    pass->vertices += v;
+    return true;
+}
+
+/* b->jobs and b->given: every copy of every skinned primitive, with its
+   own inputs and outputs; false with *status set on failure. */
+static bool build_jobs(const skin_source* src, const bench_skinned* skinned, size_t instance_count,
+                       stream_list* streams, skin_bench* b, skin_pass* pass, tool_args* args, int* status) {
+    b->job_count = instance_count * src->copies * (src->opt->compact ? SW_MAX_INFLUENCES : 1);
+    b->jobs = calloc(b->job_count, sizeof *b->jobs);
+    streams->blocks = calloc(b->job_count * 8 + 8, sizeof *streams->blocks);
+    if (!b->jobs || !streams->blocks) {
+        *status = tool_fail(args, "out of memory");
+        return false;
+    }
+    size_t j = 0;
+    for (size_t c = 0; c < src->copies; ++c)
+        for (size_t i = 0; i < instance_count; ++i)
+            if (!add_primitive_jobs(src, &skinned[i], streams, b, &j, pass, args, status)) return false;
+    b->given = malloc((j + 1) * sizeof *b->given);
+    if (!b->given) {
+        *status = tool_fail(args, "out of memory");
+        return false;
+    }
+    memcpy(b->given, b->jobs, j * sizeof *b->jobs);
+    b->job_count = j;
+    return true;
+}
+
+/* Tasks of at most SKIN_CHUNK vertices, in job order, and the memcpy
+   reference moving the pass's bytes; false when memory ran out. */
+static bool make_tasks(skin_bench* b, size_t bytes_per_pass) {
+    for (size_t i = 0; i < b->job_count; ++i) b->task_count += (b->jobs[i].vertex_count + SKIN_CHUNK - 1) / SKIN_CHUNK;
+    b->tasks = calloc(b->task_count + 1, sizeof *b->tasks);
+    b->copy_bytes = bytes_per_pass / 2; /* memcpy reads and writes this many: the same bytes moved */
+    b->copy_src = copy_of(NULL, b->copy_bytes + 1);
+    b->copy_dst = copy_of(NULL, b->copy_bytes + 1);
+    if (!b->tasks || !b->copy_src || !b->copy_dst) return false;
+    memset(b->copy_src, 1, b->copy_bytes);
+    memset(b->copy_dst, 0, b->copy_bytes);
+    size_t t = 0;
+    for (size_t i = 0; i < b->job_count; ++i)
+        for (size_t first = 0; first < b->jobs[i].vertex_count; first += SKIN_CHUNK)
+            b->tasks[t++] = (skin_task){i, first,
+                                        b->jobs[i].vertex_count - first < SKIN_CHUNK ? b->jobs[i].vertex_count - first
+                                                                                     : SKIN_CHUNK};
+    return true;
+}
+
+static void free_skin_bench(skin_bench* b) {
+    free(b->jobs), free(b->given), free(b->tasks), free(b->copy_src), free(b->copy_dst);
+    *b = (skin_bench){0};
+}
+
+/* Per repetition: vertices/s, memcpy bytes/s and the ratio of the two
+   (setting A); with --versus, B's vertices/s and its speed over A's. */
+typedef struct skin_samples {
+    double *vps, *copy_rate, *ratio, *vps_b, *ratio_b;
+} skin_samples;
+
+static bool alloc_samples(skin_samples* s, long reps) {
+    s->vps = calloc((size_t)reps, sizeof *s->vps);
+    s->copy_rate = calloc((size_t)reps, sizeof *s->copy_rate);
+    s->ratio = calloc((size_t)reps, sizeof *s->ratio);
+    s->vps_b = calloc((size_t)reps, sizeof *s->vps_b);
+    s->ratio_b = calloc((size_t)reps, sizeof *s->ratio_b);
+    return s->vps && s->copy_rate && s->ratio && s->vps_b && s->ratio_b;
+}
+
+static void free_samples(skin_samples* s) {
+    free(s->vps), free(s->copy_rate), free(s->ratio), free(s->vps_b), free(s->ratio_b);
+    *s = (skin_samples){0};
+}
+
+/* The warm-up runs, then `reps` timed repetitions into `out`. */
+static void time_skin(thread_pool* pool, skin_bench* b, long reps, bool versus, const skin_pass* pass,
+                      skin_samples* out) {
+    const int variants = versus ? 2 : 1;
+    for (int r = 0; r < WARMUP_RUNS; ++r) {
+        for (int v = 0; v < variants; ++v) run_skin_pass(pool, b, v);
+        thread_pool_run(pool, b->task_count, run_copy_task, b);
+    }
+    /* Skinning and memcpy alternate, so both see the same machine state;
+       with --versus, A and B too, in turns (A B, B A, ...) so neither
+       always runs on the caches the other left. */
+    for (long r = 0; r < reps; ++r) {
+        double seconds[2] = {0.0, 0.0};
+        for (int turn = 0; turn < variants; ++turn) {
+            const int v = variants == 2 && r % 2 ? 1 - turn : turn;
+            seconds[v] = run_skin_pass(pool, b, v);
+        }
+        double t1 = now_seconds();
+        thread_pool_run(pool, b->task_count, run_copy_task, b);
+        double t2 = now_seconds();
+        out->vps[r] = (double)pass->vertices / seconds[0];
+        out->copy_rate[r] = 2.0 * (double)b->copy_bytes / (t2 - t1);
+        out->ratio[r] = ((double)pass->bytes / seconds[0]) / out->copy_rate[r];
+        if (versus) {
+            out->vps_b[r] = (double)pass->vertices / seconds[1];
+            out->ratio_b[r] = seconds[0] / seconds[1];
+        }
+    }
+}
+
+/* What B changes in the outputs: one more pass of each, compared (see
+   walk_outputs); false when memory ran out. */
+static bool versus_difference(thread_pool* pool, skin_bench* b, double difference[3]) {
+    float* outputs_a = malloc((walk_outputs(b, NULL, NULL) + 1) * sizeof(float));
+    if (!outputs_a) return false;
+    run_skin_pass(pool, b, 0);
+    walk_outputs(b, outputs_a, NULL);
+    run_skin_pass(pool, b, 1);
+    walk_outputs(b, outputs_a, difference);
+    free(outputs_a);
+    return true;
+}
+
+/* What bench skin prints. */
+typedef struct skin_report {
+    const bench_options* opt;
+    sw_skin_kernel used, used_b; /* the kernels that ran: A's and B's */
+    skin_variant variant_b;
+    bool normals_used, synthetic_tangents;
+    size_t copies, vertices_per_copy, vertices;
+    double bytes_per_vertex;
+    stats vps, copy, ratio, vps_b, ratio_b;
+    double difference[3]; /* largest |B − A| per stream; −1: not written */
+} skin_report;
+
+/* false when standard output could not be written. */
+static bool print_skin_json(const skin_report* r) {
+    const bench_options* opt = r->opt;
+    json_writer w;
+    json_writer_init(&w, json_file_sink, stdout);
+    json_begin_object(&w);
+    json_key(&w, "bench"), json_string(&w, "skin");
+    json_key(&w, "model"), json_string(&w, opt->model);
+    json_key(&w, "kernel"), json_string(&w, sw_skin_kernel_name(r->used));
+    json_key(&w, "method"), json_string(&w, opt->dqs ? "dqs" : "lbs");
+    json_key(&w, "normals"), json_bool(&w, r->normals_used);
+    json_key(&w, "tangents"), json_bool(&w, opt->tangents);
+    json_key(&w, "layout"), json_string(&w, opt->compact ? "compact" : "default");
+    json_key(&w, "normalized"), json_bool(&w, !opt->no_normalize);
+    json_key(&w, "synthetic_tangents"), json_bool(&w, r->synthetic_tangents);
+    json_key(&w, "threads"), json_int(&w, opt->threads);
+    json_key(&w, "copies"), json_int(&w, (long long)r->copies);
+    json_key(&w, "vertices"), json_int(&w, (long long)r->vertices);
+    json_key(&w, "bytes_per_vertex"), json_double(&w, r->bytes_per_vertex);
+    json_key(&w, "reps"), json_int(&w, opt->reps);
+    json_stats(&w, "vertices_per_second", r->vps);
+    json_key(&w, "bytes_per_second");
+    json_begin_object(&w);
+    json_key(&w, "min"), json_double(&w, r->vps.min * r->bytes_per_vertex);
+    json_key(&w, "median"), json_double(&w, r->vps.median * r->bytes_per_vertex);
+    json_key(&w, "max"), json_double(&w, r->vps.max * r->bytes_per_vertex);
+    json_end_object(&w);
+    json_stats(&w, "memcpy_bytes_per_second", r->copy);
+    json_stats(&w, "ratio_to_memcpy", r->ratio);
+    json_key(&w, "versus");
+    if (opt->versus) {
+        json_begin_object(&w);
+        json_key(&w, "setting"), json_string(&w, opt->versus);
+        json_key(&w, "kernel"), json_string(&w, sw_skin_kernel_name(r->used_b));
+        json_key(&w, "normalized"), json_bool(&w, !r->variant_b.unnormalized);
+        json_key(&w, "positions_only"), json_bool(&w, r->variant_b.positions_only);
+        json_stats(&w, "vertices_per_second", r->vps_b);
+        json_stats(&w, "ratio_to_base", r->ratio_b);
+        json_key(&w, "max_difference");
+        json_begin_object(&w);
+        static const char* const stream_names[3] = {"positions", "normals", "tangents"};
+        for (int k = 0; k < 3; ++k) {
+            json_key(&w, stream_names[k]);
+            if (r->difference[k] >= 0.0) json_double(&w, r->difference[k]);
+            else json_null(&w);
+        }
+        json_end_object(&w);
+        json_end_object(&w);
+    } else {
+        json_null(&w);
+    }
+    json_end_object(&w);
+    json_newline(&w);
+    return json_writer_finish(&w);
+}
+
+static void print_skin_text(const skin_report* r) {
+    const bench_options* opt = r->opt;
+    const double bpv = r->bytes_per_vertex;
+    printf("sinew bench skin: %s\n", opt->model);
+    printf("  %s %s, positions%s%s%s%s, %s layout; %zu vertices (%zu copies of %zu), %.1f bytes per vertex read + "
+           "written\n",
+           sw_skin_kernel_name(r->used), opt->dqs ? "DQS" : "LBS", r->normals_used ? " + normals" : "",
+           opt->tangents ? " + tangents" : "", r->synthetic_tangents ? " (synthetic)" : "",
+           opt->no_normalize && (r->normals_used || opt->tangents) ? " (unnormalised)" : "",
+           opt->compact ? "compact" : "default", r->vertices, r->copies, r->vertices_per_copy, bpv);
+    printf("  %ld thread%s, %ld repetitions after %d warm-up runs (min / median / max)\n", opt->threads,
+           opt->threads == 1 ? "" : "s", opt->reps, WARMUP_RUNS);
+    printf("  vertices/s     %8.1f M  %8.1f M  %8.1f M\n", r->vps.min * 1e-6, r->vps.median * 1e-6, r->vps.max * 1e-6);
+    printf("  skinning GB/s  %8.2f    %8.2f    %8.2f\n", r->vps.min * bpv * 1e-9, r->vps.median * bpv * 1e-9,
+           r->vps.max * bpv * 1e-9);
+    printf("  memcpy GB/s    %8.2f    %8.2f    %8.2f\n", r->copy.min * 1e-9, r->copy.median * 1e-9, r->copy.max * 1e-9);
+    printf("  ratio          %8.3f    %8.3f    %8.3f   (skinning bytes/s over memcpy bytes/s, per repetition)\n",
+           r->ratio.min, r->ratio.median, r->ratio.max);
+    if (!opt->versus) return;
+    printf("  versus %s (%s%s%s), in turns with the above:\n", opt->versus, sw_skin_kernel_name(r->used_b),
+           r->variant_b.positions_only ? ", positions only" : "",
+           r->variant_b.unnormalized && !r->variant_b.positions_only ? ", unnormalised" : "");
+    printf("  vertices/s     %8.1f M  %8.1f M  %8.1f M\n", r->vps_b.min * 1e-6, r->vps_b.median * 1e-6,
+           r->vps_b.max * 1e-6);
+    printf("  B / A          %8.3f    %8.3f    %8.3f   (speed ratio per pair of repetitions)\n", r->ratio_b.min,
+           r->ratio_b.median, r->ratio_b.max);
+    printf("  |B - A| at most: positions %.3g", r->difference[0]);
+    if (r->difference[1] >= 0.0) printf(", normals %.3g", r->difference[1]);
+    if (r->difference[2] >= 0.0) printf(", tangents %.3g", r->difference[2]);
+    printf("\n");
+}
+
+static sw_skin_kernel kernel_used(sw_skin_kernel kernel) {
+    return kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
+}
+
 static int bench_skin(const bench_options* opt, tool_args* args) {
     sw_model* a = NULL;
     sw_pose pose = {0};
@@ -277,15 +684,11 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     int status = TOOL_EXIT_OK;
     thread_pool* pool = NULL;
     skin_bench b = {0};
-    void** allocations = NULL;
-    size_t allocation_count = 0, allocation_capacity = 0;
+    stream_list streams = {0};
     bench_skinned* skinned = NULL;
-    sw_mat34** palettes = NULL;
-    sw_dualquat** dual_quats = NULL;
-    sw_mat34** stretches = NULL;
-    double *vps = NULL, *copy_rate = NULL, *ratio = NULL, *vps_b = NULL, *ratio_b = NULL;
+    skin_palettes palettes = {0};
+    skin_samples samples = {0};
     tool_error err;
-    sw_diag diag;
     sw_skin_kernel kernel = SW_SKIN_KERNEL_DEFAULT;
 
     if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
@@ -299,23 +702,10 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     if (!load_posed(opt, args, &a, &pose, &pose_memory, &status)) goto done;
 
     /* Skinned instances, and their palettes at the pose. */
-    size_t primitives = 0, instance_count = 0, vertices_per_copy = 0;
-    for (size_t n = 0; n < a->node_count; ++n)
-        if (a->nodes[n].mesh >= 0) primitives += a->meshes[a->nodes[n].mesh].primitive_count;
-    skinned = calloc(primitives + 1, sizeof *skinned);
-    if (!skinned) {
+    size_t instance_count, vertices_per_copy;
+    if (!(skinned = list_skinned(a, &instance_count, &vertices_per_copy))) {
         status = tool_fail(args, "out of memory");
         goto done;
-    }
-    for (size_t n = 0; n < a->node_count; ++n) {
-        const sw_model_node* node = &a->nodes[n];
-        if (node->mesh < 0 || node->skin < 0) continue;
-        for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; ++p) {
-            const sw_model_primitive* prim = &a->meshes[node->mesh].primitives[p];
-            if (prim->influence_count == 0) continue;
-            skinned[instance_count++] = (bench_skinned){prim, (size_t)node->skin};
-            vertices_per_copy += prim->vertex_count;
-        }
     }
     if (instance_count == 0 || vertices_per_copy == 0) {
         status = tool_fail(args, "%s has no skinned mesh to benchmark", opt->model);
@@ -323,29 +713,9 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     }
     size_t copies = opt->copies > 0 ? (size_t)opt->copies
                                     : (TARGET_VERTICES + vertices_per_copy - 1) / vertices_per_copy;
-    palettes = calloc(a->skin_count + 1, sizeof *palettes);
-    dual_quats = calloc(a->skin_count + 1, sizeof *dual_quats);
-    stretches = calloc(a->skin_count + 1, sizeof *stretches);
-    b.job_count = instance_count * copies * (opt->compact ? SW_MAX_INFLUENCES : 1);
-    b.jobs = calloc(b.job_count, sizeof *b.jobs);
-    allocation_capacity = b.job_count * 8 + 8;
-    allocations = calloc(allocation_capacity, sizeof *allocations);
-    if (!palettes || !dual_quats || !stretches || !b.jobs || !allocations) {
+    if (!make_palettes(a, &pose, &palettes)) {
         status = tool_fail(args, "out of memory");
         goto done;
-    }
-    bool scaled_palette = false;
-    for (size_t s = 0; s < a->skin_count; ++s) {
-        size_t joints = a->skins[s].joint_count;
-        palettes[s] = copy_of(NULL, (joints + 1) * sizeof(sw_mat34));
-        dual_quats[s] = copy_of(NULL, (joints + 1) * sizeof(sw_dualquat));
-        stretches[s] = copy_of(NULL, (joints + 1) * sizeof(sw_mat34));
-        if (!palettes[s] || !dual_quats[s] || !stretches[s]) {
-            status = tool_fail(args, "out of memory");
-            goto done;
-        }
-        memcpy(palettes[s], pose.skin_matrices + a->skins[s].palette_offset, joints * sizeof(sw_mat34));
-        if (sw_skin_dual_quats(dual_quats[s], stretches[s], palettes[s], joints) > 0) scaled_palette = true;
     }
     if (opt->gpu && (opt->compact || opt->no_normalize)) {
         status = tool_usage(args, "--compact and --no-normalize are CPU options");
@@ -355,287 +725,60 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         bench_gpu_options g = {.model = opt->model, .copies = copies, .reps = (int)opt->reps, .dqs = opt->dqs,
                                .normals = opt->normals, .tangents = opt->tangents, .json = opt->json,
                                .path = opt->gpu == 2 ? SW_GPU_PATH_VERTEX_SHADER : SW_GPU_PATH_COMPUTE};
-        bench_gpu_palettes palettes_at_pose = {palettes, dual_quats, scaled_palette ? stretches : NULL};
+        bench_gpu_palettes palettes_at_pose = {palettes.matrices, palettes.dual_quats,
+                                               palettes.scaled ? palettes.stretches : NULL};
         status = bench_skin_gpu(&g, a, &palettes_at_pose, skinned, instance_count, args);
         goto done;
     }
 
-    /* Jobs: every copy has its own inputs and outputs. */
-    size_t bytes_per_pass = 0, vertices_per_pass = 0, j = 0;
-    bool synthetic_tangents = false;
-/* One stream of a job: a copy of `src` (or zeros), remembered for the
-   cleanup, in job->field and in `ptr`. */
-#define STREAM(field, src, size)                                              \
-    do {                                                                      \
-        ptr = copy_of((src), (size));                                         \
-        if (!ptr) {                                                           \
-            status = tool_fail(args, "out of memory for %zu copies", copies); \
-            goto done;                                                        \
-        }                                                                     \
-        allocations[allocation_count++] = ptr;                                \
-        job->field = ptr;                                                     \
-    } while (0)
-    size_t job_total = 0;
-    for (size_t c = 0; c < copies; ++c) {
-        for (size_t i = 0; i < instance_count; ++i) {
-            const sw_model_primitive* prim = skinned[i].prim;
-            const size_t skin = skinned[i].skin;
-            size_t v = prim->vertex_count, k = (size_t)prim->influence_count;
-            sw_skin_job* job = &b.jobs[j++];
-            *job = (sw_skin_job){
-                .unnormalized = opt->no_normalize,
-                .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
-                .kernel = kernel,
-                .vertex_count = v,
-                .influence_count = prim->influence_count,
-                .joint_count = a->skins[skin].joint_count,
-                .matrices = palettes[skin],
-                .dual_quats = dual_quats[skin],
-                .stretch = scaled_palette ? stretches[skin] : NULL,
-                .joint_format = SW_JOINT_U16,
-                .weight_format = SW_WEIGHT_F32,
-            };
-            void* ptr;
-            STREAM(joints, prim->joints, v * k * sizeof(uint16_t));
-            STREAM(weights, prim->weights, v * k * sizeof(float));
-            STREAM(in_positions, prim->positions, v * 12);
-            STREAM(out_positions, NULL, v * 12);
-            size_t bytes = v * (k * (sizeof(uint16_t) + sizeof(float)) + 12 + 12);
-            if (opt->normals && prim->normals) {
-                STREAM(in_normals, prim->normals, v * 12);
-                STREAM(out_normals, NULL, v * 12);
-                bytes += v * 24;
-            }
-            if (opt->tangents) {
-                STREAM(in_tangents, prim->tangents, v * 16);
-                if (!prim->tangents) {
-                    /* Any unit vector will do for timing: +X with w = 1. */
-                    float* t = ptr;
-                    for (size_t e = 0; e < v; ++e) t[4 * e] = 1, t[4 * e + 1] = 0, t[4 * e + 2] = 0, t[4 * e + 3] = 1;
-                    synthetic_tangents = true;
-                }
-                STREAM(out_tangents, NULL, v * 16);
-                bytes += v * 32;
-            }
-            if (opt->compact) {
-                /* The same streams, as the compact layout: one job per
-                   influence count, outputs in the grouped order. */
-                const sw_skin_compact_desc desc = {.vertex_count = v,
-                                                   .influence_count = prim->influence_count,
-                                                   .joint_count = job->joint_count,
-                                                   .joints = job->joints,
-                                                   .joint_format = SW_JOINT_U16,
-                                                   .weights = job->weights,
-                                                   .weight_format = SW_WEIGHT_F32,
-                                                   .positions = job->in_positions,
-                                                   .normals = job->in_normals,
-                                                   .tangents = job->in_tangents};
-                const size_t size = sw_skin_compact_memory_size(&desc);
-                sw_skin_compact compact;
-                STREAM(joints, NULL, size);
-                if (sw_skin_compact_build(&desc, ptr, size, &compact, &diag) != SW_OK) {
-                    status = tool_fail(args, "%s: %s", opt->model, diag.message);
-                    goto done;
-                }
-                const sw_skin_job base = *job;
-                j += sw_skin_compact_jobs(&compact, &base, job) - 1;
-                bytes -= v * k * (sizeof(uint16_t) + sizeof(float));
-                bytes += compact.influence_bytes;
-            }
-            for (sw_skin_job* made = job; made < b.jobs + j; ++made) {
-                const sw_skin_job other = variant_job(made, variant_b);
-                if (sw_skin_job_validate(made, &diag) != SW_OK ||
-                    (opt->versus && sw_skin_job_validate(&other, &diag) != SW_OK)) {
-                    status = tool_fail(args, "%s: %s", opt->model, diag.message);
-                    goto done;
-                }
-            }
-            bytes_per_pass += bytes;
-            vertices_per_pass += v;
-        }
-    }
-    job_total = j;
-    b.given = malloc((job_total + 1) * sizeof *b.given);
-    if (!b.given) {
+    const skin_source source = {opt, a, &palettes, kernel, variant_b, copies};
+    skin_pass pass = {0};
+    if (!build_jobs(&source, skinned, instance_count, &streams, &b, &pass, args, &status)) goto done;
+    if (!make_tasks(&b, pass.bytes) || !alloc_samples(&samples, opt->reps)) {
         status = tool_fail(args, "out of memory");
         goto done;
     }
-    memcpy(b.given, b.jobs, job_total * sizeof *b.jobs);
-    b.job_count = job_total;
-#undef STREAM
-    bool normals_used = b.jobs[0].in_normals != NULL;
-
-    /* Tasks of at most SKIN_CHUNK vertices, in job order. */
-    for (size_t i = 0; i < b.job_count; ++i) b.task_count += (b.jobs[i].vertex_count + SKIN_CHUNK - 1) / SKIN_CHUNK;
-    b.tasks = calloc(b.task_count + 1, sizeof *b.tasks);
-    b.copy_bytes = bytes_per_pass / 2; /* memcpy reads and writes this many: the same bytes moved */
-    b.copy_src = copy_of(NULL, b.copy_bytes + 1);
-    b.copy_dst = copy_of(NULL, b.copy_bytes + 1);
-    vps = calloc((size_t)opt->reps, sizeof *vps);
-    copy_rate = calloc((size_t)opt->reps, sizeof *copy_rate);
-    ratio = calloc((size_t)opt->reps, sizeof *ratio);
-    vps_b = calloc((size_t)opt->reps, sizeof *vps_b);
-    ratio_b = calloc((size_t)opt->reps, sizeof *ratio_b);
-    if (!b.tasks || !b.copy_src || !b.copy_dst || !vps || !copy_rate || !ratio || !vps_b || !ratio_b) {
-        status = tool_fail(args, "out of memory");
-        goto done;
-    }
-    memset(b.copy_src, 1, b.copy_bytes);
-    memset(b.copy_dst, 0, b.copy_bytes);
-    size_t t = 0;
-    for (size_t i = 0; i < b.job_count; ++i)
-        for (size_t first = 0; first < b.jobs[i].vertex_count; first += SKIN_CHUNK)
-            b.tasks[t++] = (skin_task){i, first,
-                                       b.jobs[i].vertex_count - first < SKIN_CHUNK ? b.jobs[i].vertex_count - first
-                                                                                   : SKIN_CHUNK};
-
     if (!(pool = thread_pool_create((int)opt->threads, &err))) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
     b.variant[0] = variant_a;
     b.variant[1] = variant_b;
-    const int variants = opt->versus ? 2 : 1;
-    for (int r = 0; r < WARMUP_RUNS; ++r) {
-        for (int v = 0; v < variants; ++v) run_skin_pass(pool, &b, v);
-        thread_pool_run(pool, b.task_count, run_copy_task, &b);
-    }
-    /* Skinning and memcpy alternate, so both see the same machine state;
-       with --versus, A and B too, in turns (A B, B A, ...) so neither
-       always runs on the caches the other left. */
-    for (long r = 0; r < opt->reps; ++r) {
-        double seconds[2] = {0.0, 0.0};
-        for (int turn = 0; turn < variants; ++turn) {
-            const int v = variants == 2 && r % 2 ? 1 - turn : turn;
-            seconds[v] = run_skin_pass(pool, &b, v);
-        }
-        double t1 = now_seconds();
-        thread_pool_run(pool, b.task_count, run_copy_task, &b);
-        double t2 = now_seconds();
-        vps[r] = (double)vertices_per_pass / seconds[0];
-        copy_rate[r] = 2.0 * (double)b.copy_bytes / (t2 - t1);
-        ratio[r] = ((double)bytes_per_pass / seconds[0]) / copy_rate[r];
-        if (opt->versus) {
-            vps_b[r] = (double)vertices_per_pass / seconds[1];
-            ratio_b[r] = seconds[0] / seconds[1];
-        }
-    }
-    stats s_vps = summarise(vps, (int)opt->reps);
-    stats s_copy = summarise(copy_rate, (int)opt->reps);
-    stats s_ratio = summarise(ratio, (int)opt->reps);
-    const stats none = {0.0, 0.0, 0.0};
-    stats s_vps_b = opt->versus ? summarise(vps_b, (int)opt->reps) : none;
-    stats s_ratio_b = opt->versus ? summarise(ratio_b, (int)opt->reps) : none;
-    /* What B changes in the outputs: one more pass of each, compared. */
-    double difference[3] = {-1.0, -1.0, -1.0};
-    if (opt->versus) {
-        float* outputs_a = malloc((walk_outputs(&b, NULL, NULL) + 1) * sizeof(float));
-        if (!outputs_a) {
-            status = tool_fail(args, "out of memory");
-            goto done;
-        }
-        run_skin_pass(pool, &b, 0);
-        walk_outputs(&b, outputs_a, NULL);
-        run_skin_pass(pool, &b, 1);
-        walk_outputs(&b, outputs_a, difference);
-        free(outputs_a);
-    }
-    sw_skin_kernel used_b = variant_b.kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : variant_b.kernel;
-    double bytes_per_vertex = (double)bytes_per_pass / (double)vertices_per_pass;
-    sw_skin_kernel used = kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
+    time_skin(pool, &b, opt->reps, opt->versus != NULL, &pass, &samples);
 
-    if (opt->json) {
-        json_writer w;
-        json_writer_init(&w, json_file_sink, stdout);
-        json_begin_object(&w);
-        json_key(&w, "bench"), json_string(&w, "skin");
-        json_key(&w, "model"), json_string(&w, opt->model);
-        json_key(&w, "kernel"), json_string(&w, sw_skin_kernel_name(used));
-        json_key(&w, "method"), json_string(&w, opt->dqs ? "dqs" : "lbs");
-        json_key(&w, "normals"), json_bool(&w, normals_used);
-        json_key(&w, "tangents"), json_bool(&w, opt->tangents);
-        json_key(&w, "layout"), json_string(&w, opt->compact ? "compact" : "default");
-        json_key(&w, "normalized"), json_bool(&w, !opt->no_normalize);
-        json_key(&w, "synthetic_tangents"), json_bool(&w, synthetic_tangents);
-        json_key(&w, "threads"), json_int(&w, opt->threads);
-        json_key(&w, "copies"), json_int(&w, (long long)copies);
-        json_key(&w, "vertices"), json_int(&w, (long long)vertices_per_pass);
-        json_key(&w, "bytes_per_vertex"), json_double(&w, bytes_per_vertex);
-        json_key(&w, "reps"), json_int(&w, opt->reps);
-        json_stats(&w, "vertices_per_second", s_vps);
-        json_key(&w, "bytes_per_second");
-        json_begin_object(&w);
-        json_key(&w, "min"), json_double(&w, s_vps.min * bytes_per_vertex);
-        json_key(&w, "median"), json_double(&w, s_vps.median * bytes_per_vertex);
-        json_key(&w, "max"), json_double(&w, s_vps.max * bytes_per_vertex);
-        json_end_object(&w);
-        json_stats(&w, "memcpy_bytes_per_second", s_copy);
-        json_stats(&w, "ratio_to_memcpy", s_ratio);
-        json_key(&w, "versus");
-        if (opt->versus) {
-            json_begin_object(&w);
-            json_key(&w, "setting"), json_string(&w, opt->versus);
-            json_key(&w, "kernel"), json_string(&w, sw_skin_kernel_name(used_b));
-            json_key(&w, "normalized"), json_bool(&w, !variant_b.unnormalized);
-            json_key(&w, "positions_only"), json_bool(&w, variant_b.positions_only);
-            json_stats(&w, "vertices_per_second", s_vps_b);
-            json_stats(&w, "ratio_to_base", s_ratio_b);
-            json_key(&w, "max_difference");
-            json_begin_object(&w);
-            static const char* const stream_names[3] = {"positions", "normals", "tangents"};
-            for (int k = 0; k < 3; ++k) {
-                json_key(&w, stream_names[k]);
-                if (difference[k] >= 0.0) json_double(&w, difference[k]);
-                else json_null(&w);
-            }
-            json_end_object(&w);
-            json_end_object(&w);
-        } else {
-            json_null(&w);
-        }
-        json_end_object(&w);
-        json_newline(&w);
-        if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
-    } else {
-        printf("sinew bench skin: %s\n", opt->model);
-        printf("  %s %s, positions%s%s%s%s, %s layout; %zu vertices (%zu copies of %zu), %.1f bytes per vertex read + "
-               "written\n",
-               sw_skin_kernel_name(used), opt->dqs ? "DQS" : "LBS", normals_used ? " + normals" : "",
-               opt->tangents ? " + tangents" : "", synthetic_tangents ? " (synthetic)" : "",
-               opt->no_normalize && (normals_used || opt->tangents) ? " (unnormalised)" : "",
-               opt->compact ? "compact" : "default", vertices_per_pass, copies, vertices_per_copy, bytes_per_vertex);
-        printf("  %ld thread%s, %ld repetitions after %d warm-up runs (min / median / max)\n", opt->threads,
-               opt->threads == 1 ? "" : "s", opt->reps, WARMUP_RUNS);
-        printf("  vertices/s     %8.1f M  %8.1f M  %8.1f M\n", s_vps.min * 1e-6, s_vps.median * 1e-6, s_vps.max * 1e-6);
-        printf("  skinning GB/s  %8.2f    %8.2f    %8.2f\n", s_vps.min * bytes_per_vertex * 1e-9,
-               s_vps.median * bytes_per_vertex * 1e-9, s_vps.max * bytes_per_vertex * 1e-9);
-        printf("  memcpy GB/s    %8.2f    %8.2f    %8.2f\n", s_copy.min * 1e-9, s_copy.median * 1e-9, s_copy.max * 1e-9);
-        printf("  ratio          %8.3f    %8.3f    %8.3f   (skinning bytes/s over memcpy bytes/s, per repetition)\n",
-               s_ratio.min, s_ratio.median, s_ratio.max);
-        if (opt->versus) {
-            printf("  versus %s (%s%s%s), in turns with the above:\n", opt->versus, sw_skin_kernel_name(used_b),
-                   variant_b.positions_only ? ", positions only" : "",
-                   variant_b.unnormalized && !variant_b.positions_only ? ", unnormalised" : "");
-            printf("  vertices/s     %8.1f M  %8.1f M  %8.1f M\n", s_vps_b.min * 1e-6, s_vps_b.median * 1e-6,
-                   s_vps_b.max * 1e-6);
-            printf("  B / A          %8.3f    %8.3f    %8.3f   (speed ratio per pair of repetitions)\n", s_ratio_b.min,
-                   s_ratio_b.median, s_ratio_b.max);
-            printf("  |B - A| at most: positions %.3g", difference[0]);
-            if (difference[1] >= 0.0) printf(", normals %.3g", difference[1]);
-            if (difference[2] >= 0.0) printf(", tangents %.3g", difference[2]);
-            printf("\n");
-        }
+    const stats none = {0.0, 0.0, 0.0};
+    skin_report report = {
+        .opt = opt,
+        .used = kernel_used(kernel),
+        .used_b = kernel_used(variant_b.kernel),
+        .variant_b = variant_b,
+        .normals_used = b.given[0].in_normals != NULL, /* the jobs as built: B may drop normals */
+        .synthetic_tangents = pass.synthetic_tangents,
+        .copies = copies,
+        .vertices_per_copy = vertices_per_copy,
+        .vertices = pass.vertices,
+        .bytes_per_vertex = (double)pass.bytes / (double)pass.vertices,
+        .vps = summarise(samples.vps, (int)opt->reps),
+        .copy = summarise(samples.copy_rate, (int)opt->reps),
+        .ratio = summarise(samples.ratio, (int)opt->reps),
+        .vps_b = opt->versus ? summarise(samples.vps_b, (int)opt->reps) : none,
+        .ratio_b = opt->versus ? summarise(samples.ratio_b, (int)opt->reps) : none,
+        .difference = {-1.0, -1.0, -1.0},
+    };
+    if (opt->versus && !versus_difference(pool, &b, report.difference)) {
+        status = tool_fail(args, "out of memory");
+        goto done;
     }
+    if (!opt->json) print_skin_text(&report);
+    else if (!print_skin_json(&report)) status = tool_fail(args, "cannot write to standard output");
 
 done:
     thread_pool_destroy(pool);
-    for (size_t i = 0; i < allocation_count; ++i) free(allocations[i]);
-    for (size_t s = 0; a && palettes && s < a->skin_count; ++s) {
-        free(palettes[s]), free(dual_quats[s]), free(stretches[s]);
-    }
-    free(allocations), free(skinned), free(palettes), free(dual_quats), free(stretches);
-    free(b.jobs), free(b.given), free(b.tasks), free(b.copy_src), free(b.copy_dst);
-    free(vps), free(copy_rate), free(ratio), free(vps_b), free(ratio_b);
+    free_streams(&streams);
+    free_palettes(&palettes);
+    free(skinned);
+    free_skin_bench(&b);
+    free_samples(&samples);
     free(pose_memory);
     sw_model_free(a);
     return status;
@@ -794,6 +937,319 @@ static void print_escaped(const char* raw) {
     printf("\"%s\"", name);
 }
 
+/* The clip each character plays (--anim, else the first; -1: none) and
+   the two the blend scenario mixes (--blend A,B, else the first two;
+   -1: no blend); false with *status set when one is not found. */
+static bool choose_clips(const bench_options* opt, const sw_model* a, long* out_clip, long out_blend[2],
+                         tool_args* args, int* status) {
+    *out_clip = -1;
+    out_blend[0] = out_blend[1] = -1;
+    if (opt->anim) {
+        if ((*out_clip = find_clip(a, opt->anim)) < 0) {
+            *status = tool_fail(args, "%s has no animation '%s'", opt->model, opt->anim);
+            return false;
+        }
+    } else if (a->animation_count) {
+        *out_clip = 0;
+    }
+    if (opt->blend) {
+        const char* comma = strchr(opt->blend, ',');
+        char spec[2][256];
+        size_t len0 = comma ? (size_t)(comma - opt->blend) : 0;
+        if (!comma || strchr(comma + 1, ',') || len0 >= sizeof spec[0] || strlen(comma + 1) >= sizeof spec[1]) {
+            *status = tool_usage(args, "--blend: give two animations, A,B");
+            return false;
+        }
+        memcpy(spec[0], opt->blend, len0), spec[0][len0] = '\0';
+        strcpy(spec[1], comma + 1);
+        for (int i = 0; i < 2; ++i)
+            if ((out_blend[i] = find_clip(a, spec[i])) < 0) {
+                *status = tool_fail(args, "--blend: %s has no animation '%s'", opt->model, spec[i]);
+                return false;
+            }
+    } else if (a->animation_count >= 2) {
+        out_blend[0] = 0, out_blend[1] = 1;
+    }
+    return true;
+}
+
+/* The blocks behind the poses of anim_bench, and their layouts. */
+typedef struct anim_memory {
+    sw_pose_sizes sizes, scratch_sizes; /* scratch poses only sample: no skin buffers */
+    size_t stride, scratch_stride;      /* bytes per pose */
+    void *poses, *blend_poses, *scratch;
+} anim_memory;
+
+/* Per repetition, microseconds per character: the plain scenario's three
+   stages and its wall time, then the blend scenario's stages and wall. */
+#define PLAIN_SERIES 4
+#define SERIES (PLAIN_SERIES + BLEND_STAGES + 1)
+
+/* Everything bench anim times, for b->characters characters (the blend
+   scenario's only when `blending`); false when memory ran out. */
+static bool alloc_anim_bench(anim_bench* b, anim_memory* m, size_t threads, bool blending, long reps,
+                             double* per_char[SERIES]) {
+    const size_t n = b->characters;
+    m->sizes = sw_pose_sizes_of(b->asset);
+    m->stride = sw_pose_memory_size(&m->sizes);
+    m->scratch_sizes = m->sizes;
+    m->scratch_sizes.skin_count = m->scratch_sizes.palette_count = 0;
+    m->scratch_stride = sw_pose_memory_size(&m->scratch_sizes);
+    b->poses = calloc(n + 1, sizeof *b->poses);
+    m->poses = aligned_alloc(16, m->stride * (n + 1));
+    b->times = malloc((n + 1) * sizeof *b->times);
+    b->stage_seconds = calloc(3 * threads, sizeof *b->stage_seconds);
+    b->blend_seconds = calloc(BLEND_STAGES * threads, sizeof *b->blend_seconds);
+    b->failures = calloc(threads, sizeof *b->failures);
+    bool ok = b->poses && m->poses && b->times && b->stage_seconds && b->blend_seconds && b->failures;
+    for (int i = 0; i < SERIES; ++i) ok = (per_char[i] = calloc((size_t)reps, sizeof(double))) && ok;
+    if (ok && blending) {
+        b->blend_poses = calloc(n + 1, sizeof *b->blend_poses);
+        b->scratch = calloc(2 * n + 1, sizeof *b->scratch);
+        b->groups = calloc(n + 1, sizeof *b->groups);
+        b->members = calloc(2 * n + 1, sizeof *b->members);
+        m->blend_poses = aligned_alloc(16, m->stride * (n + 1));
+        m->scratch = aligned_alloc(16, m->scratch_stride * (2 * n + 1));
+        ok = b->blend_poses && b->scratch && b->groups && b->members && m->blend_poses && m->scratch;
+    }
+    return ok;
+}
+
+static void free_anim_bench(anim_bench* b, anim_memory* m, double* per_char[SERIES]) {
+    free(b->poses), free(m->poses), free(b->times);
+    free(b->stage_seconds), free(b->blend_seconds), free(b->failures);
+    free(b->blend_poses), free(b->scratch), free(b->groups), free(b->members);
+    free(m->blend_poses), free(m->scratch);
+    for (int i = 0; i < SERIES; ++i) free(per_char[i]);
+}
+
+/* The plain scenario's characters: poses bound, character 0 sampled once
+   with messages, and each its own start time; false with diag set. */
+static bool place_characters(anim_bench* b, const anim_memory* m, sw_diag* diag) {
+    const size_t n = b->characters;
+    for (size_t c = 0; c < n; ++c) {
+        sw_pose_bind(&b->poses[c], &m->sizes, (uint8_t*)m->poses + c * m->stride);
+        b->poses[c].skin_dual_quats = NULL; /* the stage measured is the LBS palette */
+    }
+    if (b->clip && sw_pose_sample(b->asset, b->clip, 0.0f, true, &b->poses[0], diag) != SW_OK) return false;
+    /* Different phases, so characters do not share keys. */
+    for (size_t c = 0; c < n; ++c)
+        b->times[c] = (float)fmod(0.37 * (double)c, b->clip && b->clip->duration > 0 ? b->clip->duration : 1.0);
+    return true;
+}
+
+/* The blend scenario's characters, each with its own phase and mix of
+   the two clips, and the legs IK solves (found by name; both or none). */
+static void place_blend_characters(anim_bench* b, const anim_memory* m) {
+    const sw_model* a = b->asset;
+    for (size_t c = 0; c < b->characters; ++c) {
+        sw_pose_bind(&b->blend_poses[c], &m->sizes, (uint8_t*)m->blend_poses + c * m->stride);
+        b->blend_poses[c].skin_dual_quats = NULL;
+        sw_pose_rest(a, &b->blend_poses[c]);
+        for (size_t i = 0; i < 2; ++i)
+            sw_pose_bind(&b->scratch[2 * c + i], &m->scratch_sizes,
+                         (uint8_t*)m->scratch + (2 * c + i) * m->scratch_stride);
+        /* Its own phase and its own mix of the two clips (weight of B in [0.2, 0.8]). */
+        float mix = 0.2f + 0.6f * (float)fmod(0.618034 * (double)c, 1.0);
+        b->groups[c] = (sw_clip_instance){.time = (float)fmod(0.37 * (double)c, 1.0), .speed = 1.0f,
+                                          .wrap = SW_WRAP_LOOP};
+        for (int i = 0; i < 2; ++i) {
+            const sw_clip* clip = b->blend_clips[i];
+            b->members[2 * c + i] = (sw_sync_member){.start = 0.0f, .duration = clip->duration,
+                                                     .weight = i ? mix : 1.0f - mix};
+        }
+    }
+    for (int l = 0; l < 2; ++l) {
+        long j[3];
+        for (int k = 0; k < 3; ++k) j[k] = find_node_named(a, leg_joint_names[l][k]);
+        if (j[0] < 0 || j[1] < 0 || j[2] < 0 || !(j[0] < j[1] && j[1] < j[2])) continue;
+        b->legs[b->leg_count++] = (anim_leg){(uint32_t)j[0], (uint32_t)j[1], (uint32_t)j[2], 0.0f};
+    }
+    if (b->leg_count < 2) b->leg_count = 0; /* both legs or none */
+}
+
+/* Character 0 of the blend scenario once, with messages (members placed,
+   dt = 0), which also sets each leg's lift: 10 % of its length in that
+   pose. False with *status set on failure. */
+static bool try_blend(anim_bench* b, tool_args* args, int* status) {
+    sw_diag diag;
+    if (!blend_sample(b, 0, 0.0f, &diag)) {
+        *status = tool_fail(args, "--blend: %s", diag.message);
+        return false;
+    }
+    sw_pose_update_world(b->asset, &b->blend_poses[0]);
+    for (size_t l = 0; l < b->leg_count; ++l) {
+        const sw_mat34* w = b->blend_poses[0].world;
+        anim_leg* leg = &b->legs[l];
+        leg->lift = 0.1f * (distance_between(&w[leg->start], &w[leg->mid]) +
+                            distance_between(&w[leg->mid], &w[leg->end]));
+    }
+    if (!blend_ik(b, 0, &diag)) {
+        *status = tool_fail(args, "IK on %s: %s", leg_joint_names[0][0], diag.message);
+        return false;
+    }
+    return true;
+}
+
+/* The plain scenario's repetitions (after the warm-up runs), into
+   per_char[0 .. PLAIN_SERIES). */
+static void time_plain(thread_pool* pool, anim_bench* b, size_t threads, long reps, double* per_char[SERIES]) {
+    const size_t n = b->characters, tasks = (n + ANIM_CHUNK - 1) / ANIM_CHUNK;
+    for (long r = -WARMUP_RUNS; r < reps; ++r) {
+        memset(b->stage_seconds, 0, 3 * threads * sizeof *b->stage_seconds);
+        double t0 = now_seconds();
+        thread_pool_run(pool, tasks, run_anim_task, b);
+        double t1 = now_seconds();
+        for (size_t c = 0; c < n; ++c) b->times[c] += ANIM_DT;
+        if (r < 0) continue;
+        double stage[3] = {0};
+        for (size_t t = 0; t < threads; ++t)
+            for (int s = 0; s < 3; ++s) stage[s] += b->stage_seconds[3 * t + s];
+        for (int s = 0; s < 3; ++s) per_char[s][r] = stage[s] / (double)n * 1e6;
+        per_char[3][r] = (t1 - t0) / (double)n * 1e6;
+    }
+}
+
+/* The blend scenario's repetitions, into per_char[PLAIN_SERIES ..). */
+static void time_blend(thread_pool* pool, anim_bench* b, size_t threads, long reps, double* per_char[SERIES]) {
+    const size_t n = b->characters, tasks = (n + ANIM_CHUNK - 1) / ANIM_CHUNK;
+    for (long r = -WARMUP_RUNS; r < reps; ++r) {
+        memset(b->blend_seconds, 0, BLEND_STAGES * threads * sizeof *b->blend_seconds);
+        double t1 = now_seconds();
+        thread_pool_run(pool, tasks, run_blend_task, b);
+        double t2 = now_seconds();
+        if (r < 0) continue;
+        double stage[BLEND_STAGES] = {0};
+        for (size_t t = 0; t < threads; ++t)
+            for (int s = 0; s < BLEND_STAGES; ++s) stage[s] += b->blend_seconds[BLEND_STAGES * t + s];
+        for (int s = 0; s < BLEND_STAGES; ++s) per_char[PLAIN_SERIES + s][r] = stage[s] / (double)n * 1e6;
+        per_char[PLAIN_SERIES + BLEND_STAGES][r] = (t2 - t1) / (double)n * 1e6;
+    }
+}
+
+/* Every character's skin matrices after the last repetition, plain then
+   blend: the same whatever the thread count. */
+static uint64_t skin_checksum(const anim_bench* b, size_t palette_count, bool blending) {
+    uint64_t checksum = 0xcbf29ce484222325ull;
+    size_t palette_bytes = palette_count * sizeof(sw_mat34);
+    for (size_t c = 0; c < b->characters; ++c) checksum = fnv1a(checksum, b->poses[c].skin_matrices, palette_bytes);
+    for (size_t c = 0; blending && c < b->characters; ++c)
+        checksum = fnv1a(checksum, b->blend_poses[c].skin_matrices, palette_bytes);
+    return checksum;
+}
+
+/* What bench anim prints. */
+typedef struct anim_report {
+    const bench_options* opt;
+    const anim_bench* b;
+    bool blending;
+    stats st[SERIES];
+    double sum_median, blend_sum_median; /* the stages' medians, added */
+    char checksum[17];
+} anim_report;
+
+/* false when standard output could not be written. */
+static bool print_anim_json(const anim_report* r) {
+    static const char* const names[PLAIN_SERIES] = {"sample", "local_to_model", "skin_matrices", "wall"};
+    static const char* const blend_names[BLEND_STAGES + 1] = {"sample_blend", "ik", "local_to_model",
+                                                              "skin_matrices", "wall"};
+    const bench_options* opt = r->opt;
+    const anim_bench* b = r->b;
+    const sw_model* a = b->asset;
+    json_writer w;
+    json_writer_init(&w, json_file_sink, stdout);
+    json_begin_object(&w);
+    json_key(&w, "bench"), json_string(&w, "anim");
+    json_key(&w, "model"), json_string(&w, opt->model);
+    json_key(&w, "animation"), json_string(&w, b->clip ? b->clip->name : NULL);
+    json_key(&w, "tracks"), json_int(&w, (long long)(b->clip ? b->clip->track_count : 0));
+    json_key(&w, "nodes"), json_int(&w, (long long)a->node_count);
+    json_key(&w, "joints"), json_int(&w, (long long)a->skin_joint_count);
+    json_key(&w, "characters"), json_int(&w, (long long)b->characters);
+    json_key(&w, "threads"), json_int(&w, opt->threads);
+    json_key(&w, "reps"), json_int(&w, opt->reps);
+    json_key(&w, "microseconds_per_character");
+    json_begin_object(&w);
+    for (int s = 0; s < PLAIN_SERIES; ++s) json_stats(&w, names[s], r->st[s]);
+    json_key(&w, "stages_sum_of_medians"), json_double(&w, r->sum_median);
+    json_end_object(&w);
+    json_key(&w, "blend");
+    if (r->blending) {
+        json_begin_object(&w);
+        json_key(&w, "animations");
+        json_begin_array(&w);
+        for (int i = 0; i < 2; ++i) json_string(&w, b->blend_clips[i]->name);
+        json_end_array(&w);
+        json_key(&w, "ik"), json_bool(&w, b->leg_count > 0);
+        json_key(&w, "ik_legs");
+        json_begin_array(&w);
+        for (size_t l = 0; l < b->leg_count; ++l) {
+            json_begin_array(&w);
+            for (int k = 0; k < 3; ++k) json_string(&w, leg_joint_names[l][k]);
+            json_end_array(&w);
+        }
+        json_end_array(&w);
+        json_end_object(&w);
+    } else {
+        json_null(&w);
+    }
+    json_key(&w, "blend_microseconds_per_character");
+    if (r->blending) {
+        json_begin_object(&w);
+        for (int s = 0; s < BLEND_STAGES + 1; ++s) json_stats(&w, blend_names[s], r->st[PLAIN_SERIES + s]);
+        json_key(&w, "stages_sum_of_medians"), json_double(&w, r->blend_sum_median);
+        json_end_object(&w);
+    } else {
+        json_null(&w);
+    }
+    json_key(&w, "checksum"), json_string(&w, r->checksum);
+    json_end_object(&w);
+    json_newline(&w);
+    return json_writer_finish(&w);
+}
+
+static void print_anim_text(const anim_report* r) {
+    static const char* const labels[PLAIN_SERIES] = {"sample (thread time)", "local->model", "skin matrices",
+                                                     "wall, all stages"};
+    static const char* const blend_labels[BLEND_STAGES + 1] = {
+        "sample + blend (thread)", "IK, both legs", "local->model", "skin matrices", "wall, all stages"};
+    const bench_options* opt = r->opt;
+    const anim_bench* b = r->b;
+    const sw_model* a = b->asset;
+    printf("sinew bench anim: %s\n", opt->model);
+    /* Clip names come from the file: escaped (text_escape.h). */
+    printf("  animation ");
+    print_escaped(b->clip ? b->clip->name : NULL);
+    printf(" (%zu tracks), %zu nodes, %zu skin joints; %zu characters, %ld thread%s, %ld repetitions\n",
+           b->clip ? b->clip->track_count : 0, a->node_count, a->skin_joint_count, b->characters, opt->threads,
+           opt->threads == 1 ? "" : "s", opt->reps);
+    printf("  microseconds per character   min      median   max\n");
+    for (int s = 0; s < PLAIN_SERIES; ++s)
+        printf("  %-26s %8.3f %8.3f %8.3f\n", labels[s], r->st[s].min, r->st[s].median, r->st[s].max);
+    printf("  stages together (medians)  %8.3f\n", r->sum_median);
+    if (r->blending) {
+        printf("  blend ");
+        print_escaped(b->blend_clips[0]->name);
+        printf(" + ");
+        print_escaped(b->blend_clips[1]->name);
+        printf(" synchronised by phase, then ");
+        if (b->leg_count)
+            printf("two-bone IK on %s/%s/%s and %s/%s/%s\n", leg_joint_names[0][0], leg_joint_names[0][1],
+                   leg_joint_names[0][2], leg_joint_names[1][0], leg_joint_names[1][1], leg_joint_names[1][2]);
+        else
+            printf("no IK (IK skipped: no LeftUpLeg/LeftLeg/LeftFoot and RightUpLeg/RightLeg/RightFoot nodes)\n");
+        printf("  microseconds per character   min      median   max\n");
+        for (int s = 0; s < BLEND_STAGES + 1; ++s) {
+            const stats* st = &r->st[PLAIN_SERIES + s];
+            printf("  %-26s %8.3f %8.3f %8.3f\n", blend_labels[s], st->min, st->median, st->max);
+        }
+        printf("  stages together (medians)  %8.3f\n", r->blend_sum_median);
+    } else {
+        printf("  no blend: the model has fewer than two animations\n");
+    }
+    printf("  checksum of all skin matrices %s (the same for any --threads)\n", r->checksum);
+}
+
 static int bench_anim(const bench_options* opt, tool_args* args) {
     sw_model* a = NULL;
     sw_diag diag;
@@ -801,9 +1257,8 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
     int status = TOOL_EXIT_OK;
     thread_pool* pool = NULL;
     anim_bench b = {0};
-    void *pose_memory = NULL, *blend_memory = NULL, *scratch_memory = NULL;
-    double* per_char[4 + BLEND_STAGES + 1] = {NULL};
-    const int per_char_count = 4 + BLEND_STAGES + 1;
+    anim_memory memory = {0};
+    double* per_char[SERIES] = {NULL};
 
     if (tool_load_model(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
     anim_file file = {0}; /* --anim-file: its clips after the model's */
@@ -811,279 +1266,57 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
-    long clip_index = -1;
-    if (opt->anim) {
-        if ((clip_index = find_clip(a, opt->anim)) < 0) {
-            status = tool_fail(args, "%s has no animation '%s'", opt->model, opt->anim);
-            goto done;
-        }
-    } else if (a->animation_count) {
-        clip_index = 0;
-    }
-    /* The blend: --blend A,B, else the first two clips, else none. */
-    long blend_index[2] = {-1, -1};
-    if (opt->blend) {
-        const char* comma = strchr(opt->blend, ',');
-        char spec[2][256];
-        size_t len0 = comma ? (size_t)(comma - opt->blend) : 0;
-        if (!comma || strchr(comma + 1, ',') || len0 >= sizeof spec[0] || strlen(comma + 1) >= sizeof spec[1]) {
-            status = tool_usage(args, "--blend: give two animations, A,B");
-            goto done;
-        }
-        memcpy(spec[0], opt->blend, len0), spec[0][len0] = '\0';
-        strcpy(spec[1], comma + 1);
-        for (int i = 0; i < 2; ++i)
-            if ((blend_index[i] = find_clip(a, spec[i])) < 0) {
-                status = tool_fail(args, "--blend: %s has no animation '%s'", opt->model, spec[i]);
-                goto done;
-            }
-    } else if (a->animation_count >= 2) {
-        blend_index[0] = 0, blend_index[1] = 1;
-    }
+    long clip_index, blend_index[2];
+    if (!choose_clips(opt, a, &clip_index, blend_index, args, &status)) goto done;
     b.asset = a;
     b.clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
     b.characters = (size_t)opt->characters;
-    size_t n = b.characters;
-    size_t threads = (size_t)opt->threads;
-    bool blending = blend_index[0] >= 0;
-    sw_pose_sizes sizes = sw_pose_sizes_of(a);
-    size_t stride = sw_pose_memory_size(&sizes);
-    /* Scratch poses only sample: no skin buffers. */
-    sw_pose_sizes scratch_sizes = sizes;
-    scratch_sizes.skin_count = scratch_sizes.palette_count = 0;
-    size_t scratch_stride = sw_pose_memory_size(&scratch_sizes);
-    b.poses = calloc(n + 1, sizeof *b.poses);
-    pose_memory = aligned_alloc(16, stride * (n + 1));
-    b.times = malloc((n + 1) * sizeof *b.times);
-    b.stage_seconds = calloc(3 * threads, sizeof *b.stage_seconds);
-    b.blend_seconds = calloc(BLEND_STAGES * threads, sizeof *b.blend_seconds);
-    b.failures = calloc(threads, sizeof *b.failures);
-    bool ok = b.poses && pose_memory && b.times && b.stage_seconds && b.blend_seconds && b.failures;
-    for (int i = 0; i < per_char_count; ++i) ok = (per_char[i] = calloc((size_t)opt->reps, sizeof(double))) && ok;
-    if (ok && blending) {
-        b.blend_poses = calloc(n + 1, sizeof *b.blend_poses);
-        b.scratch = calloc(2 * n + 1, sizeof *b.scratch);
-        b.groups = calloc(n + 1, sizeof *b.groups);
-        b.members = calloc(2 * n + 1, sizeof *b.members);
-        blend_memory = aligned_alloc(16, stride * (n + 1));
-        scratch_memory = aligned_alloc(16, scratch_stride * (2 * n + 1));
-        ok = b.blend_poses && b.scratch && b.groups && b.members && blend_memory && scratch_memory;
-    }
-    if (!ok) {
-        status = tool_fail(args, "out of memory for %zu characters", n);
+    const size_t threads = (size_t)opt->threads;
+    const bool blending = blend_index[0] >= 0;
+    if (!alloc_anim_bench(&b, &memory, threads, blending, opt->reps, per_char)) {
+        status = tool_fail(args, "out of memory for %zu characters", b.characters);
         goto done;
     }
-    for (size_t c = 0; c < n; ++c) {
-        sw_pose_bind(&b.poses[c], &sizes, (uint8_t*)pose_memory + c * stride);
-        b.poses[c].skin_dual_quats = NULL; /* the stage measured is the LBS palette */
-    }
-    if (b.clip && sw_pose_sample(a, b.clip, 0.0f, true, &b.poses[0], &diag) != SW_OK) {
+    if (!place_characters(&b, &memory, &diag)) {
         status = tool_fail(args, "%s: %s", opt->model, diag.message);
         goto done;
     }
-    /* Different phases, so characters do not share keys. */
-    for (size_t c = 0; c < n; ++c) b.times[c] = (float)fmod(0.37 * (double)c, b.clip && b.clip->duration > 0 ? b.clip->duration : 1.0);
-
     if (blending) {
         for (int i = 0; i < 2; ++i) b.blend_clips[i] = &a->animations[blend_index[i]];
-        for (size_t c = 0; c < n; ++c) {
-            sw_pose_bind(&b.blend_poses[c], &sizes, (uint8_t*)blend_memory + c * stride);
-            b.blend_poses[c].skin_dual_quats = NULL;
-            sw_pose_rest(a, &b.blend_poses[c]);
-            for (size_t i = 0; i < 2; ++i)
-                sw_pose_bind(&b.scratch[2 * c + i], &scratch_sizes,
-                             (uint8_t*)scratch_memory + (2 * c + i) * scratch_stride);
-            /* Its own phase and its own mix of the two clips (weight of B in [0.2, 0.8]). */
-            float mix = 0.2f + 0.6f * (float)fmod(0.618034 * (double)c, 1.0);
-            b.groups[c] = (sw_clip_instance){.time = (float)fmod(0.37 * (double)c, 1.0), .speed = 1.0f,
-                                             .wrap = SW_WRAP_LOOP};
-            for (int i = 0; i < 2; ++i) {
-                const sw_clip* clip = b.blend_clips[i];
-                b.members[2 * c + i] = (sw_sync_member){.start = 0.0f, .duration = clip->duration,
-                                                        .weight = i ? mix : 1.0f - mix};
-            }
-        }
-        /* The legs, by name. */
-        for (int l = 0; l < 2; ++l) {
-            long j[3];
-            for (int k = 0; k < 3; ++k) j[k] = find_node_named(a, leg_joint_names[l][k]);
-            if (j[0] < 0 || j[1] < 0 || j[2] < 0 || !(j[0] < j[1] && j[1] < j[2])) continue;
-            b.legs[b.leg_count++] = (anim_leg){(uint32_t)j[0], (uint32_t)j[1], (uint32_t)j[2], 0.0f};
-        }
-        if (b.leg_count < 2) b.leg_count = 0; /* both legs or none */
-        /* Character 0 once, with messages (members placed, dt = 0): the
-           lift is 10 % of each leg's length in that pose. */
-        if (!blend_sample(&b, 0, 0.0f, &diag)) {
-            status = tool_fail(args, "--blend: %s", diag.message);
-            goto done;
-        }
-        sw_pose_update_world(a, &b.blend_poses[0]);
-        for (size_t l = 0; l < b.leg_count; ++l) {
-            const sw_mat34* w = b.blend_poses[0].world;
-            anim_leg* leg = &b.legs[l];
-            leg->lift = 0.1f * (distance_between(&w[leg->start], &w[leg->mid]) +
-                                distance_between(&w[leg->mid], &w[leg->end]));
-        }
-        if (!blend_ik(&b, 0, &diag)) {
-            status = tool_fail(args, "IK on %s: %s", leg_joint_names[0][0], diag.message);
-            goto done;
-        }
+        place_blend_characters(&b, &memory);
+        if (!try_blend(&b, args, &status)) goto done;
     }
 
     if (!(pool = thread_pool_create((int)opt->threads, &err))) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
-    size_t tasks = (n + ANIM_CHUNK - 1) / ANIM_CHUNK;
     /* The plain scenario's repetitions, then the blend scenario's: run in
        turns, the blend's scratch poses would evict the plain ones between
        repetitions and the plain figures would not compare with earlier
        runs. Each scenario advances its own clock, so the results (and the
        checksum) are the same either way. */
-    for (long r = -WARMUP_RUNS; r < opt->reps; ++r) {
-        memset(b.stage_seconds, 0, 3 * threads * sizeof *b.stage_seconds);
-        double t0 = now_seconds();
-        thread_pool_run(pool, tasks, run_anim_task, &b);
-        double t1 = now_seconds();
-        for (size_t c = 0; c < n; ++c) b.times[c] += ANIM_DT;
-        if (r < 0) continue;
-        double stage[3] = {0};
-        for (size_t t = 0; t < threads; ++t)
-            for (int s = 0; s < 3; ++s) stage[s] += b.stage_seconds[3 * t + s];
-        for (int s = 0; s < 3; ++s) per_char[s][r] = stage[s] / (double)n * 1e6;
-        per_char[3][r] = (t1 - t0) / (double)n * 1e6;
-    }
-    for (long r = -WARMUP_RUNS; blending && r < opt->reps; ++r) {
-        memset(b.blend_seconds, 0, BLEND_STAGES * threads * sizeof *b.blend_seconds);
-        double t1 = now_seconds();
-        thread_pool_run(pool, tasks, run_blend_task, &b);
-        double t2 = now_seconds();
-        if (r < 0) continue;
-        double stage[BLEND_STAGES] = {0};
-        for (size_t t = 0; t < threads; ++t)
-            for (int s = 0; s < BLEND_STAGES; ++s) stage[s] += b.blend_seconds[BLEND_STAGES * t + s];
-        for (int s = 0; s < BLEND_STAGES; ++s) per_char[4 + s][r] = stage[s] / (double)n * 1e6;
-        per_char[4 + BLEND_STAGES][r] = (t2 - t1) / (double)n * 1e6;
-    }
+    time_plain(pool, &b, threads, opt->reps, per_char);
+    if (blending) time_blend(pool, &b, threads, opt->reps, per_char);
     size_t failures = 0;
     for (size_t t = 0; t < threads; ++t) failures += b.failures[t];
     if (failures) {
         status = tool_fail(args, "%s: %zu blend or IK calls failed validation during the run", opt->model, failures);
         goto done;
     }
-    /* Every character's skin matrices after the last repetition, plain then
-       blend: the same whatever the thread count. */
-    uint64_t checksum = 0xcbf29ce484222325ull;
-    size_t palette_bytes = sizes.palette_count * sizeof(sw_mat34);
-    for (size_t c = 0; c < n; ++c) checksum = fnv1a(checksum, b.poses[c].skin_matrices, palette_bytes);
-    for (size_t c = 0; blending && c < n; ++c)
-        checksum = fnv1a(checksum, b.blend_poses[c].skin_matrices, palette_bytes);
-    char checksum_text[17];
-    snprintf(checksum_text, sizeof checksum_text, "%016llx", (unsigned long long)checksum);
 
-    static const char* const names[4] = {"sample", "local_to_model", "skin_matrices", "wall"};
-    static const char* const blend_names[BLEND_STAGES + 1] = {"sample_blend", "ik", "local_to_model",
-                                                              "skin_matrices", "wall"};
-    stats st[4 + BLEND_STAGES + 1];
-    for (int s = 0; s < per_char_count; ++s) st[s] = summarise(per_char[s], (int)opt->reps);
-    double sum_median = st[0].median + st[1].median + st[2].median;
-    double blend_sum_median = 0.0;
-    for (int s = 0; s < BLEND_STAGES; ++s) blend_sum_median += st[4 + s].median;
-    if (opt->json) {
-        json_writer w;
-        json_writer_init(&w, json_file_sink, stdout);
-        json_begin_object(&w);
-        json_key(&w, "bench"), json_string(&w, "anim");
-        json_key(&w, "model"), json_string(&w, opt->model);
-        json_key(&w, "animation"), json_string(&w, b.clip ? b.clip->name : NULL);
-        json_key(&w, "tracks"), json_int(&w, (long long)(b.clip ? b.clip->track_count : 0));
-        json_key(&w, "nodes"), json_int(&w, (long long)a->node_count);
-        json_key(&w, "joints"), json_int(&w, (long long)a->skin_joint_count);
-        json_key(&w, "characters"), json_int(&w, (long long)n);
-        json_key(&w, "threads"), json_int(&w, opt->threads);
-        json_key(&w, "reps"), json_int(&w, opt->reps);
-        json_key(&w, "microseconds_per_character");
-        json_begin_object(&w);
-        for (int s = 0; s < 4; ++s) json_stats(&w, names[s], st[s]);
-        json_key(&w, "stages_sum_of_medians"), json_double(&w, sum_median);
-        json_end_object(&w);
-        json_key(&w, "blend");
-        if (blending) {
-            json_begin_object(&w);
-            json_key(&w, "animations");
-            json_begin_array(&w);
-            for (int i = 0; i < 2; ++i) json_string(&w, b.blend_clips[i]->name);
-            json_end_array(&w);
-            json_key(&w, "ik"), json_bool(&w, b.leg_count > 0);
-            json_key(&w, "ik_legs");
-            json_begin_array(&w);
-            for (size_t l = 0; l < b.leg_count; ++l) {
-                json_begin_array(&w);
-                for (int k = 0; k < 3; ++k) json_string(&w, leg_joint_names[l][k]);
-                json_end_array(&w);
-            }
-            json_end_array(&w);
-            json_end_object(&w);
-        } else {
-            json_null(&w);
-        }
-        json_key(&w, "blend_microseconds_per_character");
-        if (blending) {
-            json_begin_object(&w);
-            for (int s = 0; s < BLEND_STAGES + 1; ++s) json_stats(&w, blend_names[s], st[4 + s]);
-            json_key(&w, "stages_sum_of_medians"), json_double(&w, blend_sum_median);
-            json_end_object(&w);
-        } else {
-            json_null(&w);
-        }
-        json_key(&w, "checksum"), json_string(&w, checksum_text);
-        json_end_object(&w);
-        json_newline(&w);
-        if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
-    } else {
-        printf("sinew bench anim: %s\n", opt->model);
-        /* Clip names come from the file: escaped (text_escape.h). */
-        printf("  animation ");
-        print_escaped(b.clip ? b.clip->name : NULL);
-        printf(" (%zu tracks), %zu nodes, %zu skin joints; %zu characters, %ld thread%s, %ld repetitions\n",
-               b.clip ? b.clip->track_count : 0, a->node_count, a->skin_joint_count, n, opt->threads,
-               opt->threads == 1 ? "" : "s", opt->reps);
-        printf("  microseconds per character   min      median   max\n");
-        static const char* const labels[4] = {"sample (thread time)", "local->model", "skin matrices",
-                                              "wall, all stages"};
-        for (int s = 0; s < 4; ++s)
-            printf("  %-26s %8.3f %8.3f %8.3f\n", labels[s], st[s].min, st[s].median, st[s].max);
-        printf("  stages together (medians)  %8.3f\n", sum_median);
-        if (blending) {
-            printf("  blend ");
-            print_escaped(b.blend_clips[0]->name);
-            printf(" + ");
-            print_escaped(b.blend_clips[1]->name);
-            printf(" synchronised by phase, then ");
-            if (b.leg_count)
-                printf("two-bone IK on %s/%s/%s and %s/%s/%s\n", leg_joint_names[0][0], leg_joint_names[0][1],
-                       leg_joint_names[0][2], leg_joint_names[1][0], leg_joint_names[1][1], leg_joint_names[1][2]);
-            else
-                printf("no IK (IK skipped: no LeftUpLeg/LeftLeg/LeftFoot and RightUpLeg/RightLeg/RightFoot nodes)\n");
-            printf("  microseconds per character   min      median   max\n");
-            static const char* const blend_labels[BLEND_STAGES + 1] = {
-                "sample + blend (thread)", "IK, both legs", "local->model", "skin matrices", "wall, all stages"};
-            for (int s = 0; s < BLEND_STAGES + 1; ++s)
-                printf("  %-26s %8.3f %8.3f %8.3f\n", blend_labels[s], st[4 + s].min, st[4 + s].median, st[4 + s].max);
-            printf("  stages together (medians)  %8.3f\n", blend_sum_median);
-        } else {
-            printf("  no blend: the model has fewer than two animations\n");
-        }
-        printf("  checksum of all skin matrices %s (the same for any --threads)\n", checksum_text);
-    }
+    anim_report report = {.opt = opt, .b = &b, .blending = blending};
+    snprintf(report.checksum, sizeof report.checksum, "%016llx",
+             (unsigned long long)skin_checksum(&b, memory.sizes.palette_count, blending));
+    for (int s = 0; s < SERIES; ++s) report.st[s] = summarise(per_char[s], (int)opt->reps);
+    report.sum_median = report.st[0].median + report.st[1].median + report.st[2].median;
+    for (int s = 0; s < BLEND_STAGES; ++s) report.blend_sum_median += report.st[PLAIN_SERIES + s].median;
+    if (!opt->json) print_anim_text(&report);
+    else if (!print_anim_json(&report)) status = tool_fail(args, "cannot write to standard output");
 
 done:
     thread_pool_destroy(pool);
-    free(b.poses), free(pose_memory), free(b.times);
-    free(b.stage_seconds), free(b.blend_seconds), free(b.failures);
-    free(b.blend_poses), free(b.scratch), free(b.groups), free(b.members);
-    free(blend_memory), free(scratch_memory);
-    for (int i = 0; i < per_char_count; ++i) free(per_char[i]);
+    free_anim_bench(&b, &memory, per_char);
     anim_file_detach(&file, &a);
     sw_model_free(a);
     return status;

@@ -79,7 +79,7 @@ int cmd_demo_asset(tool_args* args) {
     /* Before the work: a device, a FIFO or a folder under the name is refused. */
     if (!to_stdout && !tool_output_check(output, NULL, &err)) return tool_fail(args, "%s", err.message);
 
-    void* glb = NULL;
+    uint8_t* glb = NULL;
     size_t size = 0;
     sw_diag diag;
     if (sw_demo_character_glb(&glb, &size, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
@@ -88,20 +88,20 @@ int cmd_demo_asset(tool_args* args) {
         errno = 0;
         bool ok = fwrite(glb, 1, size, stdout) == size && fflush(stdout) == 0;
         int e = errno ? errno : EIO;
-        sw_demo_free(glb);
+        sw_demo_character_glb_free(glb);
         if (!ok) return tool_fail(args, "cannot write to standard output: %s", strerror(e));
         return TOOL_EXIT_OK; /* no "wrote" line: no file was written */
     }
 
     tool_atomic_file file;
     if (!tool_atomic_open(&file, output, &err)) {
-        sw_demo_free(glb);
+        sw_demo_character_glb_free(glb);
         return tool_fail(args, "%s", err.message);
     }
     /* A failed write is reported (with its errno) by the commit, which then
        removes the temporary. */
     tool_atomic_write(&file, glb, size);
-    sw_demo_free(glb);
+    sw_demo_character_glb_free(glb);
     if (!tool_atomic_commit(&file, &err)) return tool_fail(args, "%s", err.message);
     tool_wrote(quiet, "%s (GLB, %zu bytes)", output, size);
     return TOOL_EXIT_OK;

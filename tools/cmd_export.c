@@ -219,6 +219,75 @@ static void write_pose(json_writer* w, const sw_model* a, size_t t_count, const 
     json_end_array(w);
 }
 
+/* One (node, primitive) instance: its positions at every time, then its
+   normals at every time (evaluated again: export is a checking tool, not a
+   hot path). False with `err` set when it could not be deformed. */
+static bool write_instance(const sw_model* a, size_t source, size_t p, size_t t_count, const scene_poses* poses,
+                           const export_options* opt, const export_gpu* gpu, json_writer* w, tool_error* err) {
+    size_t n = a->node_from_source[source];
+    const sw_model_node* node = &a->nodes[n];
+    const sw_model_primitive* prim = &a->meshes[node->mesh].primitives[p];
+    size_t floats = 3 * (prim->vertex_count ? prim->vertex_count : 1);
+    size_t scratch_size = sw_deform_scratch_size(a, n, p);
+    float* positions = malloc(floats * sizeof(float));
+    float* normals = malloc(floats * sizeof(float));
+    void* scratch = aligned_alloc(16, (scratch_size + 15) / 16 * 16 + 16);
+    sw_gpu_model_primitive* gpu_prim = NULL;
+    bool ok = true;
+    if (!positions || !normals || !scratch) {
+        ok = tool_error_set(err, "out of memory for %zu vertices", prim->vertex_count);
+        goto done;
+    }
+    bool with_normals = opt->normals && prim->normals;
+    if (opt->gpu) {
+        sw_diag diag;
+        if (sw_gpu_model_primitive_create(gpu->skinner, a, n, p, &gpu_prim, &diag) != SW_OK) {
+            ok = tool_error_set(err, "node %zu primitive %zu: GPU: %s", source, p, diag.message);
+            goto done;
+        }
+    }
+    json_newline(w);
+    json_begin_object(w);
+    json_key(w, "mesh_index"), json_int(w, node->mesh);
+    json_key(w, "primitive_index"), json_int(w, (long long)p);
+    json_key(w, "node_index"), json_int(w, (long long)source);
+    json_key(w, "vertex_count"), json_int(w, (long long)prim->vertex_count);
+    json_key(w, "skinned"), json_bool(w, node->skin >= 0 && prim->influence_count > 0);
+    for (int pass = 0; pass < (with_normals ? 2 : 1) && ok; ++pass) {
+        json_key(w, pass == 0 ? "positions_by_time" : "normals_by_time");
+        json_begin_array(w);
+        for (size_t t = 0; t < t_count && ok && !w->failed; ++t) {
+            const sw_pose* pose = &poses->poses[t];
+            if (gpu_prim) {
+                ok = gpu_deform(gpu, gpu_prim, pose, opt, positions, with_normals ? normals : NULL, err);
+                if (!ok) break;
+                write_vec3s(w, pass == 0 ? positions : normals, prim->vertex_count);
+                continue;
+            }
+            sw_deform d = {
+                .node = n,
+                .primitive = p,
+                .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
+                .scratch = scratch,
+                .out_positions = positions,
+                .out_normals = with_normals ? normals : NULL,
+            };
+            sw_diag diag;
+            if (sw_deform_primitive(a, pose, &d, &diag) != SW_OK) {
+                ok = tool_error_set(err, "node %zu primitive %zu: %s", source, p, diag.message);
+                break;
+            }
+            write_vec3s(w, pass == 0 ? positions : normals, prim->vertex_count);
+        }
+        json_end_array(w);
+    }
+    json_end_object(w);
+done:
+    sw_gpu_model_primitive_destroy(gpu_prim);
+    free(positions), free(normals), free(scratch);
+    return ok;
+}
+
 /* Writes the whole document; false with `err` set on failure.
    *out_instances counts the (node, primitive) instances written. */
 static bool write_export(const sw_model* a, long clip_index, const float* times, size_t t_count,
@@ -245,82 +314,18 @@ static bool write_export(const sw_model* a, long clip_index, const float* times,
     json_end_array(w);
     json_key(w, "primitives"), json_begin_array(w);
 
-    bool ok = true;
-    float *positions = NULL, *normals = NULL;
-    void* scratch = NULL;
     /* Instances in the file's node order; node_index is the file's index.
        A failed write (w->failed: a full disk) stops the work; the caller
        reports it. */
+    bool ok = true;
     for (size_t source = 0; source < a->node_count && ok && !w->failed; ++source) {
-        size_t n = a->node_from_source[source];
-        const sw_model_node* node = &a->nodes[n];
+        const sw_model_node* node = &a->nodes[a->node_from_source[source]];
         if (node->mesh < 0) continue;
-        const sw_model_mesh* mesh = &a->meshes[node->mesh];
-        for (size_t p = 0; p < mesh->primitive_count && ok; ++p) {
-            const sw_model_primitive* prim = &mesh->primitives[p];
-            size_t floats = 3 * (prim->vertex_count ? prim->vertex_count : 1);
-            size_t scratch_size = sw_deform_scratch_size(a, n, p);
-            positions = malloc(floats * sizeof(float));
-            normals = malloc(floats * sizeof(float));
-            scratch = aligned_alloc(16, (scratch_size + 15) / 16 * 16 + 16);
-            if (!positions || !normals || !scratch) {
-                ok = tool_error_set(err, "out of memory for %zu vertices", prim->vertex_count);
-                break;
-            }
-            bool with_normals = opt->normals && prim->normals;
-            sw_gpu_model_primitive* gpu_prim = NULL;
-            if (opt->gpu) {
-                sw_diag diag;
-                if (sw_gpu_model_primitive_create(gpu->skinner, a, n, p, &gpu_prim, &diag) != SW_OK) {
-                    ok = tool_error_set(err, "node %zu primitive %zu: GPU: %s", source, p, diag.message);
-                    break;
-                }
-            }
-            ++*out_instances;
-            json_newline(w);
-            json_begin_object(w);
-            json_key(w, "mesh_index"), json_int(w, node->mesh);
-            json_key(w, "primitive_index"), json_int(w, (long long)p);
-            json_key(w, "node_index"), json_int(w, (long long)source);
-            json_key(w, "vertex_count"), json_int(w, (long long)prim->vertex_count);
-            json_key(w, "skinned"), json_bool(w, node->skin >= 0 && prim->influence_count > 0);
-            /* Positions at every time, then normals at every time (evaluated again:
-               export is a checking tool, not a hot path). */
-            for (int pass = 0; pass < (with_normals ? 2 : 1) && ok; ++pass) {
-                json_key(w, pass == 0 ? "positions_by_time" : "normals_by_time");
-                json_begin_array(w);
-                for (size_t t = 0; t < t_count && ok && !w->failed; ++t) {
-                    const sw_pose* pose = &poses->poses[t];
-                    if (gpu_prim) {
-                        ok = gpu_deform(gpu, gpu_prim, pose, opt, positions, with_normals ? normals : NULL, err);
-                        if (!ok) break;
-                        write_vec3s(w, pass == 0 ? positions : normals, prim->vertex_count);
-                        continue;
-                    }
-                    sw_deform d = {
-                        .node = n,
-                        .primitive = p,
-                        .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
-                        .scratch = scratch,
-                        .out_positions = positions,
-                        .out_normals = with_normals ? normals : NULL,
-                    };
-                    sw_diag diag;
-                    if (sw_deform_primitive(a, pose, &d, &diag) != SW_OK) {
-                        ok = tool_error_set(err, "node %zu primitive %zu: %s", source, p, diag.message);
-                        break;
-                    }
-                    write_vec3s(w, pass == 0 ? positions : normals, prim->vertex_count);
-                }
-                json_end_array(w);
-            }
-            json_end_object(w);
-            sw_gpu_model_primitive_destroy(gpu_prim);
-            free(positions), free(normals), free(scratch);
-            positions = normals = NULL, scratch = NULL;
+        for (size_t p = 0; p < a->meshes[node->mesh].primitive_count && ok; ++p) {
+            ok = write_instance(a, source, p, t_count, poses, opt, gpu, w, err);
+            *out_instances += ok;
         }
     }
-    free(positions), free(normals), free(scratch);
     json_end_array(w);
     if (ok && opt->joints) write_pose(w, a, t_count, poses);
     json_end_object(w);
@@ -358,8 +363,12 @@ int cmd_export(tool_args* args) {
     return status;
 }
 
-static int export_run(tool_args* args, anim_options* program) {
-    export_options opt = {.samples = -1, .program = program};
+/* parse_export_args: the command line was read, go on. */
+#define ARGS_READ (-1)
+
+/* The command line into *opt: ARGS_READ, or the exit status to end with
+   (--help, a usage error). */
+static int parse_export_args(tool_args* args, anim_options* program, export_options* opt) {
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
         const char *v, *name;
@@ -367,108 +376,198 @@ static int export_run(tool_args* args, anim_options* program) {
         int took = anim_options_take(program, args, arg, &err);
         if (took < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
-        if (tool_args_flag(arg, "--normals")) opt.normals = true;
-        else if (tool_args_flag(arg, "--joints")) opt.joints = true;
-        else if (tool_args_flag(arg, "--quiet")) opt.quiet = true;
-        else if (tool_args_flag(arg, "--dqs")) opt.dqs = true;
-        else if (tool_args_flag(arg, "--loop")) opt.loop = true;
-        else if (tool_args_flag(arg, "--gpu")) opt.gpu = true, opt.gpu_path = SW_GPU_PATH_COMPUTE;
-        else if (tool_args_flag(arg, "--gpu-vs")) opt.gpu = true, opt.gpu_path = SW_GPU_PATH_VERTEX_SHADER;
-        else if (tool_args_flag(arg, "--stats")) opt.stats = true;
-        else if (tool_args_flag(arg, "--allow-outside-paths")) opt.load.allow_outside_paths = true;
+        if (tool_args_flag(arg, "--normals")) opt->normals = true;
+        else if (tool_args_flag(arg, "--joints")) opt->joints = true;
+        else if (tool_args_flag(arg, "--quiet")) opt->quiet = true;
+        else if (tool_args_flag(arg, "--dqs")) opt->dqs = true;
+        else if (tool_args_flag(arg, "--loop")) opt->loop = true;
+        else if (tool_args_flag(arg, "--gpu")) opt->gpu = true, opt->gpu_path = SW_GPU_PATH_COMPUTE;
+        else if (tool_args_flag(arg, "--gpu-vs")) opt->gpu = true, opt->gpu_path = SW_GPU_PATH_VERTEX_SHADER;
+        else if (tool_args_flag(arg, "--stats")) opt->stats = true;
+        else if (tool_args_flag(arg, "--allow-outside-paths")) opt->load.allow_outside_paths = true;
         else if (tool_args_option(args, arg, "--anim")) {
-            if (!(opt.anim = tool_args_value(args, "--anim", &err))) return tool_usage(args, "%s", err.message);
+            if (!(opt->anim = tool_args_value(args, "--anim", &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--times")) {
-            if (!(opt.times_text = tool_args_value(args, "--times", &err))) return tool_usage(args, "%s", err.message);
+            if (!(opt->times_text = tool_args_value(args, "--times", &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--samples")) {
             if (!(v = tool_args_value(args, "--samples", &err)) ||
-                !tool_parse_int("--samples", v, 1, MAX_SAMPLES, &opt.samples, &err))
+                !tool_parse_int("--samples", v, 1, MAX_SAMPLES, &opt->samples, &err))
                 return tool_usage(args, "%s", err.message);
         } else if ((name = tool_args_output(args, arg, "--out"))) { /* --out: before 0.2; kept through 0.2 */
-            if (opt.out) return tool_usage(args, "one output file only");
-            if (!(opt.out = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
+            if (opt->out) return tool_usage(args, "one output file only");
+            if (!(opt->out = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
             return tool_usage(args, "unknown option '%s'", arg);
-        } else if (opt.model) {
-            return tool_usage(args, "one MODEL only ('%s' and '%s')", opt.model, arg);
+        } else if (opt->model) {
+            return tool_usage(args, "one MODEL only ('%s' and '%s')", opt->model, arg);
         } else {
-            opt.model = arg;
+            opt->model = arg;
         }
     }
-    if (!opt.model) return tool_usage(args, "no MODEL given");
-    if (tool_is_stdout(opt.out)) opt.out = NULL; /* standard output */
-    if (opt.times_text && opt.samples >= 0) return tool_usage(args, "give --times or --samples, not both");
-    if (opt.stats && !opt.gpu) return tool_usage(args, "--stats reports the GPU skin cache: give --gpu or --gpu-vs");
+    if (!opt->model) return tool_usage(args, "no MODEL given");
+    if (tool_is_stdout(opt->out)) opt->out = NULL; /* standard output */
+    if (opt->times_text && opt->samples >= 0) return tool_usage(args, "give --times or --samples, not both");
+    if (opt->stats && !opt->gpu) return tool_usage(args, "--stats reports the GPU skin cache: give --gpu or --gpu-vs");
     if (!anim_options_check(program, &err)) return tool_usage(args, "%s", err.message);
+    return ARGS_READ;
+}
 
-    float* times = NULL;
-    size_t time_count = 0;
-    if (opt.times_text && !parse_times(opt.times_text, &times, &time_count, &err))
-        return tool_usage(args, "%s", err.message);
+/* The output, before anything is loaded: a device, a FIFO, a folder, or
+   the model itself (or a file it names) is refused now. */
+static bool check_output(const export_options* opt, tool_error* err) {
+    tool_inputs inputs = {0};
+    bool listed = tool_inputs_add_model(&inputs, opt->model);
+    listed = listed && (!opt->program->file.path || tool_inputs_add_model(&inputs, opt->program->file.path));
+    bool ok = listed && tool_output_check(opt->out, &inputs, err);
+    tool_inputs_free(&inputs);
+    if (!listed) tool_error_set(err, "out of memory");
+    return ok;
+}
 
-    /* The output, before anything is loaded: a device, a FIFO, a folder,
-       or the model itself (or a file it names) is refused now. */
-    if (opt.out) {
-        tool_inputs inputs = {0};
-        bool listed = tool_inputs_add_model(&inputs, opt.model);
-        listed = listed && (!program->file.path || tool_inputs_add_model(&inputs, program->file.path));
-        bool ok = listed && tool_output_check(opt.out, &inputs, &err);
-        tool_inputs_free(&inputs);
+/* Without --times: --samples (default 10) times from 0 to the clip's end,
+   both included; time 0 alone without a clip. */
+static bool default_times(const sw_model* a, long clip_index, long samples, float** out_times, size_t* out_count) {
+    long n = clip_index < 0 ? 1 : samples > 0 ? samples : 10;
+    float end = clip_index < 0 ? 0.0f : a->animations[clip_index].duration;
+    float* times = malloc((size_t)n * sizeof *times);
+    if (!times) return false;
+    for (long i = 0; i < n; ++i) times[i] = n == 1 ? 0.0f : (float)((double)end * (double)i / (double)(n - 1));
+    *out_times = times;
+    *out_count = (size_t)n;
+    return true;
+}
+
+/* The clip, the animation program (--blend, --ik, ...) and the poses at
+   every time: the export's input. */
+typedef struct export_input {
+    long clip_index;
+    float* times;
+    size_t time_count;
+    anim_program prog;
+    scene_poses poses;
+} export_input;
+
+/* write_export to -o FILE (replaced only once complete) or to standard
+   output; false with `err` naming the file and the reason on failure. */
+static bool write_document(const sw_model* a, const export_input* in, const export_options* opt,
+                           const export_gpu* gpu, size_t* out_instances, tool_error* err) {
+    json_writer w;
+    tool_atomic_file file = {0};
+    stdout_sink_state out_state = {0};
+    if (opt->out) {
+        if (!tool_atomic_open(&file, opt->out, err)) return false;
+        json_writer_init(&w, atomic_sink, &file);
+    } else {
+        json_writer_init(&w, stdout_sink, &out_state);
+    }
+    bool ok = write_export(a, in->clip_index, in->times, in->time_count, &in->poses, opt, gpu, &w, out_instances, err);
+    bool written = json_writer_finish(&w);
+    if (opt->out) {
         if (!ok) {
-            free(times);
-            return tool_fail(args, "%s", listed ? err.message : "out of memory");
+            tool_atomic_abort(&file);
+        } else if (!written) {
+            /* A failed write (a full disk, an I/O error) names the file and
+               the reason; otherwise the writer itself found a fault. */
+            if (file.write_errno) tool_error_set(err, "cannot write '%s': %s", opt->out, strerror(file.write_errno));
+            else tool_error_set(err, "cannot write '%s': the JSON writer failed (unbalanced document)", opt->out);
+            tool_atomic_abort(&file);
+            ok = false;
+        } else if (!tool_atomic_commit(&file, err)) {
+            ok = false;
         }
+    } else if (ok) {
+        errno = 0;
+        if (written && fflush(stdout) != 0) out_state.write_errno = errno ? errno : EIO;
+        if (!written || out_state.write_errno)
+            ok = tool_error_set(err, "cannot write to standard output: %s",
+                                out_state.write_errno ? strerror(out_state.write_errno) : "the JSON writer failed");
+    }
+    return ok;
+}
+
+/* On stderr: "wrote FILE (...)" unless --quiet, and the skin cache's
+   counts with --stats. */
+static void report_export(const sw_model* a, const export_options* opt, const export_gpu* gpu, size_t instances,
+                          size_t time_count) {
+    if (opt->out) {
+        char pose[96] = "";
+        if (opt->joints)
+            snprintf(pose, sizeof pose, ", %zu node%s, %zu skin%s", a->node_count, a->node_count == 1 ? "" : "s",
+                     a->skin_count, a->skin_count == 1 ? "" : "s");
+        tool_wrote(opt->quiet, "%s (%zu primitive%s, %zu time%s%s)", opt->out, instances, instances == 1 ? "" : "s",
+                   time_count, time_count == 1 ? "" : "s", pose);
+    }
+    if (opt->stats) {
+        sw_gpu_skin_stats st;
+        sw_gpu_skinner_get_stats(gpu->skinner, &st);
+        fprintf(stderr, "skin cache: %llu dispatched, %llu skipped (unchanged palette and weights), %llu vertices skinned\n",
+                (unsigned long long)st.dispatched, (unsigned long long)st.skipped,
+                (unsigned long long)st.vertices_skinned);
+    }
+}
+
+/* The clip (--anim, or the one a blend or crossfade names), the animation
+   program, the times and the poses; false with *status set on failure. */
+static bool prepare_input(sw_model* asset, const export_options* opt, export_input* in, tool_args* args,
+                          int* status) {
+    tool_error err;
+    sw_diag diag;
+    if (!tool_find_clip(asset, opt->anim, &in->clip_index, &err)) {
+        *status = tool_fail(args, "%s", err.message);
+        return false;
+    }
+    anim_program_config config = {.loop = opt->loop};
+    *status = anim_program_init(&in->prog, asset, opt->program, in->clip_index, &config, &err);
+    if (*status != TOOL_EXIT_OK) {
+        *status = *status == TOOL_EXIT_USAGE ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
+        return false;
+    }
+    if (in->prog.has_warning) tool_warn(args, "%s: %s", opt->model, in->prog.warning.message);
+    bool with_prog = anim_program_active(&in->prog);
+    /* Without --anim, a blend or crossfade names the clip and the times. */
+    if (!opt->anim && anim_program_primary_clip(&in->prog) >= 0) in->clip_index = anim_program_primary_clip(&in->prog);
+    if (!in->times && !default_times(asset, in->clip_index, opt->samples, &in->times, &in->time_count)) {
+        *status = tool_fail(args, "out of memory");
+        return false;
+    }
+    in->poses.time_count = in->time_count;
+    if (evaluate_poses(asset, in->clip_index, in->times, opt->loop, with_prog ? &in->prog : NULL, &in->poses,
+                       &diag) != SW_OK) {
+        *status = tool_fail(args, "%s: %s", opt->model, diag.message);
+        return false;
+    }
+    return true;
+}
+
+static int export_run(tool_args* args, anim_options* program) {
+    export_options opt = {.samples = -1, .program = program};
+    tool_error err;
+    int status = parse_export_args(args, program, &opt);
+    if (status != ARGS_READ) return status;
+    status = TOOL_EXIT_OK;
+
+    export_input in = {0};
+    if (opt.times_text && !parse_times(opt.times_text, &in.times, &in.time_count, &err))
+        return tool_usage(args, "%s", err.message);
+    if (opt.out && !check_output(&opt, &err)) {
+        free(in.times);
+        return tool_fail(args, "%s", err.message);
     }
 
     sw_model* asset = NULL;
     sw_diag diag;
     if (tool_load_model(opt.model, &opt.load, &asset, &diag) != SW_OK) {
-        free(times);
+        free(in.times);
         return tool_fail(args, "%s", diag.message);
     }
-    int status = TOOL_EXIT_OK;
-    long clip_index;
-    scene_poses poses = {0};
     export_gpu gpu = {0};
-    anim_program prog = {0};
-    bool with_prog = false;
     anim_file anim_src = {0}; /* --anim-file */
     if (!anim_file_attach(&anim_src, &asset, &program->file, &err)) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
     if (anim_src.view && !opt.quiet) fprintf(stderr, "%s\n", anim_src.summary);
-    if (!tool_find_clip(asset, opt.anim, &clip_index, &err)) {
-        status = tool_fail(args, "%s", err.message);
-        goto done;
-    }
-    anim_program_config config = {.loop = opt.loop};
-    status = anim_program_init(&prog, asset, program, clip_index, &config, &err);
-    if (status != TOOL_EXIT_OK) {
-        status = status == TOOL_EXIT_USAGE ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
-        goto done;
-    }
-    if (prog.has_warning) tool_warn(args, "%s: %s", opt.model, prog.warning.message);
-    with_prog = anim_program_active(&prog);
-    /* Without --anim, a blend or crossfade names the clip and the times. */
-    if (!opt.anim && anim_program_primary_clip(&prog) >= 0) clip_index = anim_program_primary_clip(&prog);
-    if (!times) {
-        long n = clip_index < 0 ? 1 : opt.samples > 0 ? opt.samples : 10;
-        float end = clip_index < 0 ? 0.0f : asset->animations[clip_index].duration;
-        times = malloc((size_t)n * sizeof *times);
-        if (!times) {
-            status = tool_fail(args, "out of memory");
-            goto done;
-        }
-        for (long i = 0; i < n; ++i) times[i] = n == 1 ? 0.0f : (float)((double)end * (double)i / (double)(n - 1));
-        time_count = (size_t)n;
-    }
-    poses.time_count = time_count;
-    if (evaluate_poses(asset, clip_index, times, opt.loop, with_prog ? &prog : NULL, &poses, &diag) != SW_OK) {
-        status = tool_fail(args, "%s: %s", opt.model, diag.message);
-        goto done;
-    }
-
+    if (!prepare_input(asset, &opt, &in, args, &status)) goto done;
     if (opt.gpu) {
         if (sw_gl_context_create(NULL, &gpu.context, &diag) != SW_OK ||
             sw_gpu_skinner_create(&gpu.skinner, &diag) != SW_OK) {
@@ -476,62 +575,14 @@ static int export_run(tool_args* args, anim_options* program) {
             goto done;
         }
     }
-    json_writer w;
-    tool_atomic_file file = {0};
-    stdout_sink_state out_state = {0};
-    if (opt.out) {
-        if (!tool_atomic_open(&file, opt.out, &err)) {
-            status = tool_fail(args, "%s", err.message);
-            goto done;
-        }
-        json_writer_init(&w, atomic_sink, &file);
-    } else {
-        json_writer_init(&w, stdout_sink, &out_state);
-    }
     size_t instances = 0;
-    bool ok = write_export(asset, clip_index, times, time_count, &poses, &opt, &gpu, &w, &instances, &err);
-    bool written = json_writer_finish(&w);
-    if (opt.out) {
-        if (!ok) {
-            tool_atomic_abort(&file);
-        } else if (!written) {
-            /* A failed write (a full disk, an I/O error) names the file and
-               the reason; otherwise the writer itself found a fault. */
-            if (file.write_errno) tool_error_set(&err, "cannot write '%s': %s", opt.out, strerror(file.write_errno));
-            else tool_error_set(&err, "cannot write '%s': the JSON writer failed (unbalanced document)", opt.out);
-            tool_atomic_abort(&file);
-            ok = false;
-        } else if (!tool_atomic_commit(&file, &err)) {
-            ok = false;
-        }
-    } else if (ok) {
-        errno = 0;
-        if (written && fflush(stdout) != 0) out_state.write_errno = errno ? errno : EIO;
-        if (!written || out_state.write_errno)
-            ok = tool_error_set(&err, "cannot write to standard output: %s",
-                                out_state.write_errno ? strerror(out_state.write_errno) : "the JSON writer failed");
-    }
-    if (!ok) status = tool_fail(args, "%s", err.message);
-    if (ok && opt.out) {
-        char pose[96] = "";
-        if (opt.joints)
-            snprintf(pose, sizeof pose, ", %zu node%s, %zu skin%s", asset->node_count,
-                     asset->node_count == 1 ? "" : "s", asset->skin_count, asset->skin_count == 1 ? "" : "s");
-        tool_wrote(opt.quiet, "%s (%zu primitive%s, %zu time%s%s)", opt.out, instances, instances == 1 ? "" : "s",
-                   time_count, time_count == 1 ? "" : "s", pose);
-    }
-    if (ok && opt.stats) {
-        sw_gpu_skin_stats st;
-        sw_gpu_skinner_get_stats(gpu.skinner, &st);
-        fprintf(stderr, "skin cache: %llu dispatched, %llu skipped (unchanged palette and weights), %llu vertices skinned\n",
-                (unsigned long long)st.dispatched, (unsigned long long)st.skipped,
-                (unsigned long long)st.vertices_skinned);
-    }
+    if (!write_document(asset, &in, &opt, &gpu, &instances, &err)) status = tool_fail(args, "%s", err.message);
+    else report_export(asset, &opt, &gpu, instances, in.time_count);
 done:
-    anim_program_free(&prog);
+    anim_program_free(&in.prog);
     sw_gpu_skinner_destroy(gpu.skinner);
     sw_gl_context_destroy(gpu.context);
-    free(poses.poses), free(poses.memory), free(times);
+    free(in.poses.poses), free(in.poses.memory), free(in.times);
     anim_file_detach(&anim_src, &asset);
     sw_model_free(asset);
     return status;

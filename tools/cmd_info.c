@@ -216,7 +216,9 @@ static void json_vrm(const sw_model* a, json_writer* w) {
     sw_vrm_free(v);
 }
 
-static void print_text(const sw_model* a) {
+/* The file, its format and generator; for files read through Assimp or
+   IQM, the units and axes read. */
+static void print_source(const sw_model* a) {
     print_escaped(a->path);
     bool gltf = !a->format || strcmp(a->format, "glTF") == 0 || strcmp(a->format, "GLB") == 0;
     if (gltf) printf(": glTF 2.0");
@@ -235,7 +237,9 @@ static void print_text(const sw_model* a) {
             printf("import: %zu vertices lost weights beyond the 8 kept (up to %g), %zu helper nodes folded\n",
                    a->import_dropped_vertices, (double)a->import_dropped_weight, a->import_collapsed_nodes);
     }
+}
 
+static void print_scenes_and_nodes(const sw_model* a) {
     printf("scenes: %zu", a->scene_count);
     if (a->default_scene >= 0) printf(" (default %d)", a->default_scene);
     printf("\n");
@@ -254,7 +258,9 @@ static void print_text(const sw_model* a) {
     }
     printf("nodes: %zu (%zu roots, %zu with a mesh, %zu skinned, %zu given as matrices)\n", a->node_count, roots,
            with_mesh, with_skin, with_matrix);
+}
 
+static void print_meshes(const sw_model* a) {
     printf("meshes: %zu\n", a->mesh_count);
     for (size_t m = 0; m < a->mesh_count; ++m) {
         const sw_model_mesh* mesh = &a->meshes[m];
@@ -277,7 +283,9 @@ static void print_text(const sw_model* a) {
                    prim->bounds_min[2], prim->bounds_max[0], prim->bounds_max[1], prim->bounds_max[2]);
         }
     }
+}
 
+static void print_skins(const sw_model* a) {
     printf("skins: %zu\n", a->skin_count);
     for (size_t s = 0; s < a->skin_count; ++s) {
         size_t hist[SW_MODEL_MAX_INFLUENCES + 1];
@@ -292,7 +300,9 @@ static void print_text(const sw_model* a) {
             if (hist[k]) printf("%s %d: %zu", any ? "," : "", k, hist[k]), any = true;
         printf("%s\n", any ? "" : " (no skinned mesh uses this skin)");
     }
+}
 
+static void print_animations(const sw_model* a) {
     printf("animations: %zu\n", a->animation_count);
     for (size_t i = 0; i < a->animation_count; ++i) {
         const sw_clip* clip = &a->animations[i];
@@ -305,7 +315,9 @@ static void print_text(const sw_model* a) {
             if (counts[k]) printf(" %s %zu", interp_names[k], counts[k]);
         printf("\n");
     }
+}
 
+static void print_materials(const sw_model* a) {
     printf("materials: %zu\n", a->material_count);
     for (size_t i = 0; i < a->material_count; ++i) {
         const sw_model_material* m = &a->materials[i];
@@ -322,6 +334,15 @@ static void print_text(const sw_model* a) {
         printf(", alpha %s%s%s\n", alpha_names[m->alpha_mode % 3], m->double_sided ? ", double-sided" : "",
                m->unlit ? ", unlit" : "");
     }
+}
+
+static void print_text(const sw_model* a) {
+    print_source(a);
+    print_scenes_and_nodes(a);
+    print_meshes(a);
+    print_skins(a);
+    print_animations(a);
+    print_materials(a);
     printf("textures: %zu, images: %zu\n", a->texture_count, a->image_count);
     print_vrm_text(a);
 
@@ -359,17 +380,7 @@ static void json_texture_ref(json_writer* w, const char* key, const sw_model_tex
     json_end_object(w);
 }
 
-static void print_json(const sw_model* a, json_writer* w) {
-    json_begin_object(w);
-    json_key(w, "model"), json_string(w, a->path);
-    json_key(w, "generator"), json_string(w, a->generator);
-    json_key(w, "format"), json_string(w, a->format);
-    json_key(w, "unit_scale_to_metres"), json_float(w, a->unit_scale_to_metres);
-    json_key(w, "up_axis_read"), json_string(w, a->up_axis_read[0] ? a->up_axis_read : NULL);
-    json_key(w, "import_dropped_vertices"), json_int(w, (long long)a->import_dropped_vertices);
-    json_key(w, "import_collapsed_nodes"), json_int(w, (long long)a->import_collapsed_nodes);
-    json_key(w, "default_scene"), json_int(w, a->default_scene);
-
+static void json_scenes(const sw_model* a, json_writer* w) {
     json_key(w, "scenes"), json_begin_array(w);
     for (size_t s = 0; s < a->scene_count; ++s) {
         json_begin_object(w);
@@ -380,7 +391,9 @@ static void print_json(const sw_model* a, json_writer* w) {
         json_end_object(w);
     }
     json_end_array(w);
+}
 
+static void json_nodes(const sw_model* a, json_writer* w) {
     json_key(w, "nodes"), json_begin_array(w);
     /* Nodes in the file's order, with the file's indices (the model stores them parents first). */
     for (size_t source = 0; source < a->node_count; ++source) {
@@ -395,7 +408,9 @@ static void print_json(const sw_model* a, json_writer* w) {
         json_end_object(w);
     }
     json_end_array(w);
+}
 
+static void json_meshes(const sw_model* a, json_writer* w) {
     json_key(w, "meshes"), json_begin_array(w);
     for (size_t m = 0; m < a->mesh_count; ++m) {
         const sw_model_mesh* mesh = &a->meshes[m];
@@ -427,7 +442,9 @@ static void print_json(const sw_model* a, json_writer* w) {
         json_end_object(w);
     }
     json_end_array(w);
+}
 
+static void json_skins(const sw_model* a, json_writer* w) {
     json_key(w, "skins"), json_begin_array(w);
     for (size_t s = 0; s < a->skin_count; ++s) {
         size_t hist[SW_MODEL_MAX_INFLUENCES + 1];
@@ -444,7 +461,9 @@ static void print_json(const sw_model* a, json_writer* w) {
         json_end_object(w);
     }
     json_end_array(w);
+}
 
+static void json_animations(const sw_model* a, json_writer* w) {
     json_key(w, "animations"), json_begin_array(w);
     for (size_t i = 0; i < a->animation_count; ++i) {
         const sw_clip* clip = &a->animations[i];
@@ -469,7 +488,9 @@ static void print_json(const sw_model* a, json_writer* w) {
         json_end_object(w);
     }
     json_end_array(w);
+}
 
+static void json_materials(const sw_model* a, json_writer* w) {
     json_key(w, "materials"), json_begin_array(w);
     for (size_t i = 0; i < a->material_count; ++i) {
         const sw_model_material* m = &a->materials[i];
@@ -490,6 +511,24 @@ static void print_json(const sw_model* a, json_writer* w) {
         json_end_object(w);
     }
     json_end_array(w);
+}
+
+static void print_json(const sw_model* a, json_writer* w) {
+    json_begin_object(w);
+    json_key(w, "model"), json_string(w, a->path);
+    json_key(w, "generator"), json_string(w, a->generator);
+    json_key(w, "format"), json_string(w, a->format);
+    json_key(w, "unit_scale_to_metres"), json_float(w, a->unit_scale_to_metres);
+    json_key(w, "up_axis_read"), json_string(w, a->up_axis_read[0] ? a->up_axis_read : NULL);
+    json_key(w, "import_dropped_vertices"), json_int(w, (long long)a->import_dropped_vertices);
+    json_key(w, "import_collapsed_nodes"), json_int(w, (long long)a->import_collapsed_nodes);
+    json_key(w, "default_scene"), json_int(w, a->default_scene);
+    json_scenes(a, w);
+    json_nodes(a, w);
+    json_meshes(a, w);
+    json_skins(a, w);
+    json_animations(a, w);
+    json_materials(a, w);
     json_key(w, "textures"), json_int(w, (long long)a->texture_count);
     json_key(w, "images"), json_int(w, (long long)a->image_count);
     json_vrm(a, w);

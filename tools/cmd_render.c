@@ -307,11 +307,11 @@ static int render_run(tool_args* args, anim_options* program) {
     if (o.model) {
         if (tool_load_model(o.model, &o.load, &asset, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
     } else {
-        void* glb = NULL;
+        uint8_t* glb = NULL;
         size_t size = 0;
         sw_result res = sw_demo_character_glb(&glb, &size, &diag);
         if (res == SW_OK) res = sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &asset, &diag);
-        sw_demo_free(glb);
+        sw_demo_character_glb_free(glb);
         if (res != SW_OK) return tool_fail(args, "demo character: %s", diag.message);
     }
     if (!anim_file_attach(&anim_src, &asset, &program->file, &err)) {

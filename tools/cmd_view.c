@@ -299,11 +299,11 @@ static bool scene_load(view_scene* sc, const char* path, const sw_gltf_options* 
     if (path) {
         if (tool_load_model(path, load, &sc->model, &diag) != SW_OK) return tool_error_set(err, "%s", diag.message);
     } else {
-        void* glb = NULL;
+        uint8_t* glb = NULL;
         size_t size = 0;
         sw_result res = sw_demo_character_glb(&glb, &size, &diag);
         if (res == SW_OK) res = sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &sc->model, &diag);
-        sw_demo_free(glb);
+        sw_demo_character_glb_free(glb);
         if (res != SW_OK) return tool_error_set(err, "demo character: %s", diag.message);
     }
     if (!anim_file_attach(&sc->anim_src, &sc->model, &options->file, err)) {

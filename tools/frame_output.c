@@ -416,23 +416,15 @@ static void ffmpeg_stop(frame_output* o) {
     }
 }
 
-/* Starts ffmpeg reading raw RGBA frames on its stdin and writing the
-   video to the temporary file already open in o->file. */
-static bool ffmpeg_start(frame_output* o, tool_error* err) {
-    const bool mp4 = o->kind == FRAME_OUTPUT_MP4;
-    const char* ext = mp4 ? ".mp4" : ".gif";
-    char size[32], rate[32];
-    snprintf(size, sizeof size, "%dx%d", o->width, o->height);
-    snprintf(rate, sizeof rate, "%.10g", o->fps);
-    /* "file:" so that a name with ':' is not read as a protocol, nor one
-       starting with '-' as an option; -f because the temporary's name does
-       not end in the container's extension. */
-    size_t target_size = strlen(o->file.temp_path) + 6;
-    char* target = malloc(target_size);
-    if (!target) return tool_error_set(err, "cannot write '%s': out of memory", o->path);
-    snprintf(target, target_size, "file:%s", o->file.temp_path);
+/* At most this many arguments (and the NULL after them) for ffmpeg. */
+#define FFMPEG_MAX_ARGS 48
 
-    const char* args[48];
+/* ffmpeg's command line: raw RGBA frames of `size` ("WxH") at `rate` fps
+   on its standard input, H.264 in MP4 or a GIF with one palette into
+   `target`; NULL-terminated in args. */
+static void ffmpeg_arguments(const frame_output* o, const char* size, const char* rate, const char* target,
+                             const char* args[FFMPEG_MAX_ARGS]) {
+    const bool mp4 = o->kind == FRAME_OUTPUT_MP4;
     int n = 0;
     const char* common[] = {"ffmpeg", "-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y",
                             "-f", "rawvideo", "-pix_fmt", "rgba", "-s", size, "-r", rate, "-i", "-"};
@@ -459,7 +451,27 @@ static bool ffmpeg_start(frame_output* o, tool_error* err) {
     }
     args[n++] = target;
     args[n] = NULL;
-    assert(n < (int)(sizeof args / sizeof args[0]));
+    assert(n < FFMPEG_MAX_ARGS);
+}
+
+/* Starts ffmpeg reading raw RGBA frames on its stdin and writing the
+   video to the temporary file already open in o->file. */
+static bool ffmpeg_start(frame_output* o, tool_error* err) {
+    const bool mp4 = o->kind == FRAME_OUTPUT_MP4;
+    const char* ext = mp4 ? ".mp4" : ".gif";
+    char size[32], rate[32];
+    snprintf(size, sizeof size, "%dx%d", o->width, o->height);
+    snprintf(rate, sizeof rate, "%.10g", o->fps);
+    /* "file:" so that a name with ':' is not read as a protocol, nor one
+       starting with '-' as an option; -f because the temporary's name does
+       not end in the container's extension. */
+    size_t target_size = strlen(o->file.temp_path) + 6;
+    char* target = malloc(target_size);
+    if (!target) return tool_error_set(err, "cannot write '%s': out of memory", o->path);
+    snprintf(target, target_size, "file:%s", o->file.temp_path);
+
+    const char* args[FFMPEG_MAX_ARGS];
+    ffmpeg_arguments(o, size, rate, target, args);
 
     int fds[2] = {-1, -1}, log_fd = -1, e = 0;
     bool ok = false;

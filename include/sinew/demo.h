@@ -2,13 +2,13 @@
    not part of the core (sinew/sinew.h does not include this header): link
    the sinew_demo library.
 
-       void* glb = NULL;
+       uint8_t* glb = NULL;
        size_t size = 0;
        sw_diag diag;
        if (sw_demo_character_glb(&glb, &size, &diag) != SW_OK) ...;
        sw_model* asset = NULL;
        sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &asset, &diag);
-       sw_demo_free(glb);
+       sw_demo_character_glb_free(glb);
        ...
        sw_model_free(asset);
 
@@ -78,6 +78,7 @@
 #define SINEW_DEMO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sinew/base.h"
 
@@ -86,14 +87,15 @@ SW_EXTERN_C_BEGIN
 /* The name to give sw_gltf_load_memory for the demo character's bytes. */
 #define SW_DEMO_CHARACTER_NAME "demo character"
 
-/* Builds the demo character as a GLB in memory. On success *out_data is a
-   block of *out_size bytes to release with sw_demo_free; on failure
-   (SW_ERR_OUT_OF_MEMORY) *out_data is NULL, *out_size 0 and diag (may be
-   NULL) says what was being built. */
-sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag);
+/* Builds the demo character as a GLB in memory. On success *out_glb holds
+   the file's *out_size bytes, to release with sw_demo_character_glb_free;
+   on failure (SW_ERR_OUT_OF_MEMORY) *out_glb is NULL, *out_size 0 and
+   diag (may be NULL) says what was being built. */
+sw_result sw_demo_character_glb(uint8_t** out_glb, size_t* out_size, sw_diag* diag);
 
-/* Releases a block from sw_demo_character_glb; NULL is allowed. */
-void sw_demo_free(void* data);
+/* Releases the bytes from sw_demo_character_glb (through the allocator of
+   sw_set_allocator, as they were allocated); NULL is allowed. */
+void sw_demo_character_glb_free(uint8_t* glb);
 
 SW_EXTERN_C_END
 

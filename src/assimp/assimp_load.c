@@ -474,21 +474,10 @@ static sw_result sw__ai_nodes(sw__ai* A) {
 
 /* ---- geometry ------------------------------------------------------------------------------- */
 
-static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_primitive** out) {
-    sw__ai_geometry* g = &A->geometry[index];
-    *out = &g->prim;
-    if (g->done) return SW_OK;
-    const struct aiMesh* mesh = A->scene->mMeshes[index];
+/* POSITION and the bounds; every position must be finite. */
+static sw_result sw__ai_read_positions(sw__ai* A, uint32_t index, const struct aiMesh* mesh, sw_model_primitive* p) {
     const char* name = sw__ai_cstr(&mesh->mName);
-    sw_model_primitive* p = &g->prim;
-    *p = (sw_model_primitive){.mode = SW_MODEL_TRIANGLES, .material = -1};
     size_t vc = mesh->mNumVertices;
-    if (vc == 0 || !mesh->mVertices)
-        return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh %u '%s' has no vertices", index, name);
-    if (vc > SW__AI_MAX_VERTICES)
-        return sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "mesh %u '%s' has %zu vertices (at most %zu)", index, name, vc,
-                           SW__AI_MAX_VERTICES);
-    if (mesh->mMaterialIndex < A->scene->mNumMaterials) p->material = (int32_t)mesh->mMaterialIndex;
     float* positions = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
     if (!positions) return A->im.diag.result;
     for (size_t v = 0; v < vc; v++) {
@@ -504,41 +493,54 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
     }
     p->positions = positions;
     p->vertex_count = vc;
-    if (mesh->mNormals) {
-        float* normals = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
-        if (!normals) return A->im.diag.result;
-        size_t bad = 0;
-        for (size_t v = 0; v < vc; v++) {
-            const struct aiVector3D* x = &mesh->mNormals[v];
-            double length = sqrt((double)x->x * x->x + (double)x->y * x->y + (double)x->z * x->z);
-            if (!(length > 1e-12) || !isfinite(length)) {
-                bad++;
-                normals[v * 3 + 1] = 1.0f; /* degenerate: any unit vector draws better than NaN */
-                continue;
-            }
-            normals[v * 3] = (float)(x->x / length), normals[v * 3 + 1] = (float)(x->y / length),
-            normals[v * 3 + 2] = (float)(x->z / length);
+    return SW_OK;
+}
+
+/* NORMAL, unit length (degenerate ones +Y, with a warning), and TANGENT
+   with glTF's handedness in w when Assimp gives tangents and bitangents. */
+static sw_result sw__ai_read_normals(sw__ai* A, uint32_t index, const struct aiMesh* mesh, sw_model_primitive* p) {
+    const char* name = sw__ai_cstr(&mesh->mName);
+    size_t vc = mesh->mNumVertices;
+    if (!mesh->mNormals) return SW_OK;
+    float* normals = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
+    if (!normals) return A->im.diag.result;
+    size_t bad = 0;
+    for (size_t v = 0; v < vc; v++) {
+        const struct aiVector3D* x = &mesh->mNormals[v];
+        double length = sqrt((double)x->x * x->x + (double)x->y * x->y + (double)x->z * x->z);
+        if (!(length > 1e-12) || !isfinite(length)) {
+            bad++;
+            normals[v * 3 + 1] = 1.0f; /* degenerate: any unit vector draws better than NaN */
+            continue;
         }
-        if (bad) sw__importer_warn(&A->im, "mesh %u '%s': %zu normals of zero length or not finite (set to +Y)", index, name, bad);
-        p->normals = normals;
-        if (mesh->mTangents && mesh->mBitangents) {
-            float* tangents = sw__importer_array(&A->im, A->im.arena, vc, 4 * sizeof(float));
-            if (!tangents) return A->im.diag.result;
-            for (size_t v = 0; v < vc; v++) {
-                const struct aiVector3D *t = &mesh->mTangents[v], *b = &mesh->mBitangents[v];
-                sw_vec3 tv = sw_vec3_make((float)t->x, (float)t->y, (float)t->z);
-                sw_vec3 bv = sw_vec3_make((float)b->x, (float)b->y, (float)b->z);
-                sw_vec3 nv = sw_vec3_make(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]);
-                float length = sw_vec3_length(tv);
-                if (!(length > 1e-12f) || !isfinite(length)) tv = sw_vec3_make(1, 0, 0), length = 1.0f;
-                tangents[v * 4] = tv.x / length, tangents[v * 4 + 1] = tv.y / length,
-                tangents[v * 4 + 2] = tv.z / length;
-                /* glTF's w: the bitangent is cross(n, t) · w */
-                tangents[v * 4 + 3] = sw_vec3_dot(sw_vec3_cross(nv, tv), bv) < 0.0f ? -1.0f : 1.0f;
-            }
-            p->tangents = tangents;
-        }
+        normals[v * 3] = (float)(x->x / length), normals[v * 3 + 1] = (float)(x->y / length),
+        normals[v * 3 + 2] = (float)(x->z / length);
     }
+    if (bad) sw__importer_warn(&A->im, "mesh %u '%s': %zu normals of zero length or not finite (set to +Y)", index, name, bad);
+    p->normals = normals;
+    if (!mesh->mTangents || !mesh->mBitangents) return SW_OK;
+    float* tangents = sw__importer_array(&A->im, A->im.arena, vc, 4 * sizeof(float));
+    if (!tangents) return A->im.diag.result;
+    for (size_t v = 0; v < vc; v++) {
+        const struct aiVector3D *t = &mesh->mTangents[v], *b = &mesh->mBitangents[v];
+        sw_vec3 tv = sw_vec3_make((float)t->x, (float)t->y, (float)t->z);
+        sw_vec3 bv = sw_vec3_make((float)b->x, (float)b->y, (float)b->z);
+        sw_vec3 nv = sw_vec3_make(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]);
+        float length = sw_vec3_length(tv);
+        if (!(length > 1e-12f) || !isfinite(length)) tv = sw_vec3_make(1, 0, 0), length = 1.0f;
+        tangents[v * 4] = tv.x / length, tangents[v * 4 + 1] = tv.y / length,
+        tangents[v * 4 + 2] = tv.z / length;
+        /* glTF's w: the bitangent is cross(n, t) · w */
+        tangents[v * 4 + 3] = sw_vec3_dot(sw_vec3_cross(nv, tv), bv) < 0.0f ? -1.0f : 1.0f;
+    }
+    p->tangents = tangents;
+    return SW_OK;
+}
+
+/* TEXCOORD_n (the first sets in a row) and COLOR_0; values that are not
+   finite become 0 (UVs) or 1 (colours). */
+static sw_result sw__ai_read_texcoords_colors(sw__ai* A, const struct aiMesh* mesh, sw_model_primitive* p) {
+    size_t vc = mesh->mNumVertices;
     for (int s = 0; s < SW_MODEL_MAX_TEXCOORDS && s < AI_MAX_NUMBER_OF_TEXTURECOORDS; s++) {
         if (!mesh->mTextureCoords[s]) break;
         float* uv = sw__importer_array(&A->im, A->im.arena, vc, 2 * sizeof(float));
@@ -561,8 +563,14 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
         }
         p->colors = rgba;
     }
-    /* Triangles only: SortByPType with points and lines removed leaves
-       triangles; anything else Assimp hands back is skipped. */
+    return SW_OK;
+}
+
+/* The indices. Triangles only: SortByPType with points and lines removed
+   leaves triangles; anything else Assimp hands back is skipped. */
+static sw_result sw__ai_read_triangles(sw__ai* A, uint32_t index, const struct aiMesh* mesh, sw_model_primitive* p) {
+    const char* name = sw__ai_cstr(&mesh->mName);
+    size_t vc = mesh->mNumVertices;
     if (mesh->mNumFaces && !mesh->mFaces)
         return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh %u '%s' has %u faces but no list", index, name,
                            mesh->mNumFaces);
@@ -587,47 +595,79 @@ static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_
     if (skipped) sw__importer_warn(&A->im, "mesh %u '%s': %zu faces that are not triangles skipped", index, name, skipped);
     p->indices = indices;
     p->index_count = k;
-    /* Morph targets: Assimp gives each target's absolute positions. */
-    if (mesh->mNumAnimMeshes && mesh->mAnimMeshes) {
-        size_t n = mesh->mNumAnimMeshes;
-        sw_model_morph_target* targets = sw__importer_array(&A->im, A->im.arena, n, sizeof *targets);
-        if (!targets) return A->im.diag.result;
-        for (size_t t = 0; t < n; t++) {
-            const struct aiAnimMesh* am = mesh->mAnimMeshes[t];
-            if (!am || am->mNumVertices != vc) {
-                sw__importer_warn(&A->im, "mesh %u '%s': morph target %zu does not match the mesh's %zu vertices; left empty",
-                            index, name, t, vc);
-                continue;
-            }
-            if (am->mVertices) {
-                float* d = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
-                if (!d) return A->im.diag.result;
-                for (size_t v = 0; v < vc; v++) {
-                    const struct aiVector3D* x = &am->mVertices[v];
-                    float dx = (float)x->x - positions[v * 3], dy = (float)x->y - positions[v * 3 + 1],
-                          dz = (float)x->z - positions[v * 3 + 2];
-                    bool ok = isfinite(dx) && isfinite(dy) && isfinite(dz);
-                    d[v * 3] = ok ? dx : 0.0f, d[v * 3 + 1] = ok ? dy : 0.0f, d[v * 3 + 2] = ok ? dz : 0.0f;
-                }
-                targets[t].positions = d;
-            }
-            if (am->mNormals && mesh->mNormals) {
-                float* d = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
-                if (!d) return A->im.diag.result;
-                for (size_t v = 0; v < vc; v++) {
-                    const struct aiVector3D* x = &am->mNormals[v];
-                    for (int c = 0; c < 3; c++) {
-                        float value = c == 0 ? (float)x->x : c == 1 ? (float)x->y : (float)x->z;
-                        float delta = value - p->normals[v * 3 + c];
-                        d[v * 3 + c] = isfinite(delta) ? delta : 0.0f;
-                    }
-                }
-                targets[t].normals = d;
-            }
+    return SW_OK;
+}
+
+/* Morph targets: Assimp gives each target's absolute positions and
+   normals; glTF's targets (and sinew's) are differences from the base. */
+static sw_result sw__ai_read_morph_targets(sw__ai* A, uint32_t index, const struct aiMesh* mesh,
+                                           sw_model_primitive* p) {
+    const char* name = sw__ai_cstr(&mesh->mName);
+    size_t vc = mesh->mNumVertices;
+    if (!mesh->mNumAnimMeshes || !mesh->mAnimMeshes) return SW_OK;
+    size_t n = mesh->mNumAnimMeshes;
+    sw_model_morph_target* targets = sw__importer_array(&A->im, A->im.arena, n, sizeof *targets);
+    if (!targets) return A->im.diag.result;
+    for (size_t t = 0; t < n; t++) {
+        const struct aiAnimMesh* am = mesh->mAnimMeshes[t];
+        if (!am || am->mNumVertices != vc) {
+            sw__importer_warn(&A->im, "mesh %u '%s': morph target %zu does not match the mesh's %zu vertices; left empty",
+                        index, name, t, vc);
+            continue;
         }
-        p->targets = targets;
-        p->target_count = n;
+        if (am->mVertices) {
+            float* d = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
+            if (!d) return A->im.diag.result;
+            for (size_t v = 0; v < vc; v++) {
+                const struct aiVector3D* x = &am->mVertices[v];
+                float dx = (float)x->x - p->positions[v * 3], dy = (float)x->y - p->positions[v * 3 + 1],
+                      dz = (float)x->z - p->positions[v * 3 + 2];
+                bool ok = isfinite(dx) && isfinite(dy) && isfinite(dz);
+                d[v * 3] = ok ? dx : 0.0f, d[v * 3 + 1] = ok ? dy : 0.0f, d[v * 3 + 2] = ok ? dz : 0.0f;
+            }
+            targets[t].positions = d;
+        }
+        if (am->mNormals && mesh->mNormals) {
+            float* d = sw__importer_array(&A->im, A->im.arena, vc, 3 * sizeof(float));
+            if (!d) return A->im.diag.result;
+            for (size_t v = 0; v < vc; v++) {
+                const struct aiVector3D* x = &am->mNormals[v];
+                for (int c = 0; c < 3; c++) {
+                    float value = c == 0 ? (float)x->x : c == 1 ? (float)x->y : (float)x->z;
+                    float delta = value - p->normals[v * 3 + c];
+                    d[v * 3 + c] = isfinite(delta) ? delta : 0.0f;
+                }
+            }
+            targets[t].normals = d;
+        }
     }
+    p->targets = targets;
+    p->target_count = n;
+    return SW_OK;
+}
+
+static sw_result sw__ai_read_geometry(sw__ai* A, uint32_t index, const sw_model_primitive** out) {
+    sw__ai_geometry* g = &A->geometry[index];
+    *out = &g->prim;
+    if (g->done) return SW_OK;
+    const struct aiMesh* mesh = A->scene->mMeshes[index];
+    const char* name = sw__ai_cstr(&mesh->mName);
+    sw_model_primitive* p = &g->prim;
+    *p = (sw_model_primitive){.mode = SW_MODEL_TRIANGLES, .material = -1};
+    size_t vc = mesh->mNumVertices;
+    if (vc == 0 || !mesh->mVertices)
+        return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh %u '%s' has no vertices", index, name);
+    if (vc > SW__AI_MAX_VERTICES)
+        return sw__importer_fail(&A->im, SW_ERR_UNSUPPORTED, "mesh %u '%s' has %zu vertices (at most %zu)", index, name, vc,
+                           SW__AI_MAX_VERTICES);
+    if (mesh->mMaterialIndex < A->scene->mNumMaterials) p->material = (int32_t)mesh->mMaterialIndex;
+    sw_result r;
+    if ((r = sw__ai_read_positions(A, index, mesh, p)) != SW_OK ||
+        (r = sw__ai_read_normals(A, index, mesh, p)) != SW_OK ||
+        (r = sw__ai_read_texcoords_colors(A, mesh, p)) != SW_OK ||
+        (r = sw__ai_read_triangles(A, index, mesh, p)) != SW_OK ||
+        (r = sw__ai_read_morph_targets(A, index, mesh, p)) != SW_OK)
+        return r;
     g->done = true;
     return SW_OK;
 }
@@ -692,9 +732,14 @@ static sw_result sw__ai_joint_of(sw__ai* A, sw__ai_joints* J, const struct aiBon
 }
 
 /* Gathers each vertex's bone weights, keeps the strongest, renormalises. */
-static sw_result sw__ai_influences(sw__ai* A, const struct aiMesh* mesh, sw__ai_joints* J, sw_model_primitive* p) {
+/* Every vertex's influences, gathered from the bones that list them:
+   vertex v's are (*out_list)[start[v] .. start[v + 1]), strongest first
+   (zero and negative weights last, and only with keep_raw); *out_most is
+   the most any vertex has, *out_negative the negative weights seen. */
+static sw_result sw__ai_gather_influences(sw__ai* A, const struct aiMesh* mesh, sw__ai_joints* J, size_t vc,
+                                          sw__ai_influence** out_list, uint32_t** out_start, size_t* out_most,
+                                          size_t* out_negative) {
     const char* name = sw__ai_cstr(&mesh->mName);
-    size_t vc = p->vertex_count;
     if (!mesh->mBones) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh '%s' has %u bones but no list", name,
                                           mesh->mNumBones);
     uint32_t* counts = sw__importer_array(&A->im, &A->scratch, vc + 1, sizeof *counts);
@@ -749,26 +794,47 @@ static sw_result sw__ai_influences(sw__ai* A, const struct aiMesh* mesh, sw__ai_
         if (n > 1) qsort(&list[start[v]], n, sizeof *list, sw__ai_influence_cmp);
         if (n > most) most = n;
     }
+    *out_list = list;
+    *out_start = start;
+    *out_most = most;
+    *out_negative = negative;
+    return SW_OK;
+}
+
+/* keep_raw: every vertex's influences as gathered, in sets of 4 (up to
+   SW__AI_MAX_RAW per vertex). */
+static sw_result sw__ai_keep_raw_influences(sw__ai* A, const sw__ai_influence* list, const uint32_t* start, size_t vc,
+                                            size_t most, sw_model_primitive* p) {
+    size_t raw = (most + 3) / 4 * 4;
+    if (raw > SW__AI_MAX_RAW) raw = SW__AI_MAX_RAW;
+    if (raw == 0) raw = 4;
+    uint16_t* rj = sw__importer_array(&A->im, A->im.arena, vc, raw * sizeof *rj);
+    float* rw = sw__importer_array(&A->im, A->im.arena, vc, raw * sizeof *rw);
+    if (!rj || !rw) return A->im.diag.result;
+    for (size_t v = 0; v < vc; v++)
+        for (size_t k = 0; k < raw && start[v] + k < start[v + 1]; k++) {
+            rj[v * raw + k] = list[start[v] + k].joint;
+            rw[v * raw + k] = list[start[v] + k].weight;
+        }
+    p->raw_influence_count = (int)raw;
+    p->raw_joints = rj;
+    p->raw_weights = rw;
+    return SW_OK;
+}
+
+static sw_result sw__ai_influences(sw__ai* A, const struct aiMesh* mesh, sw__ai_joints* J, sw_model_primitive* p) {
+    const char* name = sw__ai_cstr(&mesh->mName);
+    size_t vc = p->vertex_count;
+    sw__ai_influence* list = NULL;
+    uint32_t* start = NULL;
+    size_t most = 0, negative = 0;
+    if (sw__ai_gather_influences(A, mesh, J, vc, &list, &start, &most, &negative) != SW_OK) return A->im.diag.result;
     int kept_max = most > 4 && A->max_influences == 8 ? 8 : 4;
     uint16_t* joints = sw__importer_array(&A->im, A->im.arena, vc, (size_t)kept_max * sizeof *joints);
     float* weights = sw__importer_array(&A->im, A->im.arena, vc, (size_t)kept_max * sizeof *weights);
     if (!joints || !weights) return A->im.diag.result;
-    if (A->keep_raw) {
-        size_t raw = (most + 3) / 4 * 4;
-        if (raw > SW__AI_MAX_RAW) raw = SW__AI_MAX_RAW;
-        if (raw == 0) raw = 4;
-        uint16_t* rj = sw__importer_array(&A->im, A->im.arena, vc, raw * sizeof *rj);
-        float* rw = sw__importer_array(&A->im, A->im.arena, vc, raw * sizeof *rw);
-        if (!rj || !rw) return A->im.diag.result;
-        for (size_t v = 0; v < vc; v++)
-            for (size_t k = 0; k < raw && start[v] + k < start[v + 1]; k++) {
-                rj[v * raw + k] = list[start[v] + k].joint;
-                rw[v * raw + k] = list[start[v] + k].weight;
-            }
-        p->raw_influence_count = (int)raw;
-        p->raw_joints = rj;
-        p->raw_weights = rw;
-    }
+    if (A->keep_raw && sw__ai_keep_raw_influences(A, list, start, vc, most, p) != SW_OK) return A->im.diag.result;
+    /* The kept_max strongest per vertex, renormalised. */
     size_t dropped = 0, unweighted = 0;
     float dropped_most = 0.0f;
     for (size_t v = 0; v < vc; v++) {

@@ -64,58 +64,58 @@
 
 /* ---- the skeleton ------------------------------------------------------------ */
 
-enum demo_joint {
-    J_PELVIS,
-    J_SPINE,
-    J_CHEST,
-    J_NECK,
-    J_HEAD,
-    J_SHOULDER_L,
-    J_UPPER_ARM_L,
-    J_UPPER_ARM_TWIST_L,
-    J_FOREARM_L,
-    J_FOREARM_TWIST_L,
-    J_HAND_L,
-    J_SHOULDER_R,
-    J_UPPER_ARM_R,
-    J_UPPER_ARM_TWIST_R,
-    J_FOREARM_R,
-    J_FOREARM_TWIST_R,
-    J_HAND_R,
-    J_THIGH_L,
-    J_SHIN_L,
-    J_FOOT_L,
-    J_THIGH_R,
-    J_SHIN_R,
-    J_FOOT_R,
+enum sw__demo_joint {
+    SW__J_PELVIS,
+    SW__J_SPINE,
+    SW__J_CHEST,
+    SW__J_NECK,
+    SW__J_HEAD,
+    SW__J_SHOULDER_L,
+    SW__J_UPPER_ARM_L,
+    SW__J_UPPER_ARM_TWIST_L,
+    SW__J_FOREARM_L,
+    SW__J_FOREARM_TWIST_L,
+    SW__J_HAND_L,
+    SW__J_SHOULDER_R,
+    SW__J_UPPER_ARM_R,
+    SW__J_UPPER_ARM_TWIST_R,
+    SW__J_FOREARM_R,
+    SW__J_FOREARM_TWIST_R,
+    SW__J_HAND_R,
+    SW__J_THIGH_L,
+    SW__J_SHIN_L,
+    SW__J_FOOT_L,
+    SW__J_THIGH_R,
+    SW__J_SHIN_R,
+    SW__J_FOOT_R,
     /* The spring-bone joints, after the body's (the clips do not animate
        them; SW_spring_bones moves them): a ponytail hanging from the back of
-       the head and a skirt of SKIRT_CHAINS two-joint chains on the pelvis. */
-    J_PONYTAIL_0,
-    J_PONYTAIL_1,
-    J_PONYTAIL_2,
-    J_PONYTAIL_3,
-    J_SKIRT_FIRST,
-    JOINT_COUNT = J_SKIRT_FIRST + 16
+       the head and a skirt of SW__SKIRT_CHAINS two-joint chains on the pelvis. */
+    SW__J_PONYTAIL_0,
+    SW__J_PONYTAIL_1,
+    SW__J_PONYTAIL_2,
+    SW__J_PONYTAIL_3,
+    SW__J_SKIRT_FIRST,
+    SW__JOINT_COUNT = SW__J_SKIRT_FIRST + 16
 };
 
 /* The joints the clips animate: the body, every joint before the ponytail. */
-#define BODY_JOINT_COUNT J_PONYTAIL_0
-#define PONYTAIL_JOINTS 4
-#define SKIRT_CHAINS 8
-#define SKIRT_JOINTS 2
-static int skirt_joint(int chain, int k) { return J_SKIRT_FIRST + chain * SKIRT_JOINTS + k; }
+#define SW__BODY_JOINT_COUNT SW__J_PONYTAIL_0
+#define SW__PONYTAIL_JOINTS 4
+#define SW__SKIRT_CHAINS 8
+#define SW__SKIRT_JOINTS 2
+static int sw__skirt_joint(int chain, int k) { return SW__J_SKIRT_FIRST + chain * SW__SKIRT_JOINTS + k; }
 
 /* Joints of one arm and one leg, in chain order; side 0 is the left (+X). */
-#define ARM_JOINTS 6
-#define LEG_JOINTS 3
-static int arm_joint(int side, int k) { return J_SHOULDER_L + side * ARM_JOINTS + k; }
-static int leg_joint(int side, int k) { return J_THIGH_L + side * LEG_JOINTS + k; }
-enum { ARM_SHOULDER, ARM_UPPER, ARM_UPPER_TWIST, ARM_FOREARM, ARM_FOREARM_TWIST, ARM_HAND };
-enum { LEG_THIGH, LEG_SHIN, LEG_FOOT };
-static const float side_sign[2] = {1.0f, -1.0f};
+#define SW__ARM_JOINTS 6
+#define SW__LEG_JOINTS 3
+static int sw__arm_joint(int side, int k) { return SW__J_SHOULDER_L + side * SW__ARM_JOINTS + k; }
+static int sw__leg_joint(int side, int k) { return SW__J_THIGH_L + side * SW__LEG_JOINTS + k; }
+enum { SW__ARM_SHOULDER, SW__ARM_UPPER, SW__ARM_UPPER_TWIST, SW__ARM_FOREARM, SW__ARM_FOREARM_TWIST, SW__ARM_HAND };
+enum { SW__LEG_THIGH, SW__LEG_SHIN, SW__LEG_FOOT };
+static const float sw__side_sign[2] = {1.0f, -1.0f};
 
-static const char* const joint_names[JOINT_COUNT] = {
+static const char* const sw__joint_names[SW__JOINT_COUNT] = {
     "pelvis",   "spine",    "chest",   "neck",   "head",
     "shoulder_l", "upper_arm_l", "upper_arm_twist_l", "forearm_l", "forearm_twist_l", "hand_l",
     "shoulder_r", "upper_arm_r", "upper_arm_twist_r", "forearm_r", "forearm_twist_r", "hand_r",
@@ -126,98 +126,101 @@ static const char* const joint_names[JOINT_COUNT] = {
 };
 
 /* Parents come before their children (the importer's order, unchanged). */
-static const int joint_parents[JOINT_COUNT] = {
-    -1, J_PELVIS, J_SPINE, J_CHEST, J_NECK,
-    J_CHEST, J_SHOULDER_L, J_UPPER_ARM_L, J_UPPER_ARM_TWIST_L, J_FOREARM_L, J_FOREARM_TWIST_L,
-    J_CHEST, J_SHOULDER_R, J_UPPER_ARM_R, J_UPPER_ARM_TWIST_R, J_FOREARM_R, J_FOREARM_TWIST_R,
-    J_PELVIS, J_THIGH_L, J_SHIN_L,
-    J_PELVIS, J_THIGH_R, J_SHIN_R,
-    J_HEAD, J_PONYTAIL_0, J_PONYTAIL_1, J_PONYTAIL_2,
-    J_PELVIS, J_SKIRT_FIRST + 0, J_PELVIS, J_SKIRT_FIRST + 2, J_PELVIS, J_SKIRT_FIRST + 4,
-    J_PELVIS, J_SKIRT_FIRST + 6, J_PELVIS, J_SKIRT_FIRST + 8, J_PELVIS, J_SKIRT_FIRST + 10,
-    J_PELVIS, J_SKIRT_FIRST + 12, J_PELVIS, J_SKIRT_FIRST + 14,
+static const int sw__joint_parents[SW__JOINT_COUNT] = {
+    -1, SW__J_PELVIS, SW__J_SPINE, SW__J_CHEST, SW__J_NECK,
+    SW__J_CHEST, SW__J_SHOULDER_L, SW__J_UPPER_ARM_L, SW__J_UPPER_ARM_TWIST_L, SW__J_FOREARM_L, SW__J_FOREARM_TWIST_L,
+    SW__J_CHEST, SW__J_SHOULDER_R, SW__J_UPPER_ARM_R, SW__J_UPPER_ARM_TWIST_R, SW__J_FOREARM_R, SW__J_FOREARM_TWIST_R,
+    SW__J_PELVIS, SW__J_THIGH_L, SW__J_SHIN_L,
+    SW__J_PELVIS, SW__J_THIGH_R, SW__J_SHIN_R,
+    SW__J_HEAD, SW__J_PONYTAIL_0, SW__J_PONYTAIL_1, SW__J_PONYTAIL_2,
+    SW__J_PELVIS, SW__J_SKIRT_FIRST + 0, SW__J_PELVIS, SW__J_SKIRT_FIRST + 2, SW__J_PELVIS, SW__J_SKIRT_FIRST + 4,
+    SW__J_PELVIS, SW__J_SKIRT_FIRST + 6, SW__J_PELVIS, SW__J_SKIRT_FIRST + 8, SW__J_PELVIS, SW__J_SKIRT_FIRST + 10,
+    SW__J_PELVIS, SW__J_SKIRT_FIRST + 12, SW__J_PELVIS, SW__J_SKIRT_FIRST + 14,
 };
 
 /* The node of a joint: the body's joints are nodes 0..22 and the mesh's
    node follows them (as before the spring joints were added), so the
    spring joints come after it. */
-enum { BODY_NODE = BODY_JOINT_COUNT };
-static int joint_node(int joint) { return joint < BODY_JOINT_COUNT ? joint : joint + 1; }
+enum { SW__BODY_NODE = SW__BODY_JOINT_COUNT };
+static int sw__joint_node(int joint) { return joint < SW__BODY_JOINT_COUNT ? joint : joint + 1; }
 
-/* Measurements in metres. The arms hang ARM_DROP_DEG below horizontal
+/* Measurements in metres. The arms hang SW__ARM_DROP_DEG below horizontal
    (an A-pose: shoulders are less stretched at rest than in a T-pose, so
    walking and waving stay within what linear blend skinning handles). */
-#define ARM_DROP_DEG 50.0
-#define UPPER_ARM_LENGTH 0.28f
-#define FOREARM_LENGTH 0.25f
-#define HAND_LENGTH 0.15f
-#define HEAD_TOP_Y 1.70f
+#define SW__ARM_DROP_DEG 50.0
+#define SW__UPPER_ARM_LENGTH 0.28f
+#define SW__FOREARM_LENGTH 0.25f
+#define SW__HAND_LENGTH 0.15f
+#define SW__HEAD_TOP_Y 1.70f
 /* The ponytail: a straight line from inside the back of the head, down and
    back, joints evenly along it. The skirt's chains stand at azimuths
-   k·360°/SKIRT_CHAINS from the front (+Z) towards the left (+X), each from
+   k·360°/SW__SKIRT_CHAINS from the front (+Z) towards the left (+X), each from
    a root inside the hips to a tip inside the hem. */
-#define PONYTAIL_LENGTH 0.40f
-#define SKIRT_ROOT_Y 0.96f
-#define SKIRT_TIP_Y 0.72f
+#define SW__PONYTAIL_LENGTH 0.40f
+#define SW__SKIRT_ROOT_Y 0.96f
+#define SW__SKIRT_TIP_Y 0.72f
 
-static sw_vec3 ponytail_start(void) { return sw_vec3_make(0.0f, 1.64f, -0.075f); }
-static sw_vec3 ponytail_direction(void) { return sw_vec3_normalize(sw_vec3_make(0.0f, -0.36f, -0.12f)); }
-static double skirt_azimuth(int chain) { return 2.0 * SW_PI * chain / SKIRT_CHAINS; }
+static sw_vec3 sw__ponytail_start(void) { return sw_vec3_make(0.0f, 1.64f, -0.075f); }
+static sw_vec3 sw__ponytail_direction(void) { return sw_vec3_normalize(sw_vec3_make(0.0f, -0.36f, -0.12f)); }
+static double sw__skirt_azimuth(int chain) { return 2.0 * SW_PI * chain / SW__SKIRT_CHAINS; }
 
-typedef struct demo_skeleton {
-    sw_vec3 position[JOINT_COUNT]; /* rest, world (= model) space */
+typedef struct sw__demo_skeleton {
+    sw_vec3 position[SW__JOINT_COUNT]; /* rest, world (= model) space */
     sw_vec3 arm_direction[2];      /* unit, shoulder to wrist, per side */
-} demo_skeleton;
+} sw__demo_skeleton;
 
-static sw_vec3 v3(float x, float y, float z) { return sw_vec3_make(x, y, z); }
+static sw_vec3 sw__v3(float x, float y, float z) { return sw_vec3_make(x, y, z); }
 
-static void build_skeleton(demo_skeleton* sk) {
-    sk->position[J_PELVIS] = v3(0.0f, 0.95f, 0.0f);
-    sk->position[J_SPINE] = v3(0.0f, 1.05f, 0.0f);
-    sk->position[J_CHEST] = v3(0.0f, 1.22f, 0.0f);
-    sk->position[J_NECK] = v3(0.0f, 1.45f, 0.0f);
-    sk->position[J_HEAD] = v3(0.0f, 1.55f, 0.005f);
-    double drop = ARM_DROP_DEG * SW_PI / 180.0;
+static void sw__build_skeleton(sw__demo_skeleton* sk) {
+    sk->position[SW__J_PELVIS] = sw__v3(0.0f, 0.95f, 0.0f);
+    sk->position[SW__J_SPINE] = sw__v3(0.0f, 1.05f, 0.0f);
+    sk->position[SW__J_CHEST] = sw__v3(0.0f, 1.22f, 0.0f);
+    sk->position[SW__J_NECK] = sw__v3(0.0f, 1.45f, 0.0f);
+    sk->position[SW__J_HEAD] = sw__v3(0.0f, 1.55f, 0.005f);
+    double drop = SW__ARM_DROP_DEG * SW_PI / 180.0;
     for (int side = 0; side < 2; side++) {
-        float s = side_sign[side];
-        sw_vec3 d = v3(s * (float)cos(drop), -(float)sin(drop), 0.0f);
-        sw_vec3 shoulder = v3(s * 0.175f, 1.40f, 0.0f);
+        float s = sw__side_sign[side];
+        sw_vec3 d = sw__v3(s * (float)cos(drop), -(float)sin(drop), 0.0f);
+        sw_vec3 shoulder = sw__v3(s * 0.175f, 1.40f, 0.0f);
         sk->arm_direction[side] = d;
-        sk->position[arm_joint(side, ARM_SHOULDER)] = v3(s * 0.035f, 1.41f, 0.0f);
-        sk->position[arm_joint(side, ARM_UPPER)] = shoulder;
+        sk->position[sw__arm_joint(side, SW__ARM_SHOULDER)] = sw__v3(s * 0.035f, 1.41f, 0.0f);
+        sk->position[sw__arm_joint(side, SW__ARM_UPPER)] = shoulder;
         /* Twist joints halfway along their bone, on its axis. */
-        const float along_arm[] = {0.5f * UPPER_ARM_LENGTH, UPPER_ARM_LENGTH, UPPER_ARM_LENGTH + 0.5f * FOREARM_LENGTH,
-                                   UPPER_ARM_LENGTH + FOREARM_LENGTH};
+        const float along_arm[] = {0.5f * SW__UPPER_ARM_LENGTH, SW__UPPER_ARM_LENGTH,
+                                   SW__UPPER_ARM_LENGTH + 0.5f * SW__FOREARM_LENGTH,
+                                   SW__UPPER_ARM_LENGTH + SW__FOREARM_LENGTH};
         for (int k = 0; k < 4; k++)
-            sk->position[arm_joint(side, ARM_UPPER_TWIST + k)] = sw_vec3_add(shoulder, sw_vec3_scale(d, along_arm[k]));
-        sk->position[leg_joint(side, LEG_THIGH)] = v3(s * 0.09f, 0.90f, 0.0f);
-        sk->position[leg_joint(side, LEG_SHIN)] = v3(s * 0.09f, 0.49f, 0.0f);
-        sk->position[leg_joint(side, LEG_FOOT)] = v3(s * 0.09f, 0.08f, 0.0f);
+            sk->position[sw__arm_joint(side, SW__ARM_UPPER_TWIST + k)] =
+                sw_vec3_add(shoulder, sw_vec3_scale(d, along_arm[k]));
+        sk->position[sw__leg_joint(side, SW__LEG_THIGH)] = sw__v3(s * 0.09f, 0.90f, 0.0f);
+        sk->position[sw__leg_joint(side, SW__LEG_SHIN)] = sw__v3(s * 0.09f, 0.49f, 0.0f);
+        sk->position[sw__leg_joint(side, SW__LEG_FOOT)] = sw__v3(s * 0.09f, 0.08f, 0.0f);
     }
-    for (int k = 0; k < PONYTAIL_JOINTS; k++)
-        sk->position[J_PONYTAIL_0 + k] = sw_vec3_add(
-            ponytail_start(), sw_vec3_scale(ponytail_direction(), PONYTAIL_LENGTH * (float)k / (PONYTAIL_JOINTS - 1)));
-    for (int c = 0; c < SKIRT_CHAINS; c++) {
-        float x = (float)sin(skirt_azimuth(c)), z = (float)cos(skirt_azimuth(c));
-        sk->position[skirt_joint(c, 0)] = v3(0.12f * x, SKIRT_ROOT_Y, 0.085f * z);
-        sk->position[skirt_joint(c, 1)] = v3(0.215f * x, SKIRT_TIP_Y, 0.165f * z);
+    for (int k = 0; k < SW__PONYTAIL_JOINTS; k++)
+        sk->position[SW__J_PONYTAIL_0 + k] = sw_vec3_add(
+            sw__ponytail_start(),
+            sw_vec3_scale(sw__ponytail_direction(), SW__PONYTAIL_LENGTH * (float)k / (SW__PONYTAIL_JOINTS - 1)));
+    for (int c = 0; c < SW__SKIRT_CHAINS; c++) {
+        float x = (float)sin(sw__skirt_azimuth(c)), z = (float)cos(sw__skirt_azimuth(c));
+        sk->position[sw__skirt_joint(c, 0)] = sw__v3(0.12f * x, SW__SKIRT_ROOT_Y, 0.085f * z);
+        sk->position[sw__skirt_joint(c, 1)] = sw__v3(0.215f * x, SW__SKIRT_TIP_Y, 0.165f * z);
     }
 }
 
-static sw_vec3 rest_local_translation(const demo_skeleton* sk, int joint) {
-    int parent = joint_parents[joint];
+static sw_vec3 sw__rest_local_translation(const sw__demo_skeleton* sk, int joint) {
+    int parent = sw__joint_parents[joint];
     return parent < 0 ? sk->position[joint] : sw_vec3_sub(sk->position[joint], sk->position[parent]);
 }
 
 /* ---- growable byte buffers ------------------------------------------------------ */
 
-typedef struct byte_buffer {
+typedef struct sw__byte_buffer {
     unsigned char* data;
     size_t size, capacity;
     bool failed; /* an allocation failed: everything after is dropped */
-} byte_buffer;
+} sw__byte_buffer;
 
-static bool buffer_reserve(byte_buffer* b, size_t extra) {
+static bool sw__buffer_reserve(sw__byte_buffer* b, size_t extra) {
     if (b->failed) return false;
     if (extra > SIZE_MAX - b->size) return !(b->failed = true);
     size_t need = b->size + extra;
@@ -234,28 +237,28 @@ static bool buffer_reserve(byte_buffer* b, size_t extra) {
     return true;
 }
 
-static void buffer_append(byte_buffer* b, const void* data, size_t size) {
-    if (!size || !buffer_reserve(b, size)) return;
+static void sw__buffer_append(sw__byte_buffer* b, const void* data, size_t size) {
+    if (!size || !sw__buffer_reserve(b, size)) return;
     memcpy(b->data + b->size, data, size);
     b->size += size;
 }
 
 /* Pads with `fill` bytes up to a multiple of 4 (glTF aligns every chunk and view). */
-static void buffer_align4(byte_buffer* b, unsigned char fill) {
-    while (b->size % 4 && !b->failed) buffer_append(b, &fill, 1);
+static void sw__buffer_align4(sw__byte_buffer* b, unsigned char fill) {
+    while (b->size % 4 && !b->failed) sw__buffer_append(b, &fill, 1);
 }
 
 /* ---- small maths ------------------------------------------------------------------ */
 
-static float clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static float sw__clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 
 /* 0 below edge0, 1 above edge1, a C1 S-curve between (edge0 < edge1). */
-static float smoothstep(float edge0, float edge1, float x) {
-    float t = clamp01((x - edge0) / (edge1 - edge0));
+static float sw__smoothstep(float edge0, float edge1, float x) {
+    float t = sw__clamp01((x - edge0) / (edge1 - edge0));
     return t * t * (3.0f - 2.0f * t);
 }
 
-static sw_quat rotation_deg(sw_vec3 axis, double degrees) {
+static sw_quat sw__rotation_deg(sw_vec3 axis, double degrees) {
     return sw_quat_from_axis_angle(axis, (float)(degrees * SW_PI / 180.0));
 }
 
@@ -263,32 +266,56 @@ static sw_quat rotation_deg(sw_vec3 axis, double degrees) {
 
 /* The skirt has a material of its own: it is double-sided (open at the
    hem), and only its vertices carry TEXCOORD_1 (the lining's UVs). */
-enum demo_material { M_SKIN, M_FACE, M_HAIR, M_CLOTH, M_SHOES, M_SKIRT, MATERIAL_COUNT };
+enum sw__demo_material {
+    SW__M_SKIN,
+    SW__M_FACE,
+    SW__M_HAIR,
+    SW__M_CLOTH,
+    SW__M_SHOES,
+    SW__M_SKIRT,
+    SW__MATERIAL_COUNT
+};
 
 /* The cross-section at distance s along a part's axis: an ellipse with
    half-axes radius_a (along the part's `across` direction) and radius_b
    (along axis × across), its centre moved by `lift` along axis × across. */
-typedef struct profile_key {
+typedef struct sw__profile_key {
     float s, radius_a, radius_b, lift;
-} profile_key;
+} sw__profile_key;
 
 /* From s on (to the next key), the weight moves to `joint`. */
-typedef struct weight_key {
+typedef struct sw__weight_key {
     float s;
     int joint;
-} weight_key;
+} sw__weight_key;
 
-typedef enum part_kind { PART_PLAIN, PART_TORSO, PART_HEAD, PART_FOOT, PART_SKIRT } part_kind;
+typedef enum sw__part_kind {
+    SW__PART_PLAIN,
+    SW__PART_TORSO,
+    SW__PART_HEAD,
+    SW__PART_FOOT,
+    SW__PART_SKIRT
+} sw__part_kind;
 
 /* Which part a vertex comes from, for the painted textures. */
-typedef enum part_tag { TAG_TORSO, TAG_NECK, TAG_HEAD, TAG_ARM, TAG_HAND, TAG_LEG, TAG_FOOT, TAG_PONYTAIL, TAG_SKIRT } part_tag;
+typedef enum sw__part_tag {
+    SW__TAG_TORSO,
+    SW__TAG_NECK,
+    SW__TAG_HEAD,
+    SW__TAG_ARM,
+    SW__TAG_HAND,
+    SW__TAG_LEG,
+    SW__TAG_FOOT,
+    SW__TAG_PONYTAIL,
+    SW__TAG_SKIRT
+} sw__part_tag;
 
-#define MAX_PROFILE_KEYS 8
-#define MAX_WEIGHT_KEYS 12
+#define SW__MAX_PROFILE_KEYS 8
+#define SW__MAX_WEIGHT_KEYS 12
 
-typedef struct demo_part {
-    part_kind kind;
-    part_tag tag;
+typedef struct sw__demo_part {
+    sw__part_kind kind;
+    sw__part_tag tag;
     int material;          /* all of it, except the head (face, hair, skin) */
     int side;              /* 0 left, 1 right; arms, hands, legs, feet */
     sw_vec3 start;         /* the axis point at s = 0 */
@@ -298,21 +325,21 @@ typedef struct demo_part {
     float cap_start, cap_end; /* depth of the rounded ends before s = 0 and after `length` */
     bool open_end;         /* no cap after `length`: the last row is a free rim (the skirt's hem) */
     int cap_rows, body_rows, columns;
-    profile_key profile[MAX_PROFILE_KEYS];
+    sw__profile_key profile[SW__MAX_PROFILE_KEYS];
     int profile_count;
-    weight_key chain[MAX_WEIGHT_KEYS];
+    sw__weight_key chain[SW__MAX_WEIGHT_KEYS];
     int chain_count;
     float uv_rect[4];      /* u0, v0, width, height in TEXCOORD_0 (a negative height: v grows along the axis) */
     float uv1_v0;          /* TEXCOORD_1 is TEXCOORD_0 moved down by this (the skirt's lining) */
-} demo_part;
+} sw__demo_part;
 
-static profile_key profile_at(const demo_part* p, float s) {
-    const profile_key* k = p->profile;
+static sw__profile_key sw__profile_at(const sw__demo_part* p, float s) {
+    const sw__profile_key* k = p->profile;
     if (s <= k[0].s) return k[0];
     for (int i = 0; i + 1 < p->profile_count; i++) {
         if (s <= k[i + 1].s) {
-            float t = smoothstep(k[i].s, k[i + 1].s, s);
-            profile_key r = {s, k[i].radius_a + (k[i + 1].radius_a - k[i].radius_a) * t,
+            float t = sw__smoothstep(k[i].s, k[i + 1].s, s);
+            sw__profile_key r = {s, k[i].radius_a + (k[i + 1].radius_a - k[i].radius_a) * t,
                              k[i].radius_b + (k[i + 1].radius_b - k[i].radius_b) * t,
                              k[i].lift + (k[i + 1].lift - k[i].lift) * t};
             return r;
@@ -321,35 +348,36 @@ static profile_key profile_at(const demo_part* p, float s) {
     return k[p->profile_count - 1];
 }
 
-static int part_rows(const demo_part* p) { return (p->open_end ? 1 : 2) * p->cap_rows + p->body_rows + 1; }
+static int sw__part_rows(const sw__demo_part* p) { return (p->open_end ? 1 : 2) * p->cap_rows + p->body_rows + 1; }
 
 /* Row r's axial position (s, may lie beyond the body in a cap), the profile
    it uses and how much of that profile's radius it has (0 at the poles). */
-static void row_frame(const demo_part* p, int r, float* out_s, profile_key* out_profile, float* out_factor) {
+static void sw__row_frame(const sw__demo_part* p, int r, float* out_s, sw__profile_key* out_profile,
+                          float* out_factor) {
     int body_first = p->cap_rows, body_last = p->cap_rows + p->body_rows;
     if (r < body_first) {
         double alpha = 0.5 * SW_PI * (double)r / p->cap_rows;
         *out_s = -p->cap_start * (float)cos(alpha);
-        *out_profile = profile_at(p, 0.0f);
+        *out_profile = sw__profile_at(p, 0.0f);
         *out_factor = (float)sin(alpha);
     } else if (r <= body_last) {
         *out_s = p->length * (float)(r - body_first) / (float)p->body_rows;
-        *out_profile = profile_at(p, *out_s);
+        *out_profile = sw__profile_at(p, *out_s);
         *out_factor = 1.0f;
     } else {
-        double alpha = 0.5 * SW_PI * (double)(part_rows(p) - 1 - r) / p->cap_rows;
+        double alpha = 0.5 * SW_PI * (double)(sw__part_rows(p) - 1 - r) / p->cap_rows;
         *out_s = p->length + p->cap_end * (float)cos(alpha);
-        *out_profile = profile_at(p, p->length);
+        *out_profile = sw__profile_at(p, p->length);
         *out_factor = (float)sin(alpha);
     }
 }
 
 /* Vertex (row r, column c) of the part's grid. Column `columns` repeats
    column 0 (the UV seam, which sits on the -across side: the back). */
-static sw_vec3 part_point(const demo_part* p, int r, int c) {
+static sw_vec3 sw__part_point(const sw__demo_part* p, int r, int c) {
     float s, factor;
-    profile_key k;
-    row_frame(p, r, &s, &k, &factor);
+    sw__profile_key k;
+    sw__row_frame(p, r, &s, &k, &factor);
     sw_vec3 b = sw_vec3_cross(p->axis, p->across);
     double theta = 2.0 * SW_PI * (double)(c % p->columns) / p->columns + SW_PI;
     sw_vec3 centre = sw_vec3_add(p->start, sw_vec3_add(sw_vec3_scale(p->axis, s), sw_vec3_scale(b, k.lift)));
@@ -359,13 +387,13 @@ static sw_vec3 part_point(const demo_part* p, int r, int c) {
 
 /* ---- the mesh: weights ----------------------------------------------------------------- */
 
-#define MAX_INFLUENCES 4
+#define SW__MAX_INFLUENCES 4
 /* Weights are multiples of 2^-16, so any four of them add up exactly, in
    any order and in float: the sum is 1, not 1 ± an ulp. */
-#define WEIGHT_UNITS 65536
+#define SW__WEIGHT_UNITS 65536
 
-static void chain_weights(const demo_part* p, float s, float* w) {
-    const weight_key* k = p->chain;
+static void sw__chain_weights(const sw__demo_part* p, float s, float* w) {
+    const sw__weight_key* k = p->chain;
     int n = p->chain_count;
     if (s <= k[0].s) {
         w[k[0].joint] += 1.0f;
@@ -373,7 +401,7 @@ static void chain_weights(const demo_part* p, float s, float* w) {
     }
     for (int i = 0; i + 1 < n; i++) {
         if (s < k[i + 1].s) {
-            float t = smoothstep(k[i].s, k[i + 1].s, s);
+            float t = sw__smoothstep(k[i].s, k[i + 1].s, s);
             w[k[i].joint] += 1.0f - t;
             w[k[i + 1].joint] += t;
             return;
@@ -383,47 +411,48 @@ static void chain_weights(const demo_part* p, float s, float* w) {
 }
 
 /* Dense per-joint weights of a rest position (they sum to 1). */
-static void part_weights(const demo_part* p, sw_vec3 position, float* w) {
-    memset(w, 0, JOINT_COUNT * sizeof *w);
-    chain_weights(p, sw_vec3_dot(sw_vec3_sub(position, p->start), p->axis), w);
-    if (p->kind == PART_TORSO) {
+static void sw__part_weights(const sw__demo_part* p, sw_vec3 position, float* w) {
+    memset(w, 0, SW__JOINT_COUNT * sizeof *w);
+    sw__chain_weights(p, sw_vec3_dot(sw_vec3_sub(position, p->start), p->axis), w);
+    if (p->kind == SW__PART_TORSO) {
         /* The top corners follow the shoulder of their side. */
-        float shoulder = smoothstep(0.06f, 0.15f, fabsf(position.x)) * smoothstep(1.28f, 1.40f, position.y);
-        for (int j = 0; j < JOINT_COUNT; j++) w[j] *= 1.0f - shoulder;
-        w[arm_joint(position.x >= 0.0f ? 0 : 1, ARM_SHOULDER)] += shoulder;
-    } else if (p->kind == PART_FOOT) {
+        float shoulder = sw__smoothstep(0.06f, 0.15f, fabsf(position.x)) * sw__smoothstep(1.28f, 1.40f, position.y);
+        for (int j = 0; j < SW__JOINT_COUNT; j++) w[j] *= 1.0f - shoulder;
+        w[sw__arm_joint(position.x >= 0.0f ? 0 : 1, SW__ARM_SHOULDER)] += shoulder;
+    } else if (p->kind == SW__PART_FOOT) {
         /* The top of the heel, under the ankle, stays partly with the shin. */
-        float shin = 0.6f * smoothstep(0.05f, 0.10f, position.y) * (1.0f - smoothstep(-0.03f, 0.05f, position.z));
-        for (int j = 0; j < JOINT_COUNT; j++) w[j] *= 1.0f - shin;
-        w[leg_joint(p->side, LEG_SHIN)] += shin;
-    } else if (p->kind == PART_SKIRT) {
+        float shin =
+            0.6f * sw__smoothstep(0.05f, 0.10f, position.y) * (1.0f - sw__smoothstep(-0.03f, 0.05f, position.z));
+        for (int j = 0; j < SW__JOINT_COUNT; j++) w[j] *= 1.0f - shin;
+        w[sw__leg_joint(p->side, SW__LEG_SHIN)] += shin;
+    } else if (p->kind == SW__PART_SKIRT) {
         /* Around the waist, the pelvis; below, the two nearest chains by
            azimuth, each from its root to its tip along the axis. */
-        memset(w, 0, JOINT_COUNT * sizeof *w);
+        memset(w, 0, SW__JOINT_COUNT * sizeof *w);
         float s = sw_vec3_dot(sw_vec3_sub(position, p->start), p->axis);
-        float below = smoothstep(0.0f, 0.08f, s), tip = smoothstep(0.08f, 0.26f, s);
-        w[J_PELVIS] = 1.0f - below;
+        float below = sw__smoothstep(0.0f, 0.08f, s), tip = sw__smoothstep(0.08f, 0.26f, s);
+        w[SW__J_PELVIS] = 1.0f - below;
         double azimuth = atan2(position.x, position.z); /* 0 in front, +90° on the left */
-        double turns = azimuth / (2.0 * SW_PI) * SKIRT_CHAINS;
-        if (turns < 0.0) turns += SKIRT_CHAINS;
-        int first = (int)turns % SKIRT_CHAINS, second = (first + 1) % SKIRT_CHAINS;
-        float t = smoothstep(0.0f, 1.0f, (float)(turns - floor(turns)));
-        w[skirt_joint(first, 0)] += below * (1.0f - tip) * (1.0f - t);
-        w[skirt_joint(first, 1)] += below * tip * (1.0f - t);
-        w[skirt_joint(second, 0)] += below * (1.0f - tip) * t;
-        w[skirt_joint(second, 1)] += below * tip * t;
+        double turns = azimuth / (2.0 * SW_PI) * SW__SKIRT_CHAINS;
+        if (turns < 0.0) turns += SW__SKIRT_CHAINS;
+        int first = (int)turns % SW__SKIRT_CHAINS, second = (first + 1) % SW__SKIRT_CHAINS;
+        float t = sw__smoothstep(0.0f, 1.0f, (float)(turns - floor(turns)));
+        w[sw__skirt_joint(first, 0)] += below * (1.0f - tip) * (1.0f - t);
+        w[sw__skirt_joint(first, 1)] += below * tip * (1.0f - t);
+        w[sw__skirt_joint(second, 0)] += below * (1.0f - tip) * t;
+        w[sw__skirt_joint(second, 1)] += below * tip * t;
     }
 }
 
-/* The MAX_INFLUENCES largest weights, renormalised and quantised to
-   multiples of 1/WEIGHT_UNITS summing to exactly 1, largest first; unused
+/* The SW__MAX_INFLUENCES largest weights, renormalised and quantised to
+   multiples of 1/SW__WEIGHT_UNITS summing to exactly 1, largest first; unused
    slots get joint 0 and weight 0 (DESIGN.md's padding). */
-static void pack_influences(const float* dense, uint8_t* joints, float* weights) {
-    int chosen[MAX_INFLUENCES];
+static void sw__pack_influences(const float* dense, uint8_t* joints, float* weights) {
+    int chosen[SW__MAX_INFLUENCES];
     int count = 0;
-    for (int slot = 0; slot < MAX_INFLUENCES; slot++) {
+    for (int slot = 0; slot < SW__MAX_INFLUENCES; slot++) {
         int best = -1;
-        for (int j = 0; j < JOINT_COUNT; j++) {
+        for (int j = 0; j < SW__JOINT_COUNT; j++) {
             bool taken = false;
             for (int k = 0; k < count; k++) taken |= chosen[k] == j;
             if (!taken && dense[j] > 0.0f && (best < 0 || dense[j] > dense[best])) best = j;
@@ -433,49 +462,49 @@ static void pack_influences(const float* dense, uint8_t* joints, float* weights)
     }
     double total = 0.0;
     for (int k = 0; k < count; k++) total += dense[chosen[k]];
-    long units[MAX_INFLUENCES] = {0};
+    long units[SW__MAX_INFLUENCES] = {0};
     long sum = 0;
     for (int k = 0; k < count; k++) {
-        units[k] = lround(dense[chosen[k]] / total * WEIGHT_UNITS);
+        units[k] = lround(dense[chosen[k]] / total * SW__WEIGHT_UNITS);
         sum += units[k];
     }
-    units[0] += WEIGHT_UNITS - sum; /* the largest absorbs the rounding */
+    units[0] += SW__WEIGHT_UNITS - sum; /* the largest absorbs the rounding */
     int out = 0;
     for (int k = 0; k < count; k++) {
         if (units[k] <= 0) continue;
         joints[out] = (uint8_t)chosen[k];
-        weights[out] = (float)units[k] / (float)WEIGHT_UNITS;
+        weights[out] = (float)units[k] / (float)SW__WEIGHT_UNITS;
         out++;
     }
-    for (; out < MAX_INFLUENCES; out++) joints[out] = 0, weights[out] = 0.0f;
+    for (; out < SW__MAX_INFLUENCES; out++) joints[out] = 0, weights[out] = 0.0f;
 }
 
 /* ---- the mesh: primitives -------------------------------------------------------------- */
 
-typedef struct demo_vertex {
+typedef struct sw__demo_vertex {
     float position[3];
     float normal[3];
     float tangent[4];
     float uv[2];
     float uv1[2]; /* written for the skirt only */
-    part_tag tag; /* not written */
-    uint8_t joints[MAX_INFLUENCES];
-    float weights[MAX_INFLUENCES];
-} demo_vertex;
+    sw__part_tag tag; /* not written */
+    uint8_t joints[SW__MAX_INFLUENCES];
+    float weights[SW__MAX_INFLUENCES];
+} sw__demo_vertex;
 
-typedef struct demo_primitive {
-    demo_vertex* vertices;
+typedef struct sw__demo_primitive {
+    sw__demo_vertex* vertices;
     size_t vertex_count, vertex_capacity;
     uint16_t* indices;
     size_t index_count, index_capacity;
-} demo_primitive;
+} sw__demo_primitive;
 
-typedef struct demo_mesh {
-    demo_primitive primitives[MATERIAL_COUNT];
+typedef struct sw__demo_mesh {
+    sw__demo_primitive primitives[SW__MATERIAL_COUNT];
     bool failed;
-} demo_mesh;
+} sw__demo_mesh;
 
-static bool grow(void** data, size_t* capacity, size_t need, size_t element) {
+static bool sw__grow(void** data, size_t* capacity, size_t need, size_t element) {
     if (need <= *capacity) return true;
     size_t c = *capacity ? *capacity * 2 : 1024;
     while (c < need) c *= 2;
@@ -488,10 +517,10 @@ static bool grow(void** data, size_t* capacity, size_t need, size_t element) {
 }
 
 /* Index of a new vertex, or -1 (out of memory, or past 16-bit indices). */
-static long add_vertex(demo_mesh* mesh, int material, const demo_vertex* v) {
-    demo_primitive* p = &mesh->primitives[material];
+static long sw__add_vertex(sw__demo_mesh* mesh, int material, const sw__demo_vertex* v) {
+    sw__demo_primitive* p = &mesh->primitives[material];
     if (p->vertex_count >= 65535 ||
-        !grow((void**)&p->vertices, &p->vertex_capacity, p->vertex_count + 1, sizeof *p->vertices)) {
+        !sw__grow((void**)&p->vertices, &p->vertex_capacity, p->vertex_count + 1, sizeof *p->vertices)) {
         mesh->failed = true;
         return -1;
     }
@@ -499,10 +528,10 @@ static long add_vertex(demo_mesh* mesh, int material, const demo_vertex* v) {
     return (long)p->vertex_count++;
 }
 
-static void add_triangle(demo_mesh* mesh, int material, long a, long b, long c) {
-    demo_primitive* p = &mesh->primitives[material];
+static void sw__add_triangle(sw__demo_mesh* mesh, int material, long a, long b, long c) {
+    sw__demo_primitive* p = &mesh->primitives[material];
     if (a < 0 || b < 0 || c < 0 ||
-        !grow((void**)&p->indices, &p->index_capacity, p->index_count + 3, sizeof *p->indices)) {
+        !sw__grow((void**)&p->indices, &p->index_capacity, p->index_count + 3, sizeof *p->indices)) {
         mesh->failed = true;
         return;
     }
@@ -511,8 +540,8 @@ static void add_triangle(demo_mesh* mesh, int material, long a, long b, long c) 
     p->indices[p->index_count++] = (uint16_t)c;
 }
 
-static void free_mesh(demo_mesh* mesh) {
-    for (int m = 0; m < MATERIAL_COUNT; m++) {
+static void sw__free_mesh(sw__demo_mesh* mesh) {
+    for (int m = 0; m < SW__MATERIAL_COUNT; m++) {
         sw__free(mesh->primitives[m].vertices);
         sw__free(mesh->primitives[m].indices);
     }
@@ -521,7 +550,7 @@ static void free_mesh(demo_mesh* mesh) {
 /* The unit tangent along the direction in which u grows (made
    perpendicular to the normal), with glTF's handedness: bitangent =
    cross(normal, tangent) · w points the way v decreases (up in the image). */
-static void set_tangent(demo_vertex* v, sw_vec3 normal, sw_vec3 du_direction, sw_vec3 dv_direction) {
+static void sw__set_tangent(sw__demo_vertex* v, sw_vec3 normal, sw_vec3 du_direction, sw_vec3 dv_direction) {
     sw_vec3 t = sw_vec3_normalize(sw_vec3_sub(du_direction, sw_vec3_scale(normal, sw_vec3_dot(normal, du_direction))));
     float handedness = sw_vec3_dot(sw_vec3_cross(normal, t), dv_direction) > 0.0f ? -1.0f : 1.0f;
     v->tangent[0] = t.x, v->tangent[1] = t.y, v->tangent[2] = t.z, v->tangent[3] = handedness;
@@ -531,49 +560,50 @@ static void set_tangent(demo_vertex* v, sw_vec3 normal, sw_vec3 du_direction, sw
    front between chin and hairline; hair covers the top, the sides above the
    ears and the back down to the nape; the rest (ears' level, under the
    chin) is skin. */
-static int head_region(const demo_part* head, sw_vec3 cell_centre) {
+static int sw__head_region(const sw__demo_part* head, sw_vec3 cell_centre) {
     sw_vec3 rel = sw_vec3_sub(cell_centre, head->start);
     double azimuth = fabs(atan2(rel.x, rel.z)) * 180.0 / SW_PI; /* 0 in front, 180 behind */
     float y = cell_centre.y;
-    if (azimuth < 62.0 && y > 1.475f && y < 1.625f) return M_FACE;
-    if (y >= 1.625f) return M_HAIR;
-    if (azimuth >= 62.0 && azimuth < 110.0 && y >= 1.60f) return M_HAIR;
-    if (azimuth >= 110.0 && y >= 1.50f) return M_HAIR;
-    return M_SKIN;
+    if (azimuth < 62.0 && y > 1.475f && y < 1.625f) return SW__M_FACE;
+    if (y >= 1.625f) return SW__M_HAIR;
+    if (azimuth >= 62.0 && azimuth < 110.0 && y >= 1.60f) return SW__M_HAIR;
+    if (azimuth >= 110.0 && y >= 1.50f) return SW__M_HAIR;
+    return SW__M_SKIN;
 }
 
-typedef struct grid_vertex {
+typedef struct sw__grid_vertex {
     sw_vec3 position, normal;
     sw_vec3 along_u, along_v; /* surface directions in which u and v grow */
-} grid_vertex;
+} sw__grid_vertex;
 
 /* Samples one part and appends its triangles to the primitives. */
-static void add_part(demo_mesh* mesh, const demo_part* p) {
-    int rows = part_rows(p), columns = p->columns;
+static void sw__add_part(sw__demo_mesh* mesh, const sw__demo_part* p) {
+    int rows = sw__part_rows(p), columns = p->columns;
     size_t stride = (size_t)columns + 1;
     size_t count = (size_t)rows * stride;
-    grid_vertex* grid = sw__calloc(count, sizeof *grid);
-    long* remap = sw__malloc(count * MATERIAL_COUNT * sizeof *remap);
+    sw__grid_vertex* grid = sw__calloc(count, sizeof *grid);
+    long* remap = sw__malloc(count * SW__MATERIAL_COUNT * sizeof *remap);
     if (!grid || !remap) {
         sw__free(grid), sw__free(remap);
         mesh->failed = true;
         return;
     }
-    for (size_t i = 0; i < count * MATERIAL_COUNT; i++) remap[i] = -1;
+    for (size_t i = 0; i < count * SW__MATERIAL_COUNT; i++) remap[i] = -1;
     for (int r = 0; r < rows; r++)
-        for (int c = 0; c <= columns; c++) grid[(size_t)r * stride + (size_t)c].position = part_point(p, r, c);
+        for (int c = 0; c <= columns; c++) grid[(size_t)r * stride + (size_t)c].position = sw__part_point(p, r, c);
 
     /* Central differences on the grid: across columns (wrapping around the
        seam) and rows; u grows with the column, v falls along the axis, so
        the texture stands upright on the surface seen from outside. */
     for (int r = 0; r < rows; r++) {
         for (int c = 0; c <= columns; c++) {
-            grid_vertex* g = &grid[(size_t)r * stride + (size_t)c];
+            sw__grid_vertex* g = &grid[(size_t)r * stride + (size_t)c];
             bool end_pole = r == rows - 1 && !p->open_end;
             int ring_row = r == 0 ? 1 : end_pole ? rows - 2 : r;
-            sw_vec3 around = sw_vec3_sub(part_point(p, ring_row, c + 1), part_point(p, ring_row, c + columns - 1));
+            sw_vec3 around =
+                sw_vec3_sub(sw__part_point(p, ring_row, c + 1), sw__part_point(p, ring_row, c + columns - 1));
             sw_vec3 along =
-                sw_vec3_sub(part_point(p, r < rows - 1 ? r + 1 : r, c), part_point(p, r > 0 ? r - 1 : r, c));
+                sw_vec3_sub(sw__part_point(p, r < rows - 1 ? r + 1 : r, c), sw__part_point(p, r > 0 ? r - 1 : r, c));
             if (r == 0)
                 g->normal = sw_vec3_scale(p->axis, -1.0f);
             else if (end_pole)
@@ -590,10 +620,10 @@ static void add_part(demo_mesh* mesh, const demo_part* p) {
             size_t corner[4] = {(size_t)r * stride + (size_t)c, (size_t)r * stride + (size_t)c + 1,
                                 (size_t)(r + 1) * stride + (size_t)c + 1, (size_t)(r + 1) * stride + (size_t)c};
             int material = p->material;
-            if (p->kind == PART_HEAD) {
-                sw_vec3 centre = v3(0, 0, 0);
+            if (p->kind == SW__PART_HEAD) {
+                sw_vec3 centre = sw__v3(0, 0, 0);
                 for (int k = 0; k < 4; k++) centre = sw_vec3_add(centre, grid[corner[k]].position);
-                material = head_region(p, sw_vec3_scale(centre, 0.25f));
+                material = sw__head_region(p, sw_vec3_scale(centre, 0.25f));
             }
             /* Counter-clockwise seen from outside: triangles (0,1,2) and
                (0,2,3). Next to a pole only one of them has an area. */
@@ -602,15 +632,15 @@ static void add_part(demo_mesh* mesh, const demo_part* p) {
             long index[4] = {-1, -1, -1, -1};
             for (int k = 0; k < 4; k++) {
                 if (!used[k]) continue;
-                long* slot = &remap[corner[k] * MATERIAL_COUNT + (size_t)material];
+                long* slot = &remap[corner[k] * SW__MATERIAL_COUNT + (size_t)material];
                 if (*slot < 0) {
-                    const grid_vertex* g = &grid[corner[k]];
+                    const sw__grid_vertex* g = &grid[corner[k]];
                     int vr = (int)(corner[k] / stride), vc = (int)(corner[k] % stride);
-                    demo_vertex v;
+                    sw__demo_vertex v;
                     memset(&v, 0, sizeof v);
                     v.position[0] = g->position.x, v.position[1] = g->position.y, v.position[2] = g->position.z;
                     v.normal[0] = g->normal.x, v.normal[1] = g->normal.y, v.normal[2] = g->normal.z;
-                    set_tangent(&v, g->normal, g->along_u, g->along_v);
+                    sw__set_tangent(&v, g->normal, g->along_u, g->along_v);
                     /* A pole vertex serves one cell (the one to its right at
                        the start, to its left at the end): centre its u on it. */
                     float u = vr == 0 ? ((float)vc + 0.5f) / (float)columns
@@ -621,15 +651,15 @@ static void add_part(demo_mesh* mesh, const demo_part* p) {
                     v.tag = p->tag;
                     v.uv1[0] = v.uv[0];
                     v.uv1[1] = v.uv[1] + p->uv1_v0;
-                    float dense[JOINT_COUNT];
-                    part_weights(p, g->position, dense);
-                    pack_influences(dense, v.joints, v.weights);
-                    *slot = add_vertex(mesh, material, &v);
+                    float dense[SW__JOINT_COUNT];
+                    sw__part_weights(p, g->position, dense);
+                    sw__pack_influences(dense, v.joints, v.weights);
+                    *slot = sw__add_vertex(mesh, material, &v);
                 }
                 index[k] = *slot;
             }
-            if (first_triangle) add_triangle(mesh, material, index[0], index[1], index[2]);
-            if (second_triangle) add_triangle(mesh, material, index[0], index[2], index[3]);
+            if (first_triangle) sw__add_triangle(mesh, material, index[0], index[1], index[2]);
+            if (second_triangle) sw__add_triangle(mesh, material, index[0], index[2], index[3]);
         }
     }
     sw__free(grid);
@@ -638,7 +668,7 @@ static void add_part(demo_mesh* mesh, const demo_part* p) {
 
 /* The face's texture coordinates: the face seen from the front, fitted to
    [0,1]² (u to the viewer's right, +X; v down), for an SDF face map. */
-static void map_face(demo_primitive* face) {
+static void sw__map_face(sw__demo_primitive* face) {
     if (!face->vertex_count) return;
     float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
     for (size_t i = 0; i < face->vertex_count; i++)
@@ -648,15 +678,15 @@ static void map_face(demo_primitive* face) {
             if (x > hi[k]) hi[k] = x;
         }
     for (size_t i = 0; i < face->vertex_count; i++) {
-        demo_vertex* v = &face->vertices[i];
+        sw__demo_vertex* v = &face->vertices[i];
         v->uv[0] = (v->position[0] - lo[0]) / (hi[0] - lo[0]);
         v->uv[1] = (hi[1] - v->position[1]) / (hi[1] - lo[1]);
-        set_tangent(v, v3(v->normal[0], v->normal[1], v->normal[2]), v3(1, 0, 0), v3(0, -1, 0));
+        sw__set_tangent(v, sw__v3(v->normal[0], v->normal[1], v->normal[2]), sw__v3(1, 0, 0), sw__v3(0, -1, 0));
     }
 }
 
-static void fill_part(demo_part* p, part_kind kind, part_tag tag, int material, sw_vec3 start, sw_vec3 axis,
-                      sw_vec3 across, float length, float cap_start, float cap_end) {
+static void sw__fill_part(sw__demo_part* p, sw__part_kind kind, sw__part_tag tag, int material, sw_vec3 start,
+                          sw_vec3 axis, sw_vec3 across, float length, float cap_start, float cap_end) {
     memset(p, 0, sizeof *p);
     p->kind = kind;
     p->tag = tag;
@@ -669,297 +699,340 @@ static void fill_part(demo_part* p, part_kind kind, part_tag tag, int material, 
     p->cap_end = cap_end;
 }
 
-static void add_profile(demo_part* p, float s, float radius_a, float radius_b, float lift) {
-    if (p->profile_count < MAX_PROFILE_KEYS)
-        p->profile[p->profile_count++] = (profile_key){s, radius_a, radius_b, lift};
+static void sw__add_profile(sw__demo_part* p, float s, float radius_a, float radius_b, float lift) {
+    if (p->profile_count < SW__MAX_PROFILE_KEYS)
+        p->profile[p->profile_count++] = (sw__profile_key){s, radius_a, radius_b, lift};
 }
 
-static void add_chain(demo_part* p, float s, int joint) {
-    if (p->chain_count < MAX_WEIGHT_KEYS) p->chain[p->chain_count++] = (weight_key){s, joint};
+static void sw__add_chain(sw__demo_part* p, float s, int joint) {
+    if (p->chain_count < SW__MAX_WEIGHT_KEYS) p->chain[p->chain_count++] = (sw__weight_key){s, joint};
 }
 
-static void set_grid(demo_part* p, int cap_rows, int body_rows, int columns, float u0, float v0, float du, float dv) {
+static void sw__set_grid(sw__demo_part* p, int cap_rows, int body_rows, int columns, float u0, float v0, float du,
+                         float dv) {
     p->cap_rows = cap_rows, p->body_rows = body_rows, p->columns = columns;
     p->uv_rect[0] = u0, p->uv_rect[1] = v0, p->uv_rect[2] = du, p->uv_rect[3] = dv;
+}
+
+/* Torso, crotch to the base of the neck (y 1.46), shoulders widest. */
+static void sw__add_torso(sw__demo_mesh* mesh) {
+    sw__demo_part p;
+    sw__fill_part(&p, SW__PART_TORSO, SW__TAG_TORSO, SW__M_CLOTH, sw__v3(0.0f, 0.82f, 0.0f), sw__v3(0, 1, 0),
+                  sw__v3(0, 0, 1), 0.60f, 0.07f, 0.04f);
+    sw__add_profile(&p, 0.00f, 0.100f, 0.150f, 0.0f);
+    sw__add_profile(&p, 0.13f, 0.110f, 0.165f, 0.0f);
+    sw__add_profile(&p, 0.28f, 0.095f, 0.135f, 0.0f);
+    sw__add_profile(&p, 0.45f, 0.112f, 0.160f, 0.0f);
+    sw__add_profile(&p, 0.56f, 0.100f, 0.188f, 0.0f);
+    sw__add_profile(&p, 0.60f, 0.090f, 0.178f, 0.0f);
+    /* s = y − 0.82: pelvis to y 0.98, spine 1.08–1.17, chest 1.27–1.36, neck from 1.48 */
+    sw__add_chain(&p, 0.16f, SW__J_PELVIS);
+    sw__add_chain(&p, 0.26f, SW__J_SPINE);
+    sw__add_chain(&p, 0.35f, SW__J_SPINE);
+    sw__add_chain(&p, 0.45f, SW__J_CHEST);
+    sw__add_chain(&p, 0.54f, SW__J_CHEST);
+    sw__add_chain(&p, 0.66f, SW__J_NECK);
+    sw__set_grid(&p, 6, 22, 24, 0.0f, 0.0f, 0.5f, 0.5f);
+    sw__add_part(mesh, &p);
+}
+
+/* The neck, from inside the torso to inside the head. */
+static void sw__add_neck(sw__demo_mesh* mesh) {
+    sw__demo_part p;
+    sw__fill_part(&p, SW__PART_PLAIN, SW__TAG_NECK, SW__M_SKIN, sw__v3(0.0f, 1.38f, 0.0f), sw__v3(0, 1, 0),
+                  sw__v3(0, 0, 1), 0.18f, 0.02f, 0.02f);
+    sw__add_profile(&p, 0.00f, 0.050f, 0.055f, 0.0f);
+    sw__add_profile(&p, 0.18f, 0.045f, 0.048f, 0.0f);
+    sw__add_chain(&p, 0.03f, SW__J_CHEST);
+    sw__add_chain(&p, 0.09f, SW__J_NECK);
+    sw__add_chain(&p, 0.14f, SW__J_NECK);
+    sw__add_chain(&p, 0.19f, SW__J_HEAD);
+    sw__set_grid(&p, 3, 8, 16, 0.0f, 0.5f, 0.25f, 0.125f);
+    sw__add_part(mesh, &p);
+}
+
+/* The head: chin pole at y 1.465, crown at SW__HEAD_TOP_Y. */
+static void sw__add_head(sw__demo_mesh* mesh) {
+    sw__demo_part p;
+    sw__fill_part(&p, SW__PART_HEAD, SW__TAG_HEAD, SW__M_SKIN, sw__v3(0.0f, 1.50f, 0.012f), sw__v3(0, 1, 0),
+                  sw__v3(0, 0, 1), 0.12f, 0.035f, SW__HEAD_TOP_Y - 1.62f);
+    sw__add_profile(&p, 0.00f, 0.088f, 0.074f, 0.0f);
+    sw__add_profile(&p, 0.07f, 0.102f, 0.086f, 0.0f);
+    sw__add_profile(&p, 0.12f, 0.104f, 0.088f, 0.0f);
+    sw__add_chain(&p, -0.05f, SW__J_NECK);
+    sw__add_chain(&p, 0.04f, SW__J_HEAD);
+    sw__set_grid(&p, 8, 10, 28, 0.0f, 0.625f, 0.5f, 0.375f);
+    sw__add_part(mesh, &p);
+}
+
+/* Arm, shoulder to wrist: the forearm cross-fades over its whole length
+   from forearm to forearm_twist (where a twist shows LBS's candy-wrapper
+   collapse), the upper arm likewise to its twist joint; elbow and wrist
+   get short bands. */
+static void sw__add_arm(sw__demo_mesh* mesh, const sw__demo_skeleton* sk, int side) {
+    sw__demo_part p;
+    sw_vec3 d = sk->arm_direction[side];
+    float u_side = 0.5f + 0.25f * (float)side;
+    sw__fill_part(&p, SW__PART_PLAIN, SW__TAG_ARM, SW__M_SKIN, sk->position[sw__arm_joint(side, SW__ARM_UPPER)], d,
+                  sw__v3(0, 0, 1), SW__UPPER_ARM_LENGTH + SW__FOREARM_LENGTH, 0.05f, 0.03f);
+    p.side = side;
+    sw__add_profile(&p, 0.00f, 0.052f, 0.052f, 0.0f);
+    sw__add_profile(&p, 0.10f, 0.047f, 0.045f, 0.0f);
+    sw__add_profile(&p, 0.27f, 0.037f, 0.036f, 0.0f);
+    sw__add_profile(&p, 0.34f, 0.040f, 0.037f, 0.0f);
+    sw__add_profile(&p, 0.53f, 0.029f, 0.025f, 0.0f);
+    sw__add_chain(&p, -0.05f, sw__arm_joint(side, SW__ARM_SHOULDER));
+    sw__add_chain(&p, 0.03f, sw__arm_joint(side, SW__ARM_UPPER));
+    sw__add_chain(&p, 0.05f, sw__arm_joint(side, SW__ARM_UPPER));
+    sw__add_chain(&p, 0.23f, sw__arm_joint(side, SW__ARM_UPPER_TWIST));
+    sw__add_chain(&p, 0.25f, sw__arm_joint(side, SW__ARM_UPPER_TWIST));
+    sw__add_chain(&p, 0.31f, sw__arm_joint(side, SW__ARM_FOREARM));
+    sw__add_chain(&p, 0.32f, sw__arm_joint(side, SW__ARM_FOREARM));
+    sw__add_chain(&p, 0.49f, sw__arm_joint(side, SW__ARM_FOREARM_TWIST));
+    sw__add_chain(&p, 0.50f, sw__arm_joint(side, SW__ARM_FOREARM_TWIST));
+    sw__add_chain(&p, 0.56f, sw__arm_joint(side, SW__ARM_HAND));
+    sw__set_grid(&p, 5, 28, 18, u_side, 0.0f, 0.25f, 0.375f);
+    sw__add_part(mesh, &p);
+}
+
+/* Hand: a mitten, wide front to back, as the palm faces the thigh. */
+static void sw__add_hand(sw__demo_mesh* mesh, const sw__demo_skeleton* sk, int side) {
+    sw__demo_part p;
+    sw_vec3 d = sk->arm_direction[side];
+    float u_side = 0.5f + 0.25f * (float)side;
+    sw__fill_part(&p, SW__PART_PLAIN, SW__TAG_HAND, SW__M_SKIN, sk->position[sw__arm_joint(side, SW__ARM_HAND)], d,
+                  sw__v3(0, 0, 1), SW__HAND_LENGTH, 0.02f, 0.03f);
+    p.side = side;
+    sw__add_profile(&p, 0.00f, 0.030f, 0.020f, 0.0f);
+    sw__add_profile(&p, 0.05f, 0.044f, 0.021f, 0.0f);
+    sw__add_profile(&p, 0.10f, 0.042f, 0.017f, 0.0f);
+    sw__add_profile(&p, 0.15f, 0.034f, 0.012f, 0.0f);
+    sw__add_chain(&p, -0.03f, sw__arm_joint(side, SW__ARM_FOREARM_TWIST));
+    sw__add_chain(&p, 0.04f, sw__arm_joint(side, SW__ARM_HAND));
+    sw__set_grid(&p, 4, 10, 14, u_side, 0.375f, 0.25f, 0.125f);
+    sw__add_part(mesh, &p);
+}
+
+/* Leg, hip to ankle. */
+static void sw__add_leg(sw__demo_mesh* mesh, const sw__demo_skeleton* sk, int side) {
+    sw__demo_part p;
+    float u_side = 0.5f + 0.25f * (float)side;
+    sw__fill_part(&p, SW__PART_PLAIN, SW__TAG_LEG, SW__M_CLOTH, sk->position[sw__leg_joint(side, SW__LEG_THIGH)],
+                  sw__v3(0, -1, 0), sw__v3(0, 0, 1), 0.82f, 0.07f, 0.04f);
+    p.side = side;
+    sw__add_profile(&p, 0.00f, 0.085f, 0.085f, 0.0f);
+    sw__add_profile(&p, 0.12f, 0.078f, 0.075f, 0.0f);
+    sw__add_profile(&p, 0.40f, 0.052f, 0.050f, 0.0f);
+    sw__add_profile(&p, 0.52f, 0.056f, 0.052f, 0.0f);
+    sw__add_profile(&p, 0.82f, 0.040f, 0.038f, 0.0f);
+    sw__add_chain(&p, -0.05f, SW__J_PELVIS);
+    sw__add_chain(&p, 0.06f, sw__leg_joint(side, SW__LEG_THIGH));
+    sw__add_chain(&p, 0.37f, sw__leg_joint(side, SW__LEG_THIGH));
+    sw__add_chain(&p, 0.45f, sw__leg_joint(side, SW__LEG_SHIN));
+    sw__add_chain(&p, 0.78f, sw__leg_joint(side, SW__LEG_SHIN));
+    sw__add_chain(&p, 0.86f, sw__leg_joint(side, SW__LEG_FOOT));
+    sw__set_grid(&p, 5, 26, 18, u_side, 0.5f, 0.25f, 0.375f);
+    sw__add_part(mesh, &p);
+}
+
+/* Foot, heel to toe, along +Z; its centre is lifted by its half height, so
+   the sole lies flat on y = 0. */
+static void sw__add_foot(sw__demo_mesh* mesh, const sw__demo_skeleton* sk, int side) {
+    sw__demo_part p;
+    float u_side = 0.5f + 0.25f * (float)side;
+    float x = sk->position[sw__leg_joint(side, SW__LEG_FOOT)].x;
+    sw__fill_part(&p, SW__PART_FOOT, SW__TAG_FOOT, SW__M_SHOES, sw__v3(x, 0.0f, -0.07f), sw__v3(0, 0, 1),
+                  sw__v3(1, 0, 0), 0.22f, 0.03f, 0.03f);
+    p.side = side;
+    sw__add_profile(&p, 0.00f, 0.038f, 0.040f, 0.040f);
+    sw__add_profile(&p, 0.07f, 0.043f, 0.042f, 0.042f);
+    sw__add_profile(&p, 0.15f, 0.046f, 0.030f, 0.030f);
+    sw__add_profile(&p, 0.22f, 0.040f, 0.020f, 0.020f);
+    sw__add_chain(&p, 0.0f, sw__leg_joint(side, SW__LEG_FOOT));
+    sw__set_grid(&p, 4, 12, 16, u_side, 0.875f, 0.25f, 0.125f);
+    sw__add_part(mesh, &p);
+}
+
+/* The ponytail: a tapered tube along its chain, its root end inside the
+   head, in the UV cell right of the neck. */
+static void sw__add_ponytail(sw__demo_mesh* mesh) {
+    sw__demo_part p;
+    sw__fill_part(&p, SW__PART_PLAIN, SW__TAG_PONYTAIL, SW__M_HAIR, sw__ponytail_start(), sw__ponytail_direction(),
+                  sw__v3(1, 0, 0), SW__PONYTAIL_LENGTH, 0.03f, 0.03f);
+    sw__add_profile(&p, 0.00f, 0.036f, 0.040f, 0.0f);
+    sw__add_profile(&p, 0.08f, 0.046f, 0.050f, 0.0f);
+    sw__add_profile(&p, 0.28f, 0.032f, 0.034f, 0.0f);
+    sw__add_profile(&p, 0.40f, 0.012f, 0.012f, 0.0f);
+    sw__add_chain(&p, -0.01f, SW__J_HEAD);
+    sw__add_chain(&p, 0.04f, SW__J_PONYTAIL_0);
+    sw__add_chain(&p, 0.11f, SW__J_PONYTAIL_0);
+    sw__add_chain(&p, 0.16f, SW__J_PONYTAIL_1);
+    sw__add_chain(&p, 0.24f, SW__J_PONYTAIL_1);
+    sw__add_chain(&p, 0.29f, SW__J_PONYTAIL_2);
+    sw__add_chain(&p, 0.36f, SW__J_PONYTAIL_2);
+    sw__add_chain(&p, 0.41f, SW__J_PONYTAIL_3);
+    sw__set_grid(&p, 3, 14, 12, 0.25f, 0.5f, 0.25f, 0.125f);
+    sw__add_part(mesh, &p);
+}
+
+/* The skirt: an elliptic cone from the waist to above the knees, over the
+   hips and thighs, open at the hem (one layer, drawn from both sides).
+   TEXCOORD_0 covers the top half of its own textures (v from the waist, 0,
+   to the hem, 0.5); TEXCOORD_1, the lining seen from inside, the bottom
+   half. */
+static void sw__add_skirt(sw__demo_mesh* mesh) {
+    sw__demo_part p;
+    sw__fill_part(&p, SW__PART_SKIRT, SW__TAG_SKIRT, SW__M_SKIRT, sw__v3(0.0f, 1.00f, 0.0f), sw__v3(0, -1, 0),
+                  sw__v3(0, 0, 1), 0.30f, 0.02f, 0.0f);
+    p.open_end = true;
+    p.uv1_v0 = 0.5f;
+    sw__add_profile(&p, 0.00f, 0.122f, 0.174f, 0.0f);
+    sw__add_profile(&p, 0.08f, 0.142f, 0.202f, 0.0f);
+    sw__add_profile(&p, 0.30f, 0.205f, 0.258f, 0.0f);
+    sw__add_chain(&p, 0.0f, SW__J_PELVIS);
+    sw__set_grid(&p, 2, 10, 48, 0.0f, 0.5f, 1.0f, -0.5f);
+    sw__add_part(mesh, &p);
 }
 
 /* The whole body. UV rectangles tile [0,1]² without overlap: torso,
    neck and head down the left, limbs on the right, the ponytail right of
    the neck; the skirt (a material of its own) has its own [0,1]². */
-static void build_mesh(demo_mesh* mesh, const demo_skeleton* sk) {
-    demo_part p;
-
-    /* Torso, crotch to the base of the neck (y 1.46), shoulders widest. */
-    fill_part(&p, PART_TORSO, TAG_TORSO, M_CLOTH, v3(0.0f, 0.82f, 0.0f), v3(0, 1, 0), v3(0, 0, 1), 0.60f, 0.07f, 0.04f);
-    add_profile(&p, 0.00f, 0.100f, 0.150f, 0.0f);
-    add_profile(&p, 0.13f, 0.110f, 0.165f, 0.0f);
-    add_profile(&p, 0.28f, 0.095f, 0.135f, 0.0f);
-    add_profile(&p, 0.45f, 0.112f, 0.160f, 0.0f);
-    add_profile(&p, 0.56f, 0.100f, 0.188f, 0.0f);
-    add_profile(&p, 0.60f, 0.090f, 0.178f, 0.0f);
-    /* s = y − 0.82: pelvis to y 0.98, spine 1.08–1.17, chest 1.27–1.36, neck from 1.48 */
-    add_chain(&p, 0.16f, J_PELVIS);
-    add_chain(&p, 0.26f, J_SPINE);
-    add_chain(&p, 0.35f, J_SPINE);
-    add_chain(&p, 0.45f, J_CHEST);
-    add_chain(&p, 0.54f, J_CHEST);
-    add_chain(&p, 0.66f, J_NECK);
-    set_grid(&p, 6, 22, 24, 0.0f, 0.0f, 0.5f, 0.5f);
-    add_part(mesh, &p);
-
-    fill_part(&p, PART_PLAIN, TAG_NECK, M_SKIN, v3(0.0f, 1.38f, 0.0f), v3(0, 1, 0), v3(0, 0, 1), 0.18f, 0.02f, 0.02f);
-    add_profile(&p, 0.00f, 0.050f, 0.055f, 0.0f);
-    add_profile(&p, 0.18f, 0.045f, 0.048f, 0.0f);
-    add_chain(&p, 0.03f, J_CHEST);
-    add_chain(&p, 0.09f, J_NECK);
-    add_chain(&p, 0.14f, J_NECK);
-    add_chain(&p, 0.19f, J_HEAD);
-    set_grid(&p, 3, 8, 16, 0.0f, 0.5f, 0.25f, 0.125f);
-    add_part(mesh, &p);
-
-    /* The head: chin pole at y 1.465, crown at HEAD_TOP_Y. */
-    fill_part(&p, PART_HEAD, TAG_HEAD, M_SKIN, v3(0.0f, 1.50f, 0.012f), v3(0, 1, 0), v3(0, 0, 1), 0.12f, 0.035f,
-              HEAD_TOP_Y - 1.62f);
-    add_profile(&p, 0.00f, 0.088f, 0.074f, 0.0f);
-    add_profile(&p, 0.07f, 0.102f, 0.086f, 0.0f);
-    add_profile(&p, 0.12f, 0.104f, 0.088f, 0.0f);
-    add_chain(&p, -0.05f, J_NECK);
-    add_chain(&p, 0.04f, J_HEAD);
-    set_grid(&p, 8, 10, 28, 0.0f, 0.625f, 0.5f, 0.375f);
-    add_part(mesh, &p);
-
+static void sw__build_mesh(sw__demo_mesh* mesh, const sw__demo_skeleton* sk) {
+    sw__add_torso(mesh);
+    sw__add_neck(mesh);
+    sw__add_head(mesh);
     for (int side = 0; side < 2; side++) {
-        sw_vec3 d = sk->arm_direction[side];
-        float u_side = 0.5f + 0.25f * (float)side;
-
-        /* Arm, shoulder to wrist: the forearm cross-fades over its whole
-           length from forearm to forearm_twist (where a twist shows LBS's
-           candy-wrapper collapse), the upper arm likewise to its twist
-           joint; elbow and wrist get short bands. */
-        fill_part(&p, PART_PLAIN, TAG_ARM, M_SKIN, sk->position[arm_joint(side, ARM_UPPER)], d, v3(0, 0, 1),
-                  UPPER_ARM_LENGTH + FOREARM_LENGTH, 0.05f, 0.03f);
-        p.side = side;
-        add_profile(&p, 0.00f, 0.052f, 0.052f, 0.0f);
-        add_profile(&p, 0.10f, 0.047f, 0.045f, 0.0f);
-        add_profile(&p, 0.27f, 0.037f, 0.036f, 0.0f);
-        add_profile(&p, 0.34f, 0.040f, 0.037f, 0.0f);
-        add_profile(&p, 0.53f, 0.029f, 0.025f, 0.0f);
-        add_chain(&p, -0.05f, arm_joint(side, ARM_SHOULDER));
-        add_chain(&p, 0.03f, arm_joint(side, ARM_UPPER));
-        add_chain(&p, 0.05f, arm_joint(side, ARM_UPPER));
-        add_chain(&p, 0.23f, arm_joint(side, ARM_UPPER_TWIST));
-        add_chain(&p, 0.25f, arm_joint(side, ARM_UPPER_TWIST));
-        add_chain(&p, 0.31f, arm_joint(side, ARM_FOREARM));
-        add_chain(&p, 0.32f, arm_joint(side, ARM_FOREARM));
-        add_chain(&p, 0.49f, arm_joint(side, ARM_FOREARM_TWIST));
-        add_chain(&p, 0.50f, arm_joint(side, ARM_FOREARM_TWIST));
-        add_chain(&p, 0.56f, arm_joint(side, ARM_HAND));
-        set_grid(&p, 5, 28, 18, u_side, 0.0f, 0.25f, 0.375f);
-        add_part(mesh, &p);
-
-        /* Hand: a mitten, wide front to back, as the palm faces the thigh. */
-        fill_part(&p, PART_PLAIN, TAG_HAND, M_SKIN, sk->position[arm_joint(side, ARM_HAND)], d, v3(0, 0, 1), HAND_LENGTH,
-                  0.02f, 0.03f);
-        p.side = side;
-        add_profile(&p, 0.00f, 0.030f, 0.020f, 0.0f);
-        add_profile(&p, 0.05f, 0.044f, 0.021f, 0.0f);
-        add_profile(&p, 0.10f, 0.042f, 0.017f, 0.0f);
-        add_profile(&p, 0.15f, 0.034f, 0.012f, 0.0f);
-        add_chain(&p, -0.03f, arm_joint(side, ARM_FOREARM_TWIST));
-        add_chain(&p, 0.04f, arm_joint(side, ARM_HAND));
-        set_grid(&p, 4, 10, 14, u_side, 0.375f, 0.25f, 0.125f);
-        add_part(mesh, &p);
-
-        /* Leg, hip to ankle. */
-        fill_part(&p, PART_PLAIN, TAG_LEG, M_CLOTH, sk->position[leg_joint(side, LEG_THIGH)], v3(0, -1, 0), v3(0, 0, 1),
-                  0.82f, 0.07f, 0.04f);
-        p.side = side;
-        add_profile(&p, 0.00f, 0.085f, 0.085f, 0.0f);
-        add_profile(&p, 0.12f, 0.078f, 0.075f, 0.0f);
-        add_profile(&p, 0.40f, 0.052f, 0.050f, 0.0f);
-        add_profile(&p, 0.52f, 0.056f, 0.052f, 0.0f);
-        add_profile(&p, 0.82f, 0.040f, 0.038f, 0.0f);
-        add_chain(&p, -0.05f, J_PELVIS);
-        add_chain(&p, 0.06f, leg_joint(side, LEG_THIGH));
-        add_chain(&p, 0.37f, leg_joint(side, LEG_THIGH));
-        add_chain(&p, 0.45f, leg_joint(side, LEG_SHIN));
-        add_chain(&p, 0.78f, leg_joint(side, LEG_SHIN));
-        add_chain(&p, 0.86f, leg_joint(side, LEG_FOOT));
-        set_grid(&p, 5, 26, 18, u_side, 0.5f, 0.25f, 0.375f);
-        add_part(mesh, &p);
-
-        /* Foot, heel to toe, along +Z; its centre is lifted by its half
-           height, so the sole lies flat on y = 0. */
-        float x = sk->position[leg_joint(side, LEG_FOOT)].x;
-        fill_part(&p, PART_FOOT, TAG_FOOT, M_SHOES, v3(x, 0.0f, -0.07f), v3(0, 0, 1), v3(1, 0, 0), 0.22f, 0.03f, 0.03f);
-        p.side = side;
-        add_profile(&p, 0.00f, 0.038f, 0.040f, 0.040f);
-        add_profile(&p, 0.07f, 0.043f, 0.042f, 0.042f);
-        add_profile(&p, 0.15f, 0.046f, 0.030f, 0.030f);
-        add_profile(&p, 0.22f, 0.040f, 0.020f, 0.020f);
-        add_chain(&p, 0.0f, leg_joint(side, LEG_FOOT));
-        set_grid(&p, 4, 12, 16, u_side, 0.875f, 0.25f, 0.125f);
-        add_part(mesh, &p);
+        sw__add_arm(mesh, sk, side);
+        sw__add_hand(mesh, sk, side);
+        sw__add_leg(mesh, sk, side);
+        sw__add_foot(mesh, sk, side);
     }
-
-    /* The ponytail: a tapered tube along its chain, its root end inside the
-       head, in the UV cell right of the neck. */
-    fill_part(&p, PART_PLAIN, TAG_PONYTAIL, M_HAIR, ponytail_start(), ponytail_direction(), v3(1, 0, 0), PONYTAIL_LENGTH, 0.03f,
-              0.03f);
-    add_profile(&p, 0.00f, 0.036f, 0.040f, 0.0f);
-    add_profile(&p, 0.08f, 0.046f, 0.050f, 0.0f);
-    add_profile(&p, 0.28f, 0.032f, 0.034f, 0.0f);
-    add_profile(&p, 0.40f, 0.012f, 0.012f, 0.0f);
-    add_chain(&p, -0.01f, J_HEAD);
-    add_chain(&p, 0.04f, J_PONYTAIL_0);
-    add_chain(&p, 0.11f, J_PONYTAIL_0);
-    add_chain(&p, 0.16f, J_PONYTAIL_1);
-    add_chain(&p, 0.24f, J_PONYTAIL_1);
-    add_chain(&p, 0.29f, J_PONYTAIL_2);
-    add_chain(&p, 0.36f, J_PONYTAIL_2);
-    add_chain(&p, 0.41f, J_PONYTAIL_3);
-    set_grid(&p, 3, 14, 12, 0.25f, 0.5f, 0.25f, 0.125f);
-    add_part(mesh, &p);
-
-    /* The skirt: an elliptic cone from the waist to above the knees, over
-       the hips and thighs, open at the hem (one layer, drawn from both
-       sides). TEXCOORD_0 covers the top half of its own textures (v from
-       the waist, 0, to the hem, 0.5); TEXCOORD_1, the lining seen from
-       inside, the bottom half. */
-    fill_part(&p, PART_SKIRT, TAG_SKIRT, M_SKIRT, v3(0.0f, 1.00f, 0.0f), v3(0, -1, 0), v3(0, 0, 1), 0.30f, 0.02f, 0.0f);
-    p.open_end = true;
-    p.uv1_v0 = 0.5f;
-    add_profile(&p, 0.00f, 0.122f, 0.174f, 0.0f);
-    add_profile(&p, 0.08f, 0.142f, 0.202f, 0.0f);
-    add_profile(&p, 0.30f, 0.205f, 0.258f, 0.0f);
-    add_chain(&p, 0.0f, J_PELVIS);
-    set_grid(&p, 2, 10, 48, 0.0f, 0.5f, 1.0f, -0.5f);
-    add_part(mesh, &p);
-
-    map_face(&mesh->primitives[M_FACE]);
+    sw__add_ponytail(mesh);
+    sw__add_skirt(mesh);
+    sw__map_face(&mesh->primitives[SW__M_FACE]);
 }
 
 /* ---- the clips ---------------------------------------------------------------------------- */
 
-#define CLIP_RATE_HZ 30
-#define WALK_DURATION_S 1.0f
-#define WAVE_DURATION_S 2.0f
-#define TWIST_DURATION_S 2.0f
-#define TWIST_DEG 170.0
+#define SW__CLIP_RATE_HZ 30
+#define SW__WALK_DURATION_S 1.0f
+#define SW__WAVE_DURATION_S 2.0f
+#define SW__TWIST_DURATION_S 2.0f
+#define SW__TWIST_DEG 170.0
 
-typedef void (*pose_fn)(const demo_skeleton* sk, float time, sw_transform* local);
+typedef void (*sw__pose_fn)(const sw__demo_skeleton* sk, float time, sw_transform* local);
 
 /* The rest pose: offsets from the parent, no rotation. */
-static void rest_pose(const demo_skeleton* sk, sw_transform* local) {
-    for (int j = 0; j < JOINT_COUNT; j++) {
+static void sw__rest_pose(const sw__demo_skeleton* sk, sw_transform* local) {
+    for (int j = 0; j < SW__JOINT_COUNT; j++) {
         local[j] = sw_transform_identity();
-        local[j].translation = rest_local_translation(sk, j);
+        local[j].translation = sw__rest_local_translation(sk, j);
     }
 }
 
 /* The axis about which the elbow bends the forearm forward (towards +Z):
    perpendicular to the rest arm and to Z. */
-static sw_vec3 elbow_axis(const demo_skeleton* sk, int side) {
-    return sw_vec3_normalize(sw_vec3_cross(sk->arm_direction[side], v3(0, 0, 1)));
+static sw_vec3 sw__elbow_axis(const sw__demo_skeleton* sk, int side) {
+    return sw_vec3_normalize(sw_vec3_cross(sk->arm_direction[side], sw__v3(0, 0, 1)));
 }
 
 /* One gait cycle: the left leg swings forward over the first half. */
-static void walk_pose(const demo_skeleton* sk, float time, sw_transform* local) {
-    rest_pose(sk, local);
-    double phase = 2.0 * SW_PI * time / WALK_DURATION_S;
+static void sw__walk_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
+    sw__rest_pose(sk, local);
+    double phase = 2.0 * SW_PI * time / SW__WALK_DURATION_S;
     double s = sin(phase), c = cos(phase);
-    const sw_vec3 x_back = v3(-1, 0, 0), x_axis = v3(1, 0, 0), y_axis = v3(0, 1, 0);
+    const sw_vec3 x_back = sw__v3(-1, 0, 0), x_axis = sw__v3(1, 0, 0), y_axis = sw__v3(0, 1, 0);
     /* Over the stance leg, lowest when the legs are furthest apart. */
-    local[J_PELVIS].translation.x += (float)(-0.012 * c);
-    local[J_PELVIS].translation.y += (float)(-0.02 + 0.012 * cos(2.0 * phase));
-    local[J_PELVIS].rotation = rotation_deg(y_axis, -6.0 * s);
+    local[SW__J_PELVIS].translation.x += (float)(-0.012 * c);
+    local[SW__J_PELVIS].translation.y += (float)(-0.02 + 0.012 * cos(2.0 * phase));
+    local[SW__J_PELVIS].rotation = sw__rotation_deg(y_axis, -6.0 * s);
     /* The chest turns against the hips; the head keeps looking ahead. */
-    local[J_SPINE].rotation = rotation_deg(y_axis, 2.0 * s);
-    local[J_CHEST].rotation = rotation_deg(y_axis, 7.0 * s);
-    local[J_NECK].rotation = rotation_deg(y_axis, -2.0 * s);
-    local[J_HEAD].rotation = rotation_deg(y_axis, -1.0 * s);
+    local[SW__J_SPINE].rotation = sw__rotation_deg(y_axis, 2.0 * s);
+    local[SW__J_CHEST].rotation = sw__rotation_deg(y_axis, 7.0 * s);
+    local[SW__J_NECK].rotation = sw__rotation_deg(y_axis, -2.0 * s);
+    local[SW__J_HEAD].rotation = sw__rotation_deg(y_axis, -1.0 * s);
     for (int side = 0; side < 2; side++) {
         double leg_phase = phase + SW_PI * side;
         double swing = 22.0 * sin(leg_phase); /* thigh forward */
         double swing_forward = cos(leg_phase); /* > 0 while the leg moves forward */
         double knee = 5.0 + 50.0 * (swing_forward > 0.0 ? swing_forward * swing_forward : 0.0);
-        local[leg_joint(side, LEG_THIGH)].rotation = rotation_deg(x_back, swing);
-        local[leg_joint(side, LEG_SHIN)].rotation = rotation_deg(x_axis, knee);
-        local[leg_joint(side, LEG_FOOT)].rotation = rotation_deg(x_back, 0.6 * (knee - swing));
+        local[sw__leg_joint(side, SW__LEG_THIGH)].rotation = sw__rotation_deg(x_back, swing);
+        local[sw__leg_joint(side, SW__LEG_SHIN)].rotation = sw__rotation_deg(x_axis, knee);
+        local[sw__leg_joint(side, SW__LEG_FOOT)].rotation = sw__rotation_deg(x_back, 0.6 * (knee - swing));
 
         /* Arms hang 30° lower than at rest and swing against the legs. */
         double arm_swing = -18.0 * sin(leg_phase);
-        sw_quat lower = rotation_deg(v3(0, 0, side_sign[side]), -30.0);
-        local[arm_joint(side, ARM_UPPER)].rotation = sw_quat_mul(rotation_deg(x_back, arm_swing), lower);
-        local[arm_joint(side, ARM_FOREARM)].rotation =
-            rotation_deg(elbow_axis(sk, side), 12.0 + 10.0 * (arm_swing > 0.0 ? arm_swing / 18.0 : 0.0));
+        sw_quat lower = sw__rotation_deg(sw__v3(0, 0, sw__side_sign[side]), -30.0);
+        local[sw__arm_joint(side, SW__ARM_UPPER)].rotation = sw_quat_mul(sw__rotation_deg(x_back, arm_swing), lower);
+        local[sw__arm_joint(side, SW__ARM_FOREARM)].rotation =
+            sw__rotation_deg(sw__elbow_axis(sk, side), 12.0 + 10.0 * (arm_swing > 0.0 ? arm_swing / 18.0 : 0.0));
     }
 }
 
 /* The right arm rises (0–0.5 s), the hand waves, and the arm comes down
    (1.5–2 s). Elbow bends stay under 90°, where LBS keeps ~70 % of the
    radius (linear blend skinning keeps |cos(φ/2)| of it), so only `twist` shows the collapse. */
-static void wave_pose(const demo_skeleton* sk, float time, sw_transform* local) {
-    rest_pose(sk, local);
-    double up = smoothstep(0.0f, 0.5f, time) * (1.0f - smoothstep(1.5f, WAVE_DURATION_S, time));
+static void sw__wave_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
+    sw__rest_pose(sk, local);
+    double up = sw__smoothstep(0.0f, 0.5f, time) * (1.0f - sw__smoothstep(1.5f, SW__WAVE_DURATION_S, time));
     double wave = sin(2.0 * SW_PI * 2.5 * time) * up * up;
     const int side = 1;
-    sw_vec3 raise = v3(0, 0, side_sign[side]); /* positive angles lift the arm */
-    local[arm_joint(side, ARM_SHOULDER)].rotation = rotation_deg(raise, 15.0 * up);
-    local[arm_joint(side, ARM_UPPER)].rotation =
-        sw_quat_mul(rotation_deg(raise, 72.0 * up), rotation_deg(v3(-1, 0, 0), 12.0 * up));
-    local[arm_joint(side, ARM_FOREARM)].rotation = rotation_deg(raise, 70.0 * up + 12.0 * wave);
-    local[arm_joint(side, ARM_HAND)].rotation = rotation_deg(raise, 25.0 * wave);
-    local[J_HEAD].rotation = rotation_deg(v3(0, 0, 1), 6.0 * up);
-    local[arm_joint(0, ARM_UPPER)].rotation = rotation_deg(v3(0, 0, side_sign[0]), -20.0 * up);
+    sw_vec3 raise = sw__v3(0, 0, sw__side_sign[side]); /* positive angles lift the arm */
+    local[sw__arm_joint(side, SW__ARM_SHOULDER)].rotation = sw__rotation_deg(raise, 15.0 * up);
+    local[sw__arm_joint(side, SW__ARM_UPPER)].rotation =
+        sw_quat_mul(sw__rotation_deg(raise, 72.0 * up), sw__rotation_deg(sw__v3(-1, 0, 0), 12.0 * up));
+    local[sw__arm_joint(side, SW__ARM_FOREARM)].rotation = sw__rotation_deg(raise, 70.0 * up + 12.0 * wave);
+    local[sw__arm_joint(side, SW__ARM_HAND)].rotation = sw__rotation_deg(raise, 25.0 * wave);
+    local[SW__J_HEAD].rotation = sw__rotation_deg(sw__v3(0, 0, 1), 6.0 * up);
+    local[sw__arm_joint(0, SW__ARM_UPPER)].rotation = sw__rotation_deg(sw__v3(0, 0, sw__side_sign[0]), -20.0 * up);
 }
 
 /* Both forearm_twist joints turn about the forearm, 0 → 170° → 0, mirrored
    (both pronate); nothing else moves. */
-static void twist_pose(const demo_skeleton* sk, float time, sw_transform* local) {
-    rest_pose(sk, local);
-    double angle = TWIST_DEG * 0.5 * (1.0 - cos(SW_PI * time / (0.5 * TWIST_DURATION_S)));
+static void sw__twist_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
+    sw__rest_pose(sk, local);
+    double angle = SW__TWIST_DEG * 0.5 * (1.0 - cos(SW_PI * time / (0.5 * SW__TWIST_DURATION_S)));
     for (int side = 0; side < 2; side++)
-        local[arm_joint(side, ARM_FOREARM_TWIST)].rotation =
-            rotation_deg(sk->arm_direction[side], side_sign[side] * angle);
+        local[sw__arm_joint(side, SW__ARM_FOREARM_TWIST)].rotation =
+            sw__rotation_deg(sk->arm_direction[side], sw__side_sign[side] * angle);
 }
 
-typedef struct demo_clip {
+typedef struct sw__demo_clip {
     const char* name;
     float duration_s;
     bool loops; /* the last key repeats the first exactly */
-    pose_fn pose;
-} demo_clip;
+    sw__pose_fn pose;
+} sw__demo_clip;
 
-static const demo_clip clips[] = {
-    {"walk", WALK_DURATION_S, true, walk_pose},
-    {"wave", WAVE_DURATION_S, false, wave_pose},
-    {"twist", TWIST_DURATION_S, false, twist_pose},
+static const sw__demo_clip sw__clips[] = {
+    {"walk", SW__WALK_DURATION_S, true, sw__walk_pose},
+    {"wave", SW__WAVE_DURATION_S, false, sw__wave_pose},
+    {"twist", SW__TWIST_DURATION_S, false, sw__twist_pose},
 };
-#define CLIP_COUNT (sizeof clips / sizeof clips[0])
+#define SW__CLIP_COUNT (sizeof sw__clips / sizeof sw__clips[0])
 
 /* Keys of one clip: times, the pelvis's translation, every joint's rotation. */
-typedef struct clip_keys {
+typedef struct sw__clip_keys {
     int key_count;
     float* times;        /* key_count */
     float* translations; /* key_count × 3 (pelvis) */
-    float* rotations;    /* JOINT_COUNT × key_count × 4 */
-} clip_keys;
+    float* rotations;    /* SW__JOINT_COUNT × key_count × 4 */
+} sw__clip_keys;
 
-static bool sample_clip(const demo_skeleton* sk, const demo_clip* clip, clip_keys* out) {
-    int keys = (int)lround(clip->duration_s * CLIP_RATE_HZ) + 1;
+static bool sw__sample_clip(const sw__demo_skeleton* sk, const sw__demo_clip* clip, sw__clip_keys* out) {
+    int keys = (int)lround(clip->duration_s * SW__CLIP_RATE_HZ) + 1;
     out->key_count = keys;
     out->times = sw__malloc((size_t)keys * sizeof(float));
     out->translations = sw__malloc((size_t)keys * 3 * sizeof(float));
-    out->rotations = sw__malloc((size_t)JOINT_COUNT * (size_t)keys * 4 * sizeof(float));
+    out->rotations = sw__malloc((size_t)SW__JOINT_COUNT * (size_t)keys * 4 * sizeof(float));
     if (!out->times || !out->translations || !out->rotations) return false;
-    sw_transform local[JOINT_COUNT];
+    sw_transform local[SW__JOINT_COUNT];
     for (int k = 0; k < keys; k++) {
         int source = (clip->loops && k == keys - 1) ? 0 : k;
         out->times[k] = (float)((double)clip->duration_s * k / (keys - 1));
         clip->pose(sk, (float)((double)clip->duration_s * source / (keys - 1)), local);
-        memcpy(&out->translations[k * 3], &local[J_PELVIS].translation, 3 * sizeof(float));
-        for (int j = 0; j < JOINT_COUNT; j++) {
+        memcpy(&out->translations[k * 3], &local[SW__J_PELVIS].translation, 3 * sizeof(float));
+        for (int j = 0; j < SW__JOINT_COUNT; j++) {
             float* q = &out->rotations[((size_t)j * (size_t)keys + (size_t)k) * 4];
             sw_quat r = sw_quat_normalize(local[j].rotation);
             /* Neighbouring keys in one hemisphere, for players that lerp. */
@@ -978,7 +1051,7 @@ static bool sample_clip(const demo_skeleton* sk, const demo_clip* clip, clip_key
     return true;
 }
 
-static void free_clip_keys(clip_keys* keys) {
+static void sw__free_clip_keys(sw__clip_keys* keys) {
     sw__free(keys->times);
     sw__free(keys->translations);
     sw__free(keys->rotations);
@@ -988,53 +1061,53 @@ static void free_clip_keys(clip_keys* keys) {
 
 /* The middle of the control map's alpha bands for region groups 1..3
    (sw_toon_region: group 1 below 0.2, group 2 from 0.8, group 3 in 0.4..0.6). */
-#define REGION_1 0.1f
-#define REGION_2 0.9f
-#define REGION_3 0.5f
-#define LOOK_GROUPS 3
+#define SW__REGION_1 0.1f
+#define SW__REGION_2 0.9f
+#define SW__REGION_3 0.5f
+#define SW__LOOK_GROUPS 3
 
 /* Per material: the glTF metallic-roughness fallback and the toon data of
    SW_materials_toon. Colours are linear RGB. */
-typedef struct demo_look {
+typedef struct sw__demo_look {
     const char* name;
     float base_color[4];      /* white where the base colour texture holds the colours */
     float roughness;
     bool base_texture;        /* a painted base colour texture */
     sw_toon_kind kind;
-    float shade[LOOK_GROUPS][3]; /* the dark side (a multiplier of the base colour) of region groups 1..3 */
+    float shade[SW__LOOK_GROUPS][3]; /* the dark side (a multiplier of the base colour) of region groups 1..3 */
     float edge[3];            /* the narrow band between lit and dark (warmer, more saturated) */
     float outline_color[3];   /* darker than the material */
     float outline_width;      /* pixels at 1080 lines */
     float rim_color[3];
-} demo_look;
+} sw__demo_look;
 
-static const demo_look looks[MATERIAL_COUNT] = {
-    [M_SKIN] = {"skin", {0.96f, 0.72f, 0.60f, 1.0f}, 0.6f, false, SW_TOON_BODY,
+static const sw__demo_look sw__looks[SW__MATERIAL_COUNT] = {
+    [SW__M_SKIN] = {"skin", {0.96f, 0.72f, 0.60f, 1.0f}, 0.6f, false, SW_TOON_BODY,
                 {{0.93f, 0.62f, 0.55f}, {0.93f, 0.62f, 0.55f}, {0.93f, 0.62f, 0.55f}}, {0.98f, 0.48f, 0.40f},
                 {0.26f, 0.09f, 0.06f}, 1.6f, {0.25f, 0.18f, 0.16f}},
-    [M_FACE] = {"face", {1.0f, 1.0f, 1.0f, 1.0f}, 0.6f, true, SW_TOON_FACE,
+    [SW__M_FACE] = {"face", {1.0f, 1.0f, 1.0f, 1.0f}, 0.6f, true, SW_TOON_FACE,
                 {{0.93f, 0.62f, 0.55f}, {0.93f, 0.62f, 0.55f}, {0.93f, 0.62f, 0.55f}}, {0.98f, 0.48f, 0.40f},
                 {0.26f, 0.09f, 0.06f}, 1.4f, {0.0f, 0.0f, 0.0f}},
-    [M_HAIR] = {"hair", {0.33f, 0.15f, 0.09f, 1.0f}, 0.45f, false, SW_TOON_HAIR,
+    [SW__M_HAIR] = {"hair", {0.33f, 0.15f, 0.09f, 1.0f}, 0.45f, false, SW_TOON_HAIR,
                 {{0.55f, 0.42f, 0.55f}, {0.55f, 0.42f, 0.55f}, {0.55f, 0.42f, 0.55f}}, {0.80f, 0.45f, 0.45f},
                 {0.06f, 0.022f, 0.014f}, 2.2f, {0.30f, 0.22f, 0.18f}},
     /* The top (blouse, group 1), the tights on the legs (group 2), the
        sailor collar and ribbon (group 3). */
-    [M_CLOTH] = {"cloth", {1.0f, 1.0f, 1.0f, 1.0f}, 0.85f, true, SW_TOON_BODY,
+    [SW__M_CLOTH] = {"cloth", {1.0f, 1.0f, 1.0f, 1.0f}, 0.85f, true, SW_TOON_BODY,
                  {{0.72f, 0.74f, 0.92f}, {0.55f, 0.50f, 0.65f}, {0.55f, 0.62f, 0.88f}}, {0.80f, 0.76f, 0.95f},
                  {0.03f, 0.03f, 0.07f}, 2.0f, {0.20f, 0.20f, 0.25f}},
     /* The shoe (group 1) and its sole (group 2). */
-    [M_SHOES] = {"shoes", {1.0f, 1.0f, 1.0f, 1.0f}, 0.5f, true, SW_TOON_BODY,
+    [SW__M_SHOES] = {"shoes", {1.0f, 1.0f, 1.0f, 1.0f}, 0.5f, true, SW_TOON_BODY,
                  {{0.60f, 0.50f, 0.52f}, {0.70f, 0.70f, 0.75f}, {0.60f, 0.50f, 0.52f}}, {0.75f, 0.55f, 0.50f},
                  {0.025f, 0.012f, 0.008f}, 2.0f, {0.20f, 0.16f, 0.14f}},
     /* The pleated skirt (group 1), its hem stripes (group 2) and its
        lining (group 3, seen on back faces through TEXCOORD_1). */
-    [M_SKIRT] = {"skirt", {1.0f, 1.0f, 1.0f, 1.0f}, 0.8f, true, SW_TOON_BODY,
+    [SW__M_SKIRT] = {"skirt", {1.0f, 1.0f, 1.0f, 1.0f}, 0.8f, true, SW_TOON_BODY,
                  {{0.55f, 0.62f, 0.90f}, {0.75f, 0.78f, 0.95f}, {0.50f, 0.50f, 0.68f}}, {0.70f, 0.72f, 0.98f},
                  {0.012f, 0.016f, 0.05f}, 2.0f, {0.18f, 0.20f, 0.30f}},
 };
 
-static const char* toon_kind_name(sw_toon_kind kind) {
+static const char* sw__toon_kind_name(sw_toon_kind kind) {
     return kind == SW_TOON_HAIR ? "hair" : kind == SW_TOON_FACE ? "face" : kind == SW_TOON_EYE ? "eye" : "body";
 }
 
@@ -1045,33 +1118,33 @@ static const char* toon_kind_name(sw_toon_kind kind) {
    texel's value from the rest position and normal interpolated there, so
    features sit where they belong on the body whatever the UV layout. */
 
-#define MAX_MAP_SIZE 256
-#define FACE_SDF_SIZE 64
+#define SW__MAX_MAP_SIZE 256
+#define SW__FACE_SDF_SIZE 64
 /* The face's shadow edge: the logistic's 10-90 % width is 2 ln 9 / 300 ≈
    0.015 of the threshold range, a few texels of the 256² map, where the
    analysis' 100 gives a soft 0.044. */
-#define FACE_SDF_STEEPNESS 300.0f
+#define SW__FACE_SDF_STEEPNESS 300.0f
 
-typedef enum map_kind { MAP_CONTROL, MAP_BASE, MAP_HAIR } map_kind;
+typedef enum sw__map_kind { SW__MAP_CONTROL, SW__MAP_BASE, SW__MAP_HAIR } sw__map_kind;
 
-typedef struct texel_point {
+typedef struct sw__texel_point {
     sw_vec3 position, normal; /* rest pose */
-    part_tag tag;
+    sw__part_tag tag;
     bool lining;              /* painted through TEXCOORD_1: the inside of the skirt */
-} texel_point;
+} sw__texel_point;
 
-static float mixf(float a, float b, float t) { return a + (b - a) * t; }
+static float sw__mixf(float a, float b, float t) { return a + (b - a) * t; }
 
-static void mix3(float* rgb, const float* to, float t) {
-    for (int c = 0; c < 3; c++) rgb[c] = mixf(rgb[c], to[c], t);
+static void sw__mix3(float* rgb, const float* to, float t) {
+    for (int c = 0; c < 3; c++) rgb[c] = sw__mixf(rgb[c], to[c], t);
 }
 
 /* Coverage of a shape from its signed distance d (negative inside), over
    `soft` of blur (about a texel). */
-static float inside(float d, float soft) { return 1.0f - smoothstep(-soft, soft, d); }
+static float sw__inside(float d, float soft) { return 1.0f - sw__smoothstep(-soft, soft, d); }
 
 /* An ellipse's approximate signed distance (exact on the axes). */
-static float ellipse_distance(float x, float y, float cx, float cy, float rx, float ry) {
+static float sw__ellipse_distance(float x, float y, float cx, float cy, float rx, float ry) {
     float dx = (x - cx) / rx, dy = (y - cy) / ry;
     return (sqrtf(dx * dx + dy * dy) - 1.0f) * fminf(rx, ry);
 }
@@ -1079,97 +1152,102 @@ static float ellipse_distance(float x, float y, float cx, float cy, float rx, fl
 /* ---- the face: eyes, brows, mouth and blush, painted on the front view
    (x to the character's left, y up; metres). */
 
-#define FACE_AA 0.0006f /* about a texel of the face texture */
-#define EYE_Y 1.556f
-#define EYE_X 0.034f
+#define SW__FACE_AA 0.0006f /* about a texel of the face texture */
+#define SW__EYE_Y 1.556f
+#define SW__EYE_X 0.034f
 
-static const float skin_rgb[3] = {0.96f, 0.72f, 0.60f};
+static const float sw__skin_rgb[3] = {0.96f, 0.72f, 0.60f};
 
-static void paint_eye(float x, float y, float side, float* rgb) {
-    float cx = side * EYE_X, cy = EYE_Y;
+static void sw__paint_eye(float x, float y, float side, float* rgb) {
+    float cx = side * SW__EYE_X, cy = SW__EYE_Y;
     if (fabsf(x - cx) > 0.024f || fabsf(y - cy - 0.008f) > 0.026f) return; /* nothing of the eye or brow here */
     float outward = side * (x - cx); /* > 0 towards the temple */
     /* The opening: an ellipse, tilted so the outer corner is a little higher. */
     float ty = y - 0.12f * outward;
-    float open = ellipse_distance(x, ty, cx, cy, 0.0135f, 0.0105f);
-    float white = inside(open, FACE_AA);
+    float open = sw__ellipse_distance(x, ty, cx, cy, 0.0135f, 0.0105f);
+    float white = sw__inside(open, SW__FACE_AA);
     if (white > 0.0f) {
         float eye[3] = {0.95f, 0.95f, 0.97f};
         /* The upper lid's shadow on the white. */
         const float lid[3] = {0.72f, 0.74f, 0.86f};
-        mix3(eye, lid, smoothstep(cy + 2e-3f, cy + 0.008f, ty));
+        sw__mix3(eye, lid, sw__smoothstep(cy + 2e-3f, cy + 0.008f, ty));
         /* The iris: tall, darker at the top, a darker ring, the pupil and two highlights. */
-        float iris = ellipse_distance(x, y, cx, cy - 0.0006f, 0.0078f, 0.0102f);
-        float t = clamp01((y - (cy - 0.0108f)) / 0.0204f);
-        float iris_rgb[3] = {mixf(0.30f, 0.03f, t), mixf(0.62f, 0.09f, t), mixf(0.80f, 0.24f, t)};
-        float ring = smoothstep(-1.6e-3f, -2e-4f, iris);
+        float iris = sw__ellipse_distance(x, y, cx, cy - 0.0006f, 0.0078f, 0.0102f);
+        float t = sw__clamp01((y - (cy - 0.0108f)) / 0.0204f);
+        float iris_rgb[3] = {sw__mixf(0.30f, 0.03f, t), sw__mixf(0.62f, 0.09f, t), sw__mixf(0.80f, 0.24f, t)};
+        float ring = sw__smoothstep(-1.6e-3f, -2e-4f, iris);
         for (int c = 0; c < 3; c++) iris_rgb[c] *= 1.0f - 0.55f * ring;
         const float pupil_rgb[3] = {0.01f, 0.015f, 0.05f};
-        mix3(iris_rgb, pupil_rgb, inside(ellipse_distance(x, y, cx, cy - 0.0004f, 0.0030f, 0.0048f), FACE_AA));
-        mix3(eye, iris_rgb, inside(iris, FACE_AA));
+        sw__mix3(iris_rgb, pupil_rgb,
+                 sw__inside(sw__ellipse_distance(x, y, cx, cy - 0.0004f, 0.0030f, 0.0048f), SW__FACE_AA));
+        sw__mix3(eye, iris_rgb, sw__inside(iris, SW__FACE_AA));
         const float shine[3] = {1.0f, 1.0f, 1.0f};
-        mix3(eye, shine, inside(ellipse_distance(x, y, cx - side * 0.0030f, cy + 0.0042f, 2.4e-3f, 2.4e-3f), FACE_AA));
-        mix3(eye, shine,
-             0.85f * inside(ellipse_distance(x, y, cx + side * 2.6e-3f, cy - 0.0046f, 0.0012f, 0.0012f), FACE_AA));
-        mix3(rgb, eye, white);
+        sw__mix3(
+            eye, shine,
+            sw__inside(sw__ellipse_distance(x, y, cx - side * 0.0030f, cy + 0.0042f, 2.4e-3f, 2.4e-3f), SW__FACE_AA));
+        sw__mix3(eye, shine,
+                 0.85f * sw__inside(sw__ellipse_distance(x, y, cx + side * 2.6e-3f, cy - 0.0046f, 0.0012f, 0.0012f),
+                                    SW__FACE_AA));
+        sw__mix3(rgb, eye, white);
     }
     /* The upper lash line: a thick band along the top of the opening,
        thickest and winged at the outer corner; a short thin lower line. */
     const float lash[3] = {0.05f, 0.02f, 0.025f};
-    float upper = ellipse_distance(x, ty, cx, cy + 0.0006f, 0.0150f, 0.0124f);
-    float thickness = 0.0016f + 0.0012f * smoothstep(-0.004f, 0.012f, outward);
+    float upper = sw__ellipse_distance(x, ty, cx, cy + 0.0006f, 0.0150f, 0.0124f);
+    float thickness = 0.0016f + 0.0012f * sw__smoothstep(-0.004f, 0.012f, outward);
     float band = fabsf(upper + 0.0008f) - thickness;
-    float upper_side = smoothstep(cy - 0.0035f, cy - 0.0005f, ty + 0.25f * fmaxf(outward, 0.0f));
-    mix3(rgb, lash, inside(band, FACE_AA) * upper_side);
-    float lower = fabsf(ellipse_distance(x, ty, cx, cy, 0.0140f, 0.0112f)) - 0.0005f;
-    mix3(rgb, lash, 0.7f * inside(lower, FACE_AA) * smoothstep(cy - 0.005f, cy - 0.009f, ty) *
-                        smoothstep(2e-3f, 0.008f, outward));
+    float upper_side = sw__smoothstep(cy - 0.0035f, cy - 0.0005f, ty + 0.25f * fmaxf(outward, 0.0f));
+    sw__mix3(rgb, lash, sw__inside(band, SW__FACE_AA) * upper_side);
+    float lower = fabsf(sw__ellipse_distance(x, ty, cx, cy, 0.0140f, 0.0112f)) - 0.0005f;
+    sw__mix3(rgb, lash, 0.7f * sw__inside(lower, SW__FACE_AA) * sw__smoothstep(cy - 0.005f, cy - 0.009f, ty) *
+                        sw__smoothstep(2e-3f, 0.008f, outward));
     /* The brow: a thin arc, thinning towards its ends. */
     const float brow[3] = {0.16f, 0.07f, 0.04f};
     float bx = (x - cx - side * 0.001f) / 0.0145f;
     if (fabsf(bx) < 1.0f) {
         float arc = cy + 0.0235f + 0.0035f * (1.0f - bx * bx) - 2e-3f * side * bx;
         float width = 0.0011f * (1.0f - 0.6f * bx * bx);
-        mix3(rgb, brow, inside(fabsf(y - arc) - width, FACE_AA));
+        sw__mix3(rgb, brow, sw__inside(fabsf(y - arc) - width, SW__FACE_AA));
     }
 }
 
 /* The fringe over the forehead: pointed locks whose tips stop above the
    brows, parted in the middle, longer at the sides where they frame the
    face; under its edge, a band of the skin's shade. */
-static void paint_fringe(float x, float y, float* rgb) {
+static void sw__paint_fringe(float x, float y, float* rgb) {
     float ax = fabsf(x);
     float saw = fabsf(ax / 0.019f - floorf(ax / 0.019f) - 0.5f) * 2.0f; /* 0 at a tip, 1 between */
-    float edge = 1.600f + 0.011f * saw + 0.012f * (1.0f - smoothstep(0.0f, 0.012f, ax)) -
-                 0.055f * smoothstep(0.052f, 0.085f, ax);
-    const float shade[3] = {skin_rgb[0] * 0.93f, skin_rgb[1] * 0.62f, skin_rgb[2] * 0.55f};
-    mix3(rgb, shade, 0.8f * inside(edge - 0.005f - y, 0.0015f));
+    float edge = 1.600f + 0.011f * saw + 0.012f * (1.0f - sw__smoothstep(0.0f, 0.012f, ax)) -
+                 0.055f * sw__smoothstep(0.052f, 0.085f, ax);
+    const float shade[3] = {sw__skin_rgb[0] * 0.93f, sw__skin_rgb[1] * 0.62f, sw__skin_rgb[2] * 0.55f};
+    sw__mix3(rgb, shade, 0.8f * sw__inside(edge - 0.005f - y, 0.0015f));
     float hair[3] = {0.33f, 0.15f, 0.09f};
     float strand = 0.5f + 0.5f * cosf(x * 420.0f + 3.0f * sinf(y * 90.0f));
     for (int c = 0; c < 3; c++) hair[c] *= 0.8f + 0.2f * strand;
-    mix3(rgb, hair, inside(edge - y, FACE_AA));
+    sw__mix3(rgb, hair, sw__inside(edge - y, SW__FACE_AA));
 }
 
-static void paint_face(const texel_point* p, float* rgb) {
+static void sw__paint_face(const sw__texel_point* p, float* rgb) {
     float x = p->position.x, y = p->position.y;
-    memcpy(rgb, skin_rgb, sizeof skin_rgb);
+    memcpy(rgb, sw__skin_rgb, sizeof sw__skin_rgb);
     /* Blush: soft pink ovals. */
     const float blush[3] = {1.0f, 0.45f, 0.45f};
     for (int side = 0; side < 2; side++) {
-        float s = side_sign[side];
+        float s = sw__side_sign[side];
         if (fabsf(x - s * 0.044f) > 0.016f || fabsf(y - 1.533f) > 0.009f) continue;
-        float d = ellipse_distance(x, y, s * 0.044f, 1.533f, 0.0125f, 0.0060f);
-        mix3(rgb, blush, 0.40f * (1.0f - smoothstep(-0.006f, 2e-3f, d)));
+        float d = sw__ellipse_distance(x, y, s * 0.044f, 1.533f, 0.0125f, 0.0060f);
+        sw__mix3(rgb, blush, 0.40f * (1.0f - sw__smoothstep(-0.006f, 2e-3f, d)));
     }
-    paint_eye(x, y, 1.0f, rgb);
-    paint_eye(x, y, -1.0f, rgb);
+    sw__paint_eye(x, y, 1.0f, rgb);
+    sw__paint_eye(x, y, -1.0f, rgb);
     /* The nose: a small shade; the mouth: a short, slightly smiling line. */
     const float nose[3] = {0.80f, 0.48f, 0.40f};
-    mix3(rgb, nose, 0.6f * inside(ellipse_distance(x, y, 0.0f, 1.527f, 0.0012f, 0.0009f), FACE_AA));
+    sw__mix3(rgb, nose, 0.6f * sw__inside(sw__ellipse_distance(x, y, 0.0f, 1.527f, 0.0012f, 0.0009f), SW__FACE_AA));
     const float mouth[3] = {0.45f, 0.10f, 0.10f};
     float mx = x / 0.0065f;
-    if (fabsf(mx) < 1.0f) mix3(rgb, mouth, inside(fabsf(y - (1.5035f + 0.0014f * mx * mx)) - 0.00065f, FACE_AA));
-    if (y > 1.53f) paint_fringe(x, y, rgb);
+    if (fabsf(mx) < 1.0f)
+        sw__mix3(rgb, mouth, sw__inside(fabsf(y - (1.5035f + 0.0014f * mx * mx)) - 0.00065f, SW__FACE_AA));
+    if (y > 1.53f) sw__paint_fringe(x, y, rgb);
 }
 
 /* ---- the clothes. */
@@ -1177,7 +1255,7 @@ static void paint_face(const texel_point* p, float* rgb) {
 /* The sailor collar: a square flap on the back, two bands from the
    shoulders down to a V on the chest. Returns 0 outside, 1 on the navy, 2
    on its white stripe. */
-static int sailor_collar(sw_vec3 pos) {
+static int sw__sailor_collar(sw_vec3 pos) {
     float ax = fabsf(pos.x);
     if (pos.z < 0.0f) {
         if (pos.y < 1.285f || ax > 0.15f) return 0;
@@ -1191,42 +1269,42 @@ static int sailor_collar(sw_vec3 pos) {
     return d > 0.008f && d < 0.014f ? 2 : 1;
 }
 
-static void paint_cloth(const texel_point* p, map_kind kind, float* out) {
+static void sw__paint_cloth(const sw__texel_point* p, sw__map_kind kind, float* out) {
     sw_vec3 pos = p->position;
     const float blouse[3] = {0.88f, 0.89f, 0.94f}, navy[3] = {0.02f, 0.035f, 0.12f}, stripe[3] = {0.90f, 0.90f, 0.92f},
                 ribbon[3] = {0.62f, 0.03f, 0.05f}, tights[3] = {0.030f, 0.030f, 0.042f};
-    float g = 0.5f, a = REGION_1, b = 0.0f;
+    float g = 0.5f, a = SW__REGION_1, b = 0.0f;
     const float* rgb = blouse;
-    if (p->tag == TAG_LEG) {
+    if (p->tag == SW__TAG_LEG) {
         rgb = tights;
-        a = REGION_2;
+        a = SW__REGION_2;
         /* The fold behind the knee. */
         if (pos.z < 0.0f && pos.y > 0.43f && pos.y < 0.55f) g = 0.3f;
     } else {
-        int collar = sailor_collar(pos);
+        int collar = sw__sailor_collar(pos);
         /* The bow under the V: two lobes, a knot and two tails. */
         float ax = fabsf(pos.x);
-        float ribbon_d = fminf(ellipse_distance(ax, pos.y, 0.024f, 1.266f, 0.024f, 0.014f),
-                               ellipse_distance(ax, pos.y, 0.0f, 1.266f, 0.008f, 0.009f));
+        float ribbon_d = fminf(sw__ellipse_distance(ax, pos.y, 0.024f, 1.266f, 0.024f, 0.014f),
+                               sw__ellipse_distance(ax, pos.y, 0.0f, 1.266f, 0.008f, 0.009f));
         if (pos.y < 1.262f && pos.y > 1.20f) {
             float centre = 0.006f + 0.25f * (1.262f - pos.y); /* the tails part downwards */
             ribbon_d = fminf(ribbon_d, fabsf(ax - centre) - 0.007f);
         }
         if (collar) {
             rgb = collar == 2 ? stripe : navy;
-            a = REGION_3;
+            a = SW__REGION_3;
             b = 1.0f;
         }
         if (pos.z > 0.0f && ribbon_d < 0.0f) {
             rgb = ribbon;
-            a = REGION_3;
+            a = SW__REGION_3;
             b = 1.0f;
             g = ax < 0.008f ? 0.3f : 0.5f; /* the knot's folds */
         }
         /* Under the arms, the sides of the chest stay darker. */
         if (fabsf(pos.x) > 0.125f && pos.y > 1.22f && pos.y < 1.37f) g = 0.3f;
     }
-    if (kind == MAP_BASE) {
+    if (kind == SW__MAP_BASE) {
         memcpy(out, rgb, 3 * sizeof *out);
         out[3] = 1.0f;
     } else {
@@ -1236,33 +1314,34 @@ static void paint_cloth(const texel_point* p, map_kind kind, float* out) {
 
 /* The skirt: 16 pleats whose folds are darker, two white stripes above
    the hem; the lining plain. */
-#define SKIRT_PLEATS 16
-#define SKIRT_HEM_Y 0.70f
+#define SW__SKIRT_PLEATS 16
+#define SW__SKIRT_HEM_Y 0.70f
 
-static void paint_skirt(const texel_point* p, map_kind kind, float* out) {
+static void sw__paint_skirt(const sw__texel_point* p, sw__map_kind kind, float* out) {
     const float navy[3] = {0.025f, 0.040f, 0.150f}, stripe[3] = {0.90f, 0.90f, 0.93f},
                 lining[3] = {0.05f, 0.07f, 0.20f};
     float rgb[3];
-    float g = 0.5f, a = REGION_1, b = 0.0f;
+    float g = 0.5f, a = SW__REGION_1, b = 0.0f;
     if (p->lining) {
         memcpy(rgb, lining, sizeof rgb);
-        a = REGION_3;
+        a = SW__REGION_3;
     } else {
         sw_vec3 pos = p->position;
         double azimuth = atan2(pos.x, pos.z);
         /* Fold lines, fading in below the waistband. */
-        float fold = powf(0.5f + 0.5f * (float)cos(azimuth * SKIRT_PLEATS), 12.0f) * smoothstep(0.97f, 0.90f, pos.y);
+        float fold =
+            powf(0.5f + 0.5f * (float)cos(azimuth * SW__SKIRT_PLEATS), 12.0f) * sw__smoothstep(0.97f, 0.90f, pos.y);
         memcpy(rgb, navy, sizeof rgb);
         for (int c = 0; c < 3; c++) rgb[c] *= 1.0f - 0.45f * fold;
         g = 0.5f - 0.28f * fold;
-        float h = pos.y - SKIRT_HEM_Y;
+        float h = pos.y - SW__SKIRT_HEM_Y;
         if ((h > 0.012f && h < 0.022f) || (h > 0.030f && h < 0.036f)) {
             memcpy(rgb, stripe, sizeof rgb);
-            a = REGION_2;
+            a = SW__REGION_2;
             b = 1.0f;
         }
     }
-    if (kind == MAP_BASE) {
+    if (kind == SW__MAP_BASE) {
         memcpy(out, rgb, sizeof rgb);
         out[3] = 1.0f;
     } else {
@@ -1270,54 +1349,54 @@ static void paint_skirt(const texel_point* p, map_kind kind, float* out) {
     }
 }
 
-static void paint_shoes(const texel_point* p, map_kind kind, float* out) {
+static void sw__paint_shoes(const sw__texel_point* p, sw__map_kind kind, float* out) {
     const float leather[3] = {0.11f, 0.045f, 0.022f}, sole[3] = {0.035f, 0.028f, 0.024f};
     bool is_sole = p->position.y < 0.016f;
-    if (kind == MAP_BASE) {
+    if (kind == SW__MAP_BASE) {
         memcpy(out, is_sole ? sole : leather, 3 * sizeof *out);
         out[3] = 1.0f;
     } else {
-        out[0] = 0.0f, out[1] = 0.5f, out[2] = is_sole ? 1.0f : 0.0f, out[3] = is_sole ? REGION_2 : REGION_1;
+        out[0] = 0.0f, out[1] = 0.5f, out[2] = is_sole ? 1.0f : 0.0f, out[3] = is_sole ? SW__REGION_2 : SW__REGION_1;
     }
 }
 
 /* Skin: folds under the chin and in the armpits. */
-static void paint_skin_control(const texel_point* p, float* out) {
+static void sw__paint_skin_control(const sw__texel_point* p, float* out) {
     sw_vec3 pos = p->position, n = p->normal;
     float g = 0.5f;
-    if (p->tag == TAG_NECK && pos.y > 1.43f) g = 0.32f;
-    if (p->tag == TAG_ARM && fabsf(pos.x) < 0.25f && n.y < -0.3f) g = 0.35f;
-    out[0] = 0.0f, out[1] = g, out[2] = 0.0f, out[3] = REGION_1;
+    if (p->tag == SW__TAG_NECK && pos.y > 1.43f) g = 0.32f;
+    if (p->tag == SW__TAG_ARM && fabsf(pos.x) < 0.25f && n.y < -0.3f) g = 0.35f;
+    out[0] = 0.0f, out[1] = g, out[2] = 0.0f, out[3] = SW__REGION_1;
 }
 
 /* Hair: the underside darker. */
-static void paint_hair_control(const texel_point* p, float* out) {
+static void sw__paint_hair_control(const sw__texel_point* p, float* out) {
     out[0] = 0.0f;
-    out[1] = 0.5f - 0.18f * smoothstep(-0.1f, -0.6f, p->normal.y);
+    out[1] = 0.5f - 0.18f * sw__smoothstep(-0.1f, -0.6f, p->normal.y);
     out[2] = 0.0f;
-    out[3] = REGION_1;
+    out[3] = SW__REGION_1;
 }
 
 /* The hair's normal-map-shaped texture: RG a flat normal, B the glint mask
    (thin strands, lit on the upper head and the ponytail's top), A the
    glint tier (0.875: the crown, 0.625: above the ears, 0.375: lower, 0.125: none). */
-static void paint_hair_map(const texel_point* p, float* out) {
+static void sw__paint_hair_map(const sw__texel_point* p, float* out) {
     sw_vec3 pos = p->position;
     float angle, strength;
-    if (p->tag == TAG_PONYTAIL) {
-        sw_vec3 d = sw_vec3_sub(pos, ponytail_start()), dir = ponytail_direction();
+    if (p->tag == SW__TAG_PONYTAIL) {
+        sw_vec3 d = sw_vec3_sub(pos, sw__ponytail_start()), dir = sw__ponytail_direction();
         sw_vec3 r = sw_vec3_sub(d, sw_vec3_scale(dir, sw_vec3_dot(d, dir)));
-        sw_vec3 side = sw_vec3_normalize(sw_vec3_cross(dir, v3(1, 0, 0)));
+        sw_vec3 side = sw_vec3_normalize(sw_vec3_cross(dir, sw__v3(1, 0, 0)));
         angle = atan2f(sw_vec3_dot(r, side), r.x);
-        strength = smoothstep(0.0f, 0.5f, sw_vec3_dot(p->normal, v3(0, 1, 0)) + 0.3f);
+        strength = sw__smoothstep(0.0f, 0.5f, sw_vec3_dot(p->normal, sw__v3(0, 1, 0)) + 0.3f);
     } else {
         angle = atan2f(pos.x, pos.z);
-        strength = smoothstep(1.54f, 1.64f, pos.y);
+        strength = sw__smoothstep(1.54f, 1.64f, pos.y);
     }
     /* Strands: narrow stripes along the hair, wavy so they do not look ruled. */
     float strand = 0.5f + 0.5f * cosf(angle * 24.0f + 2.2f * sinf(angle * 5.0f + pos.y * 40.0f));
-    float mask = smoothstep(0.72f, 0.92f, strand) * strength;
-    float tier = p->tag == TAG_PONYTAIL ? 0.125f
+    float mask = sw__smoothstep(0.72f, 0.92f, strand) * strength;
+    float tier = p->tag == SW__TAG_PONYTAIL ? 0.125f
                : pos.y > 1.665f         ? 0.875f
                : pos.y > 1.615f         ? 0.625f
                : pos.y > 1.56f          ? 0.375f
@@ -1325,44 +1404,45 @@ static void paint_hair_map(const texel_point* p, float* out) {
     out[0] = 0.5f, out[1] = 0.5f, out[2] = mask, out[3] = tier;
 }
 
-static void paint_texel(int material, map_kind kind, const texel_point* p, float* out) {
+static void sw__paint_texel(int material, sw__map_kind kind, const sw__texel_point* p, float* out) {
     switch (material) {
-    case M_CLOTH: paint_cloth(p, kind, out); return;
-    case M_SKIRT: paint_skirt(p, kind, out); return;
-    case M_SHOES: paint_shoes(p, kind, out); return;
-    case M_FACE:
-        if (kind == MAP_BASE) {
-            paint_face(p, out);
+    case SW__M_CLOTH: sw__paint_cloth(p, kind, out); return;
+    case SW__M_SKIRT: sw__paint_skirt(p, kind, out); return;
+    case SW__M_SHOES: sw__paint_shoes(p, kind, out); return;
+    case SW__M_FACE:
+        if (kind == SW__MAP_BASE) {
+            sw__paint_face(p, out);
             out[3] = 1.0f;
         } else {
-            out[0] = 0.0f, out[1] = 0.5f, out[2] = 0.0f, out[3] = REGION_1;
+            out[0] = 0.0f, out[1] = 0.5f, out[2] = 0.0f, out[3] = SW__REGION_1;
         }
         return;
-    case M_HAIR:
-        if (kind == MAP_HAIR)
-            paint_hair_map(p, out);
+    case SW__M_HAIR:
+        if (kind == SW__MAP_HAIR)
+            sw__paint_hair_map(p, out);
         else
-            paint_hair_control(p, out);
+            sw__paint_hair_control(p, out);
         return;
-    default: paint_skin_control(p, out); return;
+    default: sw__paint_skin_control(p, out); return;
     }
 }
 
 /* A float RGBA map being painted, with the texels some triangle covered. */
-typedef struct paint_map {
+typedef struct sw__paint_map {
     int width, height;
     float* texels;     /* width × height × 4 */
     uint8_t* covered;  /* width × height */
-} paint_map;
+} sw__paint_map;
 
 /* Rasterises primitive `prim` at UV set 0 (or its lining's TEXCOORD_1):
    every texel whose centre lies in a triangle gets the paint at the
    interpolated rest position and normal. (Plain float arithmetic: this
    runs on every `sinew render` without a model, debug builds included.) */
-static void paint_primitive(paint_map* map, const demo_primitive* prim, int material, map_kind kind, bool lining) {
+static void sw__paint_primitive(sw__paint_map* map, const sw__demo_primitive* prim, int material, sw__map_kind kind,
+                                bool lining) {
     int width = map->width, height = map->height;
     for (size_t t = 0; t + 2 < prim->index_count; t += 3) {
-        const demo_vertex* v[3];
+        const sw__demo_vertex* v[3];
         float x[3], y[3];
         for (int k = 0; k < 3; k++) {
             v[k] = &prim->vertices[prim->indices[t + (size_t)k]];
@@ -1378,7 +1458,7 @@ static void paint_primitive(paint_map* map, const demo_primitive* prim, int mate
         if (y0 < 0) y0 = 0;
         if (x1 > width - 1) x1 = width - 1;
         if (y1 > height - 1) y1 = height - 1;
-        texel_point p;
+        sw__texel_point p;
         p.tag = v[0]->tag;
         p.lining = lining;
         for (int ty = y0; ty <= y1; ty++) {
@@ -1399,7 +1479,7 @@ static void paint_primitive(paint_map* map, const demo_primitive* prim, int mate
                 p.position.x = pos[0], p.position.y = pos[1], p.position.z = pos[2];
                 p.normal.x = nrm[0], p.normal.y = nrm[1], p.normal.z = nrm[2];
                 size_t i = (size_t)ty * (size_t)width + (size_t)tx;
-                paint_texel(material, kind, &p, &map->texels[i * 4]);
+                sw__paint_texel(material, kind, &p, &map->texels[i * 4]);
                 map->covered[i] = 1;
             }
         }
@@ -1409,7 +1489,7 @@ static void paint_primitive(paint_map* map, const demo_primitive* prim, int mate
 /* Texels no triangle covers: a few rings get the mean of their covered
    neighbours (so bilinear filtering and small mipmaps at a UV border do not
    pull in the background), the rest `fill`. */
-static void dilate(paint_map* map, const float fill[4]) {
+static void sw__dilate(sw__paint_map* map, const float fill[4]) {
     int width = map->width, height = map->height;
     size_t count_all = (size_t)width * (size_t)height;
     for (int pass = 0; pass < 3; pass++) {
@@ -1440,18 +1520,18 @@ static void dilate(paint_map* map, const float fill[4]) {
         if (!map->covered[i]) memcpy(&map->texels[i * 4], fill, 4 * sizeof *fill);
 }
 
-static uint8_t unorm8(float x) { return (uint8_t)(clamp01(x) * 255.0f + 0.5f); }
+static uint8_t sw__unorm8(float x) { return (uint8_t)(sw__clamp01(x) * 255.0f + 0.5f); }
 
-static float srgb_decode(float s) { return s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f); }
+static float sw__srgb_decode(float s) { return s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f); }
 
 /* The sRGB code of a linear value: the nearest of the 256 codes, found by
    bisection on the midpoints between codes (`bounds`, from
-   srgb_bounds), so texels cost no powf. */
-static void srgb_bounds(float bounds[255]) {
-    for (int k = 0; k < 255; k++) bounds[k] = srgb_decode(((float)k + 0.5f) / 255.0f);
+   sw__srgb_bounds), so texels cost no powf. */
+static void sw__srgb_bounds(float bounds[255]) {
+    for (int k = 0; k < 255; k++) bounds[k] = sw__srgb_decode(((float)k + 0.5f) / 255.0f);
 }
 
-static uint8_t srgb8_table(const float bounds[255], float linear) {
+static uint8_t sw__srgb8_table(const float bounds[255], float linear) {
     int lo = 0, hi = 255; /* the code is the number of bounds below `linear` */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
@@ -1463,42 +1543,43 @@ static uint8_t srgb8_table(const float bounds[255], float linear) {
     return (uint8_t)lo;
 }
 
-static uint8_t srgb8(float linear) {
-    float c = clamp01(linear);
-    return unorm8(c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f);
+static uint8_t sw__srgb8(float linear) {
+    float c = sw__clamp01(linear);
+    return sw__unorm8(c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f);
 }
 
 /* The size of material `material`'s map of `kind`: the face's features,
    the cloth's collar stripes and the hair's strands need 256 texels
    across, the skirt's hem stripes 256 down (its pleats are wide); the rest
    is plain. */
-static void map_size(int material, map_kind kind, int* width, int* height) {
+static void sw__map_size(int material, sw__map_kind kind, int* width, int* height) {
     *width = *height = 128;
-    if (kind == MAP_HAIR || (kind == MAP_BASE && (material == M_FACE || material == M_CLOTH))) *width = *height = 256;
-    if (kind == MAP_BASE && material == M_SKIRT) *height = 256;
+    if (kind == SW__MAP_HAIR || (kind == SW__MAP_BASE && (material == SW__M_FACE || material == SW__M_CLOTH)))
+        *width = *height = 256;
+    if (kind == SW__MAP_BASE && material == SW__M_SKIRT) *height = 256;
 }
 
 /* Paints material `material`'s map of `kind` into out (width × height ×
    channels bytes): base colours sRGB-encoded RGB, data linear RGBA. */
-static bool paint_texture(const demo_mesh* mesh, int material, map_kind kind, int width, int height, int channels,
-                          uint8_t* out) {
+static bool sw__paint_texture(const sw__demo_mesh* mesh, int material, sw__map_kind kind, int width, int height,
+                              int channels, uint8_t* out) {
     size_t texels = (size_t)width * (size_t)height;
-    paint_map map = {width, height, sw__malloc(texels * 4 * sizeof(float)), sw__calloc(texels, 1)};
+    sw__paint_map map = {width, height, sw__malloc(texels * 4 * sizeof(float)), sw__calloc(texels, 1)};
     if (!map.texels || !map.covered) {
         sw__free(map.texels), sw__free(map.covered);
         return false;
     }
-    paint_primitive(&map, &mesh->primitives[material], material, kind, false);
-    if (material == M_SKIRT) paint_primitive(&map, &mesh->primitives[material], material, kind, true);
-    const float control_fill[4] = {0.0f, 0.5f, 0.0f, REGION_1}, hair_fill[4] = {0.5f, 0.5f, 0.0f, 0.0f};
-    float base_fill[4] = {skin_rgb[0], skin_rgb[1], skin_rgb[2], 1.0f};
-    dilate(&map, kind == MAP_CONTROL ? control_fill : kind == MAP_HAIR ? hair_fill : base_fill);
+    sw__paint_primitive(&map, &mesh->primitives[material], material, kind, false);
+    if (material == SW__M_SKIRT) sw__paint_primitive(&map, &mesh->primitives[material], material, kind, true);
+    const float control_fill[4] = {0.0f, 0.5f, 0.0f, SW__REGION_1}, hair_fill[4] = {0.5f, 0.5f, 0.0f, 0.0f};
+    float base_fill[4] = {sw__skin_rgb[0], sw__skin_rgb[1], sw__skin_rgb[2], 1.0f};
+    sw__dilate(&map, kind == SW__MAP_CONTROL ? control_fill : kind == SW__MAP_HAIR ? hair_fill : base_fill);
     float bounds[255];
-    srgb_bounds(bounds);
+    sw__srgb_bounds(bounds);
     for (size_t i = 0; i < texels; i++)
         for (int c = 0; c < channels; c++) {
             float x = map.texels[i * 4 + (size_t)c];
-            out[i * (size_t)channels + (size_t)c] = kind == MAP_BASE ? srgb8_table(bounds, x) : unorm8(x);
+            out[i * (size_t)channels + (size_t)c] = kind == SW__MAP_BASE ? sw__srgb8_table(bounds, x) : sw__unorm8(x);
         }
     sw__free(map.texels);
     sw__free(map.covered);
@@ -1511,21 +1592,21 @@ static bool paint_texture(const demo_mesh* mesh, int material, map_kind kind, in
    colour, a little darker deep in the shadow, then over the last tenth a
    narrow warm band and a quick step to white. The night rows are darker
    and bluer. Groups 4 and 5 repeat group 1 (their gates stay closed). */
-static void paint_ramp(const demo_look* look, uint8_t* out) {
+static void sw__paint_ramp(const sw__demo_look* look, uint8_t* out) {
     static const float night[3] = {0.55f, 0.6f, 0.8f};
     for (int band = 0; band < 10; band++) {
         int group = band % 5;
-        const float* shade = look->shade[group < LOOK_GROUPS ? group : 0];
+        const float* shade = look->shade[group < SW__LOOK_GROUPS ? group : 0];
         for (int x = 0; x < SW_TOON_RAMP_WIDTH; x++) {
             float u = ((float)x + 0.5f) / SW_TOON_RAMP_WIDTH;
             float rgb[3];
-            for (int c = 0; c < 3; c++) rgb[c] = shade[c] * (0.9f + 0.1f * smoothstep(0.4f, 0.9f, u));
-            mix3(rgb, look->edge, smoothstep(0.90f, 0.965f, u));
+            for (int c = 0; c < 3; c++) rgb[c] = shade[c] * (0.9f + 0.1f * sw__smoothstep(0.4f, 0.9f, u));
+            sw__mix3(rgb, look->edge, sw__smoothstep(0.90f, 0.965f, u));
             const float white[3] = {1.0f, 1.0f, 1.0f};
-            mix3(rgb, white, smoothstep(0.965f, 0.995f, u));
+            sw__mix3(rgb, white, sw__smoothstep(0.965f, 0.995f, u));
             for (int row = 2 * band; row < 2 * band + 2; row++) {
                 uint8_t* texel = &out[((size_t)row * SW_TOON_RAMP_WIDTH + (size_t)x) * 3];
-                for (int c = 0; c < 3; c++) texel[c] = srgb8(band >= 5 ? rgb[c] * night[c] : rgb[c]);
+                for (int c = 0; c < 3; c++) texel[c] = sw__srgb8(band >= 5 ? rgb[c] * night[c] : rgb[c]);
             }
         }
     }
@@ -1533,15 +1614,15 @@ static void paint_ramp(const demo_look* look, uint8_t* out) {
 
 /* ---- the GLB ---------------------------------------------------------------------------------- */
 
-#define GL_UNSIGNED_BYTE 5121
-#define GL_UNSIGNED_SHORT 5123
-#define GL_FLOAT 5126
-#define GL_ARRAY_BUFFER 34962
-#define GL_ELEMENT_ARRAY_BUFFER 34963
+#define SW__GL_UNSIGNED_BYTE 5121
+#define SW__GL_UNSIGNED_SHORT 5123
+#define SW__GL_FLOAT 5126
+#define SW__GL_ARRAY_BUFFER 34962
+#define SW__GL_ELEMENT_ARRAY_BUFFER 34963
 
-#define MAX_ACCESSORS 256
+#define SW__MAX_ACCESSORS 256
 
-typedef struct gltf_accessor {
+typedef struct sw__gltf_accessor {
     size_t view_offset, view_length;
     int view_target;      /* 0 = none */
     int component_type;
@@ -1549,45 +1630,45 @@ typedef struct gltf_accessor {
     const char* type;     /* "SCALAR", "VEC3", ... */
     int bound_count;      /* components in min/max; 0 = none */
     float min[4], max[4];
-} gltf_accessor;
+} sw__gltf_accessor;
 
 /* An image in BIN (a bufferView after the accessors' views); each image
    is the source of one texture, with the same index. */
-#define MAX_IMAGES 24
-typedef struct gltf_image {
+#define SW__MAX_IMAGES 24
+typedef struct sw__gltf_image {
     char name[24];
     size_t view_offset, view_length;
     int sampler;
-} gltf_image;
+} sw__gltf_image;
 
 /* The samplers: ramps and the face map are read at their texels' values
    (no mipmaps, clamped); the painted maps are mipmapped. */
-enum { SAMPLER_EXACT, SAMPLER_MIPMAPPED, SAMPLER_COUNT };
+enum { SW__SAMPLER_EXACT, SW__SAMPLER_MIPMAPPED, SW__SAMPLER_COUNT };
 
-typedef struct glb_writer {
-    byte_buffer bin;
-    gltf_accessor accessors[MAX_ACCESSORS];
+typedef struct sw__glb_writer {
+    sw__byte_buffer bin;
+    sw__gltf_accessor accessors[SW__MAX_ACCESSORS];
     int accessor_count;
-    gltf_image images[MAX_IMAGES];
+    sw__gltf_image images[SW__MAX_IMAGES];
     int image_count;
     bool failed;
-} glb_writer;
+} sw__glb_writer;
 
-static int type_components(const char* type) {
+static int sw__type_components(const char* type) {
     return strcmp(type, "SCALAR") == 0 ? 1 : strcmp(type, "VEC2") == 0 ? 2 : strcmp(type, "VEC3") == 0 ? 3
          : strcmp(type, "VEC4") == 0 ? 4 : 16;
 }
 
 /* Appends `size` bytes to BIN as one bufferView and accessor; returns the
    accessor's index (or -1 once anything failed). */
-static int add_accessor(glb_writer* w, const void* data, size_t size, int component_type, size_t count,
+static int sw__add_accessor(sw__glb_writer* w, const void* data, size_t size, int component_type, size_t count,
                         const char* type, int target) {
-    if (w->failed || w->accessor_count >= MAX_ACCESSORS) {
+    if (w->failed || w->accessor_count >= SW__MAX_ACCESSORS) {
         w->failed = true;
         return -1;
     }
-    buffer_align4(&w->bin, 0);
-    gltf_accessor* a = &w->accessors[w->accessor_count];
+    sw__buffer_align4(&w->bin, 0);
+    sw__gltf_accessor* a = &w->accessors[w->accessor_count];
     memset(a, 0, sizeof *a);
     a->view_offset = w->bin.size;
     a->view_length = size;
@@ -1595,19 +1676,20 @@ static int add_accessor(glb_writer* w, const void* data, size_t size, int compon
     a->component_type = component_type;
     a->count = count;
     a->type = type;
-    buffer_append(&w->bin, data, size);
+    sw__buffer_append(&w->bin, data, size);
     if (w->bin.failed) w->failed = true;
     return w->accessor_count++;
 }
 
 /* Float accessor with min/max per component (POSITION and animation
    inputs must have them). */
-static int add_float_accessor(glb_writer* w, const float* data, size_t count, const char* type, int target,
+static int sw__add_float_accessor(sw__glb_writer* w, const float* data, size_t count, const char* type, int target,
                               bool bounds) {
-    int components = type_components(type);
-    int index = add_accessor(w, data, count * (size_t)components * sizeof(float), GL_FLOAT, count, type, target);
+    int components = sw__type_components(type);
+    int index =
+        sw__add_accessor(w, data, count * (size_t)components * sizeof(float), SW__GL_FLOAT, count, type, target);
     if (index < 0 || !bounds) return index;
-    gltf_accessor* a = &w->accessors[index];
+    sw__gltf_accessor* a = &w->accessors[index];
     a->bound_count = components;
     for (int c = 0; c < components; c++) a->min[c] = INFINITY, a->max[c] = -INFINITY;
     for (size_t i = 0; i < count; i++)
@@ -1619,29 +1701,29 @@ static int add_float_accessor(glb_writer* w, const float* data, size_t count, co
     return index;
 }
 
-static void png_sink(void* context, void* data, int size) {
-    if (size > 0) buffer_append(context, data, (size_t)size);
+static void sw__png_sink(void* context, void* data, int size) {
+    if (size > 0) sw__buffer_append(context, data, (size_t)size);
 }
 
 /* Appends `pixels` (width × height × comp bytes, rows top to bottom) as a
    PNG image in BIN; returns its index (or -1 once anything failed). */
-static int add_png(glb_writer* w, const char* name, const uint8_t* pixels, int width, int height, int comp,
+static int sw__add_png(sw__glb_writer* w, const char* name, const uint8_t* pixels, int width, int height, int comp,
                    int sampler) {
-    if (w->failed || w->image_count >= MAX_IMAGES) {
+    if (w->failed || w->image_count >= SW__MAX_IMAGES) {
         w->failed = true;
         return -1;
     }
-    buffer_align4(&w->bin, 0);
+    sw__buffer_align4(&w->bin, 0);
     size_t start = w->bin.size;
     /* Light compression: the painted textures are mostly flat, so the GLB
        grows by little, and the encoder runs on every `sinew render` without
        a model (this file's static copy: no other code sees the setting). */
     stbi_write_png_compression_level = 3;
-    if (!stbi_write_png_to_func(png_sink, &w->bin, width, height, comp, pixels, width * comp) || w->bin.failed) {
+    if (!stbi_write_png_to_func(sw__png_sink, &w->bin, width, height, comp, pixels, width * comp) || w->bin.failed) {
         w->failed = true;
         return -1;
     }
-    gltf_image* image = &w->images[w->image_count];
+    sw__gltf_image* image = &w->images[w->image_count];
     snprintf(image->name, sizeof image->name, "%s", name);
     image->view_offset = start;
     image->view_length = w->bin.size - start;
@@ -1650,15 +1732,16 @@ static int add_png(glb_writer* w, const char* name, const uint8_t* pixels, int w
 }
 
 /* The textures of one material (indices; -1 = none). */
-typedef struct material_textures {
+typedef struct sw__material_textures {
     int base, control, ramp, hair_map, face_sdf;
-} material_textures;
+} sw__material_textures;
 
-typedef struct primitive_accessors {
+typedef struct sw__primitive_accessors {
     int position, normal, tangent, texcoord, texcoord1, joints, weights, indices; /* texcoord1: -1 = none */
-} primitive_accessors;
+} sw__primitive_accessors;
 
-static bool write_primitive(glb_writer* w, const demo_primitive* p, bool with_uv1, primitive_accessors* out) {
+static bool sw__write_primitive(sw__glb_writer* w, const sw__demo_primitive* p, bool with_uv1,
+                                sw__primitive_accessors* out) {
     size_t n = p->vertex_count;
     float* floats = sw__calloc(n ? n * 4 : 1, sizeof(float)); /* zeroed: GCC cannot see every read follows a write */
     uint8_t* joints = sw__malloc(n * 4);
@@ -1667,45 +1750,45 @@ static bool write_primitive(glb_writer* w, const demo_primitive* p, bool with_uv
         return false;
     }
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 3], p->vertices[i].position, 3 * sizeof(float));
-    out->position = add_float_accessor(w, floats, n, "VEC3", GL_ARRAY_BUFFER, true);
+    out->position = sw__add_float_accessor(w, floats, n, "VEC3", SW__GL_ARRAY_BUFFER, true);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 3], p->vertices[i].normal, 3 * sizeof(float));
-    out->normal = add_float_accessor(w, floats, n, "VEC3", GL_ARRAY_BUFFER, false);
+    out->normal = sw__add_float_accessor(w, floats, n, "VEC3", SW__GL_ARRAY_BUFFER, false);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 4], p->vertices[i].tangent, 4 * sizeof(float));
-    out->tangent = add_float_accessor(w, floats, n, "VEC4", GL_ARRAY_BUFFER, false);
+    out->tangent = sw__add_float_accessor(w, floats, n, "VEC4", SW__GL_ARRAY_BUFFER, false);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 2], p->vertices[i].uv, 2 * sizeof(float));
-    out->texcoord = add_float_accessor(w, floats, n, "VEC2", GL_ARRAY_BUFFER, false);
+    out->texcoord = sw__add_float_accessor(w, floats, n, "VEC2", SW__GL_ARRAY_BUFFER, false);
     out->texcoord1 = -1;
     if (with_uv1) {
         for (size_t i = 0; i < n; i++) memcpy(&floats[i * 2], p->vertices[i].uv1, 2 * sizeof(float));
-        out->texcoord1 = add_float_accessor(w, floats, n, "VEC2", GL_ARRAY_BUFFER, false);
+        out->texcoord1 = sw__add_float_accessor(w, floats, n, "VEC2", SW__GL_ARRAY_BUFFER, false);
     }
     for (size_t i = 0; i < n; i++) memcpy(&joints[i * 4], p->vertices[i].joints, 4);
-    out->joints = add_accessor(w, joints, n * 4, GL_UNSIGNED_BYTE, n, "VEC4", GL_ARRAY_BUFFER);
+    out->joints = sw__add_accessor(w, joints, n * 4, SW__GL_UNSIGNED_BYTE, n, "VEC4", SW__GL_ARRAY_BUFFER);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 4], p->vertices[i].weights, 4 * sizeof(float));
-    out->weights = add_float_accessor(w, floats, n, "VEC4", GL_ARRAY_BUFFER, false);
-    out->indices = add_accessor(w, p->indices, p->index_count * sizeof(uint16_t), GL_UNSIGNED_SHORT, p->index_count,
-                                "SCALAR", GL_ELEMENT_ARRAY_BUFFER);
+    out->weights = sw__add_float_accessor(w, floats, n, "VEC4", SW__GL_ARRAY_BUFFER, false);
+    out->indices = sw__add_accessor(w, p->indices, p->index_count * sizeof(uint16_t), SW__GL_UNSIGNED_SHORT,
+                                    p->index_count, "SCALAR", SW__GL_ELEMENT_ARRAY_BUFFER);
     sw__free(floats);
     sw__free(joints);
     return !w->failed;
 }
 
-typedef struct clip_accessors {
-    int times, translation, rotation[JOINT_COUNT];
-} clip_accessors;
+typedef struct sw__clip_accessors {
+    int times, translation, rotation[SW__JOINT_COUNT];
+} sw__clip_accessors;
 
 /* ---- the JSON (cJSON) ----------------------------------------------------------------------- */
 
-/* A failed cJSON allocation returns NULL: json_add then records the
+/* A failed cJSON allocation returns NULL: sw__json_add then records the
    failure, drops the item and adds nothing more below a missing parent;
    the caller checks `failed` once at the end and deletes the tree either
    way. */
-typedef struct json_builder {
+typedef struct sw__json_builder {
     bool failed;
-} json_builder;
+} sw__json_builder;
 
 /* Adds `item` to an object under `key`, or to an array (key NULL). */
-static cJSON* json_add(json_builder* b, cJSON* parent, const char* key, cJSON* item) {
+static cJSON* sw__json_add(sw__json_builder* b, cJSON* parent, const char* key, cJSON* item) {
     bool added =
         item && parent && (key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item));
     if (!added) {
@@ -1719,30 +1802,30 @@ static cJSON* json_add(json_builder* b, cJSON* parent, const char* key, cJSON* i
 /* cJSON prints integral doubles as integers and others so that they read
    back as the same double, hence the same float. It prints −0 as 0, so a
    negative zero is written raw to keep its sign. */
-static cJSON* json_float(float value) {
+static cJSON* sw__json_float(float value) {
     return value == 0.0f && signbit(value) ? cJSON_CreateRaw("-0") : cJSON_CreateNumber((double)value);
 }
 
-static cJSON* json_floats(json_builder* b, const float* values, int count) {
+static cJSON* sw__json_floats(sw__json_builder* b, const float* values, int count) {
     cJSON* array = cJSON_CreateArray();
-    for (int i = 0; i < count && array; i++) json_add(b, array, NULL, json_float(values[i]));
+    for (int i = 0; i < count && array; i++) sw__json_add(b, array, NULL, sw__json_float(values[i]));
     return array;
 }
 
-static void json_int(json_builder* b, cJSON* parent, const char* key, double value) {
-    json_add(b, parent, key, cJSON_CreateNumber(value));
+static void sw__json_int(sw__json_builder* b, cJSON* parent, const char* key, double value) {
+    sw__json_add(b, parent, key, cJSON_CreateNumber(value));
 }
 
-static void json_string(json_builder* b, cJSON* parent, const char* key, const char* value) {
-    json_add(b, parent, key, cJSON_CreateString(value));
+static void sw__json_string(sw__json_builder* b, cJSON* parent, const char* key, const char* value) {
+    sw__json_add(b, parent, key, cJSON_CreateString(value));
 }
 
-static cJSON* json_object(json_builder* b, cJSON* parent, const char* key) {
-    return json_add(b, parent, key, cJSON_CreateObject());
+static cJSON* sw__json_object(sw__json_builder* b, cJSON* parent, const char* key) {
+    return sw__json_add(b, parent, key, cJSON_CreateObject());
 }
 
-static cJSON* json_array(json_builder* b, cJSON* parent, const char* key) {
-    return json_add(b, parent, key, cJSON_CreateArray());
+static cJSON* sw__json_array(sw__json_builder* b, cJSON* parent, const char* key) {
+    return sw__json_add(b, parent, key, cJSON_CreateArray());
 }
 
 /* ---- the spring bones (SW_spring_bones, docs/extensions.md) ------------------------------------ */
@@ -1753,109 +1836,109 @@ static const struct {
     int joint;
     float offset[3], radius;
 } spring_colliders[] = {
-    {J_HEAD, {0.0f, 0.03f, 0.01f}, 0.095f},    /* 0: the skull */
-    {J_NECK, {0.0f, 0.04f, -0.01f}, 0.055f},   /* 1: the neck */
-    {J_CHEST, {0.0f, 0.08f, -0.01f}, 0.115f},  /* 2: the upper back and chest */
-    {J_CHEST, {0.0f, -0.08f, -0.005f}, 0.105f}, /* 3: the lower back */
-    {J_THIGH_L, {0.0f, -0.06f, 0.0f}, 0.082f}, /* 4, 5: the left thigh, hip and lower */
-    {J_THIGH_L, {0.0f, -0.19f, 0.0f}, 0.072f},
-    {J_THIGH_R, {0.0f, -0.06f, 0.0f}, 0.082f}, /* 6, 7: the right thigh */
-    {J_THIGH_R, {0.0f, -0.19f, 0.0f}, 0.072f},
+    {SW__J_HEAD, {0.0f, 0.03f, 0.01f}, 0.095f},    /* 0: the skull */
+    {SW__J_NECK, {0.0f, 0.04f, -0.01f}, 0.055f},   /* 1: the neck */
+    {SW__J_CHEST, {0.0f, 0.08f, -0.01f}, 0.115f},  /* 2: the upper back and chest */
+    {SW__J_CHEST, {0.0f, -0.08f, -0.005f}, 0.105f}, /* 3: the lower back */
+    {SW__J_THIGH_L, {0.0f, -0.06f, 0.0f}, 0.082f}, /* 4, 5: the left thigh, hip and lower */
+    {SW__J_THIGH_L, {0.0f, -0.19f, 0.0f}, 0.072f},
+    {SW__J_THIGH_R, {0.0f, -0.06f, 0.0f}, 0.082f}, /* 6, 7: the right thigh */
+    {SW__J_THIGH_R, {0.0f, -0.19f, 0.0f}, 0.072f},
 };
-#define SPRING_COLLIDER_COUNT (int)(sizeof spring_colliders / sizeof spring_colliders[0])
+#define SW__SPRING_COLLIDER_COUNT (int)(sizeof spring_colliders / sizeof spring_colliders[0])
 
 /* Per chain kind: VRM's parameters (stiffness and gravity power in metres
    per second, drag the fraction of velocity lost per step, hit radius the
    tail's radius in metres), and the collider group it collides with. */
-typedef struct spring_params {
+typedef struct sw__spring_params {
     float stiffness, gravity_power, drag_force, hit_radius;
     int group; /* 0: upper body, 1: legs */
-} spring_params;
+} sw__spring_params;
 
-static const spring_params ponytail_params = {0.9f, 0.35f, 0.25f, 0.025f, 0};
-static const spring_params skirt_params = {1.4f, 0.2f, 0.35f, 0.02f, 1};
+static const sw__spring_params sw__ponytail_params = {0.9f, 0.35f, 0.25f, 0.025f, 0};
+static const sw__spring_params sw__skirt_params = {1.4f, 0.2f, 0.35f, 0.02f, 1};
 
-static void json_spring(json_builder* b, cJSON* springs, const char* name, const int* chain, int count,
-                        const spring_params* params) {
-    cJSON* spring = json_object(b, springs, NULL);
-    json_string(b, spring, "name", name);
-    cJSON* joints = json_array(b, spring, "joints");
+static void sw__json_spring(sw__json_builder* b, cJSON* springs, const char* name, const int* chain, int count,
+                        const sw__spring_params* params) {
+    cJSON* spring = sw__json_object(b, springs, NULL);
+    sw__json_string(b, spring, "name", name);
+    cJSON* joints = sw__json_array(b, spring, "joints");
     const float down[3] = {0.0f, -1.0f, 0.0f};
     for (int k = 0; k < count; k++) {
-        cJSON* joint = json_object(b, joints, NULL);
-        json_int(b, joint, "node", joint_node(chain[k]));
-        json_add(b, joint, "stiffness", json_float(params->stiffness));
-        json_add(b, joint, "gravityPower", json_float(params->gravity_power));
-        json_add(b, joint, "gravityDir", json_floats(b, down, 3));
-        json_add(b, joint, "dragForce", json_float(params->drag_force));
-        json_add(b, joint, "hitRadius", json_float(params->hit_radius));
+        cJSON* joint = sw__json_object(b, joints, NULL);
+        sw__json_int(b, joint, "node", sw__joint_node(chain[k]));
+        sw__json_add(b, joint, "stiffness", sw__json_float(params->stiffness));
+        sw__json_add(b, joint, "gravityPower", sw__json_float(params->gravity_power));
+        sw__json_add(b, joint, "gravityDir", sw__json_floats(b, down, 3));
+        sw__json_add(b, joint, "dragForce", sw__json_float(params->drag_force));
+        sw__json_add(b, joint, "hitRadius", sw__json_float(params->hit_radius));
     }
-    json_int(b, json_array(b, spring, "colliderGroups"), NULL, params->group);
+    sw__json_int(b, sw__json_array(b, spring, "colliderGroups"), NULL, params->group);
 }
 
 /* extensions.SW_spring_bones: the shape of VRMC_springBone 1.0. */
-static void json_spring_bones(json_builder* b, cJSON* root, cJSON* used) {
-    json_string(b, used, NULL, "SW_spring_bones");
-    cJSON* ext = json_object(b, json_object(b, root, "extensions"), "SW_spring_bones");
-    json_string(b, ext, "specVersion", "1.0");
-    cJSON* colliders = json_array(b, ext, "colliders");
-    for (int i = 0; i < SPRING_COLLIDER_COUNT; i++) {
-        cJSON* collider = json_object(b, colliders, NULL);
-        json_int(b, collider, "node", joint_node(spring_colliders[i].joint));
-        cJSON* sphere = json_object(b, json_object(b, collider, "shape"), "sphere");
-        json_add(b, sphere, "offset", json_floats(b, spring_colliders[i].offset, 3));
-        json_add(b, sphere, "radius", json_float(spring_colliders[i].radius));
+static void sw__json_spring_bones(sw__json_builder* b, cJSON* root, cJSON* used) {
+    sw__json_string(b, used, NULL, "SW_spring_bones");
+    cJSON* ext = sw__json_object(b, sw__json_object(b, root, "extensions"), "SW_spring_bones");
+    sw__json_string(b, ext, "specVersion", "1.0");
+    cJSON* colliders = sw__json_array(b, ext, "colliders");
+    for (int i = 0; i < SW__SPRING_COLLIDER_COUNT; i++) {
+        cJSON* collider = sw__json_object(b, colliders, NULL);
+        sw__json_int(b, collider, "node", sw__joint_node(spring_colliders[i].joint));
+        cJSON* sphere = sw__json_object(b, sw__json_object(b, collider, "shape"), "sphere");
+        sw__json_add(b, sphere, "offset", sw__json_floats(b, spring_colliders[i].offset, 3));
+        sw__json_add(b, sphere, "radius", sw__json_float(spring_colliders[i].radius));
     }
-    cJSON* groups = json_array(b, ext, "colliderGroups");
-    cJSON* upper = json_object(b, groups, NULL);
-    json_string(b, upper, "name", "upper_body");
-    cJSON* upper_list = json_array(b, upper, "colliders");
-    for (int i = 0; i < 4; i++) json_int(b, upper_list, NULL, i);
-    cJSON* legs = json_object(b, groups, NULL);
-    json_string(b, legs, "name", "legs");
-    cJSON* legs_list = json_array(b, legs, "colliders");
-    for (int i = 4; i < SPRING_COLLIDER_COUNT; i++) json_int(b, legs_list, NULL, i);
+    cJSON* groups = sw__json_array(b, ext, "colliderGroups");
+    cJSON* upper = sw__json_object(b, groups, NULL);
+    sw__json_string(b, upper, "name", "upper_body");
+    cJSON* upper_list = sw__json_array(b, upper, "colliders");
+    for (int i = 0; i < 4; i++) sw__json_int(b, upper_list, NULL, i);
+    cJSON* legs = sw__json_object(b, groups, NULL);
+    sw__json_string(b, legs, "name", "legs");
+    cJSON* legs_list = sw__json_array(b, legs, "colliders");
+    for (int i = 4; i < SW__SPRING_COLLIDER_COUNT; i++) sw__json_int(b, legs_list, NULL, i);
 
-    cJSON* springs = json_array(b, ext, "springs");
-    int chain[PONYTAIL_JOINTS];
-    for (int k = 0; k < PONYTAIL_JOINTS; k++) chain[k] = J_PONYTAIL_0 + k;
-    json_spring(b, springs, "ponytail", chain, PONYTAIL_JOINTS, &ponytail_params);
-    for (int c = 0; c < SKIRT_CHAINS; c++) {
+    cJSON* springs = sw__json_array(b, ext, "springs");
+    int chain[SW__PONYTAIL_JOINTS];
+    for (int k = 0; k < SW__PONYTAIL_JOINTS; k++) chain[k] = SW__J_PONYTAIL_0 + k;
+    sw__json_spring(b, springs, "ponytail", chain, SW__PONYTAIL_JOINTS, &sw__ponytail_params);
+    for (int c = 0; c < SW__SKIRT_CHAINS; c++) {
         char name[16];
         snprintf(name, sizeof name, "skirt_%d", c);
-        for (int k = 0; k < SKIRT_JOINTS; k++) chain[k] = skirt_joint(c, k);
-        json_spring(b, springs, name, chain, SKIRT_JOINTS, &skirt_params);
+        for (int k = 0; k < SW__SKIRT_JOINTS; k++) chain[k] = sw__skirt_joint(c, k);
+        sw__json_spring(b, springs, name, chain, SW__SKIRT_JOINTS, &sw__skirt_params);
     }
 }
 
 /* ---- the toon materials (SW_materials_toon, docs/toon.md) ------------------------------------ */
 
-static void json_bool(json_builder* b, cJSON* parent, const char* key, bool value) {
-    json_add(b, parent, key, cJSON_CreateBool(value));
+static void sw__json_bool(sw__json_builder* b, cJSON* parent, const char* key, bool value) {
+    sw__json_add(b, parent, key, cJSON_CreateBool(value));
 }
 
 /* A glTF textureInfo: {"index": texture, "texCoord": set}; nothing for -1. */
-static void json_texture_info(json_builder* b, cJSON* parent, const char* key, int texture, int texcoord) {
+static void sw__json_texture_info(sw__json_builder* b, cJSON* parent, const char* key, int texture, int texcoord) {
     if (texture < 0) return;
-    cJSON* info = json_object(b, parent, key);
-    json_int(b, info, "index", texture);
-    json_int(b, info, "texCoord", texcoord);
+    cJSON* info = sw__json_object(b, parent, key);
+    sw__json_int(b, info, "index", texture);
+    sw__json_int(b, info, "texCoord", texcoord);
 }
 
-static void json_glint(json_builder* b, cJSON* glints, const sw_toon_glint* g) {
-    cJSON* set = json_object(b, glints, NULL);
-    json_add(b, set, "grid", json_float(g->grid));
-    json_add(b, set, "spotScale", json_float(g->spot_scale));
-    json_add(b, set, "phaseRate", json_float(g->phase_rate));
-    json_add(b, set, "activeWidth", json_float(g->active_width));
-    json_add(b, set, "intensity", json_float(g->intensity));
-    json_add(b, set, "lumaLerp", json_float(g->luma_lerp));
-    json_add(b, set, "color", json_floats(b, g->color, 3));
-    json_add(b, set, "cameraScale", json_float(g->camera_scale));
+static void sw__json_glint(sw__json_builder* b, cJSON* glints, const sw_toon_glint* g) {
+    cJSON* set = sw__json_object(b, glints, NULL);
+    sw__json_add(b, set, "grid", sw__json_float(g->grid));
+    sw__json_add(b, set, "spotScale", sw__json_float(g->spot_scale));
+    sw__json_add(b, set, "phaseRate", sw__json_float(g->phase_rate));
+    sw__json_add(b, set, "activeWidth", sw__json_float(g->active_width));
+    sw__json_add(b, set, "intensity", sw__json_float(g->intensity));
+    sw__json_add(b, set, "lumaLerp", sw__json_float(g->luma_lerp));
+    sw__json_add(b, set, "color", sw__json_floats(b, g->color, 3));
+    sw__json_add(b, set, "cameraScale", sw__json_float(g->camera_scale));
 }
 
 /* The skirt's two glint sets: the frame analysis' table. */
-static const sw_toon_glint skirt_glints[2] = {
+static const sw_toon_glint sw__skirt_glints[2] = {
     {100.0f, 0.015f, 0.5f, 0.2f, 1.68f, 1.0f, {1.472f, 1.211f, 0.944f}, 2.0f},
     {107.69f, 0.05f, 0.87f, 0.4f, 1.68f, 0.0f, {1.052f, 0.0068f, 0.0497f}, 3.0f},
 };
@@ -1863,222 +1946,264 @@ static const sw_toon_glint skirt_glints[2] = {
    0.25, on for 0.243 of the cycle, intensity 1.5), tinted warm white; and
    the tier set, whose grid the hair map's A picks (500 / 350.1 / 120);
    its time multiplier and colour are ours. */
-static const sw_toon_glint hair_glints[2] = {
+static const sw_toon_glint sw__hair_glints[2] = {
     {100.0f, 0.03f, 0.25f, 0.243f, 1.5f, 1.0f, {1.0f, 0.92f, 0.80f}, 1.0f},
     {350.1f, 0.03f, 0.4f, 0.243f, 1.5f, 1.0f, {1.0f, 0.80f, 0.62f}, 1.0f},
 };
 
 /* materials[m].extensions.SW_materials_toon. */
-static void json_toon(json_builder* b, cJSON* material, int m, const material_textures* t, int head_node) {
-    const demo_look* look = &looks[m];
-    cJSON* toon = json_object(b, json_object(b, material, "extensions"), "SW_materials_toon");
-    json_string(b, toon, "kind", toon_kind_name(look->kind));
-    json_texture_info(b, toon, "controlTexture", t->control, 0);
-    json_texture_info(b, toon, "rampTexture", t->ramp, 0);
-    json_add(b, toon, "shadeColor", json_floats(b, look->shade[0], 3));
-    cJSON* regions = json_array(b, toon, "regionEnabled");
-    for (int g = 0; g < SW_TOON_REGION_COUNT; g++) json_add(b, regions, NULL, cJSON_CreateBool(g < LOOK_GROUPS));
-    json_add(b, toon, "lightArea", json_float(0.55f));
-    json_add(b, toon, "rampWidth", json_float(1.0f));
-    if (m == M_SKIRT) {
+static void sw__json_toon(sw__json_builder* b, cJSON* material, int m, const sw__material_textures* t, int head_node) {
+    const sw__demo_look* look = &sw__looks[m];
+    cJSON* toon = sw__json_object(b, sw__json_object(b, material, "extensions"), "SW_materials_toon");
+    sw__json_string(b, toon, "kind", sw__toon_kind_name(look->kind));
+    sw__json_texture_info(b, toon, "controlTexture", t->control, 0);
+    sw__json_texture_info(b, toon, "rampTexture", t->ramp, 0);
+    sw__json_add(b, toon, "shadeColor", sw__json_floats(b, look->shade[0], 3));
+    cJSON* regions = sw__json_array(b, toon, "regionEnabled");
+    for (int g = 0; g < SW_TOON_REGION_COUNT; g++)
+        sw__json_add(b, regions, NULL, cJSON_CreateBool(g < SW__LOOK_GROUPS));
+    sw__json_add(b, toon, "lightArea", sw__json_float(0.55f));
+    sw__json_add(b, toon, "rampWidth", sw__json_float(1.0f));
+    if (m == SW__M_SKIRT) {
         /* Back faces: the lining's UVs, always on the dark side (as the
            analysis' frame draws its skirt). */
-        json_bool(b, toon, "backUv1", true);
-        json_bool(b, toon, "backForceDark", true);
+        sw__json_bool(b, toon, "backUv1", true);
+        sw__json_bool(b, toon, "backForceDark", true);
     }
-    cJSON* glints = json_array(b, toon, "glints"); /* empty: none (the body kind's default is the skirt's) */
-    const sw_toon_glint* sets = m == M_SKIRT ? skirt_glints : m == M_HAIR ? hair_glints : NULL;
-    for (int i = 0; sets && i < 2; i++) json_glint(b, glints, &sets[i]);
+    cJSON* glints = sw__json_array(b, toon, "glints"); /* empty: none (the body kind's default is the skirt's) */
+    const sw_toon_glint* sets = m == SW__M_SKIRT ? sw__skirt_glints : m == SW__M_HAIR ? sw__hair_glints : NULL;
+    for (int i = 0; sets && i < 2; i++) sw__json_glint(b, glints, &sets[i]);
     if (look->kind == SW_TOON_HAIR) {
         /* The glint mask (B) and tier (A), kept out of the core
            normalTexture: its B is no normal's Z, so PBR viewers would light
            the hair from inside. */
-        json_texture_info(b, toon, "normalTexture", t->hair_map, 0);
+        sw__json_texture_info(b, toon, "normalTexture", t->hair_map, 0);
         /* The analysis' two bands (lower bounds lost: 0), coloured warm. */
         static const float exponent[2] = {6.4f, 5.0f}, upper[2] = {0.844f, 0.773f}, intensity[2] = {0.099f, 0.399f},
                            color[2][3] = {{1.0f, 0.92f, 0.85f}, {1.0f, 0.72f, 0.56f}};
-        json_add(b, toon, "viewLift", json_float(-0.06f));
-        cJSON* bands = json_array(b, toon, "bands");
+        sw__json_add(b, toon, "viewLift", sw__json_float(-0.06f));
+        cJSON* bands = sw__json_array(b, toon, "bands");
         for (int i = 0; i < 2; i++) {
-            cJSON* band = json_object(b, bands, NULL);
-            json_add(b, band, "exponent", json_float(exponent[i]));
-            json_add(b, band, "lower", json_float(0.0f));
-            json_add(b, band, "upper", json_float(upper[i]));
-            json_add(b, band, "intensity", json_float(intensity[i]));
-            json_add(b, band, "color", json_floats(b, color[i], 3));
+            cJSON* band = sw__json_object(b, bands, NULL);
+            sw__json_add(b, band, "exponent", sw__json_float(exponent[i]));
+            sw__json_add(b, band, "lower", sw__json_float(0.0f));
+            sw__json_add(b, band, "upper", sw__json_float(upper[i]));
+            sw__json_add(b, band, "intensity", sw__json_float(intensity[i]));
+            sw__json_add(b, band, "color", sw__json_floats(b, color[i], 3));
         }
     }
-    json_add(b, toon, "rimColor", json_floats(b, look->rim_color, 3));
-    json_add(b, toon, "rimWidth", json_float(0.3f));
-    json_add(b, toon, "rimPower", json_float(2.0f));
+    sw__json_add(b, toon, "rimColor", sw__json_floats(b, look->rim_color, 3));
+    sw__json_add(b, toon, "rimWidth", sw__json_float(0.3f));
+    sw__json_add(b, toon, "rimPower", sw__json_float(2.0f));
     if (look->kind == SW_TOON_FACE) {
-        json_texture_info(b, toon, "faceSdfTexture", t->face_sdf, 0);
-        json_int(b, toon, "headNode", head_node);
-        json_add(b, toon, "sdfSteepness", json_float(FACE_SDF_STEEPNESS));
-        json_bool(b, toon, "sdfMirror", true);
+        sw__json_texture_info(b, toon, "faceSdfTexture", t->face_sdf, 0);
+        sw__json_int(b, toon, "headNode", head_node);
+        sw__json_add(b, toon, "sdfSteepness", sw__json_float(SW__FACE_SDF_STEEPNESS));
+        sw__json_bool(b, toon, "sdfMirror", true);
     }
-    json_bool(b, toon, "outline", true);
-    json_add(b, toon, "outlineWidth", json_float(look->outline_width));
-    json_add(b, toon, "outlineColor", json_floats(b, look->outline_color, 3));
+    sw__json_bool(b, toon, "outline", true);
+    sw__json_add(b, toon, "outlineWidth", sw__json_float(look->outline_width));
+    sw__json_add(b, toon, "outlineColor", sw__json_floats(b, look->outline_color, 3));
+}
+
+/* Everything the GLB is assembled from. */
+typedef struct sw__demo_build {
+    sw__demo_skeleton sk;
+    sw__demo_mesh mesh;
+    sw__glb_writer* w; /* large: on the heap */
+    sw__clip_keys keys[SW__CLIP_COUNT];
+    int inverse_binds; /* accessor */
+    sw__primitive_accessors prims[SW__MATERIAL_COUNT];
+    sw__clip_accessors anims[SW__CLIP_COUNT];
+    sw__material_textures textures[SW__MATERIAL_COUNT];
+} sw__demo_build;
+
+/* "asset", "scene", "scenes" and "nodes": the joints in their order,
+   the body's node between the body joints and the spring joints. */
+static void sw__json_scene_nodes(sw__json_builder* b, cJSON* root, const sw__demo_skeleton* sk) {
+    cJSON* asset = sw__json_object(b, root, "asset");
+    sw__json_string(b, asset, "version", "2.0");
+    sw__json_string(b, asset, "generator", "sinew " SW_VERSION_STRING " built-in demo character");
+    sw__json_int(b, root, "scene", 0);
+    cJSON* scene = sw__json_object(b, sw__json_array(b, root, "scenes"), NULL);
+    sw__json_string(b, scene, "name", "demo character");
+    cJSON* roots = sw__json_array(b, scene, "nodes");
+    sw__json_int(b, roots, NULL, SW__J_PELVIS);
+    sw__json_int(b, roots, NULL, SW__BODY_NODE);
+
+    cJSON* nodes = sw__json_array(b, root, "nodes");
+    for (int node_index = 0; node_index <= SW__JOINT_COUNT; node_index++) {
+        if (node_index == SW__BODY_NODE) {
+            cJSON* body = sw__json_object(b, nodes, NULL);
+            sw__json_string(b, body, "name", "body");
+            sw__json_int(b, body, "mesh", 0);
+            sw__json_int(b, body, "skin", 0);
+            continue;
+        }
+        int n = node_index < SW__BODY_NODE ? node_index : node_index - 1;
+        cJSON* node = sw__json_object(b, nodes, NULL);
+        sw_vec3 t = sw__rest_local_translation(sk, n);
+        float translation[3] = {t.x, t.y, t.z};
+        sw__json_string(b, node, "name", sw__joint_names[n]);
+        sw__json_add(b, node, "translation", sw__json_floats(b, translation, 3));
+        cJSON* children = NULL;
+        for (int c = 0; c < SW__JOINT_COUNT; c++) {
+            if (sw__joint_parents[c] != n) continue;
+            if (!children) children = sw__json_array(b, node, "children");
+            sw__json_int(b, children, NULL, sw__joint_node(c));
+        }
+    }
+}
+
+/* "skins": one skin over every joint. */
+static void sw__json_skin(sw__json_builder* b, cJSON* root, int inverse_binds) {
+    cJSON* skin = sw__json_object(b, sw__json_array(b, root, "skins"), NULL);
+    sw__json_string(b, skin, "name", "skeleton");
+    sw__json_int(b, skin, "inverseBindMatrices", inverse_binds);
+    sw__json_int(b, skin, "skeleton", SW__J_PELVIS);
+    cJSON* joints = sw__json_array(b, skin, "joints");
+    for (int n = 0; n < SW__JOINT_COUNT; n++) sw__json_int(b, joints, NULL, sw__joint_node(n));
+}
+
+/* "meshes": the body, one primitive per material. */
+static void sw__json_mesh(sw__json_builder* b, cJSON* root, const sw__primitive_accessors* prims) {
+    cJSON* mesh = sw__json_object(b, sw__json_array(b, root, "meshes"), NULL);
+    sw__json_string(b, mesh, "name", "body");
+    cJSON* primitives = sw__json_array(b, mesh, "primitives");
+    for (int m = 0; m < SW__MATERIAL_COUNT; m++) {
+        const sw__primitive_accessors* a = &prims[m];
+        cJSON* primitive = sw__json_object(b, primitives, NULL);
+        cJSON* attributes = sw__json_object(b, primitive, "attributes");
+        sw__json_int(b, attributes, "POSITION", a->position);
+        sw__json_int(b, attributes, "NORMAL", a->normal);
+        sw__json_int(b, attributes, "TANGENT", a->tangent);
+        sw__json_int(b, attributes, "TEXCOORD_0", a->texcoord);
+        if (a->texcoord1 >= 0) sw__json_int(b, attributes, "TEXCOORD_1", a->texcoord1);
+        sw__json_int(b, attributes, "JOINTS_0", a->joints);
+        sw__json_int(b, attributes, "WEIGHTS_0", a->weights);
+        sw__json_int(b, primitive, "indices", a->indices);
+        sw__json_int(b, primitive, "material", m);
+        sw__json_int(b, primitive, "mode", 4);
+    }
+}
+
+/* "materials": metallic-roughness and SW_materials_toon. */
+static void sw__json_materials(sw__json_builder* b, cJSON* root, const sw__material_textures* textures) {
+    cJSON* materials_json = sw__json_array(b, root, "materials");
+    for (int m = 0; m < SW__MATERIAL_COUNT; m++) {
+        cJSON* material = sw__json_object(b, materials_json, NULL);
+        sw__json_string(b, material, "name", sw__looks[m].name);
+        cJSON* pbr = sw__json_object(b, material, "pbrMetallicRoughness");
+        sw__json_add(b, pbr, "baseColorFactor", sw__json_floats(b, sw__looks[m].base_color, 4));
+        sw__json_texture_info(b, pbr, "baseColorTexture", textures[m].base, 0);
+        sw__json_int(b, pbr, "metallicFactor", 0);
+        sw__json_add(b, pbr, "roughnessFactor", sw__json_float(sw__looks[m].roughness));
+        if (m == SW__M_SKIRT) sw__json_bool(b, material, "doubleSided", true);
+        sw__json_toon(b, material, m, &textures[m], sw__joint_node(SW__J_HEAD));
+    }
+}
+
+/* "samplers", "images" (PNG in bufferViews after the accessors') and
+   "textures", one per image. */
+static void sw__json_images(sw__json_builder* b, cJSON* root, const sw__glb_writer* w) {
+    static const int wrap_clamp = 33071, linear = 9729, linear_mipmap_linear = 9987;
+    cJSON* sampler_list = sw__json_array(b, root, "samplers");
+    for (int s = 0; s < SW__SAMPLER_COUNT; s++) {
+        cJSON* sampler = sw__json_object(b, sampler_list, NULL);
+        sw__json_int(b, sampler, "magFilter", linear);
+        sw__json_int(b, sampler, "minFilter", s == SW__SAMPLER_MIPMAPPED ? linear_mipmap_linear : linear);
+        sw__json_int(b, sampler, "wrapS", wrap_clamp);
+        sw__json_int(b, sampler, "wrapT", wrap_clamp);
+    }
+    cJSON* images = sw__json_array(b, root, "images");
+    cJSON* textures_json = sw__json_array(b, root, "textures");
+    for (int i = 0; i < w->image_count; i++) {
+        cJSON* image = sw__json_object(b, images, NULL);
+        sw__json_string(b, image, "name", w->images[i].name);
+        sw__json_int(b, image, "bufferView", w->accessor_count + i);
+        sw__json_string(b, image, "mimeType", "image/png");
+        cJSON* texture = sw__json_object(b, textures_json, NULL);
+        sw__json_int(b, texture, "sampler", w->images[i].sampler);
+        sw__json_int(b, texture, "source", i);
+    }
+}
+
+/* "animations": one sampler per channel, the pelvis's translation, then
+   every body joint's rotation. */
+static void sw__json_animations(sw__json_builder* b, cJSON* root, const sw__clip_accessors* anims) {
+    cJSON* animations = sw__json_array(b, root, "animations");
+    for (size_t c = 0; c < SW__CLIP_COUNT; c++) {
+        const sw__clip_accessors* a = &anims[c];
+        cJSON* animation = sw__json_object(b, animations, NULL);
+        sw__json_string(b, animation, "name", sw__clips[c].name);
+        cJSON* channels = sw__json_array(b, animation, "channels");
+        cJSON* samplers = sw__json_array(b, animation, "samplers");
+        for (int k = 0; k <= SW__BODY_JOINT_COUNT; k++) {
+            /* k = 0: the pelvis's translation; k ≥ 1: joint k − 1's rotation */
+            cJSON* channel = sw__json_object(b, channels, NULL);
+            sw__json_int(b, channel, "sampler", k);
+            cJSON* target = sw__json_object(b, channel, "target");
+            sw__json_int(b, target, "node", k == 0 ? SW__J_PELVIS : k - 1);
+            sw__json_string(b, target, "path", k == 0 ? "translation" : "rotation");
+            cJSON* sampler = sw__json_object(b, samplers, NULL);
+            sw__json_int(b, sampler, "input", a->times);
+            sw__json_int(b, sampler, "output", k == 0 ? a->translation : a->rotation[k - 1]);
+            sw__json_string(b, sampler, "interpolation", "LINEAR");
+        }
+    }
+}
+
+/* "accessors", "bufferViews" (one per accessor, then one per image) and
+   "buffers": the GLB's BIN chunk. */
+static void sw__json_buffers(sw__json_builder* b, cJSON* root, const sw__glb_writer* w) {
+    cJSON* accessors = sw__json_array(b, root, "accessors");
+    for (int i = 0; i < w->accessor_count; i++) {
+        const sw__gltf_accessor* a = &w->accessors[i];
+        cJSON* accessor = sw__json_object(b, accessors, NULL);
+        sw__json_int(b, accessor, "bufferView", i);
+        sw__json_int(b, accessor, "componentType", a->component_type);
+        sw__json_int(b, accessor, "count", (double)a->count);
+        sw__json_string(b, accessor, "type", a->type);
+        if (a->bound_count) {
+            sw__json_add(b, accessor, "min", sw__json_floats(b, a->min, a->bound_count));
+            sw__json_add(b, accessor, "max", sw__json_floats(b, a->max, a->bound_count));
+        }
+    }
+    cJSON* views = sw__json_array(b, root, "bufferViews");
+    for (int i = 0; i < w->accessor_count; i++) {
+        const sw__gltf_accessor* a = &w->accessors[i];
+        cJSON* view = sw__json_object(b, views, NULL);
+        sw__json_int(b, view, "buffer", 0);
+        sw__json_int(b, view, "byteOffset", (double)a->view_offset);
+        sw__json_int(b, view, "byteLength", (double)a->view_length);
+        if (a->view_target) sw__json_int(b, view, "target", a->view_target);
+    }
+    for (int i = 0; i < w->image_count; i++) {
+        cJSON* view = sw__json_object(b, views, NULL);
+        sw__json_int(b, view, "buffer", 0);
+        sw__json_int(b, view, "byteOffset", (double)w->images[i].view_offset);
+        sw__json_int(b, view, "byteLength", (double)w->images[i].view_length);
+    }
+    cJSON* buffer = sw__json_object(b, sw__json_array(b, root, "buffers"), NULL);
+    sw__json_int(b, buffer, "byteLength", (double)w->bin.size);
 }
 
 /* The glTF JSON; NULL when an allocation failed. */
-static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inverse_binds,
-                         const primitive_accessors* prims, const clip_accessors* anims,
-                         const material_textures* textures) {
-    json_builder b = {false};
+static cJSON* sw__build_json(const sw__demo_build* d) {
+    sw__json_builder b = {false};
     sw__cjson_use_allocator();
     cJSON* root = cJSON_CreateObject();
     if (!root) return NULL;
-
-    cJSON* asset = json_object(&b, root, "asset");
-    json_string(&b, asset, "version", "2.0");
-    json_string(&b, asset, "generator", "sinew " SW_VERSION_STRING " built-in demo character");
-    json_int(&b, root, "scene", 0);
-    cJSON* scene = json_object(&b, json_array(&b, root, "scenes"), NULL);
-    json_string(&b, scene, "name", "demo character");
-    cJSON* roots = json_array(&b, scene, "nodes");
-    json_int(&b, roots, NULL, J_PELVIS);
-    json_int(&b, roots, NULL, BODY_NODE);
-
-    cJSON* nodes = json_array(&b, root, "nodes");
-    for (int node_index = 0; node_index <= JOINT_COUNT; node_index++) {
-        if (node_index == BODY_NODE) {
-            cJSON* body = json_object(&b, nodes, NULL);
-            json_string(&b, body, "name", "body");
-            json_int(&b, body, "mesh", 0);
-            json_int(&b, body, "skin", 0);
-            continue;
-        }
-        int n = node_index < BODY_NODE ? node_index : node_index - 1;
-        cJSON* node = json_object(&b, nodes, NULL);
-        sw_vec3 t = rest_local_translation(sk, n);
-        float translation[3] = {t.x, t.y, t.z};
-        json_string(&b, node, "name", joint_names[n]);
-        json_add(&b, node, "translation", json_floats(&b, translation, 3));
-        cJSON* children = NULL;
-        for (int c = 0; c < JOINT_COUNT; c++) {
-            if (joint_parents[c] != n) continue;
-            if (!children) children = json_array(&b, node, "children");
-            json_int(&b, children, NULL, joint_node(c));
-        }
-    }
-
-    cJSON* skin = json_object(&b, json_array(&b, root, "skins"), NULL);
-    json_string(&b, skin, "name", "skeleton");
-    json_int(&b, skin, "inverseBindMatrices", inverse_binds);
-    json_int(&b, skin, "skeleton", J_PELVIS);
-    cJSON* joints = json_array(&b, skin, "joints");
-    for (int n = 0; n < JOINT_COUNT; n++) json_int(&b, joints, NULL, joint_node(n));
-
-    cJSON* mesh = json_object(&b, json_array(&b, root, "meshes"), NULL);
-    json_string(&b, mesh, "name", "body");
-    cJSON* primitives = json_array(&b, mesh, "primitives");
-    for (int m = 0; m < MATERIAL_COUNT; m++) {
-        const primitive_accessors* a = &prims[m];
-        cJSON* primitive = json_object(&b, primitives, NULL);
-        cJSON* attributes = json_object(&b, primitive, "attributes");
-        json_int(&b, attributes, "POSITION", a->position);
-        json_int(&b, attributes, "NORMAL", a->normal);
-        json_int(&b, attributes, "TANGENT", a->tangent);
-        json_int(&b, attributes, "TEXCOORD_0", a->texcoord);
-        if (a->texcoord1 >= 0) json_int(&b, attributes, "TEXCOORD_1", a->texcoord1);
-        json_int(&b, attributes, "JOINTS_0", a->joints);
-        json_int(&b, attributes, "WEIGHTS_0", a->weights);
-        json_int(&b, primitive, "indices", a->indices);
-        json_int(&b, primitive, "material", m);
-        json_int(&b, primitive, "mode", 4);
-    }
-
-    cJSON* materials_json = json_array(&b, root, "materials");
-    for (int m = 0; m < MATERIAL_COUNT; m++) {
-        cJSON* material = json_object(&b, materials_json, NULL);
-        json_string(&b, material, "name", looks[m].name);
-        cJSON* pbr = json_object(&b, material, "pbrMetallicRoughness");
-        json_add(&b, pbr, "baseColorFactor", json_floats(&b, looks[m].base_color, 4));
-        json_texture_info(&b, pbr, "baseColorTexture", textures[m].base, 0);
-        json_int(&b, pbr, "metallicFactor", 0);
-        json_add(&b, pbr, "roughnessFactor", json_float(looks[m].roughness));
-        if (m == M_SKIRT) json_bool(&b, material, "doubleSided", true);
-        json_toon(&b, material, m, &textures[m], joint_node(J_HEAD));
-    }
-
-    static const int wrap_clamp = 33071, linear = 9729, linear_mipmap_linear = 9987;
-    cJSON* sampler_list = json_array(&b, root, "samplers");
-    for (int s = 0; s < SAMPLER_COUNT; s++) {
-        cJSON* sampler = json_object(&b, sampler_list, NULL);
-        json_int(&b, sampler, "magFilter", linear);
-        json_int(&b, sampler, "minFilter", s == SAMPLER_MIPMAPPED ? linear_mipmap_linear : linear);
-        json_int(&b, sampler, "wrapS", wrap_clamp);
-        json_int(&b, sampler, "wrapT", wrap_clamp);
-    }
-    cJSON* images = json_array(&b, root, "images");
-    cJSON* textures_json = json_array(&b, root, "textures");
-    for (int i = 0; i < w->image_count; i++) {
-        cJSON* image = json_object(&b, images, NULL);
-        json_string(&b, image, "name", w->images[i].name);
-        json_int(&b, image, "bufferView", w->accessor_count + i);
-        json_string(&b, image, "mimeType", "image/png");
-        cJSON* texture = json_object(&b, textures_json, NULL);
-        json_int(&b, texture, "sampler", w->images[i].sampler);
-        json_int(&b, texture, "source", i);
-    }
-
-    /* One sampler per channel: the pelvis's translation, then every body joint's rotation. */
-    cJSON* animations = json_array(&b, root, "animations");
-    for (size_t c = 0; c < CLIP_COUNT; c++) {
-        const clip_accessors* a = &anims[c];
-        cJSON* animation = json_object(&b, animations, NULL);
-        json_string(&b, animation, "name", clips[c].name);
-        cJSON* channels = json_array(&b, animation, "channels");
-        cJSON* samplers = json_array(&b, animation, "samplers");
-        for (int k = 0; k <= BODY_JOINT_COUNT; k++) {
-            /* k = 0: the pelvis's translation; k ≥ 1: joint k − 1's rotation */
-            cJSON* channel = json_object(&b, channels, NULL);
-            json_int(&b, channel, "sampler", k);
-            cJSON* target = json_object(&b, channel, "target");
-            json_int(&b, target, "node", k == 0 ? J_PELVIS : k - 1);
-            json_string(&b, target, "path", k == 0 ? "translation" : "rotation");
-            cJSON* sampler = json_object(&b, samplers, NULL);
-            json_int(&b, sampler, "input", a->times);
-            json_int(&b, sampler, "output", k == 0 ? a->translation : a->rotation[k - 1]);
-            json_string(&b, sampler, "interpolation", "LINEAR");
-        }
-    }
-
-    cJSON* accessors = json_array(&b, root, "accessors");
-    for (int i = 0; i < w->accessor_count; i++) {
-        const gltf_accessor* a = &w->accessors[i];
-        cJSON* accessor = json_object(&b, accessors, NULL);
-        json_int(&b, accessor, "bufferView", i);
-        json_int(&b, accessor, "componentType", a->component_type);
-        json_int(&b, accessor, "count", (double)a->count);
-        json_string(&b, accessor, "type", a->type);
-        if (a->bound_count) {
-            json_add(&b, accessor, "min", json_floats(&b, a->min, a->bound_count));
-            json_add(&b, accessor, "max", json_floats(&b, a->max, a->bound_count));
-        }
-    }
-    cJSON* views = json_array(&b, root, "bufferViews");
-    for (int i = 0; i < w->accessor_count; i++) {
-        const gltf_accessor* a = &w->accessors[i];
-        cJSON* view = json_object(&b, views, NULL);
-        json_int(&b, view, "buffer", 0);
-        json_int(&b, view, "byteOffset", (double)a->view_offset);
-        json_int(&b, view, "byteLength", (double)a->view_length);
-        if (a->view_target) json_int(&b, view, "target", a->view_target);
-    }
-    for (int i = 0; i < w->image_count; i++) {
-        cJSON* view = json_object(&b, views, NULL);
-        json_int(&b, view, "buffer", 0);
-        json_int(&b, view, "byteOffset", (double)w->images[i].view_offset);
-        json_int(&b, view, "byteLength", (double)w->images[i].view_length);
-    }
-    cJSON* buffer = json_object(&b, json_array(&b, root, "buffers"), NULL);
-    json_int(&b, buffer, "byteLength", (double)w->bin.size);
-    cJSON* used = json_array(&b, root, "extensionsUsed");
-    json_spring_bones(&b, root, used);
-    json_string(&b, used, NULL, "SW_materials_toon");
+    sw__json_scene_nodes(&b, root, &d->sk);
+    sw__json_skin(&b, root, d->inverse_binds);
+    sw__json_mesh(&b, root, d->prims);
+    sw__json_materials(&b, root, d->textures);
+    sw__json_images(&b, root, d->w);
+    sw__json_animations(&b, root, d->anims);
+    sw__json_buffers(&b, root, d->w);
+    cJSON* used = sw__json_array(&b, root, "extensionsUsed");
+    sw__json_spring_bones(&b, root, used);
+    sw__json_string(&b, used, NULL, "SW_materials_toon");
 
     if (b.failed) {
         cJSON_Delete(root);
@@ -2087,40 +2212,40 @@ static cJSON* build_json(const demo_skeleton* sk, const glb_writer* w, int inver
     return root;
 }
 
-static void put_u32(unsigned char* p, uint32_t v) {
+static void sw__put_u32(unsigned char* p, uint32_t v) {
     p[0] = (unsigned char)(v & 0xff), p[1] = (unsigned char)((v >> 8) & 0xff);
     p[2] = (unsigned char)((v >> 16) & 0xff), p[3] = (unsigned char)(v >> 24);
 }
 
 /* Every material's painted maps and ramp, as PNG images (not the face's
    shadow map, which needs the GLB). */
-static bool add_textures(glb_writer* w, const demo_mesh* mesh, material_textures* textures) {
-    uint8_t* pixels = sw__malloc((size_t)MAX_MAP_SIZE * MAX_MAP_SIZE * 4);
+static bool sw__add_textures(sw__glb_writer* w, const sw__demo_mesh* mesh, sw__material_textures* textures) {
+    uint8_t* pixels = sw__malloc((size_t)SW__MAX_MAP_SIZE * SW__MAX_MAP_SIZE * 4);
     if (!pixels) return false;
     char name[24];
     bool ok = true;
     int width, height;
-    for (int m = 0; m < MATERIAL_COUNT && ok; m++) {
-        material_textures* t = &textures[m];
+    for (int m = 0; m < SW__MATERIAL_COUNT && ok; m++) {
+        sw__material_textures* t = &textures[m];
         t->base = t->control = t->ramp = t->hair_map = t->face_sdf = -1;
-        const char* material = looks[m].name;
-        if (looks[m].base_texture) {
-            map_size(m, MAP_BASE, &width, &height);
-            ok &= paint_texture(mesh, m, MAP_BASE, width, height, 3, pixels);
+        const char* material = sw__looks[m].name;
+        if (sw__looks[m].base_texture) {
+            sw__map_size(m, SW__MAP_BASE, &width, &height);
+            ok &= sw__paint_texture(mesh, m, SW__MAP_BASE, width, height, 3, pixels);
             snprintf(name, sizeof name, "%s_base", material);
-            t->base = add_png(w, name, pixels, width, height, 3, SAMPLER_MIPMAPPED);
+            t->base = sw__add_png(w, name, pixels, width, height, 3, SW__SAMPLER_MIPMAPPED);
         }
-        map_size(m, MAP_CONTROL, &width, &height);
-        ok &= paint_texture(mesh, m, MAP_CONTROL, width, height, 4, pixels);
+        sw__map_size(m, SW__MAP_CONTROL, &width, &height);
+        ok &= sw__paint_texture(mesh, m, SW__MAP_CONTROL, width, height, 4, pixels);
         snprintf(name, sizeof name, "%s_control", material);
-        t->control = add_png(w, name, pixels, width, height, 4, SAMPLER_MIPMAPPED);
-        paint_ramp(&looks[m], pixels);
+        t->control = sw__add_png(w, name, pixels, width, height, 4, SW__SAMPLER_MIPMAPPED);
+        sw__paint_ramp(&sw__looks[m], pixels);
         snprintf(name, sizeof name, "%s_ramp", material);
-        t->ramp = add_png(w, name, pixels, SW_TOON_RAMP_WIDTH, SW_TOON_RAMP_HEIGHT, 3, SAMPLER_EXACT);
-        if (m == M_HAIR) {
-            map_size(m, MAP_HAIR, &width, &height);
-            ok &= paint_texture(mesh, m, MAP_HAIR, width, height, 4, pixels);
-            t->hair_map = add_png(w, "hair_glint_mask", pixels, width, height, 4, SAMPLER_MIPMAPPED);
+        t->ramp = sw__add_png(w, name, pixels, SW_TOON_RAMP_WIDTH, SW_TOON_RAMP_HEIGHT, 3, SW__SAMPLER_EXACT);
+        if (m == SW__M_HAIR) {
+            sw__map_size(m, SW__MAP_HAIR, &width, &height);
+            ok &= sw__paint_texture(mesh, m, SW__MAP_HAIR, width, height, 4, pixels);
+            t->hair_map = sw__add_png(w, "hair_glint_mask", pixels, width, height, 4, SW__SAMPLER_MIPMAPPED);
         }
     }
     sw__free(pixels);
@@ -2129,143 +2254,157 @@ static bool add_textures(glb_writer* w, const demo_mesh* mesh, material_textures
 
 /* The GLB of the writer's buffers and images: a block for free() in
    *out_glb, or false when memory ran out. */
-static bool assemble_glb(const demo_skeleton* sk, glb_writer* w, int inverse_binds, const primitive_accessors* prims,
-                         const clip_accessors* anims, const material_textures* textures, unsigned char** out_glb,
-                         size_t* out_size) {
-    buffer_align4(&w->bin, 0);
+static bool sw__assemble_glb(sw__demo_build* d, uint8_t** out_glb, size_t* out_size) {
+    sw__glb_writer* w = d->w;
+    sw__buffer_align4(&w->bin, 0);
     if (w->failed || w->bin.failed) return false;
-    cJSON* tree = build_json(sk, w, inverse_binds, prims, anims, textures);
+    cJSON* tree = sw__build_json(d);
     char* text = tree ? cJSON_PrintUnformatted(tree) : NULL;
     cJSON_Delete(tree);
     if (!text) return false;
     size_t json_size = (strlen(text) + 3) / 4 * 4;
     size_t total = 12 + 8 + json_size + 8 + w->bin.size;
-    unsigned char* glb = total <= UINT32_MAX ? sw__malloc(total) : NULL;
+    uint8_t* glb = total <= UINT32_MAX ? sw__malloc(total) : NULL;
     if (!glb) {
         cJSON_free(text);
         return false;
     }
-    put_u32(glb, 0x46546C67u); /* "glTF" */
-    put_u32(glb + 4, 2);
-    put_u32(glb + 8, (uint32_t)total);
-    put_u32(glb + 12, (uint32_t)json_size);
-    put_u32(glb + 16, 0x4E4F534Au); /* "JSON" */
+    sw__put_u32(glb, 0x46546C67u); /* "glTF" */
+    sw__put_u32(glb + 4, 2);
+    sw__put_u32(glb + 8, (uint32_t)total);
+    sw__put_u32(glb + 12, (uint32_t)json_size);
+    sw__put_u32(glb + 16, 0x4E4F534Au); /* "JSON" */
     memset(glb + 20, ' ', json_size);
     memcpy(glb + 20, text, strlen(text));
     cJSON_free(text);
     unsigned char* bin = glb + 20 + json_size;
-    put_u32(bin, (uint32_t)w->bin.size);
-    put_u32(bin + 4, 0x004E4942u); /* "BIN\0" */
+    sw__put_u32(bin, (uint32_t)w->bin.size);
+    sw__put_u32(bin + 4, 0x004E4942u); /* "BIN\0" */
     memcpy(bin + 8, w->bin.data, w->bin.size);
     *out_glb = glb;
     *out_size = total;
     return true;
 }
 
-sw_result sw_demo_character_glb(void** out_data, size_t* out_size, sw_diag* diag) {
-    SW_ASSERT(out_data && out_size);
-    *out_data = NULL;
-    *out_size = 0;
+static void sw__free_build(sw__demo_build* d) {
+    sw__free_mesh(&d->mesh);
+    for (size_t c = 0; c < SW__CLIP_COUNT; c++) sw__free_clip_keys(&d->keys[c]);
+    if (d->w) sw__free(d->w->bin.data);
+    sw__free(d->w);
+    d->w = NULL;
+}
 
-    demo_skeleton sk;
-    build_skeleton(&sk);
-    demo_mesh mesh;
-    memset(&mesh, 0, sizeof mesh);
-    glb_writer* w = sw__calloc(1, sizeof *w);
-    clip_keys keys[CLIP_COUNT];
-    memset(keys, 0, sizeof keys);
-    unsigned char* glb = NULL;
-    size_t total = 0;
-    const char* stage = "the writer";
-    sw_result result = SW_ERR_OUT_OF_MEMORY;
-    char detail[sizeof diag->message + 2] = "";
-    if (!w) goto fail;
-
-    stage = "the mesh";
-    build_mesh(&mesh, &sk);
-    if (mesh.failed) goto fail;
-
-    stage = "the buffers";
-    float inverse_bind[JOINT_COUNT][16];
-    for (int n = 0; n < JOINT_COUNT; n++) {
+/* The inverse bind matrices and every primitive's vertex streams and
+   indices; false when memory ran out. */
+static bool sw__write_mesh_buffers(sw__demo_build* d) {
+    float inverse_bind[SW__JOINT_COUNT][16];
+    for (int n = 0; n < SW__JOINT_COUNT; n++) {
         /* Column-major identity with the translation −p in the last column. */
         memset(inverse_bind[n], 0, sizeof inverse_bind[n]);
         inverse_bind[n][0] = inverse_bind[n][5] = inverse_bind[n][10] = inverse_bind[n][15] = 1.0f;
-        inverse_bind[n][12] = -sk.position[n].x;
-        inverse_bind[n][13] = -sk.position[n].y;
-        inverse_bind[n][14] = -sk.position[n].z;
+        inverse_bind[n][12] = -d->sk.position[n].x;
+        inverse_bind[n][13] = -d->sk.position[n].y;
+        inverse_bind[n][14] = -d->sk.position[n].z;
     }
-    int inverse_binds = add_float_accessor(w, &inverse_bind[0][0], JOINT_COUNT, "MAT4", 0, false);
-    primitive_accessors prims[MATERIAL_COUNT];
-    for (int m = 0; m < MATERIAL_COUNT; m++)
-        if (!write_primitive(w, &mesh.primitives[m], m == M_SKIRT, &prims[m])) goto fail;
+    d->inverse_binds = sw__add_float_accessor(d->w, &inverse_bind[0][0], SW__JOINT_COUNT, "MAT4", 0, false);
+    for (int m = 0; m < SW__MATERIAL_COUNT; m++)
+        if (!sw__write_primitive(d->w, &d->mesh.primitives[m], m == SW__M_SKIRT, &d->prims[m])) return false;
+    return true;
+}
 
-    stage = "the clips";
-    clip_accessors anims[CLIP_COUNT];
-    for (size_t c = 0; c < CLIP_COUNT; c++) {
-        if (!sample_clip(&sk, &clips[c], &keys[c])) goto fail;
-        size_t n = (size_t)keys[c].key_count;
-        anims[c].times = add_float_accessor(w, keys[c].times, n, "SCALAR", 0, true);
-        anims[c].translation = add_float_accessor(w, keys[c].translations, n, "VEC3", 0, false);
-        for (int j = 0; j < BODY_JOINT_COUNT; j++)
-            anims[c].rotation[j] = add_float_accessor(w, &keys[c].rotations[(size_t)j * n * 4], n, "VEC4", 0, false);
+/* Every clip sampled, and its keys written as accessors; false when
+   memory ran out. */
+static bool sw__write_clips(sw__demo_build* d) {
+    sw__glb_writer* w = d->w;
+    for (size_t c = 0; c < SW__CLIP_COUNT; c++) {
+        sw__clip_keys* keys = &d->keys[c];
+        sw__clip_accessors* anim = &d->anims[c];
+        if (!sw__sample_clip(&d->sk, &sw__clips[c], keys)) return false;
+        size_t n = (size_t)keys->key_count;
+        anim->times = sw__add_float_accessor(w, keys->times, n, "SCALAR", 0, true);
+        anim->translation = sw__add_float_accessor(w, keys->translations, n, "VEC3", 0, false);
+        for (int j = 0; j < SW__BODY_JOINT_COUNT; j++)
+            anim->rotation[j] = sw__add_float_accessor(w, &keys->rotations[(size_t)j * n * 4], n, "VEC4", 0, false);
     }
-    buffer_align4(&w->bin, 0);
-    if (w->failed || w->bin.failed) goto fail;
+    sw__buffer_align4(&w->bin, 0);
+    return !w->failed && !w->bin.failed;
+}
 
-    stage = "the textures";
-    material_textures textures[MATERIAL_COUNT];
-    if (!add_textures(w, &mesh, textures)) goto fail;
-
-    /* The face map is baked from the face as the importer reads it: a
-       first GLB without it, loaded, baked, and the map added. The library
-       does this once, at build time (demo_face_sdf_gen.c writes the map
-       into demo_face_sdf.h), so that generating the character stays cheap;
-       the generator itself runs the bake here. */
-    stage = "the face shadow map";
+/* The face's shadow map, baked from the face as the importer reads it: a
+   first GLB without it, loaded, baked, and the map added. The library
+   does this once, at build time (demo_face_sdf_gen.c writes the map into
+   demo_face_sdf.h), so that generating the character stays cheap; the
+   generator itself runs the bake here. On failure, the face has no map
+   (textures[SW__M_FACE].face_sdf < 0) and *result and detail say why. */
+static void sw__add_face_sdf(sw__demo_build* d, sw_result* result, char* detail, size_t detail_size) {
 #ifdef SW_DEMO_FACE_SDF_BAKED
-    _Static_assert(sizeof sw__demo_face_sdf_rgba == (size_t)FACE_SDF_SIZE * FACE_SDF_SIZE * 4,
-                   "demo_face_sdf.h was made for another FACE_SDF_SIZE");
-    textures[M_FACE].face_sdf =
-        add_png(w, "face_sdf", sw__demo_face_sdf_rgba, FACE_SDF_SIZE, FACE_SDF_SIZE, 4, SAMPLER_EXACT);
+    (void)result, (void)detail, (void)detail_size;
+    _Static_assert(sizeof sw__demo_face_sdf_rgba == (size_t)SW__FACE_SDF_SIZE * SW__FACE_SDF_SIZE * 4,
+                   "demo_face_sdf.h was made for another SW__FACE_SDF_SIZE");
+    d->textures[SW__M_FACE].face_sdf = sw__add_png(d->w, "face_sdf", sw__demo_face_sdf_rgba, SW__FACE_SDF_SIZE,
+                                                   SW__FACE_SDF_SIZE, 4, SW__SAMPLER_EXACT);
 #else
-    uint8_t* sdf = sw__malloc((size_t)FACE_SDF_SIZE * FACE_SDF_SIZE * 4);
+    uint8_t* sdf = sw__malloc((size_t)SW__FACE_SDF_SIZE * SW__FACE_SDF_SIZE * 4);
     sw_model* model = NULL;
-    if (sdf && assemble_glb(&sk, w, inverse_binds, prims, anims, textures, &glb, &total)) {
+    uint8_t* glb = NULL;
+    size_t total = 0;
+    if (sdf && sw__assemble_glb(d, &glb, &total)) {
         sw_diag bake_diag;
-        result = sw_gltf_load_memory(glb, total, SW_DEMO_CHARACTER_NAME, NULL, NULL, &model, &bake_diag);
-        if (result == SW_OK)
-            result = sw_toon_bake_face_sdf(model, M_FACE, model->node_from_source[joint_node(J_HEAD)], FACE_SDF_SIZE,
-                                           sdf, &bake_diag);
-        if (result == SW_OK)
-            textures[M_FACE].face_sdf = add_png(w, "face_sdf", sdf, FACE_SDF_SIZE, FACE_SDF_SIZE, 4, SAMPLER_EXACT);
+        *result = sw_gltf_load_memory(glb, total, SW_DEMO_CHARACTER_NAME, NULL, NULL, &model, &bake_diag);
+        if (*result == SW_OK)
+            *result = sw_toon_bake_face_sdf(model, SW__M_FACE, model->node_from_source[sw__joint_node(SW__J_HEAD)],
+                                            SW__FACE_SDF_SIZE, sdf, &bake_diag);
+        if (*result == SW_OK)
+            d->textures[SW__M_FACE].face_sdf =
+                sw__add_png(d->w, "face_sdf", sdf, SW__FACE_SDF_SIZE, SW__FACE_SDF_SIZE, 4, SW__SAMPLER_EXACT);
         else /* our own GLB: only memory should fail, but say what did */
-            snprintf(detail, sizeof detail, ": %s", bake_diag.message);
+            snprintf(detail, detail_size, ": %s", bake_diag.message);
     }
     sw_model_free(model);
     sw__free(sdf);
     sw__free(glb);
-    glb = NULL;
 #endif
-    if (textures[M_FACE].face_sdf < 0) goto fail;
+}
 
+sw_result sw_demo_character_glb(uint8_t** out_glb, size_t* out_size, sw_diag* diag) {
+    SW_ASSERT(out_glb && out_size);
+    *out_glb = NULL;
+    *out_size = 0;
+
+    sw__demo_build d;
+    memset(&d, 0, sizeof d);
+    sw__build_skeleton(&d.sk);
+    d.w = sw__calloc(1, sizeof *d.w);
+    uint8_t* glb = NULL;
+    size_t total = 0;
+    const char* stage = "the writer";
+    sw_result result = SW_ERR_OUT_OF_MEMORY;
+    char detail[sizeof diag->message + 2] = "";
+    if (!d.w) goto fail;
+
+    stage = "the mesh";
+    sw__build_mesh(&d.mesh, &d.sk);
+    if (d.mesh.failed) goto fail;
+    stage = "the buffers";
+    if (!sw__write_mesh_buffers(&d)) goto fail;
+    stage = "the clips";
+    if (!sw__write_clips(&d)) goto fail;
+    stage = "the textures";
+    if (!sw__add_textures(d.w, &d.mesh, d.textures)) goto fail;
+    stage = "the face shadow map";
+    sw__add_face_sdf(&d, &result, detail, sizeof detail);
+    if (d.textures[SW__M_FACE].face_sdf < 0) goto fail;
     stage = "the GLB";
-    if (!assemble_glb(&sk, w, inverse_binds, prims, anims, textures, &glb, &total)) goto fail;
+    if (!sw__assemble_glb(&d, &glb, &total)) goto fail;
 
-    free_mesh(&mesh);
-    for (size_t c = 0; c < CLIP_COUNT; c++) free_clip_keys(&keys[c]);
-    sw__free(w->bin.data);
-    sw__free(w);
-    *out_data = glb;
+    sw__free_build(&d);
+    *out_glb = glb;
     *out_size = total;
     return SW_OK;
 
 fail:
     sw__free(glb);
-    free_mesh(&mesh);
-    for (size_t c = 0; c < CLIP_COUNT; c++) free_clip_keys(&keys[c]);
-    if (w) sw__free(w->bin.data);
-    sw__free(w);
+    sw__free_build(&d);
     if (result == SW_OK) result = SW_ERR_OUT_OF_MEMORY;
     if (result != SW_ERR_OUT_OF_MEMORY)
         return sw_diag_set(diag, result, -1, "demo character: building %s failed%s", stage, detail);
@@ -2273,4 +2412,4 @@ fail:
                        detail);
 }
 
-void sw_demo_free(void* data) { sw__free(data); }
+void sw_demo_character_glb_free(uint8_t* glb) { sw__free(glb); }

@@ -25,13 +25,13 @@ static int fail(const char* what) {
 
 int main(int argc, char** argv) {
     if (argc != 2) return fail("usage: demo_face_sdf_gen OUTPUT.h");
-    void* glb = NULL;
+    uint8_t* glb = NULL;
     size_t size = 0;
     sw_diag diag;
     if (sw_demo_character_glb(&glb, &size, &diag) != SW_OK) return fail(diag.message);
     sw_model* model = NULL;
     sw_result r = sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &model, &diag);
-    sw_demo_free(glb);
+    sw_demo_character_glb_free(glb);
     if (r != SW_OK) return fail(diag.message);
     sw_toon_material* toon = calloc(model->material_count ? model->material_count : 1, sizeof *toon);
     if (!toon || sw_toon_read(model, toon, &diag) != SW_OK) return fail(toon ? diag.message : "out of memory");

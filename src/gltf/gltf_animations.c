@@ -37,6 +37,36 @@ typedef struct sw__anim_sampler {
     sw_interpolation interpolation;
 } sw__anim_sampler;
 
+/* A rotation channel's keys made unit quaternions (zero ones become the
+   identity), with a warning for each kind of change. Only values are
+   unit quaternions; CUBICSPLINE tangents are not. */
+static void sw__normalise_rotation_keys(sw__loader* L, const char* path, float* values, size_t keys, bool cubic,
+                                        size_t node) {
+    size_t zero = 0, non_unit = 0, worst = 0;
+    double worst_length = 1.0;
+    for (size_t k = 0; k < keys; k++) {
+        float* q = &values[(cubic ? 3 * k + 1 : k) * 4];
+        double length = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+        if (length < 1e-6) {
+            zero++;
+            q[0] = q[1] = q[2] = 0.0f;
+            q[3] = 1.0f;
+            continue;
+        }
+        /* the node rotation's tolerance; exporters stay within 1e-6 */
+        if (fabs(length - 1.0) > 1e-3) {
+            if (non_unit++ == 0 || fabs(length - 1.0) > fabs(worst_length - 1.0)) worst = k, worst_length = length;
+        }
+        for (int c = 0; c < 4; c++) q[c] = (float)(q[c] / length);
+    }
+    if (zero) sw__warn(L, path, "%zu zero quaternions replaced by identity", zero);
+    if (non_unit)
+        sw__warn(L, path,
+                 "%zu of the %zu rotation keys of nodes[%zu] are not unit quaternions (worst: key %zu, length %g); "
+                 "normalised",
+                 non_unit, keys, node, worst, worst_length);
+}
+
 static sw_result sw__parse_channel(sw__loader* L, const cJSON* j, const char* path, const char* anim_path,
                                    const sw__anim_sampler* samplers, size_t sampler_count, uint8_t* targeted,
                                    sw_track* track, bool* kept) {
@@ -110,32 +140,7 @@ static sw_result sw__parse_channel(sw__loader* L, const cJSON* j, const char* pa
                         track_path == SW_PATH_WEIGHTS ? " of morph weights" : "", expected);
     float* values = sw__decode_floats(L, op.s, (uint32_t)s->output, out, false);
     if (!values) return L->diag.result;
-    if (track_path == SW_PATH_ROTATION) {
-        /* Only values are unit quaternions; CUBICSPLINE tangents are not. */
-        size_t zero = 0, non_unit = 0, worst = 0;
-        double worst_length = 1.0;
-        for (size_t k = 0; k < keys; k++) {
-            float* q = &values[(cubic ? 3 * k + 1 : k) * 4];
-            double length = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
-            if (length < 1e-6) {
-                zero++;
-                q[0] = q[1] = q[2] = 0.0f;
-                q[3] = 1.0f;
-                continue;
-            }
-            /* the node rotation's tolerance; exporters stay within 1e-6 */
-            if (fabs(length - 1.0) > 1e-3) {
-                if (non_unit++ == 0 || fabs(length - 1.0) > fabs(worst_length - 1.0)) worst = k, worst_length = length;
-            }
-            for (int c = 0; c < 4; c++) q[c] = (float)(q[c] / length);
-        }
-        if (zero) sw__warn(L, op.s, "%zu zero quaternions replaced by identity", zero);
-        if (non_unit)
-            sw__warn(L, op.s,
-                     "%zu of the %zu rotation keys of nodes[%zu] are not unit quaternions (worst: key %zu, length %g); "
-                     "normalised",
-                     non_unit, keys, node, worst, worst_length);
-    }
+    if (track_path == SW_PATH_ROTATION) sw__normalise_rotation_keys(L, op.s, values, keys, cubic, node);
     if (track_path != SW_PATH_WEIGHTS && n->has_matrix) {
         /* glTF forbids animating a matrix node; turn it into TRS so the
            animation has something to drive. */

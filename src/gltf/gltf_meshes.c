@@ -317,14 +317,12 @@ static sw_result sw__read_attribute(sw__loader* L, const char* path, const char*
     return *out ? SW_OK : L->diag.result;
 }
 
-/* Joint influences: every JOINTS_n/WEIGHTS_n set is read; per vertex the
-   non-zero weights are kept in file order, the largest max_influences of
-   them when there are more, and renormalised to sum to 1. With
-   keep_raw_influences the sets are also copied as read, and negative
-   weights are dropped with a warning instead of failing the load. */
-static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__attributes* at, size_t vertex_count,
-                                     sw_model_primitive* p) {
-    int sets = 0, set_number[SW__MAX_SETS];
+/* The JOINTS_n/WEIGHTS_n sets present: *out_sets of them, numbered
+   set_number[0 .. *out_sets). A JOINTS_n without its WEIGHTS_n (or the
+   reverse) fails; a gap in the numbering is a warning. */
+static sw_result sw__influence_sets(sw__loader* L, const char* path, const sw__attributes* at,
+                                    int set_number[SW__MAX_SETS], int* out_sets) {
+    int sets = 0;
     for (int s = 0; s < SW__MAX_SETS; s++) {
         if ((at->joints[s] >= 0) != (at->weights[s] >= 0))
             return sw__fail(L, SW_ERR_INVALID_DATA, path, "%s_%d without %s_%d",
@@ -335,15 +333,14 @@ static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__
             set_number[sets++] = s;
         }
     }
-    if (sets == 0) return SW_OK;
-    int kept_max = sets == 1 || L->max_influences == 4 ? 4 : 8;
-    size_t slots = (size_t)sets * 4;
-    uint32_t* joints = sw__temp_alloc(L, slots, vertex_count * sizeof(uint32_t));
-    float* weights = sw__temp_alloc(L, slots, vertex_count * sizeof(float));
-    uint16_t* out_joints = NULL;
-    float* out_weights = NULL;
-    sw_result r = SW_OK;
-    if (!joints || !weights) goto fail;
+    *out_sets = sets;
+    return SW_OK;
+}
+
+/* Every set decoded into `joints` and `weights`, interleaved: vertex v's
+   slots are [v*slots + 4*k .. +4) for the k-th set. */
+static sw_result sw__interleave_sets(sw__loader* L, const char* path, const sw__attributes* at, size_t vertex_count,
+                                     size_t slots, uint32_t* joints, float* weights) {
     for (int s = 0, k = 0; s < SW__MAX_SETS; s++) {
         if (at->joints[s] < 0) continue;
         char jname[16], wname[16];
@@ -353,19 +350,17 @@ static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__
         const sw__gltf_accessor *ja, *wa;
         if (sw__use_accessor(L, jw.s, (uint32_t)at->joints[s], SW__VEC4, SW__UINT16, &ja) != SW_OK ||
             sw__use_accessor(L, ww.s, (uint32_t)at->weights[s], SW__VEC4, SW__FLOAT | SW__UNORM, &wa) != SW_OK)
-            goto fail;
-        if (ja->count != vertex_count || wa->count != vertex_count) {
-            sw__fail(L, SW_ERR_INVALID_DATA, ja->count != vertex_count ? jw.s : ww.s,
-                     "%zu elements, POSITION has %zu", ja->count != vertex_count ? ja->count : wa->count, vertex_count);
-            goto fail;
-        }
+            return L->diag.result;
+        if (ja->count != vertex_count || wa->count != vertex_count)
+            return sw__fail(L, SW_ERR_INVALID_DATA, ja->count != vertex_count ? jw.s : ww.s,
+                            "%zu elements, POSITION has %zu", ja->count != vertex_count ? ja->count : wa->count,
+                            vertex_count);
         uint32_t* j = sw__decode_uints(L, jw.s, (uint32_t)at->joints[s], ja, true);
         float* w = j ? sw__decode_floats(L, ww.s, (uint32_t)at->weights[s], wa, true) : NULL;
         if (!w) {
             sw__temp_free(L, j);
-            goto fail;
+            return L->diag.result;
         }
-        /* interleave sets: vertex v's slots are [v*slots + 4*k .. +4) */
         for (size_t v = 0; v < vertex_count; v++) {
             memcpy(&joints[v * slots + 4 * (size_t)k], &j[v * 4], 4 * sizeof(uint32_t));
             memcpy(&weights[v * slots + 4 * (size_t)k], &w[v * 4], 4 * sizeof(float));
@@ -374,21 +369,31 @@ static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__
         sw__temp_free(L, w);
         k++;
     }
+    return SW_OK;
+}
 
-    out_joints = sw__array(L, L->arena, vertex_count, (size_t)kept_max * sizeof(uint16_t));
-    out_weights = sw__array(L, L->arena, vertex_count, (size_t)kept_max * sizeof(float));
-    if (!out_joints || !out_weights) goto fail;
-    if (L->keep_raw_influences) {
-        uint16_t* raw_joints = sw__array(L, L->arena, vertex_count, slots * sizeof(uint16_t));
-        float* raw_weights = sw__array(L, L->arena, vertex_count, slots * sizeof(float));
-        if (!raw_joints || !raw_weights) goto fail;
-        /* JOINTS_n are u8 or u16, so every index fits */
-        for (size_t e = 0; e < vertex_count * slots; e++) raw_joints[e] = (uint16_t)joints[e];
-        memcpy(raw_weights, weights, vertex_count * slots * sizeof(float));
-        p->raw_influence_count = (int)slots;
-        p->raw_joints = raw_joints;
-        p->raw_weights = raw_weights;
-    }
+/* keep_raw_influences: the interleaved sets as read. */
+static sw_result sw__keep_raw_influences(sw__loader* L, size_t vertex_count, size_t slots, const uint32_t* joints,
+                                         const float* weights, sw_model_primitive* p) {
+    uint16_t* raw_joints = sw__array(L, L->arena, vertex_count, slots * sizeof(uint16_t));
+    float* raw_weights = sw__array(L, L->arena, vertex_count, slots * sizeof(float));
+    if (!raw_joints || !raw_weights) return L->diag.result;
+    /* JOINTS_n are u8 or u16, so every index fits */
+    for (size_t e = 0; e < vertex_count * slots; e++) raw_joints[e] = (uint16_t)joints[e];
+    memcpy(raw_weights, weights, vertex_count * slots * sizeof(float));
+    p->raw_influence_count = (int)slots;
+    p->raw_joints = raw_joints;
+    p->raw_weights = raw_weights;
+    return SW_OK;
+}
+
+/* Per vertex, from its interleaved slots into kept_max outputs: the
+   non-zero weights in file order, the kept_max largest when there are
+   more, renormalised; what was changed is counted and warned about once
+   per primitive. A negative weight fails unless keep_raw_influences. */
+static sw_result sw__keep_influences(sw__loader* L, const char* path, const int* set_number, size_t vertex_count,
+                                     size_t slots, int kept_max, const uint32_t* joints, const float* weights,
+                                     uint16_t* out_joints, float* out_weights) {
     size_t unnormalised = 0, truncated = 0, all_zero = 0, negative = 0;
     bool keep[SW__MAX_SETS * 4];
     for (size_t v = 0; v < vertex_count; v++) {
@@ -404,7 +409,7 @@ static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__
                 sw__fail(L, SW_ERR_INVALID_DATA, sw__pathf("%s.WEIGHTS_%d", path, set_number[e / 4]).s,
                          "vertex %zu has a negative weight (%g)", v, (double)vw[e]);
                 L->diag.index = (int64_t)v;
-                goto fail;
+                return L->diag.result;
             }
             has_negative = has_negative || vw[e] < 0.0f;
             keep[e] = vw[e] > 0.0f;
@@ -453,6 +458,36 @@ static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__
     if (negative)
         sw__warn(L, path, "%zu vertices have negative weights (dropped before renormalising; glTF forbids them)",
                  negative);
+    return SW_OK;
+}
+
+/* Joint influences: every JOINTS_n/WEIGHTS_n set is read; per vertex the
+   non-zero weights are kept in file order, the largest max_influences of
+   them when there are more, and renormalised to sum to 1. With
+   keep_raw_influences the sets are also copied as read, and negative
+   weights are dropped with a warning instead of failing the load. */
+static sw_result sw__read_influences(sw__loader* L, const char* path, const sw__attributes* at, size_t vertex_count,
+                                     sw_model_primitive* p) {
+    int sets = 0, set_number[SW__MAX_SETS];
+    if (sw__influence_sets(L, path, at, set_number, &sets) != SW_OK) return L->diag.result;
+    if (sets == 0) return SW_OK;
+    int kept_max = sets == 1 || L->max_influences == 4 ? 4 : 8;
+    size_t slots = (size_t)sets * 4;
+    uint32_t* joints = sw__temp_alloc(L, slots, vertex_count * sizeof(uint32_t));
+    float* weights = sw__temp_alloc(L, slots, vertex_count * sizeof(float));
+    uint16_t* out_joints = NULL;
+    float* out_weights = NULL;
+    sw_result r = SW_OK;
+    if (!joints || !weights || sw__interleave_sets(L, path, at, vertex_count, slots, joints, weights) != SW_OK)
+        goto fail;
+    out_joints = sw__array(L, L->arena, vertex_count, (size_t)kept_max * sizeof(uint16_t));
+    out_weights = sw__array(L, L->arena, vertex_count, (size_t)kept_max * sizeof(float));
+    if (!out_joints || !out_weights) goto fail;
+    if (L->keep_raw_influences && sw__keep_raw_influences(L, vertex_count, slots, joints, weights, p) != SW_OK)
+        goto fail;
+    if (sw__keep_influences(L, path, set_number, vertex_count, slots, kept_max, joints, weights, out_joints,
+                            out_weights) != SW_OK)
+        goto fail;
     p->influence_sets = sets;
     p->influence_count = kept_max;
     p->joints = out_joints;

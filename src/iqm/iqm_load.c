@@ -252,6 +252,103 @@ static sw_quat sw__iqm_unit_quat(const float* q, bool* off_unit) {
     return (sw_quat){(float)(q[0] / length), (float)(q[1] / length), (float)(q[2] / length), (float)(q[3] / length)};
 }
 
+/* An animation file's poses (no joints of its own) are named after the
+   skeleton's joints when their count and parents agree: *out_skin is then
+   the skeleton's skin, else NULL (with a warning). */
+static sw_result sw__iqm_match_skeleton(sw__iqm* I, size_t joints, const sw_model_skin** out_skin) {
+    const sw_model* skeleton = I->options ? I->options->skeleton : NULL;
+    *out_skin = NULL;
+    bool fits = skeleton && skeleton->skin_count && skeleton->skins[0].joint_count == joints && skeleton->rest_local &&
+                skeleton->nodes;
+    const sw_model_skin* s = fits ? &skeleton->skins[0] : NULL;
+    /* the skeleton's node → its joint index (-1: not a joint) */
+    int32_t* joint_of = fits ? sw__importer_array(&I->im, &I->scratch, skeleton->node_count + 1, sizeof *joint_of)
+                             : NULL;
+    if (fits && !joint_of) return I->im.diag.result;
+    for (size_t k = 0; fits && k <= skeleton->node_count; k++) joint_of[k] = -1;
+    for (size_t j = 0; fits && j < joints; j++) {
+        fits = s->joints[j] < skeleton->node_count;
+        if (fits) joint_of[s->joints[j]] = (int32_t)j;
+    }
+    for (size_t j = 0; fits && j < joints; j++) {
+        int32_t parent = skeleton->nodes[s->joints[j]].parent;
+        int32_t expected = parent >= 0 && (size_t)parent < skeleton->node_count ? joint_of[parent] : -1;
+        fits = (I->poses[j].parent < 0 ? -1 : I->poses[j].parent) == expected;
+    }
+    if (fits) *out_skin = s;
+    else if (skeleton)
+        sw__importer_warn(&I->im, "an animation file whose %zu poses do not match the skeleton's joints (count or parents); "
+                        "named \"pose 0\" ... \"pose %zu\"", joints, joints - 1);
+    else
+        sw__importer_warn(&I->im, "an animation file without joint names; its %zu poses are named \"pose 0\" ... "
+                        "(give the model it animates as the skeleton to name them)", joints);
+    return SW_OK;
+}
+
+/* What names a joint node and places it at rest. */
+typedef struct sw__iqm_rest_source {
+    const sw_model_skin* skin; /* an animation file's: the skeleton's skin its poses match, or NULL */
+    const float* first;        /* an animation file's without it: its first frame (10 floats per pose), or NULL */
+    size_t other_parents;      /* joints whose pose names another parent (counted) */
+} sw__iqm_rest_source;
+
+/* Joint j's name, parent (-1: none) and rest transform (translation,
+   rotation, scale: 10 floats), from the file's joints or, in an
+   animation file, from the skeleton or the poses. */
+static sw_result sw__iqm_joint_rest(sw__iqm* I, size_t j, sw__iqm_rest_source* src, sw_model_node* node,
+                                    int32_t* out_parent, float trs[10]) {
+    const sw__iqm_header* h = &I->h;
+    if (h->num_joints) {
+        const uint8_t* r = I->data + h->ofs_joints + j * SW__IQM_JOINT;
+        char what[48];
+        snprintf(what, sizeof what, "joint %zu", j);
+        if (sw__iqm_text(I, sw__iqm_u32(r), what, &node->name) != SW_OK) return I->im.diag.result;
+        int32_t parent = (int32_t)sw__iqm_u32(r + 4);
+        for (int c = 0; c < 10; c++) trs[c] = sw__iqm_f32(r + 8 + 4 * c);
+        if (!sw__iqm_finite(trs, 10))
+            return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "joint %zu '%s': its rest transform is not finite", j,
+                                node->name);
+        if (I->poses && (I->poses[j].parent < 0 ? -1 : I->poses[j].parent) != (parent < 0 ? -1 : parent))
+            src->other_parents++;
+        *out_parent = parent;
+        return SW_OK;
+    }
+    *out_parent = I->poses[j].parent;
+    if (src->skin) {
+        const sw_model* skeleton = I->options->skeleton;
+        const char* name = skeleton->nodes[src->skin->joints[j]].name;
+        if (!(node->name = sw__importer_strdup(&I->im, name ? name : "", name ? strlen(name) : 0)))
+            return I->im.diag.result;
+        const sw_transform* t = &skeleton->rest_local[src->skin->joints[j]];
+        const float v[10] = {t->translation.x, t->translation.y, t->translation.z, t->rotation.x, t->rotation.y,
+                             t->rotation.z,    t->rotation.w,    t->scale.x,       t->scale.y,    t->scale.z};
+        memcpy(trs, v, sizeof v);
+        return SW_OK;
+    }
+    char label[32];
+    int length = snprintf(label, sizeof label, "pose %zu", j);
+    if (!(node->name = sw__importer_strdup(&I->im, label, (size_t)length))) return I->im.diag.result;
+    for (int c = 0; c < 10; c++) trs[c] = src->first ? src->first[j * 10 + (size_t)c] : I->poses[j].offset[c];
+    if (!sw__iqm_finite(trs, 10))
+        return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "pose %zu: its first frame is not finite", j);
+    return SW_OK;
+}
+
+/* Each node's children list, from the parents (node 0 is the root). */
+static sw_result sw__iqm_link_children(sw__iqm* I, sw_model_node* nodes, size_t n, size_t* child_counts) {
+    for (size_t i = 1; i < n; i++) child_counts[nodes[i].parent]++;
+    for (size_t i = 0; i < n; i++) {
+        if (!child_counts[i]) continue;
+        nodes[i].children = sw__importer_array(&I->im, I->im.arena, child_counts[i], sizeof(uint32_t));
+        if (!nodes[i].children) return I->im.diag.result;
+    }
+    for (size_t i = 1; i < n; i++) {
+        sw_model_node* parent = &nodes[nodes[i].parent];
+        ((uint32_t*)parent->children)[parent->child_count++] = (uint32_t)i;
+    }
+    return SW_OK;
+}
+
 /* The nodes: the axis node, the joints (or an animation file's poses),
    the mesh nodes. *rest_world_file gets each joint's rest world matrix in
    the file's axes (for the inverse binds). */
@@ -282,79 +379,21 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
     nodes[0].name = SW__IQM_ROOT_NAME;
     nodes[0].trs.rotation = (sw_quat){-0.70710678f, 0.0f, 0.0f, 0.70710678f};
 
-    /* An animation file's poses: named after the skeleton's joints when
-       their count and parents agree, else "pose N". */
-    const sw_model* skeleton = I->options ? I->options->skeleton : NULL;
-    const sw_model_skin* skin = NULL;
-    if (!h->num_joints && joints) {
-        bool fits = skeleton && skeleton->skin_count && skeleton->skins[0].joint_count == joints &&
-                    skeleton->rest_local && skeleton->nodes;
-        const sw_model_skin* s = fits ? &skeleton->skins[0] : NULL;
-        /* the skeleton's node → its joint index (-1: not a joint) */
-        int32_t* joint_of = fits ? sw__importer_array(&I->im, &I->scratch, skeleton->node_count + 1, sizeof *joint_of)
-                                 : NULL;
-        if (fits && !joint_of) return I->im.diag.result;
-        for (size_t k = 0; fits && k <= skeleton->node_count; k++) joint_of[k] = -1;
-        for (size_t j = 0; fits && j < joints; j++) {
-            fits = s->joints[j] < skeleton->node_count;
-            if (fits) joint_of[s->joints[j]] = (int32_t)j;
-        }
-        for (size_t j = 0; fits && j < joints; j++) {
-            int32_t parent = skeleton->nodes[s->joints[j]].parent;
-            int32_t expected = parent >= 0 && (size_t)parent < skeleton->node_count ? joint_of[parent] : -1;
-            fits = (I->poses[j].parent < 0 ? -1 : I->poses[j].parent) == expected;
-        }
-        if (fits) skin = s;
-        else if (skeleton)
-            sw__importer_warn(&I->im, "an animation file whose %zu poses do not match the skeleton's joints (count or parents); "
-                            "named \"pose 0\" ... \"pose %zu\"", joints, joints - 1);
-        else
-            sw__importer_warn(&I->im, "an animation file without joint names; its %zu poses are named \"pose 0\" ... "
-                            "(give the model it animates as the skeleton to name them)", joints);
-    }
+    sw__iqm_rest_source src = {0};
+    if (!h->num_joints && joints && sw__iqm_match_skeleton(I, joints, &src.skin) != SW_OK) return I->im.diag.result;
     float* first = NULL;
-    if (!h->num_joints && joints && !skin && h->num_frames) {
+    if (!h->num_joints && joints && !src.skin && h->num_frames) {
         first = sw__importer_array(&I->im, &I->scratch, joints, 10 * sizeof *first);
         if (!first) return I->im.diag.result;
         sw__iqm_decode_frame(I, 0, first);
     }
-    size_t off_unit = 0, other_parents = 0;
+    src.first = first;
+    size_t off_unit = 0;
     for (size_t j = 0; j < joints; j++) {
         sw_model_node* node = &nodes[1 + j];
-        int32_t parent;
-        float trs[10];
-        if (h->num_joints) {
-            const uint8_t* r = I->data + h->ofs_joints + j * SW__IQM_JOINT;
-            char what[48];
-            snprintf(what, sizeof what, "joint %zu", j);
-            if (sw__iqm_text(I, sw__iqm_u32(r), what, &node->name) != SW_OK) return I->im.diag.result;
-            parent = (int32_t)sw__iqm_u32(r + 4);
-            for (int c = 0; c < 10; c++) trs[c] = sw__iqm_f32(r + 8 + 4 * c);
-            if (!sw__iqm_finite(trs, 10))
-                return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "joint %zu '%s': its rest transform is not finite", j,
-                                    node->name);
-            if (I->poses && (I->poses[j].parent < 0 ? -1 : I->poses[j].parent) != (parent < 0 ? -1 : parent))
-                other_parents++;
-        } else {
-            parent = I->poses[j].parent;
-            if (skin) {
-                const char* name = skeleton->nodes[skin->joints[j]].name;
-                if (!(node->name = sw__importer_strdup(&I->im, name ? name : "", name ? strlen(name) : 0)))
-                    return I->im.diag.result;
-                const sw_transform* t = &skeleton->rest_local[skin->joints[j]];
-                const float v[10] = {t->translation.x, t->translation.y, t->translation.z, t->rotation.x,
-                                     t->rotation.y,    t->rotation.z,    t->rotation.w,    t->scale.x,
-                                     t->scale.y,       t->scale.z};
-                memcpy(trs, v, sizeof trs);
-            } else {
-                char label[32];
-                int length = snprintf(label, sizeof label, "pose %zu", j);
-                if (!(node->name = sw__importer_strdup(&I->im, label, (size_t)length))) return I->im.diag.result;
-                for (int c = 0; c < 10; c++) trs[c] = first ? first[j * 10 + (size_t)c] : I->poses[j].offset[c];
-                if (!sw__iqm_finite(trs, 10))
-                    return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "pose %zu: its first frame is not finite", j);
-            }
-        }
+        int32_t parent = -1;
+        float trs[10] = {0}; /* set by sw__iqm_joint_rest on success */
+        if (sw__iqm_joint_rest(I, j, &src, node, &parent, trs) != SW_OK) return I->im.diag.result;
         if (parent >= 0 && (size_t)parent >= j)
             return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "%s %zu's parent is %d (IQM requires a parent before its child)",
                                 h->num_joints ? "joint" : "pose", j, parent);
@@ -369,18 +408,9 @@ static sw_result sw__iqm_nodes(sw__iqm* I, size_t mesh_nodes, sw_mat34** rest_wo
         world[j] = parent < 0 ? local : sw_mat34_mul(&world[parent], &local);
     }
     if (off_unit) sw__importer_warn(&I->im, "%zu joint rotations were not unit quaternions (normalised)", off_unit);
-    if (other_parents)
-        sw__importer_warn(&I->im, "%zu poses have another parent than their joint; the joints' tree is used", other_parents);
-    for (size_t i = 1; i < n; i++) child_counts[nodes[i].parent]++;
-    for (size_t i = 0; i < n; i++) {
-        if (!child_counts[i]) continue;
-        nodes[i].children = sw__importer_array(&I->im, I->im.arena, child_counts[i], sizeof(uint32_t));
-        if (!nodes[i].children) return I->im.diag.result;
-    }
-    for (size_t i = 1; i < n; i++) {
-        sw_model_node* parent = &nodes[nodes[i].parent];
-        ((uint32_t*)parent->children)[parent->child_count++] = (uint32_t)i;
-    }
+    if (src.other_parents)
+        sw__importer_warn(&I->im, "%zu poses have another parent than their joint; the joints' tree is used", src.other_parents);
+    if (sw__iqm_link_children(I, nodes, n, child_counts) != SW_OK) return I->im.diag.result;
     model->nodes = nodes;
     model->node_count = n;
     model->node_from_source = identity;
@@ -479,9 +509,10 @@ typedef struct sw__iqm_counts {
     size_t bad_normals, unweighted, negative;
 } sw__iqm_counts;
 
-/* Vertex attributes of vertices [first, first + count) into `p`. */
-static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const char* mesh, sw_model_primitive* p,
-                                  sw__iqm_counts* counts) {
+/* POSITION and the bounds of vertices [first, first + count); every
+   position must be finite. */
+static sw_result sw__iqm_read_positions(sw__iqm* I, size_t first, size_t count, const char* mesh,
+                                        sw_model_primitive* p) {
     const sw__iqm_array* A = I->arrays;
     float* positions = sw__importer_array(&I->im, I->im.arena, count, 3 * sizeof(float));
     if (!positions) return I->im.diag.result;
@@ -497,43 +528,55 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
         }
     p->positions = positions;
     p->vertex_count = count;
-    if (A[SW__IQM_NORMAL].present) {
-        float* normals = sw__importer_array(&I->im, I->im.arena, count, 3 * sizeof(float));
-        if (!normals) return I->im.diag.result;
-        for (size_t v = 0; v < count; v++) {
-            double n[3], length = 0.0;
-            for (uint32_t c = 0; c < 3; c++) {
-                n[c] = sw__iqm_component(I, &A[SW__IQM_NORMAL], first + v, c, false);
-                length += n[c] * n[c];
-            }
-            length = sqrt(length);
-            if (!(length > 1e-12) || !isfinite(length)) {
-                counts->bad_normals++;
-                normals[v * 3 + 1] = 1.0f; /* any unit vector draws better than NaN */
-                continue;
-            }
-            for (int c = 0; c < 3; c++) normals[v * 3 + (size_t)c] = (float)(n[c] / length);
+    return SW_OK;
+}
+
+/* NORMAL, unit length (degenerate ones +Y, counted), and TANGENT with the
+   sign of its w, when the file has them. */
+static sw_result sw__iqm_read_normals(sw__iqm* I, size_t first, size_t count, sw_model_primitive* p,
+                                      sw__iqm_counts* counts) {
+    const sw__iqm_array* A = I->arrays;
+    if (!A[SW__IQM_NORMAL].present) return SW_OK;
+    float* normals = sw__importer_array(&I->im, I->im.arena, count, 3 * sizeof(float));
+    if (!normals) return I->im.diag.result;
+    for (size_t v = 0; v < count; v++) {
+        double n[3], length = 0.0;
+        for (uint32_t c = 0; c < 3; c++) {
+            n[c] = sw__iqm_component(I, &A[SW__IQM_NORMAL], first + v, c, false);
+            length += n[c] * n[c];
         }
-        p->normals = normals;
-        if (A[SW__IQM_TANGENT].present) {
-            float* tangents = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof(float));
-            if (!tangents) return I->im.diag.result;
-            for (size_t v = 0; v < count; v++) {
-                const sw__iqm_array* t = &A[SW__IQM_TANGENT];
-                sw_vec3 x = sw_vec3_make(sw__iqm_component(I, t, first + v, 0, false),
-                                         sw__iqm_component(I, t, first + v, 1, false),
-                                         sw__iqm_component(I, t, first + v, 2, false));
-                float w = t->size > 3 ? sw__iqm_component(I, t, first + v, 3, false) : 1.0f;
-                float length = sw_vec3_length(x);
-                if (!(length > 1e-12f) || !isfinite(length)) x = sw_vec3_make(1, 0, 0), length = 1.0f;
-                tangents[v * 4] = x.x / length, tangents[v * 4 + 1] = x.y / length,
-                tangents[v * 4 + 2] = x.z / length;
-                /* the same sign convention as glTF's: bitangent = cross(n, t) · w */
-                tangents[v * 4 + 3] = w < 0.0f ? -1.0f : 1.0f;
-            }
-            p->tangents = tangents;
+        length = sqrt(length);
+        if (!(length > 1e-12) || !isfinite(length)) {
+            counts->bad_normals++;
+            normals[v * 3 + 1] = 1.0f; /* any unit vector draws better than NaN */
+            continue;
         }
+        for (int c = 0; c < 3; c++) normals[v * 3 + (size_t)c] = (float)(n[c] / length);
     }
+    p->normals = normals;
+    if (!A[SW__IQM_TANGENT].present) return SW_OK;
+    float* tangents = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof(float));
+    if (!tangents) return I->im.diag.result;
+    for (size_t v = 0; v < count; v++) {
+        const sw__iqm_array* t = &A[SW__IQM_TANGENT];
+        sw_vec3 x = sw_vec3_make(sw__iqm_component(I, t, first + v, 0, false),
+                                 sw__iqm_component(I, t, first + v, 1, false),
+                                 sw__iqm_component(I, t, first + v, 2, false));
+        float w = t->size > 3 ? sw__iqm_component(I, t, first + v, 3, false) : 1.0f;
+        float length = sw_vec3_length(x);
+        if (!(length > 1e-12f) || !isfinite(length)) x = sw_vec3_make(1, 0, 0), length = 1.0f;
+        tangents[v * 4] = x.x / length, tangents[v * 4 + 1] = x.y / length, tangents[v * 4 + 2] = x.z / length;
+        /* the same sign convention as glTF's: bitangent = cross(n, t) · w */
+        tangents[v * 4 + 3] = w < 0.0f ? -1.0f : 1.0f;
+    }
+    p->tangents = tangents;
+    return SW_OK;
+}
+
+/* TEXCOORD_0 and COLOR_0 when the file has them; values that are not
+   finite become 0 (UVs) or 1 (colours). */
+static sw_result sw__iqm_read_texcoords_colors(sw__iqm* I, size_t first, size_t count, sw_model_primitive* p) {
+    const sw__iqm_array* A = I->arrays;
     if (A[SW__IQM_TEXCOORD].present) {
         /* IQM's exporters flip V: the origin is the image's top left, as glTF's */
         float* uv = sw__importer_array(&I->im, I->im.arena, count, 2 * sizeof(float));
@@ -557,74 +600,94 @@ static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const 
             }
         p->colors = rgba;
     }
-    /* Influences: up to 4 per vertex, strongest first, renormalised. */
-    if (I->joint_count && I->h.num_joints && A[SW__IQM_BLENDINDEXES].present && A[SW__IQM_BLENDWEIGHTS].present) {
-        const sw__iqm_array *ai = &A[SW__IQM_BLENDINDEXES], *aw = &A[SW__IQM_BLENDWEIGHTS];
-        uint32_t slots = ai->size < aw->size ? ai->size : aw->size;
-        uint16_t* joints = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *joints);
-        float* weights = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *weights);
-        uint16_t* raw_joints = NULL;
-        float* raw_weights = NULL;
-        if (!joints || !weights) return I->im.diag.result;
-        if (I->options && I->options->keep_raw_influences) {
-            raw_joints = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *raw_joints);
-            raw_weights = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *raw_weights);
-            if (!raw_joints || !raw_weights) return I->im.diag.result;
-        }
-        for (size_t v = 0; v < count; v++) {
-            uint32_t j[4] = {0, 0, 0, 0};
-            float w[4] = {0, 0, 0, 0};
-            double sum = 0.0;
-            for (uint32_t k = 0; k < slots; k++) {
-                j[k] = sw__iqm_index(I, ai, first + v, k);
-                w[k] = sw__iqm_component(I, aw, first + v, k, true);
-                if (!isfinite(w[k]))
-                    return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "mesh '%s': vertex %zu has a weight that is not finite",
-                                        mesh, first + v);
-                if (raw_joints) {
-                    raw_joints[v * 4 + k] = (uint16_t)(j[k] < I->joint_count ? j[k] : 0);
-                    raw_weights[v * 4 + k] = w[k];
-                }
-                if (w[k] < 0.0f) counts->negative++;
-                if (w[k] <= 0.0f) {
-                    w[k] = 0.0f, j[k] = 0;
-                    continue;
-                }
-                if (j[k] >= I->joint_count)
-                    return sw__importer_fail(&I->im, SW_ERR_INDEX_OUT_OF_RANGE,
-                                        "mesh '%s': vertex %zu is weighted to joint %u of %zu", mesh, first + v, j[k],
-                                        I->joint_count);
-                sum += w[k];
+    return SW_OK;
+}
+
+/* Influences: up to 4 per vertex, strongest first, renormalised (raw ones
+   kept as read with keep_raw_influences); only for a file with joints and
+   both blend arrays. */
+static sw_result sw__iqm_read_influences(sw__iqm* I, size_t first, size_t count, const char* mesh,
+                                         sw_model_primitive* p, sw__iqm_counts* counts) {
+    const sw__iqm_array* A = I->arrays;
+    if (!I->joint_count || !I->h.num_joints || !A[SW__IQM_BLENDINDEXES].present || !A[SW__IQM_BLENDWEIGHTS].present)
+        return SW_OK;
+    const sw__iqm_array *ai = &A[SW__IQM_BLENDINDEXES], *aw = &A[SW__IQM_BLENDWEIGHTS];
+    uint32_t slots = ai->size < aw->size ? ai->size : aw->size;
+    uint16_t* joints = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *joints);
+    float* weights = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *weights);
+    uint16_t* raw_joints = NULL;
+    float* raw_weights = NULL;
+    if (!joints || !weights) return I->im.diag.result;
+    if (I->options && I->options->keep_raw_influences) {
+        raw_joints = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *raw_joints);
+        raw_weights = sw__importer_array(&I->im, I->im.arena, count, 4 * sizeof *raw_weights);
+        if (!raw_joints || !raw_weights) return I->im.diag.result;
+    }
+    for (size_t v = 0; v < count; v++) {
+        uint32_t j[4] = {0, 0, 0, 0};
+        float w[4] = {0, 0, 0, 0};
+        double sum = 0.0;
+        for (uint32_t k = 0; k < slots; k++) {
+            j[k] = sw__iqm_index(I, ai, first + v, k);
+            w[k] = sw__iqm_component(I, aw, first + v, k, true);
+            if (!isfinite(w[k]))
+                return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "mesh '%s': vertex %zu has a weight that is not finite",
+                                    mesh, first + v);
+            if (raw_joints) {
+                raw_joints[v * 4 + k] = (uint16_t)(j[k] < I->joint_count ? j[k] : 0);
+                raw_weights[v * 4 + k] = w[k];
             }
-            /* strongest first (insertion sort of four; ties keep file order) */
-            for (int a = 1; a < 4; a++)
-                for (int b = a; b > 0 && w[b] > w[b - 1]; b--) {
-                    float tw = w[b];
-                    w[b] = w[b - 1], w[b - 1] = tw;
-                    uint32_t tj = j[b];
-                    j[b] = j[b - 1], j[b - 1] = tj;
-                }
-            if (!(sum > 0.0)) {
-                counts->unweighted++;
-                joints[v * 4] = 0;
-                weights[v * 4] = 1.0f;
+            if (w[k] < 0.0f) counts->negative++;
+            if (w[k] <= 0.0f) {
+                w[k] = 0.0f, j[k] = 0;
                 continue;
             }
-            for (int k = 0; k < 4; k++) {
-                joints[v * 4 + (size_t)k] = (uint16_t)j[k];
-                weights[v * 4 + (size_t)k] = (float)(w[k] / sum);
-            }
+            if (j[k] >= I->joint_count)
+                return sw__importer_fail(&I->im, SW_ERR_INDEX_OUT_OF_RANGE,
+                                    "mesh '%s': vertex %zu is weighted to joint %u of %zu", mesh, first + v, j[k],
+                                    I->joint_count);
+            sum += w[k];
         }
-        p->influence_count = 4;
-        p->influence_sets = 1;
-        p->joints = joints;
-        p->weights = weights;
-        if (raw_joints) {
-            p->raw_influence_count = 4;
-            p->raw_joints = raw_joints;
-            p->raw_weights = raw_weights;
+        /* strongest first (insertion sort of four; ties keep file order) */
+        for (int a = 1; a < 4; a++)
+            for (int b = a; b > 0 && w[b] > w[b - 1]; b--) {
+                float tw = w[b];
+                w[b] = w[b - 1], w[b - 1] = tw;
+                uint32_t tj = j[b];
+                j[b] = j[b - 1], j[b - 1] = tj;
+            }
+        if (!(sum > 0.0)) {
+            counts->unweighted++;
+            joints[v * 4] = 0;
+            weights[v * 4] = 1.0f;
+            continue;
+        }
+        for (int k = 0; k < 4; k++) {
+            joints[v * 4 + (size_t)k] = (uint16_t)j[k];
+            weights[v * 4 + (size_t)k] = (float)(w[k] / sum);
         }
     }
+    p->influence_count = 4;
+    p->influence_sets = 1;
+    p->joints = joints;
+    p->weights = weights;
+    if (raw_joints) {
+        p->raw_influence_count = 4;
+        p->raw_joints = raw_joints;
+        p->raw_weights = raw_weights;
+    }
+    return SW_OK;
+}
+
+/* Vertex attributes of vertices [first, first + count) into `p`. */
+static sw_result sw__iqm_vertices(sw__iqm* I, size_t first, size_t count, const char* mesh, sw_model_primitive* p,
+                                  sw__iqm_counts* counts) {
+    sw_result r;
+    if ((r = sw__iqm_read_positions(I, first, count, mesh, p)) != SW_OK ||
+        (r = sw__iqm_read_normals(I, first, count, p, counts)) != SW_OK ||
+        (r = sw__iqm_read_texcoords_colors(I, first, count, p)) != SW_OK ||
+        (r = sw__iqm_read_influences(I, first, count, mesh, p, counts)) != SW_OK)
+        return r;
     return SW_OK;
 }
 
@@ -831,16 +894,12 @@ static sw_result sw__iqm_meshes(sw__iqm* I, const sw_mat34* rest_world_file) {
 
 /* ---- clips ------------------------------------------------------------------------------------ */
 
-static sw_result sw__iqm_anims(sw__iqm* I) {
-    sw_model* model = &I->owner->model;
+/* The animations' sizes, bounded before anything is allocated: tracks,
+   and the floats of their keys. *out_animated_groups counts the poses'
+   animated channel groups (translation, rotation, scale). */
+static sw_result sw__iqm_anims_bounded(sw__iqm* I, uint64_t* out_animated_groups) {
     const sw__iqm_header* h = &I->h;
     size_t count = h->num_anims, poses = h->num_poses;
-    if (!count) return SW_OK;
-    if (!poses) {
-        sw__importer_warn(&I->im, "%zu animations but no poses; ignored", count);
-        return SW_OK;
-    }
-    /* Bounded before anything is allocated: tracks, and the floats of their keys. */
     uint64_t animated_groups = 0;
     for (size_t p = 0; p < poses; p++)
         animated_groups += ((I->poses[p].mask & 0x7u) != 0) + ((I->poses[p].mask & 0x78u) != 0) +
@@ -859,6 +918,56 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
                                 "the animations' keys need more than %llu floats or %llu joint frames",
                                 (unsigned long long)SW__IQM_MAX_VALUES, (unsigned long long)SW__IQM_MAX_JOINT_FRAMES);
     }
+    *out_animated_groups = animated_groups;
+    return SW_OK;
+}
+
+/* An animation's keys: frames [first, first + n) decoded into the values
+   of its tracks (3 per pose: translation, rotation, scale; a track of 2
+   keys takes the first and last), the loop's closing key frame 0 again;
+   rotations normalised, counted in *off_unit. */
+static sw_result sw__iqm_fill_keys(sw__iqm* I, const char* name, uint64_t first, uint64_t n, size_t keys,
+                                   bool animated, float* frame, const sw_track* tracks, float* const* group_values,
+                                   size_t* off_unit) {
+    size_t poses = I->h.num_poses;
+    for (size_t k = 0; k < keys; k = animated || k + 1 == keys ? k + 1 : keys - 1) {
+        size_t f = k < n ? (size_t)(first + k) : (size_t)first; /* the loop's closing key: frame 0 */
+        sw__iqm_decode_frame(I, f, frame);
+        for (size_t p = 0; p < poses; p++) {
+            const float* c = &frame[p * 10];
+            if (!sw__iqm_finite(c, 10))
+                return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "animation '%s': frame %zu of joint %zu is not finite",
+                                    name, f, p);
+            for (int g = 0; g < 3; g++) {
+                const sw_track* t = &tracks[p * 3 + (size_t)g];
+                size_t slot = t->key_count == keys ? k : (k == 0 ? 0 : k == keys - 1 ? 1 : SIZE_MAX);
+                if (slot == SIZE_MAX) continue;
+                float* out = group_values[p * 3 + (size_t)g] + slot * t->component_count;
+                if (g == 1) {
+                    bool off = false;
+                    sw_quat q = sw__iqm_unit_quat(&c[3], &off);
+                    *off_unit += off;
+                    out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+                } else {
+                    memcpy(out, &c[g == 0 ? 0 : 7], 3 * sizeof *out);
+                }
+            }
+        }
+    }
+    return SW_OK;
+}
+
+static sw_result sw__iqm_anims(sw__iqm* I) {
+    sw_model* model = &I->owner->model;
+    const sw__iqm_header* h = &I->h;
+    size_t count = h->num_anims, poses = h->num_poses;
+    if (!count) return SW_OK;
+    if (!poses) {
+        sw__importer_warn(&I->im, "%zu animations but no poses; ignored", count);
+        return SW_OK;
+    }
+    uint64_t animated_groups = 0;
+    if (sw__iqm_anims_bounded(I, &animated_groups) != SW_OK) return I->im.diag.result;
     sw_clip* clips = sw__importer_array(&I->im, I->im.arena, count, sizeof *clips);
     float* frame = sw__importer_array(&I->im, &I->scratch, poses, 10 * sizeof *frame);
     float** group_values = sw__importer_array(&I->im, &I->scratch, poses * 3, sizeof *group_values);
@@ -909,30 +1018,9 @@ static sw_result sw__iqm_anims(sw__iqm* I) {
                                                        .values = v};
             }
         }
-        for (size_t k = 0; k < keys; k = animated_groups || k + 1 == keys ? k + 1 : keys - 1) {
-            size_t f = k < n ? (size_t)(first + k) : (size_t)first; /* the loop's closing key: frame 0 */
-            sw__iqm_decode_frame(I, f, frame);
-            for (size_t p = 0; p < poses; p++) {
-                const float* c = &frame[p * 10];
-                if (!sw__iqm_finite(c, 10))
-                    return sw__importer_fail(&I->im, SW_ERR_INVALID_DATA, "animation '%s': frame %zu of joint %zu is not finite",
-                                        name, f, p);
-                for (int g = 0; g < 3; g++) {
-                    sw_track* t = &tracks[p * 3 + (size_t)g];
-                    size_t slot = t->key_count == keys ? k : (k == 0 ? 0 : k == keys - 1 ? 1 : SIZE_MAX);
-                    if (slot == SIZE_MAX) continue;
-                    float* out = group_values[p * 3 + (size_t)g] + slot * t->component_count;
-                    if (g == 1) {
-                        bool off = false;
-                        sw_quat q = sw__iqm_unit_quat(&c[3], &off);
-                        off_unit += off;
-                        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
-                    } else {
-                        memcpy(out, &c[g == 0 ? 0 : 7], 3 * sizeof *out);
-                    }
-                }
-            }
-        }
+        if (sw__iqm_fill_keys(I, name, first, n, keys, animated_groups != 0, frame, tracks, group_values, &off_unit) !=
+            SW_OK)
+            return I->im.diag.result;
         sw_clip* clip = &clips[clip_count];
         *clip = (sw_clip){.name = name, .track_count = poses * 3, .tracks = tracks};
         sw_diag inner = {0};

@@ -168,17 +168,10 @@ static bool sw__node_used(const sw_model* model, const sw_spring_set* set, uint3
     return false;
 }
 
-static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out, sw_diag* diag) {
-    memset(out, 0, sizeof *out);
-    if (!model || !set) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring: a model and a set are needed");
-    if ((set->joint_count && !set->joints) || (set->chain_count && !set->chains) ||
-        (set->chain_group_count && !set->chain_groups) || (set->collider_count && !set->colliders) ||
-        (set->group_count && !set->groups) || (set->group_collider_count && !set->group_colliders))
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring set: an array with a count has no pointer");
-    if (set->joint_count > UINT32_MAX || set->chain_count > UINT32_MAX)
-        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "spring set: more than 2^32 joints or chains");
+/* Every collider on a node of the model, of a known shape, finite; every
+   group's colliders in range. */
+static sw_result sw__check_colliders(const sw_model* model, const sw_spring_set* set, sw_diag* diag) {
     const size_t nodes = model->node_count;
-
     for (size_t i = 0; i < set->collider_count; i++) {
         const sw_spring_collider* c = &set->colliders[i];
         if (c->node >= nodes)
@@ -203,6 +196,12 @@ static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_s
                                    "spring collider group %zu: collider %u out of range (%zu colliders)", i,
                                    set->group_colliders[g->first_collider + k], set->collider_count);
     }
+    return SW_OK;
+}
+
+/* Every joint on a node of the model, its parameters finite and in range. */
+static sw_result sw__check_joints(const sw_model* model, const sw_spring_set* set, sw_diag* diag) {
+    const size_t nodes = model->node_count;
     for (size_t i = 0; i < set->joint_count; i++) {
         const sw_spring_joint* j = &set->joints[i];
         if (j->node >= nodes)
@@ -220,7 +219,12 @@ static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_s
                                i);
     }
 
-    size_t bones = 0, path_nodes = 0, lead_nodes = 0, runs = 0;
+    return SW_OK;
+}
+
+/* Every chain's joints and collider groups in range, its tail length
+   good, each joint a descendant of the one before. */
+static sw_result sw__check_chains(const sw_model* model, const sw_spring_set* set, sw_diag* diag) {
     for (size_t ci = 0; ci < set->chain_count; ci++) {
         const sw_spring_chain* c = &set->chains[ci];
         if (c->joint_count == 0 || !sw__range_ok(c->first_joint, c->joint_count, set->joint_count))
@@ -247,7 +251,16 @@ static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_s
                                    ci, k + 1, b, k, a);
         }
     }
-    /* Every chain's ranges are good: now the bones, each against all the others. */
+    return SW_OK;
+}
+
+/* The bones of chains already checked (sw__check_chains), each against
+   all the others: TRS nodes, a length at rest, no node heading two bones
+   or swinging between another bone's joints. Counts what the simulation
+   needs into *out. */
+static sw_result sw__check_bones(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out,
+                                 sw_diag* diag) {
+    size_t bones = 0, path_nodes = 0, lead_nodes = 0, runs = 0;
     for (size_t ci = 0; ci < set->chain_count; ci++) {
         const sw_spring_chain* c = &set->chains[ci];
         size_t count = sw__chain_bones(c);
@@ -293,6 +306,22 @@ static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_s
     out->run_count = runs;
     out->node_count = path_nodes + lead_nodes;
     return SW_OK;
+}
+
+static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out, sw_diag* diag) {
+    memset(out, 0, sizeof *out);
+    if (!model || !set) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring: a model and a set are needed");
+    if ((set->joint_count && !set->joints) || (set->chain_count && !set->chains) ||
+        (set->chain_group_count && !set->chain_groups) || (set->collider_count && !set->colliders) ||
+        (set->group_count && !set->groups) || (set->group_collider_count && !set->group_colliders))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring set: an array with a count has no pointer");
+    if (set->joint_count > UINT32_MAX || set->chain_count > UINT32_MAX)
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "spring set: more than 2^32 joints or chains");
+    sw_result r;
+    if ((r = sw__check_colliders(model, set, diag)) != SW_OK || (r = sw__check_joints(model, set, diag)) != SW_OK ||
+        (r = sw__check_chains(model, set, diag)) != SW_OK)
+        return r;
+    return sw__check_bones(model, set, out, diag);
 }
 
 sw_result sw_spring_sizes_of(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out_sizes,

@@ -36,12 +36,12 @@
 #include <string.h>
 
 static sw_model* load_demo(void) {
-    void* glb = NULL;
+    uint8_t* glb = NULL;
     size_t size = 0;
     sw_model* m = NULL;
     if (sw_demo_character_glb(&glb, &size, NULL) != SW_OK) return NULL;
     if (sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &m, NULL) != SW_OK) m = NULL;
-    sw_demo_free(glb);
+    sw_demo_character_glb_free(glb);
     return m;
 }
 

@@ -42,8 +42,8 @@ static const char* const required_joints[] = {
 
 /* ---- helpers ------------------------------------------------------------------ */
 
-static void* demo_bytes(size_t* size) {
-    void* data = NULL;
+static uint8_t* demo_bytes(size_t* size) {
+    uint8_t* data = NULL;
     sw_diag diag;
     sw_result r = sw_demo_character_glb(&data, size, &diag);
     if (r != SW_OK) fprintf(stderr, "  sw_demo_character_glb: %s\n", diag.message);
@@ -52,19 +52,19 @@ static void* demo_bytes(size_t* size) {
 
 /* The bytes most tests load, made once (a generation bakes the face map;
    test_same_bytes_every_call and the round trip make their own). */
-static void* shared_glb;
+static uint8_t* shared_glb;
 static size_t shared_glb_size;
 
 static sw_model* load_demo(bool keep_raw) {
     size_t size = shared_glb_size;
-    void* data = shared_glb ? shared_glb : demo_bytes(&size);
+    uint8_t* data = shared_glb ? shared_glb : demo_bytes(&size);
     if (!data) return NULL;
     sw_gltf_options options = {.keep_raw_influences = keep_raw};
     sw_model* asset = NULL;
     sw_diag diag;
     if (sw_gltf_load_memory(data, size, SW_DEMO_CHARACTER_NAME, NULL, &options, &asset, &diag) != SW_OK)
         fprintf(stderr, "  load: %s\n", diag.message);
-    if (data != shared_glb) free(data);
+    if (data != shared_glb) sw_demo_character_glb_free(data);
     return asset;
 }
 
@@ -186,18 +186,18 @@ static void test_glb_container(void) {
     SW_CHECK(memcmp(bin + 4, "BIN\0", 4) == 0);
     SW_CHECK_EQ_INT(20 + (size_t)json_length + 8 + bin_length, size);
     SW_CHECK(bin_length % 4 == 0);
-    free(glb);
+    sw_demo_character_glb_free(glb);
 }
 
 static void test_same_bytes_every_call(void) {
     size_t size_a = 0, size_b = 0;
-    void* a = demo_bytes(&size_a);
-    void* b = demo_bytes(&size_b);
+    uint8_t* a = demo_bytes(&size_a);
+    uint8_t* b = demo_bytes(&size_b);
     SW_CHECK(a && b);
     SW_CHECK_EQ_INT(size_a, size_b);
     SW_CHECK(a && b && size_a == size_b && memcmp(a, b, size_a) == 0);
-    free(a);
-    free(b);
+    sw_demo_character_glb_free(a);
+    sw_demo_character_glb_free(b);
 }
 
 static void test_loads_without_warnings(void) {
@@ -1241,7 +1241,7 @@ static void test_round_trip_through_file(void) {
     SW_CHECK_EQ_INT(system(command), 0);
 
     size_t size = 0;
-    void* memory = demo_bytes(&size);
+    uint8_t* memory = demo_bytes(&size);
     FILE* f = fopen(path, "rb");
     SW_CHECK(memory && f);
     if (memory && f) {
@@ -1282,7 +1282,7 @@ static void test_round_trip_through_file(void) {
     }
     sw_model_free(from_file);
     sw_model_free(from_memory);
-    free(memory);
+    sw_demo_character_glb_free(memory);
 }
 
 int main(int argc, char** argv) {
@@ -1316,6 +1316,6 @@ int main(int argc, char** argv) {
     SW_RUN(test_toon_materials);
     SW_RUN(test_toon_textures);
     SW_RUN(test_double_sided_skirt);
-    free(shared_glb);
+    sw_demo_character_glb_free(shared_glb);
     return sw_test_finish();
 }

@@ -35,12 +35,12 @@ static const sw_clip* walk_clip(void) {
 
 /* The demo character, and COPIES poses of its walk at different times. */
 static bool load_demo(void) {
-    void* glb = NULL;
+    uint8_t* glb = NULL;
     size_t size = 0;
     sw_diag d;
     bool ok = sw_demo_character_glb(&glb, &size, &d) == SW_OK &&
               sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &g_demo, &d) == SW_OK;
-    sw_demo_free(glb);
+    sw_demo_character_glb_free(glb);
     if (!ok) {
         fprintf(stderr, "demo: %s\n", d.message);
         return false;

@@ -27,12 +27,12 @@ static sw_camera g_camera;
 static sw_render_style g_style = SW_RENDER_STYLE_AUTO; /* of the stills below */
 
 static inline bool load_demo(void) {
-    void* glb = NULL;
+    uint8_t* glb = NULL;
     size_t size = 0;
     sw_diag d = {0};
     bool ok = sw_demo_character_glb(&glb, &size, &d) == SW_OK &&
               sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &g_asset, &d) == SW_OK;
-    free(glb);
+    sw_demo_character_glb_free(glb);
     if (!ok) {
         fprintf(stderr, "  demo: %s\n", d.message);
         return false;

@@ -25,13 +25,13 @@ typedef struct scene {
 } scene;
 
 static bool scene_load_demo(scene* s) {
-    void* glb = NULL;
+    uint8_t* glb = NULL;
     size_t size = 0;
     sw_diag d = {0};
     memset(s, 0, sizeof *s);
     bool ok = sw_demo_character_glb(&glb, &size, &d) == SW_OK &&
               sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &s->asset, &d) == SW_OK;
-    free(glb);
+    sw_demo_character_glb_free(glb);
     if (!ok) fprintf(stderr, "  demo: %s\n", d.message);
     SW_CHECK(ok);
     return ok;
