@@ -44,5 +44,8 @@ void* sw__aligned_alloc(size_t alignment, size_t size);
 void sw__aligned_free(void* ptr);
 /* A NUL-terminated copy of s (sw__free it), or NULL when out of memory. */
 char* sw__string_copy(const char* s);
+/* How many sw__malloc/sw__realloc calls of this thread got NULL so far:
+   compared before and after a call that cannot say why it failed. */
+size_t sw__allocation_refusals(void);
 
 #endif
