@@ -10,8 +10,9 @@
    defining SW_ASSERT before including any sinew header. Bad data never
    asserts: it returns a code.
 
-   Nothing here holds global state but the allocator (sw_set_allocator,
-   below); everything else is thread-safe. */
+   The allocator (sw_set_allocator, below) is sinew's one process-wide
+   setting, with its own thread rules; everything else here holds no state
+   and is thread-safe. */
 #ifndef SINEW_BASE_H
 #define SINEW_BASE_H
 
@@ -95,7 +96,10 @@ sw_result sw_diag_set(sw_diag* diag, sw_result result, int64_t index, const char
    goes through one allocator: malloc, realloc and free unless
    sw_set_allocator installed another. allocate and reallocate return
    memory aligned for any type (as malloc does) or NULL; reallocate(user,
-   NULL, n) allocates; deallocate(user, NULL) does nothing.
+   NULL, n) allocates; deallocate(user, NULL) does nothing. sinew never
+   asks for 0 bytes. A NULL makes the sinew call fail with
+   SW_ERR_OUT_OF_MEMORY and leave nothing allocated (unless it can do
+   without that memory and still give the same result).
 
    Thread rules: set it once, before any other sinew call and while no
    other thread is inside sinew, and keep it until everything sinew

@@ -36,7 +36,18 @@ void sw_set_allocator(const sw_allocator* allocator) {
 
 sw_allocator sw_get_allocator(void) { return sw__allocator; }
 
-void* sw__malloc(size_t size) { return sw__allocator.allocate(sw__allocator.user, size ? size : 1); }
+/* Allocations refused on this thread: how a caller of cJSON, which
+   answers NULL alike for bad text and for memory it could not get, tells
+   the two apart (sw__cjson_parse). */
+static _Thread_local size_t sw__refusals;
+
+size_t sw__allocation_refusals(void) { return sw__refusals; }
+
+void* sw__malloc(size_t size) {
+    void* p = sw__allocator.allocate(sw__allocator.user, size ? size : 1);
+    if (!p) sw__refusals++;
+    return p;
+}
 
 void* sw__calloc(size_t count, size_t size) {
     size_t bytes;
@@ -47,7 +58,9 @@ void* sw__calloc(size_t count, size_t size) {
 }
 
 void* sw__realloc(void* ptr, size_t size) {
-    return sw__allocator.reallocate(sw__allocator.user, ptr, size ? size : 1);
+    void* p = sw__allocator.reallocate(sw__allocator.user, ptr, size ? size : 1);
+    if (!p) sw__refusals++;
+    return p;
 }
 
 void sw__free(void* ptr) {
@@ -132,15 +145,13 @@ sw_result sw__diag_vset_at(sw_diag* diag, sw_result code, int64_t index, const c
 bool sw__lines_append(char*** lines, size_t* count, size_t* cap, const char* line) {
     if (*count == *cap) {
         size_t next = *cap ? *cap * 2 : 8;
-        char** grown = next < SIZE_MAX / sizeof *grown ? realloc(*lines, next * sizeof *grown) : NULL;
+        char** grown = next < SIZE_MAX / sizeof *grown ? sw__realloc(*lines, next * sizeof *grown) : NULL;
         if (!grown) return false;
         *lines = grown;
         *cap = next;
     }
-    size_t length = strlen(line) + 1;
-    char* copy = malloc(length);
+    char* copy = sw__string_copy(line);
     if (!copy) return false;
-    memcpy(copy, line, length);
     (*lines)[(*count)++] = copy;
     return true;
 }

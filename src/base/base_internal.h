@@ -27,8 +27,8 @@ void sw__line_at(char* out, size_t size, const char* file, const char* where, co
 sw_result sw__diag_vset_at(sw_diag* diag, sw_result code, int64_t index, const char* file, const char* where,
                            size_t text_size, const char* format, va_list args);
 
-/* Appends a malloc'd copy of line to *lines (*count used, *cap allocated,
-   grown by doubling; each line and the array freed by the owner). False,
+/* Appends a copy of line to *lines (*count used, *cap allocated, grown by
+   doubling; each line and the array sw__free'd by the owner). False,
    nothing changed, when out of memory. */
 bool sw__lines_append(char*** lines, size_t* count, size_t* cap, const char* line);
 
@@ -44,5 +44,8 @@ void* sw__aligned_alloc(size_t alignment, size_t size);
 void sw__aligned_free(void* ptr);
 /* A NUL-terminated copy of s (sw__free it), or NULL when out of memory. */
 char* sw__string_copy(const char* s);
+/* How many sw__malloc/sw__realloc calls of this thread got NULL so far:
+   compared before and after a call that cannot say why it failed. */
+size_t sw__allocation_refusals(void);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 #include <pthread.h>
+#include <stdbool.h>
 
 #include "base_internal.h"
 
@@ -25,6 +26,18 @@ static void sw__cjson_install_hooks(void) {
 static inline void sw__cjson_use_allocator(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, sw__cjson_install_hooks);
+}
+
+/* cJSON_ParseWithLengthOpts through sinew's allocator. cJSON answers NULL
+   alike for bad text and for memory it could not get: *out_of_memory
+   says which (true when an allocation was refused during the parse). */
+static inline cJSON* sw__cjson_parse(const char* text, size_t length, const char** end,
+                                     bool require_null_terminated, bool* out_of_memory) {
+    sw__cjson_use_allocator();
+    size_t refusals = sw__allocation_refusals();
+    cJSON* root = cJSON_ParseWithLengthOpts(text, length, end, require_null_terminated);
+    *out_of_memory = !root && sw__allocation_refusals() != refusals;
+    return root;
 }
 
 #endif

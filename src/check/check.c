@@ -1932,7 +1932,12 @@ void sw_check_report_free(sw_check_report* report) {
 static void sw__check_vrm(sw__check_builder* r, const sw_model* a) {
     sw_vrm* v = NULL;
     sw_diag diag;
-    if (sw_vrm_read(a, &v, &diag) != SW_OK) {
+    sw_result read = sw_vrm_read(a, &v, &diag);
+    if (read == SW_ERR_OUT_OF_MEMORY) {
+        r->out_of_memory = true; /* the check's failure, not a finding about the file */
+        return;
+    }
+    if (read != SW_OK) {
         sw_check_finding* f = sw__finding_add(r, SW_CHECK_VRM_INVALID);
         if (f) sw__message_add(f, "%s", sw__without_name(diag.message, a->path));
         return;

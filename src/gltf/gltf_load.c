@@ -293,9 +293,10 @@ static sw_result sw__load(sw__loader* L, const uint8_t* data, size_t size) {
     size_t estimate = sw__json_scan_bytes(&scan);
     if (!sw__charge(L, estimate)) return L->diag.result;
     const char* end = NULL;
-    sw__cjson_use_allocator();
-    cJSON* root = cJSON_ParseWithLengthOpts(json, json_size, &end, false);
+    bool out_of_memory = false;
+    cJSON* root = sw__cjson_parse(json, json_size, &end, false, &out_of_memory);
     L->used -= estimate;
+    if (out_of_memory) return sw__fail(L, SW_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     if (!root) {
         size_t at = end && end >= json && end <= json + json_size ? (size_t)(end - json) : 0;
         if (!looks_like_json) return sw__fail(L, SW_ERR_INVALID_DATA, NULL, "not a glTF file (neither GLB nor JSON)");

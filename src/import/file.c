@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,19 +110,33 @@ sw_result sw__read_file(const char* path, const char* label, size_t max_size, si
     return SW_OK;
 }
 
+/* realpath() into memory from sinew's allocator (realpath(path, NULL)
+   would return libc's malloc memory, which sw__free must not be given).
+   NULL with errno set on failure: ENOMEM when out of memory. */
+static char* sw__real_path(const char* path) {
+    char buffer[PATH_MAX];
+    if (!realpath(path, buffer)) return NULL;
+    char* copy = sw__string_copy(buffer);
+    if (!copy) errno = ENOMEM;
+    return copy;
+}
+
 sw_result sw__path_inside(const char* path, const char* base_dir, const char* label, char** out_path,
                           sw_diag* diag) {
     char reason[128];
     *out_path = NULL;
-    char* real = realpath(path, NULL);
+    char* real = sw__real_path(path);
     if (!real) {
+        if (errno == ENOMEM) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", label);
         sw__errno_text(errno, reason, sizeof reason);
         return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot open (%s)", label, reason);
     }
-    char* base = realpath(base_dir, NULL);
+    char* base = sw__real_path(base_dir);
     if (!base) {
-        sw__errno_text(errno, reason, sizeof reason);
+        int error = errno;
         sw__free(real);
+        if (error == ENOMEM) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", label);
+        sw__errno_text(error, reason, sizeof reason);
         return sw_diag_set(diag, SW_ERR_IO, -1, "%s: cannot open the asset's folder (%s)", label, reason);
     }
     size_t n = strlen(base);

@@ -34,7 +34,7 @@ sw_result sw__check_uri_text(const char* uri, size_t length, sw_diag* diag);
    characters (raw or %-escaped) and other schemes, percent-decodes it, and,
    unless `allow_outside`, refuses absolute paths and ".." that climbs out of
    base_dir. Lexical only: see sw__path_inside for symbolic links. *out_path
-   is malloc'd (free()). */
+   is sw__free'd by the caller. */
 sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outside, char** out_path,
                           sw_diag* diag);
 
@@ -48,7 +48,7 @@ sw_result sw__decode_data_uri(const char* uri, size_t uri_length, void* out, siz
 /* Where `path` (from sw__uri_to_path, under `base_dir`) really leads:
    realpath() of it must lie inside realpath(base_dir), so that a symbolic
    link in the folder cannot reach a file outside it (a link that stays
-   inside is fine). *out_path is the resolved path, malloc'd (free()): open
+   inside is fine). *out_path is the resolved path (sw__free it): open
    that one. A file that does not exist is SW_ERR_IO "<label>: cannot open
    (…)", as sw__read_file says it; one outside is SW_ERR_INVALID_DATA. */
 sw_result sw__path_inside(const char* path, const char* base_dir, const char* label, char** out_path,

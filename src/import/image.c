@@ -47,6 +47,15 @@ static void sw__image_release(void* user, void* ptr) {
     sw__free(ptr);
 }
 
+/* stb_image failed: out of memory when an allocation was refused since
+   `refusals` (stb says so only sometimes), else the image's fault. */
+static sw_result sw__decode_failed(sw_diag* diag, size_t image, size_t refusals) {
+    if (sw__allocation_refusals() != refusals)
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, (int64_t)image, "images[%zu]: out of memory", image);
+    return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)image, "images[%zu]: cannot decode (%s)", image,
+                       stbi_failure_reason());
+}
+
 /* Encoded bytes of an image: *owned is set when they were allocated here. */
 static sw_result sw__image_bytes(const sw_model* asset, size_t index, const uint8_t** out, size_t* out_size,
                                  uint8_t** owned, sw_diag* diag) {
@@ -125,10 +134,10 @@ sw_result sw_model_decode_image(const sw_model* asset, size_t image, uint8_t** o
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, (int64_t)image, "images[%zu]: not a PNG or JPEG image", image);
     }
     int width, height, channels;
+    size_t refusals = sw__allocation_refusals();
     /* Size first, so a huge header cannot make stb allocate what no texture needs. */
     if (!stbi_info_from_memory(bytes, (int)size, &width, &height, &channels)) {
-        r = sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)image, "images[%zu]: cannot decode (%s)", image,
-                        stbi_failure_reason());
+        r = sw__decode_failed(diag, image, refusals);
         sw__free(owned);
         return r;
     }
@@ -141,8 +150,7 @@ sw_result sw_model_decode_image(const sw_model* asset, size_t image, uint8_t** o
     }
     uint8_t* rgba = stbi_load_from_memory(bytes, (int)size, &width, &height, &channels, 4);
     if (!rgba) {
-        r = sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)image, "images[%zu]: cannot decode (%s)", image,
-                        stbi_failure_reason());
+        r = sw__decode_failed(diag, image, refusals);
         sw__free(owned);
         return r;
     }

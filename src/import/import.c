@@ -141,7 +141,7 @@ sw_result sw_import_file(const char* path, const sw_import_options* options, sw_
         which = sw__import_choose(head, size, path);
         glb = size >= 4 && memcmp(head, "glTF", 4) == 0;
         sw__free(head);
-    } else if (sw__import_assimp_extension(sw__import_extension(path)) ||
+    } else if (inner.result == SW_ERR_OUT_OF_MEMORY || sw__import_assimp_extension(sw__import_extension(path)) ||
                sw__import_same_text(sw__import_extension(path), "iqm")) {
         if (diag) *diag = inner;
         return inner.result;

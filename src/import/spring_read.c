@@ -12,6 +12,7 @@
 #include "sinew/spring.h"
 
 #include "../base/base_internal.h"
+#include "../base/cjson_alloc_internal.h"
 #include "../runtime/spring_internal.h"
 
 #include <cjson/cJSON.h>
@@ -798,9 +799,10 @@ sw_result sw_spring_read(const sw_model* model, sw_spring_set** out_set, sw_diag
     if (use) {
         const char* base = v1 ? "extensions.VRMC_springBone" : own ? "extensions.SW_spring_bones" : "extensions.VRM";
         const char* used_name = v1 ? "VRMC_springBone" : "SW_spring_bones";
-        json = cJSON_ParseWithLength(use->json, strlen(use->json));
+        bool out_of_memory = false;
+        json = sw__cjson_parse(use->json, strlen(use->json), NULL, false, &out_of_memory);
         if (!json) {
-            result = sw__fail(&R, base, "not valid JSON");
+            result = out_of_memory ? sw__oom(&R) : sw__fail(&R, base, "not valid JSON");
             goto done;
         }
         if (v1 && own && !sw__warn(&R, "extensions.SW_spring_bones", "ignored: VRMC_springBone is used")) {
@@ -808,7 +810,11 @@ sw_result sw_spring_read(const sw_model* model, sw_spring_set** out_set, sw_diag
             goto done;
         }
         if ((v1 || own) && v0) {
-            cJSON* other = cJSON_Parse(v0->json);
+            cJSON* other = sw__cjson_parse(v0->json, strlen(v0->json) + 1, NULL, false, &out_of_memory);
+            if (out_of_memory) {
+                result = sw__oom(&R);
+                goto done;
+            }
             bool has_secondary = other && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(other, "secondaryAnimation"));
             cJSON_Delete(other);
             if (has_secondary && !sw__warn(&R, "extensions.VRM.secondaryAnimation", "ignored: %s is used", used_name)) {

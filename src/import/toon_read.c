@@ -13,6 +13,7 @@
 #include "sinew/toon.h"
 
 #include "../base/base_internal.h"
+#include "../base/cjson_alloc_internal.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -690,7 +691,11 @@ static sw_result sw__read_vrm0(sw__reader* R, const cJSON* entry, sw_toon_materi
 
 /* ---- the reader ---------------------------------------------------------------------------------------------- */
 
-static cJSON* sw__parse(const sw_model_extension* e) { return e && e->json ? cJSON_Parse(e->json) : NULL; }
+/* The record's JSON, or NULL: no record, not JSON, or out of memory (*out_of_memory). */
+static cJSON* sw__parse(const sw_model_extension* e, bool* out_of_memory) {
+    *out_of_memory = false;
+    return e && e->json ? sw__cjson_parse(e->json, strlen(e->json) + 1, NULL, false, out_of_memory) : NULL;
+}
 
 sw_result sw_toon_read(const sw_model* model, sw_toon_material* out, sw_diag* diag) {
     SW_ASSERT(model && (out || model->material_count == 0));
@@ -707,8 +712,11 @@ sw_result sw_toon_read(const sw_model* model, sw_toon_material* out, sw_diag* di
     const cJSON* vrm0_props = NULL;
     sw_result r = SW_OK;
     const sw_model_extension* root_ext = sw_model_find_extension(model, "VRM", SW_MODEL_OBJECT_MODEL, 0);
+    bool out_of_memory = false;
     if (root_ext) {
-        vrm0 = sw__parse(root_ext);
+        vrm0 = sw__parse(root_ext, &out_of_memory);
+        if (out_of_memory)
+            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: toon materials: out of memory", R.file);
         if (!vrm0 || !cJSON_IsObject(vrm0)) {
             cJSON_Delete(vrm0);
             return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "%s: extensions.VRM: expected an object", R.file);
@@ -732,8 +740,10 @@ sw_result sw_toon_read(const sw_model* model, sw_toon_material* out, sw_diag* di
         }
         if (e) {
             R.ext = ext;
-            cJSON* root = sw__parse(e);
-            if (!root)
+            cJSON* root = sw__parse(e, &out_of_memory);
+            if (out_of_memory)
+                r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: toon materials: out of memory", R.file);
+            else if (!root)
                 r = sw__fail(&R, "", "not valid JSON");
             else if (ext[0] == 'S')
                 r = sw__read_sw(&R, root, &out[i]);

@@ -11,6 +11,7 @@
 #include "sinew/vrm.h"
 
 #include "../base/base_internal.h"
+#include "../base/cjson_alloc_internal.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -1150,9 +1151,12 @@ sw_result sw_vrm_read(const sw_model* model, sw_vrm** out, sw_diag* diag) {
     v->look_at.offset_from_head_bone[1] = 0.06f;
     sw__look_at_defaults(&v->look_at);
     const char* base = v1 ? "extensions.VRMC_vrm" : "extensions.VRM";
-    cJSON* json = cJSON_Parse(v1 ? v1->json : v0->json);
+    const char* text = v1 ? v1->json : v0->json;
+    bool out_of_memory = false;
+    cJSON* json = sw__cjson_parse(text, strlen(text) + 1, NULL, false, &out_of_memory);
     sw_result r = SW_OK;
-    if (!json) r = sw__fail(&R, base, "not valid JSON");
+    if (out_of_memory) r = sw__oom(&R);
+    else if (!json) r = sw__fail(&R, base, "not valid JSON");
     else if (!cJSON_IsObject(json)) r = sw__fail(&R, base, "expected an object");
     else {
         if (v1 && v0) sw__warn(&R, "extensions.VRM", "ignored: VRMC_vrm is used");

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "../base/base_internal.h"
 #include "../math/mat3d_internal.h"
+#include "../base/cjson_alloc_internal.h"
 
 /* ---- names ----------------------------------------------------------------- */
 
@@ -345,7 +346,9 @@ static bool sw__bone_from_name_nocase(const char* name, sw_humanoid_bone* out) {
 static sw_result sw__apply_user_map(const sw_model* model, const char* json, sw_humanoid_map* map,
                                     sw_humanoid_naming* naming, sw_diag* diag) {
     const char* end = NULL;
-    cJSON* root = cJSON_ParseWithOpts(json, &end, true);
+    bool out_of_memory = false;
+    cJSON* root = sw__cjson_parse(json, strlen(json) + 1, &end, true, &out_of_memory);
+    if (out_of_memory) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "bone map: out of memory");
     if (!root) {
         size_t at = end && end >= json ? (size_t)(end - json) : 0;
         return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)at, "bone map is not valid JSON (near byte %zu)", at);

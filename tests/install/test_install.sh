@@ -10,7 +10,9 @@
 # 2. Copies every examples/*.c out of the tree and builds each twice against
 #    the prefix only: with `cc $(pkg-config --cflags --libs ...)`
 #    (PKG_CONFIG_PATH = the prefix) and with tests/install/consumer, a CMake
-#    project that uses find_package(sinew CONFIG REQUIRED).
+#    project that uses find_package(sinew CONFIG REQUIRED). skin_arm, which
+#    builds its model by hand, must need the `sinew` module alone (no
+#    -lsinew_import, -lcjson or -lassimp on its line).
 # 3. Runs both builds of each example and checks what they print: play_gltf
 #    and play_gpu report the same instances, vertex counts and bounds;
 #    render_png writes a PNG of the size asked for; check_asset finds nothing
@@ -104,6 +106,15 @@ for name in $examples; do
     # shellcheck disable=SC2086
     flags=$(pkg-config --cflags --libs $mods) || fail "pkg-config $mods"
     case "$flags" in *"$src"*) fail "pkg-config $mods points into the source tree: $flags" ;; esac
+    # The core alone: skin_arm builds a model by hand and links `sinew`
+    # without the readers, the renderer or their dependencies.
+    if [ "$name" = skin_arm ]; then
+        [ "$mods" = sinew ] || fail "skin_arm.c needs the modules '$mods', not sinew alone"
+        case " $flags " in
+        *" -lsinew_import "* | *" -lsinew_render "* | *" -lsinew_demo "* | *" -lcjson"* | *" -lassimp"*)
+            fail "pkg-config --libs sinew pulls in more than the core: $flags" ;;
+        esac
+    fi
     echo "cc $name.c \$(pkg-config --cflags --libs $mods)"
     # shellcheck disable=SC2086
     "$cc" -std=c11 -Wall -Wextra -Werror -o "$work/pc/$name" "$work/examples/$name.c" $flags ||
