@@ -132,13 +132,13 @@ sw_result sw__diag_vset_at(sw_diag* diag, sw_result code, int64_t index, const c
 bool sw__lines_append(char*** lines, size_t* count, size_t* cap, const char* line) {
     if (*count == *cap) {
         size_t next = *cap ? *cap * 2 : 8;
-        char** grown = next < SIZE_MAX / sizeof *grown ? realloc(*lines, next * sizeof *grown) : NULL;
+        char** grown = next < SIZE_MAX / sizeof *grown ? sw__realloc(*lines, next * sizeof *grown) : NULL;
         if (!grown) return false;
         *lines = grown;
         *cap = next;
     }
     size_t length = strlen(line) + 1;
-    char* copy = malloc(length);
+    char* copy = sw__malloc(length);
     if (!copy) return false;
     memcpy(copy, line, length);
     (*lines)[(*count)++] = copy;

@@ -27,7 +27,7 @@ void sw__line_at(char* out, size_t size, const char* file, const char* where, co
 sw_result sw__diag_vset_at(sw_diag* diag, sw_result code, int64_t index, const char* file, const char* where,
                            size_t text_size, const char* format, va_list args);
 
-/* Appends a malloc'd copy of line to *lines (*count used, *cap allocated,
+/* Appends a sw__malloc'd copy of line to *lines (*count used, *cap allocated,
    grown by doubling; each line and the array freed by the owner). False,
    nothing changed, when out of memory. */
 bool sw__lines_append(char*** lines, size_t* count, size_t* cap, const char* line);
