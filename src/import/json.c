@@ -387,8 +387,31 @@ sw_result sw__json_xyz(sw__json* J, const cJSON* object, const char* key, float 
     return r;
 }
 
-sw_result sw__json_index(sw__json* J, const cJSON* object, const char* key, size_t limit, const char* what,
-                         uint32_t* out) {
+/* A member through a value getter, with the path at it. */
+static sw_result sw__json_whole_member(sw__json* J, const cJSON* object, const char* key, bool required, bool* present,
+                                       int64_t* out, sw_result (*value_of)(sw__json*, const cJSON*, int64_t*)) {
+    const cJSON* v;
+    if (sw__json_find(J, object, key, required, &v) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (present) *present = v != NULL;
+    if (!v) return SW_OK;
+    size_t mark = sw__json_push(J, key);
+    sw_result r = value_of(J, v, out);
+    sw__json_pop(J, mark);
+    return r;
+}
+
+sw_result sw__json_integer(sw__json* J, const cJSON* object, const char* key, bool required, bool* present,
+                           int64_t* out) {
+    return sw__json_whole_member(J, object, key, required, present, out, sw__json_integer_value);
+}
+
+sw_result sw__json_index(sw__json* J, const cJSON* object, const char* key, bool required, bool* present,
+                         int64_t* out) {
+    return sw__json_whole_member(J, object, key, required, present, out, sw__json_index_value);
+}
+
+sw_result sw__json_index_below(sw__json* J, const cJSON* object, const char* key, size_t limit, const char* what,
+                               uint32_t* out) {
     const cJSON* v;
     if (sw__json_find(J, object, key, true, &v) != SW_OK) return SW_ERR_INVALID_DATA;
     double d = cJSON_IsNumber(v) ? v->valuedouble : -1.5;

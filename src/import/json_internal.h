@@ -158,10 +158,16 @@ sw_result sw__json_floats_in(sw__json* J, const cJSON* object, const char* key, 
                              float* out);
 /* An optional object {x, y, z} (Unity's vectors): absent components are 0. */
 sw_result sw__json_xyz(sw__json* J, const cJSON* object, const char* key, float out[3]);
+/* Whole-number members, as the _value getters above; *present (may be
+   NULL) says whether the member is there. */
+sw_result sw__json_integer(sw__json* J, const cJSON* object, const char* key, bool required, bool* present,
+                           int64_t* out);
+sw_result sw__json_index(sw__json* J, const cJSON* object, const char* key, bool required, bool* present,
+                         int64_t* out);
 /* A required integer index in [0, limit); `what` names the array in the
-   range message ("the model has 3 nodes"). */
-sw_result sw__json_index(sw__json* J, const cJSON* object, const char* key, size_t limit, const char* what,
-                         uint32_t* out);
+   range message ("12 is out of range (the model has 3 nodes)"). */
+sw_result sw__json_index_below(sw__json* J, const cJSON* object, const char* key, size_t limit, const char* what,
+                               uint32_t* out);
 /* An optional string from names[count]: its index in *out; an unknown one
    is a warning and leaves *out, which must hold a valid index. */
 sw_result sw__json_enum(sw__json* J, const cJSON* object, const char* key, const char* const* names, int count,

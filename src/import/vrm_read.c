@@ -47,7 +47,7 @@ static sw_result sw__copy_string(sw__reader* R, const cJSON* object, const char*
 /* A file node index (a JSON member) to the model's. */
 static sw_result sw__node(sw__reader* R, const cJSON* object, const char* key, uint32_t* out) {
     uint32_t file_index;
-    if (sw__json_index(&R->J, object, key, R->model->node_count, "nodes", &file_index) != SW_OK)
+    if (sw__json_index_below(&R->J, object, key, R->model->node_count, "nodes", &file_index) != SW_OK)
         return SW_ERR_INVALID_DATA;
     *out = R->model->node_from_source[file_index];
     return SW_OK;
@@ -116,7 +116,7 @@ static sw_result sw__morph_binds1(sw__reader* R, const cJSON* morphs, sw_vrm_exp
         if (sw__json_expect_object(J, m) != SW_OK) return SW_ERR_INVALID_DATA;
         sw_vrm_morph_bind* out = &b[e->morph_bind_count];
         if (sw__node(R, m, "node", &out->node) != SW_OK ||
-            sw__json_index(J, m, "index", UINT32_MAX, "morph targets", &out->index) != SW_OK ||
+            sw__json_index_below(J, m, "index", UINT32_MAX, "morph targets", &out->index) != SW_OK ||
             sw__check_morph(R, out->node, out->index) != SW_OK ||
             sw__json_float(J, m, "weight", true, &out->weight) != SW_OK)
             return SW_ERR_INVALID_DATA;
@@ -138,7 +138,7 @@ static sw_result sw__color_binds1(sw__reader* R, const cJSON* colors, sw_vrm_exp
         if (sw__json_expect_object(J, c) != SW_OK) return SW_ERR_INVALID_DATA;
         sw_vrm_color_bind* out = &b[e->color_bind_count];
         const char* type;
-        if (sw__json_index(J, c, "material", R->model->material_count, "materials", &out->material) != SW_OK ||
+        if (sw__json_index_below(J, c, "material", R->model->material_count, "materials", &out->material) != SW_OK ||
             sw__json_string(J, c, "type", false, &type) != SW_OK ||
             sw__json_floats(J, c, "targetValue", 4, true, out->target) != SW_OK)
             return SW_ERR_INVALID_DATA;
@@ -168,7 +168,7 @@ static sw_result sw__texture_binds1(sw__reader* R, const cJSON* textures, sw_vrm
         if (sw__json_expect_object(J, t) != SW_OK) return SW_ERR_INVALID_DATA;
         sw_vrm_texture_bind* out = &b[e->texture_bind_count];
         out->scale[0] = out->scale[1] = 1.0f;
-        if (sw__json_index(J, t, "material", R->model->material_count, "materials", &out->material) != SW_OK ||
+        if (sw__json_index_below(J, t, "material", R->model->material_count, "materials", &out->material) != SW_OK ||
             sw__json_floats(J, t, "scale", 2, false, out->scale) != SW_OK ||
             sw__json_floats(J, t, "offset", 2, false, out->offset) != SW_OK)
             return SW_ERR_INVALID_DATA;
@@ -309,7 +309,7 @@ static sw_result sw__meta1_members(sw__reader* R, const cJSON* m, int licence[4]
         return SW_ERR_INVALID_DATA;
     if (sw__json_member(m, "thumbnailImage")) {
         uint32_t image;
-        if (sw__json_index(J, m, "thumbnailImage", R->model->image_count, "images", &image) != SW_OK)
+        if (sw__json_index_below(J, m, "thumbnailImage", R->model->image_count, "images", &image) != SW_OK)
             return SW_ERR_INVALID_DATA;
         meta->thumbnail = (int32_t)image;
     }
@@ -524,7 +524,7 @@ static sw_result sw__meta0(sw__reader* R, const cJSON* root) {
     /* UniVRM writes -1 for "no thumbnail" */
     if (texture && !sw__json_equals(texture, -1.0)) {
         uint32_t t;
-        if (sw__json_index(J, m, "texture", R->model->texture_count, "textures", &t) != SW_OK)
+        if (sw__json_index_below(J, m, "texture", R->model->texture_count, "textures", &t) != SW_OK)
             return SW_ERR_INVALID_DATA;
         meta->thumbnail = (int32_t)t;
     }
@@ -606,7 +606,7 @@ static sw_result sw__expanded_count(sw__reader* R, const cJSON* array, const cha
     for (sw__json_each it = sw__json_each_of(J, array); sw__json_next(J, &it);) {
         uint32_t mesh;
         if (sw__json_expect_object(J, it.value) != SW_OK ||
-            sw__json_index(J, it.value, "mesh", R->model->mesh_count, "meshes", &mesh) != SW_OK)
+            sw__json_index_below(J, it.value, "mesh", R->model->mesh_count, "meshes", &mesh) != SW_OK)
             return SW_ERR_INVALID_DATA;
         if ((total += sw__nodes_of_mesh(R, mesh, &nodes)) > SW__MAX_EXPANDED) {
             sw__json_pop(J, it.mark);
@@ -642,8 +642,8 @@ static sw_result sw__binds0(sw__reader* R, const cJSON* binds, sw_vrm_expression
         const cJSON* b = it.value;
         uint32_t mesh, index;
         float weight = 0.0f;
-        if (sw__json_index(J, b, "mesh", R->model->mesh_count, "meshes", &mesh) != SW_OK ||
-            sw__json_index(J, b, "index", UINT32_MAX, "morph targets", &index) != SW_OK ||
+        if (sw__json_index_below(J, b, "mesh", R->model->mesh_count, "meshes", &mesh) != SW_OK ||
+            sw__json_index_below(J, b, "index", UINT32_MAX, "morph targets", &index) != SW_OK ||
             sw__json_float(J, b, "weight", true, &weight) != SW_OK)
             return SW_ERR_INVALID_DATA;
         if (index >= R->model->meshes[mesh].weight_count)
@@ -828,7 +828,7 @@ static sw_result sw__mesh_annotations0(sw__reader* R, const cJSON* a) {
     for (sw__json_each it = sw__json_each_of(J, a); sw__json_next(J, &it);) {
         uint32_t mesh;
         int flag = 0;
-        if (sw__json_index(J, it.value, "mesh", R->model->mesh_count, "meshes", &mesh) != SW_OK ||
+        if (sw__json_index_below(J, it.value, "mesh", R->model->mesh_count, "meshes", &mesh) != SW_OK ||
             sw__json_enum(J, it.value, "firstPersonFlag", flags, 4, &flag) != SW_OK)
             return SW_ERR_INVALID_DATA;
         const uint32_t* nodes;
