@@ -49,9 +49,8 @@ sw_result sw_bone_map_read(const char* json, size_t size, const char* name, sw_b
     if (out) *out = NULL;
     if ((!json && size) || !out)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "bone map: text and an output are needed");
-    sw__json_owned owned = {0};
     sw__json J;
-    sw__json_begin(&J, name, "bone map", diag, &owned);
+    sw__json_begin(&J, name, "bone map", diag, NULL);
     /* The parser wants NUL-terminated text; a NUL inside is not JSON. */
     const char* nul = size ? memchr(json, '\0', size) : NULL;
     char* text = sw__malloc(size + 1);

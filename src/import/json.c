@@ -14,9 +14,8 @@
 #define SW__JSON_FLOAT_MAX 3.0e38
 /* Integers are exact in a double up to 2^53; beyond ±9e15 is no index. */
 #define SW__JSON_INTEGER_MAX 9.0e15
-/* A message's text and a warning line. */
+/* A message's text. */
 #define SW__JSON_TEXT_SIZE 200
-#define SW__JSON_LINE_SIZE 512
 
 void sw__json_begin(sw__json* J, const char* file, const char* what, sw_diag* diag, sw__json_owned* owned) {
     memset(J, 0, sizeof *J);
@@ -25,7 +24,6 @@ void sw__json_begin(sw__json* J, const char* file, const char* what, sw_diag* di
     J->diag = diag ? diag : &J->own_diag;
     J->error_index = -1;
     J->owned = owned;
-    J->warning_keep = SIZE_MAX;
 }
 
 void sw__json_owned_free(sw__json_owned* owned) {
@@ -40,6 +38,8 @@ void sw__json_owned_free(sw__json_owned* owned) {
 /* ---- parsing ------------------------------------------------------------------------------------------------ */
 
 cJSON* sw__json_parse(const char* text, size_t* error_at) {
+    if (error_at) *error_at = 0;
+    if (!text) return NULL;
     sw__cjson_use_allocator();
     const char* end = NULL;
     cJSON* root = cJSON_ParseWithOpts(text, &end, true);
@@ -126,7 +126,6 @@ sw_result sw__json_fail(sw__json* J, const char* key, const char* format, ...) {
 }
 
 bool sw__json_warn(sw__json* J, const char* key, const char* format, ...) {
-    if (J->warning_total++ >= J->warning_keep) return true;
     char text[SW__JSON_TEXT_SIZE], line[SW__JSON_LINE_SIZE];
     va_list args;
     va_start(args, format);
@@ -140,8 +139,9 @@ bool sw__json_warn(sw__json* J, const char* key, const char* format, ...) {
         sw__one_line(line);
     }
     sw__json_pop(J, mark);
+    if (J->warning_count++ == 0) memcpy(J->first_warning, line, sizeof line);
     sw__json_owned* o = J->owned;
-    if (!sw__lines_append(&o->warnings, &o->warning_count, &o->warning_cap, line)) {
+    if (o && !sw__lines_append(&o->warnings, &o->warning_count, &o->warning_cap, line)) {
         J->oom = true;
         return false;
     }
@@ -163,6 +163,7 @@ sw_result sw__json_result(sw__json* J) {
 void* sw__json_alloc(sw__json* J, size_t count, size_t size) {
     size_t bytes;
     sw__json_owned* o = J->owned;
+    SW_ASSERT(o);
     if (!sw_mul_size(count ? count : 1, size, &bytes)) {
         J->oom = true;
         return NULL;
@@ -247,6 +248,12 @@ bool sw__json_next(sw__json* J, sw__json_each* it) {
 
 sw_result sw__json_expect_object(sw__json* J, const cJSON* value) {
     return cJSON_IsObject(value) ? SW_OK : sw__json_fail(J, NULL, "expected an object");
+}
+
+sw_result sw__json_bool_value(sw__json* J, const cJSON* value, bool* out) {
+    if (!cJSON_IsBool(value)) return sw__json_fail(J, NULL, "expected true or false");
+    *out = cJSON_IsTrue(value);
+    return SW_OK;
 }
 
 sw_result sw__json_float_value(sw__json* J, const cJSON* value, float* out) {

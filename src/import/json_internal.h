@@ -14,8 +14,10 @@
 
    (the file left out when the reader has none). Errors go to diag and
    return SW_ERR_INVALID_DATA; the reader returns at the first one.
-   Warnings are appended to the owner's list; out of memory while warning
-   or allocating sets `oom`, which the reader reports when it returns.
+   Warnings are counted, the first one's line kept in the reader and every
+   line appended to the owner's list (when there is an owner); out of
+   memory while warning or allocating sets `oom`, which the reader reports
+   when it returns.
 
    Paths: sw__json_push appends ".key" (or "[i]") and returns a mark that
    sw__json_pop goes back to; sw__json_next does it for every item of a
@@ -32,6 +34,7 @@
 #include "sinew/base.h"
 
 #define SW__JSON_PATH_SIZE 192
+#define SW__JSON_LINE_SIZE 512 /* a warning line */
 
 /* What a read leaves behind for its owner: allocated blocks and warning
    lines, released together by sw__json_owned_free. */
@@ -47,18 +50,18 @@ typedef struct sw__json {
     const char* what;       /* what is read, for "file: what: out of memory" */
     sw_diag* diag;          /* never NULL: own_diag when the caller passed none */
     int64_t error_index;    /* diag.index of errors (-1 unless the reader names an element) */
-    sw__json_owned* owned;  /* where blocks and warning lines go */
-    size_t warning_keep;    /* lines kept; warnings past it are only counted (SIZE_MAX: all) */
-    size_t warning_total;   /* warnings given */
+    sw__json_owned* owned;  /* where blocks and warning lines go; NULL: nowhere (no sw__json_alloc) */
+    size_t warning_count;   /* warnings given */
     bool oom;               /* out of memory while warning or allocating */
     size_t path_length;
     char path[SW__JSON_PATH_SIZE];
+    char first_warning[SW__JSON_LINE_SIZE];
     sw_diag own_diag;
 } sw__json;
 
 /* A reader for `file` (may be NULL) reporting into `diag` (may be NULL),
-   keeping what it allocates and its warnings in `owned` (zeroed by the
-   caller); the path starts empty and every warning is kept. */
+   keeping what it allocates and its warning lines in `owned` (zeroed by
+   the caller; may be NULL); the path starts empty. */
 void sw__json_begin(sw__json* J, const char* file, const char* what, sw_diag* diag, sw__json_owned* owned);
 void sw__json_owned_free(sw__json_owned* owned);
 
@@ -130,6 +133,7 @@ bool sw__json_next(sw__json* J, sw__json_each* it);
 
 /* ---- typed getters: the value at the current path --------------------------- */
 sw_result sw__json_expect_object(sw__json* J, const cJSON* value);   /* "expected an object" */
+sw_result sw__json_bool_value(sw__json* J, const cJSON* value, bool* out); /* "expected true or false" */
 /* A number that is a finite float. */
 sw_result sw__json_float_value(sw__json* J, const cJSON* value, float* out);
 /* A whole number within ±9e15: "expected an integer", or in index_value
