@@ -194,7 +194,7 @@ const char* sw__json_copy(sw__json* J, const char* s) {
     return copy;
 }
 
-/* ---- nodes --------------------------------------------------------------------------------------------------------- */
+/* ---- nodes ------------------------------------------------------------------------------------------------- */
 
 const cJSON* sw__json_member(const cJSON* object, const char* key) {
     return cJSON_GetObjectItemCaseSensitive(object, key);

@@ -37,7 +37,8 @@ typedef struct sw__reader {
     uint32_t material;
 } sw__reader;
 
-/* Messages about material i's `record` start at "materials[i] "name": record"; errors name the material in diag.index. */
+/* Messages about material i's `record` start at "materials[i] "name":
+   record"; errors name the material in diag.index. */
 static void sw__scope(sw__reader* R, const char* record) {
     char path[SW__JSON_PATH_SIZE];
     const char* name = R->model->materials[R->material].name;
@@ -420,7 +421,8 @@ static sw_result sw__read_mtoon(sw__reader* R, const cJSON* root, sw_toon_materi
     t->rim_mask_texture = rim_tex;
     t->outline = mode != 0 && width > 0.0f;
     if (mode == 1) {
-        t->outline_width = width * SW__OUTLINE_LINES / (2.0f * SW__OUTLINE_REF_DISTANCE * tanf(0.5f * SW__OUTLINE_REF_FOV));
+        t->outline_width =
+            width * SW__OUTLINE_LINES / (2.0f * SW__OUTLINE_REF_DISTANCE * tanf(0.5f * SW__OUTLINE_REF_FOV));
         t->outline_max_distance = SW__OUTLINE_REF_DISTANCE;
     } else if (mode == 2) {
         t->outline_width = width * SW__OUTLINE_LINES; /* a fraction of the screen height */

@@ -997,7 +997,8 @@ static sw_result sw__read(sw__reader* R, const cJSON* json, bool version1, bool 
 
 sw_result sw_vrm_read(const sw_model* model, sw_vrm** out, sw_diag* diag) {
     if (out) *out = NULL;
-    if (!model || !out) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "VRM read: a model and an output are needed");
+    if (!model || !out)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "VRM read: a model and an output are needed");
     const sw_model_extension* v1 = sw_model_find_extension(model, "VRMC_vrm", SW_MODEL_OBJECT_MODEL, 0);
     const sw_model_extension* v0 = sw_model_find_extension(model, "VRM", SW_MODEL_OBJECT_MODEL, 0);
     sw_diag_set(diag, SW_OK, -1, "%s", "");

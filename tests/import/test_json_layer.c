@@ -216,7 +216,8 @@ static void test_integers(void) {
 
 static void test_kinds(void) {
     fixture f;
-    fixture_open(&f, "{\"o\": {}, \"a\": [], \"s\": \"text\", \"b\": true, \"n\": null, \"e\": \"blend\", \"u\": \"zz\"}");
+    fixture_open(&f, "{\"o\": {}, \"a\": [], \"s\": \"text\", \"b\": true, \"n\": null, \"e\": \"blend\","
+                     " \"u\": \"zz\"}");
     sw__json* J = &f.J;
     const cJSON* node = NULL;
     const char* s = NULL;
