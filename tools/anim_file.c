@@ -29,8 +29,8 @@ bool anim_file_options_check(const anim_file_options* o, tool_error* err) {
     return true;
 }
 
-/* The bone map's text, NUL-terminated, in a new block. */
-static char* read_bone_map(const char* path, tool_error* err) {
+/* The bone map file, read (sw_bone_map_read); NULL with err set. */
+static sw_bone_map* read_bone_map(const char* path, tool_error* err) {
     struct stat st;
     if (stat(path, &st) != 0) {
         tool_error_set(err, "--bone-map: cannot open '%s'", path);
@@ -56,7 +56,11 @@ static char* read_bone_map(const char* path, tool_error* err) {
         tool_error_set(err, "--bone-map: '%s' holds a NUL byte; it is not JSON text", path);
         return NULL;
     }
-    return text;
+    sw_bone_map* map = NULL;
+    sw_diag diag;
+    if (sw_bone_map_read(text, n, path, &map, &diag) != SW_OK) tool_error_set(err, "--bone-map: %s", diag.message);
+    free(text);
+    return map;
 }
 
 /* The file's name without folder and extension. */
@@ -70,8 +74,8 @@ static void file_stem(const char* path, char* out, size_t size) {
 
 /* The humanoid map of a model: its VRM humanoid when it is a VRM, else its
    joint names (with the user's bone map). `what` describes it for the summary. */
-static bool humanoid_of(const sw_model* m, const char* bone_map, sw_humanoid_map* map, sw_humanoid_naming* naming,
-                        char* what, size_t what_size, tool_error* err) {
+static bool humanoid_of(const sw_model* m, const sw_bone_map* bone_map, sw_humanoid_map* map,
+                        sw_humanoid_naming* naming, char* what, size_t what_size, tool_error* err) {
     sw_vrm* vrm = NULL;
     sw_diag diag;
     *naming = (sw_humanoid_naming){0};
@@ -105,9 +109,10 @@ void anim_file_detach(anim_file* f, sw_model** model) {
     release(f);
 }
 
-static bool fail(anim_file* f, char* bone_map, tool_error* err, const char* format, const char* a, const char* b) {
+static bool fail(anim_file* f, sw_bone_map* bone_map, tool_error* err, const char* format, const char* a,
+                 const char* b) {
     tool_error_set(err, format, a, b);
-    free(bone_map);
+    sw_bone_map_free(bone_map);
     release(f);
     return false;
 }
@@ -117,7 +122,7 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
     if (!o->path) return true;
     sw_model* dst = *model;
     sw_diag diag;
-    char* bone_map = NULL;
+    sw_bone_map* bone_map = NULL;
     /* An IQM animation file names no joints: the character's name its poses (iqm.h). */
     sw_import_options io = {0};
     io.iqm.skeleton = dst;
@@ -169,7 +174,7 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
         tool_error inner;
         if (!humanoid_of(dst, bone_map, &dst_map, &dn, dst_what, sizeof dst_what, &inner) ||
             !humanoid_of(src, bone_map, &src_map, &sn, src_what, sizeof src_what, &inner))
-            return fail(f, bone_map, err, "--bone-map: %s: %s", o->bone_map ? o->bone_map : "", inner.message);
+            return fail(f, bone_map, err, "--anim-file: %s: %s", o->path, inner.message);
         if (bone_map && sn.user_bones + dn.user_bones == 0)
             return fail(f, bone_map, err, "--bone-map: %s names no node of %s or of the character", o->bone_map,
                         o->path);
@@ -191,7 +196,7 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
         snprintf(how, sizeof how, "retargeted, %u humanoid bones (from %s; onto %s), hips x%.3g", info.bones, src_what,
                  dst_what, (double)info.hips_scale);
     }
-    free(bone_map);
+    sw_bone_map_free(bone_map);
 
     /* The character with both lists of clips. */
     char stem[128];

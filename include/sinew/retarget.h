@@ -21,8 +21,10 @@
    whole or after a namespace prefix (everything up to the last ':' or '|':
    "mixamorig:Hips", "Armature|Hips"); among nodes with the same name a skin
    joint wins over a plain node, then the first in model order. A user bone
-   map, JSON {"hips": "Bip01_Pelvis", ...} (VRM 1.0 bone name → node name,
-   null to leave a bone out), overrides the table bone by bone.
+   map (sw_bone_map: humanoid bone → node name, or no node to leave the bone
+   out) overrides the table bone by bone. sinew-import reads one from JSON
+   {"hips": "Bip01_Pelvis", "leftUpperArm": null, ...} (sw_bone_map_read);
+   the core parses nothing.
 
    MERGING BY NAME (sw_clip_merge_by_name) keeps every track whose target's
    name a node of the destination also has: exact name first, then ASCII
@@ -85,16 +87,35 @@ typedef struct sw_humanoid_naming {
     uint32_t mapped;           /* bones mapped in the end */
 } sw_humanoid_naming;
 
+/* A user bone map: plain data, applied entry by entry in order (a later
+   entry for the same bone wins). */
+typedef struct sw_bone_map_entry {
+    sw_humanoid_bone bone;
+    const char* node; /* the node's name (found as a table's names are); NULL leaves the bone out */
+} sw_bone_map_entry;
+
+typedef struct sw_bone_map {
+    size_t entry_count;
+    const sw_bone_map_entry* entries;
+} sw_bone_map;
+
+/* sinew-import (link sinew::import): reads a bone map from JSON text
+   (`size` bytes, no NUL needed): an object whose keys are VRM 1.0 humanoid
+   bone names (ASCII case-insensitive) and whose values are node names or
+   null. `name` (may be NULL) starts every message ("map.json: bone map is
+   not valid JSON (near byte 12)"). Errors (SW_ERR_INVALID_DATA, *out NULL):
+   text that is not JSON (diag.index = byte offset), not an object, a key
+   that is no humanoid bone, a value neither string nor null. The map is one
+   block: release it with sw_bone_map_free (NULL is allowed). Thread-safe. */
+sw_result sw_bone_map_read(const char* json, size_t size, const char* name, sw_bone_map** out, sw_diag* diag);
+void sw_bone_map_free(sw_bone_map* map);
+
 /* Fills `out` from the model's node names with the best table, then the
-   user bone map `bone_map_json` (NUL-terminated text, or NULL): an object
-   whose keys are VRM 1.0 humanoid bone names (case-insensitive) and whose
-   values are node names (found as a table's names are) or null. An entry
-   whose node the model lacks is skipped and counted (one bone map may name
-   the joints of two rigs). Errors (SW_ERR_INVALID_DATA, the map left
-   cleared): text that is not JSON (diag.index = byte offset), not an
-   object, a key that is no humanoid bone, a value neither string nor null.
-   `out_naming` may be NULL. */
-sw_result sw_humanoid_map_from_names(const sw_model* model, const char* bone_map_json, sw_humanoid_map* out,
+   user bone map `bone_map` (NULL: none). An entry whose node the model
+   lacks is skipped and counted (one bone map may name the joints of two
+   rigs). SW_ERR_INVALID_ARGUMENT (the map left cleared) for an entry whose
+   bone is outside the humanoid. `out_naming` may be NULL. */
+sw_result sw_humanoid_map_from_names(const sw_model* model, const sw_bone_map* bone_map, sw_humanoid_map* out,
                                      sw_humanoid_naming* out_naming, sw_diag* diag);
 
 /* The node of `model` named `name` by the merging rule (exact, then

@@ -178,10 +178,11 @@ typedef struct sw_spring_set {
     size_t warning_count;        const char* const* warnings;     /* one line each */
 } sw_spring_set;
 
-/* Reads the model's spring bones from its extension records: the root's
-   VRMC_springBone if present (VRM 1.0), else the root's SW_spring_bones
-   (sinew's own extension for plain glTF files, the demo character's among
-   them: the same JSON as VRMC_springBone 1.0, read by the same parser, see
+/* sinew-import: reads the model's spring bones from its extension
+   records: the root's VRMC_springBone if present (VRM 1.0), else the
+   root's SW_spring_bones (sinew's own extension for plain glTF files, the
+   demo character's among them: the same JSON as VRMC_springBone 1.0, read
+   by the same parser, see
    docs/extensions.md; source SW_SPRING_SOURCE_SINEW), else the
    secondaryAnimation of the root's VRM record (VRM 0.x). With more than one,
    the first in that order is read and each one ignored is a warning. A
@@ -227,7 +228,7 @@ typedef struct sw_spring_set {
    Release the set with sw_spring_set_free. */
 sw_result sw_spring_read(const sw_model* model, sw_spring_set** out_set, sw_diag* diag);
 
-/* Frees a set made by sw_spring_read; NULL is allowed. */
+/* sinew-import: frees a set made by sw_spring_read; NULL is allowed. */
 void sw_spring_set_free(sw_spring_set* set);
 
 /* ---- the simulation state --------------------------------------------------------------- */

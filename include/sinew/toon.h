@@ -144,9 +144,10 @@ typedef struct sw_toon_material {
 /* Fills *out with the defaults of `kind` (present = false, textures -1). */
 void sw_toon_defaults(sw_toon_kind kind, sw_toon_material* out);
 
-/* Reads every material's toon data (out: model->material_count entries).
-   A malformed block is SW_ERR_INVALID_DATA naming the file, the material
-   and the field; a value out of range is clamped with a warning in diag. */
+/* sinew-import: reads every material's toon data (out:
+   model->material_count entries). A malformed block is SW_ERR_INVALID_DATA
+   naming the file, the material and the field; a value out of range is
+   clamped with a warning in diag. */
 sw_result sw_toon_read(const sw_model* model, sw_toon_material* out, sw_diag* diag);
 
 /* A toon material from a metallic-roughness one (shade = base colour ×

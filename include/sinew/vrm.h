@@ -67,8 +67,15 @@
         offset = Σ offset · w (applied on top of the material's own UV
         transform).
 
+   LIBRARIES. sw_vrm_read and sw_vrm_free are sinew-import's (link
+   sinew::import); the names, sw_vrm_find_expression and the expression
+   rules are the core's (sinew), so a program that links only the core can
+   evaluate the expressions of an sw_vrm read elsewhere or built by hand.
+
    Memory: sw_vrm is one owner from sw_vrm_read; sw_vrm_free releases it.
-   sw_vrm_expression_weights writes only into the caller's arrays. */
+   sw_vrm_expression_weights writes only into the caller's arrays. Nothing
+   is kept between calls: every function is thread-safe, and one sw_vrm may
+   be read by many threads at once. */
 #ifndef SINEW_VRM_H
 #define SINEW_VRM_H
 
@@ -248,9 +255,9 @@ typedef struct sw_vrm {
     const char* const* warnings;    /* one line each, naming the file */
 } sw_vrm;
 
-/* Reads the model's VRMC_vrm (preferred) or VRM root extension. SW_OK with
-   *out = NULL when there is neither; on failure *out is NULL and diag
-   names the file and the JSON path. */
+/* sinew-import: reads the model's VRMC_vrm (preferred) or VRM root
+   extension. SW_OK with *out = NULL when there is neither; on failure *out
+   is NULL and diag names the file and the JSON path. */
 sw_result sw_vrm_read(const sw_model* model, sw_vrm** out, sw_diag* diag);
 void sw_vrm_free(sw_vrm* vrm);
 

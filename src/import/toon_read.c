@@ -1,9 +1,9 @@
 /* The toon material readers (sinew/toon.h): SW_materials_toon (ours,
    docs/SW_materials_toon.schema.json), VRMC_materials_mtoon (VRM 1.0) and
    the VRM 0.x root extension's materialProperties, from the model's
-   extension records (compact JSON, parsed again here with cJSON).
-   docs/toon.md has the MToon → sinew mapping and why each conversion is
-   what it is.
+   extension records, each parsed once through the JSON layer
+   (json_internal.h). docs/toon.md has the MToon → sinew mapping and why
+   each conversion is what it is.
 
    A broken block (wrong JSON type, index out of range, a number that is not
    a finite float) fails the whole read with SW_ERR_INVALID_DATA naming the
@@ -12,17 +12,13 @@
    result SW_OK. */
 #include "sinew/toon.h"
 
-#include "../base/base_internal.h"
-#include "../base/cjson_alloc_internal.h"
+#include "json_internal.h"
 
-#include <cjson/cJSON.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#define SW__PATH_SIZE 160
 #define SW__MAX_TEXCOORD 63 /* the glTF loader's limit on TEXCOORD_n */
 #define SW__PI 3.14159265358979f
 
@@ -36,193 +32,72 @@
 #define SW__OUTLINE_NO_MAX 1.0e6f
 
 typedef struct sw__reader {
+    sw__json J; /* its path starts at the material and the record: materials[2] "Skin": VRMC_materials_mtoon */
     const sw_model* model;
-    const char* file;
-    sw_diag* diag;
     uint32_t material;
-    const char* ext;        /* the extension being read, for messages */
-    size_t warnings;
-    char first_warning[256];
 } sw__reader;
 
-/* ---- messages ------------------------------------------------------------------------------------ */
-
-
-/* "file: materials[i] "name": EXT.field" into where. */
-static void sw__where(const sw__reader* R, const char* field, char* out, size_t size) {
+/* Messages about material i's `record` start at "materials[i] "name":
+   record"; errors name the material in diag.index. */
+static void sw__scope(sw__reader* R, const char* record) {
+    char path[SW__JSON_PATH_SIZE];
     const char* name = R->model->materials[R->material].name;
-    if (name)
-        snprintf(out, size, "%s: materials[%u] \"%.48s\": %s%s%s", R->file, R->material, name, R->ext,
-                 field[0] ? "." : "", field);
-    else
-        snprintf(out, size, "%s: materials[%u]: %s%s%s", R->file, R->material, R->ext, field[0] ? "." : "", field);
+    if (name) snprintf(path, sizeof path, "materials[%u] \"%.48s\": %s", R->material, name, record);
+    else snprintf(path, sizeof path, "materials[%u]: %s", R->material, record);
+    sw__json_set_path(&R->J, path);
+    R->J.error_index = (int64_t)R->material;
 }
 
-static sw_result sw__fail(sw__reader* R, const char* field, const char* format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static sw_result sw__fail(sw__reader* R, const char* field, const char* format, ...) {
-    char where[200];
-    sw__where(R, field, where, sizeof where);
-    va_list args;
-    va_start(args, format);
-    sw_result r =
-        sw__diag_vset_at(R->diag, SW_ERR_INVALID_DATA, (int64_t)R->material, where, NULL, 128, format, args);
-    va_end(args);
-    return r;
+static void sw__texture_none(sw_model_texture_ref* t, int32_t texture) {
+    memset(t, 0, sizeof *t);
+    t->texture = texture;
+    t->scale = 1.0f;
+    t->uv_scale[0] = t->uv_scale[1] = 1.0f;
 }
 
-static void sw__warn(sw__reader* R, const char* field, const char* format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void sw__warn(sw__reader* R, const char* field, const char* format, ...) {
-    if (R->warnings++ > 0) return;
-    char text[96], where[152];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    sw__where(R, field, where, sizeof where);
-    sw__line_at(R->first_warning, sizeof R->first_warning, where, NULL, text);
-}
-
-static void sw__path_key(char* out, const char* path, const char* key) {
-    int n = snprintf(out, SW__PATH_SIZE, "%s%s%s", path, path[0] ? "." : "", key);
-    if (n < 0 || n >= SW__PATH_SIZE) memcpy(out + SW__PATH_SIZE - 4, "...", 4);
-}
-static void sw__path_item(char* out, const char* path, int i) {
-    int n = snprintf(out, SW__PATH_SIZE, "%s[%d]", path, i);
-    if (n < 0 || n >= SW__PATH_SIZE) memcpy(out + SW__PATH_SIZE - 4, "...", 4);
-}
-
-/* ---- JSON values ------------------------------------------------------------------------------------ */
-
-static const cJSON* sw__member(const cJSON* object, const char* key) {
-    return cJSON_GetObjectItemCaseSensitive(object, key);
-}
-
-static sw_result sw__number_value(sw__reader* R, const cJSON* v, const char* where, float* out) {
-    if (!cJSON_IsNumber(v)) return sw__fail(R, where, "expected a number");
-    double d = v->valuedouble;
-    if (!isfinite(d) || fabs(d) > 3.0e38) return sw__fail(R, where, "not a finite float");
-    *out = (float)d;
-    return SW_OK;
-}
-
-/* Clamps *v into [lo, hi] with a warning. */
-static void sw__clamp(sw__reader* R, const char* where, float* v, float lo, float hi) {
-    if (*v >= lo && *v <= hi) return;
-    float c = *v < lo ? lo : hi;
-    sw__warn(R, where, "%g is out of range [%g, %g]; clamped to %g", (double)*v, (double)lo, (double)hi, (double)c);
-    *v = c;
-}
-
-/* An optional number in [lo, hi] (absent: *out keeps its value). */
-static sw_result sw__number(sw__reader* R, const cJSON* object, const char* path, const char* key, float lo,
-                            float hi, float* out) {
-    const cJSON* v = sw__member(object, key);
-    if (!v) return SW_OK;
-    char where[SW__PATH_SIZE];
-    sw__path_key(where, path, key);
-    sw_result r = sw__number_value(R, v, where, out);
-    if (r == SW_OK) sw__clamp(R, where, out, lo, hi);
-    return r;
-}
-
-static sw_result sw__boolean(sw__reader* R, const cJSON* object, const char* path, const char* key, bool* out) {
-    const cJSON* v = sw__member(object, key);
-    if (!v) return SW_OK;
-    char where[SW__PATH_SIZE];
-    sw__path_key(where, path, key);
-    if (!cJSON_IsBool(v)) return sw__fail(R, where, "expected true or false");
-    *out = cJSON_IsTrue(v);
-    return SW_OK;
-}
-
-static sw_result sw__integer_value(sw__reader* R, const cJSON* v, const char* where, int64_t* out) {
-    if (!cJSON_IsNumber(v)) return sw__fail(R, where, "expected an integer");
-    double d = v->valuedouble;
-    if (!isfinite(d) || d != floor(d) || fabs(d) > 9.0e15) return sw__fail(R, where, "expected an integer");
-    *out = (int64_t)d;
-    return SW_OK;
-}
-
-/* An optional array of n numbers, each in [lo, hi]. */
-static sw_result sw__numbers(sw__reader* R, const cJSON* object, const char* path, const char* key, int n, float lo,
-                             float hi, float* out) {
-    const cJSON* v = sw__member(object, key);
-    if (!v) return SW_OK;
-    char where[SW__PATH_SIZE], item[SW__PATH_SIZE];
-    sw__path_key(where, path, key);
-    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != n) return sw__fail(R, where, "expected an array of %d numbers", n);
-    float f[4];
-    for (int i = 0; i < n; i++) {
-        sw__path_item(item, where, i);
-        sw_result r = sw__number_value(R, cJSON_GetArrayItem(v, i), item, &f[i]);
-        if (r != SW_OK) return r;
-        sw__clamp(R, item, &f[i], lo, hi);
-    }
-    memcpy(out, f, (size_t)n * sizeof *f);
+/* A TEXCOORD set index member (absent: *out unchanged). */
+static sw_result sw__texcoord(sw__reader* R, const cJSON* object, int64_t* out) {
+    bool present = false;
+    if (sw__json_integer(&R->J, object, "texCoord", false, &present, out) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (present && (*out < 0 || *out > SW__MAX_TEXCOORD))
+        return sw__json_fail(&R->J, "texCoord", "%lld is not a TEXCOORD set (0..%d)", (long long)*out,
+                             SW__MAX_TEXCOORD);
     return SW_OK;
 }
 
 /* A glTF textureInfo {"index", "texCoord", "scale"?, "extensions":
    {"KHR_texture_transform"}}; the index must name one of the model's
    textures. */
-static sw_result sw__texture(sw__reader* R, const cJSON* object, const char* path, const char* key,
-                             sw_model_texture_ref* out) {
-    const cJSON* info = sw__member(object, key);
+static sw_result sw__texture(sw__reader* R, const cJSON* object, const char* key, sw_model_texture_ref* out) {
+    sw__json* J = &R->J;
+    const cJSON* info = sw__json_member(object, key);
     if (!info) return SW_OK;
-    char where[SW__PATH_SIZE], sub[SW__PATH_SIZE];
-    sw__path_key(where, path, key);
-    if (!cJSON_IsObject(info)) return sw__fail(R, where, "expected a textureInfo object");
+    if (!sw__json_is_object(info)) return sw__json_fail(J, key, "expected a textureInfo object");
+    size_t mark = sw__json_push(J, key);
     sw_model_texture_ref t;
-    memset(&t, 0, sizeof t);
-    t.scale = 1.0f;
-    t.uv_scale[0] = t.uv_scale[1] = 1.0f;
+    sw__texture_none(&t, -1);
     int64_t index = 0, texcoord = 0;
-    const cJSON* v = sw__member(info, "index");
-    sw__path_key(sub, where, "index");
-    if (!v) return sw__fail(R, sub, "missing");
-    sw_result r = sw__integer_value(R, v, sub, &index);
-    if (r != SW_OK) return r;
+    if (sw__json_integer(J, info, "index", true, NULL, &index) != SW_OK) return SW_ERR_INVALID_DATA;
     if (index < 0 || (uint64_t)index >= R->model->texture_count)
-        return sw__fail(R, sub, "texture %lld out of range (%zu textures)", (long long)index, R->model->texture_count);
-    if ((v = sw__member(info, "texCoord")) != NULL) {
-        sw__path_key(sub, where, "texCoord");
-        if ((r = sw__integer_value(R, v, sub, &texcoord)) != SW_OK) return r;
-        if (texcoord < 0 || texcoord > SW__MAX_TEXCOORD)
-            return sw__fail(R, sub, "%lld is not a TEXCOORD set (0..%d)", (long long)texcoord, SW__MAX_TEXCOORD);
+        return sw__json_fail(J, "index", "texture %lld out of range (%zu textures)", (long long)index,
+                             R->model->texture_count);
+    const cJSON *ext, *tt = NULL;
+    if (sw__texcoord(R, info, &texcoord) != SW_OK ||
+        sw__json_float_in(J, info, "scale", -INFINITY, INFINITY, &t.scale) != SW_OK ||
+        sw__json_object(J, info, "extensions", false, &ext) != SW_OK)
+        return SW_ERR_INVALID_DATA;
+    sw__json_push(J, "extensions");
+    if (ext && sw__json_object(J, ext, "KHR_texture_transform", false, &tt) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (tt) {
+        sw__json_push(J, "KHR_texture_transform");
+        t.has_transform = true;
+        if (sw__json_floats_in(J, tt, "offset", 2, -INFINITY, INFINITY, t.offset) != SW_OK ||
+            sw__json_float_in(J, tt, "rotation", -INFINITY, INFINITY, &t.rotation) != SW_OK ||
+            sw__json_floats_in(J, tt, "scale", 2, -INFINITY, INFINITY, t.uv_scale) != SW_OK ||
+            sw__texcoord(R, tt, &texcoord) != SW_OK)
+            return SW_ERR_INVALID_DATA;
     }
-    if ((r = sw__number(R, info, where, "scale", -INFINITY, INFINITY, &t.scale)) != SW_OK) return r;
-    const cJSON* ext = sw__member(info, "extensions");
-    if (ext) {
-        sw__path_key(sub, where, "extensions");
-        if (!cJSON_IsObject(ext)) return sw__fail(R, sub, "expected an object");
-        const cJSON* tt = sw__member(ext, "KHR_texture_transform");
-        if (tt) {
-            char tp[SW__PATH_SIZE];
-            sw__path_key(tp, sub, "KHR_texture_transform");
-            if (!cJSON_IsObject(tt)) return sw__fail(R, tp, "expected an object");
-            t.has_transform = true;
-            if ((r = sw__numbers(R, tt, tp, "offset", 2, -INFINITY, INFINITY, t.offset)) != SW_OK ||
-                (r = sw__number(R, tt, tp, "rotation", -INFINITY, INFINITY, &t.rotation)) != SW_OK ||
-                (r = sw__numbers(R, tt, tp, "scale", 2, -INFINITY, INFINITY, t.uv_scale)) != SW_OK)
-                return r;
-            if ((v = sw__member(tt, "texCoord")) != NULL) {
-                char tc[SW__PATH_SIZE];
-                sw__path_key(tc, tp, "texCoord");
-                if ((r = sw__integer_value(R, v, tc, &texcoord)) != SW_OK) return r;
-                if (texcoord < 0 || texcoord > SW__MAX_TEXCOORD)
-                    return sw__fail(R, tc, "%lld is not a TEXCOORD set (0..%d)", (long long)texcoord,
-                                    SW__MAX_TEXCOORD);
-            }
-        }
-    }
+    sw__json_pop(J, mark);
     t.texture = (int32_t)index;
     t.texcoord = (int32_t)texcoord;
     *out = t;
@@ -308,151 +183,163 @@ static const sw__bool_field sw__texture_fields[] = {
 };
 #undef SW__T
 
-static sw_result sw__read_glint(sw__reader* R, const cJSON* g, const char* where, sw_toon_glint* out) {
-    if (!cJSON_IsObject(g)) return sw__fail(R, where, "expected an object");
-    sw_result r;
-    if ((r = sw__number(R, g, where, "grid", 1e-3f, 1.0e6f, &out->grid)) != SW_OK ||
-        (r = sw__number(R, g, where, "spotScale", 0.0f, 1.0e3f, &out->spot_scale)) != SW_OK ||
-        (r = sw__number(R, g, where, "phaseRate", -1.0e3f, 1.0e3f, &out->phase_rate)) != SW_OK ||
-        (r = sw__number(R, g, where, "activeWidth", 1e-3f, 1.0f, &out->active_width)) != SW_OK ||
-        (r = sw__number(R, g, where, "intensity", 0.0f, 1.0e3f, &out->intensity)) != SW_OK ||
-        (r = sw__number(R, g, where, "lumaLerp", 0.0f, 1.0f, &out->luma_lerp)) != SW_OK ||
-        (r = sw__numbers(R, g, where, "color", 3, 0.0f, 1.0e3f, out->color)) != SW_OK ||
-        (r = sw__number(R, g, where, "cameraScale", -1.0e3f, 1.0e3f, &out->camera_scale)) != SW_OK)
-        return r;
+static sw_result sw__read_glint(sw__reader* R, const cJSON* g, sw_toon_glint* out) {
+    sw__json* J = &R->J;
+    if (sw__json_expect_object(J, g) != SW_OK ||
+        sw__json_float_in(J, g, "grid", 1e-3f, 1.0e6f, &out->grid) != SW_OK ||
+        sw__json_float_in(J, g, "spotScale", 0.0f, 1.0e3f, &out->spot_scale) != SW_OK ||
+        sw__json_float_in(J, g, "phaseRate", -1.0e3f, 1.0e3f, &out->phase_rate) != SW_OK ||
+        sw__json_float_in(J, g, "activeWidth", 1e-3f, 1.0f, &out->active_width) != SW_OK ||
+        sw__json_float_in(J, g, "intensity", 0.0f, 1.0e3f, &out->intensity) != SW_OK ||
+        sw__json_float_in(J, g, "lumaLerp", 0.0f, 1.0f, &out->luma_lerp) != SW_OK ||
+        sw__json_floats_in(J, g, "color", 3, 0.0f, 1.0e3f, out->color) != SW_OK ||
+        sw__json_float_in(J, g, "cameraScale", -1.0e3f, 1.0e3f, &out->camera_scale) != SW_OK)
+        return SW_ERR_INVALID_DATA;
     return SW_OK;
 }
 
-static sw_result sw__read_band(sw__reader* R, const cJSON* b, const char* where, sw_toon_material* t, int i) {
-    if (!cJSON_IsObject(b)) return sw__fail(R, where, "expected an object");
-    sw_result r;
-    if ((r = sw__number(R, b, where, "exponent", 0.0f, 1.0e4f, &t->band_exponent[i])) != SW_OK ||
-        (r = sw__number(R, b, where, "lower", 0.0f, 1.0f, &t->band_lower[i])) != SW_OK ||
-        (r = sw__number(R, b, where, "upper", 0.0f, 1.0f, &t->band_upper[i])) != SW_OK ||
-        (r = sw__number(R, b, where, "intensity", 0.0f, 1.0e3f, &t->band_intensity[i])) != SW_OK ||
-        (r = sw__numbers(R, b, where, "color", 3, 0.0f, 1.0e3f, t->band_color[i])) != SW_OK)
-        return r;
+static sw_result sw__read_band(sw__reader* R, const cJSON* b, sw_toon_material* t, size_t i) {
+    sw__json* J = &R->J;
+    if (sw__json_expect_object(J, b) != SW_OK ||
+        sw__json_float_in(J, b, "exponent", 0.0f, 1.0e4f, &t->band_exponent[i]) != SW_OK ||
+        sw__json_float_in(J, b, "lower", 0.0f, 1.0f, &t->band_lower[i]) != SW_OK ||
+        sw__json_float_in(J, b, "upper", 0.0f, 1.0f, &t->band_upper[i]) != SW_OK ||
+        sw__json_float_in(J, b, "intensity", 0.0f, 1.0e3f, &t->band_intensity[i]) != SW_OK ||
+        sw__json_floats_in(J, b, "color", 3, 0.0f, 1.0e3f, t->band_color[i]) != SW_OK)
+        return SW_ERR_INVALID_DATA;
     return SW_OK;
 }
 
-static sw_result sw__read_sw(sw__reader* R, const cJSON* root, sw_toon_material* t) {
-    if (!cJSON_IsObject(root)) return sw__fail(R, "", "expected an object");
-    sw_result r;
-    char item[SW__PATH_SIZE];
+/* The kind first: the defaults of every other key depend on it. */
+static sw_result sw__read_sw_kind(sw__reader* R, const cJSON* root, sw_toon_kind* kind) {
+    static const char* const names[] = {"body", "hair", "face", "eye"};
+    const cJSON* v = sw__json_member(root, "kind");
+    *kind = SW_TOON_BODY;
+    if (!v) return SW_OK;
+    const char* s = sw__json_text(v);
+    if (!s) return sw__json_fail(&R->J, "kind", "expected \"body\", \"hair\", \"face\" or \"eye\"");
+    int k = sw__json_find_name(s, names, 4);
+    if (k < 0) return sw__json_fail(&R->J, "kind", "\"%.32s\" is not body, hair, face or eye", s);
+    *kind = (sw_toon_kind)k;
+    return SW_OK;
+}
 
-    /* The kind first: the defaults of every other key depend on it. */
-    sw_toon_kind kind = SW_TOON_BODY;
-    const cJSON* v = sw__member(root, "kind");
-    if (v) {
-        static const char* const names[] = {"body", "hair", "face", "eye"};
-        if (!cJSON_IsString(v)) return sw__fail(R, "kind", "expected \"body\", \"hair\", \"face\" or \"eye\"");
-        int k = -1;
-        for (int i = 0; i < 4; i++)
-            if (strcmp(v->valuestring, names[i]) == 0) k = i;
-        if (k < 0) return sw__fail(R, "kind", "\"%.32s\" is not body, hair, face or eye", v->valuestring);
-        kind = (sw_toon_kind)k;
-    }
-    sw_toon_defaults(kind, t);
-    t->present = true;
-    t->source = SW_TOON_SOURCE_SW;
-
+/* The fields of the tables above, then the colours. */
+static sw_result sw__read_sw_fields(sw__reader* R, const cJSON* root, sw_toon_material* t) {
+    sw__json* J = &R->J;
     for (size_t i = 0; i < sizeof sw__float_fields / sizeof sw__float_fields[0]; i++) {
         const sw__float_field* f = &sw__float_fields[i];
-        if ((r = sw__number(R, root, "", f->key, f->lo, f->hi, (float*)((char*)t + f->offset))) != SW_OK) return r;
+        if (sw__json_float_in(J, root, f->key, f->lo, f->hi, (float*)((char*)t + f->offset)) != SW_OK)
+            return SW_ERR_INVALID_DATA;
     }
     for (size_t i = 0; i < sizeof sw__bool_fields / sizeof sw__bool_fields[0]; i++) {
         const sw__bool_field* f = &sw__bool_fields[i];
-        if ((r = sw__boolean(R, root, "", f->key, (bool*)((char*)t + f->offset))) != SW_OK) return r;
+        if (sw__json_bool(J, root, f->key, (bool*)((char*)t + f->offset)) != SW_OK) return SW_ERR_INVALID_DATA;
     }
     for (size_t i = 0; i < sizeof sw__texture_fields / sizeof sw__texture_fields[0]; i++) {
         const sw__bool_field* f = &sw__texture_fields[i];
-        if ((r = sw__texture(R, root, "", f->key, (sw_model_texture_ref*)((char*)t + f->offset))) != SW_OK) return r;
+        if (sw__texture(R, root, f->key, (sw_model_texture_ref*)((char*)t + f->offset)) != SW_OK)
+            return SW_ERR_INVALID_DATA;
     }
-    if ((r = sw__numbers(R, root, "", "shadeColor", 3, 0.0f, 1.0f, t->shade_color)) != SW_OK ||
-        (r = sw__numbers(R, root, "", "rimColor", 3, 0.0f, 1.0e3f, t->rim_color)) != SW_OK ||
-        (r = sw__numbers(R, root, "", "outlineColor", 3, 0.0f, 1.0f, t->outline_color)) != SW_OK ||
-        (r = sw__numbers(R, root, "", "uvScroll", 2, -1.0e3f, 1.0e3f, t->uv_scroll)) != SW_OK)
-        return r;
+    if (sw__json_floats_in(J, root, "shadeColor", 3, 0.0f, 1.0f, t->shade_color) != SW_OK ||
+        sw__json_floats_in(J, root, "rimColor", 3, 0.0f, 1.0e3f, t->rim_color) != SW_OK ||
+        sw__json_floats_in(J, root, "outlineColor", 3, 0.0f, 1.0f, t->outline_color) != SW_OK ||
+        sw__json_floats_in(J, root, "uvScroll", 2, -1.0e3f, 1.0e3f, t->uv_scroll) != SW_OK)
+        return SW_ERR_INVALID_DATA;
+    return SW_OK;
+}
 
-    /* regionEnabled: five booleans; group 1 cannot be switched off. */
-    if ((v = sw__member(root, "regionEnabled")) != NULL) {
-        if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != SW_TOON_REGION_COUNT)
-            return sw__fail(R, "regionEnabled", "expected an array of %d booleans", SW_TOON_REGION_COUNT);
-        for (int i = 0; i < SW_TOON_REGION_COUNT; i++) {
-            const cJSON* b = cJSON_GetArrayItem(v, i);
-            sw__path_item(item, "regionEnabled", i);
-            if (!cJSON_IsBool(b)) return sw__fail(R, item, "expected true or false");
-            t->region_enabled[i] = cJSON_IsTrue(b);
-        }
+/* regionEnabled (five booleans; group 1 cannot be switched off), glints
+   (up to two sets; a key a set leaves out keeps the kind's default set, the
+   body's when the kind has none) and bands (up to two). */
+static sw_result sw__read_sw_lists(sw__reader* R, const cJSON* root, sw_toon_material* t) {
+    sw__json* J = &R->J;
+    const cJSON *regions = sw__json_member(root, "regionEnabled"), *glints, *bands;
+    if (regions) {
+        if (!sw__json_is_array(regions) || sw__json_count(regions) != SW_TOON_REGION_COUNT)
+            return sw__json_fail(J, "regionEnabled", "expected an array of %d booleans", SW_TOON_REGION_COUNT);
+        size_t mark = sw__json_push(J, "regionEnabled");
+        for (sw__json_each it = sw__json_each_of(J, regions); sw__json_next(J, &it);)
+            if (sw__json_bool_value(J, it.value, &t->region_enabled[it.index]) != SW_OK) return SW_ERR_INVALID_DATA;
+        sw__json_pop(J, mark);
         if (!t->region_enabled[0]) {
-            sw__warn(R, "regionEnabled[0]", "group 1 is always on; read as true");
+            sw__json_warn(J, "regionEnabled[0]", "group 1 is always on; read as true");
             t->region_enabled[0] = true;
         }
     }
-
-    /* glints: up to two sets; a key a set leaves out keeps the kind's
-       default set (the body's when the kind has none). */
-    if ((v = sw__member(root, "glints")) != NULL) {
-        if (!cJSON_IsArray(v)) return sw__fail(R, "glints", "expected an array");
-        int n = cJSON_GetArraySize(v);
+    if (sw__json_array(J, root, "glints", false, &glints) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (glints) {
+        int n = (int)sw__json_count(glints);
         if (n > 2) {
-            sw__warn(R, "glints", "%d sets; only the first 2 are used", n);
+            sw__json_warn(J, "glints", "%d sets; only the first 2 are used", n);
             n = 2;
         }
         sw_toon_material body;
         sw_toon_defaults(SW_TOON_BODY, &body);
-        for (int i = 0; i < n; i++) {
+        size_t mark = sw__json_push(J, "glints");
+        for (sw__json_each it = sw__json_each_of(J, glints); sw__json_next(J, &it) && it.index < (size_t)n;) {
+            int i = (int)it.index;
             sw_toon_glint g = i < t->glint_count ? t->glints[i] : body.glints[i];
-            sw__path_item(item, "glints", i);
-            if ((r = sw__read_glint(R, cJSON_GetArrayItem(v, i), item, &g)) != SW_OK) return r;
+            if (sw__read_glint(R, it.value, &g) != SW_OK) return SW_ERR_INVALID_DATA;
             t->glints[i] = g;
         }
+        sw__json_pop(J, mark);
         t->glint_count = n;
     }
-
-    if ((v = sw__member(root, "bands")) != NULL) {
-        if (!cJSON_IsArray(v)) return sw__fail(R, "bands", "expected an array");
-        int n = cJSON_GetArraySize(v);
+    if (sw__json_array(J, root, "bands", false, &bands) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (bands) {
+        int n = (int)sw__json_count(bands);
         if (n > 2) {
-            sw__warn(R, "bands", "%d bands; only the first 2 are used", n);
+            sw__json_warn(J, "bands", "%d bands; only the first 2 are used", n);
             n = 2;
         }
-        for (int i = 0; i < n; i++) {
-            sw__path_item(item, "bands", i);
-            if ((r = sw__read_band(R, cJSON_GetArrayItem(v, i), item, t, i)) != SW_OK) return r;
-        }
+        size_t mark = sw__json_push(J, "bands");
+        for (sw__json_each it = sw__json_each_of(J, bands); sw__json_next(J, &it) && it.index < (size_t)n;)
+            if (sw__read_band(R, it.value, t, it.index) != SW_OK) return SW_ERR_INVALID_DATA;
+        sw__json_pop(J, mark);
     }
+    return SW_OK;
+}
 
-    /* headNode: a node index of the file (−1: the node named "head"). */
-    if ((v = sw__member(root, "headNode")) != NULL) {
-        int64_t node = 0;
-        if ((r = sw__integer_value(R, v, "headNode", &node)) != SW_OK) return r;
-        if (node == -1)
-            t->head_node = -1;
-        else if (node < 0 || (uint64_t)node >= R->model->node_count)
-            return sw__fail(R, "headNode", "node %lld out of range (%zu nodes)", (long long)node,
-                            R->model->node_count);
-        else
-            t->head_node = (int32_t)R->model->node_from_source[node];
+/* headNode (a node index of the file; −1: the node named "head"),
+   foldTagMask and foldUvSet. */
+static sw_result sw__read_sw_integers(sw__reader* R, const cJSON* root, sw_toon_material* t) {
+    sw__json* J = &R->J;
+    bool present = false;
+    int64_t node = 0, mask = 0, set = 0;
+    if (sw__json_integer(J, root, "headNode", false, &present, &node) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (present && node == -1)
+        t->head_node = -1;
+    else if (present && (node < 0 || (uint64_t)node >= R->model->node_count))
+        return sw__json_fail(J, "headNode", "node %lld out of range (%zu nodes)", (long long)node,
+                             R->model->node_count);
+    else if (present)
+        t->head_node = (int32_t)R->model->node_from_source[node];
+    if (sw__json_integer(J, root, "foldTagMask", false, &present, &mask) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (present && (mask < 0 || mask > (int64_t)UINT32_MAX))
+        return sw__json_fail(J, "foldTagMask", "%lld is not a 32-bit mask", (long long)mask);
+    if (present) t->fold_tag_mask = (uint32_t)mask;
+    if (sw__json_integer(J, root, "foldUvSet", false, &present, &set) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (present && (set < 0 || set >= SW_MODEL_MAX_TEXCOORDS)) {
+        int64_t c = set < 0 ? 0 : SW_MODEL_MAX_TEXCOORDS - 1;
+        sw__json_warn(J, "foldUvSet", "%lld is out of range [0, %d]; clamped to %lld", (long long)set,
+                      SW_MODEL_MAX_TEXCOORDS - 1, (long long)c);
+        set = c;
     }
-    if ((v = sw__member(root, "foldTagMask")) != NULL) {
-        int64_t mask = 0;
-        if ((r = sw__integer_value(R, v, "foldTagMask", &mask)) != SW_OK) return r;
-        if (mask < 0 || mask > (int64_t)UINT32_MAX)
-            return sw__fail(R, "foldTagMask", "%lld is not a 32-bit mask", (long long)mask);
-        t->fold_tag_mask = (uint32_t)mask;
-    }
-    if ((v = sw__member(root, "foldUvSet")) != NULL) {
-        int64_t set = 0;
-        if ((r = sw__integer_value(R, v, "foldUvSet", &set)) != SW_OK) return r;
-        if (set < 0 || set >= SW_MODEL_MAX_TEXCOORDS) {
-            int64_t c = set < 0 ? 0 : SW_MODEL_MAX_TEXCOORDS - 1;
-            sw__warn(R, "foldUvSet", "%lld is out of range [0, %d]; clamped to %lld", (long long)set,
-                     SW_MODEL_MAX_TEXCOORDS - 1, (long long)c);
-            set = c;
-        }
-        t->fold_uv_set = (int)set;
-    }
+    if (present) t->fold_uv_set = (int)set;
+    return SW_OK;
+}
+
+static sw_result sw__read_sw(sw__reader* R, const cJSON* root, sw_toon_material* t) {
+    sw_toon_kind kind;
+    if (sw__json_expect_object(&R->J, root) != SW_OK || sw__read_sw_kind(R, root, &kind) != SW_OK)
+        return SW_ERR_INVALID_DATA;
+    sw_toon_defaults(kind, t);
+    t->present = true;
+    t->source = SW_TOON_SOURCE_SW;
+    if (sw__read_sw_fields(R, root, t) != SW_OK || sw__read_sw_lists(R, root, t) != SW_OK ||
+        sw__read_sw_integers(R, root, t) != SW_OK)
+        return SW_ERR_INVALID_DATA;
     return SW_OK;
 }
 
@@ -462,15 +349,15 @@ static sw_result sw__read_sw(sw__reader* R, const cJSON* root, sw_toon_material*
    schema disagree (shadeColorFactor, matcapFactor,
    parametricRimFresnelPowerFactor), the schema's. */
 static sw_result sw__read_mtoon(sw__reader* R, const cJSON* root, sw_toon_material* t) {
-    if (!cJSON_IsObject(root)) return sw__fail(R, "", "expected an object");
-    sw_result r;
-    const cJSON* v = sw__member(root, "specVersion");
+    sw__json* J = &R->J;
+    if (sw__json_expect_object(J, root) != SW_OK) return SW_ERR_INVALID_DATA;
+    const cJSON* v = sw__json_member(root, "specVersion");
     if (!v)
-        sw__warn(R, "specVersion", "missing; read as 1.0");
-    else if (!cJSON_IsString(v))
-        return sw__fail(R, "specVersion", "expected a string");
-    else if (strncmp(v->valuestring, "1.", 2) != 0)
-        sw__warn(R, "specVersion", "unknown version \"%.16s\"; read as 1.0", v->valuestring);
+        sw__json_warn(J, "specVersion", "missing; read as 1.0");
+    else if (!sw__json_text(v))
+        return sw__json_fail(J, "specVersion", "expected a string");
+    else if (strncmp(sw__json_text(v), "1.", 2) != 0)
+        sw__json_warn(J, "specVersion", "unknown version \"%.16s\"; read as 1.0", sw__json_text(v));
 
     sw_toon_defaults(sw__kind_of_name(&R->model->materials[R->material]), t);
     t->present = true;
@@ -482,39 +369,37 @@ static sw_result sw__read_mtoon(sw__reader* R, const cJSON* root, sw_toon_materi
     float width = 0.0f, outline_color[3] = {0.0f, 0.0f, 0.0f};
     float scroll_x = 0.0f, scroll_y = 0.0f, rotation = 0.0f;
     sw_model_texture_ref matcap_tex = t->matcap_texture, rim_tex = t->rim_mask_texture;
-    if ((r = sw__numbers(R, root, "", "shadeColorFactor", 3, 0.0f, 1.0f, shade)) != SW_OK ||
-        (r = sw__number(R, root, "", "shadingShiftFactor", -1.0f, 1.0f, &shift)) != SW_OK ||
-        (r = sw__number(R, root, "", "shadingToonyFactor", 0.0f, 1.0f, &toony)) != SW_OK ||
-        (r = sw__numbers(R, root, "", "matcapFactor", 3, 0.0f, 1.0f, matcap)) != SW_OK ||
-        (r = sw__texture(R, root, "", "matcapTexture", &matcap_tex)) != SW_OK ||
-        (r = sw__numbers(R, root, "", "parametricRimColorFactor", 3, 0.0f, 1.0f, rim)) != SW_OK ||
-        (r = sw__number(R, root, "", "parametricRimFresnelPowerFactor", 0.0f, 1.0e4f, &power)) != SW_OK ||
-        (r = sw__number(R, root, "", "parametricRimLiftFactor", -1.0f, 1.0f, &lift)) != SW_OK ||
-        (r = sw__texture(R, root, "", "rimMultiplyTexture", &rim_tex)) != SW_OK ||
-        (r = sw__number(R, root, "", "outlineWidthFactor", 0.0f, 1.0e3f, &width)) != SW_OK ||
-        (r = sw__numbers(R, root, "", "outlineColorFactor", 3, 0.0f, 1.0f, outline_color)) != SW_OK ||
-        (r = sw__number(R, root, "", "uvAnimationScrollXSpeedFactor", -1.0e3f, 1.0e3f, &scroll_x)) != SW_OK ||
-        (r = sw__number(R, root, "", "uvAnimationScrollYSpeedFactor", -1.0e3f, 1.0e3f, &scroll_y)) != SW_OK ||
-        (r = sw__number(R, root, "", "uvAnimationRotationSpeedFactor", -1.0e3f, 1.0e3f, &rotation)) != SW_OK)
-        return r;
+    if (sw__json_floats_in(J, root, "shadeColorFactor", 3, 0.0f, 1.0f, shade) != SW_OK ||
+        sw__json_float_in(J, root, "shadingShiftFactor", -1.0f, 1.0f, &shift) != SW_OK ||
+        sw__json_float_in(J, root, "shadingToonyFactor", 0.0f, 1.0f, &toony) != SW_OK ||
+        sw__json_floats_in(J, root, "matcapFactor", 3, 0.0f, 1.0f, matcap) != SW_OK ||
+        sw__texture(R, root, "matcapTexture", &matcap_tex) != SW_OK ||
+        sw__json_floats_in(J, root, "parametricRimColorFactor", 3, 0.0f, 1.0f, rim) != SW_OK ||
+        sw__json_float_in(J, root, "parametricRimFresnelPowerFactor", 0.0f, 1.0e4f, &power) != SW_OK ||
+        sw__json_float_in(J, root, "parametricRimLiftFactor", -1.0f, 1.0f, &lift) != SW_OK ||
+        sw__texture(R, root, "rimMultiplyTexture", &rim_tex) != SW_OK ||
+        sw__json_float_in(J, root, "outlineWidthFactor", 0.0f, 1.0e3f, &width) != SW_OK ||
+        sw__json_floats_in(J, root, "outlineColorFactor", 3, 0.0f, 1.0f, outline_color) != SW_OK ||
+        sw__json_float_in(J, root, "uvAnimationScrollXSpeedFactor", -1.0e3f, 1.0e3f, &scroll_x) != SW_OK ||
+        sw__json_float_in(J, root, "uvAnimationScrollYSpeedFactor", -1.0e3f, 1.0e3f, &scroll_y) != SW_OK ||
+        sw__json_float_in(J, root, "uvAnimationRotationSpeedFactor", -1.0e3f, 1.0e3f, &rotation) != SW_OK)
+        return SW_ERR_INVALID_DATA;
     /* Textures sinew does not use are still checked: a broken index is a broken file. */
     static const char* const unused_textures[] = {"shadeMultiplyTexture", "shadingShiftTexture",
                                                   "outlineWidthMultiplyTexture", "uvAnimationMaskTexture"};
     for (size_t i = 0; i < sizeof unused_textures / sizeof unused_textures[0]; i++) {
         sw_model_texture_ref unused;
-        if ((r = sw__texture(R, root, "", unused_textures[i], &unused)) != SW_OK) return r;
+        if (sw__texture(R, root, unused_textures[i], &unused) != SW_OK) return SW_ERR_INVALID_DATA;
     }
 
     int mode = 0; /* none */
-    if ((v = sw__member(root, "outlineWidthMode")) != NULL) {
+    if ((v = sw__json_member(root, "outlineWidthMode")) != NULL) {
         static const char* const modes[] = {"none", "worldCoordinates", "screenCoordinates"};
-        if (!cJSON_IsString(v)) return sw__fail(R, "outlineWidthMode", "expected a string");
-        mode = -1;
-        for (int i = 0; i < 3; i++)
-            if (strcmp(v->valuestring, modes[i]) == 0) mode = i;
+        if (!sw__json_text(v)) return sw__json_fail(J, "outlineWidthMode", "expected a string");
+        mode = sw__json_find_name(sw__json_text(v), modes, 3);
         if (mode < 0)
-            return sw__fail(R, "outlineWidthMode", "\"%.32s\" is not none, worldCoordinates or screenCoordinates",
-                            v->valuestring);
+            return sw__json_fail(J, "outlineWidthMode",
+                                 "\"%.32s\" is not none, worldCoordinates or screenCoordinates", sw__json_text(v));
     }
 
     memcpy(t->shade_color, shade, sizeof shade);
@@ -536,7 +421,8 @@ static sw_result sw__read_mtoon(sw__reader* R, const cJSON* root, sw_toon_materi
     t->rim_mask_texture = rim_tex;
     t->outline = mode != 0 && width > 0.0f;
     if (mode == 1) {
-        t->outline_width = width * SW__OUTLINE_LINES / (2.0f * SW__OUTLINE_REF_DISTANCE * tanf(0.5f * SW__OUTLINE_REF_FOV));
+        t->outline_width =
+            width * SW__OUTLINE_LINES / (2.0f * SW__OUTLINE_REF_DISTANCE * tanf(0.5f * SW__OUTLINE_REF_FOV));
         t->outline_max_distance = SW__OUTLINE_REF_DISTANCE;
     } else if (mode == 2) {
         t->outline_width = width * SW__OUTLINE_LINES; /* a fraction of the screen height */
@@ -551,60 +437,79 @@ static sw_result sw__read_mtoon(sw__reader* R, const cJSON* root, sw_toon_materi
 
 /* ---- VRM 0.x materialProperties ------------------------------------------------------------------------------- */
 
-/* floatProperties[key] into *out (absent: unchanged). */
-static sw_result sw__vrm0_float(sw__reader* R, const cJSON* props, const char* key, float lo, float hi, float* out) {
-    if (!props) return SW_OK;
-    return sw__number(R, props, "floatProperties", key, lo, hi, out);
-}
-
-/* vectorProperties[key] (4 numbers, Unity colours: sRGB) as linear RGB. */
+/* vectorProperties[key] (at the current path, vectorProperties; 4
+   numbers, Unity colours: sRGB) as linear RGB. */
 static sw_result sw__vrm0_color(sw__reader* R, const cJSON* props, const char* key, float out[3]) {
-    if (!props) return SW_OK;
-    const cJSON* v = sw__member(props, key);
+    sw__json* J = &R->J;
+    const cJSON* v = sw__json_member(props, key);
     if (!v) return SW_OK;
-    char where[SW__PATH_SIZE], item[SW__PATH_SIZE];
-    sw__path_key(where, "vectorProperties", key);
-    int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0;
-    if (n != 3 && n != 4) return sw__fail(R, where, "expected an array of 4 numbers");
-    float c[3];
-    for (int i = 0; i < 3; i++) {
-        sw__path_item(item, where, i);
-        sw_result r = sw__number_value(R, cJSON_GetArrayItem(v, i), item, &c[i]);
-        if (r != SW_OK) return r;
-        sw__clamp(R, item, &c[i], 0.0f, 1.0f);
+    size_t n = sw__json_is_array(v) ? sw__json_count(v) : 0;
+    if (n != 3 && n != 4) return sw__json_fail(J, key, "expected an array of 4 numbers");
+    float c[4];
+    size_t mark = sw__json_push(J, key);
+    for (sw__json_each it = sw__json_each_of(J, v); sw__json_next(J, &it);) {
+        if (sw__json_float_value(J, it.value, &c[it.index]) != SW_OK) return SW_ERR_INVALID_DATA;
+        if (it.index < 3) sw__json_clamp(J, NULL, &c[it.index], 0.0f, 1.0f);
     }
-    if (n == 4) {
-        float a;
-        sw__path_item(item, where, 3);
-        sw_result r = sw__number_value(R, cJSON_GetArrayItem(v, 3), item, &a);
-        if (r != SW_OK) return r;
-    }
+    sw__json_pop(J, mark);
     for (int i = 0; i < 3; i++) out[i] = sw__srgb_to_linear(c[i]);
     return SW_OK;
 }
 
-/* textureProperties[key]: a texture index. */
+/* textureProperties[key] (at the current path, textureProperties): a texture index. */
 static sw_result sw__vrm0_texture(sw__reader* R, const cJSON* props, const char* key, sw_model_texture_ref* out) {
-    if (!props) return SW_OK;
-    const cJSON* v = sw__member(props, key);
-    if (!v) return SW_OK;
-    char where[SW__PATH_SIZE];
-    sw__path_key(where, "textureProperties", key);
+    bool present = false;
     int64_t index = 0;
-    sw_result r = sw__integer_value(R, v, where, &index);
-    if (r != SW_OK) return r;
+    if (sw__json_integer(&R->J, props, key, false, &present, &index) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (!present) return SW_OK;
     if (index < 0 || (uint64_t)index >= R->model->texture_count)
-        return sw__fail(R, where, "texture %lld out of range (%zu textures)", (long long)index, R->model->texture_count);
-    memset(out, 0, sizeof *out);
-    out->texture = (int32_t)index;
-    out->scale = 1.0f;
-    out->uv_scale[0] = out->uv_scale[1] = 1.0f;
+        return sw__json_fail(&R->J, key, "texture %lld out of range (%zu textures)", (long long)index,
+                             R->model->texture_count);
+    sw__texture_none(out, (int32_t)index);
     return SW_OK;
 }
 
-static sw_result sw__vrm0_object(sw__reader* R, const cJSON* entry, const char* key, const cJSON** out) {
-    *out = sw__member(entry, key);
-    if (*out && !cJSON_IsObject(*out)) return sw__fail(R, key, "expected an object");
+/* UniVRM's material values for what an entry leaves out, and what it gives. */
+typedef struct sw__mtoon0 {
+    float shift, toony, power, lift, mode, width, max_distance, scroll_x, scroll_y, rotation;
+    float shade[3], rim[3], outline_color[3];
+    sw_model_texture_ref matcap, rim_texture;
+} sw__mtoon0;
+
+/* floatProperties, vectorProperties and textureProperties of one entry. */
+static sw_result sw__read_mtoon0(sw__reader* R, const cJSON* floats, const cJSON* vectors, const cJSON* textures,
+                                 sw__mtoon0* m) {
+    sw__json* J = &R->J;
+    size_t mark = sw__json_push(J, "floatProperties");
+    if (sw__json_float_in(J, floats, "_ShadeShift", -1.0f, 1.0f, &m->shift) != SW_OK ||
+        sw__json_float_in(J, floats, "_ShadeToony", 0.0f, 1.0f, &m->toony) != SW_OK ||
+        sw__json_float_in(J, floats, "_RimFresnelPower", 0.0f, 1.0e4f, &m->power) != SW_OK ||
+        sw__json_float_in(J, floats, "_RimLift", -1.0f, 1.0f, &m->lift) != SW_OK ||
+        sw__json_float_in(J, floats, "_OutlineWidthMode", 0.0f, 2.0f, &m->mode) != SW_OK ||
+        sw__json_float_in(J, floats, "_OutlineWidth", 0.0f, 1.0e3f, &m->width) != SW_OK ||
+        sw__json_float_in(J, floats, "_OutlineScaledMaxDistance", 0.0f, 1.0e6f, &m->max_distance) != SW_OK ||
+        sw__json_float_in(J, floats, "_UvAnimScrollX", -1.0e3f, 1.0e3f, &m->scroll_x) != SW_OK ||
+        sw__json_float_in(J, floats, "_UvAnimScrollY", -1.0e3f, 1.0e3f, &m->scroll_y) != SW_OK ||
+        sw__json_float_in(J, floats, "_UvAnimRotation", -1.0e3f, 1.0e3f, &m->rotation) != SW_OK)
+        return SW_ERR_INVALID_DATA;
+    sw__json_pop(J, mark);
+    mark = sw__json_push(J, "vectorProperties");
+    if (sw__vrm0_color(R, vectors, "_ShadeColor", m->shade) != SW_OK ||
+        sw__vrm0_color(R, vectors, "_RimColor", m->rim) != SW_OK ||
+        sw__vrm0_color(R, vectors, "_OutlineColor", m->outline_color) != SW_OK)
+        return SW_ERR_INVALID_DATA;
+    sw__json_pop(J, mark);
+    mark = sw__json_push(J, "textureProperties");
+    if (sw__vrm0_texture(R, textures, "_SphereAdd", &m->matcap) != SW_OK ||
+        sw__vrm0_texture(R, textures, "_RimTexture", &m->rim_texture) != SW_OK)
+        return SW_ERR_INVALID_DATA;
+    static const char* const unused_textures[] = {"_MainTex", "_ShadeTexture", "_BumpMap", "_ReceiveShadowTexture",
+                                                  "_ShadingGradeTexture", "_EmissionMap", "_OutlineWidthTexture",
+                                                  "_UvAnimMaskTexture"};
+    sw_model_texture_ref unused;
+    for (size_t i = 0; i < sizeof unused_textures / sizeof unused_textures[0]; i++)
+        if (sw__vrm0_texture(R, textures, unused_textures[i], &unused) != SW_OK) return SW_ERR_INVALID_DATA;
+    sw__json_pop(J, mark);
     return SW_OK;
 }
 
@@ -613,88 +518,102 @@ static sw_result sw__vrm0_object(sw__reader* R, const cJSON* entry, const char* 
    linearstep(−1 + toony, 1 − toony, N·L + shift): equal ends give
    toony₁ = 1 − (1 − shift₀)(1 − toony₀)/2 and shift₁ = toony₁ − 1 − shift₀. */
 static sw_result sw__read_vrm0(sw__reader* R, const cJSON* entry, sw_toon_material* t) {
+    sw__json* J = &R->J;
     const cJSON *floats, *vectors, *textures;
-    sw_result r;
-    if ((r = sw__vrm0_object(R, entry, "floatProperties", &floats)) != SW_OK ||
-        (r = sw__vrm0_object(R, entry, "vectorProperties", &vectors)) != SW_OK ||
-        (r = sw__vrm0_object(R, entry, "textureProperties", &textures)) != SW_OK)
-        return r;
+    if (sw__json_object(J, entry, "floatProperties", false, &floats) != SW_OK ||
+        sw__json_object(J, entry, "vectorProperties", false, &vectors) != SW_OK ||
+        sw__json_object(J, entry, "textureProperties", false, &textures) != SW_OK)
+        return SW_ERR_INVALID_DATA;
 
     sw_toon_defaults(sw__kind_of_name(&R->model->materials[R->material]), t);
     t->present = true;
     t->source = SW_TOON_SOURCE_MTOON_VRM0;
     t->glint_count = 0;
 
-    /* UniVRM's material defaults for what an entry leaves out. */
-    float shift0 = 0.0f, toony0 = 0.9f, power = 1.0f, lift = 0.0f, mode = 0.0f, width = 0.5f, max_distance = 1.0f;
-    float scroll_x = 0.0f, scroll_y = 0.0f, rotation = 0.0f;
-    float shade[3] = {sw__srgb_to_linear(0.97f), sw__srgb_to_linear(0.81f), sw__srgb_to_linear(0.86f)};
-    float rim[3] = {0.0f, 0.0f, 0.0f}, outline_color[3] = {0.0f, 0.0f, 0.0f};
-    sw_model_texture_ref matcap = t->matcap_texture, rim_tex = t->rim_mask_texture, unused;
-    if ((r = sw__vrm0_float(R, floats, "_ShadeShift", -1.0f, 1.0f, &shift0)) != SW_OK ||
-        (r = sw__vrm0_float(R, floats, "_ShadeToony", 0.0f, 1.0f, &toony0)) != SW_OK ||
-        (r = sw__vrm0_float(R, floats, "_RimFresnelPower", 0.0f, 1.0e4f, &power)) != SW_OK ||
-        (r = sw__vrm0_float(R, floats, "_RimLift", -1.0f, 1.0f, &lift)) != SW_OK ||
-        (r = sw__vrm0_float(R, floats, "_OutlineWidthMode", 0.0f, 2.0f, &mode)) != SW_OK ||
-        (r = sw__vrm0_float(R, floats, "_OutlineWidth", 0.0f, 1.0e3f, &width)) != SW_OK ||
-        (r = sw__vrm0_float(R, floats, "_OutlineScaledMaxDistance", 0.0f, 1.0e6f, &max_distance)) != SW_OK ||
-        (r = sw__vrm0_float(R, floats, "_UvAnimScrollX", -1.0e3f, 1.0e3f, &scroll_x)) != SW_OK ||
-        (r = sw__vrm0_float(R, floats, "_UvAnimScrollY", -1.0e3f, 1.0e3f, &scroll_y)) != SW_OK ||
-        (r = sw__vrm0_float(R, floats, "_UvAnimRotation", -1.0e3f, 1.0e3f, &rotation)) != SW_OK ||
-        (r = sw__vrm0_color(R, vectors, "_ShadeColor", shade)) != SW_OK ||
-        (r = sw__vrm0_color(R, vectors, "_RimColor", rim)) != SW_OK ||
-        (r = sw__vrm0_color(R, vectors, "_OutlineColor", outline_color)) != SW_OK ||
-        (r = sw__vrm0_texture(R, textures, "_SphereAdd", &matcap)) != SW_OK ||
-        (r = sw__vrm0_texture(R, textures, "_RimTexture", &rim_tex)) != SW_OK)
-        return r;
-    static const char* const unused_textures[] = {"_MainTex", "_ShadeTexture", "_BumpMap", "_ReceiveShadowTexture",
-                                                  "_ShadingGradeTexture", "_EmissionMap", "_OutlineWidthTexture",
-                                                  "_UvAnimMaskTexture"};
-    for (size_t i = 0; i < sizeof unused_textures / sizeof unused_textures[0]; i++)
-        if ((r = sw__vrm0_texture(R, textures, unused_textures[i], &unused)) != SW_OK) return r;
+    sw__mtoon0 p = {.toony = 0.9f, .power = 1.0f, .width = 0.5f, .max_distance = 1.0f,
+                    .shade = {sw__srgb_to_linear(0.97f), sw__srgb_to_linear(0.81f), sw__srgb_to_linear(0.86f)},
+                    .matcap = t->matcap_texture, .rim_texture = t->rim_mask_texture};
+    if (sw__read_mtoon0(R, floats, vectors, textures, &p) != SW_OK) return SW_ERR_INVALID_DATA;
 
-    float toony = 1.0f - (1.0f - shift0) * (1.0f - toony0) * 0.5f;
-    float shift = toony - 1.0f - shift0;
-    memcpy(t->shade_color, shade, sizeof shade);
+    float toony = 1.0f - (1.0f - p.shift) * (1.0f - p.toony) * 0.5f;
+    float shift = toony - 1.0f - p.shift;
+    memcpy(t->shade_color, p.shade, sizeof p.shade);
     t->shading_shift = shift;
     t->shading_toony = toony;
     t->light_area = sw__mtoon_light_area(shift, toony);
     t->ramp_width = 1.0f;
-    t->matcap_texture = matcap; /* _SphereAdd: added at full strength */
+    t->matcap_texture = p.matcap; /* _SphereAdd: added at full strength */
     t->matcap_mix = 0.0f;
-    memcpy(t->rim_color, rim, sizeof rim);
+    memcpy(t->rim_color, p.rim, sizeof p.rim);
     t->rim_width = 1.0f;
-    t->rim_power = power > 1e-5f ? power : 1e-5f;
-    t->rim_lift = lift;
-    t->rim_mask_texture = rim_tex;
+    t->rim_power = p.power > 1e-5f ? p.power : 1e-5f;
+    t->rim_lift = p.lift;
+    t->rim_mask_texture = p.rim_texture;
     /* _OutlineWidthMode 0 none, 1 world (_OutlineWidth in centimetres),
        2 screen (a clip-space offset of 0.01·width, i.e. 0.005·width of
        the screen height, up to _OutlineScaledMaxDistance). */
-    int m = (int)lroundf(mode);
-    t->outline = m != 0 && width > 0.0f;
-    if (m == 1) {
-        t->outline_width = 0.01f * width * SW__OUTLINE_LINES /
+    int mode = (int)lroundf(p.mode);
+    t->outline = mode != 0 && p.width > 0.0f;
+    if (mode == 1) {
+        t->outline_width = 0.01f * p.width * SW__OUTLINE_LINES /
                            (2.0f * SW__OUTLINE_REF_DISTANCE * tanf(0.5f * SW__OUTLINE_REF_FOV));
         t->outline_max_distance = SW__OUTLINE_REF_DISTANCE;
-    } else if (m == 2) {
-        t->outline_width = 0.005f * width * SW__OUTLINE_LINES;
-        t->outline_max_distance = max_distance;
+    } else if (mode == 2) {
+        t->outline_width = 0.005f * p.width * SW__OUTLINE_LINES;
+        t->outline_max_distance = p.max_distance;
     }
-    memcpy(t->outline_color, outline_color, sizeof outline_color);
+    memcpy(t->outline_color, p.outline_color, sizeof p.outline_color);
     /* Unity's UVs run v up and the rotation is in turns per second; glTF's
        run v down, sinew's rotation is in radians per second. */
-    t->uv_scroll[0] = scroll_x;
-    t->uv_scroll[1] = -scroll_y;
-    t->uv_rotation = -2.0f * SW__PI * rotation;
+    t->uv_scroll[0] = p.scroll_x;
+    t->uv_scroll[1] = -p.scroll_y;
+    t->uv_rotation = -2.0f * SW__PI * p.rotation;
     return SW_OK;
 }
 
 /* ---- the reader ---------------------------------------------------------------------------------------------- */
 
-/* The record's JSON, or NULL: no record, not JSON, or out of memory (*out_of_memory). */
-static cJSON* sw__parse(const sw_model_extension* e, bool* out_of_memory) {
-    *out_of_memory = false;
-    return e && e->json ? sw__cjson_parse(e->json, strlen(e->json) + 1, NULL, false, out_of_memory) : NULL;
+/* Material i's SW_materials_toon or VRMC_materials_mtoon record, when it has one (*found). */
+static sw_result sw__read_record(sw__reader* R, sw_toon_material* out, bool* found) {
+    uint32_t i = R->material;
+    const char* ext = "SW_materials_toon";
+    const sw_model_extension* e = sw_model_find_extension(R->model, ext, SW_MODEL_OBJECT_MATERIAL, i);
+    if (!e) {
+        ext = "VRMC_materials_mtoon";
+        e = sw_model_find_extension(R->model, ext, SW_MODEL_OBJECT_MATERIAL, i);
+    }
+    *found = e != NULL;
+    if (!e) return SW_OK;
+    sw__scope(R, ext);
+    cJSON* root = sw__json_parse(&R->J, e->json, NULL);
+    sw_result r;
+    if (!root && R->J.oom) r = sw__json_out_of_memory(&R->J);
+    else if (!root) r = sw__json_fail(&R->J, NULL, "not valid JSON");
+    else if (ext[0] == 'S') r = sw__read_sw(R, root, out);
+    else r = sw__read_mtoon(R, root, out);
+    sw__json_delete(root);
+    return r;
+}
+
+/* The first materialProperties entry named as material i decides: read
+   when its shader is VRM/MToon. */
+static sw_result sw__read_properties(sw__reader* R, const cJSON* props, sw_toon_material* out) {
+    sw__json* J = &R->J;
+    const char* name = R->model->materials[R->material].name;
+    for (sw__json_each it = sw__json_each_of(J, props); sw__json_next(J, &it);) {
+        char where[64];
+        snprintf(where, sizeof where, "extensions.VRM.materialProperties[%zu]", it.index);
+        sw__scope(R, where);
+        const char *entry_name, *shader;
+        if (sw__json_expect_object(J, it.value) != SW_OK ||
+            sw__json_string(J, it.value, "name", false, &entry_name) != SW_OK ||
+            sw__json_string(J, it.value, "shader", false, &shader) != SW_OK)
+            return SW_ERR_INVALID_DATA;
+        if (!entry_name || strcmp(entry_name, name) != 0) continue;
+        if (shader && strcmp(shader, "VRM/MToon") == 0) return sw__read_vrm0(R, it.value, out);
+        return SW_OK;
+    }
+    return SW_OK;
 }
 
 sw_result sw_toon_read(const sw_model* model, sw_toon_material* out, sw_diag* diag) {
@@ -704,86 +623,40 @@ sw_result sw_toon_read(const sw_model* model, sw_toon_material* out, sw_diag* di
         diag->index = -1;
         diag->message[0] = '\0';
     }
-    sw__reader R = {.model = model, .file = model->path ? model->path : "(memory)", .diag = diag};
+    sw__reader R = {.model = model};
+    sw__json* J = &R.J;
+    sw__json_begin(J, model->path ? model->path : "(memory)", "toon materials", diag, NULL);
     for (size_t i = 0; i < model->material_count; i++) sw_toon_defaults(SW_TOON_BODY, &out[i]);
 
     /* VRM 0.x: the root extension's materialProperties, kept for the name match below. */
     cJSON* vrm0 = NULL;
-    const cJSON* vrm0_props = NULL;
+    const cJSON* props = NULL;
     sw_result r = SW_OK;
     const sw_model_extension* root_ext = sw_model_find_extension(model, "VRM", SW_MODEL_OBJECT_MODEL, 0);
-    bool out_of_memory = false;
     if (root_ext) {
-        vrm0 = sw__parse(root_ext, &out_of_memory);
-        if (out_of_memory)
-            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: toon materials: out of memory", R.file);
-        if (!vrm0 || !cJSON_IsObject(vrm0)) {
-            cJSON_Delete(vrm0);
-            return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "%s: extensions.VRM: expected an object", R.file);
-        }
-        vrm0_props = sw__member(vrm0, "materialProperties");
-        if (vrm0_props && !cJSON_IsArray(vrm0_props)) {
-            cJSON_Delete(vrm0);
-            return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1,
-                               "%s: extensions.VRM.materialProperties: expected an array", R.file);
-        }
+        sw__json_set_path(J, "extensions.VRM");
+        vrm0 = sw__json_parse(J, root_ext->json, NULL);
+        if (!vrm0 && J->oom) r = sw__json_out_of_memory(J);
+        else if (!vrm0 || !sw__json_is_object(vrm0)) r = sw__json_fail(J, NULL, "expected an object");
+        else r = sw__json_array(J, vrm0, "materialProperties", false, &props);
     }
-
     for (size_t i = 0; i < model->material_count && r == SW_OK; i++) {
+        bool found;
         R.material = (uint32_t)i;
-        const sw_model_extension* e = sw_model_find_extension(model, "SW_materials_toon", SW_MODEL_OBJECT_MATERIAL,
-                                                              (uint32_t)i);
-        const char* ext = "SW_materials_toon";
-        if (!e) {
-            e = sw_model_find_extension(model, "VRMC_materials_mtoon", SW_MODEL_OBJECT_MATERIAL, (uint32_t)i);
-            ext = "VRMC_materials_mtoon";
-        }
-        if (e) {
-            R.ext = ext;
-            cJSON* root = sw__parse(e, &out_of_memory);
-            if (out_of_memory)
-                r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: toon materials: out of memory", R.file);
-            else if (!root)
-                r = sw__fail(&R, "", "not valid JSON");
-            else if (ext[0] == 'S')
-                r = sw__read_sw(&R, root, &out[i]);
-            else
-                r = sw__read_mtoon(&R, root, &out[i]);
-            cJSON_Delete(root);
-            continue;
-        }
-        const char* name = model->materials[i].name;
-        if (!vrm0_props || !name) continue;
-        int n = cJSON_GetArraySize(vrm0_props);
-        for (int k = 0; k < n && r == SW_OK; k++) {
-            const cJSON* entry = cJSON_GetArrayItem(vrm0_props, k);
-            char where[64];
-            snprintf(where, sizeof where, "extensions.VRM.materialProperties[%d]", k);
-            R.ext = where;
-            if (!cJSON_IsObject(entry)) {
-                r = sw__fail(&R, "", "expected an object");
-                break;
-            }
-            const cJSON* entry_name = sw__member(entry, "name");
-            const cJSON* shader = sw__member(entry, "shader");
-            if (entry_name && !cJSON_IsString(entry_name)) r = sw__fail(&R, "name", "expected a string");
-            if (r == SW_OK && shader && !cJSON_IsString(shader)) r = sw__fail(&R, "shader", "expected a string");
-            if (r != SW_OK || !entry_name || strcmp(entry_name->valuestring, name) != 0) continue;
-            if (shader && strcmp(shader->valuestring, "VRM/MToon") == 0) r = sw__read_vrm0(&R, entry, &out[i]);
-            break; /* the first entry of that name decides */
-        }
+        r = sw__read_record(&R, &out[i], &found);
+        if (r == SW_OK && !found && props && model->materials[i].name) r = sw__read_properties(&R, props, &out[i]);
     }
-    cJSON_Delete(vrm0);
+    sw__json_delete(vrm0);
 
     if (r != SW_OK) {
         for (size_t i = 0; i < model->material_count; i++) sw_toon_defaults(SW_TOON_BODY, &out[i]);
         return r;
     }
-    if (R.warnings && diag) {
-        if (R.warnings == 1)
-            sw_diag_set(diag, SW_OK, -1, "%s", R.first_warning);
+    if (J->warning_count && diag) {
+        if (J->warning_count == 1)
+            sw_diag_set(diag, SW_OK, -1, "%s", J->first_warning);
         else
-            sw_diag_set(diag, SW_OK, -1, "%.200s (and %zu more warnings)", R.first_warning, R.warnings - 1);
+            sw_diag_set(diag, SW_OK, -1, "%.200s (and %zu more warnings)", J->first_warning, J->warning_count - 1);
     }
     return SW_OK;
 }

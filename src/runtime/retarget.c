@@ -5,13 +5,11 @@
 
 #include "sinew/pose.h"
 
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../base/base_internal.h"
 #include "../math/mat3d_internal.h"
-#include "../base/cjson_alloc_internal.h"
 
 /* ---- names ----------------------------------------------------------------- */
 
@@ -331,70 +329,40 @@ static uint32_t sw__apply_table(const sw_model* model, const sw__name_table* tab
     return mapped;
 }
 
-/* A humanoid bone name, VRM 1.0 spelling, ASCII case-insensitive. */
-static bool sw__bone_from_name_nocase(const char* name, sw_humanoid_bone* out) {
-    if (sw_humanoid_bone_from_name(name, out)) return true;
-    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
-        if (sw__same_nocase(sw_humanoid_bone_name((sw_humanoid_bone)b), name)) {
-            *out = (sw_humanoid_bone)b;
-            return true;
+/* The user's entries over the table's map, in order. */
+static void sw__apply_user_map(const sw_model* model, const sw_bone_map* bone_map, sw_humanoid_map* map,
+                               sw_humanoid_naming* naming) {
+    for (size_t i = 0; i < bone_map->entry_count; ++i) {
+        const sw_bone_map_entry* e = &bone_map->entries[i];
+        if (!e->node) {
+            map->node[e->bone] = -1;
+            naming->user_bones++;
+            continue;
         }
-    *out = SW_HUMANOID_NONE;
-    return false;
+        int32_t node = sw__find_node(model, e->node, NULL);
+        if (node < 0) {
+            naming->user_missing++;
+            continue;
+        }
+        /* A node takes one bone: the user's choice replaces the table's. */
+        for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
+            if (map->node[b] == node) map->node[b] = -1;
+        map->node[e->bone] = node;
+        naming->user_bones++;
+    }
 }
 
-static sw_result sw__apply_user_map(const sw_model* model, const char* json, sw_humanoid_map* map,
-                                    sw_humanoid_naming* naming, sw_diag* diag) {
-    const char* end = NULL;
-    bool out_of_memory = false;
-    cJSON* root = sw__cjson_parse(json, strlen(json) + 1, &end, true, &out_of_memory);
-    if (out_of_memory) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "bone map: out of memory");
-    if (!root) {
-        size_t at = end && end >= json ? (size_t)(end - json) : 0;
-        return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)at, "bone map is not valid JSON (near byte %zu)", at);
-    }
-    sw_result res = SW_OK;
-    if (!cJSON_IsObject(root)) {
-        res = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1,
-                          "bone map is not a JSON object of humanoid bone names to node names");
-        goto done;
-    }
-    for (const cJSON* item = root->child; item; item = item->next) {
-        sw_humanoid_bone bone;
-        if (!item->string || !sw__bone_from_name_nocase(item->string, &bone)) {
-            res = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1,
-                              "bone map: \"%.64s\" is not a VRM humanoid bone name (hips, spine, leftUpperArm, ...)",
-                              item->string ? item->string : "");
-            goto done;
-        }
-        if (cJSON_IsNull(item)) {
-            map->node[bone] = -1;
-            naming->user_bones++;
-        } else if (cJSON_IsString(item) && item->valuestring) {
-            int32_t node = sw__find_node(model, item->valuestring, NULL);
-            if (node < 0) {
-                naming->user_missing++;
-                continue;
-            }
-            /* A node takes one bone: the user's choice replaces the table's. */
-            for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
-                if (map->node[b] == node) map->node[b] = -1;
-            map->node[bone] = node;
-            naming->user_bones++;
-        } else {
-            res = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "bone map: the value of \"%.64s\" is not a node name or null",
-                              item->string);
-            goto done;
-        }
-    }
-done:
-    cJSON_Delete(root);
-    return res;
-}
-
-sw_result sw_humanoid_map_from_names(const sw_model* model, const char* bone_map_json, sw_humanoid_map* out,
+sw_result sw_humanoid_map_from_names(const sw_model* model, const sw_bone_map* bone_map, sw_humanoid_map* out,
                                      sw_humanoid_naming* out_naming, sw_diag* diag) {
     if (!model || !out) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "humanoid map: model and map needed");
+    SW_ASSERT(!bone_map || bone_map->entries || bone_map->entry_count == 0);
+    for (size_t i = 0; bone_map && i < bone_map->entry_count; ++i)
+        if ((int)bone_map->entries[i].bone < 0 || (int)bone_map->entries[i].bone >= SW_HUMANOID_BONE_COUNT) {
+            sw_humanoid_map_clear(out);
+            if (out_naming) *out_naming = (sw_humanoid_naming){0};
+            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, (int64_t)i, "bone map: entry %zu names no humanoid bone",
+                               i);
+        }
     sw_humanoid_naming naming = {0};
     sw_humanoid_map best;
     sw_humanoid_map_clear(&best);
@@ -403,14 +371,7 @@ sw_result sw_humanoid_map_from_names(const sw_model* model, const char* bone_map
         uint32_t mapped = sw__apply_table(model, &sw__tables[t], &map);
         if (mapped > naming.table_bones) naming.table_bones = mapped, naming.table = sw__tables[t].naming, best = map;
     }
-    if (bone_map_json) {
-        sw_result res = sw__apply_user_map(model, bone_map_json, &best, &naming, diag);
-        if (res != SW_OK) {
-            sw_humanoid_map_clear(out);
-            if (out_naming) *out_naming = (sw_humanoid_naming){0};
-            return res;
-        }
-    }
+    if (bone_map) sw__apply_user_map(model, bone_map, &best, &naming);
     sw_humanoid_map_coverage(&best, &naming.mapped, NULL);
     *out = best;
     if (out_naming) *out_naming = naming;

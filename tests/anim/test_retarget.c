@@ -301,6 +301,13 @@ static void test_demo_and_vrm_names(void) {
     sw_model_free(demo);
 }
 
+/* diag's message is `want` (both printed when not). */
+static bool message_is(const sw_diag* diag, const char* want) {
+    if (strcmp(diag->message, want) == 0) return true;
+    fprintf(stderr, "  message: %s\n  wanted:  %s\n", diag->message, want);
+    return false;
+}
+
 static void test_user_bone_map(void) {
     static const joint_def joints[] = {
         {"Bip01_Pelvis", -1}, {"Bip01_Spine", 0}, {"Bip01_Head", 1}, {"mixamorig:LeftArm", 1}, {"mixamorig:Hips", -1},
@@ -312,7 +319,12 @@ static void test_user_bone_map(void) {
     sw_diag diag;
     const char* json = "{\"hips\": \"bip01_pelvis\", \"Spine\": \"Bip01_Spine\", \"head\": \"Bip01_Head\","
                        " \"leftUpperArm\": null, \"leftHand\": \"NotThere\"}";
-    SW_CHECK(sw_humanoid_map_from_names(&s.model, json, &map, &naming, &diag) == SW_OK);
+    sw_bone_map* bone_map = NULL;
+    SW_CHECK(sw_bone_map_read(json, strlen(json), NULL, &bone_map, &diag) == SW_OK && bone_map);
+    SW_CHECK_EQ_INT(bone_map->entry_count, 5);
+    SW_CHECK_EQ_INT(bone_map->entries[1].bone, SW_HUMANOID_SPINE); /* "Spine": case-insensitive */
+    SW_CHECK(bone_map->entries[3].node == NULL);                   /* null: leave the bone out */
+    SW_CHECK(sw_humanoid_map_from_names(&s.model, bone_map, &map, &naming, &diag) == SW_OK);
     SW_CHECK_EQ_INT(naming.table, SW_BONE_NAMING_MIXAMO); /* the table first: Hips and LeftArm */
     SW_CHECK_EQ_INT(naming.table_bones, 2);
     SW_CHECK_EQ_INT(naming.user_bones, 4);
@@ -322,16 +334,46 @@ static void test_user_bone_map(void) {
     SW_CHECK_EQ_INT(map.node[SW_HUMANOID_HEAD], 2);
     SW_CHECK_EQ_INT(map.node[SW_HUMANOID_LEFT_UPPER_ARM], -1);
     SW_CHECK_EQ_INT(naming.mapped, 3);
+    sw_bone_map_free(bone_map);
 
-    SW_CHECK(sw_humanoid_map_from_names(&s.model, "{\"hips\": \"Bip01_Pelvis\",", &map, NULL, &diag) ==
-             SW_ERR_INVALID_DATA);
-    SW_CHECK(strstr(diag.message, "not valid JSON") != NULL);
+    /* Broken maps: no map, one line naming the problem (and the file when named). */
+    static const struct {
+        const char* json;
+        const char* message;
+        int64_t index;
+    } bad[] = {
+        {"{\"hips\": \"Bip01_Pelvis\",", "map.json: bone map is not valid JSON (near byte 24)", 24},
+        {"[1]", "map.json: bone map is not a JSON object of humanoid bone names to node names", -1},
+        {"{\"pelvis\": \"Bip01_Pelvis\"}",
+         "map.json: bone map: \"pelvis\" is not a VRM humanoid bone name (hips, spine, leftUpperArm, ...)", -1},
+        {"{\"hips\": 3}", "map.json: bone map: the value of \"hips\" is not a node name or null", -1},
+        {"{\"hips\": \"a\"} x", "map.json: bone map is not valid JSON (near byte 14)", 14},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        bone_map = (sw_bone_map*)&bad; /* must come back NULL */
+        SW_CHECK_EQ_INT(sw_bone_map_read(bad[i].json, strlen(bad[i].json), "map.json", &bone_map, &diag),
+                        SW_ERR_INVALID_DATA);
+        SW_CHECK(bone_map == NULL);
+        SW_CHECK(message_is(&diag, bad[i].message));
+        SW_CHECK_EQ_INT(diag.index, bad[i].index);
+    }
+    /* Without a name the message starts at "bone map"; the size bounds the text. */
+    SW_CHECK_EQ_INT(sw_bone_map_read("{}trailing", 2, NULL, &bone_map, &diag), SW_OK);
+    SW_CHECK(bone_map && bone_map->entry_count == 0);
+    sw_bone_map_free(bone_map);
+    SW_CHECK_EQ_INT(sw_bone_map_read("[1]", 3, NULL, &bone_map, &diag), SW_ERR_INVALID_DATA);
+    SW_CHECK(message_is(&diag, "bone map is not a JSON object of humanoid bone names to node names"));
+    SW_CHECK_EQ_INT(sw_bone_map_read("{\"hips\": \"a\0b\"}", 16, NULL, &bone_map, &diag), SW_ERR_INVALID_DATA);
+    SW_CHECK(message_is(&diag, "bone map is not valid JSON (near byte 11)"));
+
+    /* A map built by hand: a bone outside the humanoid is the caller's error. */
+    const sw_bone_map_entry entries[] = {{SW_HUMANOID_HIPS, "Bip01_Pelvis"}, {(sw_humanoid_bone)999, "x"}};
+    const sw_bone_map by_hand = {2, entries};
+    SW_CHECK_EQ_INT(sw_humanoid_map_from_names(&s.model, &by_hand, &map, &naming, &diag), SW_ERR_INVALID_ARGUMENT);
     SW_CHECK_EQ_INT(map.node[SW_HUMANOID_HIPS], -1);
-    SW_CHECK(sw_humanoid_map_from_names(&s.model, "[1]", &map, NULL, &diag) == SW_ERR_INVALID_DATA);
-    SW_CHECK(sw_humanoid_map_from_names(&s.model, "{\"pelvis\": \"Bip01_Pelvis\"}", &map, NULL, &diag) ==
-             SW_ERR_INVALID_DATA);
-    SW_CHECK(strstr(diag.message, "\"pelvis\" is not a VRM humanoid bone") != NULL);
-    SW_CHECK(sw_humanoid_map_from_names(&s.model, "{\"hips\": 3}", &map, NULL, &diag) == SW_ERR_INVALID_DATA);
+    const sw_bone_map first = {1, entries};
+    SW_CHECK_EQ_INT(sw_humanoid_map_from_names(&s.model, &first, &map, &naming, &diag), SW_OK);
+    SW_CHECK_EQ_INT(map.node[SW_HUMANOID_HIPS], 0);
 }
 
 /* ---- merging by name --------------------------------------------------------- */

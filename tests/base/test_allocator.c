@@ -69,9 +69,9 @@ static void check_all_given_back(const counting_allocator* c, const char* what) 
 }
 
 /* The demo character's GLB (built by sinew-demo, through the allocator in
-   use), freed by the caller with sw_demo_free. */
-static void* demo_glb(size_t* size) {
-    void* glb = NULL;
+   use), freed by the caller with sw_demo_character_glb_free. */
+static uint8_t* demo_glb(size_t* size) {
+    uint8_t* glb = NULL;
     sw_diag d = {0};
     if (sw_demo_character_glb(&glb, size, &d) != SW_OK) {
         fprintf(stderr, "  demo: %s\n", d.message);
@@ -82,12 +82,12 @@ static void* demo_glb(size_t* size) {
 
 static sw_model* load_demo(void) {
     size_t size = 0;
-    void* glb = demo_glb(&size);
+    uint8_t* glb = demo_glb(&size);
     sw_model* model = NULL;
     sw_diag d = {0};
     if (glb && sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &model, &d) != SW_OK)
         fprintf(stderr, "  demo: %s\n", d.message);
-    sw_demo_free(glb);
+    sw_demo_character_glb_free(glb);
     SW_CHECK(model != NULL);
     return model;
 }
@@ -102,10 +102,10 @@ static bool write_demo_file(void) {
     int fd = mkstemp(path);
     if (fd < 0) return false;
     size_t size = 0;
-    void* glb = demo_glb(&size);
+    uint8_t* glb = demo_glb(&size);
     bool ok = glb && write(fd, glb, size) == (ssize_t)size;
     close(fd);
-    sw_demo_free(glb);
+    sw_demo_character_glb_free(glb);
     if (ok) snprintf(g_demo_path, sizeof g_demo_path, "%s", path);
     else unlink(path);
     return ok;
@@ -196,7 +196,7 @@ static void test_json_readers_before_any_import(void) {
     static const char* const bone_map = "{\"hips\": null, \"spine\": null, \"head\": null}";
     enum { READERS = 4 };
     static const char* const names[READERS] = {"sw_spring_read", "sw_vrm_read", "sw_toon_read",
-                                               "sw_humanoid_map_from_names"};
+                                               "sw_bone_map_read"};
     size_t counted[2][READERS];
     sw_result results[2][READERS];
     for (int pass = 0; pass < 2; pass++) {
@@ -224,8 +224,12 @@ static void test_json_readers_before_any_import(void) {
                 sw_toon_material toon;
                 results[pass][k] = sw_toon_read(&model, &toon, &d);
             } else {
+                sw_bone_map* parsed = NULL;
+                results[pass][k] = sw_bone_map_read(bone_map, strlen(bone_map), "bone_map.json", &parsed, &d);
                 sw_humanoid_map map;
-                results[pass][k] = sw_humanoid_map_from_names(&model, bone_map, &map, NULL, &d);
+                if (results[pass][k] == SW_OK)
+                    results[pass][k] = sw_humanoid_map_from_names(&model, parsed, &map, NULL, &d);
+                sw_bone_map_free(parsed);
             }
             counting_end(&c);
             counted[pass][k] = c.allocations;

@@ -23,13 +23,13 @@ static sw_gl_context* g_context;
 /* Loads the demo, makes a renderer for it, draws two frames of its first
    clip and destroys it all. */
 static void draw_demo(void) {
-    void* glb = NULL;
+    uint8_t* glb = NULL;
     size_t size = 0;
     sw_model* model = NULL;
     sw_diag d = {0};
     bool ok = sw_demo_character_glb(&glb, &size, &d) == SW_OK &&
               sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &model, &d) == SW_OK;
-    sw_demo_free(glb);
+    sw_demo_character_glb_free(glb);
     sw_renderer* renderer = NULL;
     ok = ok && sw_renderer_create(&(sw_renderer_desc){.width = W, .height = H, .shadow_map_size = 256}, &renderer,
                                   &d) == SW_OK;
