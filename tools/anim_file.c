@@ -96,7 +96,7 @@ static bool humanoid_of(const sw_model* m, const sw_bone_map* bone_map, sw_human
 
 static void release(anim_file* f) {
     for (size_t i = 0; i < f->made_count; ++i) {
-        sw_retarget_clip_free(f->made[i]);
+        sw_clip_free(f->made[i]);
         if (f->names) free(f->names[i]);
     }
     free(f->made), free(f->names), free(f->clips), free(f->view);

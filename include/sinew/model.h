@@ -266,6 +266,13 @@ typedef struct sw_model {
 /* Frees a model made by an importer (and everything it points to); NULL is allowed. */
 void sw_model_free(sw_model* model);
 
+/* The node named `name`, or -1: an exact match first, then one that
+   differs only in ASCII case, then one equal without namespace prefixes
+   (after the last ':' or '|': "mixamorig:Hips", "Armature|Hips"); among
+   equals, a skin joint before other nodes, then the first in model order.
+   Clip merging and retargeting match names by the same rule. */
+int32_t sw_model_find_node_by_name(const sw_model* model, const char* name);
+
 /* The extension record `name` attached to (object, index), or NULL. */
 const sw_model_extension* sw_model_find_extension(const sw_model* model, const char* name, sw_model_object object,
                                                   uint32_t index);

@@ -9,7 +9,7 @@
        sw_clip* clip = NULL;
        sw_retarget_clip(src, &src_map, &src->animations[0], dst, &dst_map, NULL, &clip, NULL, &diag);
        sw_pose_evaluate(dst, clip, t, true, &pose, &diag);               // validated on every call
-       sw_retarget_clip_free(clip);
+       sw_clip_free(clip);
 
    NAME TABLES. sw_humanoid_map_from_names tries each built-in table of
    joint names (sw_bone_naming) on the model's node names and keeps the one
@@ -49,7 +49,7 @@
    sinew's importers give) and be scaled uniformly along the chains.
 
    Memory: each returned clip is one block the library allocates (tracks,
-   times, values and name included); release it with sw_retarget_clip_free
+   times, values and name included); release it with sw_clip_free
    and nothing else. Nothing is kept; thread-safe. */
 #ifndef SINEW_RETARGET_H
 #define SINEW_RETARGET_H
@@ -118,11 +118,6 @@ void sw_bone_map_free(sw_bone_map* map);
 sw_result sw_humanoid_map_from_names(const sw_model* model, const sw_bone_map* bone_map, sw_humanoid_map* out,
                                      sw_humanoid_naming* out_naming, sw_diag* diag);
 
-/* The node of `model` named `name` by the merging rule (exact, then
-   case-insensitive, then without namespace prefixes; a skin joint wins
-   among equals), or -1. */
-int32_t sw_model_find_node_by_name(const sw_model* model, const char* name);
-
 /* A copy of `src_clip` (a clip of `src`) whose tracks target `dst`'s nodes
    by name (see MERGING above). *out_dropped (may be NULL) is the number of
    tracks dropped. A clip left with no track is still returned (its start
@@ -178,7 +173,7 @@ sw_result sw_retarget_clip(const sw_model* src, const sw_humanoid_map* src_map, 
 
 /* Releases a clip made by sw_clip_merge_by_name or sw_retarget_clip; NULL
    is allowed. */
-void sw_retarget_clip_free(sw_clip* clip);
+void sw_clip_free(sw_clip* clip);
 
 SW_EXTERN_C_END
 

@@ -77,3 +77,53 @@ const sw_model_extension* sw_model_find_extension(const sw_model* model, const c
     }
     return NULL;
 }
+
+/* ---- finding nodes by name ------------------------------------------------------ */
+
+static int sw__lower(int c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
+
+/* ASCII case-insensitive equality (names from files may hold any bytes). */
+static bool sw__same_nocase(const char* a, const char* b) {
+    for (; *a && *b; ++a, ++b)
+        if (sw__lower((unsigned char)*a) != sw__lower((unsigned char)*b)) return false;
+    return *a == *b;
+}
+
+/* The name without its namespace prefixes: after the last ':' or '|'
+   ("mixamorig:Hips", "Armature|Hips" → "Hips"). */
+static const char* sw__strip_namespaces(const char* name) {
+    const char* base = name;
+    for (const char* p = name; *p; ++p)
+        if (*p == ':' || *p == '|') base = p + 1;
+    return base;
+}
+
+int sw__node_name_level(const char* node, const char* name) {
+    if (!node || !name) return 3;
+    if (strcmp(node, name) == 0) return 0;
+    if (sw__same_nocase(node, name)) return 1;
+    const char* a = sw__strip_namespaces(node);
+    const char* b = sw__strip_namespaces(name);
+    if (*a && *b && sw__same_nocase(a, b)) return 2;
+    return 3;
+}
+
+bool sw__model_is_skin_joint(const sw_model* model, size_t node) {
+    for (size_t s = 0; s < model->skin_count; ++s)
+        for (size_t j = 0; j < model->skins[s].joint_count; ++j)
+            if (model->skins[s].joints[j] == node) return true;
+    return false;
+}
+
+int32_t sw_model_find_node_by_name(const sw_model* model, const char* name) {
+    if (!model || !name) return -1;
+    int32_t best = -1;
+    int best_rank = 1 << 30;
+    for (size_t i = 0; i < model->node_count; ++i) {
+        int level = sw__node_name_level(model->nodes[i].name, name);
+        if (level == 3 || level * 2 >= best_rank) continue;
+        int rank = level * 2 + (sw__model_is_skin_joint(model, i) ? 0 : 1);
+        if (rank < best_rank) best_rank = rank, best = (int32_t)i;
+    }
+    return best;
+}

@@ -7,6 +7,7 @@
 #ifndef SINEW_MODEL_INTERNAL_H
 #define SINEW_MODEL_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sinew/model.h"
@@ -32,6 +33,13 @@ typedef struct sw__model_owner {
    node's own, else the mesh's, else 0). Importers store it in the model
    (rest_local, rest_weights) so that a pose starts from two copies. */
 void sw__model_rest_pose(const sw_model* model, sw_transform* out_local, float* out_weights);
+
+/* How well node name `node` matches `name` (sw_model_find_node_by_name's
+   rule, which retargeting shares): 0 exact, 1 case-insensitive, 2 without
+   namespace prefixes ("mixamorig:Hips", "Armature|Hips"), 3 not at all. */
+int sw__node_name_level(const char* node, const char* name);
+/* Whether `node` is a joint of one of the model's skins. */
+bool sw__model_is_skin_joint(const sw_model* model, size_t node);
 
 /* Frees every block of an arena and leaves it empty. */
 void sw__arena_free(sw__arena* arena);

@@ -10,45 +10,9 @@
 #include <string.h>
 #include "../base/base_internal.h"
 #include "../math/mat3d_internal.h"
+#include "../model/model_internal.h"
 
 /* ---- names ----------------------------------------------------------------- */
-
-static int sw__lower(int c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
-
-/* ASCII case-insensitive equality (names from files may hold any bytes). */
-static bool sw__same_nocase(const char* a, const char* b) {
-    for (; *a && *b; ++a, ++b)
-        if (sw__lower((unsigned char)*a) != sw__lower((unsigned char)*b)) return false;
-    return *a == *b;
-}
-
-/* The name without its namespace prefixes: after the last ':' or '|'
-   ("mixamorig:Hips", "Armature|Hips" → "Hips"). */
-static const char* sw__strip(const char* name) {
-    const char* base = name;
-    for (const char* p = name; *p; ++p)
-        if (*p == ':' || *p == '|') base = p + 1;
-    return base;
-}
-
-/* How well node name `node` matches `name`: 0 exact, 1 case-insensitive,
-   2 without namespace prefixes, 3 not at all. */
-static int sw__name_level(const char* node, const char* name) {
-    if (!node || !name) return 3;
-    if (strcmp(node, name) == 0) return 0;
-    if (sw__same_nocase(node, name)) return 1;
-    const char* a = sw__strip(node);
-    const char* b = sw__strip(name);
-    if (*a && *b && sw__same_nocase(a, b)) return 2;
-    return 3;
-}
-
-static bool sw__is_skin_joint(const sw_model* model, size_t node) {
-    for (size_t s = 0; s < model->skin_count; ++s)
-        for (size_t j = 0; j < model->skins[s].joint_count; ++j)
-            if (model->skins[s].joints[j] == node) return true;
-    return false;
-}
 
 static bool sw__claimed(const sw_humanoid_map* map, size_t node) {
     if (!map) return false;
@@ -63,17 +27,12 @@ static int32_t sw__find_node(const sw_model* model, const char* name, const sw_h
     int32_t best = -1;
     int best_rank = 1 << 30;
     for (size_t i = 0; i < model->node_count; ++i) {
-        int level = sw__name_level(model->nodes[i].name, name);
+        int level = sw__node_name_level(model->nodes[i].name, name);
         if (level == 3 || level * 2 >= best_rank || sw__claimed(exclude, i)) continue;
-        int rank = level * 2 + (sw__is_skin_joint(model, i) ? 0 : 1);
+        int rank = level * 2 + (sw__model_is_skin_joint(model, i) ? 0 : 1);
         if (rank < best_rank) best_rank = rank, best = (int32_t)i;
     }
     return best;
-}
-
-int32_t sw_model_find_node_by_name(const sw_model* model, const char* name) {
-    if (!model || !name) return -1;
-    return sw__find_node(model, name, NULL);
 }
 
 /* ---- name tables -------------------------------------------------------------
@@ -417,7 +376,7 @@ static sw_result sw__clip_alloc(size_t track_count, size_t float_count, const ch
     return SW_OK;
 }
 
-void sw_retarget_clip_free(sw_clip* clip) { sw__free(clip); }
+void sw_clip_free(sw_clip* clip) { sw__free(clip); }
 
 /* ---- merging by name --------------------------------------------------------- */
 

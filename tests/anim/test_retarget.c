@@ -420,14 +420,14 @@ static void test_merge_by_name(void) {
             k++;
         }
     }
-    sw_retarget_clip_free(clip);
+    sw_clip_free(clip);
 
     /* The demo onto itself: every clip, nothing dropped. */
     for (size_t c = 0; c < demo->animation_count; ++c) {
         SW_CHECK(sw_clip_merge_by_name(demo, demo, &demo->animations[c], &clip, &dropped, &diag) == SW_OK);
         SW_CHECK_EQ_INT(dropped, 0);
         SW_CHECK(clip && clip->track_count == demo->animations[c].track_count);
-        sw_retarget_clip_free(clip);
+        sw_clip_free(clip);
     }
     SW_CHECK_EQ_INT(sw_model_find_node_by_name(demo, "mixamorig:PELVIS"), node_named(demo, "pelvis"));
     SW_CHECK_EQ_INT(sw_model_find_node_by_name(demo, "nothing"), -1);
@@ -482,7 +482,7 @@ static void test_same_rig_renamed(void) {
             sw_vec3 d = sw_vec3_sub(sp.pose.local[hips].translation, dp.pose.local[hips].translation);
             worst_hips = fmax(worst_hips, sw_vec3_length(d));
         }
-        sw_retarget_clip_free(clip);
+        sw_clip_free(clip);
     }
     printf("same rig renamed: worst local rotation component %.3g, hips translation %.3g m\n", worst_rot, worst_hips);
     SW_CHECK(worst_rot <= 1e-6);
@@ -543,7 +543,7 @@ static void test_hips_under_turned_parent(void) {
            worst, moved, info.hips_scale);
     SW_CHECK(moved > 0.001);          /* the clip does move the hips */
     SW_CHECK(worst <= 1e-4 * moved); /* the wrong space would be off by about 2× moved */
-    sw_retarget_clip_free(clip);
+    sw_clip_free(clip);
     free(sp.memory), free(dp.memory);
     sw_model_free(demo);
 }
@@ -649,7 +649,7 @@ static void test_a_pose_to_t_pose(void) {
                                         world_pos(&dp.pose, dst_map.node[SW_HUMANOID_HIPS]));
                 worst_hips = fmax(worst_hips, sw_vec3_length(h));
             }
-            sw_retarget_clip_free(clip);
+            sw_clip_free(clip);
         }
     }
     printf("A-pose clip on a T-pose rig: bone directions within %.3g deg at keys, %.3g deg between keys; "
@@ -689,7 +689,7 @@ static void test_errors(void) {
     SW_CHECK(sw_retarget_clip(demo, &map, &demo->animations[walk], demo, &map, &opt, &clip, &info, &diag) == SW_OK);
     SW_CHECK_EQ_INT(info.sample_count, 11);
     SW_CHECK(clip && clip->track_count == 19);
-    sw_retarget_clip_free(clip);
+    sw_clip_free(clip);
     opt.sample_rate = 1e9f;
     SW_CHECK(sw_retarget_clip(demo, &map, &demo->animations[walk], demo, &map, &opt, &clip, NULL, &diag) ==
              SW_ERR_UNSUPPORTED);
@@ -749,12 +749,12 @@ static void test_arnaud_onto_demo(void) {
         SW_CHECK(y_min > 1.2 && y_max < 1.9); /* upright, the demo is 1.7 m */
         free(p.memory);
     }
-    sw_retarget_clip_free(clip);
+    sw_clip_free(clip);
     /* By name onto itself: nothing dropped. */
     size_t dropped = 99;
     SW_CHECK(sw_clip_merge_by_name(arnaud, arnaud, &arnaud->animations[walk], &clip, &dropped, &diag) == SW_OK);
     SW_CHECK_EQ_INT(dropped, 0);
-    sw_retarget_clip_free(clip);
+    sw_clip_free(clip);
     sw_model_free(arnaud), sw_model_free(demo);
 }
 
@@ -801,7 +801,7 @@ static void merge_pair(const char* assets, const char* character, const char* an
                    clip ? clip->track_count : 0, src->track_count, dropped);
             SW_CHECK(clip && clip->track_count == same && dropped == src->track_count - same);
             SW_CHECK(2 * same > src->track_count); /* most: the same skeleton */
-            sw_retarget_clip_free(clip);
+            sw_clip_free(clip);
         }
     }
     sw_model_free(ma), sw_model_free(mb);

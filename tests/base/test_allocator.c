@@ -486,7 +486,7 @@ static void test_aligned_objects(void) {
             sw_clip* clip = NULL;
             SW_CHECK(sw_retarget_clip(model, &map, &model->animations[a], model, &map, NULL, &clip, NULL, &d) == SW_OK);
             SW_CHECK(clip != NULL && clip->track_count > 0);
-            sw_retarget_clip_free(clip);
+            sw_clip_free(clip);
         }
         SW_CHECK(c.allocations > before);
 

@@ -575,7 +575,7 @@ static void test_guyanim_merged_by_name(void) {
                         if (e > worst) worst = e;
                     }
         }
-        sw_retarget_clip_free(merged);
+        sw_clip_free(merged);
     }
     SW_CHECK(worst == 0.0);
     free(a.memory);
