@@ -152,9 +152,9 @@ static void test_dispatch_equals_single(void) {
     sw_gpu_palette* one = NULL;
     sw_gpu_palette* three = NULL;
     SW_CHECK(sw_gpu_mesh_create(&md, &mesh, &d) == SW_OK);
-    SW_CHECK(sw_gpu_instance_create_instances(mesh, 3, &instance, &d) == SW_OK);
+    SW_CHECK(sw_gpu_instance_create_crowd(mesh, 3, &instance, &d) == SW_OK);
     SW_CHECK(sw_gpu_palette_create(skinner, 64, &one, &d) == SW_OK);
-    SW_CHECK(sw_gpu_palette_create_instances(skinner, 64, 3, &three, &d) == SW_OK);
+    SW_CHECK(sw_gpu_palette_create_crowd(skinner, 64, 3, &three, &d) == SW_OK);
     sw_mat34 identity[3 * 64];
     for (int j = 0; j < 3 * 64; j++) identity[j] = sw_mat34_identity();
     SW_CHECK(sw_gpu_palette_update(one, identity, NULL, NULL, &d) == SW_OK);

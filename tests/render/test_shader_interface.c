@@ -2,7 +2,7 @@
    (src/gpu/skin_interface.h, src/render/render_interface.h), so they cannot
    disagree as long as both use the names. This test fails when they stop
    doing so:
-     - every program source, exactly as compiled (sw_gpu_shader_variants,
+     - every program source, exactly as compiled (sw_gpu_shader_sources,
        sw_render_shader_sources), holds its interface header byte for byte
        as it is on disk (a stale or missing copy fails);
      - every SW_ name a shader uses is defined in that source: by the
@@ -278,9 +278,9 @@ static void test_skin_sources(void) {
     SW_CHECK(fam.header != NULL);
     int before = g_problems;
     fam.collecting = true;
-    sw_gpu_shader_variants(visit, &fam);
+    sw_gpu_shader_sources(visit, &fam);
     fam.collecting = false;
-    sw_gpu_shader_variants(visit, &fam);
+    sw_gpu_shader_sources(visit, &fam);
     SW_CHECK(fam.programs > 100);
     /* The builder's switches are among the names the sources define. */
     SW_CHECK(set_has(&fam.variant_defines, "SW_DQS", 6));
