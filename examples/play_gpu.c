@@ -70,9 +70,11 @@ int main(int argc, char** argv) {
         printf("clip %zu \"%s\" at %.3f s\n", clip_index, clip->name ? clip->name : "",
                (double)sw_clip_time(clip, time, true));
 
-    /* 4. Each instance: upload its streams once, then per frame upload the
-          pose (palette + morph weights), skin (a compute dispatch; skipped
-          when nothing changed) and, here only, read the result back. */
+    /* 4. Each instance: upload its streams once, then per frame hand it the
+          pose (palette + morph weights), skin (the palette uploaded, then a
+          compute dispatch; skipped when nothing changed) and, here only,
+          read the result back. A renderer shares one palette per skin
+          between primitives (sw_gpu_model_palette, gpu.h). */
     int status = 0;
     for (size_t n = 0; n < model->node_count && status == 0; ++n) {
         if (model->nodes[n].mesh < 0) continue;

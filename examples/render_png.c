@@ -1,16 +1,18 @@
 /* Render one frame of a glTF character to a PNG from code: a headless GL
-   context, the reference renderer, a pose evaluated on the CPU, a camera
+   context, the reference renderer, the model's materials made ready (toon
+   data read, images decoded), a pose evaluated on the CPU, a camera
    framing the skinned bounds, and the image written with stb_image_write.
 
      render_png MODEL OUT.png [WIDTH HEIGHT [ANIMATION_INDEX [TIME_SECONDS]]]
 
    Build against the installed package (stb_image_write from libstb-dev):
-     cc render_png.c $(pkg-config --cflags --libs sinew-render stb) -o render_png
+     cc render_png.c $(pkg-config --cflags --libs sinew-import sinew-render stb) -o render_png
 
    Prints "wrote OUT.png: WIDTH x HEIGHT, N primitives, T triangles"; with
    no EGL display at all it prints "skipped: ..." and exits with 0. */
 #include "sinew/sinew.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/gpu.h"
 #include "sinew/render.h"
 
@@ -55,12 +57,16 @@ int main(int argc, char** argv) {
     sw_pose_bind(&pose, &sizes, pose_memory);
     const sw_clip* clip = clip_index < model->animation_count ? &model->animations[clip_index] : NULL;
 
-    /* 3. Renderer (targets, programs; rejects sizes outside 1..8192), then
-          the scene: GPU meshes, textures and materials of the model. */
+    /* 3. Renderer (targets, programs; rejects sizes outside 1..8192), the
+          materials made ready where the model was read (the renderer
+          opens no file), then the scene: GPU meshes, textures and one
+          uniform block per material. */
     sw_renderer* renderer = NULL;
+    sw_material_set materials = {0};
     sw_renderer_desc desc = {.width = width, .height = height}; /* shadow_map_size 0 = 2048 */
     int status = 1;
-    if (sw_renderer_create(&desc, &renderer, &diag) != SW_OK || sw_renderer_set_scene(renderer, model, &diag) != SW_OK ||
+    if (sw_renderer_create(&desc, &renderer, &diag) != SW_OK || sw_material_set_read(model, &materials, &diag) != SW_OK ||
+        sw_renderer_set_scene(renderer, model, &materials, &diag) != SW_OK ||
         sw_pose_evaluate(model, clip, time, true, &pose, &diag) != SW_OK) {
         fprintf(stderr, "%s\n", diag.message);
         goto done;
@@ -73,8 +79,8 @@ int main(int argc, char** argv) {
         goto done;
     }
     sw_render_frame frame = {.pose = &pose, .first_frame = true}; /* zero: shaded view, LBS */
-    sw_camera_frame_bounds(lo, hi, 30.0f, 15.0f, (float)width / (float)height, &frame.camera);
-    frame.previous_camera = frame.camera;
+    sw_camera_frame_bounds(lo, hi, 30.0f, 15.0f, (float)width / (float)height, &frame.camera.current);
+    frame.camera.previous = frame.camera.current;
 
     /* 5. Draw, read the sRGB image back (rows top to bottom) and write it. */
     if (sw_renderer_draw(renderer, &frame, &diag) != SW_OK || sw_renderer_read_image(renderer, rgba, &diag) != SW_OK) {
@@ -93,6 +99,7 @@ int main(int argc, char** argv) {
 
 done:
     sw_renderer_destroy(renderer);
+    sw_material_set_free(&materials);
     free(rgba);
     free(pose_memory);
     sw_model_free(model);

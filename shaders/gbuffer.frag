@@ -28,18 +28,8 @@ layout(binding = SW_MATERIAL_SLOT_METALLIC_ROUGHNESS) uniform sampler2D t_metall
 layout(binding = SW_MATERIAL_SLOT_OCCLUSION) uniform sampler2D t_occlusion;
 layout(binding = SW_MATERIAL_SLOT_EMISSIVE) uniform sampler2D t_emissive;
 
-layout(location = SW_GBUFFER_LOC_BASE_COLOR) uniform vec4 u_base_color;
-layout(location = SW_GBUFFER_LOC_EMISSIVE) uniform vec3 u_emissive;
-layout(location = SW_GBUFFER_LOC_METALLIC_ROUGHNESS) uniform vec2 u_metallic_roughness;
-layout(location = SW_GBUFFER_LOC_OCCLUSION_STRENGTH) uniform float u_occlusion_strength;
-layout(location = SW_GBUFFER_LOC_NORMAL_SCALE) uniform float u_normal_scale;
-layout(location = SW_GBUFFER_LOC_ALPHA_CUTOFF) uniform float u_alpha_cutoff;  // < 0: opaque
-layout(location = SW_GBUFFER_LOC_CLASS) uniform uint u_class;
 layout(location = SW_GBUFFER_LOC_FLAGS) uniform int u_flags;                 // SW_GBUFFER_FLAG_*
-// Per slot: KHR_texture_transform as a 3×3 (column-major 2D affine) and
-// the TEXCOORD set.
-layout(location = SW_GBUFFER_LOC_UV_TRANSFORM) uniform mat3 u_uv_transform[SW_MATERIAL_SLOT_COUNT];
-layout(location = SW_GBUFFER_LOC_UV_SET) uniform int u_uv_set[SW_MATERIAL_SLOT_COUNT];
+// The material's values: the Material block (material_block.glsl).
 
 bool sw_flag(int bit) { return (u_flags & bit) != 0; }
 

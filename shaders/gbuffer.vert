@@ -14,10 +14,9 @@ layout(location = SW_GBUFFER_LOC_VIEW_PROJECTION) uniform mat4 u_view_projection
 layout(location = SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION) uniform mat4 u_previous_view_projection;
 // Toon draws (0 in the G-buffer program): the outline hull and the face's
 // vertex folding. On toon draws a_tangent.xyz is the skinned outline normal.
+// The hull's width and the fold mask are the material's (u_outline,
+// u_fold_mask, u_fold_uv_set: the Material block, material_block.glsl).
 layout(location = SW_GBUFFER_LOC_VERTEX_FLAGS) uniform int u_vertex_flags;  // SW_VERTEX_FLAG_*
-layout(location = SW_GBUFFER_LOC_OUTLINE) uniform vec4 u_outline;  // width px, max distance, viewport w, h
-layout(location = SW_GBUFFER_LOC_FOLD_MASK) uniform int u_fold_mask;
-layout(location = SW_GBUFFER_LOC_FOLD_UV_SET) uniform int u_fold_uv_set;
 layout(location = SW_GBUFFER_LOC_FOLD_POINT) uniform vec3 u_fold_point;
 // Crowds: instance gl_InstanceID's vertex from the crowd's skinned buffers
 // (vertex v of instance i at i × u_crowd_vertices + v), not the attributes.

@@ -37,15 +37,7 @@ layout(binding = SW_TOON_UNIT_RIM_MASK) uniform sampler2D t_rim_mask;
 layout(binding = SW_TOON_UNIT_SHADOW) uniform sampler2DShadow t_shadow;
 layout(binding = SW_TOON_UNIT_MATCAP) uniform sampler2D t_matcap;
 
-layout(location = SW_GBUFFER_LOC_BASE_COLOR) uniform vec4 u_base_color;
-layout(location = SW_GBUFFER_LOC_EMISSIVE) uniform vec3 u_emissive;
-layout(location = SW_GBUFFER_LOC_NORMAL_SCALE) uniform float u_normal_scale;
-layout(location = SW_GBUFFER_LOC_ALPHA_CUTOFF) uniform float u_alpha_cutoff;
 layout(location = SW_GBUFFER_LOC_FLAGS) uniform int u_flags;
-layout(location = SW_GBUFFER_LOC_UV_TRANSFORM) uniform mat3 u_uv_transform[SW_MATERIAL_SLOT_COUNT];
-layout(location = SW_GBUFFER_LOC_UV_SET) uniform int u_uv_set[SW_MATERIAL_SLOT_COUNT];
-
-layout(location = SW_TOON_LOC_KIND) uniform int u_kind;
 layout(location = SW_TOON_LOC_FLAGS) uniform int u_toon_flags;
 layout(location = SW_TOON_LOC_LIGHT_DIRECTION) uniform vec3 u_light_direction;
 layout(location = SW_TOON_LOC_LIGHT_COLOR) uniform vec3 u_light_color;
@@ -55,25 +47,12 @@ layout(location = SW_TOON_LOC_EYE) uniform vec3 u_eye;
 layout(location = SW_TOON_LOC_LIGHT_VIEW_PROJECTION) uniform mat4 u_light_view_projection;
 layout(location = SW_TOON_LOC_SHADOW_TEXEL) uniform float u_shadow_texel;
 layout(location = SW_TOON_LOC_NIGHT_TIME) uniform vec2 u_night_time;
-layout(location = SW_TOON_LOC_SHADOW_AREA) uniform vec4 u_shadow_area;  // light area, ramp width, detail gate, fade
-layout(location = SW_TOON_LOC_UV_SETS) uniform ivec4 u_toon_uv_sets;    // control, detail, face SDF, rim mask
-layout(location = SW_TOON_LOC_UV_ANIMATION) uniform vec3 u_uv_animation;
-layout(location = SW_TOON_LOC_GLINT) uniform vec4 u_glint[2];
-layout(location = SW_TOON_LOC_GLINT_PARAMS) uniform vec4 u_glint_params[2];
-layout(location = SW_TOON_LOC_GLINT_COLOR) uniform vec3 u_glint_color[2];
-layout(location = SW_TOON_LOC_GLINT_COUNT) uniform int u_glint_count;
-layout(location = SW_TOON_LOC_HAIR_BAND) uniform vec4 u_hair_band[2];
-layout(location = SW_TOON_LOC_HAIR_BAND_COLOR) uniform vec3 u_hair_band_color[2];
-layout(location = SW_TOON_LOC_VIEW_LIFT) uniform float u_view_lift;
-layout(location = SW_TOON_LOC_RIM_COLOR) uniform vec3 u_rim_color;
-layout(location = SW_TOON_LOC_RIM) uniform vec3 u_rim;  // width, power, lift
 layout(location = SW_TOON_LOC_HEAD_RIGHT) uniform vec3 u_head_right;
 layout(location = SW_TOON_LOC_HEAD_UP) uniform vec3 u_head_up;
 layout(location = SW_TOON_LOC_HEAD_FORWARD) uniform vec3 u_head_forward;
-layout(location = SW_TOON_LOC_FACE) uniform vec2 u_face;  // steepness, offset
-layout(location = SW_TOON_LOC_OUTLINE_COLOR) uniform vec3 u_outline_color;
 layout(location = SW_TOON_LOC_AMBIENT) uniform float u_ambient;
-layout(location = SW_TOON_LOC_IRIS) uniform vec3 u_iris;  // matcap mix, parallax height, iris radius
+// The material's values, toon ones included: the Material block
+// (material_block.glsl).
 
 const float PI = 3.14159265358979;
 
@@ -312,9 +291,9 @@ void main() {
     float glint_mask = 1.0, normal_a = -1.0;
     if (sw_flag(SW_GBUFFER_FLAG_NORMAL_TEXTURE)) {
         // RG is the normal's XY (B is the glint mask, not Z), in the cotangent frame.
-        vec2 uv = sw_slot_uv(SW_MATERIAL_SLOT_NORMAL, back);
+        vec2 uv = sw_slot_uv(SW_MATERIAL_UV_TOON_NORMAL, back);
         vec4 texel = texture(t_normal, uv);
-        vec2 d = (texel.rg * 2.0 - 1.0) * u_normal_scale;
+        vec2 d = (texel.rg * 2.0 - 1.0) * u_toon_normal_scale;
         vec3 m = vec3(d, sqrt(sw_sat(1.0 - dot(d, d))));
         n = normalize(sw_cotangent_frame(n, i.world, uv) * m);
         glint_mask = texel.b, normal_a = texel.a;

@@ -1,8 +1,9 @@
 /* sinew bench crowd — N characters of one model, each playing its own clip
    from its own time: pose evaluation and skinning on the CPU as crowd jobs
    (sinew/crowd.h) spread over the tools' thread pool, in microseconds per
-   character; with --gpu, the same crowd skinned in one compute dispatch
-   per primitive and drawn by the renderer with instanced draws. Numbers
+   character; with --gpu, the same crowd skinned from one palette per skin
+   (uploaded once for every primitive of the skin) in one compute dispatch
+   per primitive, and drawn by the renderer with instanced draws. Numbers
    are min / median / max over repetitions after a warm-up; nothing here
    asserts a time. */
 #define _POSIX_C_SOURCE 200809L
@@ -73,7 +74,7 @@ static uint64_t fnv1a(uint64_t hash, const void* data, size_t size) {
     return hash;
 }
 
-/* ---- --gpu: one dispatch per primitive, instanced draws ---- */
+/* ---- --gpu: one palette per skin, one dispatch per primitive, instanced draws ---- */
 
 typedef struct gpu_result {
     bool run;
@@ -81,22 +82,144 @@ typedef struct gpu_result {
     stats upload, dispatch, draw; /* microseconds per character */
 } gpu_result;
 
-static bool bench_gpu(const bench_crowd_options* opt, const sw_model* a, const sw_pose* poses, float* times,
-                      sw_crowd_pose_job* pose_job, gpu_result* out, tool_args* args, int* status) {
-    sw_gl_context* gl = NULL;
-    sw_gpu_skinner* skinner = NULL;
+/* The GPU objects of --gpu: one crowd palette per skin, one crowd
+   primitive per skinned primitive, every character placed on a grid. */
+typedef struct gpu_crowd {
+    sw_gpu_skinner* skinner;
+    sw_gpu_model_palette** palettes; /* per skin; NULL where no skinned primitive uses it */
+    size_t palette_count;
+    sw_gpu_model_primitive** prims;
+    size_t prim_count;
+    const sw_pose** pointers;
+    sw_mat34* placements;
+    size_t side;                     /* characters along a side of the grid */
+} gpu_crowd;
+
+static void gpu_crowd_free(gpu_crowd* g) {
+    for (size_t i = 0; g->prims && i < g->prim_count; i++) sw_gpu_model_primitive_destroy(g->prims[i]);
+    for (size_t i = 0; g->palettes && i < g->palette_count; i++) sw_gpu_model_palette_destroy(g->palettes[i]);
+    sw_gpu_skinner_destroy(g->skinner);
+    free(g->prims), free(g->palettes), free(g->pointers), free(g->placements);
+    memset(g, 0, sizeof *g);
+}
+
+static bool gpu_crowd_make(gpu_crowd* g, const sw_model* a, const sw_pose* poses, size_t n, size_t skinned,
+                           sw_diag* diag) {
+    g->prims = calloc(skinned + 1, sizeof *g->prims);
+    g->palettes = calloc(a->skin_count + 1, sizeof *g->palettes);
+    g->pointers = malloc((n + 1) * sizeof *g->pointers);
+    g->placements = malloc((n + 1) * sizeof *g->placements);
+    if (!g->prims || !g->palettes || !g->pointers || !g->placements) {
+        sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+        return false;
+    }
+    g->palette_count = a->skin_count;
+    /* A square grid, each character on its own spot. */
+    g->side = (size_t)ceil(sqrt((double)n));
+    for (size_t c = 0; c < n; c++) {
+        g->pointers[c] = &poses[c];
+        g->placements[c] = sw_mat34_translation(
+            sw_vec3_make(CROWD_SPACING * (float)(c % g->side), 0.0f, CROWD_SPACING * (float)(c / g->side)));
+    }
+    for (size_t nd = 0; nd < a->node_count; nd++) {
+        const sw_model_node* node = &a->nodes[nd];
+        if (node->mesh < 0 || node->skin < 0) continue;
+        for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; p++) {
+            if (a->meshes[node->mesh].primitives[p].influence_count == 0) continue;
+            sw_gpu_model_palette** palette = &g->palettes[node->skin];
+            if (!*palette &&
+                sw_gpu_model_palette_create_skin(g->skinner, a, (size_t)node->skin, n, palette, diag) != SW_OK)
+                return false;
+            if (sw_gpu_model_primitive_create_shared(g->skinner, *palette, nd, p, NULL, &g->prims[g->prim_count], diag) !=
+                SW_OK)
+                return false;
+            g->prim_count++;
+        }
+    }
+    return true;
+}
+
+/* Upload (every skin's palettes of every character, once per skin) and
+   dispatch (one per primitive), timed apart, per character. */
+static bool gpu_crowd_time_skinning(gpu_crowd* g, const bench_crowd_options* opt, size_t n, float* times,
+                                    sw_crowd_pose_job* pose_job, double* upload, double* dispatch, sw_diag* diag) {
+    const sw_skin_method method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS;
+    const sw_gpu_skin_desc desc = {.method = method, .force = true};
+    for (int r = -CROWD_WARMUP_RUNS; r < opt->reps; r++) {
+        for (size_t c = 0; c < n; c++) times[c] += CROWD_DT;
+        sw_crowd_pose_run(pose_job, 0, n);
+        glFinish();
+        double t0 = now_seconds();
+        for (size_t i = 0; i < g->palette_count; i++) {
+            if (!g->palettes[i]) continue;
+            if (sw_gpu_model_palette_pose(g->palettes[i], g->pointers, g->placements, n, diag) != SW_OK ||
+                sw_gpu_model_palette_upload(g->palettes[i], method, diag) != SW_OK)
+                return false;
+        }
+        glFinish();
+        double t1 = now_seconds();
+        for (size_t i = 0; i < g->prim_count; i++)
+            if (sw_gpu_model_primitive_skin(g->skinner, g->prims[i], &desc, NULL, diag) != SW_OK) return false;
+        glFinish();
+        double t2 = now_seconds();
+        if (r < 0) continue;
+        upload[r] = (t1 - t0) / (double)n * 1e6;
+        dispatch[r] = (t2 - t1) / (double)n * 1e6;
+    }
+    return true;
+}
+
+/* Drawing: the same crowd (the renderer's own buffers) frame after frame
+   at one pose, so the skin cache answers and only the passes are timed:
+   shadow map (copy after copy), G-buffer (instanced), lighting. */
+static bool gpu_crowd_time_drawing(const gpu_crowd* g, const bench_crowd_options* opt, const sw_model* a,
+                                   const sw_pose* poses, size_t n, double* draw, sw_diag* diag) {
     sw_renderer* renderer = NULL;
-    sw_gpu_model_primitive** prims = NULL;
-    const sw_pose** pointers = NULL;
-    sw_mat34* placements = NULL;
+    sw_material_set materials = {0};
+    sw_renderer_desc rdesc = {.width = CROWD_IMAGE_W, .height = CROWD_IMAGE_H};
+    bool ok = sw_renderer_create(&rdesc, &renderer, diag) == SW_OK &&
+              sw_material_set_read(a, &materials, diag) == SW_OK &&
+              sw_renderer_set_scene(renderer, a, &materials, diag) == SW_OK &&
+              sw_renderer_set_crowd(renderer, n, diag) == SW_OK;
+    float lo[3], hi[3];
+    ok = ok && sw_renderer_scene_bounds(renderer, &poses[0], lo, hi, diag) == SW_OK;
+    if (ok) {
+        hi[0] += CROWD_SPACING * (float)(g->side - 1), hi[2] += CROWD_SPACING * (float)((n - 1) / g->side);
+        sw_renderer_set_scene_box(renderer, lo, hi);
+        sw_camera camera;
+        sw_camera_frame_bounds(lo, hi, 25.0f, 30.0f, (float)CROWD_IMAGE_W / CROWD_IMAGE_H, &camera);
+        const sw_render_frame frame = {
+            .pose = &poses[0],
+            .method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
+            .first_frame = true,
+            .camera = {.current = camera, .previous = camera},
+            .crowd = {.count = n, .poses = g->pointers, .placements = g->placements},
+        };
+        for (int r = -CROWD_WARMUP_RUNS; ok && r < opt->reps; r++) {
+            glFinish();
+            double t0 = now_seconds();
+            ok = sw_renderer_draw(renderer, &frame, diag) == SW_OK;
+            glFinish();
+            double t1 = now_seconds();
+            if (r >= 0) draw[r] = (t1 - t0) / (double)n * 1e6;
+        }
+    }
+    sw_renderer_destroy(renderer);
+    sw_material_set_free(&materials);
+    return ok;
+}
+
+static bool bench_gpu(const bench_crowd_options* opt, const sw_model* a, const sw_pose* poses, float* times,
+                      size_t skinned, sw_crowd_pose_job* pose_job, gpu_result* out, tool_args* args, int* status) {
+    sw_gl_context* gl = NULL;
+    gpu_crowd g = {0};
     double* samples[3] = {NULL, NULL, NULL};
-    size_t prim_count = 0;
     sw_diag diag;
     bool ok = false;
     const size_t n = opt->characters;
     static char renderer_name[256];
 
-    if (sw_gl_context_create(NULL, &gl, &diag) != SW_OK || sw_gpu_skinner_create(&skinner, &diag) != SW_OK) {
+    if (sw_gl_context_create(NULL, &gl, &diag) != SW_OK || sw_gpu_skinner_create(&g.skinner, &diag) != SW_OK) {
         *status = tool_fail(args, "--gpu: %s", diag.message);
         goto done;
     }
@@ -104,118 +227,58 @@ static bool bench_gpu(const bench_crowd_options* opt, const sw_model* a, const s
     sw_gl_context_get_info(gl, &info);
     snprintf(renderer_name, sizeof renderer_name, "%s", info.gl_renderer ? info.gl_renderer : "?");
     out->renderer = renderer_name;
-    size_t skinned = 0;
-    for (size_t nd = 0; nd < a->node_count; nd++)
-        if (a->nodes[nd].mesh >= 0 && a->nodes[nd].skin >= 0) skinned += a->meshes[a->nodes[nd].mesh].primitive_count;
-    prims = calloc(skinned + 1, sizeof *prims);
-    pointers = malloc((n + 1) * sizeof *pointers);
-    placements = malloc((n + 1) * sizeof *placements);
     for (int s = 0; s < 3; s++) samples[s] = calloc((size_t)opt->reps, sizeof(double));
-    if (!prims || !pointers || !placements || !samples[0] || !samples[1] || !samples[2]) {
+    if (!samples[0] || !samples[1] || !samples[2]) {
         *status = tool_fail(args, "out of memory");
         goto done;
     }
-    /* A square grid, each character on its own spot. */
-    const size_t side = (size_t)ceil(sqrt((double)n));
-    for (size_t c = 0; c < n; c++) {
-        pointers[c] = &poses[c];
-        placements[c] = sw_mat34_translation(
-            sw_vec3_make(CROWD_SPACING * (float)(c % side), 0.0f, CROWD_SPACING * (float)(c / side)));
-    }
-    for (size_t nd = 0; nd < a->node_count; nd++) {
-        const sw_model_node* node = &a->nodes[nd];
-        if (node->mesh < 0 || node->skin < 0) continue;
-        for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; p++) {
-            if (a->meshes[node->mesh].primitives[p].influence_count == 0) continue;
-            if (sw_gpu_model_primitive_create_crowd(skinner, a, nd, p, NULL, n, &prims[prim_count], &diag) != SW_OK) {
-                *status = tool_fail(args, "--gpu: %s", diag.message);
-                goto done;
-            }
-            prim_count++;
-        }
-    }
-    /* Upload (palettes of every character) and dispatch, timed apart. */
-    const sw_gpu_skin_desc desc = {.method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .force = true};
-    for (int r = -CROWD_WARMUP_RUNS; r < opt->reps; r++) {
-        for (size_t c = 0; c < n; c++) times[c] += CROWD_DT;
-        sw_crowd_pose_run(pose_job, 0, n);
-        glFinish();
-        double t0 = now_seconds();
-        for (size_t i = 0; i < prim_count; i++)
-            if (sw_gpu_model_primitive_pose_crowd(prims[i], pointers, placements, n, &diag) != SW_OK) goto gl_failed;
-        glFinish();
-        double t1 = now_seconds();
-        for (size_t i = 0; i < prim_count; i++)
-            if (sw_gpu_model_primitive_skin(skinner, prims[i], &desc, NULL, &diag) != SW_OK) goto gl_failed;
-        glFinish();
-        double t2 = now_seconds();
-        if (r < 0) continue;
-        samples[0][r] = (t1 - t0) / (double)n * 1e6;
-        samples[1][r] = (t2 - t1) / (double)n * 1e6;
-    }
-    /* Drawing: the same crowd (the renderer's own buffers) frame after frame
-       at one pose, so the skin cache answers and only the passes are timed:
-       shadow map (copy after copy), G-buffer (instanced), lighting. */
-    sw_renderer_desc rdesc = {.width = CROWD_IMAGE_W, .height = CROWD_IMAGE_H};
-    if (sw_renderer_create(&rdesc, &renderer, &diag) != SW_OK || sw_renderer_set_scene(renderer, a, &diag) != SW_OK)
-        goto gl_failed;
-    float lo[3], hi[3];
-    if (sw_renderer_scene_bounds(renderer, &poses[0], lo, hi, &diag) != SW_OK) goto gl_failed;
-    hi[0] += CROWD_SPACING * (float)(side - 1), hi[2] += CROWD_SPACING * (float)((n - 1) / side);
-    sw_renderer_set_scene_box(renderer, lo, hi);
-    sw_camera camera;
-    sw_camera_frame_bounds(lo, hi, 25.0f, 30.0f, (float)CROWD_IMAGE_W / CROWD_IMAGE_H, &camera);
-    sw_render_frame frame = {.pose = &poses[0], .camera = camera, .previous_camera = camera, .first_frame = true,
-                             .method = desc.method, .crowd_count = n, .crowd_poses = pointers,
-                             .crowd_placements = placements};
-    for (int r = -CROWD_WARMUP_RUNS; r < opt->reps; r++) {
-        glFinish();
-        double t0 = now_seconds();
-        if (sw_renderer_draw(renderer, &frame, &diag) != SW_OK) goto gl_failed;
-        glFinish();
-        double t1 = now_seconds();
-        if (r >= 0) samples[2][r] = (t1 - t0) / (double)n * 1e6;
+    if (!gpu_crowd_make(&g, a, poses, n, skinned, &diag) ||
+        !gpu_crowd_time_skinning(&g, opt, n, times, pose_job, samples[0], samples[1], &diag) ||
+        !gpu_crowd_time_drawing(&g, opt, a, poses, n, samples[2], &diag)) {
+        *status = tool_fail(args, "--gpu: %s", diag.message);
+        goto done;
     }
     out->upload = summarise(samples[0], opt->reps);
     out->dispatch = summarise(samples[1], opt->reps);
     out->draw = summarise(samples[2], opt->reps);
     out->run = true;
     ok = true;
-    goto done;
-gl_failed:
-    *status = tool_fail(args, "--gpu: %s", diag.message);
 done:
-    for (size_t i = 0; i < prim_count; i++) sw_gpu_model_primitive_destroy(prims[i]);
-    sw_renderer_destroy(renderer);
-    sw_gpu_skinner_destroy(skinner);
+    gpu_crowd_free(&g);
     sw_gl_context_destroy(gl);
-    free(prims), free(pointers), free(placements);
     for (int s = 0; s < 3; s++) free(samples[s]);
     return ok;
 }
 
-int bench_crowd(const bench_crowd_options* opt, tool_args* args) {
-    sw_model* a = NULL;
-    sw_diag diag;
-    tool_error err;
-    int status = TOOL_EXIT_OK;
-    thread_pool* pool = NULL;
-    crowd_bench b = {0};
-    sw_pose* poses = NULL;
-    void* pose_memory = NULL;
-    const sw_clip** clips = NULL;
-    float* times = NULL;
-    const sw_mat34** palettes = NULL;
-    const sw_dualquat** dual_quats = NULL;
-    const sw_mat34** stretches = NULL;
-    float** outputs = NULL;
-    double* per_char[3] = {NULL, NULL, NULL};
-    gpu_result gpu = {0};
-    const size_t n = opt->characters;
+/* ---- the CPU crowd ---- */
 
-    if (tool_load_model(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
-    const sw_pose_sizes sizes = sw_pose_sizes_of(a);
-    const size_t stride = sw_pose_memory_size(&sizes);
+/* Everything bench_crowd holds, freed by crowd_run_free. */
+typedef struct crowd_run {
+    crowd_bench b;
+    sw_pose* poses;
+    void* pose_memory;
+    const sw_clip** clips;
+    float* times;
+    const sw_mat34** palettes;
+    const sw_dualquat** dual_quats;
+    const sw_mat34** stretches;
+    float** outputs;
+    size_t skinned, vertices;       /* skinned primitives, their vertices per character */
+    double* per_char[3];            /* pose, skinning, both: microseconds per character per repetition */
+    stats st[3];
+    char checksum[17];
+} crowd_run;
+
+static void crowd_run_free(crowd_run* c) {
+    for (size_t j = 0; c->outputs && j < c->skinned; j++) free(c->outputs[j]);
+    free(c->outputs), free(c->b.skins), free(c->b.first_item);
+    free(c->poses), free(c->pose_memory), free(c->clips), free(c->times);
+    free(c->palettes), free(c->dual_quats), free(c->stretches);
+    for (int s = 0; s < 3; s++) free(c->per_char[s]);
+}
+
+/* The skinned primitives and their vertices (per character). */
+static void count_skinned(const sw_model* a, size_t* out_primitives, size_t* out_vertices) {
     size_t skinned = 0, vertices = 0;
     for (size_t nd = 0; nd < a->node_count; nd++) {
         const sw_model_node* node = &a->nodes[nd];
@@ -226,43 +289,51 @@ int bench_crowd(const bench_crowd_options* opt, tool_args* args) {
                 vertices += a->meshes[node->mesh].primitives[p].vertex_count;
             }
     }
-    if (!skinned) {
-        status = tool_fail(args, "%s has no skinned mesh to skin", opt->model);
-        goto done;
+    *out_primitives = skinned, *out_vertices = vertices;
+}
+
+static bool crowd_alloc(crowd_run* c, const bench_crowd_options* opt, size_t stride) {
+    const size_t n = opt->characters, skinned = c->skinned;
+    c->poses = calloc(n, sizeof *c->poses);
+    c->pose_memory = aligned_alloc(16, stride * n);
+    c->clips = calloc(n, sizeof *c->clips);
+    c->times = calloc(n, sizeof *c->times);
+    c->palettes = calloc(skinned * n, sizeof *c->palettes);
+    c->dual_quats = calloc(skinned * n, sizeof *c->dual_quats);
+    c->stretches = calloc(skinned * n, sizeof *c->stretches);
+    c->outputs = calloc(skinned, sizeof *c->outputs);
+    c->b.skins = calloc(skinned, sizeof *c->b.skins);
+    c->b.first_item = calloc(skinned + 1, sizeof *c->b.first_item);
+    bool ok = c->poses && c->pose_memory && c->clips && c->times && c->palettes && c->dual_quats && c->stretches &&
+              c->outputs && c->b.skins && c->b.first_item;
+    for (int s = 0; s < 3; s++) ok = (c->per_char[s] = calloc((size_t)opt->reps, sizeof(double))) && ok;
+    return ok;
+}
+
+/* Each character its own clip (round robin) and its own phase; the pose job, validated and run once. */
+static bool crowd_poses(crowd_run* c, const bench_crowd_options* opt, const sw_model* a, sw_diag* diag) {
+    const size_t n = opt->characters;
+    const sw_pose_sizes sizes = sw_pose_sizes_of(a);
+    const size_t stride = sw_pose_memory_size(&sizes);
+    for (size_t i = 0; i < n; i++) {
+        sw_pose_bind(&c->poses[i], &sizes, (uint8_t*)c->pose_memory + i * stride);
+        if (!opt->dqs) c->poses[i].skin_dual_quats = NULL; /* LBS needs the matrices only */
+        c->clips[i] = a->animation_count ? &a->animations[i % a->animation_count] : NULL;
+        double length = c->clips[i] && c->clips[i]->duration > 0 ? c->clips[i]->duration : 1.0;
+        c->times[i] = (float)fmod(0.37 * (double)i, length);
     }
-    poses = calloc(n, sizeof *poses);
-    pose_memory = aligned_alloc(16, stride * n);
-    clips = calloc(n, sizeof *clips);
-    times = calloc(n, sizeof *times);
-    palettes = calloc(skinned * n, sizeof *palettes);
-    dual_quats = calloc(skinned * n, sizeof *dual_quats);
-    stretches = calloc(skinned * n, sizeof *stretches);
-    outputs = calloc(skinned, sizeof *outputs);
-    b.skins = calloc(skinned, sizeof *b.skins);
-    b.first_item = calloc(skinned + 1, sizeof *b.first_item);
-    bool ok = poses && pose_memory && clips && times && palettes && dual_quats && stretches && outputs && b.skins &&
-              b.first_item;
-    for (int s = 0; s < 3; s++) ok = (per_char[s] = calloc((size_t)opt->reps, sizeof(double))) && ok;
-    if (!ok) {
-        status = tool_fail(args, "out of memory for %zu characters", n);
-        goto done;
-    }
-    /* Each character its own clip (round robin) and its own phase. */
-    for (size_t c = 0; c < n; c++) {
-        sw_pose_bind(&poses[c], &sizes, (uint8_t*)pose_memory + c * stride);
-        if (!opt->dqs) poses[c].skin_dual_quats = NULL; /* LBS needs the matrices only */
-        clips[c] = a->animation_count ? &a->animations[c % a->animation_count] : NULL;
-        double length = clips[c] && clips[c]->duration > 0 ? clips[c]->duration : 1.0;
-        times[c] = (float)fmod(0.37 * (double)c, length);
-    }
-    b.poses = (sw_crowd_pose_job){.model = a, .instance_count = n, .poses = poses, .clips = clips, .times = times,
-                                  .looping = true};
-    if (sw_crowd_pose_validate(&b.poses, &diag) != SW_OK) {
-        status = tool_fail(args, "%s: %s", opt->model, diag.message);
-        goto done;
-    }
-    sw_crowd_pose_run(&b.poses, 0, n);
-    /* One crowd skinning job per skinned primitive: positions and normals. */
+    c->b.poses = (sw_crowd_pose_job){.model = a, .instance_count = n, .poses = c->poses, .clips = c->clips,
+                                     .times = c->times, .looping = true};
+    if (sw_crowd_pose_validate(&c->b.poses, diag) != SW_OK) return false;
+    sw_crowd_pose_run(&c->b.poses, 0, n);
+    return true;
+}
+
+/* One crowd skinning job per skinned primitive: positions and normals.
+   False with diag set (out of memory, or a job that does not validate). */
+static bool crowd_skins(crowd_run* c, const bench_crowd_options* opt, const sw_model* a, sw_diag* diag) {
+    const size_t n = opt->characters;
+    crowd_bench* b = &c->b;
     for (size_t nd = 0; nd < a->node_count; nd++) {
         const sw_model_node* node = &a->nodes[nd];
         if (node->mesh < 0 || node->skin < 0) continue;
@@ -270,135 +341,165 @@ int bench_crowd(const bench_crowd_options* opt, tool_args* args) {
         for (size_t p = 0; p < a->meshes[node->mesh].primitive_count; p++) {
             const sw_model_primitive* prim = &a->meshes[node->mesh].primitives[p];
             if (prim->influence_count == 0) continue;
-            size_t j = b.skin_count;
+            size_t j = b->skin_count;
             size_t floats = prim->vertex_count * (prim->normals ? 6 : 3);
-            if (!(outputs[j] = malloc(floats * n * sizeof(float)))) {
-                status = tool_fail(args, "out of memory for %zu characters' vertices", n);
-                goto done;
+            if (!(c->outputs[j] = malloc(floats * n * sizeof(float)))) {
+                sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu characters' vertices", n);
+                return false;
             }
-            for (size_t c = 0; c < n; c++) {
-                palettes[j * n + c] = poses[c].skin_matrices + skin->palette_offset;
+            for (size_t i = 0; i < n; i++) {
+                c->palettes[j * n + i] = c->poses[i].skin_matrices + skin->palette_offset;
                 if (opt->dqs) {
-                    dual_quats[j * n + c] = poses[c].skin_dual_quats + skin->palette_offset;
+                    c->dual_quats[j * n + i] = c->poses[i].skin_dual_quats + skin->palette_offset;
                     /* Stretch only for skins that scale (at the first pose). */
-                    stretches[j * n + c] =
-                        poses[c].skin_scaled[node->skin] ? poses[c].skin_stretch + skin->palette_offset : NULL;
+                    c->stretches[j * n + i] =
+                        c->poses[i].skin_scaled[node->skin] ? c->poses[i].skin_stretch + skin->palette_offset : NULL;
                 }
             }
-            b.skins[j] = (sw_crowd_skin_job){
+            b->skins[j] = (sw_crowd_skin_job){
                 .skin = {.method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .vertex_count = prim->vertex_count,
                          .influence_count = prim->influence_count, .joint_count = skin->joint_count,
                          .joints = prim->joints, .weights = prim->weights, .in_positions = prim->positions,
-                         .out_positions = outputs[j], .in_normals = prim->normals,
-                         .out_normals = prim->normals ? outputs[j] + prim->vertex_count * 3 * n : NULL},
-                .instance_count = n, .matrices = palettes + j * n, .dual_quats = opt->dqs ? dual_quats + j * n : NULL,
-                .stretch = opt->dqs ? stretches + j * n : NULL,
+                         .out_positions = c->outputs[j], .in_normals = prim->normals,
+                         .out_normals = prim->normals ? c->outputs[j] + prim->vertex_count * 3 * n : NULL},
+                .instance_count = n, .matrices = c->palettes + j * n,
+                .dual_quats = opt->dqs ? c->dual_quats + j * n : NULL, .stretch = opt->dqs ? c->stretches + j * n : NULL,
             };
-            if (sw_crowd_skin_validate(&b.skins[j], &diag) != SW_OK) {
-                status = tool_fail(args, "%s: %s", opt->model, diag.message);
-                goto done;
-            }
-            b.first_item[j + 1] = b.first_item[j] + sw_crowd_skin_item_count(&b.skins[j]);
-            b.skin_count++;
+            if (sw_crowd_skin_validate(&b->skins[j], diag) != SW_OK) return false;
+            b->first_item[j + 1] = b->first_item[j] + sw_crowd_skin_item_count(&b->skins[j]);
+            b->skin_count++;
         }
+    }
+    return true;
+}
+
+/* The repetitions on the pool, then every character's skinned vertices
+   after the last one as a checksum (the same whatever --threads). */
+static void crowd_time(crowd_run* c, const bench_crowd_options* opt, thread_pool* pool) {
+    const size_t n = opt->characters;
+    const size_t pose_items = (n + CROWD_POSE_CHUNK - 1) / CROWD_POSE_CHUNK;
+    for (int r = -CROWD_WARMUP_RUNS; r < opt->reps; r++) {
+        for (size_t i = 0; i < n; i++) c->times[i] += CROWD_DT;
+        double t0 = now_seconds();
+        pool_parallel(pool, pose_items, pose_item, &c->b);
+        double t1 = now_seconds();
+        pool_parallel(pool, c->b.first_item[c->b.skin_count], skin_item, &c->b);
+        double t2 = now_seconds();
+        if (r < 0) continue;
+        c->per_char[0][r] = (t1 - t0) / (double)n * 1e6;
+        c->per_char[1][r] = (t2 - t1) / (double)n * 1e6;
+        c->per_char[2][r] = (t2 - t0) / (double)n * 1e6;
+    }
+    uint64_t checksum = 0xcbf29ce484222325ull;
+    for (size_t j = 0; j < c->b.skin_count; j++) {
+        const sw_skin_job* s = &c->b.skins[j].skin;
+        checksum = fnv1a(checksum, s->out_positions, s->vertex_count * 3 * n * sizeof(float));
+        if (s->out_normals) checksum = fnv1a(checksum, s->out_normals, s->vertex_count * 3 * n * sizeof(float));
+    }
+    snprintf(c->checksum, sizeof c->checksum, "%016llx", (unsigned long long)checksum);
+    for (int s = 0; s < 3; s++) c->st[s] = summarise(c->per_char[s], opt->reps);
+}
+
+static bool print_crowd_json(const crowd_run* c, const bench_crowd_options* opt, const sw_model* a,
+                             const gpu_result* gpu) {
+    json_writer w;
+    json_writer_init(&w, json_file_sink, stdout);
+    json_begin_object(&w);
+    json_key(&w, "bench"), json_string(&w, "crowd");
+    json_key(&w, "model"), json_string(&w, opt->model);
+    json_key(&w, "characters"), json_int(&w, (long long)opt->characters);
+    json_key(&w, "animations"), json_int(&w, (long long)a->animation_count);
+    json_key(&w, "skinned_primitives"), json_int(&w, (long long)c->skinned);
+    json_key(&w, "vertices_per_character"), json_int(&w, (long long)c->vertices);
+    json_key(&w, "method"), json_string(&w, opt->dqs ? "dqs" : "lbs");
+    json_key(&w, "kernel"), json_string(&w, sw_skin_kernel_name(sw_skin_kernel_best()));
+    json_key(&w, "threads"), json_int(&w, opt->threads);
+    json_key(&w, "reps"), json_int(&w, opt->reps);
+    json_key(&w, "microseconds_per_character");
+    json_begin_object(&w);
+    json_stats(&w, "pose", c->st[0]);
+    json_stats(&w, "skinning", c->st[1]);
+    json_stats(&w, "pose_and_skinning", c->st[2]);
+    json_end_object(&w);
+    json_key(&w, "checksum"), json_string(&w, c->checksum);
+    json_key(&w, "gpu");
+    if (gpu->run) {
+        json_begin_object(&w);
+        json_key(&w, "renderer"), json_string(&w, gpu->renderer);
+        json_key(&w, "microseconds_per_character");
+        json_begin_object(&w);
+        json_stats(&w, "palette_upload", gpu->upload);
+        json_stats(&w, "dispatch", gpu->dispatch);
+        json_stats(&w, "draw", gpu->draw);
+        json_end_object(&w);
+        json_end_object(&w);
+    } else {
+        json_null(&w);
+    }
+    json_end_object(&w);
+    json_newline(&w);
+    return json_writer_finish(&w);
+}
+
+static void print_crowd_text(const crowd_run* c, const bench_crowd_options* opt, const sw_model* a,
+                             const gpu_result* gpu) {
+    printf("sinew bench crowd: %s\n", opt->model);
+    printf("  %zu characters, each its own clip (of %zu) and time; %zu skinned primitives, %zu vertices each;\n"
+           "  %s, %s kernel, positions + normals, %d thread%s, %d repetitions\n",
+           opt->characters, a->animation_count, c->skinned, c->vertices, opt->dqs ? "DQS" : "LBS",
+           sw_skin_kernel_name(sw_skin_kernel_best()), opt->threads, opt->threads == 1 ? "" : "s", opt->reps);
+    printf("  microseconds per character   min      median   max\n");
+    static const char* const labels[3] = {"pose (sample, world, skin)", "skinning", "pose + skinning (wall)"};
+    for (int s = 0; s < 3; s++) printf("  %-26s %8.3f %8.3f %8.3f\n", labels[s], c->st[s].min, c->st[s].median, c->st[s].max);
+    printf("  checksum of every skinned vertex %s (the same for any --threads)\n", c->checksum);
+    if (!gpu->run) return;
+    printf("  GPU (%s), microseconds per character\n", gpu->renderer);
+    printf("  %-26s %8.3f %8.3f %8.3f\n", "palette upload", gpu->upload.min, gpu->upload.median, gpu->upload.max);
+    printf("  %-26s %8.3f %8.3f %8.3f\n", "dispatch (one per primitive)", gpu->dispatch.min, gpu->dispatch.median,
+           gpu->dispatch.max);
+    printf("  %-26s %8.3f %8.3f %8.3f\n", "draw (instanced frame)", gpu->draw.min, gpu->draw.median, gpu->draw.max);
+}
+
+int bench_crowd(const bench_crowd_options* opt, tool_args* args) {
+    sw_model* a = NULL;
+    sw_diag diag;
+    tool_error err;
+    int status = TOOL_EXIT_OK;
+    thread_pool* pool = NULL;
+    crowd_run c = {0};
+    gpu_result gpu = {0};
+
+    if (tool_load_model(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+    count_skinned(a, &c.skinned, &c.vertices);
+    if (!c.skinned) {
+        status = tool_fail(args, "%s has no skinned mesh to skin", opt->model);
+        goto done;
+    }
+    const sw_pose_sizes sizes = sw_pose_sizes_of(a);
+    if (!crowd_alloc(&c, opt, sw_pose_memory_size(&sizes))) {
+        status = tool_fail(args, "out of memory for %zu characters", opt->characters);
+        goto done;
+    }
+    if (!crowd_poses(&c, opt, a, &diag) || !crowd_skins(&c, opt, a, &diag)) {
+        status = diag.result == SW_ERR_OUT_OF_MEMORY ? tool_fail(args, "%s", diag.message)
+                                                      : tool_fail(args, "%s: %s", opt->model, diag.message);
+        goto done;
     }
     if (!(pool = thread_pool_create(opt->threads, &err))) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
-    const size_t pose_items = (n + CROWD_POSE_CHUNK - 1) / CROWD_POSE_CHUNK;
-    for (int r = -CROWD_WARMUP_RUNS; r < opt->reps; r++) {
-        for (size_t c = 0; c < n; c++) times[c] += CROWD_DT;
-        double t0 = now_seconds();
-        pool_parallel(pool, pose_items, pose_item, &b);
-        double t1 = now_seconds();
-        pool_parallel(pool, b.first_item[b.skin_count], skin_item, &b);
-        double t2 = now_seconds();
-        if (r < 0) continue;
-        per_char[0][r] = (t1 - t0) / (double)n * 1e6;
-        per_char[1][r] = (t2 - t1) / (double)n * 1e6;
-        per_char[2][r] = (t2 - t0) / (double)n * 1e6;
-    }
-    /* Every character's skinned vertices after the last repetition: the
-       same whatever --threads. */
-    uint64_t checksum = 0xcbf29ce484222325ull;
-    for (size_t j = 0; j < b.skin_count; j++) {
-        const sw_skin_job* s = &b.skins[j].skin;
-        checksum = fnv1a(checksum, s->out_positions, s->vertex_count * 3 * n * sizeof(float));
-        if (s->out_normals) checksum = fnv1a(checksum, s->out_normals, s->vertex_count * 3 * n * sizeof(float));
-    }
-    char checksum_text[17];
-    snprintf(checksum_text, sizeof checksum_text, "%016llx", (unsigned long long)checksum);
-    stats st[3];
-    for (int s = 0; s < 3; s++) st[s] = summarise(per_char[s], opt->reps);
-
-    if (opt->gpu && !bench_gpu(opt, a, poses, times, &b.poses, &gpu, args, &status)) goto done;
-
-    const char* method = opt->dqs ? "dqs" : "lbs";
+    crowd_time(&c, opt, pool);
+    if (opt->gpu && !bench_gpu(opt, a, c.poses, c.times, c.skinned, &c.b.poses, &gpu, args, &status)) goto done;
     if (opt->json) {
-        json_writer w;
-        json_writer_init(&w, json_file_sink, stdout);
-        json_begin_object(&w);
-        json_key(&w, "bench"), json_string(&w, "crowd");
-        json_key(&w, "model"), json_string(&w, opt->model);
-        json_key(&w, "characters"), json_int(&w, (long long)n);
-        json_key(&w, "animations"), json_int(&w, (long long)a->animation_count);
-        json_key(&w, "skinned_primitives"), json_int(&w, (long long)skinned);
-        json_key(&w, "vertices_per_character"), json_int(&w, (long long)vertices);
-        json_key(&w, "method"), json_string(&w, method);
-        json_key(&w, "kernel"), json_string(&w, sw_skin_kernel_name(sw_skin_kernel_best()));
-        json_key(&w, "threads"), json_int(&w, opt->threads);
-        json_key(&w, "reps"), json_int(&w, opt->reps);
-        json_key(&w, "microseconds_per_character");
-        json_begin_object(&w);
-        json_stats(&w, "pose", st[0]);
-        json_stats(&w, "skinning", st[1]);
-        json_stats(&w, "pose_and_skinning", st[2]);
-        json_end_object(&w);
-        json_key(&w, "checksum"), json_string(&w, checksum_text);
-        json_key(&w, "gpu");
-        if (gpu.run) {
-            json_begin_object(&w);
-            json_key(&w, "renderer"), json_string(&w, gpu.renderer);
-            json_key(&w, "microseconds_per_character");
-            json_begin_object(&w);
-            json_stats(&w, "palette_upload", gpu.upload);
-            json_stats(&w, "dispatch", gpu.dispatch);
-            json_stats(&w, "draw", gpu.draw);
-            json_end_object(&w);
-            json_end_object(&w);
-        } else {
-            json_null(&w);
-        }
-        json_end_object(&w);
-        json_newline(&w);
-        if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
+        if (!print_crowd_json(&c, opt, a, &gpu)) status = tool_fail(args, "cannot write to standard output");
     } else {
-        printf("sinew bench crowd: %s\n", opt->model);
-        printf("  %zu characters, each its own clip (of %zu) and time; %zu skinned primitives, %zu vertices each;\n"
-               "  %s, %s kernel, positions + normals, %d thread%s, %d repetitions\n",
-               n, a->animation_count, skinned, vertices, opt->dqs ? "DQS" : "LBS",
-               sw_skin_kernel_name(sw_skin_kernel_best()), opt->threads, opt->threads == 1 ? "" : "s", opt->reps);
-        printf("  microseconds per character   min      median   max\n");
-        static const char* const labels[3] = {"pose (sample, world, skin)", "skinning", "pose + skinning (wall)"};
-        for (int s = 0; s < 3; s++) printf("  %-26s %8.3f %8.3f %8.3f\n", labels[s], st[s].min, st[s].median, st[s].max);
-        printf("  checksum of every skinned vertex %s (the same for any --threads)\n", checksum_text);
-        if (gpu.run) {
-            printf("  GPU (%s), microseconds per character\n", gpu.renderer);
-            printf("  %-26s %8.3f %8.3f %8.3f\n", "palette upload", gpu.upload.min, gpu.upload.median, gpu.upload.max);
-            printf("  %-26s %8.3f %8.3f %8.3f\n", "dispatch (one per primitive)", gpu.dispatch.min, gpu.dispatch.median,
-                   gpu.dispatch.max);
-            printf("  %-26s %8.3f %8.3f %8.3f\n", "draw (instanced frame)", gpu.draw.min, gpu.draw.median, gpu.draw.max);
-        }
+        print_crowd_text(&c, opt, a, &gpu);
     }
 
 done:
     thread_pool_destroy(pool);
-    for (size_t j = 0; outputs && j < skinned; j++) free(outputs[j]);
-    free(outputs), free(b.skins), free(b.first_item);
-    free(poses), free(pose_memory), free(clips), free(times);
-    free(palettes), free(dual_quats), free(stretches);
-    for (int s = 0; s < 3; s++) free(per_char[s]);
+    crowd_run_free(&c);
     sw_model_free(a);
     return status;
 }

@@ -23,56 +23,66 @@ typedef struct gpu_copy {
     size_t skin;
 } gpu_copy;
 
-int bench_skin_gpu(const bench_gpu_options* opt, const sw_model* a, const bench_gpu_palettes* pose,
-                   const bench_skinned* skinned, size_t per_copy, tool_args* args) {
-    int status = TOOL_EXIT_OK;
-    sw_gl_context* context = NULL;
-    sw_gpu_skinner* skinner = NULL;
-    sw_gpu_palette** palettes = NULL;
-    gpu_copy* copies = NULL;
-    size_t copy_count = 0;
-    float* synthetic_tangents = NULL;
-    double *seconds = NULL, *copy_seconds = NULL, *ratio = NULL;
-    GLuint copy_buffers[2] = {0, 0};
-    sw_diag diag;
-
-    if (sw_gl_context_create(NULL, &context, &diag) != SW_OK || sw_gpu_skinner_create(&skinner, &diag) != SW_OK) {
-        status = tool_fail(args, "--gpu: %s", diag.message);
-        goto done;
-    }
+/* Everything the GPU benchmark holds and measures. */
+typedef struct gpu_bench {
+    sw_gl_context* context;
+    sw_gpu_skinner* skinner;
     sw_gl_context_info info;
-    sw_gl_context_get_info(context, &info);
+    sw_gpu_palette** palettes;   /* one per skin, shared by every copy */
+    size_t palette_count;
+    gpu_copy* copies;
+    size_t copy_count;
+    size_t largest;              /* vertices of the largest primitive */
+    float* synthetic_tangents;
+    GLuint copy_buffers[2];      /* the buffer-copy reference */
+    size_t bytes_per_pass, vertices_per_pass, upload_bytes, readback_bytes;
+    double upload_seconds, readback_seconds;
+    double *seconds, *copy_seconds, *ratio; /* per repetition */
+} gpu_bench;
 
-    /* The pose's palettes, one per skin, shared by every copy. */
-    palettes = calloc(a->skin_count + 1, sizeof *palettes);
-    if (!palettes) {
-        status = tool_fail(args, "out of memory");
-        goto done;
+static void gpu_bench_free(gpu_bench* g) {
+    if (g->copy_buffers[0]) glDeleteBuffers(2, g->copy_buffers);
+    for (size_t i = 0; g->copies && i < g->copy_count; ++i) {
+        sw_gpu_instance_destroy(g->copies[i].instance);
+        sw_gpu_mesh_destroy(g->copies[i].mesh);
     }
-    for (size_t s = 0; s < a->skin_count; ++s) {
-        if (sw_gpu_palette_create(skinner, a->skins[s].joint_count, &palettes[s], &diag) != SW_OK ||
-            sw_gpu_palette_update(palettes[s], pose->matrices[s], pose->dual_quats[s],
-                                  pose->stretches ? pose->stretches[s] : NULL, &diag) != SW_OK) {
-            status = tool_fail(args, "--gpu: %s", diag.message);
-            goto done;
-        }
-    }
+    for (size_t s = 0; g->palettes && s < g->palette_count; ++s) sw_gpu_palette_destroy(g->palettes[s]);
+    free(g->copies), free(g->palettes), free(g->synthetic_tangents), free(g->seconds), free(g->copy_seconds),
+        free(g->ratio);
+    sw_gpu_skinner_destroy(g->skinner);
+    sw_gl_context_destroy(g->context);
+}
 
-    /* The skinned primitives, replicated. */
-    size_t largest = 0;
+/* The pose's palettes, one per skin, shared by every copy. */
+static bool gpu_bench_palettes(gpu_bench* g, const sw_model* a, const bench_gpu_palettes* pose, sw_diag* diag) {
+    g->palettes = calloc(a->skin_count + 1, sizeof *g->palettes);
+    if (!g->palettes) {
+        sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+        return false;
+    }
+    g->palette_count = a->skin_count;
+    for (size_t s = 0; s < a->skin_count; ++s)
+        if (sw_gpu_palette_create(g->skinner, a->skins[s].joint_count, &g->palettes[s], diag) != SW_OK ||
+            sw_gpu_palette_update(g->palettes[s], pose->matrices[s], pose->dual_quats[s],
+                                  pose->stretches ? pose->stretches[s] : NULL, diag) != SW_OK)
+            return false;
+    return true;
+}
+
+/* The skinned primitives, replicated opt->copies times, uploaded (timed). */
+static bool gpu_bench_copies(gpu_bench* g, const bench_gpu_options* opt, const bench_skinned* skinned, size_t per_copy,
+                             sw_diag* diag) {
     for (size_t i = 0; i < per_copy; ++i)
-        if (skinned[i].prim->vertex_count > largest) largest = skinned[i].prim->vertex_count;
+        if (skinned[i].prim->vertex_count > g->largest) g->largest = skinned[i].prim->vertex_count;
     const size_t k = opt->copies;
-    copies = calloc(per_copy * k, sizeof *copies);
-    synthetic_tangents = opt->tangents ? malloc(largest * 16) : NULL;
-    if (!copies || (opt->tangents && !synthetic_tangents)) {
-        status = tool_fail(args, "out of memory for %zu copies", k);
-        goto done;
+    g->copies = calloc(per_copy * k, sizeof *g->copies);
+    g->synthetic_tangents = opt->tangents ? malloc(g->largest * 16) : NULL;
+    if (!g->copies || (opt->tangents && !g->synthetic_tangents)) {
+        sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu copies", k);
+        return false;
     }
-    for (size_t v = 0; opt->tangents && v < largest; v++)
-        memcpy(synthetic_tangents + 4 * v, (const float[4]){1, 0, 0, 1}, 16);
-
-    size_t bytes_per_pass = 0, vertices_per_pass = 0, upload_bytes = 0;
+    for (size_t v = 0; opt->tangents && v < g->largest; v++)
+        memcpy(g->synthetic_tangents + 4 * v, (const float[4]){1, 0, 0, 1}, 16);
     double upload_start = now_seconds();
     for (size_t c = 0; c < k; ++c) {
         for (size_t i = 0; i < per_copy; ++i) {
@@ -82,88 +92,93 @@ int bench_skin_gpu(const bench_gpu_options* opt, const sw_model* a, const bench_
             sw_gpu_mesh_desc_from_primitive(prim, none, &desc);
             desc.target_count = 0, desc.targets = NULL; /* skinning only, as the CPU bench */
             desc.normals = opt->normals ? prim->normals : NULL;
-            desc.tangents = opt->tangents ? (prim->tangents ? prim->tangents : synthetic_tangents) : NULL;
-            gpu_copy* g = &copies[copy_count];
-            g->skin = skinned[i].skin;
-            if (sw_gpu_mesh_create(&desc, &g->mesh, &diag) != SW_OK ||
-                sw_gpu_instance_create(g->mesh, &g->instance, &diag) != SW_OK) {
-                status = tool_fail(args, "--gpu: copy %zu: %s", c, diag.message);
-                copy_count++;
-                goto done;
+            desc.tangents = opt->tangents ? (prim->tangents ? prim->tangents : g->synthetic_tangents) : NULL;
+            gpu_copy* copy = &g->copies[g->copy_count++];
+            copy->skin = skinned[i].skin;
+            if (sw_gpu_mesh_create(&desc, &copy->mesh, diag) != SW_OK ||
+                sw_gpu_instance_create(copy->mesh, &copy->instance, diag) != SW_OK) {
+                sw_diag why = *diag;
+                sw_diag_set(diag, why.result, why.index, "copy %zu: %s", c, why.message);
+                return false;
             }
-            copy_count++;
             /* What one dispatch must move: the streams read, the streams written. */
             size_t in = 12 + (desc.normals ? 12 : 0) + (desc.tangents ? 16 : 0) +
                         (size_t)prim->influence_count * (2 + 4);
             size_t out = 12 + (desc.normals ? 12 : 0) + (desc.tangents ? 16 : 0);
-            bytes_per_pass += prim->vertex_count * (in + out);
-            vertices_per_pass += prim->vertex_count;
-            upload_bytes += sw_gpu_mesh_bytes(g->mesh);
+            g->bytes_per_pass += prim->vertex_count * (in + out);
+            g->vertices_per_pass += prim->vertex_count;
+            g->upload_bytes += sw_gpu_mesh_bytes(copy->mesh);
         }
     }
     glFinish();
-    double upload_seconds = now_seconds() - upload_start;
+    g->upload_seconds = now_seconds() - upload_start;
+    return true;
+}
 
-    /* The reference: copy the same number of bytes GPU buffer to GPU buffer
-       (half read, half written, as the kernel's traffic). */
-    size_t half = bytes_per_pass / 2;
-    glGenBuffers(2, copy_buffers);
-    glBindBuffer(GL_COPY_READ_BUFFER, copy_buffers[0]);
+/* The passes, each against the reference: copying the same number of
+   bytes GPU buffer to GPU buffer (half read, half written, as the
+   kernel's traffic). */
+static bool gpu_bench_passes(gpu_bench* g, const bench_gpu_options* opt, sw_diag* diag) {
+    size_t half = g->bytes_per_pass / 2;
+    glGenBuffers(2, g->copy_buffers);
+    glBindBuffer(GL_COPY_READ_BUFFER, g->copy_buffers[0]);
     glBufferData(GL_COPY_READ_BUFFER, (GLsizeiptr)half, NULL, GL_STATIC_DRAW);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, copy_buffers[1]);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, g->copy_buffers[1]);
     glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)half, NULL, GL_STATIC_DRAW);
-    if (sw_gl_check("allocating the copy reference", &diag) != SW_OK) {
-        status = tool_fail(args, "--gpu: %s", diag.message);
-        goto done;
-    }
-
+    if (sw_gl_check("allocating the copy reference", diag) != SW_OK) return false;
     const int reps = opt->reps;
-    seconds = calloc((size_t)reps, sizeof *seconds);
-    copy_seconds = calloc((size_t)reps, sizeof *copy_seconds);
-    ratio = calloc((size_t)reps, sizeof *ratio);
-    if (!seconds || !copy_seconds || !ratio) {
-        status = tool_fail(args, "out of memory");
-        goto done;
+    g->seconds = calloc((size_t)reps, sizeof *g->seconds);
+    g->copy_seconds = calloc((size_t)reps, sizeof *g->copy_seconds);
+    g->ratio = calloc((size_t)reps, sizeof *g->ratio);
+    if (!g->seconds || !g->copy_seconds || !g->ratio) {
+        sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+        return false;
     }
     sw_gpu_skin_desc desc = {.method = opt->dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .path = opt->path, .force = true};
     for (int r = -GPU_WARMUP_RUNS; r < reps; ++r) {
         glFinish();
         double t0 = now_seconds();
-        for (size_t i = 0; i < copy_count; ++i)
-            if (sw_gpu_skin(skinner, copies[i].instance, palettes[copies[i].skin], &desc, NULL, &diag) != SW_OK) {
-                status = tool_fail(args, "--gpu: %s", diag.message);
-                goto done;
-            }
+        for (size_t i = 0; i < g->copy_count; ++i)
+            if (sw_gpu_skin(g->skinner, g->copies[i].instance, g->palettes[g->copies[i].skin], &desc, NULL, diag) !=
+                SW_OK)
+                return false;
         glFinish();
         double t1 = now_seconds();
         glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)half);
         glFinish();
         double t2 = now_seconds();
         if (r < 0) continue;
-        seconds[r] = t1 - t0;
-        copy_seconds[r] = t2 - t1;
-        ratio[r] = copy_seconds[r] / seconds[r]; /* kernel rate / copy rate */
+        g->seconds[r] = t1 - t0;
+        g->copy_seconds[r] = t2 - t1;
+        g->ratio[r] = g->copy_seconds[r] / g->seconds[r]; /* kernel rate / copy rate */
     }
+    return true;
+}
 
-    /* Readback of every output once, for the record. */
-    size_t readback_bytes = 0;
+/* Readback of every output once, for the record. */
+static void gpu_bench_readback(gpu_bench* g) {
+    sw_diag diag;
     double readback_start = now_seconds();
-    float* scratch = malloc(largest * 16 + 16);
-    for (size_t i = 0; scratch && i < copy_count; ++i) {
+    float* scratch = malloc(g->largest * 16 + 16);
+    for (size_t i = 0; scratch && i < g->copy_count; ++i) {
         sw_gpu_instance_buffers b;
-        sw_gpu_instance_get_buffers(copies[i].instance, &b);
-        if (sw_gpu_instance_read(copies[i].instance, scratch, NULL, NULL, NULL, &diag) != SW_OK) break;
-        readback_bytes += b.vertex_count * 12;
+        sw_gpu_instance_get_buffers(g->copies[i].instance, &b);
+        if (sw_gpu_instance_read(g->copies[i].instance, scratch, NULL, NULL, NULL, &diag) != SW_OK) break;
+        g->readback_bytes += b.vertex_count * 12;
     }
-    double readback_seconds = now_seconds() - readback_start;
+    g->readback_seconds = now_seconds() - readback_start;
     free(scratch);
+}
 
-    stats s_time = summarise(seconds, reps);
-    stats s_copy = summarise(copy_seconds, reps);
-    stats s_ratio = summarise(ratio, reps);
-    double vps_median = (double)vertices_per_pass / s_time.median;
-    double gbps_median = (double)bytes_per_pass / s_time.median * 1e-9;
-    double copy_gbps = (double)(2 * half) / s_copy.median * 1e-9;
+static bool print_gpu_bench(const gpu_bench* g, const bench_gpu_options* opt) {
+    const int reps = opt->reps;
+    const size_t k = opt->copies;
+    stats s_time = summarise(g->seconds, reps);
+    stats s_copy = summarise(g->copy_seconds, reps);
+    stats s_ratio = summarise(g->ratio, reps);
+    double vps_median = (double)g->vertices_per_pass / s_time.median;
+    double gbps_median = (double)g->bytes_per_pass / s_time.median * 1e-9;
+    double copy_gbps = (double)(2 * (g->bytes_per_pass / 2)) / s_copy.median * 1e-9;
     const char* path_name = opt->path == SW_GPU_PATH_COMPUTE ? "compute" : "vertex-shader";
     if (opt->json) {
         json_writer w;
@@ -171,13 +186,13 @@ int bench_skin_gpu(const bench_gpu_options* opt, const sw_model* a, const bench_
         json_begin_object(&w);
         json_key(&w, "benchmark"), json_string(&w, "skin-gpu");
         json_key(&w, "model"), json_string(&w, opt->model);
-        json_key(&w, "renderer"), json_string(&w, info.gl_renderer);
-        json_key(&w, "gl_version"), json_string(&w, info.gl_version);
+        json_key(&w, "renderer"), json_string(&w, g->info.gl_renderer);
+        json_key(&w, "gl_version"), json_string(&w, g->info.gl_version);
         json_key(&w, "path"), json_string(&w, path_name);
         json_key(&w, "method"), json_string(&w, opt->dqs ? "dqs" : "lbs");
         json_key(&w, "copies"), json_int(&w, (long long)k);
-        json_key(&w, "vertices_per_pass"), json_int(&w, (long long)vertices_per_pass);
-        json_key(&w, "bytes_per_pass"), json_int(&w, (long long)bytes_per_pass);
+        json_key(&w, "vertices_per_pass"), json_int(&w, (long long)g->vertices_per_pass);
+        json_key(&w, "bytes_per_pass"), json_int(&w, (long long)g->bytes_per_pass);
         json_key(&w, "reps"), json_int(&w, reps);
         json_stats(&w, "pass_seconds", s_time);
         json_key(&w, "vertices_per_second_median"), json_double(&w, vps_median);
@@ -185,42 +200,52 @@ int bench_skin_gpu(const bench_gpu_options* opt, const sw_model* a, const bench_
         json_stats(&w, "copy_seconds", s_copy);
         json_key(&w, "copy_gb_per_second_median"), json_double(&w, copy_gbps);
         json_stats(&w, "ratio_to_copy", s_ratio);
-        json_key(&w, "upload_bytes"), json_int(&w, (long long)upload_bytes);
-        json_key(&w, "upload_seconds"), json_double(&w, upload_seconds);
-        json_key(&w, "readback_bytes"), json_int(&w, (long long)readback_bytes);
-        json_key(&w, "readback_seconds"), json_double(&w, readback_seconds);
+        json_key(&w, "upload_bytes"), json_int(&w, (long long)g->upload_bytes);
+        json_key(&w, "upload_seconds"), json_double(&w, g->upload_seconds);
+        json_key(&w, "readback_bytes"), json_int(&w, (long long)g->readback_bytes);
+        json_key(&w, "readback_seconds"), json_double(&w, g->readback_seconds);
         json_end_object(&w);
         json_newline(&w);
-        if (!json_writer_finish(&w)) status = tool_fail(args, "cannot write to standard output");
-    } else {
-        printf("GPU skinning (%s, %s) on %s\n", path_name, opt->dqs ? "DQS" : "LBS", info.gl_renderer);
-        printf("%s: %zu copies, %zu vertices, %.1f MB moved per pass, %d repetitions\n", opt->model, k,
-               vertices_per_pass, (double)bytes_per_pass * 1e-6, reps);
-        printf("  pass          %9.3f / %9.3f / %9.3f ms (min / median / max)\n", s_time.min * 1e3,
-               s_time.median * 1e3, s_time.max * 1e3);
-        printf("  vertices/s    %9.1f M (median)\n", vps_median * 1e-6);
-        printf("  bytes/s       %9.2f GB/s (median)\n", gbps_median);
-        printf("  buffer copy   %9.2f GB/s (median, same bytes)\n", copy_gbps);
-        printf("  ratio to copy %9.3f / %9.3f / %9.3f\n", s_ratio.min, s_ratio.median, s_ratio.max);
-        printf("  upload        %9.1f MB in %.3f s (%.2f GB/s), not in the pass\n", (double)upload_bytes * 1e-6,
-               upload_seconds, (double)upload_bytes / upload_seconds * 1e-9);
-        printf("  readback      %9.1f MB in %.3f s (%.2f GB/s), not in the pass\n", (double)readback_bytes * 1e-6,
-               readback_seconds, (double)readback_bytes / readback_seconds * 1e-9);
-        sw_gpu_skin_stats st;
-        sw_gpu_skinner_get_stats(skinner, &st);
-        printf("  dispatches    %llu executed, %llu skipped by the skin cache\n", (unsigned long long)st.dispatched,
-               (unsigned long long)st.skipped);
+        return json_writer_finish(&w);
     }
+    printf("GPU skinning (%s, %s) on %s\n", path_name, opt->dqs ? "DQS" : "LBS", g->info.gl_renderer);
+    printf("%s: %zu copies, %zu vertices, %.1f MB moved per pass, %d repetitions\n", opt->model, k,
+           g->vertices_per_pass, (double)g->bytes_per_pass * 1e-6, reps);
+    printf("  pass          %9.3f / %9.3f / %9.3f ms (min / median / max)\n", s_time.min * 1e3, s_time.median * 1e3,
+           s_time.max * 1e3);
+    printf("  vertices/s    %9.1f M (median)\n", vps_median * 1e-6);
+    printf("  bytes/s       %9.2f GB/s (median)\n", gbps_median);
+    printf("  buffer copy   %9.2f GB/s (median, same bytes)\n", copy_gbps);
+    printf("  ratio to copy %9.3f / %9.3f / %9.3f\n", s_ratio.min, s_ratio.median, s_ratio.max);
+    printf("  upload        %9.1f MB in %.3f s (%.2f GB/s), not in the pass\n", (double)g->upload_bytes * 1e-6,
+           g->upload_seconds, (double)g->upload_bytes / g->upload_seconds * 1e-9);
+    printf("  readback      %9.1f MB in %.3f s (%.2f GB/s), not in the pass\n", (double)g->readback_bytes * 1e-6,
+           g->readback_seconds, (double)g->readback_bytes / g->readback_seconds * 1e-9);
+    sw_gpu_skin_stats st;
+    sw_gpu_skinner_get_stats(g->skinner, &st);
+    printf("  dispatches    %llu executed, %llu skipped by the skin cache\n", (unsigned long long)st.dispatched,
+           (unsigned long long)st.skipped);
+    return true;
+}
 
-done:
-    if (copy_buffers[0]) glDeleteBuffers(2, copy_buffers);
-    for (size_t i = 0; copies && i < copy_count; ++i) {
-        sw_gpu_instance_destroy(copies[i].instance);
-        sw_gpu_mesh_destroy(copies[i].mesh);
+int bench_skin_gpu(const bench_gpu_options* opt, const sw_model* a, const bench_gpu_palettes* pose,
+                   const bench_skinned* skinned, size_t per_copy, tool_args* args) {
+    int status = TOOL_EXIT_OK;
+    gpu_bench g = {0};
+    sw_diag diag;
+    if (sw_gl_context_create(NULL, &g.context, &diag) != SW_OK || sw_gpu_skinner_create(&g.skinner, &diag) != SW_OK) {
+        status = tool_fail(args, "--gpu: %s", diag.message);
+    } else {
+        sw_gl_context_get_info(g.context, &g.info);
+        if (!gpu_bench_palettes(&g, a, pose, &diag) || !gpu_bench_copies(&g, opt, skinned, per_copy, &diag) ||
+            !gpu_bench_passes(&g, opt, &diag)) {
+            status = diag.result == SW_ERR_OUT_OF_MEMORY ? tool_fail(args, "%s", diag.message)
+                                                          : tool_fail(args, "--gpu: %s", diag.message);
+        } else {
+            gpu_bench_readback(&g);
+            if (!print_gpu_bench(&g, opt)) status = tool_fail(args, "cannot write to standard output");
+        }
     }
-    for (size_t s = 0; palettes && s < a->skin_count; ++s) sw_gpu_palette_destroy(palettes[s]);
-    free(copies), free(palettes), free(synthetic_tangents), free(seconds), free(copy_seconds), free(ratio);
-    sw_gpu_skinner_destroy(skinner);
-    sw_gl_context_destroy(context);
+    gpu_bench_free(&g);
     return status;
 }

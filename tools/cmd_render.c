@@ -189,18 +189,49 @@ static bool crowd_init(render_crowd* c, const sw_model* a, long first, size_t co
     return true;
 }
 
-static int render_run(tool_args* args, anim_options* program);
+/* Everything a render holds, freed by render_session_free. */
+typedef struct render_session {
+    render_options o;
+    frame_output_kind kind;
+    sw_model* asset;
+    sw_material_set materials;
+    anim_file anim_src;   /* --anim-file */
+    anim_program prog;
+    anim_program* active; /* &prog when it does anything, else NULL */
+    long clip;
+    int32_t weight_node;
+    sw_pose pose;
+    void* pose_memory;
+    render_crowd crowd;
+    uint8_t* image;
+    frame_output* output;
+    sw_gl_context* gl;
+    sw_renderer* renderer;
+    sw_camera camera;
+    sw_renderer_stats before; /* the counts before the first frame */
+} render_session;
 
-int cmd_render(tool_args* args) {
-    anim_options program = {0};
-    int status = render_run(args, &program);
-    anim_options_free(&program);
-    return status;
+static void render_session_free(render_session* s) {
+    anim_program_free(&s->prog);
+    if (s->output) frame_output_abort(s->output);
+    free(s->image);
+    free(s->pose_memory);
+    crowd_free(&s->crowd);
+    sw_renderer_destroy(s->renderer);
+    sw_material_set_free(&s->materials);
+    sw_gl_context_destroy(s->gl);
+    anim_file_detach(&s->anim_src, &s->asset);
+    sw_model_free(s->asset);
 }
 
-static int render_run(tool_args* args, anim_options* program) {
-    render_options o = {.fps = 30.0, .frames = 1, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0,
-                        .aa = SW_RENDER_AA_EDGE_TAA, .bloom = true};
+/* What parse_render_options returns when the render goes on. */
+#define RENDER_GO_ON (-1)
+
+/* The command line into *o; RENDER_GO_ON, else the exit status (help
+   printed, or a usage error). */
+static int parse_render_options(tool_args* args, anim_options* program, render_options* o) {
+    *o = (render_options){.fps = 30.0, .frames = 1, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0,
+                          .aa = SW_RENDER_AA_EDGE_TAA, .bloom = true};
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
         const char *v, *name;
@@ -208,299 +239,301 @@ static int render_run(tool_args* args, anim_options* program) {
         int took = anim_options_take(program, args, arg, &err);
         if (took < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
-        if (tool_args_flag(arg, "--dqs")) o.dqs = true;
-        else if (tool_args_flag(arg, "--split")) o.split = true;
-        else if (tool_args_flag(arg, "--bones")) o.bones = true;
-        else if (tool_args_flag(arg, "--bloom")) o.bloom = true;
-        else if (tool_args_flag(arg, "--no-bloom")) o.bloom = false;
-        else if (tool_args_flag(arg, "--motion-blur")) o.motion_blur = true;
-        else if (tool_args_flag(arg, "--night")) o.night = true;
-        else if (tool_args_flag(arg, "--quiet")) o.quiet = true;
-        else if (tool_args_flag(arg, "--stats")) o.stats = true;
-        else if (tool_args_flag(arg, "--allow-outside-paths")) o.load.allow_outside_paths = true;
+        if (tool_args_flag(arg, "--dqs")) o->dqs = true;
+        else if (tool_args_flag(arg, "--split")) o->split = true;
+        else if (tool_args_flag(arg, "--bones")) o->bones = true;
+        else if (tool_args_flag(arg, "--bloom")) o->bloom = true;
+        else if (tool_args_flag(arg, "--no-bloom")) o->bloom = false;
+        else if (tool_args_flag(arg, "--motion-blur")) o->motion_blur = true;
+        else if (tool_args_flag(arg, "--night")) o->night = true;
+        else if (tool_args_flag(arg, "--quiet")) o->quiet = true;
+        else if (tool_args_flag(arg, "--stats")) o->stats = true;
+        else if (tool_args_flag(arg, "--allow-outside-paths")) o->load.allow_outside_paths = true;
         else if (tool_args_option(args, arg, "--anim")) {
-            if (!(o.anim = tool_args_value(args, "--anim", &err))) return tool_usage(args, "%s", err.message);
+            if (!(o->anim = tool_args_value(args, "--anim", &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--time")) {
-            if (!(v = tool_args_value(args, "--time", &err)) || !tool_parse_double("--time", v, -1e6, 1e6, &o.time, &err))
+            if (!(v = tool_args_value(args, "--time", &err)) || !tool_parse_double("--time", v, -1e6, 1e6, &o->time, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--frames")) {
             if (!(v = tool_args_value(args, "--frames", &err)) ||
-                !tool_parse_int("--frames", v, 1, MAX_FRAMES, &o.frames, &err))
+                !tool_parse_int("--frames", v, 1, MAX_FRAMES, &o->frames, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--fps")) {
-            if (!(v = tool_args_value(args, "--fps", &err)) || !tool_parse_double("--fps", v, 1, 240, &o.fps, &err))
+            if (!(v = tool_args_value(args, "--fps", &err)) || !tool_parse_double("--fps", v, 1, 240, &o->fps, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--crowd")) {
-            if (!(v = tool_args_value(args, "--crowd", &err)) || !tool_parse_int("--crowd", v, 1, 10000, &o.crowd, &err))
+            if (!(v = tool_args_value(args, "--crowd", &err)) || !tool_parse_int("--crowd", v, 1, 10000, &o->crowd, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--size")) {
-            if (!(v = tool_args_value(args, "--size", &err)) || !scene_parse_size(v, &o.width, &o.height, &err))
+            if (!(v = tool_args_value(args, "--size", &err)) || !scene_parse_size(v, &o->width, &o->height, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--style")) {
             if (!(v = tool_args_value(args, "--style", &err))) return tool_usage(args, "%s", err.message);
-            if (strcmp(v, "auto") == 0) o.style = SW_RENDER_STYLE_AUTO;
-            else if (strcmp(v, "toon") == 0) o.style = SW_RENDER_STYLE_TOON;
-            else if (strcmp(v, "pbr") == 0) o.style = SW_RENDER_STYLE_PBR;
+            if (strcmp(v, "auto") == 0) o->style = SW_RENDER_STYLE_AUTO;
+            else if (strcmp(v, "toon") == 0) o->style = SW_RENDER_STYLE_TOON;
+            else if (strcmp(v, "pbr") == 0) o->style = SW_RENDER_STYLE_PBR;
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
         } else if (tool_args_option(args, arg, "--camera")) {
-            if (!(v = tool_args_value(args, "--camera", &err)) || !scene_parse_camera(v, &o.azimuth, &o.elevation, &err))
+            if (!(v = tool_args_value(args, "--camera", &err)) || !scene_parse_camera(v, &o->azimuth, &o->elevation, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
-            if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o.aa, &err))
+            if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--view")) {
-            if (!(v = tool_args_value(args, "--view", &err)) || !scene_parse_view(v, &o.view, &o.bones, &o.weight_joint, &err))
+            if (!(v = tool_args_value(args, "--view", &err)) ||
+                !scene_parse_view(v, &o->view, &o->bones, &o->weight_joint, &err))
                 return tool_usage(args, "%s", err.message);
         } else if ((name = tool_args_output(args, arg, "--out"))) { /* --out: before 0.2; kept through 0.2 */
-            if (o.out) return tool_usage(args, "one output file only");
-            if (!(o.out = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
+            if (o->out) return tool_usage(args, "one output file only");
+            if (!(o->out = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
             return tool_usage(args, "unknown option '%s'", arg);
-        } else if (o.model) {
-            return tool_usage(args, "one MODEL only ('%s' and '%s')", o.model, arg);
+        } else if (o->model) {
+            return tool_usage(args, "one MODEL only ('%s' and '%s')", o->model, arg);
         } else {
-            o.model = arg;
+            o->model = arg;
         }
     }
-    if (!o.out) o.out = o.frames > 1 ? "render.mp4" : "render.png";
-    if (tool_is_stdout(o.out))
+    return RENDER_GO_ON;
+}
+
+/* The options that go together, and every file the render will write,
+   before anything is loaded: a device, a FIFO, a folder, or the model (or
+   a file it names) is refused now. */
+static int check_render_options(tool_args* args, anim_options* program, render_options* o, frame_output_kind* kind) {
+    tool_error err;
+    if (!o->out) o->out = o->frames > 1 ? "render.mp4" : "render.png";
+    if (tool_is_stdout(o->out))
         return tool_usage(args, "frames go to files, not to standard output ('-'): give -o FILE.png, .mp4, .gif "
                                 "or a pattern such as frames/%%04d.png");
-    frame_output_kind kind;
-    if (!frame_output_kind_of(o.out, &kind, &err)) return tool_usage(args, "%s", err.message);
-    if (kind == FRAME_OUTPUT_PNG && o.frames > 1)
+    if (!frame_output_kind_of(o->out, kind, &err)) return tool_usage(args, "%s", err.message);
+    if (*kind == FRAME_OUTPUT_PNG && o->frames > 1)
         return tool_usage(args, "%ld frames do not fit in one PNG: write .mp4, .gif or a pattern such as frames/%%04d.png",
-                          o.frames);
-    if (o.split && o.dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
+                          o->frames);
+    if (o->split && o->dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
     if (!anim_options_check(program, &err)) return tool_usage(args, "%s", err.message);
-    if (o.crowd > 0 && anim_options_any(program))
+    if (o->crowd > 0 && anim_options_any(program))
         return tool_usage(args, "--crowd plays the model's animations; animation options are for one character");
+    tool_inputs inputs = {0};
+    bool listed = !o->model || tool_inputs_add_model(&inputs, o->model);
+    listed = listed && (!program->file.path || tool_inputs_add_model(&inputs, program->file.path));
+    bool ok = listed && frame_output_check(o->out, (int)o->frames, &inputs, &err);
+    tool_inputs_free(&inputs);
+    if (!ok) return tool_fail(args, "%s", listed ? err.message : "out of memory");
+    return TOOL_EXIT_OK;
+}
 
-    /* Every file the render will write, before anything is loaded: a
-       device, a FIFO, a folder, or the model (or a file it names) is
-       refused now. */
-    {
-        tool_inputs inputs = {0};
-        bool listed = !o.model || tool_inputs_add_model(&inputs, o.model);
-        listed = listed && (!program->file.path || tool_inputs_add_model(&inputs, program->file.path));
-        bool ok = listed && frame_output_check(o.out, (int)o.frames, &inputs, &err);
-        tool_inputs_free(&inputs);
-        if (!ok) return tool_fail(args, "%s", listed ? err.message : "out of memory");
-    }
-
-    int status = TOOL_EXIT_OK;
+/* 1. The model (a file, or the demo character's GLB bytes), the clips of
+   --anim-file, the clip and joint named, the animation program, a pose. */
+static int render_load(tool_args* args, anim_options* program, render_session* s) {
+    const render_options* o = &s->o;
     sw_diag diag;
-    sw_model* asset = NULL;
-    sw_gl_context* gl = NULL;
-    sw_renderer* renderer = NULL;
-    frame_output* output = NULL;
-    uint8_t* image = NULL;
-    sw_pose p = {0};
-    void* pose_memory = NULL;
-    render_crowd crowd = {0};
-    anim_program prog = {0};
-    anim_program* active = NULL;
-    anim_file anim_src = {0}; /* --anim-file */
-    frame_progress progress;
-
-    /* 1. The model: a file, or the demo character's GLB bytes. */
-    if (o.model) {
-        if (tool_load_model(o.model, &o.load, &asset, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+    tool_error err;
+    if (o->model) {
+        if (tool_load_model(o->model, &o->load, &s->asset, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
     } else {
         uint8_t* glb = NULL;
         size_t size = 0;
         sw_result res = sw_demo_character_glb(&glb, &size, &diag);
-        if (res == SW_OK) res = sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &asset, &diag);
+        if (res == SW_OK) res = sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &s->asset, &diag);
         sw_demo_character_glb_free(glb);
         if (res != SW_OK) return tool_fail(args, "demo character: %s", diag.message);
     }
-    if (!anim_file_attach(&anim_src, &asset, &program->file, &err)) {
-        status = tool_fail(args, "%s", err.message);
-        goto done;
-    }
-    if (anim_src.view && !o.quiet) fprintf(stderr, "%s\n", anim_src.summary);
-    long clip = -1;
+    if (!anim_file_attach(&s->anim_src, &s->asset, &program->file, &err)) return tool_fail(args, "%s", err.message);
+    if (s->anim_src.view && !o->quiet) fprintf(stderr, "%s\n", s->anim_src.summary);
+    const sw_model* asset = s->asset;
     uint32_t weight_found = 0;
-    if (!tool_find_clip(asset, o.anim ? o.anim : o.model ? NULL : "walk", &clip, &err) ||
-        (o.weight_joint && !tool_find_node(asset, "--view weights", o.weight_joint, &weight_found, &err))) {
-        status = tool_fail(args, "%s", err.message);
-        goto done;
-    }
-    const int32_t weight_node = o.weight_joint ? (int32_t)weight_found : -1;
+    s->clip = -1;
+    if (!tool_find_clip(asset, o->anim ? o->anim : o->model ? NULL : "walk", &s->clip, &err) ||
+        (o->weight_joint && !tool_find_node(asset, "--view weights", o->weight_joint, &weight_found, &err)))
+        return tool_fail(args, "%s", err.message);
+    s->weight_node = o->weight_joint ? (int32_t)weight_found : -1;
     anim_program_config config = {.loop = true, .from_clip_start = true};
-    status = anim_program_init(&prog, asset, program, clip, &config, &err);
-    if (status != TOOL_EXIT_OK) {
-        status = status == TOOL_EXIT_USAGE ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
-        goto done;
-    }
-    if (prog.has_warning) tool_warn(args, "%s: %s", asset->path, prog.warning.message);
-    if (anim_program_active(&prog)) active = &prog;
+    int status = anim_program_init(&s->prog, asset, program, s->clip, &config, &err);
+    if (status != TOOL_EXIT_OK)
+        return status == TOOL_EXIT_USAGE ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
+    if (s->prog.has_warning) tool_warn(args, "%s: %s", asset->path, s->prog.warning.message);
+    if (anim_program_active(&s->prog)) s->active = &s->prog;
     /* Without --anim, a blend or crossfade's clip sets the camera's time range. */
-    if (!o.anim && o.model && anim_program_primary_clip(&prog) >= 0) clip = anim_program_primary_clip(&prog);
-    if (!(pose_memory = tool_pose_alloc(asset, &p))) {
-        status = tool_fail(args, "out of memory");
-        goto done;
-    }
+    if (!o->anim && o->model && anim_program_primary_clip(&s->prog) >= 0) s->clip = anim_program_primary_clip(&s->prog);
+    if (!(s->pose_memory = tool_pose_alloc(asset, &s->pose))) return tool_fail(args, "out of memory");
+    return TOOL_EXIT_OK;
+}
 
-    /* 2. The output, opened before anything costly: a bad name, a missing
-       ffmpeg or an unwritable folder fails now, not after the frames. */
-    image = malloc((size_t)o.width * (size_t)o.height * 4);
-    if (!image) {
-        status = tool_fail(args, "out of memory for a %ldx%ld image", o.width, o.height);
-        goto done;
-    }
-    if (!frame_output_open(&output, o.out, (int)o.width, (int)o.height, o.fps, (int)o.frames, &err)) {
-        status = tool_fail(args, "%s", err.message);
-        goto done;
-    }
-
-    /* 3. The GL context and the renderer. */
-    if (sw_gl_context_create(NULL, &gl, &diag) != SW_OK) {
-        status = tool_fail(args, "%s", diag.message);
-        goto done;
-    }
-    sw_renderer_desc desc = {.width = (int)o.width, .height = (int)o.height};
-    if (sw_renderer_create(&desc, &renderer, &diag) != SW_OK ||
-        sw_renderer_set_scene(renderer, asset, &diag) != SW_OK) {
-        status = tool_fail(args, "%s: %s", asset->path, diag.message);
-        goto done;
-    }
+/* 2. The output, opened before anything costly: a bad name, a missing
+   ffmpeg or an unwritable folder fails now, not after the frames.
+   3. The GL context, the renderer and its scene: the model and its
+   materials (toon data read, images decoded once). */
+static int render_open(tool_args* args, render_session* s) {
+    const render_options* o = &s->o;
+    sw_diag diag;
+    tool_error err;
+    s->image = malloc((size_t)o->width * (size_t)o->height * 4);
+    if (!s->image) return tool_fail(args, "out of memory for a %ldx%ld image", o->width, o->height);
+    if (!frame_output_open(&s->output, o->out, (int)o->width, (int)o->height, o->fps, (int)o->frames, &err))
+        return tool_fail(args, "%s", err.message);
+    if (sw_gl_context_create(NULL, &s->gl, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
+    sw_renderer_desc desc = {.width = (int)o->width, .height = (int)o->height};
+    if (sw_renderer_create(&desc, &s->renderer, &diag) != SW_OK ||
+        sw_material_set_read(s->asset, &s->materials, &diag) != SW_OK ||
+        sw_renderer_set_scene(s->renderer, s->asset, &s->materials, &diag) != SW_OK)
+        return tool_fail(args, "%s: %s", s->asset->path, diag.message);
     /* The renderer counts the textures it drew white; which images and why,
        the tool finds out by decoding them again (only when there are any). */
     sw_renderer_stats loaded;
-    sw_renderer_get_stats(renderer, &loaded);
-    if (loaded.texture_failures > 0 && tool_warn_bad_images(args, asset, true, "; drawn white") == 0)
-        tool_warn(args, "%s: %zu textures did not decode (drawn white)", asset->path, loaded.texture_failures);
+    sw_renderer_get_stats(s->renderer, &loaded);
+    if (loaded.texture_failures > 0 && tool_warn_bad_images(args, s->asset, true, "; drawn white") == 0)
+        tool_warn(args, "%s: %zu textures did not decode (drawn white)", s->asset->path, loaded.texture_failures);
+    return TOOL_EXIT_OK;
+}
 
-    /* 4. The camera frames the bounds of everything the render will show:
-       the whole clip (sampled), or the one pose. */
-    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+/* The skinned bounds of clip `clip` (sampled over its length, or the one
+   pose at `time`) grown into [lo, hi]. */
+static int clip_bounds(tool_args* args, render_session* s, long clip, anim_program* prog, double time, float lo[3],
+                       float hi[3]) {
+    const sw_model* asset = s->asset;
     const sw_clip* c = clip >= 0 ? &asset->animations[clip] : NULL;
-    int samples = c && c->duration > 0.0f ? BOUNDS_SAMPLES : 1;
+    const int samples = c && c->duration > 0.0f ? BOUNDS_SAMPLES : 1;
+    sw_diag diag;
+    tool_error err;
     for (int i = 0; i < samples; i++) {
-        double t = samples == 1 ? o.time : (double)c->duration * i / (samples - 1);
+        double t = samples == 1 ? time : (double)c->duration * i / (samples - 1);
         float a[3], b[3];
-        if (!pose_at(asset, clip, active, &p, t, &err)) {
-            status = tool_fail(args, "%s", err.message);
-            goto done;
-        }
-        if (sw_renderer_scene_bounds(renderer, &p, a, b, &diag) != SW_OK) {
-            status = tool_fail(args, "%s: %s", asset->path, diag.message);
-            goto done;
-        }
+        if (!pose_at(asset, clip, prog, &s->pose, t, &err)) return tool_fail(args, "%s", err.message);
+        if (sw_renderer_scene_bounds(s->renderer, &s->pose, a, b, &diag) != SW_OK)
+            return tool_fail(args, "%s: %s", asset->path, diag.message);
         for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
     }
-    /* A crowd: the grid, spaced by the character's footprint, and every
-       clip it plays (sampled as above) at every place. */
-    if (o.crowd > 0) {
+    return TOOL_EXIT_OK;
+}
+
+/* 4. The camera frames the bounds of everything the render will show: the
+   whole clip (sampled), or the one pose; for a crowd, the grid, spaced by
+   the character's footprint, and every clip it plays at every place. The
+   ground and the shadow map cover it all too. */
+static int render_frame_camera(tool_args* args, render_session* s) {
+    const render_options* o = &s->o;
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    int status = clip_bounds(args, s, s->clip, s->active, o->time, lo, hi);
+    if (status != TOOL_EXIT_OK) return status;
+    if (o->crowd > 0) {
+        const sw_model* asset = s->asset;
+        render_crowd* crowd = &s->crowd;
         const float spacing = 1.25f * fmaxf(fmaxf(hi[0] - lo[0], hi[2] - lo[2]), 1e-3f);
-        if (!crowd_init(&crowd, asset, clip, (size_t)o.crowd, spacing)) {
-            status = tool_fail(args, "out of memory for a crowd of %ld", o.crowd);
-            goto done;
+        if (!crowd_init(crowd, asset, s->clip, (size_t)o->crowd, spacing))
+            return tool_fail(args, "out of memory for a crowd of %ld", o->crowd);
+        for (size_t k = 1; k < crowd->count && k < asset->animation_count; k++) {
+            const sw_clip* other = crowd->clips[k] >= 0 ? &asset->animations[crowd->clips[k]] : NULL;
+            if (!other || !(other->duration > 0.0f)) continue;
+            status = clip_bounds(args, s, crowd->clips[k], NULL, 0.0, lo, hi);
+            if (status != TOOL_EXIT_OK) return status;
         }
-        for (size_t k = 1; k < crowd.count && (size_t)k < asset->animation_count; k++) {
-            const sw_clip* other = crowd.clips[k] >= 0 ? &asset->animations[crowd.clips[k]] : NULL;
-            for (int i = 0; other && other->duration > 0.0f && i < BOUNDS_SAMPLES; i++) {
-                float a[3], b[3];
-                if (!pose_at(asset, crowd.clips[k], NULL, &p, (double)other->duration * i / (BOUNDS_SAMPLES - 1), &err)) {
-                    status = tool_fail(args, "%s", err.message);
-                    goto done;
-                }
-                if (sw_renderer_scene_bounds(renderer, &p, a, b, &diag) != SW_OK) {
-                    status = tool_fail(args, "%s: %s", asset->path, diag.message);
-                    goto done;
-                }
-                for (int d = 0; d < 3; d++) lo[d] = fminf(lo[d], a[d]), hi[d] = fmaxf(hi[d], b[d]);
-            }
-        }
-        const size_t side = (size_t)ceil(sqrt((double)crowd.count));
-        hi[0] += spacing * (float)(side - 1), hi[2] += spacing * (float)((crowd.count - 1) / side);
+        const size_t side = (size_t)ceil(sqrt((double)crowd->count));
+        hi[0] += spacing * (float)(side - 1), hi[2] += spacing * (float)((crowd->count - 1) / side);
+        sw_diag diag;
+        if (sw_renderer_set_crowd(s->renderer, crowd->count, &diag) != SW_OK)
+            return tool_fail(args, "%s: %s", asset->path, diag.message);
     }
-    /* The ground and the shadow map cover the whole clip too. */
-    sw_renderer_set_scene_box(renderer, lo, hi);
-    sw_camera camera;
-    sw_camera_frame_bounds(lo, hi, (float)o.azimuth, (float)o.elevation, (float)o.width / (float)o.height, &camera);
+    sw_renderer_set_scene_box(s->renderer, lo, hi);
+    sw_camera_frame_bounds(lo, hi, (float)o->azimuth, (float)o->elevation, (float)o->width / (float)o->height,
+                           &s->camera);
+    return TOOL_EXIT_OK;
+}
 
-    sw_renderer_stats before;
-    sw_renderer_get_stats(renderer, &before); /* the bounds' skinning is not the frames' */
-    if (active) anim_program_restart(active); /* spring bones start over at the first frame */
-    frame_progress_begin(&progress, stderr, (int)o.frames, o.quiet);
-    for (long f = 0; f < o.frames; f++) {
-        double t = o.time + (double)f / o.fps;
-        if (!pose_at(asset, clip, active, &p, t, &err)) {
-            status = tool_fail(args, "%s", err.message);
-            goto done;
-        }
-        sw_render_frame frame = {
-            .pose = &p, .camera = camera, .previous_camera = camera,
-            .method = o.dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .split = o.split, .view = o.view,
-            .weight_joint = weight_node, .bones = o.bones, .first_frame = f == 0,
-            .aa = o.aa, .bloom = o.bloom, .motion_blur = o.motion_blur,
-            .style = o.style, .night = o.night, .time = (float)t,
-        };
-        for (size_t i = 0; i < crowd.count; i++) {
-            if (!pose_at(asset, crowd.clips[i], NULL, &crowd.poses[i], t + crowd.offsets[i], &err)) {
-                status = tool_fail(args, "%s", err.message);
-                goto done;
-            }
-        }
-        frame.crowd_count = crowd.count, frame.crowd_poses = crowd.pointers, frame.crowd_placements = crowd.placements;
-        /* TAA: the first frame comes after warm-up frames of its own pose
-           and camera (the jitter advancing), so it is the converged one. */
-        const uint32_t warm_up =
-            (o.aa & SW_RENDER_AA_TAA) && o.view == SW_RENDER_VIEW_SHADED ? SW_RENDER_TAA_WARM_UP : 0;
-        bool warm = true;
-        for (uint32_t w = 0; f == 0 && w < warm_up && warm; w++) {
-            sw_render_frame early = frame;
-            early.first_frame = w == 0, early.frame_index = w;
-            warm = sw_renderer_draw(renderer, &early, &diag) == SW_OK;
-        }
-        frame.first_frame = f == 0 && warm_up == 0;
-        frame.frame_index = warm_up + (uint32_t)f;
-        if (!warm || sw_renderer_draw(renderer, &frame, &diag) != SW_OK ||
-            sw_renderer_read_image(renderer, image, &diag) != SW_OK) {
-            frame_progress_end(&progress);
-            status = tool_fail(args, "frame %ld: %s", f, diag.message);
-            break;
-        }
-        if (!frame_output_write(output, image, &err)) {
-            frame_progress_end(&progress);
-            status = tool_fail(args, "%s", err.message);
-            break;
-        }
-        frame_progress_update(&progress, (int)f + 1);
+/* Frame f at time t: its pose(s), the TAA warm-up before the first one,
+   the frame itself read back and written out. */
+static int render_one_frame(tool_args* args, render_session* s, long f, frame_progress* progress) {
+    const render_options* o = &s->o;
+    const double t = o->time + (double)f / o->fps;
+    sw_diag diag;
+    tool_error err;
+    if (!pose_at(s->asset, s->clip, s->active, &s->pose, t, &err)) return tool_fail(args, "%s", err.message);
+    for (size_t i = 0; i < s->crowd.count; i++)
+        if (!pose_at(s->asset, s->crowd.clips[i], NULL, &s->crowd.poses[i], t + s->crowd.offsets[i], &err))
+            return tool_fail(args, "%s", err.message);
+    sw_render_frame frame = {
+        .pose = &s->pose,
+        .method = o->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
+        .first_frame = f == 0,
+        .camera = {.current = s->camera, .previous = s->camera},
+        .debug = {.view = o->view, .weight_joint = s->weight_node, .bones = o->bones, .split = o->split},
+        .shading = {.style = o->style, .night = o->night, .time = (float)t},
+        .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
+        .crowd = {.count = s->crowd.count, .poses = s->crowd.pointers, .placements = s->crowd.placements},
+    };
+    /* TAA: the first frame comes after warm-up frames of its own pose and
+       camera (the jitter advancing), so it is the converged one. */
+    const uint32_t warm_up = (o->aa & SW_RENDER_AA_TAA) && o->view == SW_RENDER_VIEW_SHADED ? SW_RENDER_TAA_WARM_UP : 0;
+    bool warm = true;
+    for (uint32_t w = 0; f == 0 && w < warm_up && warm; w++) {
+        sw_render_frame early = frame;
+        early.first_frame = w == 0, early.post.frame_index = w;
+        warm = sw_renderer_draw(s->renderer, &early, &diag) == SW_OK;
     }
-    if (status != TOOL_EXIT_OK) goto done;
+    frame.first_frame = f == 0 && warm_up == 0;
+    frame.post.frame_index = warm_up + (uint32_t)f;
+    if (!warm || sw_renderer_draw(s->renderer, &frame, &diag) != SW_OK ||
+        sw_renderer_read_image(s->renderer, s->image, &diag) != SW_OK) {
+        frame_progress_end(progress);
+        return tool_fail(args, "frame %ld: %s", f, diag.message);
+    }
+    if (!frame_output_write(s->output, s->image, &err)) {
+        frame_progress_end(progress);
+        return tool_fail(args, "%s", err.message);
+    }
+    frame_progress_update(progress, (int)f + 1);
+    return TOOL_EXIT_OK;
+}
+
+/* --stats: what was drawn and what the skin cache did during the frames. */
+static void print_render_stats(const render_session* s) {
+    sw_renderer_stats st;
+    sw_renderer_get_stats(s->renderer, &st);
+    fprintf(stderr, "drew %zu primitives (%zu triangles, %zu textures, %zu failed to decode) in %ld frames\n",
+            st.primitives, st.triangles, st.textures, st.texture_failures, s->o.frames);
+    fprintf(stderr, "skin cache: %llu dispatched, %llu skipped (unchanged palette and weights)\n",
+            (unsigned long long)(st.skin.dispatched - s->before.skin.dispatched),
+            (unsigned long long)(st.skin.skipped - s->before.skin.skipped));
+    if (s->crowd.count)
+        fprintf(stderr, "crowd: %zu copies, %llu vertices skinned\n", s->crowd.count,
+                (unsigned long long)(st.skin.vertices_skinned - s->before.skin.vertices_skinned));
+}
+
+/* 5. The frames, then the output finished and named. */
+static int render_frames(tool_args* args, render_session* s) {
+    const render_options* o = &s->o;
+    tool_error err;
+    sw_renderer_get_stats(s->renderer, &s->before); /* the bounds' skinning is not the frames' */
+    if (s->active) anim_program_restart(s->active); /* spring bones start over at the first frame */
+    frame_progress progress;
+    frame_progress_begin(&progress, stderr, (int)o->frames, o->quiet);
+    for (long f = 0; f < o->frames; f++) {
+        int status = render_one_frame(args, s, f, &progress);
+        if (status != TOOL_EXIT_OK) return status;
+    }
     frame_progress_end(&progress);
-    frame_output* finishing = output;
-    output = NULL;
-    if (!frame_output_finish(finishing, &err)) {
-        status = tool_fail(args, "%s", err.message);
-        goto done;
-    }
-    print_wrote(&o, kind);
-    if (o.stats) {
-        sw_renderer_stats st;
-        sw_renderer_get_stats(renderer, &st);
-        fprintf(stderr, "drew %zu primitives (%zu triangles, %zu textures, %zu failed to decode) in %ld frames\n",
-                st.primitives, st.triangles, st.textures, st.texture_failures, o.frames);
-        fprintf(stderr, "skin cache: %llu dispatched, %llu skipped (unchanged palette and weights)\n",
-                (unsigned long long)(st.skin.dispatched - before.skin.dispatched),
-                (unsigned long long)(st.skin.skipped - before.skin.skipped));
-        if (crowd.count)
-            fprintf(stderr, "crowd: %zu copies, %llu vertices skinned\n", crowd.count,
-                    (unsigned long long)(st.skin.vertices_skinned - before.skin.vertices_skinned));
-    }
+    frame_output* finishing = s->output;
+    s->output = NULL;
+    if (!frame_output_finish(finishing, &err)) return tool_fail(args, "%s", err.message);
+    print_wrote(o, s->kind);
+    if (o->stats) print_render_stats(s);
+    return TOOL_EXIT_OK;
+}
 
-done:
-    anim_program_free(&prog);
-    if (output) frame_output_abort(output);
-    free(image);
-    free(pose_memory);
-    crowd_free(&crowd);
-    sw_renderer_destroy(renderer);
-    sw_gl_context_destroy(gl);
-    anim_file_detach(&anim_src, &asset);
-    sw_model_free(asset);
+int cmd_render(tool_args* args) {
+    anim_options program = {0};
+    render_session s = {0};
+    int status = parse_render_options(args, &program, &s.o);
+    if (status != RENDER_GO_ON) {
+        anim_options_free(&program);
+        return status; /* help, or a usage error */
+    }
+    status = check_render_options(args, &program, &s.o, &s.kind);
+    if (status == TOOL_EXIT_OK) status = render_load(args, &program, &s);
+    if (status == TOOL_EXIT_OK) status = render_open(args, &s);
+    if (status == TOOL_EXIT_OK) status = render_frame_camera(args, &s);
+    if (status == TOOL_EXIT_OK) status = render_frames(args, &s);
+    render_session_free(&s);
+    anim_options_free(&program);
     return status;
 }

@@ -232,6 +232,9 @@ int cmd_view(tool_args* args) {
 
 typedef struct view_scene {
     sw_model* model;                /* with --anim-file's clips (anim_file.h) */
+    /* Its materials made ready to draw; on the heap, so that the renderer's
+       pointer to them stays valid when the scene is copied. */
+    sw_material_set* materials;
     anim_file anim_src;
     const anim_options* options;    /* the program's options (the command line's for the first model) */
     anim_program prog;
@@ -250,6 +253,8 @@ static void scene_free(view_scene* sc) {
     if (sc->prog_ready) anim_program_free(&sc->prog);
     free(sc->pose_memory);
     free(sc->joints);
+    sw_material_set_free(sc->materials);
+    free(sc->materials);
     anim_file_detach(&sc->anim_src, &sc->model);
     sw_model_free(sc->model);
     *sc = (view_scene){0};
@@ -311,6 +316,15 @@ static bool scene_load(view_scene* sc, const char* path, const sw_gltf_options* 
         return false;
     }
     if (sc->anim_src.view) fprintf(stderr, "%s\n", sc->anim_src.summary);
+    if (!(sc->materials = calloc(1, sizeof *sc->materials))) {
+        scene_free(sc);
+        return tool_error_set(err, "out of memory");
+    }
+    if (sw_material_set_read(sc->model, sc->materials, &diag) != SW_OK) {
+        tool_error_set(err, "%s: %s", sc->model->path, diag.message);
+        scene_free(sc);
+        return false;
+    }
     if (!tool_find_clip(sc->model, anim ? anim : path ? NULL : "walk", &sc->clip, err) || !scene_program(sc, err)) {
         scene_free(sc);
         return false;
@@ -600,7 +614,7 @@ static bool make_renderer(viewer* v, tool_error* err) {
     sw_diag diag;
     sw_renderer_desc desc = {.width = v->width, .height = v->height};
     if (sw_renderer_create(&desc, &v->renderer, &diag) != SW_OK ||
-        sw_renderer_set_scene(v->renderer, v->scene.model, &diag) != SW_OK)
+        sw_renderer_set_scene(v->renderer, v->scene.model, v->scene.materials, &diag) != SW_OK)
         return tool_error_set(err, "%s: %s", v->scene.model->path, diag.message);
     sw_renderer_set_scene_box(v->renderer, v->scene.lo, v->scene.hi);
     glBindFramebuffer(GL_FRAMEBUFFER, v->blit_fbo);
@@ -630,14 +644,14 @@ static void open_model(viewer* v, const char* path) {
         return;
     }
     sw_diag diag;
-    bool ok = sw_renderer_set_scene(v->renderer, next.model, &diag) == SW_OK;
+    bool ok = sw_renderer_set_scene(v->renderer, next.model, next.materials, &diag) == SW_OK;
     if (!ok) tool_error_set(&err, "%s: %s", next.model->path, diag.message);
     else ok = scene_bounds(&next, v->renderer, 0.0, &err);
     if (!ok) {
         say(v, true, "%s", err.message);
         /* The renderer had dropped the old scene (and may still point at the
            new model): the old one comes back before the new one goes. */
-        const bool restored = sw_renderer_set_scene(v->renderer, v->scene.model, &diag) == SW_OK;
+        const bool restored = sw_renderer_set_scene(v->renderer, v->scene.model, v->scene.materials, &diag) == SW_OK;
         scene_free(&next);
         if (!restored) {
             say(v, true, "%s: %s", v->scene.model->path, diag.message);
@@ -1095,10 +1109,13 @@ static bool draw_frame(viewer* v, tool_error* err) {
     if (v->view == SW_RENDER_VIEW_WEIGHTS && (v->weight_node < 0 || (size_t)v->weight_node >= sc->model->node_count))
         reset_weight_joint(v);
     sw_render_frame frame = {
-        .pose = &sc->pose, .camera = v->camera, .previous_camera = v->first_frame ? v->camera : v->previous_camera,
-        .method = v->method, .split = v->split, .view = v->view, .weight_joint = v->weight_node, .bones = v->bones,
-        .first_frame = v->first_frame, .aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur,
-        .style = v->style, .night = v->night, .time = (float)v->time, .frame_index = v->frame_index,
+        .pose = &sc->pose,
+        .method = v->method,
+        .first_frame = v->first_frame,
+        .camera = {.current = v->camera, .previous = v->first_frame ? v->camera : v->previous_camera},
+        .debug = {.view = v->view, .weight_joint = v->weight_node, .bones = v->bones, .split = v->split},
+        .shading = {.style = v->style, .night = v->night, .time = (float)v->time},
+        .post = {.aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur, .frame_index = v->frame_index},
     };
     sw_renderer_stats before, after;
     sw_renderer_get_stats(v->renderer, &before);
@@ -1154,26 +1171,10 @@ int cmd_view(tool_args* args) {
     return status;
 }
 
-static int view_run(tool_args* args, const view_options* o, const anim_options* program, const view_script* script) {
-    int early = no_display(args);
-    if (early) return early;
-    if (o->screenshot) {
-        tool_inputs inputs = {0};
-        tool_error err;
-        bool listed = !o->model || tool_inputs_add_model(&inputs, o->model);
-        bool ok = listed && frame_output_check(o->screenshot, 1, &inputs, &err);
-        tool_inputs_free(&inputs);
-        if (!ok) return tool_fail(args, "%s", listed ? err.message : "out of memory");
-    }
-
-    viewer v = {.o = o, .speed = 1.0, .loop = true, .method = o->dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .split = o->split,
-                .bones = o->bones, .bloom = o->bloom, .motion_blur = o->motion_blur, .night = o->night,
-                .view = o->view, .weight_node = -1, .style = o->style, .aa = o->aa, .time = o->time,
-                .azimuth = (float)o->azimuth, .elevation = (float)o->elevation, .first_frame = true,
-                .scripted = script->count > 0 || o->frames > 0 || o->exit_after};
-    tool_error err;
-    int status = TOOL_EXIT_OK;
-
+/* A window of the asked size with a GL 4.3 core context, current, with
+   the viewer's callbacks; TOOL_EXIT_OK or the failure's status. */
+static int open_window(tool_args* args, viewer* v) {
+    const view_options* o = v->o;
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit()) {
         const char* why = NULL;
@@ -1193,146 +1194,162 @@ static int view_run(tool_args* args, const view_options* o, const anim_options* 
     /* The context through EGL first, as sinew render's (the same driver
        path on X11 and Wayland alike), else the window system's own (GLX). */
     glfwWindowHint(GLFW_CONTEXT_CREATION_API, GLFW_EGL_CONTEXT_API);
-    v.window = glfwCreateWindow((int)o->width, (int)o->height, title, NULL, NULL);
-    if (!v.window) {
+    v->window = glfwCreateWindow((int)o->width, (int)o->height, title, NULL, NULL);
+    if (!v->window) {
         glfwWindowHint(GLFW_CONTEXT_CREATION_API, GLFW_NATIVE_CONTEXT_API);
-        v.window = glfwCreateWindow((int)o->width, (int)o->height, title, NULL, NULL);
+        v->window = glfwCreateWindow((int)o->width, (int)o->height, title, NULL, NULL);
     }
-    if (!v.window) {
+    if (!v->window) {
         const char* why = NULL;
         glfwGetError(&why);
         glfwTerminate();
         return tool_fail(args, "cannot open a window with OpenGL 4.3 core: %s; use sinew render to draw without one",
                          why ? why : "unknown reason");
     }
-    glfwMakeContextCurrent(v.window);
+    glfwMakeContextCurrent(v->window);
     if (epoxy_gl_version() < 43) {
-        glfwDestroyWindow(v.window);
+        glfwDestroyWindow(v->window);
+        v->window = NULL;
         glfwTerminate();
         return tool_fail(args, "the window's OpenGL is %d.%d, below 4.3", epoxy_gl_version() / 10,
                          epoxy_gl_version() % 10);
     }
-    glfwSwapInterval(v.scripted || o->no_vsync ? 0 : 1);
-    glfwSetWindowUserPointer(v.window, &v);
-    glfwSetKeyCallback(v.window, on_key);
-    glfwSetCharCallback(v.window, on_char);
-    glfwSetMouseButtonCallback(v.window, on_button);
-    glfwSetCursorPosCallback(v.window, on_cursor);
-    glfwSetScrollCallback(v.window, on_scroll);
-    glfwSetDropCallback(v.window, on_drop);
-    glfwGetFramebufferSize(v.window, &v.width, &v.height);
-    if (v.width < 1) v.width = 1;
-    if (v.height < 1) v.height = 1;
-    glGenFramebuffers(1, &v.blit_fbo);
+    glfwSwapInterval(v->scripted || o->no_vsync ? 0 : 1);
+    glfwSetWindowUserPointer(v->window, v);
+    glfwSetKeyCallback(v->window, on_key);
+    glfwSetCharCallback(v->window, on_char);
+    glfwSetMouseButtonCallback(v->window, on_button);
+    glfwSetCursorPosCallback(v->window, on_cursor);
+    glfwSetScrollCallback(v->window, on_scroll);
+    glfwSetDropCallback(v->window, on_drop);
+    glfwGetFramebufferSize(v->window, &v->width, &v->height);
+    if (v->width < 1) v->width = 1;
+    if (v->height < 1) v->height = 1;
+    glGenFramebuffers(1, &v->blit_fbo);
+    return TOOL_EXIT_OK;
+}
 
-    if (!scene_load(&v.scene, o->model, &o->load, program, o->anim, &err)) {
-        status = tool_fail(args, "%s", err.message);
-        goto done;
-    }
+/* The first model, its renderer, bounds, overlay and camera. */
+static int start_scene(tool_args* args, viewer* v, const anim_options* program) {
+    const view_options* o = v->o;
+    tool_error err;
+    if (!scene_load(&v->scene, o->model, &o->load, program, o->anim, &err)) return tool_fail(args, "%s", err.message);
     uint32_t weight_found = 0;
-    if (o->weight_joint && !tool_find_node(v.scene.model, "--view weights", o->weight_joint, &weight_found, &err)) {
-        status = tool_fail(args, "%s", err.message);
-        goto done;
-    }
-    if (o->weight_joint) v.weight_node = (int32_t)weight_found;
-    if (v.weight_node < 0) reset_weight_joint(&v);
-    v.playing = v.scene.clip >= 0;
-    {
-        sw_diag diag;
-        sw_renderer_desc desc = {.width = v.width, .height = v.height};
-        if (sw_renderer_create(&desc, &v.renderer, &diag) != SW_OK ||
-            sw_renderer_set_scene(v.renderer, v.scene.model, &diag) != SW_OK) {
-            status = tool_fail(args, "%s: %s", v.scene.model->path, diag.message);
-            goto done;
-        }
-    }
-    if (!scene_bounds(&v.scene, v.renderer, o->time, &err) || !make_renderer(&v, &err) ||
-        !view_overlay_create(&v.overlay, &err)) {
-        status = tool_fail(args, "%s", err.message);
-        goto done;
-    }
-    camera_frame(&v);
-    v.camera_moved = false;
+    if (o->weight_joint && !tool_find_node(v->scene.model, "--view weights", o->weight_joint, &weight_found, &err))
+        return tool_fail(args, "%s", err.message);
+    if (o->weight_joint) v->weight_node = (int32_t)weight_found;
+    if (v->weight_node < 0) reset_weight_joint(v);
+    v->playing = v->scene.clip >= 0;
+    sw_diag diag;
+    sw_renderer_desc desc = {.width = v->width, .height = v->height};
+    if (sw_renderer_create(&desc, &v->renderer, &diag) != SW_OK ||
+        sw_renderer_set_scene(v->renderer, v->scene.model, v->scene.materials, &diag) != SW_OK)
+        return tool_fail(args, "%s: %s", v->scene.model->path, diag.message);
+    if (!scene_bounds(&v->scene, v->renderer, o->time, &err) || !make_renderer(v, &err) ||
+        !view_overlay_create(&v->overlay, &err))
+        return tool_fail(args, "%s", err.message);
+    camera_frame(v);
+    v->camera_moved = false;
+    return TOOL_EXIT_OK;
+}
 
+/* One script step (the step's index moves on in *next_step); a size step
+   waits for the window system to apply the size. */
+static void run_script_step(viewer* v, const view_script* script, size_t* next_step, long* waited) {
+    const view_step* st = &script->steps[*next_step];
+    play_step(v, st);
+    /* wait:N holds this step for N frames */
+    if (st->kind != VIEW_STEP_WAIT || ++*waited >= st->count) *waited = 0, ++*next_step;
+    if (st->kind != VIEW_STEP_SIZE) return;
+    for (int i = 0; i < 100; i++) {
+        int w, h;
+        glfwGetWindowSize(v->window, &w, &h);
+        if (w == (int)st->at[0] && h == (int)st->at[1]) break;
+        glfwWaitEventsTimeout(0.01);
+    }
+}
+
+/* The window's frames until it closes, the script and its frames end, or
+   something fails; returns the exit status. */
+static int run_loop(tool_args* args, viewer* v, const view_script* script) {
+    const view_options* o = v->o;
+    tool_error err;
     size_t next_step = 0;
     long frames_after = 0, waited = 0;
-    v.last_frame_start = now_s();
-    double last_advance = v.last_frame_start;
-    while (!v.quit && !glfwWindowShouldClose(v.window)) {
+    v->last_frame_start = now_s();
+    double last_advance = v->last_frame_start;
+    while (!v->quit && !glfwWindowShouldClose(v->window)) {
         glfwPollEvents();
-        if (v.pending_open) {
-            char* path = v.pending_open;
-            v.pending_open = NULL;
-            open_model(&v, path);
+        if (v->pending_open) {
+            char* path = v->pending_open;
+            v->pending_open = NULL;
+            open_model(v, path);
             free(path);
         }
         bool script_done = next_step >= script->count;
-        if (!script_done) {
-            const view_step* st = &script->steps[next_step];
-            play_step(&v, st);
-            /* wait:N holds this step for N frames */
-            if (st->kind != VIEW_STEP_WAIT || ++waited >= st->count) waited = 0, next_step++;
-            if (st->kind == VIEW_STEP_SIZE) {
-                /* The window system applies the size asynchronously; wait for it. */
-                for (int i = 0; i < 100; i++) {
-                    int w, h;
-                    glfwGetWindowSize(v.window, &w, &h);
-                    if (w == (int)st->at[0] && h == (int)st->at[1]) break;
-                    glfwWaitEventsTimeout(0.01);
-                }
-            }
-        }
-        if (v.quit) break;
+        if (!script_done) run_script_step(v, script, &next_step, &waited);
+        if (v->quit) break;
         int fw = 0, fh = 0;
-        glfwGetFramebufferSize(v.window, &fw, &fh);
-        if (fw > 0 && fh > 0 && (fw != v.width || fh != v.height)) {
-            v.width = fw, v.height = fh;
-            if (!make_renderer(&v, &err)) {
-                status = tool_fail(args, "%s", err.message);
-                break;
-            }
-            if (!v.camera_moved) camera_frame(&v);
+        glfwGetFramebufferSize(v->window, &fw, &fh);
+        if (fw > 0 && fh > 0 && (fw != v->width || fh != v->height)) {
+            v->width = fw, v->height = fh;
+            if (!make_renderer(v, &err)) return tool_fail(args, "%s", err.message);
+            if (!v->camera_moved) camera_frame(v);
         }
         if (fw == 0 || fh == 0) { /* minimised */
             glfwWaitEventsTimeout(0.1);
             continue;
         }
         const double start = now_s();
-        const double dt = start - v.last_frame_start;
-        v.frame_ms = v.frame_ms > 0.0 ? 0.9 * v.frame_ms + 0.1 * dt * 1e3 : dt * 1e3;
-        v.last_frame_start = start;
-        if (!draw_frame(&v, &err)) {
-            status = tool_fail(args, "%s", err.message);
-            break;
-        }
-        if (v.screenshot_now) {
-            v.screenshot_now = false;
-            screenshot_key(&v);
+        const double dt = start - v->last_frame_start;
+        v->frame_ms = v->frame_ms > 0.0 ? 0.9 * v->frame_ms + 0.1 * dt * 1e3 : dt * 1e3;
+        v->last_frame_start = start;
+        if (!draw_frame(v, &err)) return tool_fail(args, "%s", err.message);
+        if (v->screenshot_now) {
+            v->screenshot_now = false;
+            screenshot_key(v);
         }
         if (script_done && o->frames > 0 && ++frames_after >= o->frames) {
-            if (o->screenshot && !write_screenshot(&v, o->screenshot, &err)) {
-                status = tool_fail(args, "%s", err.message);
-                break;
-            }
-            if (o->exit_after) v.quit = true;
+            if (o->screenshot && !write_screenshot(v, o->screenshot, &err)) return tool_fail(args, "%s", err.message);
+            if (o->exit_after) v->quit = true;
             frames_after = LONG_MIN; /* once */
         }
-        glfwSwapBuffers(v.window);
+        glfwSwapBuffers(v->window);
         /* The clip moves on by a fixed step per frame in scripted runs, else
            by the clock (at most a quarter second at once: a stall is not a jump). */
         const double clock = now_s(), elapsed = fmin(clock - last_advance, 0.25);
         last_advance = clock;
-        if (v.playing) {
-            v.time += (v.scripted ? 1.0 / o->fps : elapsed) * v.speed;
-            settle_time(&v);
+        if (v->playing) {
+            v->time += (v->scripted ? 1.0 / o->fps : elapsed) * v->speed;
+            settle_time(v);
         }
-        if (v.status) {
-            status = v.status;
-            break;
-        }
+        if (v->status) return v->status;
+    }
+    return TOOL_EXIT_OK;
+}
+
+static int view_run(tool_args* args, const view_options* o, const anim_options* program, const view_script* script) {
+    int early = no_display(args);
+    if (early) return early;
+    if (o->screenshot) {
+        tool_inputs inputs = {0};
+        tool_error err;
+        bool listed = !o->model || tool_inputs_add_model(&inputs, o->model);
+        bool ok = listed && frame_output_check(o->screenshot, 1, &inputs, &err);
+        tool_inputs_free(&inputs);
+        if (!ok) return tool_fail(args, "%s", listed ? err.message : "out of memory");
     }
 
-done:
+    viewer v = {.o = o, .speed = 1.0, .loop = true, .method = o->dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .split = o->split,
+                .bones = o->bones, .bloom = o->bloom, .motion_blur = o->motion_blur, .night = o->night,
+                .view = o->view, .weight_node = -1, .style = o->style, .aa = o->aa, .time = o->time,
+                .azimuth = (float)o->azimuth, .elevation = (float)o->elevation, .first_frame = true,
+                .scripted = script->count > 0 || o->frames > 0 || o->exit_after};
+    int status = open_window(args, &v);
+    if (status != TOOL_EXIT_OK) return status;
+    status = start_scene(args, &v, program);
+    if (status == TOOL_EXIT_OK) status = run_loop(args, &v, script);
+
     free(v.pending_open);
     view_overlay_destroy(v.overlay);
     sw_renderer_destroy(v.renderer);

@@ -2,14 +2,26 @@
    compute skinning that writes deformed vertices into buffers every later
    pass draws like static geometry (what UE, Unity and Godot do).
 
-   A separate library (sinew_gpu, links libepoxy and EGL); the core library
-   never touches a GPU. Every function except sw_gl_context_create needs the
-   context current on the calling thread. That context may come from
+   Part of the sinew-render library (libsinew_render.a, links libepoxy and
+   EGL); the core library never touches a GPU. The context may come from
    anywhere: sw_gl_context is one source (headless), a window's (GLFW, as
    sinew view makes) another; nothing here or in the renderer (sinew/
    render.h) asks EGL for anything, libepoxy resolves GL for whichever
    window system made the current context. GL object names are plain
    uint32_t so that this header needs no GL header.
+
+   THREADS. Every function except sw_gl_context_create,
+   sw_gpu_mesh_desc_from_primitive and sw_gpu_shader_sources needs a GL
+   context current on the calling thread: the one the objects were made
+   in, or one that shares its objects. sw_gl_context_create makes its new
+   context current on the calling thread (sw_gl_context_make_current moves
+   it to another; a context is current on one thread at a time). An object
+   (skinner, mesh, palette, instance, model palette or primitive) is used
+   by one thread at a time, and objects that refer to each other (a
+   primitive and its shared palette, an instance and its mesh) belong to
+   the same thread. sw_gpu_mesh_desc_from_primitive and
+   sw_gpu_shader_sources touch no GL and may run on any thread. The model
+   a GPU object was made from is only read, and may be shared.
 
    The pieces:
      sw_gl_context   EGL display + GL 4.3+ core context, no surface.
@@ -22,7 +34,11 @@
                      dual quaternions (2 vec4, then 3 stretch rows) and a
                      revision that every update bumps.
      sw_gpu_instance one drawn copy of a mesh: output buffers (positions
-                     twice, for the previous frame) and its skin-cache key. */
+                     twice, for the previous frame) and its skin-cache key.
+     sw_gpu_model_palette, sw_gpu_model_primitive
+                     the same for a model (pose.h): one palette per skin
+                     shared by the primitives it deforms, and one (node,
+                     primitive) as a mesh and an instance. */
 #ifndef SINEW_GPU_H
 #define SINEW_GPU_H
 
@@ -144,7 +160,8 @@ uint64_t sw_gpu_palette_revision(const sw_gpu_palette* palette);
    joint_count matrices, dual quaternions and stretch matrices, instance i's
    joints at i × joint_count), and the instance's outputs instance_count
    copies of the mesh (instance i's vertex v at i × vertex_count + v of each
-   stream). sw_gpu_skin skins them all in one compute dispatch, one row of
+   stream): sw_gpu_palette_create_crowd and sw_gpu_instance_create_crowd.
+   sw_gpu_skin skins them all in one compute dispatch, one row of
    work groups per instance; each instance's output is exactly what one
    instance with that instance's palette gives. The morph weights
    (sw_gpu_instance_set_morph_weights) are shared by all. With
@@ -152,14 +169,14 @@ uint64_t sw_gpu_palette_revision(const sw_gpu_palette* palette);
    sw_gpu_instance_create. A crowd needs the compute path, a palette of as
    many instances (or none, for a mesh left in bind space) and no more
    instances than the GPU's work group count along y (65535 at least). */
-sw_result sw_gpu_palette_create_instances(sw_gpu_skinner* skinner, size_t joint_count, size_t instance_count,
-                                          sw_gpu_palette** out_palette, sw_diag* diag);
+sw_result sw_gpu_palette_create_crowd(sw_gpu_skinner* skinner, size_t joint_count, size_t instance_count,
+                                      sw_gpu_palette** out_palette, sw_diag* diag);
 
 sw_result sw_gpu_instance_create(const sw_gpu_mesh* mesh, sw_gpu_instance** out_instance, sw_diag* diag);
 /* instance_count copies of the mesh's outputs (see "Crowds" above);
    SW_ERR_UNSUPPORTED when they exceed the GPU's storage block size. */
-sw_result sw_gpu_instance_create_instances(const sw_gpu_mesh* mesh, size_t instance_count,
-                                           sw_gpu_instance** out_instance, sw_diag* diag);
+sw_result sw_gpu_instance_create_crowd(const sw_gpu_mesh* mesh, size_t instance_count,
+                                       sw_gpu_instance** out_instance, sw_diag* diag);
 void sw_gpu_instance_destroy(sw_gpu_instance* instance);
 /* Sets the morph weights (mesh target_count floats); a change re-skins the
    instance on its next sw_gpu_skin even if the palette did not change. */
@@ -232,6 +249,40 @@ sw_result sw_gpu_instance_read(const sw_gpu_instance* instance, float* positions
 void sw_gpu_mesh_desc_from_primitive(const sw_model_primitive* prim, sw_gpu_morph_target* targets,
                                 sw_gpu_mesh_desc* out_desc);
 
+/* ---- Model palettes ---------------------------------------------------------
+
+   The palette a model's primitives are skinned with, for instance_count
+   copies (crowds, see above; 1 for one character): a skin's joints (every
+   primitive with influences on a node of that skin), or a rigid node's
+   world matrix as joint 0 (the node's primitives without influences). A
+   pose is compared, converted and uploaded once per palette, whatever the
+   number of primitives it deforms: sw_gpu_model_palette_pose only keeps
+   the matrices (an unchanged pose keeps the revision, so the skin cache
+   skips); the first skinning after it uploads them, and, when that
+   skinning is DQS, their dual quaternions, computed then, once per pose.
+   The model must outlive the palette. */
+typedef struct sw_gpu_model_palette sw_gpu_model_palette;
+
+sw_result sw_gpu_model_palette_create_skin(sw_gpu_skinner* skinner, const sw_model* model, size_t skin,
+                                           size_t instance_count, sw_gpu_model_palette** out_palette, sw_diag* diag);
+sw_result sw_gpu_model_palette_create_node(sw_gpu_skinner* skinner, const sw_model* model, size_t node,
+                                           size_t instance_count, sw_gpu_model_palette** out_palette, sw_diag* diag);
+void sw_gpu_model_palette_destroy(sw_gpu_model_palette* palette);
+size_t sw_gpu_model_palette_instance_count(const sw_gpu_model_palette* palette);
+/* Its GPU palette's revision (sw_gpu_palette_revision): one more per upload. */
+uint64_t sw_gpu_model_palette_revision(const sw_gpu_model_palette* palette);
+/* Takes count poses (pose.h, after sw_pose_update; count = the palette's
+   instance_count): copy i's palette is placements[i] · its skin matrices
+   (or the node's world matrix; placements NULL: none), so one posed
+   character stands anywhere. */
+sw_result sw_gpu_model_palette_pose(sw_gpu_model_palette* palette, const sw_pose* const* poses,
+                                    const sw_mat34* placements, size_t count, sw_diag* diag);
+/* Uploads now what a skinning with `method` reads (the first skinning
+   after a pose does it otherwise): for a program that wants the upload
+   apart from the dispatches, as sinew bench crowd times them.
+   SW_ERR_INVALID_ARGUMENT before the first pose. */
+sw_result sw_gpu_model_palette_upload(sw_gpu_model_palette* palette, sw_skin_method method, sw_diag* diag);
+
 /* ---- Model primitives ----------------------------------------------------------
 
    One (node, primitive) of a model on the GPU: what sw_deform_primitive
@@ -240,6 +291,8 @@ void sw_gpu_mesh_desc_from_primitive(const sw_model_primitive* prim, sw_gpu_morp
    cofactor). The model must outlive it. */
 typedef struct sw_gpu_model_primitive sw_gpu_model_primitive;
 
+/* A primitive with a palette of its own (sw_gpu_model_primitive_pose
+   poses both). */
 sw_result sw_gpu_model_primitive_create(sw_gpu_skinner* skinner, const sw_model* model, size_t node,
                                         size_t primitive, sw_gpu_model_primitive** out_primitive, sw_diag* diag);
 /* The same with the tangent stream replaced by `tangents` (vertex_count ×
@@ -248,37 +301,44 @@ sw_result sw_gpu_model_primitive_create(sw_gpu_skinner* skinner, const sw_model*
 sw_result sw_gpu_model_primitive_create_tangents(sw_gpu_skinner* skinner, const sw_model* model, size_t node,
                                                  size_t primitive, const float* tangents,
                                                  sw_gpu_model_primitive** out_primitive, sw_diag* diag);
-void sw_gpu_model_primitive_destroy(sw_gpu_model_primitive* primitive);
-/* Uploads a pose (pose.h, after sw_pose_update): the skin's palette, or
-   the node's world matrix for a rigid primitive, and the morph weights. A
-   palette (or weights) equal to the last ones keeps its revision, so the
-   skin cache skips the next skin. */
-sw_result sw_gpu_model_primitive_pose(sw_gpu_model_primitive* primitive, const sw_pose* pose, sw_diag* diag);
-sw_result sw_gpu_model_primitive_skin(sw_gpu_skinner* skinner, sw_gpu_model_primitive* primitive,
-                                     const sw_gpu_skin_desc* desc, bool* out_dispatched, sw_diag* diag);
-/* Its instance: output buffers to draw, sw_gpu_instance_read to read back. */
-sw_gpu_instance* sw_gpu_model_primitive_instance(const sw_gpu_model_primitive* primitive);
-
 /* A crowd of the primitive (see "Crowds" above): instance_count copies,
    each with its own pose, skinned in one dispatch. `tangents` as in
    sw_gpu_model_primitive_create_tangents (NULL = the primitive's own). */
 sw_result sw_gpu_model_primitive_create_crowd(sw_gpu_skinner* skinner, const sw_model* model, size_t node,
                                               size_t primitive, const float* tangents, size_t instance_count,
                                               sw_gpu_model_primitive** out_primitive, sw_diag* diag);
-/* Uploads count poses (count = the crowd's instance_count): instance i's
-   palette is placements[i] · its skin matrices (placements NULL: none; a
-   rigid primitive gets placements[i] · the node's world matrix), so one
-   posed character stands anywhere. The morph weights are poses[0]'s.
-   Unchanged palettes keep the revision, as sw_gpu_model_primitive_pose. */
+/* A primitive skinned with a shared palette (the palette's model and
+   instance count): its skin's for a primitive with influences, else its
+   node's (SW_ERR_INVALID_ARGUMENT for any other). The palette is posed by
+   its owner and must outlive the primitive. `tangents` as above. */
+sw_result sw_gpu_model_primitive_create_shared(sw_gpu_skinner* skinner, sw_gpu_model_palette* palette, size_t node,
+                                               size_t primitive, const float* tangents,
+                                               sw_gpu_model_primitive** out_primitive, sw_diag* diag);
+void sw_gpu_model_primitive_destroy(sw_gpu_model_primitive* primitive);
+/* Takes a pose (pose.h, after sw_pose_update): the palette's (when the
+   primitive has its own, see sw_gpu_model_palette_pose) and the morph
+   weights. Weights equal to the last ones change nothing, so the skin
+   cache skips the next skin. */
+sw_result sw_gpu_model_primitive_pose(sw_gpu_model_primitive* primitive, const sw_pose* pose, sw_diag* diag);
+/* The same for a crowd: count poses (count = the instance count) and
+   their placements, as sw_gpu_model_palette_pose; the morph weights are
+   poses[0]'s. */
 sw_result sw_gpu_model_primitive_pose_crowd(sw_gpu_model_primitive* primitive, const sw_pose* const* poses,
                                             const sw_mat34* placements, size_t count, sw_diag* diag);
+/* Uploads what its palette lacks for desc->method (see "Model palettes"),
+   then sw_gpu_skin. */
+sw_result sw_gpu_model_primitive_skin(sw_gpu_skinner* skinner, sw_gpu_model_primitive* primitive,
+                                      const sw_gpu_skin_desc* desc, bool* out_dispatched, sw_diag* diag);
+/* Its instance: output buffers to draw, sw_gpu_instance_read to read back. */
+sw_gpu_instance* sw_gpu_model_primitive_instance(const sw_gpu_model_primitive* primitive);
 size_t sw_gpu_model_primitive_instance_count(const sw_gpu_model_primitive* primitive);
 
 /* The GLSL of every program variant the skinner can build, as compiled
    (version line and defines included), for offline validation:
-   calls visit(name, stage, source, user) for each, stage "comp" or "vert". */
-void sw_gpu_shader_variants(void (*visit)(const char* name, const char* stage, const char* source, void* user),
-                            void* user);
+   calls visit(name, stage, source, user) for each, stage "comp" or "vert"
+   (sw_render_shader_sources does the same for the renderer's). */
+void sw_gpu_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),
+                           void* user);
 
 SW_EXTERN_C_END
 

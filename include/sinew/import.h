@@ -31,6 +31,7 @@
 #include "sinew/gltf.h"
 #include "sinew/assimp.h"
 #include "sinew/iqm.h"
+#include "sinew/materials.h"
 
 SW_EXTERN_C_BEGIN
 
@@ -60,6 +61,20 @@ sw_result sw_import_file(const char* path, const sw_import_options* options, sw_
    against `base_dir` (NULL = refused). */
 sw_result sw_import_memory(const void* data, size_t size, const char* name, const char* base_dir,
                            const sw_import_options* options, sw_model** out_model, sw_diag* diag);
+
+/* The model's materials made ready to draw (sinew/materials.h): every
+   material's toon data (sw_toon_read) and every image a texture names,
+   decoded once (sw_model_decode_image). A malformed toon block is
+   SW_ERR_INVALID_DATA with the reader's message (the file, the material and
+   the field; values out of range are clamped, as sw_toon_read does); an
+   image that does not decode is marked failed and the set is still made.
+   On failure *out is empty. Release with sw_material_set_free. Reads files
+   (images next to the model): call it where the model was loaded; any
+   thread, one set per call. */
+sw_result sw_material_set_read(const sw_model* model, sw_material_set* out, sw_diag* diag);
+/* Frees what sw_material_set_read made and empties the set; an empty set
+   or NULL is fine. */
+void sw_material_set_free(sw_material_set* set);
 
 SW_EXTERN_C_END
 

@@ -1,29 +1,46 @@
 /* The reference renderer: deferred OpenGL 4.3 core, offscreen, drawing the
    compute-skinned vertex buffers of sinew/gpu.h (the first steps of an
-   anime-style game's frame).
+   anime-style game's frame). It draws what it is given: a model and its
+   materials made ready beforehand (sinew/materials.h; sw_material_set_read
+   in sinew-import reads the toon records and decodes the images), and
+   opens no file.
 
    One frame:
-     1. skin every (node, primitive) on the GPU (the skin cache skips
-        unchanged ones; previous positions are kept for motion vectors);
+     1. skin every (node, primitive) on the GPU (one palette per skin; the
+        skin cache skips unchanged ones; previous positions are kept for
+        motion vectors);
      2. a shadow map of the one directional light, fitted to the scene;
      3. the G-buffer: normal (RGB10A2), base colour (RGBA8 sRGB), material
         parameters (RGBA8: metallic, roughness, occlusion, emissive
         strength), class (R8, see SW_RENDER_CLASS_*), motion (RG16F), depth
         (D32F); a ground plane under the character; toon materials
-        (sinew/toon.h) are lit here already, with an outline hull;
+        (sinew/toon.h) are lit here already, with an outline hull. Each
+        material's values sit in a uniform block made when the scene is
+        set;
      4. lighting into an HDR target (RGBA16F): the light with PCF shadows,
         hemisphere ambient, emissive; a background gradient where nothing
         was drawn;
-     5. tone mapping (the ACES filmic fit) and sRGB encoding into an RGBA8
-        image; debug views and bones are drawn instead of / over it.
+     5. the post chain (docs/post.md): motion blur, bloom, display mapping
+        (the ACES filmic fit, sRGB), edge AA, TAA into an RGBA8 image;
+        debug views and bones are drawn instead of / over it.
 
-   Every function needs the GL context (sw_gl_context) current. */
+   THREADS. Every function except sw_camera_frame_bounds,
+   sw_camera_view_projection and sw_render_shader_sources needs a GL
+   context current on the calling thread: the one the renderer was made in
+   (or one sharing its objects). A renderer is used by one thread at a
+   time; two renderers in two contexts on two threads are independent. The
+   model, its material set and the poses a frame names are only read (a
+   frame reads its poses during sw_renderer_draw, the scene's model and
+   materials until the next set_scene or destroy), so they may be shared
+   with other readers. sw_camera_* and sw_render_shader_sources touch no GL
+   and may run on any thread. */
 #ifndef SINEW_RENDER_H
 #define SINEW_RENDER_H
 
 #include "sinew/model.h"
 #include "sinew/pose.h"
 #include "sinew/gpu.h"
+#include "sinew/materials.h"
 #include "sinew/toon.h"
 
 SW_EXTERN_C_BEGIN
@@ -54,7 +71,8 @@ typedef enum sw_render_view {
        turned φ apart, sqrt(1 − 2w(1−w)(1 − cos φ)) (sw_lbs_retention),
        0.087 at w = ½, φ = 170°. One influence, or none: 1. Evaluated on the
        CPU every frame and drawn through the weight attribute
-       (sw_renderer_read_vertex_values reads it back). */
+       (sw_renderer_read_vertex_values reads it back), with
+       sw_skin_rotations and sw_skin_vertex_retention (sinew/skin.h). */
     SW_RENDER_VIEW_RETENTION,
 } sw_render_view;
 
@@ -86,30 +104,43 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
 void sw_renderer_destroy(sw_renderer* renderer);
 
 /* Prepares a model for drawing: GPU meshes of every (node, primitive) of
-   the default scene, textures (decoded with stb_image; a texture that does
-   not decode is replaced by white, with a warning counted in
-   sw_renderer_stats), materials. A stored position that is not finite or
-   lies beyond SW_MODEL_MAX_EXTENT is SW_ERR_INVALID_DATA, naming the mesh,
-   primitive and vertex (no camera can frame it). The model must outlive
-   the renderer or the next set_scene. */
-sw_result sw_renderer_set_scene(sw_renderer* renderer, const sw_model* model, sw_diag* diag);
-/* set_scene also reads every material's toon data (sw_toon_read): a
-   malformed toon block makes set_scene fail with the reader's message
-   (SW_ERR_INVALID_DATA naming the file, material and field), whatever the
-   style, since the file is broken; values out of range are clamped with a
-   warning. It prepares each material's ramp (its ramp texture, else
-   sw_toon_ramp_from_shade) and the outline normals.
+   the model (in any scene or none, as sinew export lists them), one
+   palette per skin, textures (from the set's images; a texture whose image
+   is absent or failed is drawn white, and counted in sw_renderer_stats
+   when it failed), materials (one uniform block each, every value the
+   G-buffer and toon passes read), toon ramps (the toon data's ramp texture,
+   else sw_toon_ramp_from_shade), outline normals and outline instances.
 
-   Replaces the toon data of material `material` (as sw_toon_read would
-   give it; present = true makes it toon under SW_RENDER_STYLE_AUTO) and
-   remakes its ramp: for programs that build their materials in code. The
-   textures it names are the model's. */
+   `materials` (sinew/materials.h) gives each material's toon data and the
+   decoded images; its counts must be the model's (SW_ERR_INVALID_ARGUMENT
+   otherwise). NULL draws without textures, every material's toon data
+   absent (toon only under SW_RENDER_STYLE_TOON, derived). A stored
+   position that is not finite or lies beyond SW_MODEL_MAX_EXTENT is
+   SW_ERR_INVALID_DATA, naming the mesh, primitive and vertex (no camera can
+   frame it). The model and the set must outlive the renderer or the next
+   set_scene; the renderer copies the toon values. Ends any crowd
+   (sw_renderer_set_crowd). */
+sw_result sw_renderer_set_scene(sw_renderer* renderer, const sw_model* model, const sw_material_set* materials,
+                                sw_diag* diag);
+
+/* Replaces the toon data of material `material` (present = true makes it
+   toon under SW_RENDER_STYLE_AUTO) and remakes its ramp and uniform block:
+   for programs that build their materials in code. The textures it names
+   are the model's, drawn from the scene's material set. */
 sw_result sw_renderer_set_toon_material(sw_renderer* renderer, uint32_t material, const sw_toon_material* toon,
                                         sw_diag* diag);
 
+/* Makes the GPU objects of a crowd of `count` copies of the scene (palettes
+   per skin, output buffers, outline instances; see sw_render_frame's
+   crowd), so that frames with crowd.count = count draw; 0 frees them.
+   Call after set_scene, before the crowd's first frame: sw_renderer_draw
+   makes nothing, and a frame whose crowd.count is not the prepared count
+   is SW_ERR_INVALID_ARGUMENT. */
+sw_result sw_renderer_set_crowd(sw_renderer* renderer, size_t count, sw_diag* diag);
+
 /* Which lighting model the character's materials get. */
 typedef enum sw_render_style {
-    SW_RENDER_STYLE_AUTO = 0,  /* toon where the model has toon data (sw_toon_read), PBR elsewhere */
+    SW_RENDER_STYLE_AUTO = 0,  /* toon where the material set gives toon data, PBR elsewhere */
     SW_RENDER_STYLE_TOON,      /* toon everywhere: materials without toon data via sw_toon_derive */
     SW_RENDER_STYLE_PBR,       /* glTF metallic-roughness everywhere, toon data ignored */
 } sw_render_style;
@@ -122,37 +153,40 @@ typedef enum sw_render_aa {
     SW_RENDER_AA_EDGE_TAA = 3,    /* edge AA, then TAA (the frame analysis's order) */
 } sw_render_aa;
 
-typedef struct sw_render_frame {
-    const sw_pose* pose;          /* the model's pose after sw_pose_update: world and skin matrices, weights */
-    sw_camera camera;
-    sw_camera previous_camera;    /* for motion vectors; the same as camera for a still one */
-    sw_skin_method method;        /* LBS or DQS */
-    bool split;                   /* LBS in the left half, DQS in the right half */
+/* The cameras of a frame. */
+typedef struct sw_render_frame_camera {
+    sw_camera current;
+    sw_camera previous;           /* for motion vectors; the same as current for a still one */
+} sw_render_frame_camera;
+
+/* What is drawn instead of (or over) the shaded picture. */
+typedef struct sw_render_frame_debug {
     sw_render_view view;
     int32_t weight_joint;         /* node index (model order) of the joint for SW_RENDER_VIEW_WEIGHTS */
     bool bones;                   /* draw the skeleton's bones over the image */
-    /* The first frame of a sequence (or a single picture): there is no
-       previous frame, so motion is zero (previous positions = current). */
-    bool first_frame;
+    bool split;                   /* LBS in the left half, DQS in the right half */
+} sw_render_frame_debug;
 
-    /* ---- Toon lighting (docs/DESIGN.md, "Toon lighting in the renderer") ----
-       A toon material is lit in the G-buffer pass for the one directional
-       light: HDR colour = base × (shade × light colour + hemisphere
-       ambient) + hair bands + rim + glints, where shade is white on the lit
-       side and the ramp texel the rules of sinew/toon.h pick on the dark
-       side (the shadow map moves pixels to the dark side; it never darkens
-       the lit colour). An inverted-hull outline is drawn around it. */
+/* Toon lighting (docs/DESIGN.md, "Toon lighting in the renderer"). A toon
+   material is lit in the G-buffer pass for the one directional light: HDR
+   colour = base × (shade × light colour + hemisphere ambient) + hair bands
+   + rim + glints, where shade is white on the lit side and the ramp texel
+   the rules of sinew/toon.h pick on the dark side (the shadow map moves
+   pixels to the dark side; it never darkens the lit colour). An
+   inverted-hull outline is drawn around it. */
+typedef struct sw_render_frame_shading {
     sw_render_style style;
     bool night;                   /* the ramps' night rows */
     float time;                   /* seconds: glint pulses, UV scroll */
     /* Towards the light; all zero: the default (from the upper front left). */
     float light_direction[3];
+} sw_render_frame_shading;
 
-    /* ---- The post chain (docs/post.md) ----
-       After the lighting: motion blur and bloom on the HDR target, display
-       mapping (ACES fit, sRGB), then edge AA and TAA on display-referred
-       values. All zero: display mapping alone, as before the chain. Debug
-       views skip the chain. */
+/* The post chain (docs/post.md). After the lighting: motion blur and bloom
+   on the HDR target, display mapping (ACES fit, sRGB), then edge AA and
+   TAA on display-referred values. All zero: display mapping alone. Debug
+   views skip the chain. */
+typedef struct sw_render_frame_post {
     sw_render_aa aa;
     bool bloom;                   /* bright pass, down and up chain, added before display mapping */
     bool motion_blur;             /* along the motion vectors (a 180° shutter); for sequences */
@@ -161,24 +195,40 @@ typedef struct sw_render_frame {
        it) starts the history over. A converged still needs warm-up frames
        of the same pose and camera: SW_RENDER_TAA_WARM_UP. */
     uint32_t frame_index;
+} sw_render_frame_post;
 
-    /* ---- Crowds ----
-       crowd_count > 0 draws that many copies of the scene instead of one:
-       copy i posed by crowd_poses[i] and moved by crowd_placements[i] (a
-       world transform applied after the pose; NULL: every copy where its
-       pose puts it). Each (node, primitive) is skinned for all copies in
-       one compute dispatch (sinew/gpu.h, "Crowds") and drawn with one
-       instanced draw in the G-buffer and toon passes (the shadow map draws
-       copy after copy). `pose` stays required: the bones are drawn for it,
-       and toon faces of every copy are shaded with its head's frame. Morph
-       weights are crowd_poses[0]'s; split views and the weight view draw
-       the crowd too. The ground and shadow map cover the box given to
-       sw_renderer_set_scene_box, else the first crowd frame's skinned
-       bounds. The per-copy buffers are made on the first crowd frame and
-       kept until the crowd's size changes. */
-    size_t crowd_count;
-    const sw_pose* const* crowd_poses;
-    const sw_mat34* crowd_placements;
+/* Crowds: count > 0 draws that many copies of the scene instead of one
+   (sw_renderer_set_crowd must have prepared as many): copy i posed by
+   poses[i] and moved by placements[i] (a world transform applied after
+   the pose; NULL: every copy where its pose puts it). Each skin is posed
+   for all copies at once and each (node, primitive) skinned for all of
+   them in one compute dispatch (sinew/gpu.h, "Crowds") and drawn with one
+   instanced draw in the G-buffer and toon passes (the shadow map draws
+   copy after copy). The frame's `pose` stays required: the bones are drawn
+   for it, and toon faces of every copy are shaded with its head's frame.
+   Morph weights are poses[0]'s; split views and the weight view draw the
+   crowd too. The ground and shadow map cover the box given to
+   sw_renderer_set_scene_box, else the first crowd frame's skinned
+   bounds. */
+typedef struct sw_render_frame_crowd {
+    size_t count;
+    const sw_pose* const* poses;
+    const sw_mat34* placements;
+} sw_render_frame_crowd;
+
+/* One frame: zero means default in every part. */
+typedef struct sw_render_frame {
+    const sw_pose* pose;          /* the model's pose after sw_pose_update: world and skin matrices, weights */
+    sw_skin_method method;        /* LBS (default) or DQS */
+    /* The first frame of a sequence (or a single picture): there is no
+       previous frame, so motion is zero (previous positions = current) and
+       TAA starts over. */
+    bool first_frame;
+    sw_render_frame_camera camera;
+    sw_render_frame_debug debug;
+    sw_render_frame_shading shading;
+    sw_render_frame_post post;
+    sw_render_frame_crowd crowd;
 } sw_render_frame;
 
 /* Frames to draw before a single TAA picture, frame_index 0, 1, ...,
@@ -245,7 +295,7 @@ void sw_renderer_get_stats(const sw_renderer* renderer, sw_renderer_stats* out_s
 
 /* The GLSL of every renderer stage as compiled (version line included),
    for offline validation: visit(name, stage, source, user), stage "vert"
-   or "frag". */
+   or "frag" (sw_gpu_shader_sources does the same for the skinner's). */
 void sw_render_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),
                               void* user);
 

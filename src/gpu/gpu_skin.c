@@ -111,7 +111,7 @@ static bool sw__visit_variant(const sw__variant* v,
     return true;
 }
 
-void sw_gpu_shader_variants(void (*visit)(const char* name, const char* stage, const char* source, void* user),
+void sw_gpu_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),
                             void* user) {
     /* Every path × influence count × method × normal mode with all streams,
        then the other joint and weight formats and the stream subsets. */
@@ -291,64 +291,44 @@ static bool sw__mul_add(size_t a, size_t b, size_t c, size_t* out) {
     return true;
 }
 
-sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mesh, sw_diag* diag) {
-    if (!out_mesh) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "out_mesh is NULL");
-    *out_mesh = NULL;
-    if (!desc || !desc->positions) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "mesh without positions");
-    if (desc->vertex_count == 0) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "mesh with no vertices");
-    if (desc->influence_count < 0 || desc->influence_count > SW_MAX_INFLUENCES)
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "influence count %d is outside 0..%d",
-                           desc->influence_count, SW_MAX_INFLUENCES);
-    if (desc->influence_count > 0 && (!desc->joints || !desc->weights))
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "skinned mesh without joints or weights");
-    if (desc->target_count > 0 && !desc->targets)
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu morph targets but no target array",
-                           desc->target_count);
-    if (desc->target_count > SIZE_MAX / (3 * sizeof(uint32_t)))
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu morph targets is too many", desc->target_count);
+/* The sizes of a mesh's buffers, checked against the largest storage
+   block the GPU allows (the shaders index in 32-bit words). */
+typedef struct sw__mesh_sizes {
+    size_t rest_bytes, joint_bytes, weight_bytes, influence_bytes, delta_floats;
+} sw__mesh_sizes;
 
+static sw_result sw__mesh_sizes_of(const sw_gpu_mesh_desc* desc, sw_joint_format jf, sw_weight_format wf,
+                                   sw__mesh_sizes* out, sw_diag* diag) {
     const size_t n = desc->vertex_count;
-    const sw_joint_format jf = desc->joint_format == SW_JOINT_FORMAT_DEFAULT ? SW_JOINT_U16 : desc->joint_format;
-    const sw_weight_format wf =
-        desc->weight_format == SW_WEIGHT_FORMAT_DEFAULT ? SW_WEIGHT_F32 : desc->weight_format;
-
-    /* Sizes, checked against the largest storage block the GPU allows (the
-       shaders index in 32-bit words). */
     GLint64 max_block = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
     size_t limit = max_block > 0 ? (size_t)max_block : (size_t)1 << 27;
     if (limit > (size_t)UINT32_MAX) limit = (size_t)UINT32_MAX;
     size_t floats_per_vertex = 3 + (desc->normals ? 3 : 0) + (desc->tangents ? 4 : 0);
-    size_t rest_bytes = 0, joint_bytes = 0, weight_bytes = 0, delta_floats = 0;
-    bool ok = sw__mul_add(n, floats_per_vertex * 4, 0, &rest_bytes) &&
-              sw__mul_add(n, (size_t)desc->influence_count * sw__joint_size(jf), 0, &joint_bytes) &&
-              sw__mul_add(n, (size_t)desc->influence_count * sw__weight_size(wf), 0, &weight_bytes);
+    *out = (sw__mesh_sizes){0};
+    bool ok = sw__mul_add(n, floats_per_vertex * 4, 0, &out->rest_bytes) &&
+              sw__mul_add(n, (size_t)desc->influence_count * sw__joint_size(jf), 0, &out->joint_bytes) &&
+              sw__mul_add(n, (size_t)desc->influence_count * sw__weight_size(wf), 0, &out->weight_bytes);
     for (size_t t = 0; ok && t < desc->target_count; t++) {
         const sw_gpu_morph_target* tg = &desc->targets[t];
         size_t streams = (tg->positions ? 1u : 0u) + (tg->normals && desc->normals ? 1u : 0u) +
                          (tg->tangents && desc->tangents ? 1u : 0u);
-        ok = sw__mul_add(n, 3 * streams, delta_floats, &delta_floats);
+        ok = sw__mul_add(n, 3 * streams, out->delta_floats, &out->delta_floats);
     }
-    size_t influence_bytes = sw__align4(joint_bytes) + sw__align4(weight_bytes);
-    if (!ok || rest_bytes > limit || influence_bytes > limit || delta_floats > limit / 4)
+    out->influence_bytes = sw__align4(out->joint_bytes) + sw__align4(out->weight_bytes);
+    if (!ok || out->rest_bytes > limit || out->influence_bytes > limit || out->delta_floats > limit / 4)
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
                            "mesh of %zu vertices is larger than the GPU's %zu-byte storage buffers", n, limit);
+    return SW_OK;
+}
 
-    sw_gpu_mesh* mesh = (sw_gpu_mesh*)sw__calloc(1, sizeof *mesh);
-    if (!mesh) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU mesh");
-    mesh->vertex_count = n;
-    mesh->influence_count = desc->influence_count;
-    mesh->joint_format = jf;
-    mesh->weight_format = wf;
-    mesh->normals = desc->normals != NULL;
-    mesh->tangents = desc->tangents != NULL;
-    mesh->target_count = desc->target_count;
-    mesh->rest_normals = mesh->rest_tangents = SW__NONE;
-
-    /* Bind pose. */
+/* Bind pose (positions | normals | tangents), then the influences in their
+   own formats: joints, then weights from a word boundary. */
+static void sw__mesh_upload_rest(sw_gpu_mesh* mesh, const sw_gpu_mesh_desc* desc, const sw__mesh_sizes* sizes) {
+    const size_t n = desc->vertex_count;
     glGenBuffers(1, &mesh->rest);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, mesh->rest);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)rest_bytes, NULL, GL_STATIC_DRAW);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)sizes->rest_bytes, NULL, GL_STATIC_DRAW);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(n * 12), desc->positions);
     size_t at = n * 3;
     if (desc->normals) {
@@ -360,46 +340,46 @@ sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mes
         mesh->rest_tangents = (uint32_t)at;
         glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(at * 4), (GLsizeiptr)(n * 16), desc->tangents);
     }
-
-    /* Influences in their own formats: joints, then weights from a word boundary. */
     glGenBuffers(1, &mesh->influences);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, mesh->influences);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(influence_bytes ? influence_bytes : 4), NULL, GL_STATIC_DRAW);
-    mesh->weights_word = (uint32_t)(sw__align4(joint_bytes) / 4);
-    if (joint_bytes) {
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)joint_bytes, desc->joints);
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)sw__align4(joint_bytes), (GLsizeiptr)weight_bytes,
-                        desc->weights);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(sizes->influence_bytes ? sizes->influence_bytes : 4), NULL,
+                 GL_STATIC_DRAW);
+    mesh->weights_word = (uint32_t)(sw__align4(sizes->joint_bytes) / 4);
+    if (sizes->joint_bytes) {
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)sizes->joint_bytes, desc->joints);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)sw__align4(sizes->joint_bytes),
+                        (GLsizeiptr)sizes->weight_bytes, desc->weights);
     }
+}
 
-    /* Morph deltas, dense, target after target. */
-    if (desc->target_count > 0) {
-        mesh->target_offsets = (uint32_t*)sw__malloc(desc->target_count * 3 * sizeof(uint32_t));
-        if (!mesh->target_offsets) {
-            sw_gpu_mesh_destroy(mesh);
-            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for morph target offsets");
-        }
-        glGenBuffers(1, &mesh->deltas);
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, mesh->deltas);
-        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(delta_floats ? delta_floats * 4 : 4), NULL,
-                     GL_STATIC_DRAW);
-        size_t offset = 0;
-        for (size_t t = 0; t < desc->target_count; t++) {
-            const sw_gpu_morph_target* tg = &desc->targets[t];
-            const float* streams[3] = {tg->positions, desc->normals ? tg->normals : NULL,
-                                       desc->tangents ? tg->tangents : NULL};
-            for (int s = 0; s < 3; s++) {
-                mesh->target_offsets[3 * t + (size_t)s] = streams[s] ? (uint32_t)offset : SW__NONE;
-                if (!streams[s]) continue;
-                glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(offset * 4), (GLsizeiptr)(n * 12), streams[s]);
-                offset += n * 3;
-            }
+/* Morph deltas, dense, target after target. */
+static sw_result sw__mesh_upload_targets(sw_gpu_mesh* mesh, const sw_gpu_mesh_desc* desc, size_t delta_floats,
+                                         sw_diag* diag) {
+    if (desc->target_count == 0) return SW_OK;
+    const size_t n = desc->vertex_count;
+    mesh->target_offsets = (uint32_t*)sw__malloc(desc->target_count * 3 * sizeof(uint32_t));
+    if (!mesh->target_offsets)
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for morph target offsets");
+    glGenBuffers(1, &mesh->deltas);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, mesh->deltas);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(delta_floats ? delta_floats * 4 : 4), NULL, GL_STATIC_DRAW);
+    size_t offset = 0;
+    for (size_t t = 0; t < desc->target_count; t++) {
+        const sw_gpu_morph_target* tg = &desc->targets[t];
+        const float* streams[3] = {tg->positions, desc->normals ? tg->normals : NULL,
+                                   desc->tangents ? tg->tangents : NULL};
+        for (int s = 0; s < 3; s++) {
+            mesh->target_offsets[3 * t + (size_t)s] = streams[s] ? (uint32_t)offset : SW__NONE;
+            if (!streams[s]) continue;
+            glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(offset * 4), (GLsizeiptr)(n * 12), streams[s]);
+            offset += n * 3;
         }
     }
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    mesh->bytes = rest_bytes + influence_bytes + delta_floats * 4;
+    return SW_OK;
+}
 
-    /* The vertex-shader path's attributes (SW_SKIN_ATTR_*, shaders/skin.vert). */
+/* The vertex-shader path's attributes (SW_SKIN_ATTR_*, shaders/skin.vert). */
+static void sw__mesh_vertex_array(sw_gpu_mesh* mesh) {
     glGenVertexArrays(1, &mesh->vao);
     glBindVertexArray(mesh->vao);
     glBindBuffer(GL_ARRAY_BUFFER, mesh->rest);
@@ -417,6 +397,8 @@ sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mes
     }
     if (mesh->influence_count > 0) {
         const int k = mesh->influence_count;
+        const sw_joint_format jf = mesh->joint_format;
+        const sw_weight_format wf = mesh->weight_format;
         const size_t js = sw__joint_size(jf), ws = sw__weight_size(wf);
         const GLenum joint_type = jf == SW_JOINT_U8 ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT;
         const GLenum weight_type = wf == SW_WEIGHT_U8_NORM    ? GL_UNSIGNED_BYTE
@@ -442,8 +424,49 @@ sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mes
     }
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
 
-    sw_result r = sw_gl_check("uploading a GPU mesh", diag);
+sw_result sw_gpu_mesh_create(const sw_gpu_mesh_desc* desc, sw_gpu_mesh** out_mesh, sw_diag* diag) {
+    if (!out_mesh) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "out_mesh is NULL");
+    *out_mesh = NULL;
+    if (!desc || !desc->positions) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "mesh without positions");
+    if (desc->vertex_count == 0) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "mesh with no vertices");
+    if (desc->influence_count < 0 || desc->influence_count > SW_MAX_INFLUENCES)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "influence count %d is outside 0..%d",
+                           desc->influence_count, SW_MAX_INFLUENCES);
+    if (desc->influence_count > 0 && (!desc->joints || !desc->weights))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "skinned mesh without joints or weights");
+    if (desc->target_count > 0 && !desc->targets)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu morph targets but no target array",
+                           desc->target_count);
+    if (desc->target_count > SIZE_MAX / (3 * sizeof(uint32_t)))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu morph targets is too many", desc->target_count);
+
+    const sw_joint_format jf = desc->joint_format == SW_JOINT_FORMAT_DEFAULT ? SW_JOINT_U16 : desc->joint_format;
+    const sw_weight_format wf =
+        desc->weight_format == SW_WEIGHT_FORMAT_DEFAULT ? SW_WEIGHT_F32 : desc->weight_format;
+    sw__mesh_sizes sizes;
+    sw_result r = sw__mesh_sizes_of(desc, jf, wf, &sizes, diag);
+    if (r != SW_OK) return r;
+
+    sw_gpu_mesh* mesh = (sw_gpu_mesh*)sw__calloc(1, sizeof *mesh);
+    if (!mesh) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a GPU mesh");
+    mesh->vertex_count = desc->vertex_count;
+    mesh->influence_count = desc->influence_count;
+    mesh->joint_format = jf;
+    mesh->weight_format = wf;
+    mesh->normals = desc->normals != NULL;
+    mesh->tangents = desc->tangents != NULL;
+    mesh->target_count = desc->target_count;
+    mesh->rest_normals = mesh->rest_tangents = SW__NONE;
+    sw__mesh_upload_rest(mesh, desc, &sizes);
+    r = sw__mesh_upload_targets(mesh, desc, sizes.delta_floats, diag);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (r == SW_OK) {
+        mesh->bytes = sizes.rest_bytes + sizes.influence_bytes + sizes.delta_floats * 4;
+        sw__mesh_vertex_array(mesh);
+        r = sw_gl_check("uploading a GPU mesh", diag);
+    }
     if (r != SW_OK) {
         sw_gpu_mesh_destroy(mesh);
         return r;
@@ -478,10 +501,10 @@ struct sw_gpu_palette {
 
 sw_result sw_gpu_palette_create(sw_gpu_skinner* skinner, size_t joint_count, sw_gpu_palette** out_palette,
                                 sw_diag* diag) {
-    return sw_gpu_palette_create_instances(skinner, joint_count, 1, out_palette, diag);
+    return sw_gpu_palette_create_crowd(skinner, joint_count, 1, out_palette, diag);
 }
 
-sw_result sw_gpu_palette_create_instances(sw_gpu_skinner* skinner, size_t joint_count, size_t instance_count,
+sw_result sw_gpu_palette_create_crowd(sw_gpu_skinner* skinner, size_t joint_count, size_t instance_count,
                                           sw_gpu_palette** out_palette, sw_diag* diag) {
     if (!out_palette || !skinner) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL skinner or out_palette");
     *out_palette = NULL;
@@ -582,10 +605,10 @@ struct sw_gpu_instance {
 };
 
 sw_result sw_gpu_instance_create(const sw_gpu_mesh* mesh, sw_gpu_instance** out_instance, sw_diag* diag) {
-    return sw_gpu_instance_create_instances(mesh, 1, out_instance, diag);
+    return sw_gpu_instance_create_crowd(mesh, 1, out_instance, diag);
 }
 
-sw_result sw_gpu_instance_create_instances(const sw_gpu_mesh* mesh, size_t instance_count,
+sw_result sw_gpu_instance_create_crowd(const sw_gpu_mesh* mesh, size_t instance_count,
                                            sw_gpu_instance** out_instance, sw_diag* diag) {
     if (!out_instance || !mesh) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL mesh or out_instance");
     *out_instance = NULL;

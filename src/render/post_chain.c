@@ -133,13 +133,13 @@ void sw__post_chain_destroy(sw__post_chain* c) {
 }
 
 static bool sw__post_taa_on(const sw_render_frame* f) {
-    return f->view == SW_RENDER_VIEW_SHADED && (f->aa & SW_RENDER_AA_TAA);
+    return f->debug.view == SW_RENDER_VIEW_SHADED && (f->post.aa & SW_RENDER_AA_TAA);
 }
 
 void sw__post_chain_jitter(const sw__post_chain* c, const sw_render_frame* f, float vp[16], float previous_vp[16]) {
     if (!c || !sw__post_taa_on(f)) return;
     float j[2];
-    sw__taa_jitter(f->frame_index, SW_POST_TAA_PHASES, j);
+    sw__taa_jitter(f->post.frame_index, SW_POST_TAA_PHASES, j);
     /* clip.xy += (2j / size)·clip.w: an NDC shift of j pixels, whatever the projection. */
     const float tx = 2.0f * j[0] / (float)c->width, ty = 2.0f * j[1] / (float)c->height;
     float* matrices[2] = {vp, previous_vp};
@@ -260,7 +260,7 @@ static sw_result sw__taa(sw__post_chain* c, const sw_render_frame* f, const sw__
     glViewport(0, 0, c->width, c->height);
     glUseProgram(c->p_taa);
     float j[2];
-    sw__taa_jitter(f->frame_index, SW_POST_TAA_PHASES, j);
+    sw__taa_jitter(f->post.frame_index, SW_POST_TAA_PHASES, j);
     glUniform2f(SW_TAA_LOC_JITTER, j[0], j[1]);
     glUniform1f(SW_TAA_LOC_SHARPNESS, SW_POST_TAA_SHARPNESS);
     glUniform3f(SW_TAA_LOC_ACCUMULATION, SW_POST_TAA_CAP_STILL, SW_POST_TAA_CAP_MOVING, SW_POST_TAA_MOVING_PIXELS);
@@ -284,21 +284,21 @@ sw_result sw__post_chain_run(sw__post_chain* c, const sw_render_frame* f, const 
     glDisable(GL_BLEND);
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_CULL_FACE);
-    const bool shaded = f->view == SW_RENDER_VIEW_SHADED;
-    const bool edge = shaded && (f->aa & SW_RENDER_AA_EDGE), taa = sw__post_taa_on(f);
+    const bool shaded = f->debug.view == SW_RENDER_VIEW_SHADED;
+    const bool edge = shaded && (f->post.aa & SW_RENDER_AA_EDGE), taa = sw__post_taa_on(f);
     GLuint hdr = in->hdr;
-    if (shaded && f->motion_blur) {
+    if (shaded && f->post.motion_blur) {
         sw__motion_blur(c, in);
         hdr = c->t_blurred;
     }
     float bloom = 0.0f;
-    if (shaded && f->bloom && c->bloom_levels > 0) {
+    if (shaded && f->post.bloom && c->bloom_levels > 0) {
         sw__bloom(c, in, hdr);
         bloom = SW_POST_BLOOM_STRENGTH;
     }
     /* Display mapping (or a debug view), into the image unless AA follows. */
     glUseProgram(c->p_display);
-    glUniform1i(SW_POST_LOC_VIEW, (int)f->view);
+    glUniform1i(SW_POST_LOC_VIEW, (int)f->debug.view);
     glUniform1f(SW_POST_LOC_EXPOSURE, 1.0f);
     glUniform1f(SW_POST_LOC_MOTION_SCALE, 20.0f);
     glUniform1f(SW_POST_LOC_BLOOM_STRENGTH, bloom);

@@ -3,7 +3,8 @@
    on the HDR target, display mapping (ACES fit, sRGB), edge AA and TAA on
    display-referred values, into the renderer's RGBA8 image. renderer.c
    owns the G-buffer and hands its targets over; the chain owns its own
-   targets, programs and the TAA history kept between frames. Not a public
+   targets, programs and the TAA history kept between frames, made with
+   gl_objects.h (it calls nothing else of the renderer's). Not a public
    header; every function needs the GL context current. */
 #ifndef SINEW_RENDER_POST_CHAIN_H
 #define SINEW_RENDER_POST_CHAIN_H
@@ -11,6 +12,7 @@
 #include <epoxy/gl.h>
 
 #include "sinew/render.h"
+#include "gl_objects.h"
 
 /* Parameters, the one place they are written (docs/post.md says why). */
 #define SW_POST_BLOOM_THRESHOLD 1.0f      /* linear HDR luminance where bloom starts */
@@ -25,18 +27,6 @@
 #define SW_POST_TAA_MOVING_PIXELS 4.0f
 #define SW_POST_TAA_RETENTION_STEP 0.125f /* retention lost per frame: 8 frames */
 
-/* The post chain's shaders (shaders/, embedded by cmake/embed_shaders.cmake);
-   the renderer lists them too. */
-extern const char sw_shader_fullscreen_vert[];
-extern const char sw_shader_post_frag[];
-extern const char sw_shader_post_velocity_frag[];
-extern const char sw_shader_post_motion_blur_frag[];
-extern const char sw_shader_post_bloom_frag[];
-extern const char sw_shader_post_edges_frag[];
-extern const char sw_shader_post_edge_weights_frag[];
-extern const char sw_shader_post_edge_blend_frag[];
-extern const char sw_shader_post_taa_frag[];
-
 /* The renderer's targets the chain reads, and the image it writes. */
 typedef struct sw__post_inputs {
     GLuint hdr, normal, albedo, classes, motion, depth; /* textures */
@@ -45,13 +35,6 @@ typedef struct sw__post_inputs {
 } sw__post_inputs;
 
 typedef struct sw__post_chain sw__post_chain;
-
-/* The renderer's program builder (renderer.c): `vs` and `fs` with
-   "#version" and render_interface.h before them. */
-sw_result sw__program(const char* vs, const char* fs, const char* name, GLuint* out, sw_diag* diag);
-/* The renderer's texture builder (renderer.c): an immutable w × h 2D
-   texture, one level, `filter` both ways, clamped to the edge; left bound. */
-GLuint sw__texture2d(GLenum internal, int w, int h, GLenum filter);
 
 sw_result sw__post_chain_create(int width, int height, sw__post_chain** out_chain, sw_diag* diag);
 void sw__post_chain_destroy(sw__post_chain* chain);
@@ -64,7 +47,7 @@ void sw__post_chain_jitter(const sw__post_chain* chain, const sw_render_frame* f
                            float previous_view_projection[16]);
 
 /* Runs the chain for a drawn frame into inputs->image. A debug view
-   (frame->view ≠ shaded) only maps the G-buffer to the image and makes the
+   (frame->debug.view ≠ shaded) only maps the G-buffer to the image and makes the
    next TAA frame start over. */
 sw_result sw__post_chain_run(sw__post_chain* chain, const sw_render_frame* frame, const sw__post_inputs* inputs,
                              sw_diag* diag);

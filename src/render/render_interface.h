@@ -1,19 +1,20 @@
-/* The renderer's shader interface: every number that src/render/renderer.c
-   and its shaders (shaders/gbuffer, shadow, fullscreen, lighting, post,
-   lines) must agree on, written once.
+/* The renderer's shader interface: every number that the C files of
+   src/render and its shaders (shaders/gbuffer, toon, material_block,
+   shadow, fullscreen, lighting, post and the post chain's, lines) must
+   agree on, written once.
 
    The rule: a uniform location, texture unit, vertex attribute, fragment
    output, flag bit, class number or view number that both sides use is
    defined here and nowhere else; the C code and the GLSL use the names,
-   never the numbers. This one file is read by both: renderer.c includes
-   it, and the build embeds it unchanged (cmake/embed_shaders.cmake) as the
+   never the numbers. This one file is read by both: the renderer's C files
+   include it, and the build embeds it unchanged (cmake/embed_shaders.cmake) as the
    source string after "#version" of every renderer shader. So it holds
    only comments, the include guard and "#define SW_NAME integer" lines: no
    casts, no u suffixes, no expressions (C sees int, GLSL sees int; GLSL
    converts with uint(SW_NAME) where it needs a uint). embed_shaders.cmake
    rejects any other line; render_test_shader_interface checks that every
    SW_ name a shader uses is defined and that no literal is left in the
-   shaders' layout qualifiers or in renderer.c's GL calls. The public enums
+   shaders' layout qualifiers or in the renderer's GL calls. The public enums
    of sinew/render.h (SW_RENDER_CLASS_*, SW_RENDER_VIEW_*) are checked
    against the values here with _Static_assert in renderer.c.
 
@@ -44,11 +45,9 @@
 
 /* gbuffer.vert, in both programs that use it (0 = off in the G-buffer
    program). On toon draws the tangent attribute (SW_ATTR_TANGENT) holds
-   the skinned outline normal. */
+   the skinned outline normal. The hull's width and the fold mask and set
+   are the material block's. */
 #define SW_GBUFFER_LOC_VERTEX_FLAGS 2    /* int: SW_VERTEX_FLAG_* */
-#define SW_GBUFFER_LOC_OUTLINE 3         /* vec4: width (pixels), max distance, viewport width, height */
-#define SW_GBUFFER_LOC_FOLD_MASK 4       /* int: bit k folds the vertices tagged k */
-#define SW_GBUFFER_LOC_FOLD_UV_SET 5     /* int: the TEXCOORD set holding the tag */
 #define SW_GBUFFER_LOC_FOLD_POINT 6      /* vec3: where folded vertices go (world) */
 /* gbuffer.vert: crowds (sw_render_frame.crowd_count). An instanced draw
    reads instance gl_InstanceID's skinned vertex from the crowd's output
@@ -73,9 +72,9 @@
 #define SW_TOON_UNIT_MATCAP 11
 #define SW_TOON_UNIT_COUNT 12
 
-/* toon.frag: uniform locations (it also reads SW_GBUFFER_LOC_BASE_COLOR,
-   _EMISSIVE, _NORMAL_SCALE, _ALPHA_CUTOFF, _FLAGS, _UV_TRANSFORM, _UV_SET). */
-#define SW_TOON_LOC_KIND 40              /* int: SW_TOON_KIND_* */
+/* toon.frag: uniform locations of what changes per frame or per draw (it
+   also reads SW_GBUFFER_LOC_FLAGS); the material's values are the
+   material block's. */
 #define SW_TOON_LOC_FLAGS 41             /* int: SW_TOON_FLAG_* */
 #define SW_TOON_LOC_LIGHT_DIRECTION 42   /* vec3, towards the light */
 #define SW_TOON_LOC_LIGHT_COLOR 43       /* vec3 */
@@ -85,25 +84,10 @@
 #define SW_TOON_LOC_LIGHT_VIEW_PROJECTION 47 /* mat4 */
 #define SW_TOON_LOC_SHADOW_TEXEL 48      /* float */
 #define SW_TOON_LOC_NIGHT_TIME 49        /* vec2: night (0 or 1), time (seconds) */
-#define SW_TOON_LOC_SHADOW_AREA 50       /* vec4: light area, ramp width, detail gate, fade */
-#define SW_TOON_LOC_UV_SETS 51           /* ivec4: TEXCOORD set of control, detail, face SDF, rim mask */
-#define SW_TOON_LOC_UV_ANIMATION 52      /* vec3: scroll u, v (per second), rotation (rad/s) */
-#define SW_TOON_LOC_GLINT 53             /* vec4[2]: grid, spot scale, phase rate, active width; 53..54 */
-#define SW_TOON_LOC_GLINT_PARAMS 55      /* vec4[2]: intensity, luma lerp, camera scale, 0; 55..56 */
-#define SW_TOON_LOC_GLINT_COLOR 57       /* vec3[2]; 57..58 */
-#define SW_TOON_LOC_GLINT_COUNT 59       /* int: 0..2 */
-#define SW_TOON_LOC_HAIR_BAND 60         /* vec4[2]: exponent, lower, upper, intensity; 60..61 */
-#define SW_TOON_LOC_HAIR_BAND_COLOR 62   /* vec3[2]; 62..63 */
-#define SW_TOON_LOC_VIEW_LIFT 64         /* float */
-#define SW_TOON_LOC_RIM_COLOR 65         /* vec3 */
-#define SW_TOON_LOC_RIM 66               /* vec3: width, power, lift */
 #define SW_TOON_LOC_HEAD_RIGHT 67        /* vec3: the head joint's axes (world, unit) */
 #define SW_TOON_LOC_HEAD_UP 68
 #define SW_TOON_LOC_HEAD_FORWARD 69
-#define SW_TOON_LOC_FACE 70              /* vec2: SDF steepness, offset */
-#define SW_TOON_LOC_OUTLINE_COLOR 71     /* vec3 */
 #define SW_TOON_LOC_AMBIENT 72           /* float: the hemisphere ambient's scale */
-#define SW_TOON_LOC_IRIS 73              /* vec3: matcap mix, parallax height, iris radius (eye kind) */
 
 /* toon.frag: the material kinds (sw_toon_kind of sinew/toon.h). */
 #define SW_TOON_KIND_BODY 0
@@ -190,7 +174,7 @@
 
 /* ---- G-buffer pass: material texture slots ---- */
 /* Slot i is texture unit i, sampler binding i, and entry i of the
-   u_uv_transform and u_uv_set arrays. */
+   material block's u_uv_transform and u_uv_set arrays. */
 #define SW_MATERIAL_SLOT_BASE_COLOR 0
 #define SW_MATERIAL_SLOT_NORMAL 1
 #define SW_MATERIAL_SLOT_METALLIC_ROUGHNESS 2
@@ -198,22 +182,21 @@
 #define SW_MATERIAL_SLOT_EMISSIVE 4
 #define SW_MATERIAL_SLOT_COUNT 5
 
+/* ---- G-buffer and toon passes: the material block ---- */
+/* Uniform block binding (std140) of the Material block
+   (shaders/material_block.glsl): one uniform buffer per material, made
+   when the scene is set (material.c); a draw binds its material's. */
+#define SW_MATERIAL_BLOCK 0
+/* Entries of its u_uv_transform and u_uv_set arrays: the material slots
+   (SW_MATERIAL_SLOT_*), then the toon pass's normal map (the toon normal
+   texture where the toon data names one, else the core one). */
+#define SW_MATERIAL_UV_TOON_NORMAL 5
+#define SW_MATERIAL_UV_COUNT 6
+
 /* ---- G-buffer pass: uniform locations ---- */
 #define SW_GBUFFER_LOC_VIEW_PROJECTION 0          /* mat4 */
 #define SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION 1 /* mat4 */
-#define SW_GBUFFER_LOC_BASE_COLOR 10              /* vec4 */
-#define SW_GBUFFER_LOC_EMISSIVE 11                /* vec3 */
-#define SW_GBUFFER_LOC_METALLIC_ROUGHNESS 12      /* vec2 */
-#define SW_GBUFFER_LOC_OCCLUSION_STRENGTH 13      /* float */
-#define SW_GBUFFER_LOC_NORMAL_SCALE 14            /* float */
-#define SW_GBUFFER_LOC_ALPHA_CUTOFF 15            /* float, < 0: opaque */
-#define SW_GBUFFER_LOC_CLASS 16                   /* uint: SW_CLASS_* */
-#define SW_GBUFFER_LOC_FLAGS 17                   /* int: SW_GBUFFER_FLAG_* */
-/* mat3[SW_MATERIAL_SLOT_COUNT]: KHR_texture_transform per slot (column-
-   major 2D affine); takes locations 20..24. */
-#define SW_GBUFFER_LOC_UV_TRANSFORM 20
-/* int[SW_MATERIAL_SLOT_COUNT]: the TEXCOORD set per slot; 25..29. */
-#define SW_GBUFFER_LOC_UV_SET 25
+#define SW_GBUFFER_LOC_FLAGS 17                   /* int: SW_GBUFFER_FLAG_* (frame, primitive and material bits) */
 
 /* ---- G-buffer pass: bits of SW_GBUFFER_LOC_FLAGS ---- */
 #define SW_GBUFFER_FLAG_NORMALS 1        /* the mesh has normals (else face normals) */

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     dump_state state = {argv[1], 0, 0};
-    sw_gpu_shader_variants(write_variant, &state);
+    sw_gpu_shader_sources(write_variant, &state);
     sw_render_shader_sources(write_variant, &state);
     printf("%d shaders written\n", state.written);
     return state.failed || state.written == 0 ? 1 : 0;

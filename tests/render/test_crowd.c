@@ -1,4 +1,4 @@
-/* Crowds on the GPU (sinew/gpu.h "Crowds", sw_render_frame.crowd_count):
+/* Crowds on the GPU (sinew/gpu.h "Crowds", sw_render_frame.crowd.count):
      - one compute dispatch over N instances with different poses gives,
        instance by instance, what N single-instance dispatches give (within
        1e-6; positions, normals, tangents; LBS and DQS), and a placement
@@ -18,6 +18,7 @@
 #include "gl_harness.h"
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/render.h"
 
 #define COPIES 4
@@ -152,9 +153,9 @@ static void test_dispatch_equals_single(void) {
     sw_gpu_palette* one = NULL;
     sw_gpu_palette* three = NULL;
     SW_CHECK(sw_gpu_mesh_create(&md, &mesh, &d) == SW_OK);
-    SW_CHECK(sw_gpu_instance_create_instances(mesh, 3, &instance, &d) == SW_OK);
+    SW_CHECK(sw_gpu_instance_create_crowd(mesh, 3, &instance, &d) == SW_OK);
     SW_CHECK(sw_gpu_palette_create(skinner, 64, &one, &d) == SW_OK);
-    SW_CHECK(sw_gpu_palette_create_instances(skinner, 64, 3, &three, &d) == SW_OK);
+    SW_CHECK(sw_gpu_palette_create_crowd(skinner, 64, 3, &three, &d) == SW_OK);
     sw_mat34 identity[3 * 64];
     for (int j = 0; j < 3 * 64; j++) identity[j] = sw_mat34_identity();
     SW_CHECK(sw_gpu_palette_update(one, identity, NULL, NULL, &d) == SW_OK);
@@ -203,11 +204,14 @@ static void test_renderer_crowd(void) {
     sw_diag d;
     sw_renderer* r = NULL;
     static picture single, stacked, grid, again;
+    sw_material_set materials = {0};
     SW_CHECK(sw_renderer_create(&(sw_renderer_desc){.width = W, .height = H, .shadow_map_size = 256}, &r, &d) == SW_OK);
-    if (!r || sw_renderer_set_scene(r, g_demo, &d) != SW_OK) {
+    if (!r || sw_material_set_read(g_demo, &materials, &d) != SW_OK ||
+        sw_renderer_set_scene(r, g_demo, &materials, &d) != SW_OK) {
         fprintf(stderr, "  renderer: %s\n", d.message);
         SW_CHECK(0);
         sw_renderer_destroy(r);
+        sw_material_set_free(&materials);
         return;
     }
     /* One box for all pictures: a 2 × 2 grid 1.2 m apart around the character. */
@@ -217,14 +221,17 @@ static void test_renderer_crowd(void) {
     sw_renderer_set_scene_box(r, lo, hi);
     sw_camera camera;
     sw_camera_frame_bounds(lo, hi, 25.0f, 20.0f, (float)W / H, &camera);
-    sw_render_frame frame = {.pose = &g_poses[0], .camera = camera, .previous_camera = camera, .first_frame = true,
-                             .style = SW_RENDER_STYLE_AUTO};
+    sw_render_frame frame = {.pose = &g_poses[0], .camera.current = camera, .camera.previous = camera, .first_frame = true,
+                             .shading.style = SW_RENDER_STYLE_AUTO};
     bool ok = draw(r, &frame, &single);
 
     /* Two copies at the same pose, at the same place: the same picture. */
     const sw_pose* same[2] = {&g_poses[0], &g_poses[0]};
     sw_render_frame crowd = frame;
-    crowd.crowd_count = 2, crowd.crowd_poses = same;
+    crowd.crowd.count = 2, crowd.crowd.poses = same;
+    /* The crowd's GPU objects are made before its frames, never by a draw. */
+    SW_CHECK(sw_renderer_draw(r, &crowd, &d) == SW_ERR_INVALID_ARGUMENT);
+    SW_CHECK(sw_renderer_set_crowd(r, 2, &d) == SW_OK);
     ok = ok && draw(r, &crowd, &stacked);
     if (ok) {
         int worst = 0;
@@ -244,7 +251,8 @@ static void test_renderer_crowd(void) {
         poses[i] = &g_poses[i];
         placements[i] = sw_mat34_translation(sw_vec3_make(1.2f * (float)(i % 2), 0.0f, 1.2f * (float)(i / 2)));
     }
-    crowd.crowd_count = COPIES, crowd.crowd_poses = poses, crowd.crowd_placements = placements;
+    crowd.crowd.count = COPIES, crowd.crowd.poses = poses, crowd.crowd.placements = placements;
+    SW_CHECK(sw_renderer_set_crowd(r, COPIES, &d) == SW_OK);
     ok = ok && draw(r, &crowd, &grid) && draw(r, &crowd, &again);
     if (ok) {
         size_t one = character_pixels(&single), four = character_pixels(&grid);
@@ -257,10 +265,11 @@ static void test_renderer_crowd(void) {
         SW_CHECK(st.skin.dispatched > 0);
     }
     /* A crowd without poses is refused. */
-    crowd.crowd_poses = NULL;
+    crowd.crowd.poses = NULL;
     SW_CHECK(sw_renderer_draw(r, &crowd, &d) == SW_ERR_INVALID_ARGUMENT);
     SW_CHECK(ok);
     sw_renderer_destroy(r);
+    sw_material_set_free(&materials);
 }
 
 int main(void) {

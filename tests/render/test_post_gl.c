@@ -71,7 +71,7 @@ static void test_bloom_and_motion_blur(void) {
     SW_CHECK(plain && image);
     if (plain && image) {
         draw(g_small, (sw_render_frame){.first_frame = true}, plain);
-        draw(g_small, (sw_render_frame){.first_frame = true, .bloom = true}, image);
+        draw(g_small, (sw_render_frame){.first_frame = true, .post.bloom = true}, image);
         int darker = 0;
         long brighter = 0;
         for (size_t i = 0; i < count * 4; i++) {
@@ -81,13 +81,13 @@ static void test_bloom_and_motion_blur(void) {
         printf("  bloom brightened %ld channel values, darkened %d\n", brighter, darker);
         SW_CHECK(darker == 0 && brighter > 0);
         /* No motion (a first frame): the blur leaves every pixel alone. */
-        draw(g_small, (sw_render_frame){.first_frame = true, .motion_blur = true}, image);
+        draw(g_small, (sw_render_frame){.first_frame = true, .post.motion_blur = true}, image);
         SW_CHECK(memcmp(image, plain, count * 4) == 0);
         /* A panning camera: it does blur. */
         sw_camera moved = g_camera;
         moved.eye[0] += 0.1f, moved.target[0] += 0.1f;
-        draw(g_small, (sw_render_frame){.camera = moved, .previous_camera = g_camera}, plain);
-        draw(g_small, (sw_render_frame){.camera = moved, .previous_camera = g_camera, .motion_blur = true}, image);
+        draw(g_small, (sw_render_frame){.camera.current = moved, .camera.previous = g_camera}, plain);
+        draw(g_small, (sw_render_frame){.camera.current = moved, .camera.previous = g_camera, .post.motion_blur = true}, image);
         SW_CHECK(memcmp(image, plain, count * 4) != 0);
     }
     free(plain), free(image);
@@ -105,9 +105,9 @@ static void test_deterministic(void) {
                 sw_camera c = g_camera;
                 c.eye[0] += 0.02f * (float)f, c.target[0] += 0.02f * (float)f;
                 pose_at(0.1f * (float)f);
-                draw(g_small, (sw_render_frame){.camera = c, .previous_camera = previous, .first_frame = f == 0,
-                                                .aa = SW_RENDER_AA_EDGE_TAA, .bloom = true, .motion_blur = true,
-                                                .frame_index = (uint32_t)f}, out[run]);
+                draw(g_small, (sw_render_frame){.camera.current = c, .camera.previous = previous, .first_frame = f == 0,
+                                                .post.aa = SW_RENDER_AA_EDGE_TAA, .post.bloom = true, .post.motion_blur = true,
+                                                .post.frame_index = (uint32_t)f}, out[run]);
                 previous = c;
             }
         }

@@ -12,6 +12,7 @@
 #include "gl_harness.h"
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/pose.h"
 #include "sinew/render.h"
 
@@ -19,6 +20,7 @@ enum { N = 128, SS = 4 };
 
 static sw_gl_context* g_context;
 static sw_model* g_asset;
+static sw_material_set g_materials; /* g_asset's, read by load_demo */
 static void* g_pose_memory;
 static sw_pose g_pose;
 static int g_walk = -1;
@@ -33,6 +35,7 @@ static inline bool load_demo(void) {
     bool ok = sw_demo_character_glb(&glb, &size, &d) == SW_OK &&
               sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &g_asset, &d) == SW_OK;
     sw_demo_character_glb_free(glb);
+    ok = ok && sw_material_set_read(g_asset, &g_materials, &d) == SW_OK;
     if (!ok) {
         fprintf(stderr, "  demo: %s\n", d.message);
         return false;
@@ -56,7 +59,7 @@ static inline sw_renderer* make_renderer(int size) {
     sw_renderer* r = NULL;
     sw_diag d = {0};
     sw_renderer_desc desc = {.width = size, .height = size, .shadow_map_size = 512};
-    if (sw_renderer_create(&desc, &r, &d) != SW_OK || sw_renderer_set_scene(r, g_asset, &d) != SW_OK) {
+    if (sw_renderer_create(&desc, &r, &d) != SW_OK || sw_renderer_set_scene(r, g_asset, &g_materials, &d) != SW_OK) {
         fprintf(stderr, "  renderer: %s\n", d.message);
         sw_renderer_destroy(r);
         return NULL;
@@ -68,8 +71,8 @@ static inline sw_renderer* make_renderer(int size) {
 static inline bool draw(sw_renderer* r, sw_render_frame f, uint8_t* out) {
     sw_diag d = {0};
     f.pose = &g_pose;
-    if (f.camera.fov_y == 0.0f) f.camera = g_camera;
-    if (f.previous_camera.fov_y == 0.0f) f.previous_camera = f.camera;
+    if (f.camera.current.fov_y == 0.0f) f.camera.current = g_camera;
+    if (f.camera.previous.fov_y == 0.0f) f.camera.previous = f.camera.current;
     bool ok = sw_renderer_draw(r, &f, &d) == SW_OK && (!out || sw_renderer_read_image(r, out, &d) == SW_OK);
     if (!ok) fprintf(stderr, "  draw: %s\n", d.message);
     SW_CHECK(ok);
@@ -81,9 +84,9 @@ static inline bool draw(sw_renderer* r, sw_render_frame f, uint8_t* out) {
 static inline bool still(sw_renderer* r, sw_render_aa aa, uint8_t* out) {
     uint32_t warm = (aa & SW_RENDER_AA_TAA) ? SW_RENDER_TAA_WARM_UP : 0;
     for (uint32_t i = 0; i < warm; i++)
-        if (!draw(r, (sw_render_frame){.aa = aa, .style = g_style, .first_frame = i == 0, .frame_index = i}, NULL))
+        if (!draw(r, (sw_render_frame){.post.aa = aa, .shading.style = g_style, .first_frame = i == 0, .post.frame_index = i}, NULL))
             return false;
-    return draw(r, (sw_render_frame){.aa = aa, .style = g_style, .first_frame = warm == 0, .frame_index = warm}, out);
+    return draw(r, (sw_render_frame){.post.aa = aa, .shading.style = g_style, .first_frame = warm == 0, .post.frame_index = warm}, out);
 }
 
 static inline bool is_character(uint8_t cls) {

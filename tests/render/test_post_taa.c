@@ -25,10 +25,10 @@ static double shimmer(sw_render_aa aa, int frames) {
     uint32_t warm = (aa & SW_RENDER_AA_TAA) ? 2 * SW_RENDER_TAA_WARM_UP : 0;
     if (previous && image && classes && mask && mask2) {
         pose_at(0.2f);
-        for (uint32_t i = 0; i < warm; i++) draw(g_small, (sw_render_frame){.aa = aa, .first_frame = i == 0, .frame_index = i}, NULL);
+        for (uint32_t i = 0; i < warm; i++) draw(g_small, (sw_render_frame){.post.aa = aa, .first_frame = i == 0, .post.frame_index = i}, NULL);
         for (int f = 0; f <= frames; f++) {
             pose_at(0.2f + (float)f / 240.0f); /* a quarter of real speed at 60 fps */
-            draw(g_small, (sw_render_frame){.aa = aa, .first_frame = warm == 0 && f == 0, .frame_index = warm + (uint32_t)f}, image);
+            draw(g_small, (sw_render_frame){.post.aa = aa, .first_frame = warm == 0 && f == 0, .post.frame_index = warm + (uint32_t)f}, image);
             read_classes(g_small, N, classes);
             edge_mask(classes, N, mask2);
             if (f > 0) {
@@ -85,8 +85,8 @@ static void test_no_ghosting(void) {
             }
         SW_CHECK(n > 200);
         /* One frame at B, its motion from A. */
-        draw(g_small, (sw_render_frame){.aa = SW_RENDER_AA_EDGE_TAA, .camera = b, .previous_camera = a,
-                                        .frame_index = SW_RENDER_TAA_WARM_UP + 1}, image);
+        draw(g_small, (sw_render_frame){.post.aa = SW_RENDER_AA_EDGE_TAA, .camera.current = b, .camera.previous = a,
+                                        .post.frame_index = SW_RENDER_TAA_WARM_UP + 1}, image);
         int worst = 0, was = 0;
         for (size_t i = 0; i < count; i++)
             for (int c = 0; vacated[i] && c < 3; c++) {
@@ -118,7 +118,7 @@ static void test_accumulation(void) {
         double early = 0.0, late = 0.0;
         const int frames = 24;
         for (int f = 0; f < frames; f++) {
-            draw(g_small, (sw_render_frame){.aa = SW_RENDER_AA_TAA, .first_frame = f == 0, .frame_index = (uint32_t)f}, image);
+            draw(g_small, (sw_render_frame){.post.aa = SW_RENDER_AA_TAA, .first_frame = f == 0, .post.frame_index = (uint32_t)f}, image);
             double change = 0.0;
             for (size_t i = 0; f > 0 && i < count * 4; i++) change += fabs((double)image[i] - (double)previous[i]);
             change /= (double)(count * 3);
@@ -144,8 +144,8 @@ static void test_accumulation(void) {
             SW_CHECK(sw_renderer_scene_bounds(g_small, &g_pose, lo, hi, &d) == SW_OK);
             sw_camera c;
             sw_camera_frame_bounds(lo, hi, 25.0f + 6.0f * (float)f, 10.0f, 1.0f, &c);
-            draw(g_small, (sw_render_frame){.aa = SW_RENDER_AA_TAA, .camera = c, .previous_camera = previous_camera,
-                                            .frame_index = (uint32_t)(frames + f)}, NULL);
+            draw(g_small, (sw_render_frame){.post.aa = SW_RENDER_AA_TAA, .camera.current = c, .camera.previous = previous_camera,
+                                            .post.frame_index = (uint32_t)(frames + f)}, NULL);
             previous_camera = c;
         }
         SW_CHECK(sw_renderer_read_taa_state(g_small, state, &d) == SW_OK);

@@ -11,6 +11,7 @@
 #include "gl_harness.h"
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/pose.h"
 #include "sinew/render.h"
 
@@ -20,6 +21,8 @@ static sw_gl_context* g_context;
 
 typedef struct scene {
     sw_model* asset;
+    sw_material_set materials; /* read by the first renderer_for */
+    bool materials_read;
     void* memory; /* the pose's buffers, NULL until the first scene_pose */
     sw_pose pose;
 } scene;
@@ -49,6 +52,7 @@ static bool scene_load_file(scene* s, const char* relative) {
 }
 
 static void scene_free(scene* s) {
+    sw_material_set_free(&s->materials);
     free(s->memory);
     sw_model_free(s->asset);
 }
@@ -74,11 +78,15 @@ static void scene_pose(scene* s, int clip, float time) {
     SW_CHECK(sw_pose_evaluate(a, clip >= 0 ? &a->animations[clip] : NULL, time, false, &s->pose, &d) == SW_OK);
 }
 
-static sw_renderer* renderer_for(const scene* s) {
+/* A renderer for the scene (its materials read the first time). */
+static sw_renderer* renderer_for(scene* s) {
     sw_renderer* r = NULL;
     sw_diag d = {0};
     sw_renderer_desc desc = {.width = W, .height = H, .shadow_map_size = 512};
-    bool ok = sw_renderer_create(&desc, &r, &d) == SW_OK && sw_renderer_set_scene(r, s->asset, &d) == SW_OK;
+    bool ok = s->materials_read || sw_material_set_read(s->asset, &s->materials, &d) == SW_OK;
+    s->materials_read = ok;
+    ok = ok && sw_renderer_create(&desc, &r, &d) == SW_OK &&
+         sw_renderer_set_scene(r, s->asset, &s->materials, &d) == SW_OK;
     if (!ok) fprintf(stderr, "  renderer: %s\n", d.message);
     SW_CHECK(ok);
     return ok ? r : NULL;
@@ -96,11 +104,11 @@ static sw_camera frame_camera(sw_renderer* r, const scene* s, float azimuth) {
 
 static bool draw(sw_renderer* r, const scene* s, const sw_camera* camera, sw_render_frame extra) {
     extra.pose = &s->pose;
-    extra.camera = *camera;
+    extra.camera.current = *camera;
     /* These checks are about the metallic-roughness classes: the demo's
        toon materials (style auto) are render_test_toon's. */
-    if (extra.style == SW_RENDER_STYLE_AUTO) extra.style = SW_RENDER_STYLE_PBR;
-    if (!extra.first_frame && extra.previous_camera.fov_y == 0.0f) extra.previous_camera = *camera;
+    if (extra.shading.style == SW_RENDER_STYLE_AUTO) extra.shading.style = SW_RENDER_STYLE_PBR;
+    if (!extra.first_frame && extra.camera.previous.fov_y == 0.0f) extra.camera.previous = *camera;
     sw_diag d = {0};
     sw_result res = sw_renderer_draw(r, &extra, &d);
     if (res != SW_OK) fprintf(stderr, "  draw: %s\n", d.message);
@@ -198,10 +206,10 @@ static void test_motion_vectors_reproject(void) {
     float* motion = malloc(sizeof(float) * W * H * 2);
     sw_diag d = {0};
     scene_pose(&s, walk, t0);
-    draw(r, &s, &camera, (sw_render_frame){.view = SW_RENDER_VIEW_UV, .first_frame = true});
+    draw(r, &s, &camera, (sw_render_frame){.debug.view = SW_RENDER_VIEW_UV, .first_frame = true});
     SW_CHECK(sw_renderer_read_image(r, previous, &d) == SW_OK);
     scene_pose(&s, walk, t1);
-    draw(r, &s, &camera, (sw_render_frame){.view = SW_RENDER_VIEW_UV});
+    draw(r, &s, &camera, (sw_render_frame){.debug.view = SW_RENDER_VIEW_UV});
     SW_CHECK(sw_renderer_read_image(r, current, &d) == SW_OK);
     SW_CHECK(sw_renderer_read_motion(r, motion, &d) == SW_OK);
     SW_CHECK(sw_renderer_read_class(r, cls, &d) == SW_OK);
@@ -257,7 +265,7 @@ static void test_motion_of_a_moving_camera(void) {
     sw_camera camera = frame_camera(r, &s, 0.0f), before = camera;
     before.eye[0] -= 0.05f, before.target[0] -= 0.05f; /* the camera moved 5 cm to the right */
     draw(r, &s, &camera, (sw_render_frame){.first_frame = true});
-    draw(r, &s, &camera, (sw_render_frame){.previous_camera = before});
+    draw(r, &s, &camera, (sw_render_frame){.camera.previous = before});
     float* motion = malloc(sizeof(float) * W * H * 2);
     uint8_t* cls = malloc(W * H);
     sw_diag d = {0};
@@ -292,7 +300,7 @@ static void test_split_twist(void) {
     sw_diag d = {0};
     for (int i = 0; i < 3; i++) {
         img[i] = malloc(W * H * 4), cls[i] = malloc(W * H);
-        sw_render_frame f = {.first_frame = true, .split = i == 2, .method = i == 1 ? SW_SKIN_DQS : SW_SKIN_LBS};
+        sw_render_frame f = {.first_frame = true, .debug.split = i == 2, .method = i == 1 ? SW_SKIN_DQS : SW_SKIN_LBS};
         draw(r, &s, &camera, f);
         SW_CHECK(sw_renderer_read_image(r, img[i], &d) == SW_OK);
         SW_CHECK(sw_renderer_read_class(r, cls[i], &d) == SW_OK);
@@ -374,7 +382,7 @@ static void test_debug_views_and_bones(void) {
     const sw_render_view views[4] = {SW_RENDER_VIEW_NORMALS, SW_RENDER_VIEW_MOTION, SW_RENDER_VIEW_UV,
                                      SW_RENDER_VIEW_WEIGHTS};
     for (int v = 0; v < 4; v++) {
-        draw(r, &s, &camera, (sw_render_frame){.first_frame = true, .view = views[v], .weight_joint = hand});
+        draw(r, &s, &camera, (sw_render_frame){.first_frame = true, .debug.view = views[v], .debug.weight_joint = hand});
         SW_CHECK(sw_renderer_read_image(r, view, &d) == SW_OK);
         SW_CHECK(memcmp(view, shaded, W * H * 4) != 0);
     }
@@ -389,11 +397,11 @@ static void test_debug_views_and_bones(void) {
     SW_CHECK(red > 5);
     SW_CHECK(blue > red);
     /* Bones change the image; the weight view of a missing node fails. */
-    draw(r, &s, &camera, (sw_render_frame){.first_frame = true, .bones = true});
+    draw(r, &s, &camera, (sw_render_frame){.first_frame = true, .debug.bones = true});
     SW_CHECK(sw_renderer_read_image(r, view, &d) == SW_OK);
     SW_CHECK(memcmp(view, shaded, W * H * 4) != 0);
-    sw_render_frame bad = {.pose = &s.pose, .camera = camera, .previous_camera = camera,
-                           .view = SW_RENDER_VIEW_WEIGHTS, .weight_joint = 100000};
+    sw_render_frame bad = {.pose = &s.pose, .camera.current = camera, .camera.previous = camera,
+                           .debug.view = SW_RENDER_VIEW_WEIGHTS, .debug.weight_joint = 100000};
     SW_CHECK(sw_renderer_draw(r, &bad, &d) == SW_ERR_INDEX_OUT_OF_RANGE);
     free(shaded), free(view);
     sw_renderer_destroy(r);

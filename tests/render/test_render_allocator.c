@@ -4,7 +4,8 @@
    throughout: every block sinew allocated came back through it, none
    through anything else. The GL driver's own memory is not sinew's and is
    not counted. Skips, saying so, only when no EGL display exists at all.
-   (The scene is set as today's sw_renderer_set_scene takes it: a model.) */
+   The scene's materials are prepared by sinew-import (sw_material_set_read:
+   toon records read, images decoded), counted too. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "base/counting_allocator.h"
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/pose.h"
 #include "sinew/render.h"
 
@@ -33,7 +35,9 @@ static void draw_demo(void) {
     sw_renderer* renderer = NULL;
     ok = ok && sw_renderer_create(&(sw_renderer_desc){.width = W, .height = H, .shadow_map_size = 256}, &renderer,
                                   &d) == SW_OK;
-    ok = ok && sw_renderer_set_scene(renderer, model, &d) == SW_OK;
+    sw_material_set materials = {0};
+    ok = ok && sw_material_set_read(model, &materials, &d) == SW_OK;
+    ok = ok && sw_renderer_set_scene(renderer, model, &materials, &d) == SW_OK;
     sw_pose_sizes sizes = model ? sw_pose_sizes_of(model) : (sw_pose_sizes){0};
     void* memory = aligned_alloc(16, (sw_pose_memory_size(&sizes) + 15) / 16 * 16 + 16); /* the caller's */
     sw_pose pose;
@@ -46,9 +50,9 @@ static void draw_demo(void) {
             ok = sw_pose_evaluate(model, clip, (float)frame / 30.0f, true, &pose, &d) == SW_OK &&
                  sw_renderer_scene_bounds(renderer, &pose, lo, hi, &d) == SW_OK;
             sw_render_frame f = {.pose = &pose, .first_frame = frame == 0};
-            sw_camera_frame_bounds(lo, hi, 20.0f, 10.0f, (float)W / H, &f.camera);
-            f.previous_camera = frame == 0 ? f.camera : previous;
-            previous = f.camera;
+            sw_camera_frame_bounds(lo, hi, 20.0f, 10.0f, (float)W / H, &f.camera.current);
+            f.camera.previous = frame == 0 ? f.camera.current : previous;
+            previous = f.camera.current;
             ok = ok && sw_renderer_draw(renderer, &f, &d) == SW_OK;
         }
     }
@@ -56,6 +60,7 @@ static void draw_demo(void) {
     SW_CHECK(ok);
     free(memory);
     sw_renderer_destroy(renderer);
+    sw_material_set_free(&materials);
     sw_model_free(model);
 }
 

@@ -76,7 +76,7 @@ static void test_stored_positions(void) {
     sw_renderer* r = renderer();
     if (model && r) {
         sw_diag d = {0};
-        SW_CHECK(sw_renderer_set_scene(r, model, &d) == SW_ERR_INVALID_DATA);
+        SW_CHECK(sw_renderer_set_scene(r, model, NULL, &d) == SW_ERR_INVALID_DATA);
         check_message(&d, "vertex 1 lies at -3e+38");
     }
     sw_renderer_destroy(r);
@@ -98,7 +98,7 @@ static void test_not_finite(void) {
         sw_model changed = *model;
         changed.meshes = &mesh;
         sw_diag d = {0};
-        SW_CHECK(sw_renderer_set_scene(r, &changed, &d) == SW_ERR_INVALID_DATA);
+        SW_CHECK(sw_renderer_set_scene(r, &changed, NULL, &d) == SW_ERR_INVALID_DATA);
         check_message(&d, "vertex 1 lies at ");
     }
     sw_renderer_destroy(r);
@@ -115,7 +115,7 @@ static void test_posed_positions(void) {
     if (model && r) {
         sw_diag d = {0};
         float lo[3], hi[3];
-        SW_CHECK(sw_renderer_set_scene(r, model, &d) == SW_OK);
+        SW_CHECK(sw_renderer_set_scene(r, model, NULL, &d) == SW_OK);
         if (pose_at(model, -1, 0.0f, &pose, &memory)) {
             SW_CHECK(sw_renderer_scene_bounds(r, &pose, lo, hi, &d) == SW_OK);
             SW_CHECK_NEAR(hi[1], 2.0, 1e-5);
@@ -126,8 +126,8 @@ static void test_posed_positions(void) {
             check_message(&d, "vertex 2 lies at 2e+07");
             sw_render_frame frame = {.pose = &pose, .first_frame = true};
             sw_camera_frame_bounds((const float[3]){0, 0, 0}, (const float[3]){1, 2, 1}, 0, 10, 4.0f / 3.0f,
-                                   &frame.camera);
-            frame.previous_camera = frame.camera;
+                                   &frame.camera.current);
+            frame.camera.previous = frame.camera.current;
             d = (sw_diag){0};
             SW_CHECK(sw_renderer_draw(r, &frame, &d) == SW_ERR_INVALID_DATA);
             check_message(&d, "2e+07");
@@ -158,7 +158,7 @@ static void test_rest_bounds(void) {
         if (model && r) {
             sw_diag d = {0};
             float lo[3], hi[3];
-            SW_CHECK(sw_renderer_set_scene(r, model, &d) == SW_OK);
+            SW_CHECK(sw_renderer_set_scene(r, model, NULL, &d) == SW_OK);
             if (pose_at(model, -1, 0.0f, &pose, &memory)) {
                 SW_CHECK(sw_renderer_scene_bounds(r, &pose, lo, hi, &d) == cases[i].result);
                 if (cases[i].message) check_message(&d, cases[i].message);

@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "gl_harness.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/pose.h"
 #include "sinew/render.h"
 #include "../toon/toon_fixtures.h"
@@ -42,7 +43,8 @@ static bool classes(sw_model* model, size_t out_count[64], sw_diag* d) {
     sw_renderer* r = NULL;
     if (sw_renderer_create(&(sw_renderer_desc){.width = W, .height = H, .shadow_map_size = 256}, &r, d) != SW_OK)
         return false;
-    bool ok = sw_renderer_set_scene(r, model, d) == SW_OK;
+    sw_material_set materials = {0};
+    bool ok = sw_material_set_read(model, &materials, d) == SW_OK && sw_renderer_set_scene(r, model, &materials, d) == SW_OK;
     sw_pose_sizes sizes = sw_pose_sizes_of(model);
     void* memory = aligned_alloc(16, (sw_pose_memory_size(&sizes) + 15) / 16 * 16);
     uint8_t* cls = malloc((size_t)W * H);
@@ -54,8 +56,8 @@ static bool classes(sw_model* model, size_t out_count[64], sw_diag* d) {
              sw_renderer_scene_bounds(r, &pose, lo, hi, d) == SW_OK;
         for (int view = 0; ok && view < 2; view++) {
             sw_render_frame f = {.pose = &pose, .first_frame = true};
-            sw_camera_frame_bounds(lo, hi, view ? 180.0f : 0.0f, 10.0f, (float)W / H, &f.camera);
-            f.previous_camera = f.camera;
+            sw_camera_frame_bounds(lo, hi, view ? 180.0f : 0.0f, 10.0f, (float)W / H, &f.camera.current);
+            f.camera.previous = f.camera.current;
             ok = sw_renderer_draw(r, &f, d) == SW_OK && sw_renderer_read_class(r, cls, d) == SW_OK;
             for (size_t i = 0; ok && i < (size_t)W * H; i++) out_count[cls[i] & SW_RENDER_CLASS_MASK]++;
         }
@@ -63,6 +65,7 @@ static bool classes(sw_model* model, size_t out_count[64], sw_diag* d) {
     free(cls);
     free(memory);
     sw_renderer_destroy(r);
+    sw_material_set_free(&materials);
     return ok;
 }
 

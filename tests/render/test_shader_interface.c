@@ -2,7 +2,7 @@
    (src/gpu/skin_interface.h, src/render/render_interface.h), so they cannot
    disagree as long as both use the names. This test fails when they stop
    doing so:
-     - every program source, exactly as compiled (sw_gpu_shader_variants,
+     - every program source, exactly as compiled (sw_gpu_shader_sources,
        sw_render_shader_sources), holds its interface header byte for byte
        as it is on disk (a stale or missing copy fails);
      - every SW_ name a shader uses is defined in that source: by the
@@ -10,9 +10,9 @@
        with #ifdef/#if must be defined by at least one variant);
      - no integer literal is left in a shader's layout(...) qualifiers, nor
        compared with the flag, class and view uniforms;
-     - no integer literal is left where renderer.c and gpu_skin.c name a
-       uniform location, attribute, binding point, texture unit or
-       colour attachment in a GL call;
+     - no integer literal is left where the renderer's C files and
+       gpu_skin.c name a uniform location, attribute, binding point,
+       texture unit or colour attachment in a GL call;
      - the public enums and limits equal the interface values.
    No GL context is needed: only the sources are read. */
 #include <ctype.h>
@@ -278,9 +278,9 @@ static void test_skin_sources(void) {
     SW_CHECK(fam.header != NULL);
     int before = g_problems;
     fam.collecting = true;
-    sw_gpu_shader_variants(visit, &fam);
+    sw_gpu_shader_sources(visit, &fam);
     fam.collecting = false;
-    sw_gpu_shader_variants(visit, &fam);
+    sw_gpu_shader_sources(visit, &fam);
     SW_CHECK(fam.programs > 100);
     /* The builder's switches are among the names the sources define. */
     SW_CHECK(set_has(&fam.variant_defines, "SW_DQS", 6));
@@ -290,9 +290,10 @@ static void test_skin_sources(void) {
 }
 
 static void test_render_sources(void) {
-    static const char* const files[] = {"(version)", "src/render/render_interface.h", "(stage)"};
+    static const char* const files[] = {"(version)", "src/render/render_interface.h", "shaders/material_block.glsl",
+                                        "(stage)"};
     static family fam;
-    fam = (family){.header_path = "src/render/render_interface.h", .files = files, .file_count = 3};
+    fam = (family){.header_path = "src/render/render_interface.h", .files = files, .file_count = 4};
     fam.header = read_text(repo_path(fam.header_path));
     SW_CHECK(fam.header != NULL);
     int before = g_problems;
@@ -392,9 +393,12 @@ static void lint_c_file(const char* relative) {
 
 static void test_c_uses_names(void) {
     int before = g_problems;
-    lint_c_file("src/render/renderer.c");
-    lint_c_file("src/render/post_chain.c");
-    lint_c_file("src/gpu/gpu_skin.c");
+    static const char* const files[] = {
+        "src/render/renderer.c", "src/render/scene.c",       "src/render/material.c", "src/render/toon_pass.c",
+        "src/render/crowd.c",    "src/render/debug_views.c", "src/render/gl_objects.c", "src/render/post_chain.c",
+        "src/gpu/gpu_skin.c",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) lint_c_file(files[i]);
     SW_CHECK_EQ_INT(g_problems - before, 0);
 }
 

@@ -26,6 +26,7 @@
 #include "harness.h"
 #include "gl_harness.h"
 #include "sinew/pose.h"
+#include "sinew/import.h"
 #include "sinew/render.h"
 #include "sinew/toon.h"
 
@@ -128,6 +129,8 @@ typedef struct scene {
     uint32_t* indices;
     void* pose_memory;
     sw_pose pose;
+    sw_material_set materials; /* read by the first scene_renderer */
+    bool materials_read;
 } scene;
 
 static sw_model_texture_ref no_texture(void) {
@@ -225,6 +228,7 @@ static void scene_pose(scene* sc) {
 }
 
 static void scene_free(scene* sc) {
+    sw_material_set_free(&sc->materials);
     for (int i = 0; i < MAX_IMAGES; i++) free(sc->png[i].data);
     free(sc->positions), free(sc->normals), free(sc->uv), free(sc->indices), free(sc->pose_memory);
 }
@@ -233,8 +237,11 @@ static void scene_free(scene* sc) {
 static sw_renderer* scene_renderer(scene* sc, int w, int h, const sw_toon_material* toon) {
     sw_renderer* r = NULL;
     sw_diag d = {0};
-    bool ok = sw_renderer_create(&(sw_renderer_desc){.width = w, .height = h, .shadow_map_size = 512}, &r, &d) == SW_OK &&
-              sw_renderer_set_scene(r, &sc->model, &d) == SW_OK && sw_renderer_set_toon_material(r, 0, toon, &d) == SW_OK;
+    bool ok = sc->materials_read || sw_material_set_read(&sc->model, &sc->materials, &d) == SW_OK;
+    sc->materials_read = ok;
+    ok = ok && sw_renderer_create(&(sw_renderer_desc){.width = w, .height = h, .shadow_map_size = 512}, &r, &d) == SW_OK &&
+         sw_renderer_set_scene(r, &sc->model, &sc->materials, &d) == SW_OK &&
+         sw_renderer_set_toon_material(r, 0, toon, &d) == SW_OK;
     if (!ok) fprintf(stderr, "  renderer: %s\n", d.message);
     SW_CHECK(ok);
     if (!ok) sw_renderer_destroy(r);
@@ -249,7 +256,7 @@ static sw_camera camera_at(float z, float fov_degrees) {
 /* Draws frame f as a first frame (the camera standing still) and reads
    the HDR colour and the classes back (either may be NULL). */
 static bool draw_frame(sw_renderer* r, sw_render_frame f, float* hdr, uint8_t* cls) {
-    f.previous_camera = f.camera;
+    f.camera.previous = f.camera.current;
     f.first_frame = true;
     sw_diag d = {0};
     bool ok = sw_renderer_draw(r, &f, &d) == SW_OK && (!hdr || sw_renderer_read_hdr(r, hdr, &d) == SW_OK) &&
@@ -260,8 +267,8 @@ static bool draw_frame(sw_renderer* r, sw_render_frame f, float* hdr, uint8_t* c
 }
 
 static bool draw(sw_renderer* r, scene* sc, sw_camera camera, const float light[3], float* hdr, uint8_t* cls) {
-    sw_render_frame f = {.pose = &sc->pose, .camera = camera, .style = SW_RENDER_STYLE_AUTO};
-    memcpy(f.light_direction, light, sizeof f.light_direction);
+    sw_render_frame f = {.pose = &sc->pose, .camera.current = camera, .shading.style = SW_RENDER_STYLE_AUTO};
+    memcpy(f.shading.light_direction, light, sizeof f.shading.light_direction);
     return draw_frame(r, f, hdr, cls);
 }
 
@@ -350,8 +357,8 @@ static void test_bands(void) {
         t.region_enabled[2] = run != 2;
         sw_renderer* r = scene_renderer(&sc, W, H, &t);
         if (!r) break;
-        sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(2.2f, 60.0f), .night = night};
-        memcpy(f.light_direction, light, sizeof light);
+        sw_render_frame f = {.pose = &sc.pose, .camera.current = camera_at(2.2f, 60.0f), .shading.night = night};
+        memcpy(f.shading.light_direction, light, sizeof light);
         draw_frame(r, f, hdr, cls);
         /* Mean colour of each column's middle (away from its edges), toon pixels only. */
         float mean[COLS][3] = {{0}};
@@ -697,8 +704,8 @@ static void test_glints_follow_reference(void) {
                                   .intensity = 1.2f, .luma_lerp = 0.0f, .color = {0.9f, 0.3f, 0.5f}, .camera_scale = 3.0f};
     float* hdr = malloc(sizeof(float) * W * H * 4);
     sw_renderer* r = scene_renderer(&sc, W, H, &t);
-    const sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(distance, fov), .light_direction = {0, 0, 1},
-                               .time = time};
+    const sw_render_frame f = {.pose = &sc.pose, .camera.current = camera_at(distance, fov), .shading.light_direction = {0, 0, 1},
+                               .shading.time = time};
     const bool ok = r && draw_frame(r, f, hdr, NULL);
     size_t compared = 0, skipped = 0, bright = 0, bad = 0;
     float worst = 0.0f;
@@ -767,8 +774,8 @@ static void test_glint_radius_ratio(void) {
         const float shift = set == 0 ? 0.5f : 0.0f;
         sw_renderer* r = scene_renderer(&sc, W, H, &t);
         if (!r) break;
-        const sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(distance, fov), .light_direction = {0, 0, 1},
-                                   .time = 0.3f};
+        const sw_render_frame f = {.pose = &sc.pose, .camera.current = camera_at(distance, fov), .shading.light_direction = {0, 0, 1},
+                                   .shading.time = 0.3f};
         draw_frame(r, f, hdr, NULL);
         sw_renderer_destroy(r);
         /* Support area per cell (pixels where the glint is above zero). */
@@ -844,8 +851,8 @@ static void test_hair_glint_tiers(void) {
     SW_CHECK(cuts[0] == 0.75f && cuts[1] == 0.5f && cuts[2] == 0.25f);
     float* hdr = malloc(sizeof(float) * W * H * 4);
     sw_renderer* r = scene_renderer(&sc, W, H, &t);
-    const sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(distance, fov), .light_direction = {0, 0, 1},
-                               .time = time};
+    const sw_render_frame f = {.pose = &sc.pose, .camera.current = camera_at(distance, fov), .shading.light_direction = {0, 0, 1},
+                               .shading.time = time};
     const bool ok = r && draw_frame(r, f, hdr, NULL);
     size_t compared = 0, bad = 0, lit[COLS] = {0};
     double energy[COLS] = {0}, tier_energy[COLS] = {0};
@@ -1117,9 +1124,9 @@ static void test_determinism_and_styles(void) {
         image[run] = malloc(W * H * 4);
         sw_renderer* r = scene_renderer(&sc, W, H, &t);
         if (!r) return;
-        sw_render_frame f = {.pose = &sc.pose, .camera = camera_at(4.0f, 40.0f), .first_frame = true,
-                             .style = styles[run], .time = 1.25f};
-        f.previous_camera = f.camera;
+        sw_render_frame f = {.pose = &sc.pose, .camera.current = camera_at(4.0f, 40.0f), .first_frame = true,
+                             .shading.style = styles[run], .shading.time = 1.25f};
+        f.camera.previous = f.camera.current;
         sw_diag d = {0};
         SW_CHECK(sw_renderer_draw(r, &f, &d) == SW_OK && sw_renderer_read_image(r, image[run], &d) == SW_OK &&
                  sw_renderer_read_class(r, cls, &d) == SW_OK);

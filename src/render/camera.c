@@ -1,0 +1,98 @@
+/* Camera and light matrices (sinew/render.h, renderer_internal.h), as
+   column-major sw_mat4 the way GL takes them. CPU only. */
+#include "renderer_internal.h"
+
+#include <string.h>
+
+/* The look-at basis: s (right), u (up), f (forward). */
+static void sw__look_basis(sw_vec3 eye, sw_vec3 target, sw_vec3 up, sw_vec3* s, sw_vec3* u, sw_vec3* f) {
+    *f = sw_vec3_normalize(sw_vec3_sub(target, eye));
+    *s = sw_vec3_normalize(sw_vec3_cross(*f, up));
+    *u = sw_vec3_cross(*s, *f);
+}
+
+sw_mat4 sw__look_at(sw_vec3 eye, sw_vec3 target, sw_vec3 up) {
+    sw_vec3 s, u, f;
+    sw__look_basis(eye, target, up, &s, &u, &f);
+    sw_mat4 r = {{s.x, u.x, -f.x, 0, s.y, u.y, -f.y, 0, s.z, u.z, -f.z, 0, -sw_vec3_dot(s, eye),
+                  -sw_vec3_dot(u, eye), sw_vec3_dot(f, eye), 1}};
+    return r;
+}
+
+/* The look-at matrix's inverse, exactly: rotation transposed, eye as the
+   translation (a general inverse loses digits to the translation when the
+   scene is far from the origin). */
+static sw_mat4 sw__look_at_inverse(sw_vec3 eye, sw_vec3 target, sw_vec3 up) {
+    sw_vec3 s, u, f;
+    sw__look_basis(eye, target, up, &s, &u, &f);
+    sw_mat4 r = {{s.x, s.y, s.z, 0, u.x, u.y, u.z, 0, -f.x, -f.y, -f.z, 0, eye.x, eye.y, eye.z, 1}};
+    return r;
+}
+
+static sw_mat4 sw__perspective(float fov_y, float aspect, float n, float f) {
+    float t = 1.0f / tanf(0.5f * fov_y);
+    sw_mat4 r = {{t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, (f + n) / (n - f), -1, 0, 0, 2 * f * n / (n - f), 0}};
+    return r;
+}
+
+static sw_mat4 sw__ortho(float l, float r, float b, float t, float n, float f) {
+    sw_mat4 m = {{2 / (r - l), 0, 0, 0, 0, 2 / (t - b), 0, 0, 0, 0, -2 / (f - n), 0, -(r + l) / (r - l),
+                  -(t + b) / (t - b), -(f + n) / (f - n), 1}};
+    return m;
+}
+
+sw_mat4 sw__inverse_view_projection(const sw_camera* camera, float aspect) {
+    sw_mat4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far), inverse_projection;
+    sw_mat4_inverse(&inverse_projection, &projection);
+    sw_mat4 inverse_view = sw__look_at_inverse(sw__v3(camera->eye), sw__v3(camera->target), sw__v3(camera->up));
+    return sw_mat4_mul(&inverse_view, &inverse_projection);
+}
+
+void sw_camera_view_projection(const sw_camera* camera, float aspect, float out_matrix[16]) {
+    sw_mat4 view = sw__look_at(sw__v3(camera->eye), sw__v3(camera->target), sw__v3(camera->up));
+    sw_mat4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far);
+    sw_mat4 vp = sw_mat4_mul(&projection, &view);
+    memcpy(out_matrix, vp.m, sizeof vp.m);
+}
+
+void sw_camera_frame_bounds(const float bounds_min[3], const float bounds_max[3], float azimuth_degrees,
+                            float elevation_degrees, float aspect, sw_camera* out) {
+    float center[3], radius = 0.0f;
+    for (int i = 0; i < 3; i++) {
+        center[i] = 0.5f * (bounds_min[i] + bounds_max[i]);
+        float h = 0.5f * (bounds_max[i] - bounds_min[i]);
+        radius += h * h;
+    }
+    radius = sqrtf(radius);
+    if (!(radius > 1e-6f)) radius = 1.0f;
+    const float fov_y = 35.0f * SW__PI / 180.0f;
+    /* The bounding sphere fits the narrower of the two fields of view. */
+    float half = 0.5f * fov_y;
+    if (aspect < 1.0f) half = atanf(tanf(half) * aspect);
+    float distance = radius / sinf(half) * 1.05f;
+    float az = azimuth_degrees * SW__PI / 180.0f, el = elevation_degrees * SW__PI / 180.0f;
+    float dir[3] = {sinf(az) * cosf(el), sinf(el), cosf(az) * cosf(el)};
+    *out = (sw_camera){.fov_y = fov_y, .z_near = distance * 0.05f, .z_far = distance + radius * 4.0f};
+    for (int i = 0; i < 3; i++) {
+        out->target[i] = center[i];
+        out->eye[i] = center[i] + dir[i] * distance;
+    }
+    out->up[1] = 1.0f;
+}
+
+void sw__light(const float lo[3], const float hi[3], const float towards[3], sw_vec3* direction,
+               sw_mat4* view_projection) {
+    /* The frame's direction when it gives one (sw_render_frame.shading.light_direction). */
+    sw_vec3 given = sw__v3(towards);
+    const sw_vec3 d = sw_vec3_length(given) > 1e-6f ? sw_vec3_normalize(given)
+                                                    : sw_vec3_normalize(sw_vec3_make(-0.45f, 0.8f, 0.55f));
+    *direction = d;
+    sw_vec3 center = sw_vec3_scale(sw_vec3_add(sw__v3(lo), sw__v3(hi)), 0.5f);
+    float radius = 0.0f;
+    for (int i = 0; i < 3; i++) radius = fmaxf(radius, hi[i] - lo[i]);
+    radius *= 1.5f;
+    sw_vec3 eye = sw_vec3_add(center, sw_vec3_scale(d, radius * 2));
+    sw_mat4 view = sw__look_at(eye, center, fabsf(d.y) > 0.999f ? sw_vec3_make(0, 0, 1) : sw_vec3_make(0, 1, 0));
+    sw_mat4 proj = sw__ortho(-radius, radius, -radius, radius, 0.01f, radius * 4);
+    *view_projection = sw_mat4_mul(&proj, &view);
+}

@@ -1,0 +1,276 @@
+/* renderer_internal.h — the renderer's state and the functions its files
+   share (not a public header; every function needs the GL context
+   current). The files, each calling only those listed after it:
+
+     renderer.c     create, destroy, set_scene, set_toon_material,
+                    sw_renderer_draw (the passes of a frame: skinning,
+                    shadow map, G-buffer, lighting, post chain), readbacks,
+                    stats
+     debug_views.c  the weight and retention views' per-vertex values, bones
+     toon_pass.c    the toon draws: per-draw state, surfaces and outlines
+     crowd.c        a crowd's GPU objects (sw_renderer_set_crowd), posing,
+                    skinning and bounds
+     scene.c        sw_renderer_set_scene: draws, palettes, vertex arrays,
+                    outline instances, the ground; skinning the scene, its
+                    bounds, drawing one primitive
+     material.c     textures, toon ramps and one uniform block per material
+                    (sw__material_block, shaders/material_block.glsl); which
+                    toon data a draw gets, its head joint
+     outline.c      outline normals (CPU only)
+     camera.c       camera and light matrices (CPU only)
+     gl_objects.c   programs, textures, framebuffer checks (gl_objects.h;
+                    the post chain uses it too) */
+#ifndef SINEW_RENDER_RENDERER_INTERNAL_H
+#define SINEW_RENDER_RENDERER_INTERNAL_H
+
+#include "sinew/render.h"
+
+#include <epoxy/gl.h>
+#include <math.h>
+
+#include "gl_objects.h"
+#include "post_chain.h"
+#include "render_interface.h"
+
+#define SW__PI 3.14159265358979f
+
+static inline sw_vec3 sw__v3(const float* p) { return sw_vec3_make(p[0], p[1], p[2]); }
+
+/* Whether a coordinate is one no camera can frame: not finite, or beyond
+   SW_MODEL_MAX_EXTENT (model.h; sinew check reports it as extent_absurd). */
+static inline bool sw__beyond_extent(float x) { return !(fabsf(x) <= (float)SW_MODEL_MAX_EXTENT); }
+
+/* ---- camera.c ---------------------------------------------------------------------- */
+
+sw_mat4 sw__look_at(sw_vec3 eye, sw_vec3 target, sw_vec3 up);
+/* (projection · view)⁻¹, each factor inverted on its own. */
+sw_mat4 sw__inverse_view_projection(const sw_camera* camera, float aspect);
+/* The light: the frame's direction, else from the upper front left; an
+   orthographic box around the box [lo, hi]'s bounding sphere. */
+void sw__light(const float lo[3], const float hi[3], const float towards[3], sw_vec3* direction,
+               sw_mat4* view_projection);
+
+/* ---- outline.c --------------------------------------------------------------------- */
+
+/* Outline normals of a triangle primitive (x, y, z, 1 per vertex): the
+   normalised sum of the unit normals of all vertices at the same position;
+   NULL for points and lines or when out of memory (no outline then). */
+float* sw__outline_normals(const sw_model_primitive* primitive);
+
+/* ---- material.c -------------------------------------------------------------------- */
+
+typedef struct sw__draw sw__draw;
+
+/* The material block (std140), member by member as shaders/material_block.glsl
+   declares it; offsets are checked in material.c. */
+typedef struct sw__material_block {
+    float base_color[4];
+    float emissive[3];
+    float normal_scale;
+    float metallic_roughness[2];
+    float occlusion_strength;
+    float alpha_cutoff;
+    uint32_t class_id;
+    int32_t kind;
+    int32_t glint_count;
+    float view_lift;
+    float uv_transform[SW_MATERIAL_UV_COUNT][3][4]; /* mat3: three vec4 columns */
+    int32_t uv_set[SW_MATERIAL_UV_COUNT][4];        /* int array: a vec4 stride */
+    float shadow_area[4];
+    int32_t toon_uv_sets[4];
+    float uv_animation[3];
+    float toon_normal_scale;
+    float glint[2][4];
+    float glint_params[2][4];
+    float glint_color[2][4];
+    float hair_band[2][4];
+    float hair_band_color[2][4];
+    float rim_color[4];
+    float rim[4];
+    float outline_color[4];
+    float iris[3];
+    float padding0;
+    float face[2];
+    float padding1[2];
+    float outline[4];
+    int32_t fold_mask;
+    int32_t fold_uv_set;
+    int32_t padding2[2];
+} sw__material_block;
+
+/* One material as drawn: its values (the block), textures and flags,
+   made when the scene is set. Entry material_count of the renderer's array
+   is the fallback for primitives without a material. */
+typedef struct sw__material {
+    const sw_model_material* core;  /* the model's, or the fallback */
+    sw_toon_material toon;          /* as given (present: it has toon data) */
+    sw_toon_material derived;       /* sw_toon_derive of core, for SW_RENDER_STYLE_TOON */
+    GLuint block;                   /* uniform buffer: sw__material_block */
+    GLuint ramp;                    /* the ramp of the toon data it draws with (toon if present, else derived) */
+    /* Bound per draw, texture unit by unit (0 = none: white, or a flat
+       normal on the normal slot): the G-buffer pass's slots, and the toon
+       pass's slots, ramp and maps (SW_TOON_UNIT_SHADOW is the frame's). */
+    GLuint gbuffer_textures[SW_MATERIAL_SLOT_COUNT];
+    GLuint toon_textures[SW_TOON_UNIT_COUNT];
+    int gbuffer_flags;              /* SW_GBUFFER_FLAG_NORMAL_TEXTURE, _DOUBLE_SIDED: the material's bits */
+    int toon_gbuffer_flags;         /* the same with the toon pass's normal texture */
+    int toon_flags;                 /* SW_TOON_FLAG_*, but the outline pass's */
+} sw__material;
+
+/* Textures from the set's images, every material's toon data, ramps and
+   blocks, the ground's block. NULL materials: no textures, no toon data. */
+sw_result sw__prepare_materials(sw_renderer* renderer, const sw_material_set* materials, sw_diag* diag);
+void sw__clear_materials(sw_renderer* renderer);
+/* The ground's block (grey, lit, no textures), made with the renderer. */
+GLuint sw__ground_block(void);
+/* The toon data a draw gets in `style`, or NULL for the PBR path. Unlit
+   materials stay unlit unless they carry toon data themselves. */
+const sw_toon_material* sw__toon_of(const sw_renderer* renderer, const sw__draw* draw, sw_render_style style);
+/* The head joint's frame (unit axes right, up, forward; origin) for toon
+   data t on draw d: the material's joint, else the model's "head", else
+   the draw's own node. */
+void sw__head_frame(const sw_renderer* renderer, const sw__draw* draw, const sw_pose* pose, const sw_toon_material* t,
+                    float axes[3][3], float origin[3]);
+/* Whether draw d folds its tagged vertices (a tag set it has, 0 or 1). */
+bool sw__folds(const sw__draw* draw, const sw_toon_material* t);
+/* Whether the draw's material has toon data (as given, else derived) that
+   draws an outline under some style: its outline instances are made. */
+bool sw__may_outline(const sw_renderer* renderer, const sw__draw* draw);
+/* Replaces material m's toon data and remakes its ramp and block. */
+sw_result sw__set_material_toon(sw_renderer* renderer, size_t m, const sw_toon_material* toon, sw_diag* diag);
+
+/* ---- scene.c ----------------------------------------------------------------------- */
+
+struct sw__draw {
+    size_t node, primitive;
+    const sw_model_primitive* prim;
+    size_t material;          /* index into the renderer's materials (material_count: the fallback) */
+    GLenum mode;
+    GLuint vao;
+    GLuint static_buffer;     /* uv0 | uv1 | colours */
+    GLuint index_buffer;
+    GLuint weight_buffer;     /* the weight and retention views' per-vertex value */
+    /* The palette it is skinned with (one per skin, or per rigid node; the
+       renderer's), and its instance. */
+    sw_gpu_model_palette* palette;
+    sw_gpu_model_primitive* gpu;
+    /* Toon outlines: the instance whose tangent stream holds the outline
+       normals (gpu itself when the primitive has no tangents of its own,
+       else a second one; NULL without outline normals or when no toon data
+       of its material draws an outline), and the normals (x, y, z, 1 per
+       vertex; NULL for points and lines). */
+    sw_gpu_model_primitive* outline_gpu;
+    float* outline_normals;
+    /* Crowds (sw_renderer_set_crowd): the same for the crowd's copies. */
+    sw_gpu_model_palette* crowd_palette;
+    sw_gpu_model_primitive* crowd_gpu;
+    sw_gpu_model_primitive* crowd_outline_gpu;
+    /* What the frame being drawn uses: gpu and outline_gpu, or the crowd's. */
+    const sw_gpu_model_primitive* drawn;
+    const sw_gpu_model_primitive* drawn_outline;
+};
+
+/* Skins every draw at a pose: each palette posed once, then each
+   primitive skinned. */
+sw_result sw__skin_scene(sw_renderer* renderer, const sw_pose* pose, sw_skin_method method, sw_diag* diag);
+/* Skins the outline instances that `style` draws, after sw__skin_scene
+   posed the palettes. */
+sw_result sw__skin_outlines(sw_renderer* renderer, const sw_pose* pose, sw_skin_method method, sw_render_style style,
+                            sw_diag* diag);
+/* Makes the draw's outline instance when it may draw one and has none. */
+sw_result sw__make_outline(sw_renderer* renderer, sw__draw* draw, sw_diag* diag);
+/* Draws one primitive from the buffers of `gpu` (the draw's instance, or
+   its outline instance), every copy of a crowd: with `instanced` in one
+   instanced draw (the G-buffer or toon program: gbuffer.vert reads copy
+   gl_InstanceID's vertices from the skinned buffers), else copy after copy
+   from the attributes (the shadow program). */
+void sw__draw_copies(const sw__draw* draw, const sw_gpu_model_primitive* gpu, bool instanced);
+/* The palette a draw is skinned with, among `palettes` (the renderer's
+   single ones or its crowd's, `copies` copies): its skin's, or its node's,
+   made the first time a draw needs it. */
+sw_result sw__palette_for(sw_renderer* renderer, const sw__draw* draw, sw_gpu_model_palette** palettes, size_t copies,
+                          sw_gpu_model_palette** out, sw_diag* diag);
+/* The scene of sw_renderer_set_scene (the renderer holds none before). */
+sw_result sw__prepare_scene(sw_renderer* renderer, const sw_model* model, const sw_material_set* materials,
+                            sw_diag* diag);
+void sw__clear_scene(sw_renderer* renderer);
+
+/* ---- crowd.c ----------------------------------------------------------------------- */
+
+/* Frees every draw's crowd objects and the crowd's palettes. */
+void sw__clear_crowd(sw_renderer* renderer);
+/* Makes the draw's crowd outline instance, when it has a single one and
+   a crowd is prepared. */
+sw_result sw__make_crowd_outline(sw_renderer* renderer, sw__draw* draw, sw_diag* diag);
+/* Poses and skins every copy of every draw, the outlines `style` draws included. */
+sw_result sw__skin_crowd(sw_renderer* renderer, const sw_render_frame* frame, sw_skin_method method, sw_diag* diag);
+/* The skinned bounds of every copy (read back), as sw_renderer_scene_bounds. */
+sw_result sw__crowd_bounds(sw_renderer* renderer, float lo[3], float hi[3], sw_diag* diag);
+
+/* ---- toon_pass.c ------------------------------------------------------------------- */
+
+/* The toon draws of the frame (G-buffer framebuffer bound): the surfaces,
+   then the outline hulls behind them. */
+void sw__draw_toon(sw_renderer* renderer, const sw_render_frame* frame, sw_render_style style, const sw_mat4* vp,
+                   const sw_mat4* previous_vp, sw_vec3 light_direction, const sw_mat4* light_vp, int flags);
+
+/* ---- debug_views.c ----------------------------------------------------------------- */
+
+/* The weight view's per-vertex weights of one joint (node), into every
+   draw's weight buffer (kept while the joint stays). */
+sw_result sw__weight_buffers(sw_renderer* renderer, int32_t joint_node, sw_diag* diag);
+/* The retention view's values at this pose, into every draw's weight buffer. */
+sw_result sw__retention_buffers(sw_renderer* renderer, const sw_pose* pose, sw_diag* diag);
+/* Bones over the image (the image framebuffer). */
+sw_result sw__draw_bones(sw_renderer* renderer, const sw_pose* pose, const sw_mat4* vp, sw_diag* diag);
+
+/* weight_joint when the weight buffers hold the retention view's values. */
+#define SW__WEIGHTS_RETENTION (-2)
+
+/* ---- the renderer ------------------------------------------------------------------- */
+
+struct sw_renderer {
+    int width, height, shadow_size;
+    /* targets */
+    GLuint gbuffer_fbo, lighting_fbo, image_fbo, shadow_fbo;
+    GLuint t_normal, t_albedo, t_material, t_class, t_motion, t_depth, t_hdr, t_image, t_shadow;
+    /* programs */
+    GLuint p_gbuffer, p_shadow, p_lighting, p_lines, p_toon;
+    sw__post_chain* post;     /* display mapping and the rest of the post chain */
+    GLuint empty_vao;
+    GLuint white_texture, flat_normal_texture;
+    GLuint ground_block;      /* the ground's material block */
+    sw_gpu_skinner* skinner;
+    /* scene */
+    const sw_model* asset;
+    const sw_material_set* material_set; /* NULL: none given */
+    sw__draw* draws;
+    size_t draw_count;
+    /* The palettes the draws are skinned with: one per skin (skin s at s),
+       then one per node drawn rigidly (node n at skin_count + n); NULL where
+       nothing uses one. The crowd's the same for crowd_size copies. */
+    sw_gpu_model_palette** palettes;
+    sw_gpu_model_palette** crowd_palettes;
+    size_t palette_count;
+    GLuint* textures;         /* one per model texture, 0 = white */
+    sw__material* materials;  /* material_count + 1 (the fallback last) */
+    int32_t head_node;        /* the node named "head", -1 = none */
+    GLuint ground_vao, ground_buffer;
+    int32_t weight_joint;     /* node the weight buffers hold, -1 = none, SW__WEIGHTS_RETENTION */
+    size_t crowd_size;        /* copies the crowd objects hold, 0 = none */
+    /* GPU time of the skinning (sw_renderer_stats.skin_gpu_ms): one timer
+       query per half of a split frame, read when the GPU has answered. */
+    GLuint skin_queries[2];
+    bool skin_query_pending[2];
+    double skin_ms[2];
+    /* last frame, for readbacks */
+    sw_renderer_stats stats;
+    float scene_min[3], scene_max[3];
+    bool have_bounds;
+    float ground_y;
+};
+
+/* The ground: a square under the box [lo, hi] (scene.c). */
+void sw__ground_geometry(sw_renderer* renderer, const float lo[3], const float hi[3]);
+
+#endif
