@@ -11,7 +11,13 @@
    Jobs follow one pattern: fill the struct, call *_validate() once (it
    returns a code and fills an optional sw_diag), then call *_run() as often
    as needed; run() only asserts. Jobs never allocate and keep no state, so
-   any number may run at once on different outputs. */
+   any number may run at once on different outputs.
+
+   Threads: every function here is pure or a job over the caller's spans:
+   no global state, no allocation. A skeleton and a clip are read-only
+   while jobs use them and may be shared by any number of threads; jobs
+   that write disjoint outputs may run at once, and one job may be split
+   over threads by ranges where its comment says so. */
 #ifndef SINEW_ANIM_H
 #define SINEW_ANIM_H
 

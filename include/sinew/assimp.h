@@ -37,7 +37,14 @@
    Input is untrusted: the file's size is bounded before Assimp sees it,
    and every count, pointer and index Assimp hands back is checked. Assimp
    itself is a large C++ parser; it is not hardened against hostile files
-   the way sinew's glTF reader is: read untrusted files in a sandbox. */
+   the way sinew's glTF reader is: read untrusted files in a sandbox.
+
+   Threads: each load makes its own Assimp importer and property store
+   (aiImportFileFromMemoryWithProperties) and sinew keeps no state, so
+   loads on different threads share nothing of sinew's. Assimp documents
+   its importers as independent; sinew attaches no Assimp log stream
+   (Assimp's logger is process-wide). The model returned is read-only
+   and may be shared. */
 #ifndef SINEW_ASSIMP_H
 #define SINEW_ASSIMP_H
 

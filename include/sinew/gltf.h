@@ -88,7 +88,13 @@
    root's first, then each node's, mesh's and material's in file order,
    each value re-printed as compact JSON (no whitespace; numbers as cJSON
    prints them, 1.0 as 1). Indices inside that text are the file's: map
-   node indices through node_from_source. */
+   node indices through node_from_source.
+
+   Threads: a load keeps no state between calls and shares nothing with
+   other loads: any number of loads may run at once on different threads
+   (sinew-import; cJSON's allocation hooks are set once, thread-safely,
+   before the first parse). The model it returns is read-only and may be
+   shared; sw_model_free it from one thread when every reader is done. */
 #ifndef SINEW_GLTF_H
 #define SINEW_GLTF_H
 

@@ -22,7 +22,13 @@
    - anything else: the glTF importer, whose message says the file is not
      glTF.
    Every model says what it was read from (model->format) and, where the
-   file states them, its units and up axis as read. */
+   file states them, its units and up axis as read.
+
+   Threads (sinew-import): loads, the extension readers and
+   sw_material_set_read keep no state between calls; any number may run
+   at once on different threads, reading the same model or different
+   ones. The Assimp importer is the exception to watch: Assimp's own
+   C++ code is not audited here (assimp.h). */
 #ifndef SINEW_IMPORT_H
 #define SINEW_IMPORT_H
 
@@ -61,6 +67,16 @@ sw_result sw_import_file(const char* path, const sw_import_options* options, sw_
    against `base_dir` (NULL = refused). */
 sw_result sw_import_memory(const void* data, size_t size, const char* name, const char* base_dir,
                            const sw_import_options* options, sw_model** out_model, sw_diag* diag);
+
+/* Decodes image `image` (PNG or JPEG; anything else is SW_ERR_UNSUPPORTED)
+   to 8-bit RGBA with stb_image (compiled into sinew-import, PNG and JPEG
+   decoders only), only when asked: importers never decode images, and the
+   core and the renderer never do. stb_image is not hardened against hostile files: decode images
+   of untrusted models in a sandbox. Release *out_pixels with
+   sw_model_image_free. */
+sw_result sw_model_decode_image(const sw_model* model, size_t image, uint8_t** out_pixels, int* out_width,
+                                int* out_height, sw_diag* diag);
+void sw_model_image_free(uint8_t* pixels);
 
 /* The model's materials made ready to draw (sinew/materials.h): every
    material's toon data (sw_toon_read) and every image a texture names,

@@ -33,7 +33,11 @@
    "pose 1", ...
    Input is untrusted: every count and offset is checked against the file's
    size (in 64-bit arithmetic), every name against the text block, every
-   index against what it indexes, every float for finiteness. */
+   index against what it indexes, every float for finiteness.
+
+   Threads: a load keeps no state and touches no global: any number may
+   run at once on different threads; the model it returns is read-only
+   and may be shared. */
 #ifndef SINEW_IQM_H
 #define SINEW_IQM_H
 

@@ -277,14 +277,6 @@ int32_t sw_model_find_node_by_name(const sw_model* model, const char* name);
 const sw_model_extension* sw_model_find_extension(const sw_model* model, const char* name, sw_model_object object,
                                                   uint32_t index);
 
-/* Decodes image `image` (PNG or JPEG; anything else is SW_ERR_UNSUPPORTED)
-   to 8-bit RGBA with stb_image, only when asked: importers never decode
-   images. stb_image is not hardened against hostile files: decode images
-   of untrusted models in a sandbox. Release *out_pixels with
-   sw_model_image_free. */
-sw_result sw_model_decode_image(const sw_model* model, size_t image, uint8_t** out_pixels, int* out_width,
-                                int* out_height, sw_diag* diag);
-void sw_model_image_free(uint8_t* pixels);
 
 SW_EXTERN_C_END
 

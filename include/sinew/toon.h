@@ -19,7 +19,13 @@
 
    The shading rules come from the frame analysis of an anime-style game
    (docs/toon.md gives each formula, its numbers and which parts are
-   reconstructions). */
+   reconstructions).
+
+   Threads: the rules (defaults, derivation, ramps, regions, the shadow
+   area, the hash) are pure functions in the core: no state, no
+   allocation, thread-safe. sw_toon_read (sinew-import) keeps no state
+   and only reads the model; sw_toon_bake_face_sdf allocates its working
+   memory per call. Any of them may run on any thread at once. */
 #ifndef SINEW_TOON_H
 #define SINEW_TOON_H
 

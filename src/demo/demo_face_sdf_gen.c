@@ -12,6 +12,7 @@
    usage: demo_face_sdf_gen OUTPUT.h */
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/toon.h"
 
 #include <stdio.h>

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sinew/import.h"
 #include "sinew/model.h"
 #include "../base/base_internal.h"
 #include "../import/file_internal.h"

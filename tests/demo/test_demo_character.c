@@ -27,6 +27,7 @@
 #include "harness.h"
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 #include "sinew/pose.h"
 #include "sinew/spring.h"
 #include "sinew/toon.h"

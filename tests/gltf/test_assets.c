@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 
 typedef struct anim_expect {
     const char* name;   /* NULL = unnamed */

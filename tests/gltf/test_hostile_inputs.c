@@ -41,6 +41,7 @@
 
 #include "harness.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SW_TEST_ASAN 1

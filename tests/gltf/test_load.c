@@ -14,6 +14,7 @@
 
 #include "harness.h"
 #include "sinew/gltf.h"
+#include "sinew/import.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
