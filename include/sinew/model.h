@@ -247,6 +247,13 @@ typedef struct sw_model {
        absolute paths and ".." out of it are allowed. */
     const char* base_dir;
     bool allow_outside_paths;
+    /* The files the load read besides `path`, each as opened (resolved
+       through symbolic links): Assimp's side files (an OBJ's mtllib, MD5
+       animation files, ...). Image files are not listed: images[].uri
+       under base_dir names them. A tool that writes files refuses to
+       replace any of these (docs/cli.md). */
+    size_t side_file_count;
+    const char* const* side_files;
     /* What the file was and what import changed (import.h; docs/import.md).
        format: "glTF", "GLB", "FBX", "Collada", ... (static text; NULL when
        the model was not made by an importer). unit_scale_to_metres: metres

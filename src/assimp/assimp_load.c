@@ -25,6 +25,7 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include "../base/base_internal.h"
+#include "assimp_io.h"
 #endif
 
 #define SW__AI_DEFAULT_MAX_FILE ((size_t)256 << 20)
@@ -1627,10 +1628,20 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
     /* no weight limit in Assimp: sinew keeps the strongest and says so */
     aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS, 0x7fffffff);
     aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_REMOVE_EMPTY_BONES, 0);
-    const struct aiScene* scene =
-        aiImportFileFromMemoryWithProperties(data, (unsigned)size, sw__ai_steps, hint, props);
+    /* The model from these bytes, every side file through sinew's rules (assimp_io.h). */
+    sw__ai_io io;
+    sw__ai_io_init(&io, data, size, hint, base_dir, options && options->allow_outside_paths, max_file);
+    const struct aiScene* scene = aiImportFileExWithProperties(io.main_name, sw__ai_steps, &io.io, props);
     aiReleasePropertyStore(props);
+    if (io.failed || io.out_of_memory) {
+        if (scene) aiReleaseImport(scene);
+        sw_result failed = io.failed ? sw_diag_set(diag, io.error.result, -1, "%s: %s", label, io.error.message)
+                                     : sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", label);
+        sw__ai_io_free(&io);
+        return failed;
+    }
     if (!scene) {
+        sw__ai_io_free(&io);
         const char* why = aiGetErrorString();
         char line[200];
         size_t k = 0;
@@ -1651,7 +1662,10 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
     }
     A.scene = scene;
     A.owner = sw__importer_new_model(&A.im, options && options->allow_outside_paths);
-    sw_result r = A.owner ? sw__ai_convert(&A, extension) : A.im.diag.result;
+    /* first, so that its warnings are among the model's */
+    sw_result r = A.owner ? sw__ai_io_finish(&io, &A.im, &A.owner->model) : A.im.diag.result;
+    sw__ai_io_free(&io);
+    if (r == SW_OK) r = sw__ai_convert(&A, extension);
     aiReleaseImport(scene);
     sw__arena_free(&A.scratch);
     return sw__importer_end(&A.im, A.owner, r, name, base_dir, out_model, diag);

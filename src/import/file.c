@@ -183,6 +183,43 @@ bool sw__percent_decode(const char* in, size_t length, char* out, size_t* out_le
 
 static bool sw__is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
+/* A path from '/', '\\' or a Windows drive letter. */
+static bool sw__is_absolute(const char* path) {
+    return path[0] == '/' || path[0] == '\\' || (sw__is_alpha(path[0]) && path[1] == ':');
+}
+
+/* ".." is checked lexically: any prefix of the path that climbs above
+   the asset's folder counts, whatever follows ('\\' separates too, so
+   that a Windows-style name cannot slip past). */
+static bool sw__climbs_out(const char* path, size_t n) {
+    long depth = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && path[j] != '/' && path[j] != '\\') j++;
+        size_t segment = j - i;
+        if (segment == 2 && path[i] == '.' && path[i + 1] == '.') {
+            if (--depth < 0) return true;
+        } else if (segment > 0 && !(segment == 1 && path[i] == '.')) {
+            depth++;
+        }
+        i = j + 1;
+    }
+    return false;
+}
+
+/* base_dir + '/' + name, from sinew's allocator; NULL when out of memory. */
+static char* sw__join_path(const char* base_dir, const char* name, size_t n) {
+    size_t base_length = strlen(base_dir);
+    char* path = sw__malloc(base_length + n + 2);
+    if (!path) return NULL;
+    memcpy(path, base_dir, base_length);
+    size_t at = base_length;
+    if (base_length > 0 && base_dir[base_length - 1] != '/') path[at++] = '/';
+    memcpy(path + at, name, n);
+    path[at + n] = '\0';
+    return path;
+}
+
 sw_result sw__check_uri_text(const char* uri, size_t length, sw_diag* diag) {
     for (size_t i = 0; i < length; i++) {
         unsigned char c = (unsigned char)uri[i];
@@ -228,22 +265,8 @@ sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outs
         sw__free(decoded);
         return sw_diag_set(diag, inner.result, -1, "'%.120s' %s once %%-escapes are decoded", uri, inner.message);
     }
-    bool absolute = decoded[0] == '/' || decoded[0] == '\\' || (sw__is_alpha(decoded[0]) && decoded[1] == ':');
-    /* ".." is checked lexically: any prefix of the path that climbs above
-       the asset's folder counts, whatever follows. */
-    bool outside = absolute;
-    long depth = 0;
-    for (size_t i = 0; i < n && !outside;) {
-        size_t j = i;
-        while (j < n && decoded[j] != '/' && decoded[j] != '\\') j++;
-        size_t segment = j - i;
-        if (segment == 2 && decoded[i] == '.' && decoded[i + 1] == '.') {
-            if (--depth < 0) outside = true;
-        } else if (segment > 0 && !(segment == 1 && decoded[i] == '.')) {
-            depth++;
-        }
-        i = j + 1;
-    }
+    bool absolute = sw__is_absolute(decoded);
+    bool outside = absolute || sw__climbs_out(decoded, n);
     if (outside && !allow_outside) {
         sw_result r = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%.120s' %s " SW__OUTSIDE_HINT, uri,
                                   absolute ? "is an absolute path" : "leaves the asset's folder");
@@ -260,17 +283,30 @@ sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outs
         sw__free(decoded);
         return r;
     }
-    size_t base_length = strlen(base_dir);
-    char* path = sw__malloc(base_length + n + 2);
-    if (!path) {
-        sw__free(decoded);
-        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
-    }
-    memcpy(path, base_dir, base_length);
-    size_t at = base_length;
-    if (base_length > 0 && base_dir[base_length - 1] != '/') path[at++] = '/';
-    memcpy(path + at, decoded, n + 1);
+    char* path = sw__join_path(base_dir, decoded, n);
     sw__free(decoded);
+    if (!path) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    *out_path = path;
+    return SW_OK;
+}
+
+sw_result sw__side_path(const char* name, const char* base_dir, bool allow_outside, char** out_path,
+                        sw_diag* diag) {
+    *out_path = NULL;
+    size_t length = strlen(name);
+    if (length == 0) return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "empty file name");
+    sw_diag inner;
+    if (sw__check_uri_text(name, length, &inner) != SW_OK)
+        return sw_diag_set(diag, inner.result, -1, "'%.120s' %s", name, inner.message);
+    bool absolute = sw__is_absolute(name);
+    if ((absolute || sw__climbs_out(name, length)) && !allow_outside)
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%.120s' %s " SW__OUTSIDE_HINT, name,
+                           absolute ? "is an absolute path" : "leaves the asset's folder");
+    if (!absolute && !base_dir)
+        return sw_diag_set(diag, SW_ERR_IO, -1,
+                           "'%.120s' is an external file, but no base folder was given to read it from", name);
+    char* path = absolute ? sw__string_copy(name) : sw__join_path(base_dir, name, length);
+    if (!path) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     *out_path = path;
     return SW_OK;
 }

@@ -1,5 +1,5 @@
-/* file_internal.h — files and URIs, shared by the importers (glTF today)
-   and the model module (image decoding). Not a public header.
+/* file_internal.h — files and URIs, shared by the importers (glTF, Assimp's
+   side files) and the model module (image decoding). Not a public header.
 
    Nothing here knows a file format: an importer resolves a URI written in
    its file with sw__uri_to_path (the lexical rules) and sw__path_inside
@@ -37,6 +37,13 @@ sw_result sw__check_uri_text(const char* uri, size_t length, sw_diag* diag);
    is sw__free'd by the caller. */
 sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outside, char** out_path,
                           sw_diag* diag);
+
+/* sw__uri_to_path for a name that is a plain path, not a URI (a side file
+   a reader names, e.g. an OBJ's mtllib as Assimp asks for it): the same
+   control-character, absolute-path and ".." rules, but no %-decoding and
+   no schemes. Lexical only, as sw__uri_to_path. */
+sw_result sw__side_path(const char* name, const char* base_dir, bool allow_outside, char** out_path,
+                        sw_diag* diag);
 
 /* Decodes a data: URI ("data:[<mime>][;base64],<data>") into `out`
    (capacity `capacity`); *out_size is the decoded size, and with out = NULL
