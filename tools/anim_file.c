@@ -131,11 +131,13 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
         return false;
     }
     const sw_model* src = f->source;
+    if (!tool_note_model_read(src)) return fail(f, NULL, err, "out of memory%s%s", "", "");
     if (src->animation_count == 0) return fail(f, NULL, err, "--anim-file: %s has no clips%s", o->path, "");
     if (o->bone_map && !(bone_map = read_bone_map(o->bone_map, err))) {
         release(f);
         return false;
     }
+    if (o->bone_map && !tool_note_read(o->bone_map)) return fail(f, bone_map, err, "out of memory%s%s", "", "");
     size_t n = src->animation_count;
     f->made = calloc(n, sizeof *f->made);
     f->names = calloc(n, sizeof *f->names);

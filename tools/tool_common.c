@@ -25,7 +25,13 @@
 
 sw_result tool_load_model(const char* path, const sw_gltf_options* options, sw_model** out_model, sw_diag* diag) {
     sw_import_options o = sw_import_options_from_gltf(options);
-    return sw_import_file(path, &o, out_model, diag);
+    sw_result r = sw_import_file(path, &o, out_model, diag);
+    if (r == SW_OK && !tool_note_model_read(*out_model)) {
+        sw_model_free(*out_model);
+        *out_model = NULL;
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: out of memory", path);
+    }
+    return r;
 }
 
 bool tool_error_set(tool_error* err, const char* format, ...) {
@@ -566,8 +572,8 @@ bool tool_output_check(const char* path, const tool_inputs* inputs, tool_error* 
         if (in->device != (unsigned long long)st.st_dev || in->inode != (unsigned long long)st.st_ino) continue;
         if (in->named_by_model)
             ok = tool_error_set(err,
-                                "cannot write '%s': it is an input, a file the model reads (a buffer or an image "
-                                "its JSON names); write the output elsewhere",
+                                "cannot write '%s': it is an input, a file the model reads (a side file, a buffer "
+                                "or an image it names); write the output elsewhere",
                                 path);
         else
             ok = tool_error_set(err, "cannot write '%s': it is the input file '%s'; write the output elsewhere", path,
@@ -605,6 +611,68 @@ static bool inputs_add(tool_inputs* inputs, const char* path, bool named_by_mode
 
 bool tool_inputs_add(tool_inputs* inputs, const char* path) {
     return inputs_add(inputs, path, false);
+}
+
+static int hex_value(char c);
+
+/* Every file a load read or named, for tool_atomic_open. Loads happen on
+   the main thread, as do output opens. */
+static tool_inputs files_read;
+
+bool tool_note_read(const char* path) { return inputs_add(&files_read, path, false); }
+
+/* A URI of the model's (uri_to_path's rules, done loosely: more files
+   protected is harmless): the file path it names under base_dir, or NULL
+   (data: and other schemes, malformed escapes); *ok false when out of
+   memory. */
+static char* uri_file(const char* uri, const char* base_dir, bool* ok) {
+    size_t s_end = 0;
+    while ((uri[s_end] >= 'a' && uri[s_end] <= 'z') || (uri[s_end] >= 'A' && uri[s_end] <= 'Z') ||
+           (s_end > 0 && ((uri[s_end] >= '0' && uri[s_end] <= '9') || uri[s_end] == '+' || uri[s_end] == '-' ||
+                          uri[s_end] == '.')))
+        s_end++;
+    if (uri[0] == '\0' || (s_end > 1 && uri[s_end] == ':')) return NULL;
+    size_t length = strlen(uri), base = base_dir ? strlen(base_dir) : 0;
+    char* path = malloc(base + length + 2);
+    if (!path) {
+        *ok = false;
+        return NULL;
+    }
+    size_t n = 0;
+    if (uri[0] != '/' && base_dir) {
+        memcpy(path, base_dir, base);
+        n = base;
+        path[n++] = '/';
+    }
+    for (size_t i = 0; uri[i]; i++) {
+        if (uri[i] != '%') {
+            path[n++] = uri[i];
+            continue;
+        }
+        int high = hex_value(uri[i + 1]), low = high < 0 ? -1 : hex_value(uri[i + 2]);
+        if (low < 0 || (high == 0 && low == 0)) { /* malformed, or a NUL: the loader refuses it */
+            free(path);
+            return NULL;
+        }
+        path[n++] = (char)(high * 16 + low);
+        i += 2;
+    }
+    path[n] = '\0';
+    return path;
+}
+
+bool tool_note_model_read(const sw_model* model) {
+    if (model->path && !tool_note_read(model->path)) return false;
+    for (size_t i = 0; i < model->side_file_count; i++)
+        if (!inputs_add(&files_read, model->side_files[i], true)) return false;
+    bool ok = true;
+    for (size_t i = 0; ok && i < model->image_count; i++) {
+        const char* uri = model->images[i].uri;
+        char* path = uri && !model->images[i].data ? uri_file(uri, model->base_dir, &ok) : NULL;
+        if (path && !inputs_add(&files_read, path, true)) ok = false;
+        free(path);
+    }
+    return ok;
 }
 
 void tool_inputs_free(tool_inputs* inputs) {
@@ -804,6 +872,11 @@ bool tool_atomic_open(tool_atomic_file* out, const char* path, tool_error* err) 
         free(target);
         return false;
     }
+    free(target);
+    /* Checked again now that the loads have said what they read (side
+       files, textures, a bone map), the moment before writing. */
+    if (exists && !tool_output_check(path, &files_read, err)) return false;
+    if (!output_resolve(path, &target, &st, &exists, err)) return false;
     char* created_dirs = NULL;
     if (!tool_make_parent_dirs(target, &created_dirs, err)) {
         free(target);

@@ -175,6 +175,14 @@ bool tool_inputs_add_model(tool_inputs* inputs, const char* model_path);
 /* Frees the list; a zeroed list is allowed. */
 void tool_inputs_free(tool_inputs* inputs);
 
+/* What the process has read, which tool_atomic_open never replaces:
+   tool_note_read adds a file (a bone map, a script), tool_note_model_read
+   a loaded model's file, its side files (model->side_files) and the image
+   files its images name under base_dir. tool_load_model notes its model
+   itself. Main thread only. False only when out of memory. */
+bool tool_note_read(const char* path);
+bool tool_note_model_read(const sw_model* model);
+
 /* Checks `path` (not "-") as above; `inputs` may be NULL. On failure
    `err` is one line naming the path and why ("cannot write 'x': it is a
    character device, not a regular file"). */
