@@ -124,18 +124,19 @@ static void test_bvh_frame_times(void) {
     }
 }
 
-/* Assimp says "<its name for the buffer>:5 - ..."; the name is the file's,
-   already at the start of the message. */
+/* Assimp says "<its name for the buffer>:3 - ..."; the name is the file's,
+   already at the start of the message. (The error is in the header: a
+   damaged joint would leak Assimp's node, tests/lsan.supp.) */
 static void test_parse_error_names_the_file_once(void) {
     sw_diag diag = {0};
-    sw_model* m = load_text("HIERARCHY\nROOT a\n{\nOFFSET 0 0\n", "cut.bvh", &diag);
+    sw_model* m = load_text("\n\nMOTION\n", "cut.bvh", &diag);
     SW_CHECK(m == NULL);
     sw_model_free(m);
     const char* first = strstr(diag.message, "cut.bvh");
     SW_CHECK(first == diag.message);
     SW_CHECK(first && !strstr(first + 1, "cut.bvh"));
-    SW_CHECK(strstr(diag.message, "cut.bvh: Assimp cannot read it: line 5 - ") == diag.message);
-    if (!(strstr(diag.message, "cut.bvh: Assimp cannot read it: line 5 - ") == diag.message))
+    SW_CHECK(strstr(diag.message, "cut.bvh: Assimp cannot read it: line 3 - ") == diag.message);
+    if (!(strstr(diag.message, "cut.bvh: Assimp cannot read it: line 3 - ") == diag.message))
         fprintf(stderr, "  message: %s\n", diag.message);
 }
 
