@@ -99,7 +99,8 @@ const char cmd_view_help[] =
     "                  left, right, up, down, home, end, kp1, kp3, kp7; shift+\n"
     "                  and ctrl+ prefixes), wait:N, move:X,Y, click:X,Y,\n"
     "                  drag:X0,Y0,X1,Y1, mdrag:X0,Y0,X1,Y1, scroll:DY,\n"
-    "                  size:WxH, open:PATH (as if dropped), dump:PATH (the\n"
+    "                  size:WxH, open:PATH (as if dropped), drop:PATH (a drop\n"
+    "                  on the window, opened at the next frame), dump:PATH (the\n"
     "                  weights or retention view's per-vertex values, as text);\n"
     "                  positions in window coordinates from the top left\n"
     "  --no-vsync      do not wait for the display between frames (scripted\n"
@@ -230,6 +231,10 @@ int cmd_view(tool_args* args) {
 
 /* ---- the scene: a model, its clip and program, its pose and bounds ---------------- */
 
+/* A scene is moved by plain assignment (open_model builds the next one on
+   its stack, then copies it into the viewer), so it holds no pointer into
+   itself: what its parts point at (model, materials, the program's
+   buffers) is on the heap, owned by the scene and freed by scene_free. */
 typedef struct view_scene {
     sw_model* model;                /* with --anim-file's clips (anim_file.h) */
     /* Its materials made ready to draw; on the heap, so that the renderer's
@@ -238,8 +243,7 @@ typedef struct view_scene {
     anim_file anim_src;
     const anim_options* options;    /* the program's options (the command line's for the first model) */
     anim_program prog;
-    bool prog_ready;
-    anim_program* active;           /* &prog when it changes the pose, else NULL */
+    bool prog_ready;                /* prog is made (scene_active_program says whether it poses) */
     long clip;                      /* -1 = the rest pose */
     sw_pose pose;
     void* pose_memory;
@@ -270,11 +274,18 @@ static const char* clip_name(const view_scene* sc) {
     return name && *name ? name : "(unnamed)";
 }
 
+/* The scene's program when it changes the pose, else NULL: asked each
+   time from the scene at hand, never kept (the scene may have moved). */
+static anim_program* scene_active_program(view_scene* sc) {
+    return sc->prog_ready && anim_program_active(&sc->prog) ? &sc->prog : NULL;
+}
+
 /* The pose at playback time t, as sinew render poses its frames. */
 static bool scene_pose(view_scene* sc, double t, bool loop, tool_error* err) {
-    if (sc->active) {
-        sc->active->config.loop = loop;
-        return anim_program_evaluate(sc->active, (float)t, &sc->pose, err);
+    anim_program* active = scene_active_program(sc);
+    if (active) {
+        active->config.loop = loop;
+        return anim_program_evaluate(active, (float)t, &sc->pose, err);
     }
     const sw_clip* clip = sc->clip >= 0 ? &sc->model->animations[sc->clip] : NULL;
     float time = clip ? clip->start + sw_clip_time(clip, (float)t, loop) : 0.0f;
@@ -287,11 +298,10 @@ static bool scene_pose(view_scene* sc, double t, bool loop, tool_error* err) {
 /* (Re)makes the animation program for the scene's clip. */
 static bool scene_program(view_scene* sc, tool_error* err) {
     if (sc->prog_ready) anim_program_free(&sc->prog);
-    sc->prog_ready = false, sc->active = NULL;
+    sc->prog_ready = false;
     anim_program_config config = {.loop = true, .from_clip_start = true};
     if (anim_program_init(&sc->prog, sc->model, sc->options, sc->clip, &config, err) != TOOL_EXIT_OK) return false;
     sc->prog_ready = true;
-    if (anim_program_active(&sc->prog)) sc->active = &sc->prog;
     return true;
 }
 
@@ -380,7 +390,8 @@ static bool scene_bounds(view_scene* sc, sw_renderer* r, double time, tool_error
     memcpy(sc->lo, lo, sizeof lo);
     memcpy(sc->hi, hi, sizeof hi);
     sw_renderer_set_scene_box(r, lo, hi);
-    if (sc->active) anim_program_restart(sc->active);
+    anim_program* active = scene_active_program(sc);
+    if (active) anim_program_restart(active);
     return true;
 }
 
@@ -1033,6 +1044,11 @@ static void play_step(viewer* v, const view_step* st) {
     case VIEW_STEP_SCROLL: camera_zoom(v, st->at[0]); break;
     case VIEW_STEP_SIZE: glfwSetWindowSize(v->window, (int)st->at[0], (int)st->at[1]); break;
     case VIEW_STEP_OPEN: open_model(v, st->path); break;
+    case VIEW_STEP_DROP: {
+        const char* paths[1] = {st->path};
+        on_drop(v->window, 1, paths);
+        break;
+    }
     case VIEW_STEP_DUMP: {
         tool_error err;
         if (!write_dump(v, st->path, &err)) say(v, true, "%s", err.message);

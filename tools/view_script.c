@@ -81,8 +81,9 @@ static bool parse_step(const char* text, size_t length, view_step* st, tool_erro
             st->kind = VIEW_STEP_WAIT, st->count = (long)n;
             return true;
         }
-        if ((head == 4 && strncmp(text, "open", 4) == 0) || (head == 4 && strncmp(text, "dump", 4) == 0)) {
-            st->kind = text[0] == 'o' ? VIEW_STEP_OPEN : VIEW_STEP_DUMP;
+        if (head == 4 && (strncmp(text, "open", 4) == 0 || strncmp(text, "drop", 4) == 0 ||
+                          strncmp(text, "dump", 4) == 0)) {
+            st->kind = text[1] == 'p' ? VIEW_STEP_OPEN : text[1] == 'r' ? VIEW_STEP_DROP : VIEW_STEP_DUMP;
             if (value_length >= 2 && value[0] == '"' && value[value_length - 1] == '"') value++, value_length -= 2;
             if (value_length == 0) return tool_error_set(err, "'%.*s' names no file", (int)length, text);
             if (!(st->path = malloc(value_length + 1))) return tool_error_set(err, "out of memory");
@@ -110,7 +111,7 @@ static bool parse_step(const char* text, size_t length, view_step* st, tool_erro
     return tool_error_set(err,
                           "'%.*s' is not a key (one character, or space, esc, tab, left, right, up, down, home, "
                           "end, kp1, kp3, kp7, with shift+ or ctrl+) nor wait:N, move:X,Y, click:X,Y, "
-                          "drag:X0,Y0,X1,Y1, mdrag:..., scroll:DY, size:WxH, open:PATH or dump:PATH",
+                          "drag:X0,Y0,X1,Y1, mdrag:..., scroll:DY, size:WxH, open:PATH, drop:PATH or dump:PATH",
                           (int)length, text);
 }
 

@@ -18,6 +18,8 @@
      scroll:DY            the wheel, DY notches (negative: towards you)
      size:WxH             resize the window to W × H (window coordinates)
      open:PATH            open PATH as if it were dropped on the window
+     drop:PATH            drop PATH on the window (the window's drop
+                          callback; it opens at the next frame)
      dump:PATH            write the per-vertex values of the last frame's
                           weights or retention view to PATH (text)
 
@@ -60,6 +62,7 @@ typedef enum view_step_kind {
     VIEW_STEP_SCROLL, /* at[0] */
     VIEW_STEP_SIZE,   /* at[0] × at[1] */
     VIEW_STEP_OPEN,   /* path */
+    VIEW_STEP_DROP,   /* path */
     VIEW_STEP_DUMP,   /* path */
 } view_step_kind;
 

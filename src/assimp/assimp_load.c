@@ -1418,8 +1418,21 @@ static sw_result sw__ai_animations(sw__ai* A) {
         if (!anim) return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animation %u is missing", a);
         const char* aname = sw__ai_cstr(&anim->mName);
         double rate = anim->mTicksPerSecond;
-        if (rate == 0.0) rate = 25.0; /* Assimp: 0 means "not specified", 25 ticks per second assumed */
-        if (!(rate > 0.0) || !isfinite(rate) || rate > 1e9)
+        /* A BVH always states its frame time; Assimp gives 1 / (the time as
+           a float), so 0 is a time too long for a float (inf, 1e300). */
+        if (rate == 0.0 && strcmp(model->format, "BVH") == 0)
+            return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA,
+                                     "animation '%s': the frame time is infinite or too long (0 ticks per second)",
+                                     aname);
+        if (rate == 0.0 && !signbit(rate)) {
+            rate = 25.0; /* Assimp: 0 means "not specified", 25 ticks per second assumed */
+        } else if (isfinite(rate) && (rate < 0.0 || rate == 0.0)) {
+            /* negative (or -0): as an IQM framerate, Assimp's unstated rate with a warning */
+            sw__importer_warn(&A->im, "animation '%s': %g ticks per second, negative; read as 25", aname, rate);
+            rate = 25.0;
+        }
+        /* a tick longer than 1e6 s (11 days) is no frame of an animation */
+        if (!(rate >= 1e-6) || !isfinite(rate) || rate > 1e9)
             return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animation '%s': %g ticks per second", aname, rate);
         if ((anim->mNumChannels && !anim->mChannels) || (anim->mNumMorphMeshChannels && !anim->mMorphMeshChannels))
             return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "animation '%s': channels listed but missing", aname);
@@ -1628,6 +1641,26 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
     /* no weight limit in Assimp: sinew keeps the strongest and says so */
     aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS, 0x7fffffff);
     aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_REMOVE_EMPTY_BONES, 0);
+    /* Untrusted input (docs/import.md, "Assimp's options for untrusted
+       files"): a caller may name any extension Assimp knows, or none (then
+       Assimp picks the importer by the content), so every importer's extra
+       files and multiplied work are switched off, not only those of the
+       formats the sinew command names. */
+    /* SMD: every line of the file taken as an animation file's name, the
+       buffer re-read per line (lines × size work, clips named after lines) */
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_SMD_LOAD_ANIMATION_LIST, 0);
+    /* MD5: a .md5mesh reads a sibling .md5anim (sinew reads that file when named) */
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_MD5_NO_ANIM_AUTOLOAD, 1);
+    /* MD3: _lower/_upper/_head sibling files and Quake 3 shader scripts */
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_MD3_HANDLE_MULTIPART, 0);
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_MD3_LOAD_SHADERS, 0);
+    /* Quake 1 MDL: a palette file ("colormap.lmp" in the working folder);
+       no name opens none and the built-in palette is used */
+    aiSetImportPropertyString(props, AI_CONFIG_IMPORT_MDL_COLORMAP, &(struct aiString){.length = 0});
+    /* Ogre: a fallback material file ("Scene.material") */
+    aiSetImportPropertyString(props, AI_CONFIG_IMPORT_OGRE_MATERIAL_FILE, &(struct aiString){.length = 0});
+    /* AC3D: Catmull-Clark subdivision to the level the file asks (4× faces per level) */
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_AC_EVAL_SUBDIVISION, 0);
     /* The model from these bytes, every side file through sinew's rules (assimp_io.h). */
     sw__ai_io io;
     sw__ai_io_init(&io, data, size, hint, base_dir, options && options->allow_outside_paths, max_file);
@@ -1645,13 +1678,18 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
         const char* why = aiGetErrorString();
         char line[200];
         size_t k = 0;
-        /* Assimp's message may span lines or hold control bytes: one line */
+        /* Assimp's message may span lines or hold control bytes: one line.
+           The message already starts with the file's name, so Assimp's name
+           for the buffer becomes "line N" before a line number (BVH's
+           "NAME:N - ...") and "the file" elsewhere, not the name again. */
         static const char magic[] = "$$$___magic___$$$."; /* Assimp's name for a file read from memory */
         for (const char* c = why ? why : ""; *c && k + 1 < sizeof line; c++) {
             if (strncmp(c, magic, sizeof magic - 1) == 0) {
                 c += sizeof magic - 1;
                 while ((c[1] >= 'a' && c[1] <= 'z') || (c[1] >= '0' && c[1] <= '9')) c++;
-                for (const char* l = label; *l && k + 1 < sizeof line; l++) line[k++] = *l;
+                const bool at_line = c[1] == ':' && c[2] >= '0' && c[2] <= '9';
+                if (at_line) c++; /* the colon */
+                for (const char* l = at_line ? "line " : "the file"; *l && k + 1 < sizeof line; l++) line[k++] = *l;
                 continue;
             }
             line[k++] = (unsigned char)*c < 0x20 || *c == 0x7f ? ' ' : *c;

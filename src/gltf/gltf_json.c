@@ -248,10 +248,15 @@ sw_result sw__get_bool(sw__loader* L, const cJSON* object, const char* path, con
     return SW_OK;
 }
 
+/* cJSON reads a number beyond the largest double (1e400) as ±infinity:
+   that is said as what it is, not as a type error. */
+#define SW__BEYOND_DOUBLE "the number is out of range (beyond ±1.8e308, the largest a double holds)"
+
 /* A finite number that fits a float. */
 static sw_result sw__value_float(sw__loader* L, const cJSON* v, const char* where, float* out) {
     if (!cJSON_IsNumber(v)) return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected a number");
     double d = v->valuedouble;
+    if (isinf(d)) return sw__fail(L, SW_ERR_INVALID_DATA, where, SW__BEYOND_DOUBLE);
     if (!isfinite(d) || fabs(d) > FLT_MAX)
         return sw__fail(L, SW_ERR_INVALID_DATA, where, "%g is not a finite float", d);
     *out = (float)d;
@@ -288,6 +293,7 @@ sw_result sw__get_floats(sw__loader* L, const cJSON* object, const char* path, c
    Numbers print as %.17g: integers in full up to 10^17, larger ones with an
    exponent (%.0f of 1e300 is 301 digits, which cut the message off). */
 sw_result sw__value_uint(sw__loader* L, const cJSON* v, const char* where, double max, size_t* out) {
+    if (cJSON_IsNumber(v) && isinf(v->valuedouble)) return sw__fail(L, SW_ERR_INVALID_DATA, where, SW__BEYOND_DOUBLE);
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || floor(v->valuedouble) != v->valuedouble)
         return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an integer");
     if (v->valuedouble < 0) return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an integer >= 0, got %.17g",
@@ -312,6 +318,7 @@ sw_result sw__get_uint(sw__loader* L, const cJSON* object, const char* path, con
 sw_result sw__value_index(sw__loader* L, const cJSON* v, const char* where, size_t limit, const char* what,
                           uint32_t* out) {
     *out = 0;
+    if (cJSON_IsNumber(v) && isinf(v->valuedouble)) return sw__fail(L, SW_ERR_INVALID_DATA, where, SW__BEYOND_DOUBLE);
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || floor(v->valuedouble) != v->valuedouble ||
         v->valuedouble < 0)
         return sw__fail(L, SW_ERR_INVALID_DATA, where, "expected an index (an integer >= 0)");

@@ -257,28 +257,36 @@ sw_result sw__json_bool_value(sw__json* J, const cJSON* value, bool* out) {
     return SW_OK;
 }
 
+/* cJSON reads a number beyond the largest double (1e400) as ±infinity:
+   that is said as what it is, not as "expected a number". */
+#define SW__JSON_BEYOND_DOUBLE "the number is out of range (beyond ±1.8e308, the largest a double holds)"
+
 sw_result sw__json_float_value(sw__json* J, const cJSON* value, float* out) {
     if (!cJSON_IsNumber(value)) return sw__json_fail(J, NULL, "expected a number");
     double d = value->valuedouble;
+    if (isinf(d)) return sw__json_fail(J, NULL, SW__JSON_BEYOND_DOUBLE);
     if (!isfinite(d) || fabs(d) > SW__JSON_FLOAT_MAX) return sw__json_fail(J, NULL, "not a finite float");
     *out = (float)d;
     return SW_OK;
 }
 
-static bool sw__json_whole(const cJSON* value, int64_t* out) {
-    if (!cJSON_IsNumber(value)) return false;
+/* A whole number within ±SW__JSON_INTEGER_MAX; else `expected` names what
+   was wanted (past the largest double: out of range). */
+static sw_result sw__json_whole(sw__json* J, const cJSON* value, const char* expected, int64_t* out) {
+    if (!cJSON_IsNumber(value)) return sw__json_fail(J, NULL, "%s", expected);
     double d = value->valuedouble;
-    if (!isfinite(d) || d != floor(d) || fabs(d) > SW__JSON_INTEGER_MAX) return false;
+    if (isinf(d)) return sw__json_fail(J, NULL, SW__JSON_BEYOND_DOUBLE);
+    if (!isfinite(d) || d != floor(d) || fabs(d) > SW__JSON_INTEGER_MAX) return sw__json_fail(J, NULL, "%s", expected);
     *out = (int64_t)d;
-    return true;
+    return SW_OK;
 }
 
 sw_result sw__json_integer_value(sw__json* J, const cJSON* value, int64_t* out) {
-    return sw__json_whole(value, out) ? SW_OK : sw__json_fail(J, NULL, "expected an integer");
+    return sw__json_whole(J, value, "expected an integer", out);
 }
 
 sw_result sw__json_index_value(sw__json* J, const cJSON* value, int64_t* out) {
-    return sw__json_whole(value, out) ? SW_OK : sw__json_fail(J, NULL, "expected an integer index");
+    return sw__json_whole(J, value, "expected an integer index", out);
 }
 
 bool sw__json_clamp(sw__json* J, const char* key, float* v, float lo, float hi) {
@@ -423,6 +431,7 @@ sw_result sw__json_index_below(sw__json* J, const cJSON* object, const char* key
     const cJSON* v;
     if (sw__json_find(J, object, key, true, &v) != SW_OK) return SW_ERR_INVALID_DATA;
     double d = cJSON_IsNumber(v) ? v->valuedouble : -1.5;
+    if (isinf(d)) return sw__json_fail(J, key, SW__JSON_BEYOND_DOUBLE);
     if (!cJSON_IsNumber(v) || !isfinite(d) || d != floor(d)) return sw__json_fail(J, key, "expected an integer index");
     if (d < 0 || d >= (double)limit)
         return sw__json_fail(J, key, "%.0f is out of range (the model has %zu %s)", d, limit, what);

@@ -138,7 +138,8 @@ sw_result sw__json_bool_value(sw__json* J, const cJSON* value, bool* out); /* "e
 /* A number that is a finite float. */
 sw_result sw__json_float_value(sw__json* J, const cJSON* value, float* out);
 /* A whole number within ±9e15: "expected an integer", or in index_value
-   "expected an integer index" (range is the caller's check). */
+   "expected an integer index" (range is the caller's check); a number past
+   the largest double (1e400, read as infinity) is said to be out of range. */
 sw_result sw__json_integer_value(sw__json* J, const cJSON* value, int64_t* out);
 sw_result sw__json_index_value(sw__json* J, const cJSON* value, int64_t* out);
 /* Clamps *v into [lo, hi] with a warning at path.key; false only when out of memory. */

@@ -498,6 +498,19 @@ static void test_json_types(void) {
                  "nodes[0].scale[1]: expected a number", NULL);
     expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"scale\":[1,1e39,3]}]}", SW_ERR_INVALID_DATA,
                  "nodes[0].scale[1]", "finite float");
+    /* Past the largest double cJSON reads infinity: said as out of range,
+       for floats, unsigned integers and indices alike. */
+    expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"scale\":[1,1e400,3]}]}", SW_ERR_INVALID_DATA,
+                 "test.gltf: nodes[0].scale[1]: the number is out of range (beyond ±1.8e308, the largest a double holds)",
+                 NULL);
+    expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"translation\":[-1e999,0,0]}]}",
+                 SW_ERR_INVALID_DATA, "nodes[0].translation[0]: the number is out of range (beyond ±1.8e308", NULL);
+    expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":1e400}]}", SW_ERR_INVALID_DATA,
+                 "nodes[0].mesh: the number is out of range (beyond ±1.8e308", NULL);
+    expect_error("{\"asset\":{\"version\":\"2.0\"},\"scene\":1e400}", SW_ERR_INVALID_DATA,
+                 "scene: the number is out of range (beyond ±1.8e308", NULL);
+    expect_error("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":1e400}]}", SW_ERR_INVALID_DATA,
+                 "buffers[0].byteLength: the number is out of range (beyond ±1.8e308", NULL);
     expect_error("{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":1.5,"
                  "\"type\":\"SCALAR\"}]}",
                  SW_ERR_INVALID_DATA, "accessors[0].count: expected an integer", NULL);

@@ -218,6 +218,40 @@ static void test_integers(void) {
     fixture_close(&f);
 }
 
+/* cJSON reads 1e400 (past the largest double) as infinity: every number
+   getter says it is out of range, not that it is no number or no integer. */
+static void test_beyond_double(void) {
+    fixture f;
+    fixture_open(&f, "{\"up\": 1e400, \"down\": -1e400, \"v\": [1, 1e999]}");
+    sw__json* J = &f.J;
+    static const char* const beyond = "the number is out of range (beyond ±1.8e308, the largest a double holds)";
+    char want[160];
+    float x = 7.0f, v[2] = {9, 9};
+    int64_t i = 5;
+    uint32_t u = 3;
+    SW_CHECK_EQ_INT(sw__json_float(J, f.root, "up", true, &x), SW_ERR_INVALID_DATA);
+    snprintf(want, sizeof want, "f.gltf: ext.up: %s", beyond);
+    SW_CHECK(message_is(f.diag.message, want));
+    SW_CHECK_EQ_INT(sw__json_float(J, f.root, "down", true, &x), SW_ERR_INVALID_DATA);
+    snprintf(want, sizeof want, "f.gltf: ext.down: %s", beyond);
+    SW_CHECK(message_is(f.diag.message, want));
+    SW_CHECK(x == 7.0f);
+    SW_CHECK_EQ_INT(sw__json_floats(J, f.root, "v", 2, true, v), SW_ERR_INVALID_DATA);
+    snprintf(want, sizeof want, "f.gltf: ext.v[1]: %s", beyond);
+    SW_CHECK(message_is(f.diag.message, want));
+    SW_CHECK_EQ_INT(sw__json_integer(J, f.root, "up", true, NULL, &i), SW_ERR_INVALID_DATA);
+    snprintf(want, sizeof want, "f.gltf: ext.up: %s", beyond);
+    SW_CHECK(message_is(f.diag.message, want));
+    SW_CHECK_EQ_INT(sw__json_index(J, f.root, "down", true, NULL, &i), SW_ERR_INVALID_DATA);
+    snprintf(want, sizeof want, "f.gltf: ext.down: %s", beyond);
+    SW_CHECK(message_is(f.diag.message, want));
+    SW_CHECK_EQ_INT(sw__json_index_below(J, f.root, "up", 3, "nodes", &u), SW_ERR_INVALID_DATA);
+    snprintf(want, sizeof want, "f.gltf: ext.up: %s", beyond);
+    SW_CHECK(message_is(f.diag.message, want));
+    SW_CHECK(i == 5 && u == 3); /* untouched by a failure */
+    fixture_close(&f);
+}
+
 static void test_kinds(void) {
     fixture f;
     fixture_open(&f, "{\"o\": {}, \"a\": [], \"s\": \"text\", \"b\": true, \"n\": null, \"e\": \"blend\","
@@ -313,6 +347,7 @@ int main(void) {
     SW_RUN(test_messages);
     SW_RUN(test_numbers);
     SW_RUN(test_integers);
+    SW_RUN(test_beyond_double);
     SW_RUN(test_kinds);
     SW_RUN(test_iteration);
     SW_RUN(test_memory);
