@@ -12,6 +12,7 @@
 #include "sinew/vrm.h"
 
 #include "../base/base_internal.h"
+#include "../base/hash_internal.h"
 #include "../runtime/vrm_internal.h"
 #include "json_internal.h"
 
@@ -29,6 +30,7 @@ typedef struct sw__reader {
     /* expressions being filled (capacity from the JSON) */
     sw_vrm_expression* expressions;
     size_t expression_cap;
+    sw__str_map expression_names; /* name → index: "is this name taken?" in O(1) */
     size_t* mesh_first;   /* mesh_count + 1 (sw__index_meshes) */
     uint32_t* mesh_nodes; /* node_count */
 } sw__reader;
@@ -77,16 +79,19 @@ static sw_vrm_expression* sw__new_expression(sw__reader* R, const char* name, sw
                       sw_vrm_preset_name(preset));
         return NULL;
     }
-    for (size_t i = 0; i < v->expression_count; i++)
-        if (strcmp(R->expressions[i].name, name) == 0) {
-            sw__json_warn(&R->J, NULL, "an expression of this name exists already; ignored");
-            return NULL;
-        }
+    if (sw__str_map_get(&R->expression_names, name, NULL)) {
+        sw__json_warn(&R->J, NULL, "an expression of this name exists already; ignored");
+        return NULL;
+    }
     if (v->expression_count >= R->expression_cap) return NULL; /* sized from the JSON: not reached */
     sw_vrm_expression* e = &R->expressions[v->expression_count];
     memset(e, 0, sizeof *e);
     e->preset = preset;
     if (!(e->name = sw__json_copy(&R->J, name))) return NULL;
+    if (sw__str_map_put(&R->expression_names, e->name, (uint32_t)v->expression_count, NULL) == SW__STR_MAP_NO_MEMORY) {
+        R->J.oom = true;
+        return NULL;
+    }
     if (preset != SW_VRM_PRESET_CUSTOM) v->preset[preset] = (int32_t)v->expression_count;
     v->expression_count++;
     v->expressions = R->expressions;
@@ -1019,6 +1024,7 @@ sw_result sw_vrm_read(const sw_model* model, sw_vrm** out, sw_diag* diag) {
     cJSON* json = sw__json_parse(&R.J, v1 ? v1->json : v0->json, NULL);
     sw_result r = !json && R.J.oom ? sw__json_out_of_memory(&R.J) : sw__read(&R, json, v1 != NULL, v1 && v0);
     sw__json_delete(json);
+    sw__str_map_free(&R.expression_names);
     if (r != SW_OK) {
         sw_vrm_free(v);
         return r;
