@@ -31,6 +31,8 @@ typedef struct sw__reader {
     sw_vrm_expression* expressions;
     size_t expression_cap;
     sw__str_map expression_names; /* name → index: "is this name taken?" in O(1) */
+    sw__str_map material_names;   /* the model's material names → first index (built when first needed) */
+    bool material_names_built;
     size_t* mesh_first;   /* mesh_count + 1 (sw__index_meshes) */
     uint32_t* mesh_nodes; /* node_count */
 } sw__reader;
@@ -681,9 +683,18 @@ static sw_result sw__material_value0(sw__reader* R, const cJSON* x, sw_vrm_color
     if (!material) return sw__json_fail(J, "materialName", "missing");
     if (!property) return sw__json_fail(J, "propertyName", "missing");
     if (!target) return sw__json_fail(J, "targetValue", "missing");
-    int32_t mat = -1;
-    for (size_t k = 0; k < R->model->material_count && mat < 0; k++)
-        if (R->model->materials[k].name && strcmp(R->model->materials[k].name, material) == 0) mat = (int32_t)k;
+    if (!R->material_names_built) {
+        /* every material name once, the first of a name kept: a lookup per
+           value instead of a scan of the materials */
+        for (size_t k = 0; k < R->model->material_count; k++)
+            if (R->model->materials[k].name &&
+                sw__str_map_put(&R->material_names, R->model->materials[k].name, (uint32_t)k, NULL) ==
+                    SW__STR_MAP_NO_MEMORY)
+                return sw__json_out_of_memory(J);
+        R->material_names_built = true;
+    }
+    uint32_t found;
+    int32_t mat = sw__str_map_get(&R->material_names, material, &found) ? (int32_t)found : -1;
     int type = sw__property0(property);
     if (mat < 0) {
         sw__json_warn(J, "materialName", "names no material; ignored");
@@ -1025,6 +1036,7 @@ sw_result sw_vrm_read(const sw_model* model, sw_vrm** out, sw_diag* diag) {
     sw_result r = !json && R.J.oom ? sw__json_out_of_memory(&R.J) : sw__read(&R, json, v1 != NULL, v1 && v0);
     sw__json_delete(json);
     sw__str_map_free(&R.expression_names);
+    sw__str_map_free(&R.material_names);
     if (r != SW_OK) {
         sw_vrm_free(v);
         return r;
