@@ -17,7 +17,7 @@
    names through a hash table (O(1) expected per bone, never a scan of the
    joints found so far). Assimp's own parsing is not bounded by sinew: a
    24,000-joint BVH spends about 2 s inside Assimp (its skeleton mesh and
-   node searches) and 0.1 s in sinew.
+   node searches) and under 0.1 s in sinew.
 
    What the importer does with Assimp's scene (docs/import.md has the
    whole list, with the post-processing steps asked of Assimp):
