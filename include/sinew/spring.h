@@ -101,10 +101,11 @@
    sw_spring_set_free (and only such a set). The simulation state is
    caller-owned: sw_spring_sizes_of validates a set against a model and
    says how big it is, sw_spring_memory_size gives the bytes (16-aligned),
-   sw_spring_init fills it. Nothing here allocates per step; sw_spring_read
-   allocates the set, and sw_spring_sizes_of and sw_spring_init O(nodes)
-   scratch freed before they return (SW_ERR_OUT_OF_MEMORY when refused).
-   The model and the set must outlive the state.
+   sw_spring_init fills it (the memory includes O(nodes) scratch its
+   checks use). Nothing here allocates per step; sw_spring_read allocates
+   the set, and sw_spring_sizes_of O(nodes) scratch freed before it
+   returns (SW_ERR_OUT_OF_MEMORY when refused); sw_spring_init and the
+   step allocate nothing. The model and the set must outlive the state.
 
    THREADS. No global state. A set and a model are read-only and may be
    shared; each state and pose belongs to one thread at a time.
@@ -255,6 +256,7 @@ typedef struct sw_spring_sizes {
     size_t run_count;        /* chains with at least one bone */
     size_t node_count;       /* node lists: the nodes below each head down to its tail, and room for
                                 the ancestors the step refreshes before a chain (see sw_spring_run) */
+    size_t model_node_count; /* the model's nodes: room for sw_spring_init's own O(nodes) scratch */
 } sw_spring_sizes;
 
 /* One simulated bone, derived by sw_spring_init. Read-only for callers. */

@@ -1,8 +1,9 @@
 /* Spring bones (sinew/spring.h): validation of a set against a model, the
    caller-owned state, and the fixed-step Verlet integrator. The readers
-   are in spring_read.c. The state lives in the caller's memory; checking a
-   set and filling a state use O(nodes) scratch of their own (sw__malloc),
-   so that their work grows linearly with the set (spring.h, BOUNDED WORK). */
+   are in spring_read.c. The state lives in the caller's memory, with
+   O(nodes) scratch that checking and filling it use so that their work
+   grows linearly with the set (spring.h, BOUNDED WORK); sw_spring_sizes_of
+   allocates that scratch for its own check. Nothing else allocates. */
 #include "sinew/spring.h"
 
 #include "../base/base_internal.h"
@@ -143,12 +144,32 @@ static void sw__chain_bone(const sw_spring_set* set, const sw_spring_chain* c, s
 
 /* What sw__check_bones asks of every node, counted over all bones at once
    so that each question is O(1): how many bones it heads, and how many
-   bones' head → tail paths it lies strictly inside. */
+   bones' head → tail paths it lies strictly inside; also its depth, and
+   for sw_spring_init whether an earlier run moves it. One block of
+   sw__scratch_bytes(node_count): from the state's memory in
+   sw_spring_init, allocated in sw_spring_sizes_of. */
 typedef struct sw__node_uses {
-    uint32_t* heads;   /* node_count: bones headed (saturating) */
     int64_t* between;  /* node_count: bones it lies strictly between the joints of */
+    uint32_t* heads;   /* node_count: bones headed (saturating) */
     uint32_t* depth;   /* node_count: ancestors */
+    uint8_t* touched;  /* node_count: moved by an earlier run (sw_spring_init) */
 } sw__node_uses;
+
+static size_t sw__scratch_bytes(size_t node_count) {
+    size_t n = node_count ? node_count : 1;
+    return n > SIZE_MAX / 32 ? SIZE_MAX : n * (sizeof(int64_t) + 2 * sizeof(uint32_t) + 1);
+}
+
+static sw__node_uses sw__node_uses_in(void* scratch, size_t node_count) {
+    size_t n = node_count ? node_count : 1;
+    uint8_t* m = scratch;
+    sw__node_uses u;
+    u.between = (int64_t*)(void*)m;
+    u.heads = (uint32_t*)(void*)(m + n * sizeof(int64_t));
+    u.depth = u.heads + n;
+    u.touched = (uint8_t*)(u.depth + n);
+    return u;
+}
 
 /* Counts for every node. A bone from head h to tail t (a descendant) covers
    the nodes strictly between them: those on the parent chain from t's
@@ -156,12 +177,11 @@ typedef struct sw__node_uses {
    at h; a node's count is then the sum over its subtree, which one pass
    from the last node to the first gathers, as nodes are parents first
    (each nodes[i].parent < i). O(nodes + bones). */
-static bool sw__count_node_uses(const sw_model* model, const sw_spring_set* set, sw__node_uses* u) {
+static void sw__count_node_uses(const sw_model* model, const sw_spring_set* set, const sw__node_uses* u) {
     size_t n = model->node_count ? model->node_count : 1;
-    u->heads = sw__calloc(n, sizeof *u->heads);
-    u->between = sw__calloc(n, sizeof *u->between);
-    u->depth = sw__calloc(n, sizeof *u->depth);
-    if (!u->heads || !u->between || !u->depth) return false;
+    memset(u->between, 0, n * sizeof *u->between);
+    memset(u->heads, 0, n * sizeof *u->heads);
+    memset(u->depth, 0, n * sizeof *u->depth);
     for (size_t i = 0; i < model->node_count; i++)
         if (model->nodes[i].parent >= 0) u->depth[i] = u->depth[model->nodes[i].parent] + 1;
     for (size_t ci = 0; ci < set->chain_count; ci++) {
@@ -181,13 +201,6 @@ static bool sw__count_node_uses(const sw_model* model, const sw_spring_set* set,
     }
     for (size_t i = model->node_count; i-- > 0;)
         if (model->nodes[i].parent >= 0) u->between[model->nodes[i].parent] += u->between[i];
-    return true;
-}
-
-static void sw__node_uses_free(sw__node_uses* u) {
-    sw__free(u->heads);
-    sw__free(u->between);
-    sw__free(u->depth);
 }
 
 /* Every collider on a node of the model, of a known shape, finite; every
@@ -330,17 +343,11 @@ static sw_result sw__check_bones_with(const sw_model* model, const sw_spring_set
     return SW_OK;
 }
 
-static sw_result sw__check_bones(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out,
-                                 sw_diag* diag) {
-    sw__node_uses uses = {0};
-    sw_result r = sw__count_node_uses(model, set, &uses)
-                      ? sw__check_bones_with(model, set, &uses, out, diag)
-                      : sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "spring set: out of memory checking the bones");
-    sw__node_uses_free(&uses);
-    return r;
-}
 
-static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out, sw_diag* diag) {
+/* Validates set against model into *out. `scratch`: sw__scratch_bytes of
+   the model's nodes, or NULL to allocate them here. */
+static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out, void* scratch,
+                           sw_diag* diag) {
     memset(out, 0, sizeof *out);
     if (!model || !set) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring: a model and a set are needed");
     if ((set->joint_count && !set->joints) || (set->chain_count && !set->chains) ||
@@ -353,13 +360,24 @@ static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_s
     if ((r = sw__check_colliders(model, set, diag)) != SW_OK || (r = sw__check_joints(model, set, diag)) != SW_OK ||
         (r = sw__check_chains(model, set, diag)) != SW_OK)
         return r;
-    return sw__check_bones(model, set, out, diag);
+    void* own = NULL;
+    if (!scratch) {
+        size_t bytes = sw__scratch_bytes(model->node_count);
+        if (bytes == SIZE_MAX || !(scratch = own = sw__malloc(bytes)))
+            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "spring set: out of memory checking the bones");
+    }
+    sw__node_uses uses = sw__node_uses_in(scratch, model->node_count);
+    sw__count_node_uses(model, set, &uses);
+    r = sw__check_bones_with(model, set, &uses, out, diag);
+    sw__free(own);
+    if (r == SW_OK) out->model_node_count = model->node_count;
+    return r;
 }
 
 sw_result sw_spring_sizes_of(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out_sizes,
                              sw_diag* diag) {
     SW_ASSERT(out_sizes);
-    return sw__check(model, set, out_sizes, diag);
+    return sw__check(model, set, out_sizes, NULL, diag);
 }
 
 /* ---- the state ------------------------------------------------------------------------------------ */
@@ -367,7 +385,7 @@ sw_result sw_spring_sizes_of(const sw_model* model, const sw_spring_set* set, sw
 static size_t sw__align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
 typedef struct sw__spring_layout {
-    size_t bones, runs, nodes, current, previous, total;
+    size_t bones, runs, nodes, current, previous, scratch, total;
 } sw__spring_layout;
 
 static sw__spring_layout sw__layout_of(const sw_spring_sizes* s) {
@@ -378,6 +396,7 @@ static sw__spring_layout sw__layout_of(const sw_spring_sizes* s) {
     l.nodes = at, at += sw__align16(s->node_count * sizeof(uint32_t));
     l.current = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
     l.previous = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
+    l.scratch = at, at += sw__align16(sw__scratch_bytes(s->model_node_count));
     l.total = at ? at : 16;
     return l;
 }
@@ -400,10 +419,13 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
     SW_ASSERT(state && sizes && memory && (uintptr_t)memory % 16 == 0);
     memset(state, 0, sizeof *state);
     sw_spring_sizes need;
-    sw_result r = sw__check(model, set, &need, diag);
+    /* the check's scratch: the state's own when the sizes are the model's */
+    const bool own_scratch = model && sizes->model_node_count == model->node_count;
+    uint8_t* scratch = own_scratch ? (uint8_t*)memory + sw__layout_of(sizes).scratch : NULL;
+    sw_result r = sw__check(model, set, &need, scratch, diag);
     if (r != SW_OK) return r;
     if (need.bone_count != sizes->bone_count || need.run_count != sizes->run_count ||
-        need.node_count != sizes->node_count)
+        need.node_count != sizes->node_count || !own_scratch)
         return sw_diag_set(diag, SW_ERR_BUFFER_TOO_SMALL, -1,
                            "spring state: sizes are not this set's (sw_spring_sizes_of gives %zu bones, %zu runs, "
                            "%zu nodes)",
@@ -427,8 +449,8 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
     /* Runs in the order of their first heads' node indices: nodes are
        parents first, and no head lies between another bone's joints, so a
        chain below another chain's nodes comes after it. */
-    uint8_t* touched = sw__calloc(model->node_count ? model->node_count : 1, 1); /* moved by an earlier run */
-    if (!touched) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "spring state: out of memory ordering the chains");
+    uint8_t* touched = sw__node_uses_in(scratch, model->node_count).touched;
+    memset(touched, 0, model->node_count ? model->node_count : 1);
     {
         size_t r_i = 0;
         for (size_t ci = 0; ci < set->chain_count; ci++) {
@@ -504,7 +526,6 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
         }
         bone_at += (uint32_t)count;
     }
-    sw__free(touched);
     SW_ASSERT(bone_at == sizes->bone_count && node_at <= sizes->node_count);
     state->bone_count = sizes->bone_count;
     state->run_count = sizes->run_count;
