@@ -94,8 +94,9 @@
    O(nodes + joints + chains · log chains + bones · depth): how many bones
    each node heads or lies between is counted once for all the bones,
    the runs are sorted by first head, the nodes earlier runs move are
-   marked. A step is O(bones + nodes carried + bone-collider pairs). (A
-   3,000-joint chain: about 0.1 s in all; 20,000 chains: under 0.2 s.)
+   marked. A step is O(bones + nodes carried + bone-collider pairs).
+   (`sinew export --joints`, parse and output included: a 3,000-joint
+   chain 0.25 s, 20,000 chains 0.4 s.)
 
    MEMORY. A set returned by sw_spring_read is one owner freed by
    sw_spring_set_free (and only such a set). The simulation state is

@@ -35,7 +35,7 @@
    on a mesh becomes one per node drawing that mesh): expression names
    and VRM 0.x material names are looked up in hash maps, O(1) expected
    each, never by scanning the earlier ones. (50,000 expression names:
-   0.3 s for `sinew info`, the file's parse included.)
+   0.25 s for `sinew info`, the file's parse included.)
 
    ERRORS AND WARNINGS. A block of the wrong JSON type, a member missing
    that a bind or annotation needs, or an index out of range fails the read
