@@ -4,6 +4,7 @@
 #include "sinew/import.h"
 #include "sinew/vrm.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,40 @@ static bool humanoid_of(const sw_model* m, const sw_bone_map* bone_map, sw_human
     snprintf(what, what_size, "%s names, %u bones%s", sw_bone_naming_name(naming->table), naming->mapped,
              naming->user_bones ? " with the bone map's" : "");
     return true;
+}
+
+/* The clip names already on the character: an open-addressing set of
+   borrowed strings (FNV-1a, linear probing, at most half full), so that
+   naming n clips costs O(n) expected rather than O(n^2). */
+typedef struct name_set {
+    const char** slots;
+    size_t capacity; /* a power of two */
+} name_set;
+
+static size_t name_hash(const char* s) {
+    uint64_t h = 14695981039346656037ull;
+    for (const unsigned char* p = (const unsigned char*)s; *p; ++p) h = (h ^ *p) * 1099511628211ull;
+    return (size_t)h;
+}
+
+/* Room for `count` names; false when out of memory. */
+static bool name_set_init(name_set* set, size_t count) {
+    set->capacity = 16;
+    while (set->capacity / 2 < count) set->capacity *= 2;
+    set->slots = calloc(set->capacity, sizeof *set->slots);
+    return set->slots != NULL;
+}
+
+/* Is name in the set? Adds it when `add` (the set is never filled past half). */
+static bool name_set_has(name_set* set, const char* name, bool add) {
+    size_t mask = set->capacity - 1;
+    for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask) {
+        if (!set->slots[i]) {
+            if (add) set->slots[i] = name;
+            return false;
+        }
+        if (strcmp(set->slots[i], name) == 0) return true;
+    }
 }
 
 static void release(anim_file* f) {
@@ -207,19 +242,27 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
     f->clips = calloc(dst->animation_count + n, sizeof *f->clips);
     if (!f->view || !f->clips) return fail(f, NULL, err, "out of memory%s%s", "", "");
     if (dst->animation_count) memcpy(f->clips, dst->animations, dst->animation_count * sizeof *f->clips);
+    /* A clip whose name an earlier one has (the character's, or one added
+       before it, as named then) is called "stem/name". */
+    name_set taken_names;
+    if (!name_set_init(&taken_names, dst->animation_count + n)) return fail(f, NULL, err, "out of memory%s%s", "", "");
+    for (size_t k = 0; k < dst->animation_count; ++k)
+        if (f->clips[k].name) name_set_has(&taken_names, f->clips[k].name, true);
     for (size_t c = 0; c < n; ++c) {
         sw_clip* clip = &f->clips[dst->animation_count + c];
         *clip = *f->made[c];
-        bool taken = false;
-        for (size_t k = 0; clip->name && k < dst->animation_count + c; ++k)
-            taken |= f->clips[k].name && strcmp(f->clips[k].name, clip->name) == 0;
-        if (taken) {
+        if (clip->name && name_set_has(&taken_names, clip->name, false)) {
             size_t len = strlen(stem) + strlen(clip->name) + 2;
-            if (!(f->names[c] = malloc(len))) return fail(f, NULL, err, "out of memory%s%s", "", "");
+            if (!(f->names[c] = malloc(len))) {
+                free(taken_names.slots);
+                return fail(f, NULL, err, "out of memory%s%s", "", "");
+            }
             snprintf(f->names[c], len, "%s/%s", stem, clip->name);
             clip->name = f->names[c];
         }
+        if (clip->name) name_set_has(&taken_names, clip->name, true);
     }
+    free(taken_names.slots);
     *f->view = *dst;
     f->view->animations = f->clips;
     f->view->animation_count = dst->animation_count + n;

@@ -11,6 +11,14 @@
    Built with -DSW_ASSIMP=OFF, every load fails with SW_ERR_UNSUPPORTED
    ("... built without Assimp") and sw_assimp_available() is false.
 
+   BOUNDED WORK: what sinew does with Assimp's scene takes time linear in
+   the scene (nodes, vertices, weights, keys) times log of the node count:
+   node names are sorted once and found by binary search, a skin's bone
+   names through a hash table (O(1) expected per bone, never a scan of the
+   joints found so far). Assimp's own parsing is not bounded by sinew: a
+   24,000-joint BVH spends about 1.6 s inside Assimp (its skeleton mesh and
+   node searches) and under 0.1 s in sinew.
+
    What the importer does with Assimp's scene (docs/import.md has the
    whole list, with the post-processing steps asked of Assimp):
    - nodes: the node tree, parents first (depth first, children in file

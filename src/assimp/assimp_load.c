@@ -25,6 +25,7 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include "../base/base_internal.h"
+#include "../base/hash_internal.h"
 #include "assimp_io.h"
 #endif
 
@@ -687,22 +688,30 @@ static int sw__ai_influence_cmp(const void* a, const void* b) {
 }
 
 /* The joint list of a skin: bone names, in first-seen order over the
-   node's meshes. */
+   node's meshes, and a hash table over them (open addressing: joint + 1
+   per slot, 0 empty; 2 × capacity slots, so at most half full), so that
+   finding a bone's joint is O(1) expected, not a scan of the list. */
 typedef struct sw__ai_joints {
     size_t count, capacity;
     const char** names;
     uint32_t* nodes;
     sw_mat34* inverse_bind;
+    uint32_t* slots;   /* slot_count (a power of two), in A->scratch */
+    size_t slot_count;
 } sw__ai_joints;
 
 static sw_result sw__ai_joint_of(sw__ai* A, sw__ai_joints* J, const struct aiBone* bone, const char* mesh_name,
                                  uint16_t* out) {
     const char* name = sw__ai_cstr(&bone->mName);
-    for (size_t j = 0; j < J->count; j++)
-        if (strcmp(J->names[j], name) == 0) {
-            *out = (uint16_t)j;
-            return SW_OK;
-        }
+    const uint64_t hash = sw__hash_string(name);
+    size_t slot = SIZE_MAX;
+    if (J->slot_count) {
+        for (slot = (size_t)hash & (J->slot_count - 1); J->slots[slot]; slot = (slot + 1) & (J->slot_count - 1))
+            if (strcmp(J->names[J->slots[slot] - 1], name) == 0) {
+                *out = (uint16_t)(J->slots[slot] - 1);
+                return SW_OK;
+            }
+    }
     int32_t ai = sw__ai_find(A, name);
     if (ai < 0)
         return sw__importer_fail(&A->im, SW_ERR_INVALID_DATA, "mesh '%s': bone '%s' names no node", mesh_name, name);
@@ -724,7 +733,19 @@ static sw_result sw__ai_joint_of(sw__ai* A, sw__ai_joints* J, const struct aiBon
             memcpy(ibm, J->inverse_bind, J->count * sizeof *ibm);
         }
         J->names = names, J->nodes = nodes, J->inverse_bind = ibm, J->capacity = capacity;
+        /* a larger table, the names so far placed again */
+        uint32_t* slots = sw__importer_array(&A->im, &A->scratch, 2 * capacity, sizeof *slots);
+        if (!slots) return A->im.diag.result;
+        memset(slots, 0, 2 * capacity * sizeof *slots);
+        J->slots = slots, J->slot_count = 2 * capacity;
+        for (size_t j = 0; j < J->count; j++) {
+            size_t s = (size_t)sw__hash_string(J->names[j]) & (J->slot_count - 1);
+            while (J->slots[s]) s = (s + 1) & (J->slot_count - 1);
+            J->slots[s] = (uint32_t)j + 1;
+        }
+        for (slot = (size_t)hash & (J->slot_count - 1); J->slots[slot]; slot = (slot + 1) & (J->slot_count - 1)) {}
     }
+    J->slots[slot] = (uint32_t)J->count + 1;
     J->names[J->count] = name;
     J->nodes[J->count] = (uint32_t)A->model_of[ai];
     J->inverse_bind[J->count] = offset;

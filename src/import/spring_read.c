@@ -404,7 +404,7 @@ static sw_result sw__read_vrm1(sw__reader* R, const cJSON* root, sw_spring_sourc
    the way start chains of their own. Every node is pushed at most once, so
    the stack needs at most node_count entries. The stack of starts is the first half
    of R->scratch, a chain's node list the second. *out_problem is set (and
-   reading goes on) when a chain cannot be kept: the caller rolls the whole
+   the walk stops) when a chain cannot be kept: the caller rolls the whole
    tree back. */
 static bool sw__vrm0_tree(sw__reader* R, uint32_t root, const sw_spring_joint* params, size_t first_group,
                           size_t group_count, const char* name, const char** out_problem, char* why, size_t why_size) {
@@ -438,8 +438,11 @@ static bool sw__vrm0_tree(sw__reader* R, uint32_t root, const sw_spring_joint* p
             for (size_t c = node->child_count; c-- > 1;) stack[top++] = node->children[c];
         }
         if (!sw__add_chain(R, &chain)) return false;
-        if (!*out_problem)
-            *out_problem = sw__chain_problem(R, list, chain.joint_count, chain.tail_length, why, why_size);
+        /* One problem drops the whole tree (the caller rolls it back): the
+           rest of the walk would change nothing, and stopping here keeps a
+           file that names one big tree as many roots linear. */
+        if ((*out_problem = sw__chain_problem(R, list, chain.joint_count, chain.tail_length, why, why_size)))
+            return true;
     }
     return true;
 }

@@ -12,6 +12,7 @@
 #include "sinew/vrm.h"
 
 #include "../base/base_internal.h"
+#include "../base/hash_internal.h"
 #include "../runtime/vrm_internal.h"
 #include "json_internal.h"
 
@@ -29,6 +30,9 @@ typedef struct sw__reader {
     /* expressions being filled (capacity from the JSON) */
     sw_vrm_expression* expressions;
     size_t expression_cap;
+    sw__str_map expression_names; /* name → index: "is this name taken?" in O(1) */
+    sw__str_map material_names;   /* the model's material names → first index (built when first needed) */
+    bool material_names_built;
     size_t* mesh_first;   /* mesh_count + 1 (sw__index_meshes) */
     uint32_t* mesh_nodes; /* node_count */
 } sw__reader;
@@ -77,16 +81,19 @@ static sw_vrm_expression* sw__new_expression(sw__reader* R, const char* name, sw
                       sw_vrm_preset_name(preset));
         return NULL;
     }
-    for (size_t i = 0; i < v->expression_count; i++)
-        if (strcmp(R->expressions[i].name, name) == 0) {
-            sw__json_warn(&R->J, NULL, "an expression of this name exists already; ignored");
-            return NULL;
-        }
+    if (sw__str_map_get(&R->expression_names, name, NULL)) {
+        sw__json_warn(&R->J, NULL, "an expression of this name exists already; ignored");
+        return NULL;
+    }
     if (v->expression_count >= R->expression_cap) return NULL; /* sized from the JSON: not reached */
     sw_vrm_expression* e = &R->expressions[v->expression_count];
     memset(e, 0, sizeof *e);
     e->preset = preset;
     if (!(e->name = sw__json_copy(&R->J, name))) return NULL;
+    if (sw__str_map_put(&R->expression_names, e->name, (uint32_t)v->expression_count, NULL) == SW__STR_MAP_NO_MEMORY) {
+        R->J.oom = true;
+        return NULL;
+    }
     if (preset != SW_VRM_PRESET_CUSTOM) v->preset[preset] = (int32_t)v->expression_count;
     v->expression_count++;
     v->expressions = R->expressions;
@@ -676,9 +683,18 @@ static sw_result sw__material_value0(sw__reader* R, const cJSON* x, sw_vrm_color
     if (!material) return sw__json_fail(J, "materialName", "missing");
     if (!property) return sw__json_fail(J, "propertyName", "missing");
     if (!target) return sw__json_fail(J, "targetValue", "missing");
-    int32_t mat = -1;
-    for (size_t k = 0; k < R->model->material_count && mat < 0; k++)
-        if (R->model->materials[k].name && strcmp(R->model->materials[k].name, material) == 0) mat = (int32_t)k;
+    if (!R->material_names_built) {
+        /* every material name once, the first of a name kept: a lookup per
+           value instead of a scan of the materials */
+        for (size_t k = 0; k < R->model->material_count; k++)
+            if (R->model->materials[k].name &&
+                sw__str_map_put(&R->material_names, R->model->materials[k].name, (uint32_t)k, NULL) ==
+                    SW__STR_MAP_NO_MEMORY)
+                return sw__json_out_of_memory(J);
+        R->material_names_built = true;
+    }
+    uint32_t found;
+    int32_t mat = sw__str_map_get(&R->material_names, material, &found) ? (int32_t)found : -1;
     int type = sw__property0(property);
     if (mat < 0) {
         sw__json_warn(J, "materialName", "names no material; ignored");
@@ -1019,6 +1035,8 @@ sw_result sw_vrm_read(const sw_model* model, sw_vrm** out, sw_diag* diag) {
     cJSON* json = sw__json_parse(&R.J, v1 ? v1->json : v0->json, NULL);
     sw_result r = !json && R.J.oom ? sw__json_out_of_memory(&R.J) : sw__read(&R, json, v1 != NULL, v1 && v0);
     sw__json_delete(json);
+    sw__str_map_free(&R.expression_names);
+    sw__str_map_free(&R.material_names);
     if (r != SW_OK) {
         sw_vrm_free(v);
         return r;

@@ -1,12 +1,17 @@
 /* Spring bones (sinew/spring.h): validation of a set against a model, the
    caller-owned state, and the fixed-step Verlet integrator. The readers
-   are in spring_vrm.c. Nothing here allocates. */
+   are in spring_read.c. The state lives in the caller's memory, with
+   O(nodes) scratch that checking and filling it use so that their work
+   grows linearly with the set (spring.h, BOUNDED WORK); sw_spring_sizes_of
+   allocates that scratch for its own check. Nothing else allocates. */
 #include "sinew/spring.h"
 
+#include "../base/base_internal.h"
 #include "../anim/local_to_model_internal.h"
 #include "spring_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- small maths ---------------------------------------------------------------------------- */
@@ -77,12 +82,6 @@ static uint32_t sw__path_length(const sw_model* model, uint32_t ancestor, uint32
     return n;
 }
 
-static uint32_t sw__depth(const sw_model* model, uint32_t node) {
-    uint32_t d = 0;
-    for (int32_t p = model->nodes[node].parent; p >= 0; p = model->nodes[p].parent) d++;
-    return d;
-}
-
 /* The tail of a node tail in the head's space: the rest locals of the
    nodes below head down to tail, applied to the origin. */
 sw_vec3 sw__spring_tail_local_of_node(const sw_model* model, uint32_t head, uint32_t tail) {
@@ -143,29 +142,65 @@ static void sw__chain_bone(const sw_spring_set* set, const sw_spring_chain* c, s
     *tail = k + 1 < c->joint_count ? (int32_t)set->joints[*joint + 1].node : -1;
 }
 
-/* Is `node` the head of a bone of any chain other than (chain, bone)? Or
-   does it lie strictly between the head and tail of one (when
-   `between`)? */
-static bool sw__node_used(const sw_model* model, const sw_spring_set* set, uint32_t node, size_t chain, size_t bone,
-                          bool between) {
+/* What sw__check_bones asks of every node, counted over all bones at once
+   so that each question is O(1): how many bones it heads, and how many
+   bones' head → tail paths it lies strictly inside; also its depth, and
+   for sw_spring_init whether an earlier run moves it. One block of
+   sw__scratch_bytes(node_count): from the state's memory in
+   sw_spring_init, allocated in sw_spring_sizes_of. */
+typedef struct sw__node_uses {
+    int64_t* between;  /* node_count: bones it lies strictly between the joints of */
+    uint32_t* heads;   /* node_count: bones headed (saturating) */
+    uint32_t* depth;   /* node_count: ancestors */
+    uint8_t* touched;  /* node_count: moved by an earlier run (sw_spring_init) */
+} sw__node_uses;
+
+static size_t sw__scratch_bytes(size_t node_count) {
+    size_t n = node_count ? node_count : 1;
+    return n > SIZE_MAX / 32 ? SIZE_MAX : n * (sizeof(int64_t) + 2 * sizeof(uint32_t) + 1);
+}
+
+static sw__node_uses sw__node_uses_in(void* scratch, size_t node_count) {
+    size_t n = node_count ? node_count : 1;
+    uint8_t* m = scratch;
+    sw__node_uses u;
+    u.between = (int64_t*)(void*)m;
+    u.heads = (uint32_t*)(void*)(m + n * sizeof(int64_t));
+    u.depth = u.heads + n;
+    u.touched = (uint8_t*)(u.depth + n);
+    return u;
+}
+
+/* Counts for every node. A bone from head h to tail t (a descendant) covers
+   the nodes strictly between them: those on the parent chain from t's
+   parent up to, not including, h. Each bone adds +1 at t's parent and −1
+   at h; a node's count is then the sum over its subtree, which one pass
+   from the last node to the first gathers, as nodes are parents first
+   (each nodes[i].parent < i). O(nodes + bones). */
+static void sw__count_node_uses(const sw_model* model, const sw_spring_set* set, const sw__node_uses* u) {
+    size_t n = model->node_count ? model->node_count : 1;
+    memset(u->between, 0, n * sizeof *u->between);
+    memset(u->heads, 0, n * sizeof *u->heads);
+    memset(u->depth, 0, n * sizeof *u->depth);
+    for (size_t i = 0; i < model->node_count; i++)
+        if (model->nodes[i].parent >= 0) u->depth[i] = u->depth[model->nodes[i].parent] + 1;
     for (size_t ci = 0; ci < set->chain_count; ci++) {
         const sw_spring_chain* c = &set->chains[ci];
         size_t bones = sw__chain_bones(c);
         for (size_t k = 0; k < bones; k++) {
-            if (ci == chain && k == bone) continue;
             uint32_t head;
             int32_t tail;
             size_t joint;
             sw__chain_bone(set, c, k, &head, &tail, &joint);
-            if (!between) {
-                if (head == node) return true;
-            } else if (tail >= 0 && (uint32_t)tail != node && sw__spring_is_ancestor(model, head, node) &&
-                       sw__spring_is_ancestor(model, node, (uint32_t)tail)) {
-                return true;
+            if (u->heads[head] < UINT32_MAX) u->heads[head]++;
+            if (tail >= 0) {
+                u->between[model->nodes[tail].parent]++; /* tail is below head: it has a parent */
+                u->between[head]--;
             }
         }
     }
-    return false;
+    for (size_t i = model->node_count; i-- > 0;)
+        if (model->nodes[i].parent >= 0) u->between[model->nodes[i].parent] += u->between[i];
 }
 
 /* Every collider on a node of the model, of a known shape, finite; every
@@ -258,8 +293,8 @@ static sw_result sw__check_chains(const sw_model* model, const sw_spring_set* se
    all the others: TRS nodes, a length at rest, no node heading two bones
    or swinging between another bone's joints. Counts what the simulation
    needs into *out. */
-static sw_result sw__check_bones(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out,
-                                 sw_diag* diag) {
+static sw_result sw__check_bones_with(const sw_model* model, const sw_spring_set* set, const sw__node_uses* uses,
+                                      sw_spring_sizes* out, sw_diag* diag) {
     size_t bones = 0, path_nodes = 0, lead_nodes = 0, runs = 0;
     for (size_t ci = 0; ci < set->chain_count; ci++) {
         const sw_spring_chain* c = &set->chains[ci];
@@ -286,17 +321,17 @@ static sw_result sw__check_bones(const sw_model* model, const sw_spring_set* set
             if (!sw__spring_bone_has_length(model, head, tail_local))
                 return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci,
                                    "spring chain %zu: the bone from node %u has zero length at rest", ci, head);
-            if (sw__node_used(model, set, head, ci, k, false))
+            if (uses->heads[head] > 1)
                 return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci,
                                    "spring chain %zu: node %u heads two bones (a joint in two chains)", ci, head);
-            if (sw__node_used(model, set, head, ci, k, true))
+            if (uses->between[head] > 0)
                 return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci,
                                    "spring chain %zu: node %u swings but lies between the joints of another bone", ci,
                                    head);
         }
         if (count) {
             runs++;
-            lead_nodes += sw__depth(model, set->joints[c->first_joint].node);
+            lead_nodes += uses->depth[set->joints[c->first_joint].node];
         }
         bones += count;
     }
@@ -308,7 +343,11 @@ static sw_result sw__check_bones(const sw_model* model, const sw_spring_set* set
     return SW_OK;
 }
 
-static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out, sw_diag* diag) {
+
+/* Validates set against model into *out. `scratch`: sw__scratch_bytes of
+   the model's nodes, or NULL to allocate them here. */
+static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out, void* scratch,
+                           sw_diag* diag) {
     memset(out, 0, sizeof *out);
     if (!model || !set) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring: a model and a set are needed");
     if ((set->joint_count && !set->joints) || (set->chain_count && !set->chains) ||
@@ -321,13 +360,24 @@ static sw_result sw__check(const sw_model* model, const sw_spring_set* set, sw_s
     if ((r = sw__check_colliders(model, set, diag)) != SW_OK || (r = sw__check_joints(model, set, diag)) != SW_OK ||
         (r = sw__check_chains(model, set, diag)) != SW_OK)
         return r;
-    return sw__check_bones(model, set, out, diag);
+    void* own = NULL;
+    if (!scratch) {
+        size_t bytes = sw__scratch_bytes(model->node_count);
+        if (bytes == SIZE_MAX || !(scratch = own = sw__malloc(bytes)))
+            return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "spring set: out of memory checking the bones");
+    }
+    sw__node_uses uses = sw__node_uses_in(scratch, model->node_count);
+    sw__count_node_uses(model, set, &uses);
+    r = sw__check_bones_with(model, set, &uses, out, diag);
+    sw__free(own);
+    if (r == SW_OK) out->model_node_count = model->node_count;
+    return r;
 }
 
 sw_result sw_spring_sizes_of(const sw_model* model, const sw_spring_set* set, sw_spring_sizes* out_sizes,
                              sw_diag* diag) {
     SW_ASSERT(out_sizes);
-    return sw__check(model, set, out_sizes, diag);
+    return sw__check(model, set, out_sizes, NULL, diag);
 }
 
 /* ---- the state ------------------------------------------------------------------------------------ */
@@ -335,7 +385,7 @@ sw_result sw_spring_sizes_of(const sw_model* model, const sw_spring_set* set, sw
 static size_t sw__align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
 typedef struct sw__spring_layout {
-    size_t bones, runs, nodes, current, previous, total;
+    size_t bones, runs, nodes, current, previous, scratch, total;
 } sw__spring_layout;
 
 static sw__spring_layout sw__layout_of(const sw_spring_sizes* s) {
@@ -346,6 +396,7 @@ static sw__spring_layout sw__layout_of(const sw_spring_sizes* s) {
     l.nodes = at, at += sw__align16(s->node_count * sizeof(uint32_t));
     l.current = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
     l.previous = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
+    l.scratch = at, at += sw__align16(sw__scratch_bytes(s->model_node_count));
     l.total = at ? at : 16;
     return l;
 }
@@ -355,21 +406,12 @@ size_t sw_spring_memory_size(const sw_spring_sizes* sizes) {
     return sw__layout_of(sizes).total;
 }
 
-/* Is `node` moved by one of the first `run_count` runs: a head, a node
-   between head and tail (the tail included) or a lead node? */
-static bool sw__touched(const sw_spring_state* s, size_t run_count, uint32_t node) {
-    for (size_t r = 0; r < run_count; r++) {
-        const sw_spring_run* run = &s->runs[r];
-        for (uint32_t k = 0; k < run->lead_count; k++)
-            if (s->nodes[run->lead_first + k] == node) return true;
-        for (uint32_t b = 0; b < run->bone_count; b++) {
-            const sw_spring_bone* bone = &s->bones[run->first_bone + b];
-            if (bone->head == node) return true;
-            for (uint32_t k = 0; k < bone->path_count; k++)
-                if (s->nodes[bone->path_first + k] == node) return true;
-        }
-    }
-    return false;
+/* Runs sorted by their first heads' node indices, kept in lead_first
+   until the runs are filled. First heads are distinct (no node heads two
+   bones), so the order is total. */
+static int sw__run_by_first_head(const void* a, const void* b) {
+    const sw_spring_run *x = a, *y = b;
+    return x->lead_first < y->lead_first ? -1 : x->lead_first > y->lead_first;
 }
 
 sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, void* memory, const sw_model* model,
@@ -377,10 +419,13 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
     SW_ASSERT(state && sizes && memory && (uintptr_t)memory % 16 == 0);
     memset(state, 0, sizeof *state);
     sw_spring_sizes need;
-    sw_result r = sw__check(model, set, &need, diag);
+    /* the check's scratch: the state's own when the sizes are the model's */
+    const bool own_scratch = model && sizes->model_node_count == model->node_count;
+    uint8_t* scratch = own_scratch ? (uint8_t*)memory + sw__layout_of(sizes).scratch : NULL;
+    sw_result r = sw__check(model, set, &need, scratch, diag);
     if (r != SW_OK) return r;
     if (need.bone_count != sizes->bone_count || need.run_count != sizes->run_count ||
-        need.node_count != sizes->node_count)
+        need.node_count != sizes->node_count || !own_scratch)
         return sw_diag_set(diag, SW_ERR_BUFFER_TOO_SMALL, -1,
                            "spring state: sizes are not this set's (sw_spring_sizes_of gives %zu bones, %zu runs, "
                            "%zu nodes)",
@@ -403,30 +448,34 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
 
     /* Runs in the order of their first heads' node indices: nodes are
        parents first, and no head lies between another bone's joints, so a
-       chain below another chain's nodes comes after it. First heads are
-       distinct (no node heads two bones): pick the next larger each time. */
-    uint32_t bone_at = 0, node_at = 0;
-    int64_t last = -1;
-    for (size_t r_i = 0; r_i < sizes->run_count; r_i++) {
-        size_t pick = SIZE_MAX;
-        uint32_t pick_node = 0;
+       chain below another chain's nodes comes after it. */
+    uint8_t* touched = sw__node_uses_in(scratch, model->node_count).touched;
+    memset(touched, 0, model->node_count ? model->node_count : 1);
+    {
+        size_t r_i = 0;
         for (size_t ci = 0; ci < set->chain_count; ci++) {
             const sw_spring_chain* c = &set->chains[ci];
             if (sw__chain_bones(c) == 0) continue;
-            uint32_t first = set->joints[c->first_joint].node;
-            if ((int64_t)first > last && (pick == SIZE_MAX || first < pick_node)) pick = ci, pick_node = first;
+            SW_ASSERT(r_i < sizes->run_count);
+            state->runs[r_i].chain = (uint32_t)ci;
+            state->runs[r_i].lead_first = set->joints[c->first_joint].node;
+            r_i++;
         }
-        SW_ASSERT(pick != SIZE_MAX);
-        last = pick_node;
-        const sw_spring_chain* c = &set->chains[pick];
+        SW_ASSERT(r_i == sizes->run_count);
+        if (r_i > 1) qsort(state->runs, r_i, sizeof *state->runs, sw__run_by_first_head);
+    }
+    uint32_t bone_at = 0, node_at = 0;
+    for (size_t r_i = 0; r_i < sizes->run_count; r_i++) {
         sw_spring_run* run = &state->runs[r_i];
-        run->chain = (uint32_t)pick;
+        const size_t pick = run->chain;
+        const uint32_t pick_node = run->lead_first;
+        const sw_spring_chain* c = &set->chains[pick];
 
         /* Lead: the ancestors of the first head below the nearest node an
            earlier run moves, listed parents first. */
         uint32_t lead_count = 0;
         for (int32_t p = model->nodes[pick_node].parent; p >= 0; p = model->nodes[p].parent) {
-            if (sw__touched(state, r_i, (uint32_t)p)) break;
+            if (touched[p]) break;
             lead_count++;
         }
         /* Only worth refreshing when some earlier run moved an ancestor. */
@@ -437,8 +486,10 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
         run->lead_count = lead_count;
         {
             int32_t p = model->nodes[pick_node].parent;
-            for (uint32_t k = 0; k < lead_count; k++, p = model->nodes[p].parent)
+            for (uint32_t k = 0; k < lead_count; k++, p = model->nodes[p].parent) {
                 state->nodes[node_at + lead_count - 1 - k] = (uint32_t)p;
+                touched[p] = 1;
+            }
         }
         node_at += lead_count;
 
@@ -456,11 +507,15 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
             b->joint = (uint32_t)joint;
             b->path_first = node_at;
             b->path_count = 0;
+            touched[head] = 1;
             if (tail >= 0) {
                 b->tail_local = sw__spring_tail_local_of_node(model, head, (uint32_t)tail);
                 uint32_t n = sw__path_length(model, head, (uint32_t)tail);
                 int32_t p = tail;
-                for (uint32_t i = 0; i < n; i++, p = model->nodes[p].parent) state->nodes[node_at + n - 1 - i] = (uint32_t)p;
+                for (uint32_t i = 0; i < n; i++, p = model->nodes[p].parent) {
+                    state->nodes[node_at + n - 1 - i] = (uint32_t)p;
+                    touched[p] = 1;
+                }
                 b->path_count = n;
                 node_at += n;
             } else {
