@@ -5,7 +5,7 @@
 #               in every configuration: release, debug, no-SIMD, ASan+UBSan
 # `make check` runs the release configuration only (the quick loop).
 # `make fuzz` builds the libFuzzer targets with clang (build/fuzz) and runs
-# each for FUZZ_SECONDS (default 20; 0 replays the seed corpus only); `make
+# each for FUZZ_SECONDS (default 12; 0 replays the seed corpus only); `make
 # test` runs it after the four configurations.
 
 BUILD_DIR ?= build
@@ -13,8 +13,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONFIGS = release debug nosimd asan
 TEST_CONFIGS ?= $(CONFIGS)
 CMAKE_FLAGS ?=
-FUZZ_SECONDS ?= 20
-FUZZ_TARGETS = gltf_json glb data_uri accessor spring
+FUZZ_SECONDS ?= 12
+FUZZ_TARGETS = gltf_json glb data_uri accessor spring iqm vrm toon bone_map
 
 CONFIG_FLAGS_release = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON
 CONFIG_FLAGS_debug   = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON

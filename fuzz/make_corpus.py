@@ -20,6 +20,18 @@ mutates them. Sources, all written in this repository:
              capsule colliders and a node between joints, a branched VRM 0.x
              tree with several roots, missing members (schema and UniVRM
              defaults), both extensions, warnings, and one reader error
+  iqm        IQM files written here: the two-joint quad of the IQM tests
+             (skinned, one clip), with tangents, colours, every channel
+             animated, bounds and a comment, an animation file, a static
+             mesh, and nearly valid ones (cut short, a parent after its
+             child, a triangle past the vertices, a name past the text, NaN)
+  vrm        VRMC_vrm and VRM records for fuzz_model.h's model (full ones,
+             ones with every warning, ones with one error each), plus the
+             records of tests/data/vrm
+  toon       SW_materials_toon, VRMC_materials_mtoon and VRM 0.x
+             materialProperties records (full, minimal, clamped, errors)
+  bone_map   bone maps in JSON: several rigs' names, nulls, a repeated key,
+             and errors (not an object, a key that is no bone, a number)
 
 Files whose name starts with "regress_" are not written here: they are
 inputs that once found a bug, kept as they were found.
@@ -479,11 +491,419 @@ def springs():
         write("spring", name, compact(doc))
 
 
+# ---- IQM ----------------------------------------------------------------------------------------------
+
+def iqm_file(text, meshes=(), arrays=(), vertex_count=0, tris=(), joints=(), poses=(), anims=(), frames=(),
+             channels=0, bounds=None, comment=b"", size_delta=0):
+    """An IQM 2 file from its blocks, each 4-aligned after the 124-byte
+    header. arrays: (type, format, size, payload bytes); joints: (name,
+    parent, t3, r4, s3); poses: (parent, mask, offset10, scale10); anims:
+    (name, first, count, framerate, flags); frames: u16 channel values."""
+    blocks = []
+    at = [124]
+
+    def place(payload):
+        if not payload:
+            return 0
+        offset = at[0]
+        blocks.append(payload + bytes(-len(payload) % 4))
+        at[0] += len(blocks[-1])
+        return offset
+
+    ofs_text = place(text)
+    ofs_meshes = place(b"".join(struct.pack("<6I", *m) for m in meshes))
+    array_offsets = [place(payload) for _, _, _, payload in arrays]
+    ofs_arrays = place(b"".join(struct.pack("<5I", t, 0, f, s, o)
+                                for (t, f, s, _), o in zip(arrays, array_offsets)))
+    ofs_tris = place(b"".join(struct.pack("<3I", *t) for t in tris))
+    ofs_joints = place(b"".join(struct.pack("<Ii10f", n, p, *t, *r, *s) for n, p, t, r, s in joints))
+    ofs_poses = place(b"".join(struct.pack("<iI20f", p, m, *o, *s) for p, m, o, s in poses))
+    ofs_anims = place(b"".join(struct.pack("<3IfI", *a) for a in anims))
+    ofs_frames = place(struct.pack("<%dH" % len(frames), *frames))
+    ofs_bounds = place(b"".join(struct.pack("<8f", *b) for b in bounds)) if bounds else 0
+    ofs_comment = place(comment)
+    size = at[0] + size_delta
+    header = [2, size, 0, len(text), ofs_text, len(meshes), ofs_meshes, len(arrays), vertex_count, ofs_arrays,
+              len(tris), ofs_tris, 0, len(joints), ofs_joints, len(poses), ofs_poses, len(anims), ofs_anims,
+              len(frames) // channels if channels else 0, channels, ofs_frames, ofs_bounds, len(comment),
+              ofs_comment, 0, 0]
+    return b"INTERQUAKEMODEL\0" + struct.pack("<27I", *header) + b"".join(blocks)
+
+
+def f32s(values):
+    return struct.pack("<%df" % len(values), *values)
+
+
+# Two joints (root, tip 1 up Z), a 2 x 2 quad skinned to them, clip "wave"
+# moving the tip's z over 3 frames: the layout of tests/import/test_iqm.c's
+# fixture, written here again.
+IQM_TEXT = b"\0root\0tip\0quad\0skin.png\0wave\0run\0"
+IQM_REST = [([0, 0, 0], [0, 0, 0, 1], [1, 1, 1]), ([0, 0, 1], [0, 0, 0, 1], [1, 1, 1])]
+
+
+def iqm_quad_arrays(extra=False):
+    arrays = [(0, 7, 3, f32s([-1, 0, 0, 1, 0, 0, 1, 0, 2, -1, 0, 2])),
+              (2, 7, 3, f32s([0, -1, 0] * 4)),
+              (1, 7, 2, f32s([0, 1, 1, 1, 1, 0, 0, 0])),
+              (4, 1, 4, bytes([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])),
+              (5, 1, 4, bytes([255, 0, 0, 0, 255, 0, 0, 0, 128, 127, 0, 0, 100, 100, 0, 0]))]
+    if extra:
+        arrays += [(3, 7, 4, f32s([1, 0, 0, 1] * 4)), (6, 1, 4, bytes([255, 0, 0, 255, 0, 255, 0, 255] * 2))]
+    return arrays
+
+
+def iqm_joint_poses(mask_tip=0x4, scale=0.001):
+    poses = []
+    for j, (t, r, s) in enumerate(IQM_REST):
+        offsets = t + r + s
+        scales = [0.0] * 10
+        if j:
+            scales[2] = scale
+        poses.append((j - 1, mask_tip if j else 0, offsets, scales))
+    return poses
+
+
+def iqm_seeds():
+    joints = [(1 + 5 * j, j - 1, t, r, s) for j, (t, r, s) in enumerate(IQM_REST)]
+    mesh = [(10, 15, 0, 4, 0, 2)]
+    tris = [(0, 2, 1), (0, 3, 2)]
+    seeds = {}
+    seeds["quad_wave.iqm"] = iqm_file(IQM_TEXT, mesh, iqm_quad_arrays(), 4, tris, joints, iqm_joint_poses(),
+                                      [(24, 0, 3, 0.0, 1)], [0, 500, 1000], channels=1)
+    # tangents and colours, two clips at 30 fps (one not looping), every
+    # channel of the tip animated (translate, rotate, scale), bounds, a comment
+    poses = iqm_joint_poses(mask_tip=0x3FF, scale=0.0001)
+    frames = []
+    for f in range(4):
+        frames += [f * 100 % 65536 for _ in range(10)]
+    seeds["quad_full.iqm"] = iqm_file(IQM_TEXT, mesh, iqm_quad_arrays(True), 4, tris, joints, poses,
+                                      [(24, 0, 2, 30.0, 1), (29, 2, 2, 30.0, 0)], frames, channels=10,
+                                      bounds=[[-1, 0, 0, 1, 0, 2, 2, 2]] * 4, comment=b"made for the fuzzer\0")
+    # an animation file: poses and a clip, no joints (the target's skeleton names them)
+    seeds["anim_only.iqm"] = iqm_file(IQM_TEXT, poses=iqm_joint_poses(), anims=[(24, 0, 3, 25.0, 0)],
+                                      frames=[0, 500, 1000], channels=1)
+    # three poses: not the skeleton's count ("pose 0" …)
+    three = iqm_joint_poses() + [(1, 0x1, [0.5, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.001] + [0.0] * 9)]
+    seeds["anim_three_poses.iqm"] = iqm_file(IQM_TEXT, poses=three, anims=[(29, 0, 2, 0.0, 1)],
+                                             frames=[0, 0, 10, 20], channels=2)
+    # a static mesh: no joints, no blend arrays
+    seeds["static_quad.iqm"] = iqm_file(IQM_TEXT, mesh, iqm_quad_arrays()[:3], 4, tris)
+    # nearly valid: the file cut short (its header still says the full size),
+    # a joint after its child, a triangle past the vertices, a name past the text
+    full = seeds["quad_wave.iqm"]
+    seeds["cut_short.iqm"] = full[:len(full) - 40]
+    bad_parent = [(1, 1, IQM_REST[0][0], IQM_REST[0][1], IQM_REST[0][2]), joints[1]]
+    seeds["parent_after.iqm"] = iqm_file(IQM_TEXT, mesh, iqm_quad_arrays(), 4, tris, bad_parent, iqm_joint_poses(),
+                                         [(24, 0, 3, 0.0, 1)], [0, 500, 1000], channels=1)
+    seeds["triangle_past.iqm"] = iqm_file(IQM_TEXT, mesh, iqm_quad_arrays(), 4, [(0, 2, 1), (0, 4, 2)], joints)
+    seeds["name_past.iqm"] = iqm_file(IQM_TEXT, [(200, 15, 0, 4, 0, 2)], iqm_quad_arrays(), 4, tris, joints)
+    seeds["nan_position.iqm"] = iqm_file(IQM_TEXT, mesh, [(0, 7, 3, f32s([float("nan")] + [0.0] * 11))] +
+                                         iqm_quad_arrays()[1:], 4, tris, joints)
+    return seeds
+
+
+def iqms():
+    clear_generated("iqm")
+    for name, data in iqm_seeds().items():
+        write("iqm", name, data)
+
+
+# ---- VRM extensions, toon materials, bone maps -----------------------------------------------------------
+# The records are read on fuzz_model.h's model: file nodes 0 face (3 morph
+# targets), 1 hips … 17 rightFoot (VRM names), 18 leftThumbMetacarpal,
+# 19 body, 20 root; materials Skin, Cloth, Hair, Face; 3 textures.
+
+VRM_BONES = ["hips", "spine", "chest", "neck", "head", "leftUpperArm", "leftLowerArm", "leftHand", "rightUpperArm",
+             "rightLowerArm", "rightHand", "leftUpperLeg", "leftLowerLeg", "leftFoot", "rightUpperLeg",
+             "rightLowerLeg", "rightFoot"]
+
+
+def vrm1_record():
+    bones = {name: {"node": i + 1} for i, name in enumerate(VRM_BONES)}
+    bones["leftThumbMetacarpal"] = {"node": 18}
+    return {
+        "specVersion": "1.0",
+        "meta": {"name": "Fuzz", "version": "1", "authors": ["A", "B"], "copyrightInformation": "none",
+                 "contactInformation": "c", "references": ["r"], "thirdPartyLicenses": "t",
+                 "licenseUrl": "https://vrm.dev/licenses/1.0/", "avatarPermission": "onlyAuthor",
+                 "allowExcessivelyViolentUsage": False, "allowExcessivelySexualUsage": False,
+                 "commercialUsage": "personalNonProfit", "allowPoliticalOrReligiousUsage": False,
+                 "allowAntisocialOrHateUsage": False, "creditNotation": "required", "allowRedistribution": False,
+                 "modification": "prohibited", "otherLicenseUrl": ""},
+        "humanoid": {"humanBones": bones},
+        "expressions": {
+            "preset": {
+                "happy": {"morphTargetBinds": [{"node": 0, "index": 2, "weight": 1.0}],
+                          "materialColorBinds": [{"material": 0, "type": "color", "targetValue": [1, 0, 0, 1]}],
+                          "overrideBlink": "block", "overrideMouth": "blend", "overrideLookAt": "none"},
+                "blink": {"morphTargetBinds": [{"node": 0, "index": 1, "weight": 1.0}], "isBinary": True},
+                "aa": {"morphTargetBinds": [{"node": 0, "index": 0, "weight": 0.5}]},
+                "lookUp": {"overrideBlink": "blend"},
+                "surprised": {"textureTransformBinds": [{"material": 1, "scale": [2, 2], "offset": [0.5, 0]}]},
+                "neutral": {},
+            },
+            "custom": {
+                "wink": {"morphTargetBinds": [{"node": 0, "index": 1, "weight": 0.3}],
+                         "materialColorBinds": [{"material": 3, "type": "shadeColor", "targetValue": [0, 1, 0, 1]},
+                                                {"material": 2, "type": "rimColor", "targetValue": [1, 1, 0, 1]}],
+                         "overrideMouth": "block"},
+            },
+        },
+        "lookAt": {"type": "bone", "offsetFromHeadBone": [0, 0.06, 0.02],
+                   "rangeMapHorizontalInner": {"inputMaxValue": 90, "outputScale": 10},
+                   "rangeMapHorizontalOuter": {"inputMaxValue": 45, "outputScale": 8},
+                   "rangeMapVerticalDown": {"inputMaxValue": 90, "outputScale": 10},
+                   "rangeMapVerticalUp": {"inputMaxValue": 30, "outputScale": 5}},
+        "firstPerson": {"meshAnnotations": [{"node": 0, "type": "thirdPersonOnly"}, {"node": 19, "type": "auto"}]},
+    }
+
+
+def vrm0_record():
+    return {
+        "specVersion": "0.0", "exporterVersion": "fuzz",
+        "meta": {"title": "Old", "version": "0.9", "author": "Cy", "contactInformation": "c", "reference": "r",
+                 "texture": 0, "allowedUserName": "Everyone", "violentUssageName": "Disallow",
+                 "sexualUssageName": "Disallow", "commercialUssageName": "Allow", "otherPermissionUrl": "",
+                 "licenseName": "CC_BY", "otherLicenseUrl": ""},
+        "humanoid": {"humanBones": [{"bone": name, "node": i + 1} for i, name in enumerate(VRM_BONES)] +
+                     [{"bone": "leftThumbProximal", "node": 18}]},
+        "blendShapeMaster": {"blendShapeGroups": [
+            {"name": "Joy", "presetName": "joy", "binds": [{"mesh": 0, "index": 2, "weight": 100}],
+             "materialValues": [{"materialName": "Skin", "propertyName": "_Color", "targetValue": [1, 0, 0, 1]}]},
+            {"name": "Blink", "presetName": "blink", "binds": [{"mesh": 0, "index": 1, "weight": 100}]},
+            {"name": "A", "presetName": "a", "binds": [{"mesh": 0, "index": 0, "weight": 80}]},
+            {"name": "Blink_L", "presetName": "blink_l", "isBinary": True,
+             "binds": [{"mesh": 0, "index": 1, "weight": 50}]},
+            {"name": "Uv", "presetName": "unknown", "materialValues": [
+                {"materialName": "Cloth", "propertyName": "_MainTex_ST", "targetValue": [2, 2, 0.5, 0]},
+                {"materialName": "Hair", "propertyName": "_ShadeColor", "targetValue": [0, 0, 1, 1]}]},
+        ]},
+        "firstPerson": {"firstPersonBone": 5, "firstPersonBoneOffset": {"x": 0, "y": 0.07, "z": 0.02},
+                        "meshAnnotations": [{"mesh": 0, "firstPersonFlag": "ThirdPersonOnly"},
+                                            {"mesh": 1, "firstPersonFlag": "Both"}],
+                        "lookAtTypeName": "BlendShape",
+                        "lookAtHorizontalInner": {"curve": [0, 0, 0, 1, 1, 1, 1, 0], "xRange": 90, "yRange": 1},
+                        "lookAtHorizontalOuter": {"curve": [0, 0, 0, 1, 1, 1, 1, 0], "xRange": 45, "yRange": 1},
+                        "lookAtVerticalDown": {"xRange": 30, "yRange": 1},
+                        "lookAtVerticalUp": {"xRange": 30, "yRange": 1}},
+        "materialProperties": [{"name": "Hair", "shader": "VRM/MToon"}],
+    }
+
+
+def vrm_records():
+    """(file name, record) pairs: valid and nearly valid."""
+    out = [("vrm1_full.json", vrm1_record()), ("vrm0_full.json", vrm0_record())]
+    # the records of tests/data/vrm (their node indices meet another model: mostly errors)
+    vrm = os.path.join(ROOT, "tests", "data", "vrm")
+    with open(os.path.join(vrm, "hair_vrm1.gltf")) as f:
+        doc = json.load(f)
+    if "VRMC_vrm" in doc.get("extensions", {}):
+        out.append(("hair_vrm1.json", doc["extensions"]["VRMC_vrm"]))
+    with open(os.path.join(vrm, "hair_vrm0.vrm"), "rb") as f:
+        blob = f.read()
+    length, kind = struct.unpack_from("<II", blob, 12)
+    doc = json.loads(blob[20:20 + length])
+    if "VRM" in doc.get("extensions", {}):
+        record = doc["extensions"]["VRM"]
+        record.pop("secondaryAnimation", None)  # the spring target's
+        out.append(("hair_vrm0.json", record))
+    # warnings: a bone twice and on a used node, unknown names, an override of
+    # its own kind, a preset among the custom ones, an unknown enum, out-of-range maps
+    v = vrm1_record()
+    v["humanoid"]["humanBones"]["tail"] = {"node": 19}
+    v["humanoid"]["humanBones"]["neck"] = {"node": 2}
+    v["expressions"]["preset"]["blink"]["overrideBlink"] = "block"
+    v["expressions"]["preset"]["aa"]["overrideMouth"] = "sometimes"
+    v["expressions"]["custom"]["happy"] = {"isBinary": True}
+    v["lookAt"]["type"] = "expression"
+    v["lookAt"]["rangeMapHorizontalInner"] = {"inputMaxValue": 400, "outputScale": -1}
+    v["firstPerson"]["meshAnnotations"].append({"node": 0, "type": "firstPersonOnly"})
+    out.append(("vrm1_warnings.json", v))
+    v = vrm0_record()
+    v["humanoid"]["humanBones"] += [{"bone": "hips", "node": 20}, {"bone": "unknownBone", "node": 19},
+                                    {"bone": "leftThumbIntermediate", "node": 18}]
+    v["blendShapeMaster"]["blendShapeGroups"] += [
+        {"name": "Joy", "presetName": "joy"}, {"name": "Lookup", "presetName": "lookup", "isBinary": False},
+        {"name": "NoMaterial", "materialValues": [{"materialName": "Nothing", "propertyName": "_Color",
+                                                   "targetValue": [1, 1, 1, 1]}]}]
+    v["firstPerson"]["lookAtTypeName"] = "Bone"
+    v["firstPerson"]["meshAnnotations"].append({"mesh": 0, "firstPersonFlag": "Sometimes"})
+    out.append(("vrm0_warnings.json", v))
+    # errors: an index out of range, a morph target past the mesh's, a wrong type
+    v = vrm1_record()
+    v["expressions"]["preset"]["happy"]["morphTargetBinds"][0]["index"] = 3
+    out.append(("vrm1_target_past.json", v))
+    v = vrm1_record()
+    v["expressions"]["preset"]["blink"]["morphTargetBinds"][0]["node"] = 5
+    out.append(("vrm1_node_without_mesh.json", v))
+    v = vrm0_record()
+    v["blendShapeMaster"]["blendShapeGroups"][0]["binds"][0]["mesh"] = 7
+    out.append(("vrm0_mesh_past.json", v))
+    out.append(("vrm1_minimal.json", {"specVersion": "1.0", "humanoid": {"humanBones": {"hips": {"node": 1}}}}))
+    out.append(("vrm0_minimal.json", {"humanoid": {"humanBones": []}}))
+    out.append(("not_object.json", ["VRMC_vrm"]))
+    return out
+
+
+def vrms():
+    clear_generated("vrm")
+    for name, record in vrm_records():
+        write("vrm", name, compact(record))
+
+
+def toon_records():
+    sw_full = {
+        "kind": "face", "controlTexture": {"index": 1, "texCoord": 1, "extensions": {"KHR_texture_transform": {
+            "offset": [0.5, 0.25], "rotation": 1.0, "scale": [3, 2], "texCoord": 0}}},
+        "rampTexture": {"index": 2}, "shadeColor": [0.3, 0.2, 0.1], "shadingShift": 0.1, "shadingToony": 0.6,
+        "regionEnabled": [True, True, False, True, False], "lightArea": 0.5, "rampWidth": 0.8,
+        "vertexColorThreshold": True, "vertexColorWidth": False, "backUv1": True, "backForceDark": False,
+        "normalTexture": {"index": 0}, "detailNormalTexture": {"index": 2, "texCoord": 1}, "detailGate": 0.8,
+        "glints": [{"grid": 40, "spotScale": 0.03, "phaseRate": 0.2, "activeWidth": 0.25, "intensity": 1.5,
+                    "lumaLerp": 0.25, "color": [0.7, 0.6, 0.5], "cameraScale": 2},
+                   {"grid": 80}],
+        "viewLift": -0.05, "bands": [{"exponent": 6, "lower": 0.05, "upper": 0.8, "intensity": 0.3,
+                                      "color": [1, 0.8, 0.6]}, {"exponent": 5}],
+        "rimColor": [0.2, 0.3, 0.4], "rimWidth": 0.5, "rimPower": 2, "rimLift": 0.05,
+        "rimMaskTexture": {"index": 0}, "faceSdfTexture": {"index": 1}, "headNode": 5, "sdfSteepness": 100,
+        "sdfOffset": 0.02, "sdfMirror": True, "foldTagMask": 8, "foldUvSet": 1, "fade": 0.75,
+        "matcapTexture": {"index": 2}, "matcapMix": 0.3, "parallaxHeight": 0.25, "irisRadius": 0.5,
+        "outline": True, "outlineWidth": 2, "outlineColor": [0.1, 0.1, 0.1], "outlineMaxDistance": 5,
+        "uvScroll": [0.2, 0.1], "uvRotation": 0.5}
+    mtoon = {
+        "specVersion": "1.0", "transparentWithZWrite": False, "renderQueueOffsetNumber": 0,
+        "shadeColorFactor": [0.4, 0.3, 0.2], "shadeMultiplyTexture": {"index": 0},
+        "shadingShiftFactor": -0.2, "shadingShiftTexture": {"index": 1, "scale": 0.5}, "shadingToonyFactor": 0.9,
+        "giEqualizationFactor": 0.9, "matcapFactor": [1, 1, 1], "matcapTexture": {"index": 2},
+        "parametricRimColorFactor": [0.25, 0.5, 1], "rimMultiplyTexture": {"index": 1}, "rimLightingMixFactor": 1,
+        "parametricRimFresnelPowerFactor": 5, "parametricRimLiftFactor": 0.1,
+        "outlineWidthMode": "screenCoordinates", "outlineWidthFactor": 0.005,
+        "outlineWidthMultiplyTexture": {"index": 0}, "outlineColorFactor": [0.1, 0.05, 0.0],
+        "outlineLightingMixFactor": 1, "uvAnimationMaskTexture": {"index": 2},
+        "uvAnimationScrollXSpeedFactor": 0.25, "uvAnimationScrollYSpeedFactor": -0.5,
+        "uvAnimationRotationSpeedFactor": 0.75}
+    vrm0 = {"materialProperties": [
+        {"name": "Unlit", "shader": "VRM/UnlitTexture", "floatProperties": {}, "vectorProperties": {},
+         "textureProperties": {}},
+        {"name": "Skin", "shader": "VRM/MToon", "renderQueue": 2000,
+         "floatProperties": {"_ShadeShift": 0.1, "_ShadeToony": 0.7, "_RimFresnelPower": 2, "_RimLift": 0.2,
+                             "_OutlineWidthMode": 1, "_OutlineWidth": 0.4, "_OutlineScaledMaxDistance": 3,
+                             "_UvAnimScrollX": 0.5, "_UvAnimScrollY": 0.25, "_UvAnimRotation": 0.25},
+         "vectorProperties": {"_Color": [1, 1, 1, 1], "_ShadeColor": [0.25, 0.5, 0.75, 1],
+                              "_RimColor": [0.5, 0.5, 0, 1], "_OutlineColor": [0.1, 0.1, 0.1, 1],
+                              "_MainTex": [0, 0, 1, 1]},
+         "textureProperties": {"_MainTex": 0, "_ShadeTexture": 1, "_SphereAdd": 2, "_RimTexture": 1},
+         "keywordMap": {}, "tagMap": {}},
+        {"name": "Hair", "shader": "VRM/MToon", "floatProperties": {"_OutlineWidthMode": 2, "_OutlineWidth": 0.1},
+         "vectorProperties": {}, "textureProperties": {}},
+        {"name": "Face", "shader": "VRM/MToon", "floatProperties": {"_OutlineWidthMode": 0}},
+        {"name": "Cloth", "shader": "VRM/UnlitCutout"}]}
+    out = [("sw_full.json", sw_full), ("mtoon_full.json", mtoon), ("vrm0_properties.json", vrm0)]
+    for kind in ("body", "hair", "face", "eye"):
+        out.append(("sw_kind_%s.json" % kind, {"kind": kind}))
+    out.append(("sw_empty.json", {}))
+    out.append(("mtoon_minimal.json", {"specVersion": "1.0"}))
+    out.append(("mtoon_world.json", {"specVersion": "1.0", "outlineWidthMode": "worldCoordinates",
+                                     "outlineWidthFactor": 0.01}))
+    # clamped with a warning, and errors: out of range, wrong types, past the textures
+    out.append(("sw_clamped.json", {"lightArea": 3, "rampWidth": -1, "fade": 2, "matcapMix": -0.5,
+                                    "glints": [{}, {}, {}]}))
+    out.append(("sw_texture_past.json", {"rampTexture": {"index": 3}}))
+    out.append(("sw_head_past.json", {"headNode": 21}))
+    out.append(("mtoon_wrong_type.json", {"specVersion": "1.0", "shadeColorFactor": [0, "x", 0]}))
+    out.append(("vrm0_not_array.json", {"materialProperties": {"name": "Skin"}}))
+    out.append(("vrm0_bad_values.json", {"materialProperties": [
+        {"name": "Skin", "shader": "VRM/MToon", "floatProperties": {"_ShadeToony": "soft"},
+         "vectorProperties": {"_ShadeColor": [1, 1]}, "textureProperties": {"_MainTex": 9}}]}))
+    return out
+
+
+def toons():
+    clear_generated("toon")
+    for name, record in toon_records():
+        write("toon", name, compact(record))
+
+
+def bone_maps():
+    clear_generated("bone_map")
+    seeds = {
+        "biped.json": {"hips": "Bip01_Pelvis", "spine": "Bip01_Spine", "head": "Bip01_Head",
+                       "leftUpperArm": "Bip01_L_UpperArm", "rightUpperArm": "Bip01_R_UpperArm",
+                       "leftHand": None, "rightHand": None},
+        "vrm_names.json": {name: name for name in VRM_BONES},
+        "mixamo.json": {"Hips": "mixamorig:Hips", "SPINE": "mixamorig:Spine", "leftupperarm": "mixamorig:LeftArm",
+                        "leftLowerArm": "mixamorig:LeftForeArm", "leftUpperLeg": "Armature|LeftUpLeg",
+                        "head": "mixamorig:Head"},
+        "rigify_vroid.json": {"hips": "DEF-spine", "chest": "J_Bip_C_Chest", "leftUpperArm": "DEF-upper_arm.L",
+                              "rightUpperArm": "upperarm_r", "leftThumbIntermediate": "J_Bip_L_Thumb2",
+                              "leftFoot": "foot_l"},
+        "repeated.json": {"hips": "pelvis", "spine": "pelvis", "hips ": "x"},
+        "nulls.json": {"hips": None, "spine": None},
+        "empty.json": {},
+    }
+    for name, doc in seeds.items():
+        if name == "repeated.json":
+            # a key repeated (JSON allows it: the later entry wins), and a key that is no bone
+            write("bone_map", name, b'{"hips":"pelvis","spine":"spine_01","hips":"root","neck":"neck_01"}')
+            write("bone_map", "not_a_bone.json", b'{"hips":"pelvis","tail":"tail_01"}')
+            continue
+        write("bone_map", name, compact(doc))
+    write("bone_map", "not_object.json", b'["hips","pelvis"]')
+    write("bone_map", "number_value.json", b'{"hips":3}')
+    write("bone_map", "unicode.json", '{"head":"\u982d","neck":"Ne\\u0000ck"}'.encode())
+    write("bone_map", "truncated.json", b'{"hips":"pelvis","spine":"spi')
+
+
+def vrm_dict():
+    """fuzz/vrm.dict: every key and short ASCII string of the vrm, toon and
+    bone_map seeds, the humanoid and preset names they leave out, and JSON
+    pieces, for the extension targets' -dict (scripts/fuzz.sh)."""
+    words = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                words.add(k)
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str) and len(x) < 40 and all(" " <= c <= "~" for c in x):
+            words.add(x)
+
+    for target in ("vrm", "toon", "bone_map"):
+        for path in sorted(glob.glob(os.path.join(CORPUS, target, "*.json"))):
+            try:
+                with open(path, "rb") as f:
+                    walk(json.loads(f.read()))
+            except ValueError:
+                pass
+    words.update(["upperChest", "jaw", "leftEye", "rightEye", "leftShoulder", "rightShoulder", "leftToes",
+                  "rightToes", "leftThumbProximal", "leftThumbDistal", "rightThumbMetacarpal",
+                  "leftIndexProximal", "thumbIntermediate", "relaxed", "sad", "ih", "ou", "ee", "oh",
+                  "blinkRight", "lookDown", "lookLeft", "lookRight", "fun", "sorrow", "blink_r", "lookdown",
+                  "lookleft", "lookright", "block", "blend", "none", "auto", "both", "firstPersonOnly", "Bone"])
+    words = sorted(w for w in words if w and '"' not in w and "\\" not in w)
+    lines = ["# libFuzzer dictionary for the vrm, toon and bone_map targets (written by",
+             "# fuzz/make_corpus.py from their seeds): keys, names and enum strings, JSON pieces.", ""]
+    lines += ['w%d="\\"%s\\""' % (i, w) for i, w in enumerate(words)]
+    lines += ['n_neg="-1"', 'n_big="1e39"', 'n_huge="1e400"', 'n_max="4294967295"', 'n_half="0.5"',
+              'j_null="null"', 'j_true="true"', 'j_false="false"', 'j_empty_object="{}"', 'j_empty_array="[]"',
+              'j_colon="\\":"', 'j_comma=","', 'j_nul="\\x00"']
+    with open(os.path.join(HERE, "vrm.dict"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main():
     gltf_json_and_glb()
     data_uris()
     accessors()
     springs()
+    iqms()
+    vrms()
+    toons()
+    bone_maps()
+    vrm_dict()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # Runs the libFuzzer targets built by `make fuzz` (CMake option SW_FUZZ):
 #   scripts/fuzz.sh <build dir> <seconds per target> <target>...
 # Each target starts from a scratch copy of its seed corpus, fuzz/corpus/<target>/
-# (so the committed corpus never grows), with the glTF dictionary, for
+# (so the committed corpus never grows), with its dictionary (fuzz/*.dict), for
 # <seconds> of fuzzing (0: replay the corpus once). A crash, a leak, a
 # sanitizer report, an abort from a broken asset invariant or an input that
 # runs longer than 20 s fails the run; libFuzzer writes the input to
@@ -30,9 +30,13 @@ run_target() {
     rm -rf "$corpus"
     mkdir -p "$corpus"
     cp fuzz/corpus/"$target"/* "$corpus"/
-    # the accessor target reads binary headers: glTF words would only get in the way
+    # the accessor and IQM targets read binary data: glTF words would only
+    # get in the way; the extension records have their own words
     dict="-dict=fuzz/gltf.dict"
-    [ "$target" = accessor ] && dict=""
+    case "$target" in
+        accessor | iqm) dict="" ;;
+        vrm | toon | bone_map) dict="-dict=fuzz/vrm.dict" ;;
+    esac
     if [ "$seconds" -gt 0 ]; then
         limit="-max_total_time=$seconds"
     else

@@ -24,7 +24,9 @@ sw_result sw__importer_fail(sw__importer* im, sw_result code, const char* format
     va_start(args, format);
     vsnprintf(text, sizeof text, format, args);
     va_end(args);
-    return sw_diag_set(&im->diag, code, -1, "%s: %s", im->name, text);
+    sw_diag_set(&im->diag, code, -1, "%s: %s", im->name, text);
+    sw__one_line(im->diag.message); /* names quoted from the file may hold line breaks */
+    return code;
 }
 
 void* sw__importer_alloc(sw__importer* im, sw__arena* arena, size_t size) {
@@ -67,6 +69,7 @@ void sw__importer_warn(sw__importer* im, const char* format, ...) {
     va_start(args, format);
     vsnprintf(text + n, sizeof text - (size_t)n, format, args);
     va_end(args);
+    sw__one_line(text);
     sw__importer_store(im, text);
 }
 

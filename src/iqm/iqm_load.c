@@ -877,7 +877,10 @@ static sw_result sw__iqm_meshes(sw__iqm* I, const sw_mat34* rest_world_file) {
         for (size_t j = 0; j < n; j++) {
             joints[j] = (uint32_t)(1 + j);
             /* in the file's axes: the conversion on node 0 then moves the skinned vertices */
-            if (!sw_mat34_inverse(&ibm[j], &rest_world_file[j])) {
+            /* a tiny scale inverts in double precision but may not fit a float */
+            bool invertible = sw_mat34_inverse(&ibm[j], &rest_world_file[j]);
+            for (int r = 0; r < 3; r++) invertible = invertible && sw__iqm_finite(ibm[j].m[r], 4);
+            if (!invertible) {
                 ibm[j] = sw_mat34_identity();
                 singular++;
             }
