@@ -412,9 +412,16 @@ static void* sw__ms_read_array(sw__ms_reader* r, size_t n, size_t size, bool flo
     }
     return r->failed ? NULL : out;
 }
+/* sw__ms_read_array for an array that must be there when n > 0. */
+static void* sw__ms_read_required(sw__ms_reader* r, size_t n, size_t size, bool floats, const char* what) {
+    void* v = sw__ms_read_array(r, n, size, floats, what);
+    if (!r->failed && !v && n) sw__ms_fail(r, "%s: %zu counted, none given", what, n);
+    return v;
+}
+
 /* An array of n node indices, each < node_count. */
 static const uint32_t* sw__ms_read_nodes(sw__ms_reader* r, size_t n, size_t node_count, const char* what) {
-    uint32_t* v = sw__ms_read_array(r, n, sizeof(uint32_t), false, what);
+    uint32_t* v = sw__ms_read_required(r, n, sizeof(uint32_t), false, what);
     for (size_t i = 0; v && i < n; i++)
         if (v[i] >= node_count) {
             sw__ms_fail(r, "%s[%zu] = %u is not a node (%zu nodes)", what, i, v[i], node_count);
@@ -455,29 +462,29 @@ static void sw__ms_read_primitive(sw__ms_reader* r, sw_model_primitive* p, size_
         p->texcoord_count = 0;
     }
     for (int t = 0; t < p->texcoord_count; t++)
-        p->texcoords[t] = sw__ms_read_array(r, vc * 2, sizeof(float), true, "texcoords");
+        p->texcoords[t] = sw__ms_read_required(r, vc * 2, sizeof(float), true, "texcoords");
     p->colors = sw__ms_read_array(r, vc * 4, sizeof(float), true, "colors");
     p->influence_count = sw__ms_read_i32(r, "influence count");
     if (p->influence_count != 0 && p->influence_count != 4 && p->influence_count != 8) {
         sw__ms_fail(r, "influence count %d is not 0, 4 or 8", p->influence_count);
         p->influence_count = 0;
     }
-    p->joints = sw__ms_read_array(r, vc * (size_t)p->influence_count, sizeof(uint16_t), false, "joints");
-    p->weights = sw__ms_read_array(r, vc * (size_t)p->influence_count, sizeof(float), true, "weights");
+    p->joints = sw__ms_read_required(r, vc * (size_t)p->influence_count, sizeof(uint16_t), false, "joints");
+    p->weights = sw__ms_read_required(r, vc * (size_t)p->influence_count, sizeof(float), true, "weights");
     if (!r->failed && p->influence_count && (!p->joints || !p->weights))
         sw__ms_fail(r, "a skinned primitive without joints or weights");
     p->influence_sets = sw__ms_read_i32(r, "influence sets");
     p->raw_influence_count = sw__ms_read_i32(r, "raw influence count");
-    if (p->influence_sets < 0 || p->influence_sets > 16 || p->raw_influence_count < 0 ||
+    if (p->influence_sets < 0 || p->raw_influence_count < 0 ||
         p->raw_influence_count > 64) {
         sw__ms_fail(r, "influence sets %d or raw influence count %d out of range", p->influence_sets,
                     p->raw_influence_count);
         p->raw_influence_count = 0;
     }
-    p->raw_joints = sw__ms_read_array(r, vc * (size_t)p->raw_influence_count, sizeof(uint16_t), false, "raw joints");
-    p->raw_weights = sw__ms_read_array(r, vc * (size_t)p->raw_influence_count, sizeof(float), true, "raw weights");
+    p->raw_joints = sw__ms_read_required(r, vc * (size_t)p->raw_influence_count, sizeof(uint16_t), false, "raw joints");
+    p->raw_weights = sw__ms_read_required(r, vc * (size_t)p->raw_influence_count, sizeof(float), true, "raw weights");
     p->index_count = sw__ms_read_count(r, 4, "index count");
-    uint32_t* indices = sw__ms_read_array(r, p->index_count, sizeof(uint32_t), false, "indices");
+    uint32_t* indices = sw__ms_read_required(r, p->index_count, sizeof(uint32_t), false, "indices");
     for (size_t i = 0; indices && i < p->index_count; i++)
         if (indices[i] >= vc) {
             sw__ms_fail(r, "index %u is not a vertex (%zu vertices)", indices[i], vc);
@@ -672,7 +679,7 @@ static void sw__ms_read_model(sw__ms_reader* r, sw_model* m) {
         skins[i].name = sw__ms_read_str(r, "skin name");
         skins[i].joint_count = sw__ms_read_count(r, 4, "skin joint count");
         skins[i].joints = sw__ms_read_nodes(r, skins[i].joint_count, node_count, "skin joints");
-        skins[i].inverse_bind = sw__ms_read_array(r, skins[i].joint_count, sizeof(sw_mat34), true, "inverse binds");
+        skins[i].inverse_bind = sw__ms_read_required(r, skins[i].joint_count, sizeof(sw_mat34), true, "inverse binds");
         if (!r->failed && skins[i].joint_count && (!skins[i].joints || !skins[i].inverse_bind))
             sw__ms_fail(r, "skin %zu: joints or inverse binds missing", i);
         skins[i].skeleton = sw__ms_read_ref(r, node_count, "skin skeleton");
@@ -813,6 +820,16 @@ static void sw__ms_read_model(sw__ms_reader* r, sw_model* m) {
         if (!r->failed && !warnings[i]) sw__ms_fail(r, "warning %zu is missing", i);
     }
     m->warnings = m->warning_count ? warnings : NULL;
+    /* the importer leaves empty collections NULL */
+    if (!m->scene_count) m->scenes = NULL;
+    if (!m->mesh_count) m->meshes = NULL;
+    if (!m->skin_count) m->skins = NULL;
+    if (!m->animation_count) m->animations = NULL;
+    if (!m->material_count) m->materials = NULL;
+    if (!m->texture_count) m->textures = NULL;
+    if (!m->sampler_count) m->samplers = NULL;
+    if (!m->image_count) m->images = NULL;
+    if (!m->extension_count) m->extensions = NULL;
     if (!r->failed && r->left) sw__ms_fail(r, "%zu bytes after the model", r->left);
     if (!r->failed) sw__ms_check_model(r, m);
     if (!r->failed) sw__ms_derive(r, m);
