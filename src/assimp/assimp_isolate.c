@@ -336,6 +336,10 @@ sw_result sw__assimp_isolated_load(const void* data, size_t size, const char* na
             r = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "%s: Assimp crashed reading it (signal %d)", label, sig);
     } else if (used >= 16 && memcmp(buffer, sw__iso_error_magic, 8) == 0) {
         r = sw__iso_child_error(buffer, used, label, memory_mb, diag);
+    } else if (status != -1 && WEXITSTATUS(status) != 0 && ((size_t)usage.ru_maxrss << 10) >= memory / 2) {
+        /* a sanitizer's allocator exits, rather than aborts, when the limit stops it */
+        r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "%s: Assimp used more than %zu MB reading it", label,
+                        memory_mb);
     } else if (status != -1 && WEXITSTATUS(status) != 0) {
         r = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "%s: the import process ended with status %d and no model",
                         label, WEXITSTATUS(status));

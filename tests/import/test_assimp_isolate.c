@@ -9,6 +9,7 @@
      flipped, and lying counts and offsets give errors, not crashes
      (run under ASan for the proof). Skipped without Assimp. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -435,6 +436,21 @@ static void hook_error_record(int fd) {
     _exit(1);
 }
 
+/* The descriptors open in the child besides stdin, stdout, stderr and the
+   pipe (3), sent as its error message. */
+static void hook_descriptors(int fd) {
+    char text[256] = "walk.bvh: open:";
+    size_t n = strlen(text);
+    for (int d = 0; d < 1024 && n + 8 < sizeof text; d++)
+        if (d > 3 && fcntl(d, F_GETFD) != -1) n += (size_t)snprintf(text + n, sizeof text - n, " %d", d);
+    uint8_t head[16] = {'S', 'W', 'E', 'R', 'R', 'O', 'R', 0};
+    uint32_t code = SW_ERR_INVALID_DATA, length = (uint32_t)n;
+    memcpy(head + 8, &code, 4);
+    memcpy(head + 12, &length, 4);
+    if (write(fd, head, 16) < 0 || write(fd, text, n) < 0) _exit(3);
+    _exit(1);
+}
+
 static void check_child(void (*hook)(int), double seconds, size_t max_memory, const char* expected,
                         double max_wall) {
     sw__assimp_child_hook = hook;
@@ -466,6 +482,19 @@ static void test_child_failures(void) {
     check_child(hook_flood, 0, 4096, "the import process sent more than 512 MB", 20);
     check_child(hook_memory, 0, 4096, "Assimp used more than 512 MB reading it", 20);
     check_child(hook_error_record, 0, 0, "walk.bvh: a bad line", 5);
+    /* a descriptor of the caller's, not close-on-exec, is not the child's */
+    int opened = open("/dev/null", O_RDONLY);
+    int mine = dup2(opened, 10);
+    close(opened);
+    SW_CHECK(mine == 10 && fcntl(mine, F_GETFD) == 0);
+    check_child(hook_descriptors, 0, 0, "walk.bvh: open:", 5);
+    sw__assimp_child_hook = hook_descriptors;
+    sw_diag d = {0};
+    sw_model* none = NULL;
+    sw_assimp_load_memory(k_bvh, sizeof k_bvh - 1, "walk.bvh", NULL, NULL, &none, &d);
+    sw__assimp_child_hook = NULL;
+    SW_CHECK(strcmp(d.message, "walk.bvh: open:") == 0);
+    close(mine);
     /* and the next load, without a hook, works */
     sw_model* m = NULL;
     SW_CHECK(sw_assimp_load_memory(k_bvh, sizeof k_bvh - 1, "walk.bvh", NULL, NULL, &m, NULL) == SW_OK);
