@@ -85,7 +85,8 @@ typedef struct sw_assimp_options {
        reading it (SIGSEGV)", "... took longer than 8 s ...", "... used
        more than 1536 MB ..."). Costs one fork and one copy of the model. */
     bool in_process;
-    /* Wall-clock limit on an isolated load, in seconds. 0 = default, 8. */
+    /* Wall-clock limit on an isolated load, in seconds (at most 1e6).
+       0 = default, 8. */
     double time_limit_s;
 } sw_assimp_options;
 

@@ -52,7 +52,8 @@ size_t sw__assimp_child_memory(const sw_assimp_options* options) {
 
 double sw__assimp_child_seconds(const sw_assimp_options* options) {
     double s = options ? options->time_limit_s : 0.0;
-    return s > 0.0 && isfinite(s) ? s : SW__ISO_DEFAULT_SECONDS;
+    if (!(s > 0.0) || !isfinite(s)) return SW__ISO_DEFAULT_SECONDS;
+    return s < 1e6 ? s : 1e6; /* about 11 days: the CPU limit stays representable */
 }
 
 static double sw__iso_now(void) {
