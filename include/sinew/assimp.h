@@ -44,10 +44,15 @@
      was read. Collada files are converted by Assimp itself.
    Input is untrusted: the file's size is bounded before Assimp sees it,
    and every count, pointer and index Assimp hands back is checked. Assimp
-   itself is a large C++ parser; it is not hardened against hostile files
-   the way sinew's glTF reader is: read untrusted files in a sandbox.
+   itself is a large C++ parser that crashes, hangs and allocates without
+   bound on hostile files, so by default it runs in a child process with
+   memory and time limits (options.in_process, docs/import.md): what it
+   does there becomes a one-line error, never the caller's crash.
 
-   Threads: each load makes its own Assimp importer and property store
+   Threads: an isolated load forks the calling thread only; the child
+   uses malloc (glibc resets its locks at fork) and is killed at the time
+   limit if it hangs on a lock another thread held. Each load makes its
+   own Assimp importer and property store
    (aiImportFileFromMemoryWithProperties) and sinew keeps no state, so
    loads on different threads share nothing of sinew's. Assimp documents
    its importers as independent; sinew attaches no Assimp log stream
@@ -78,6 +83,19 @@ typedef struct sw_assimp_options {
     /* Let Assimp fold FBX pivots itself (its "preserve pivots" setting
        off) instead of sinew folding the helper nodes. Default false. */
     bool assimp_folds_pivots;
+    /* Run Assimp in the calling process, for callers who trust their
+       files. By default (false) each load runs Assimp in a child process
+       (fork) whose address space is capped at 4 × max_memory + 512 MiB
+       above what the caller has mapped, whose CPU time is capped and which
+       holds none of the caller's descriptors; the model comes back over a
+       pipe and is checked as it is rebuilt. A crash, a hang or running out
+       of memory in Assimp becomes an error ("hero.fbx: Assimp crashed
+       reading it (SIGSEGV)", "... took longer than 8 s ...", "... used
+       more than 1536 MB ..."). Costs one fork and one copy of the model. */
+    bool in_process;
+    /* Wall-clock limit on an isolated load, in seconds (at most 1e6).
+       0 = default, 8. */
+    double time_limit_s;
 } sw_assimp_options;
 
 /* Whether this build has the Assimp importer. */

@@ -27,6 +27,7 @@
 #include "../base/base_internal.h"
 #include "../base/hash_internal.h"
 #include "assimp_io.h"
+#include "assimp_isolate.h"
 #endif
 
 #define SW__AI_DEFAULT_MAX_FILE ((size_t)256 << 20)
@@ -1627,12 +1628,11 @@ bool sw_assimp_reads_extension(const char* extension) {
     return aiIsExtensionSupported(dotted) != 0;
 }
 
-sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name, const char* base_dir,
-                                const sw_assimp_options* options, sw_model** out_model, sw_diag* diag) {
-    if (out_model) *out_model = NULL;
+/* The import itself, in this process: Assimp, then the conversion. An
+   isolated load runs it in the child (assimp_isolate.c). */
+static sw_result sw__ai_load_in_process(const void* data, size_t size, const char* name, const char* base_dir,
+                                        const sw_assimp_options* options, sw_model** out_model, sw_diag* diag) {
     const char* label = name ? sw__path_base_name(name) : "<memory>";
-    if (!out_model || (!data && size))
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_assimp_load_memory: no data or no out_model");
     sw__ai A;
     memset(&A, 0, sizeof A);
     sw__importer_init(&A.im, label, SW__AI_MAX_WARNINGS);
@@ -1728,6 +1728,16 @@ sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name,
     aiReleaseImport(scene);
     sw__arena_free(&A.scratch);
     return sw__importer_end(&A.im, A.owner, r, name, base_dir, out_model, diag);
+}
+
+sw_result sw_assimp_load_memory(const void* data, size_t size, const char* name, const char* base_dir,
+                                const sw_assimp_options* options, sw_model** out_model, sw_diag* diag) {
+    if (out_model) *out_model = NULL;
+    if (!out_model || (!data && size))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sw_assimp_load_memory: no data or no out_model");
+    if (options && options->in_process)
+        return sw__ai_load_in_process(data, size, name, base_dir, options, out_model, diag);
+    return sw__assimp_isolated_load(data, size, name, base_dir, options, sw__ai_load_in_process, out_model, diag);
 }
 
 /* sw_assimp_load_memory for sw__importer_load_file. */

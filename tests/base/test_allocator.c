@@ -166,7 +166,10 @@ static sw_result read_everything(const sw_model* model, const char* name, bool v
 static sw_result import_and_read(const char* path, bool import_only, bool verbose) {
     sw_model* model = NULL;
     sw_diag d = {0};
-    sw_result r = sw_import_file(path, NULL, &model, &d);
+    /* Assimp in this process: an isolated import's conversion allocates in
+       the child, where this process's counter cannot see it. */
+    sw_import_options options = {.assimp = {.in_process = true}};
+    sw_result r = sw_import_file(path, &options, &model, &d);
     if (r != SW_OK) {
         if (verbose) fprintf(stderr, "  %s: %s\n", path, d.message);
         SW_CHECK(model == NULL);
