@@ -260,6 +260,8 @@ sw_result sw__model_stream_write(const sw_model* m, uint8_t** out_data, size_t* 
     }
     sw__ms_u64(&w, m->warning_count);
     for (size_t i = 0; i < m->warning_count; i++) sw__ms_str(&w, m->warnings[i]);
+    sw__ms_u64(&w, m->side_file_count);
+    for (size_t i = 0; i < m->side_file_count; i++) sw__ms_str(&w, m->side_files[i]);
 
     if (w.failed) {
         sw__free(w.data);
@@ -820,6 +822,13 @@ static void sw__ms_read_model(sw__ms_reader* r, sw_model* m) {
         if (!r->failed && !warnings[i]) sw__ms_fail(r, "warning %zu is missing", i);
     }
     m->warnings = m->warning_count ? warnings : NULL;
+    m->side_file_count = sw__ms_read_count(r, 4, "side file count");
+    const char** side_files = sw__ms_alloc(r, m->side_file_count, sizeof *side_files);
+    for (size_t i = 0; side_files && i < m->side_file_count && !r->failed; i++) {
+        side_files[i] = sw__ms_read_str(r, "side file");
+        if (!r->failed && !side_files[i]) sw__ms_fail(r, "side file %zu is missing", i);
+    }
+    m->side_files = m->side_file_count ? side_files : NULL;
     /* the importer leaves empty collections NULL */
     if (!m->scene_count) m->scenes = NULL;
     if (!m->mesh_count) m->meshes = NULL;

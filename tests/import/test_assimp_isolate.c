@@ -282,6 +282,9 @@ static int model_differences(const sw_model* a, const sw_model* b) {
         same_str(a->extensions[i].json, b->extensions[i].json, "extension json");
     }
     for (size_t i = 0; i < a->warning_count; i++) same_str(a->warnings[i], b->warnings[i], "warning");
+    SAME(a->side_file_count, b->side_file_count, "side file count");
+    for (size_t i = 0; i < a->side_file_count && i < b->side_file_count; i++)
+        same_str(a->side_files[i], b->side_files[i], "side file");
     return g_diffs;
 }
 
