@@ -232,6 +232,25 @@ sw_result sw__check_uri_text(const char* uri, size_t length, sw_diag* diag) {
     return SW_OK;
 }
 
+/* The path a checked name (`path`, n bytes: a decoded URI or a side file's
+   name) stands for under base_dir, by the path rules: absolute paths and
+   ".." out of the folder only when allowed. Messages quote `shown`, the
+   name as the file wrote it. *out_path is a new string. */
+static sw_result sw__resolve_under(const char* shown, const char* path, size_t n, const char* base_dir,
+                                   bool allow_outside, char** out_path, sw_diag* diag) {
+    bool absolute = sw__is_absolute(path);
+    if ((absolute || sw__climbs_out(path, n)) && !allow_outside)
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%.120s' %s " SW__OUTSIDE_HINT, shown,
+                           absolute ? "is an absolute path" : "leaves the asset's folder");
+    if (!absolute && !base_dir)
+        return sw_diag_set(diag, SW_ERR_IO, -1,
+                           "'%.120s' is an external file, but no base folder was given to read it from", shown);
+    char* joined = absolute ? sw__string_copy(path) : sw__join_path(base_dir, path, n);
+    if (!joined) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    *out_path = joined;
+    return SW_OK;
+}
+
 sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outside, char** out_path,
                           sw_diag* diag) {
     *out_path = NULL;
@@ -265,29 +284,9 @@ sw_result sw__uri_to_path(const char* uri, const char* base_dir, bool allow_outs
         sw__free(decoded);
         return sw_diag_set(diag, inner.result, -1, "'%.120s' %s once %%-escapes are decoded", uri, inner.message);
     }
-    bool absolute = sw__is_absolute(decoded);
-    bool outside = absolute || sw__climbs_out(decoded, n);
-    if (outside && !allow_outside) {
-        sw_result r = sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%.120s' %s " SW__OUTSIDE_HINT, uri,
-                                  absolute ? "is an absolute path" : "leaves the asset's folder");
-        sw__free(decoded);
-        return r;
-    }
-    if (absolute) {
-        *out_path = decoded;
-        return SW_OK;
-    }
-    if (!base_dir) {
-        sw_result r = sw_diag_set(diag, SW_ERR_IO, -1,
-                                  "'%.120s' is an external file, but no base folder was given to read it from", uri);
-        sw__free(decoded);
-        return r;
-    }
-    char* path = sw__join_path(base_dir, decoded, n);
+    sw_result r = sw__resolve_under(uri, decoded, n, base_dir, allow_outside, out_path, diag);
     sw__free(decoded);
-    if (!path) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
-    *out_path = path;
-    return SW_OK;
+    return r;
 }
 
 sw_result sw__side_path(const char* name, const char* base_dir, bool allow_outside, char** out_path,
@@ -298,17 +297,7 @@ sw_result sw__side_path(const char* name, const char* base_dir, bool allow_outsi
     sw_diag inner;
     if (sw__check_uri_text(name, length, &inner) != SW_OK)
         return sw_diag_set(diag, inner.result, -1, "'%.120s' %s", name, inner.message);
-    bool absolute = sw__is_absolute(name);
-    if ((absolute || sw__climbs_out(name, length)) && !allow_outside)
-        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "'%.120s' %s " SW__OUTSIDE_HINT, name,
-                           absolute ? "is an absolute path" : "leaves the asset's folder");
-    if (!absolute && !base_dir)
-        return sw_diag_set(diag, SW_ERR_IO, -1,
-                           "'%.120s' is an external file, but no base folder was given to read it from", name);
-    char* path = absolute ? sw__string_copy(name) : sw__join_path(base_dir, name, length);
-    if (!path) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
-    *out_path = path;
-    return SW_OK;
+    return sw__resolve_under(name, name, length, base_dir, allow_outside, out_path, diag);
 }
 
 /* ---- data: URIs -------------------------------------------------------------- */
