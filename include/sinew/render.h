@@ -216,6 +216,42 @@ typedef struct sw_render_frame_crowd {
     const sw_mat34* placements;
 } sw_render_frame_crowd;
 
+/* An avatar's per-frame state that is not in the pose: what VRM
+   expressions bind to materials, and which meshes a first-person or
+   third-person view hides. All zero: the materials as prepared, every mesh
+   drawn. */
+typedef enum sw_render_override_field {
+    SW_RENDER_OVERRIDE_BASE_COLOR   = 1u << 0, /* base_color (RGBA, linear) replaces baseColorFactor */
+    SW_RENDER_OVERRIDE_EMISSIVE     = 1u << 1, /* emissive replaces emissiveFactor */
+    SW_RENDER_OVERRIDE_SHADE_COLOR  = 1u << 2, /* MToon shadeColorFactor */
+    SW_RENDER_OVERRIDE_MATCAP_COLOR = 1u << 3, /* MToon matcapFactor */
+    SW_RENDER_OVERRIDE_RIM_COLOR    = 1u << 4, /* MToon parametricRimColorFactor */
+    SW_RENDER_OVERRIDE_OUTLINE_COLOR = 1u << 5, /* MToon outlineColorFactor */
+    SW_RENDER_OVERRIDE_UV_TRANSFORM = 1u << 6, /* uv_scale, uv_offset applied after the material's own
+                                                  transform, to every texture the material samples */
+} sw_render_override_field;
+
+typedef struct sw_render_material_override {
+    uint32_t material;            /* model material index */
+    uint32_t fields;              /* sw_render_override_field bits: which values below apply */
+    float base_color[4];
+    float emissive[3];
+    float shade_color[3];
+    float matcap_color[3];
+    float rim_color[3];
+    float outline_color[3];
+    float uv_scale[2];            /* VRM textureTransformBind: uv' = uv · scale + offset */
+    float uv_offset[2];
+} sw_render_material_override;
+
+typedef struct sw_render_frame_avatar {
+    size_t material_override_count;
+    const sw_render_material_override* material_overrides; /* at most one per material */
+    /* node_count flags (model order), NULL: none. A node whose flag is
+       non-zero does not draw its mesh (in any pass, shadows included). */
+    const uint8_t* hidden_nodes;
+} sw_render_frame_avatar;
+
 /* One frame: zero means default in every part. */
 typedef struct sw_render_frame {
     const sw_pose* pose;          /* the model's pose after sw_pose_update: world and skin matrices, weights */
@@ -229,6 +265,7 @@ typedef struct sw_render_frame {
     sw_render_frame_shading shading;
     sw_render_frame_post post;
     sw_render_frame_crowd crowd;
+    sw_render_frame_avatar avatar;
 } sw_render_frame;
 
 /* Frames to draw before a single TAA picture, frame_index 0, 1, ...,
