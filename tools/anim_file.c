@@ -134,6 +134,9 @@ static void release(anim_file* f) {
         sw_clip_free(f->made[i]);
         if (f->names) free(f->names[i]);
     }
+    if (f->vrma)
+        for (size_t i = 0; f->source && i < f->source->animation_count; ++i) sw_vrma_free(f->vrma[i]);
+    free(f->vrma);
     free(f->made), free(f->names), free(f->clips), free(f->view);
     sw_model_free(f->source);
     memset(f, 0, sizeof *f);
@@ -150,6 +153,74 @@ static bool fail(anim_file* f, sw_bone_map* bone_map, tool_error* err, const cha
     sw_bone_map_free(bone_map);
     release(f);
     return false;
+}
+
+static bool finish(anim_file* f, sw_model** model, const anim_file_options* o, const char* how, tool_error* err);
+
+/* A .vrma's clips retargeted onto the character (f->made, f->vrma); false
+   with err set. */
+static bool attach_vrma(anim_file* f, const sw_model* dst, const sw_bone_map* bone_map, const anim_file_options* o,
+                        char* how, size_t how_size, tool_error* err) {
+    const sw_model* src = f->source;
+    size_t n = src->animation_count;
+    sw_diag diag;
+    if (!(f->vrma = calloc(n, sizeof *f->vrma))) return tool_error_set(err, "out of memory");
+    for (size_t c = 0; c < n; ++c)
+        if (sw_vrma_read(src, c, &f->vrma[c], &diag) != SW_OK)
+            return tool_error_set(err, "--anim-file: %s", diag.message);
+    const sw_vrma* first = f->vrma[0];
+    if (!first->has_humanoid)
+        return tool_error_set(err,
+                              "--anim-file: %s: extensions.VRMC_vrm_animation.humanoid: missing; a VRM animation "
+                              "without humanoid bones has nothing to play on the character",
+                              o->path);
+    if (first->humanoid_mapped == 0)
+        return tool_error_set(err, "--anim-file: %s: extensions.VRMC_vrm_animation.humanoid.humanBones: no bone",
+                              o->path);
+    for (size_t w = 0; w < first->warning_count; ++w) fprintf(stderr, "warning: %s\n", first->warnings[w]);
+    sw_humanoid_map dst_map;
+    sw_humanoid_naming dn;
+    char dst_what[96];
+    if (!humanoid_of(dst, bone_map, &dst_map, &dn, dst_what, sizeof dst_what, err)) {
+        char inner[sizeof err->message];
+        snprintf(inner, sizeof inner, "%s", err->message);
+        return tool_error_set(err, "--anim-file: %s: %s", o->path, inner);
+    }
+    sw_vrma_retarget_info info = {0};
+    for (size_t c = 0; c < n; ++c, ++f->made_count)
+        if (sw_vrma_retarget(f->vrma[c], dst, &dst_map, &f->made[c], &info, &diag) != SW_OK)
+            return tool_error_set(err, "--anim-file: %s", diag.message);
+    snprintf(how, how_size, "VRM animation, %u humanoid bones (onto %s; %u the character lacks), hips x%.3g",
+             info.bones, dst_what, info.dropped, (double)info.hips_scale);
+    return true;
+}
+
+const sw_vrma* anim_file_vrma_of(const anim_file* f, const sw_clip* clip) {
+    if (!f || !f->vrma || !clip) return NULL;
+    for (size_t c = 0; c < f->made_count; ++c)
+        if (f->made[c] && clip->tracks == f->made[c]->tracks) return f->vrma[c];
+    return NULL;
+}
+
+size_t anim_file_expression_weights(const anim_file* f, const sw_clip* clip, float t, const char** names,
+                                    float* weights, size_t capacity) {
+    const sw_vrma* a = anim_file_vrma_of(f, clip);
+    if (!a) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < a->expression_count; ++i) {
+        if (a->expressions[i].track < 0) continue;
+        if (n < capacity) {
+            if (names) names[n] = a->expressions[i].name;
+            if (weights) weights[n] = sw_vrma_expression_weight(a, i, t);
+        }
+        n++;
+    }
+    return n;
+}
+
+bool anim_file_gaze(const anim_file* f, const sw_clip* clip, float t, float* yaw_deg, float* pitch_deg,
+                    float dir[3]) {
+    return sw_vrma_look_at(anim_file_vrma_of(f, clip), t, yaw_deg, pitch_deg, dir);
 }
 
 bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o, tool_error* err) {
@@ -178,6 +249,18 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
     f->names = calloc(n, sizeof *f->names);
     if (!f->made || !f->names) return fail(f, bone_map, err, "out of memory%s%s", "", "");
 
+    char how[320];
+    /* A VRM animation: always by the humanoids. */
+    if (sw_model_find_extension(src, "VRMC_vrm_animation", SW_MODEL_OBJECT_MODEL, 0)) {
+        if (!attach_vrma(f, dst, bone_map, o, how, sizeof how, err)) {
+            sw_bone_map_free(bone_map);
+            release(f);
+            return false;
+        }
+        sw_bone_map_free(bone_map);
+        return finish(f, model, o, how, err);
+    }
+
     /* By name when most tracks find their joint by name. */
     size_t tracks = 0, found = 0;
     for (size_t c = 0; c < n; ++c) {
@@ -195,7 +278,6 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
     }
     bool by_name = !o->retarget && !bone_map && 2 * found > tracks;
     size_t dropped = 0;
-    char how[320];
     if (by_name) {
         for (size_t c = 0; c < n; ++c, ++f->made_count) {
             size_t d = 0;
@@ -234,8 +316,13 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
                  dst_what, (double)info.hips_scale);
     }
     sw_bone_map_free(bone_map);
+    return finish(f, model, o, how, err);
+}
 
-    /* The character with both lists of clips. */
+/* The character with both lists of clips. */
+static bool finish(anim_file* f, sw_model** model, const anim_file_options* o, const char* how, tool_error* err) {
+    sw_model* dst = *model;
+    size_t n = f->source->animation_count;
     char stem[128];
     file_stem(o->path, stem, sizeof stem);
     f->view = malloc(sizeof *f->view);

@@ -14,13 +14,20 @@
    The attached model is a copy of the loaded one's struct whose clip list
    is longer: the character's own clips, then the file's, in its order. A
    file clip whose name a clip before it has gets "STEM/NAME" (the file's
-   name without folder and extension), so --anim can name either. */
+   name without folder and extension), so --anim can name either.
+
+   A VRM animation (.vrma, sinew/vrma.h) is always retargeted, by its
+   humanoid and the character's (VRM humanoid, else joint names and
+   --bone-map), with three-vrm-animation's rules; its expression and
+   look-at tracks are read with anim_file_expression_weights and
+   anim_file_gaze for the clip being played. */
 #ifndef SINEW_ANIM_FILE_H
 #define SINEW_ANIM_FILE_H
 
 #include "tool_common.h"
 
 #include "sinew/retarget.h"
+#include "sinew/vrma.h"
 
 typedef struct anim_file_options {
     const char* path;      /* --anim-file */
@@ -56,6 +63,7 @@ typedef struct anim_file {
     sw_clip** made;        /* the clips made here, one per file clip */
     size_t made_count;
     char** names;          /* renamed clips' names, per file clip (NULL when kept) */
+    sw_vrma** vrma;        /* per file clip, for a VRM animation (else NULL) */
     char summary[512];     /* one line: what was merged and how */
 } anim_file;
 
@@ -65,6 +73,25 @@ typedef struct anim_file {
    (a missing or unreadable file, a bone map that is not JSON, no humanoid
    bones in common). */
 bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o, tool_error* err);
+
+/* The VRM animation behind `clip` (a clip of the attached model, as
+   played), or NULL when it is none of a .vrma's. */
+const sw_vrma* anim_file_vrma_of(const anim_file* f, const sw_clip* clip);
+
+/* The expression weights of the VRM animation behind `clip` at clip time
+   t (the time the pose is sampled at): up to `capacity` pairs of name
+   ("happy", or a custom name) and weight in [0, 1], for the expressions
+   the file animates. Returns how many there are (0 for other clips). */
+size_t anim_file_expression_weights(const anim_file* f, const sw_clip* clip, float t, const char** names,
+                                    float* weights, size_t capacity);
+
+/* The look-at of the VRM animation behind `clip` at clip time t: yaw and
+   pitch in degrees (VRM's look-at angles: yaw positive to the character's
+   left, pitch positive down, relative to the head's rest look-at space)
+   and the gaze direction `dir` (may be NULL) in that space, +Z forward.
+   False when the clip has no look-at track. */
+bool anim_file_gaze(const anim_file* f, const sw_clip* clip, float t, float* yaw_deg, float* pitch_deg,
+                    float dir[3]);
 
 /* Gives back the loaded model in *model (when attached) and releases the rest. */
 void anim_file_detach(anim_file* f, sw_model** model);
