@@ -1,0 +1,114 @@
+/* `--anim-file walk.vrma` (tools/anim_file.h): a VRM animation attached to
+   a VRM avatar is retargeted by the humanoids, and the expression and
+   look-at tracks of the clip being played are read at clip time t
+   (anim_file_expression_weights, anim_file_gaze). Expected values:
+   three-vrm-animation's, as in test_vrma.c; a .vrma without a humanoid is
+   refused with one line naming the file and the JSON path. */
+#include <string.h>
+
+#include "anim_file.h"
+#include "harness.h"
+#include "sinew/import.h"
+
+static void data_path(char* out, size_t size, const char* name) {
+    const char* file = __FILE__;
+    const char* cut = strstr(file, "/vrm/test_vrma_tool.c");
+    if (cut)
+        snprintf(out, size, "%.*s/data/vrm/%s", (int)(cut - file), file, name);
+    else
+        snprintf(out, size, "tests/data/vrm/%s", name);
+}
+
+static sw_model* load(const char* name) {
+    char path[1024];
+    data_path(path, sizeof path, name);
+    sw_model* model = NULL;
+    sw_diag diag = {0};
+    if (sw_import_file(path, NULL, &model, &diag) != SW_OK) fprintf(stderr, "  %s\n", diag.message);
+    return model;
+}
+
+/* three-vrm-animation at t = 0.25, 0.8, 1.3 (tests/reference/vrma_reference.mjs) */
+static const struct {
+    float t, happy, smirk, yaw, pitch;
+} EXPECTED[] = {
+    {0.25f, 0.5f, 0.25f, 9.961704f, 4.999854f},
+    {0.8f, 0.55f, 0.45f, 1.975203f, 0.9831497f},
+    {1.3f, 0.1f, 0.9f, 13.81129f, 7.037027f},
+};
+
+static void check_file(const char* model_name) {
+    sw_model* model = load(model_name);
+    SW_CHECK(model != NULL);
+    if (!model) return;
+    sw_model* loaded = model;
+    char anim_path[1024];
+    data_path(anim_path, sizeof anim_path, "wave.vrma");
+    anim_file_options o = {.path = anim_path};
+    anim_file f;
+    tool_error err = {{0}};
+    bool ok = anim_file_attach(&f, &model, &o, &err);
+    if (!ok) fprintf(stderr, "  %s\n", err.message);
+    SW_CHECK(ok);
+    if (ok) {
+        SW_CHECK(strstr(f.summary, "VRM animation, 11 humanoid bones") != NULL);
+        SW_CHECK_EQ_INT(model->animation_count, loaded->animation_count + 1);
+        const sw_clip* clip = &model->animations[model->animation_count - 1];
+        SW_CHECK(clip->name && strcmp(clip->name, "wave") == 0);
+        SW_CHECK(anim_file_vrma_of(&f, clip) != NULL);
+        for (size_t k = 0; k < sizeof EXPECTED / sizeof EXPECTED[0]; k++) {
+            const char* names[4] = {0};
+            float weights[4] = {0};
+            size_t n = anim_file_expression_weights(&f, clip, EXPECTED[k].t, names, weights, 4);
+            SW_CHECK_EQ_INT(n, 2);
+            if (n == 2) {
+                SW_CHECK(strcmp(names[0], "happy") == 0 && strcmp(names[1], "smirk") == 0);
+                SW_CHECK_NEAR(weights[0], EXPECTED[k].happy, 1e-6);
+                SW_CHECK_NEAR(weights[1], EXPECTED[k].smirk, 1e-6);
+            }
+            float yaw = 0, pitch = 0, dir[3];
+            SW_CHECK(anim_file_gaze(&f, clip, EXPECTED[k].t, &yaw, &pitch, dir));
+            SW_CHECK_NEAR(yaw, EXPECTED[k].yaw, 1e-3);
+            SW_CHECK_NEAR(pitch, EXPECTED[k].pitch, 1e-3);
+        }
+        /* the character's own clips have none */
+        sw_clip other = {0};
+        SW_CHECK_EQ_INT(anim_file_expression_weights(&f, &other, 0.5f, NULL, NULL, 0), 0);
+        float yaw = 1, pitch = 1;
+        SW_CHECK(!anim_file_gaze(&f, &other, 0.5f, &yaw, &pitch, NULL));
+        SW_CHECK(yaw == 0 && pitch == 0);
+    }
+    anim_file_detach(&f, &model);
+    SW_CHECK(model == loaded);
+    sw_model_free(model);
+}
+
+static void test_vrm1(void) { check_file("vrma_model1.vrm"); }
+static void test_vrm0(void) { check_file("vrma_model0.vrm"); }
+
+static void test_no_humanoid(void) {
+    sw_model* model = load("vrma_model1.vrm");
+    SW_CHECK(model != NULL);
+    if (!model) return;
+    sw_model* loaded = model;
+    char anim_path[1024];
+    data_path(anim_path, sizeof anim_path, "vrma_no_humanoid.vrma");
+    anim_file_options o = {.path = anim_path};
+    anim_file f;
+    tool_error err = {{0}};
+    SW_CHECK(!anim_file_attach(&f, &model, &o, &err));
+    SW_CHECK(model == loaded);
+    char want[1200];
+    snprintf(want, sizeof want, "--anim-file: %s: extensions.VRMC_vrm_animation.humanoid: missing", anim_path);
+    if (!strstr(err.message, want)) fprintf(stderr, "  got: %s\n", err.message);
+    SW_CHECK(strstr(err.message, want) != NULL);
+    SW_CHECK(strchr(err.message, '\n') == NULL);
+    sw_model_free(model);
+}
+
+int main(void) {
+    SW_RUN(test_vrm1);
+    SW_RUN(test_vrm0);
+    SW_RUN(test_no_humanoid);
+    return sw_test_finish();
+}
