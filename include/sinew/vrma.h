@@ -46,7 +46,7 @@
    specVersion other than "1.0" (or "1.0-draft", a warning) fail the read
    with SW_ERR_INVALID_DATA and one line naming the file and the JSON path
    ("wave.vrma: extensions.VRMC_vrm_animation.humanoid.humanBones.hips.node:
-   99 is out of range (the model has 12 nodes)"). Unknown bone or preset
+   99 is out of range (the model has 27 nodes)"). Unknown bone or preset
    names, leftEye / rightEye, look* presets, a node given twice and tracks
    the spec forbids (translation on a bone other than hips, scale on a bone,
    other paths on expression and look-at nodes) are warnings; the part is
