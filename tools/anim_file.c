@@ -134,8 +134,8 @@ static void release(anim_file* f) {
         sw_clip_free(f->made[i]);
         if (f->names) free(f->names[i]);
     }
-    if (f->vrma)
-        for (size_t i = 0; f->source && i < f->source->animation_count; ++i) sw_vrma_free(f->vrma[i]);
+    if (f->vrma) /* the later clips' share the first one's extension data: released first */
+        for (size_t i = f->source ? f->source->animation_count : 0; i-- > 0;) sw_vrma_free(f->vrma[i]);
     free(f->vrma);
     free(f->made), free(f->names), free(f->clips), free(f->view);
     sw_model_free(f->source);
@@ -165,8 +165,10 @@ static bool attach_vrma(anim_file* f, const sw_model* dst, const sw_bone_map* bo
     size_t n = src->animation_count;
     sw_diag diag;
     if (!(f->vrma = calloc(n, sizeof *f->vrma))) return tool_error_set(err, "out of memory");
+    /* The extension once, then each further clip's tracks. */
     for (size_t c = 0; c < n; ++c)
-        if (sw_vrma_read(src, c, &f->vrma[c], &diag) != SW_OK)
+        if ((c == 0 ? sw_vrma_read(src, 0, &f->vrma[0], &diag) : sw_vrma_read_clip(f->vrma[0], c, &f->vrma[c], &diag)) !=
+            SW_OK)
             return tool_error_set(err, "--anim-file: %s", diag.message);
     const sw_vrma* first = f->vrma[0];
     if (!first->has_humanoid)
@@ -206,14 +208,10 @@ size_t anim_file_expression_weights(const anim_file* f, const sw_clip* clip, flo
                                     float* weights, size_t capacity) {
     const sw_vrma* a = anim_file_vrma_of(f, clip);
     if (!a) return 0;
-    size_t n = 0;
-    for (size_t i = 0; i < a->expression_count; ++i) {
-        if (a->expressions[i].track < 0) continue;
-        if (n < capacity) {
-            if (names) names[n] = a->expressions[i].name;
-            if (weights) weights[n] = sw_vrma_expression_weight(a, i, t);
-        }
-        n++;
+    size_t n = a->expression_track_count;
+    for (size_t k = 0; k < n && k < capacity; ++k) {
+        if (names) names[k] = a->expressions[a->expression_tracks[k].expression].name;
+        if (weights) weights[k] = sw_vrma_expression_weight(a, k, t);
     }
     return n;
 }

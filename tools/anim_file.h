@@ -81,7 +81,9 @@ const sw_vrma* anim_file_vrma_of(const anim_file* f, const sw_clip* clip);
 /* The expression weights of the VRM animation behind `clip` at clip time
    t (the time the pose is sampled at): up to `capacity` pairs of name
    ("happy", or a custom name) and weight in [0, 1], for the expressions
-   the file animates. Returns how many there are (0 for other clips). */
+   the clip animates, in its track order (an expression animated twice
+   comes twice: set them in order, the later wins). Returns how many there
+   are (0 for other clips). */
 size_t anim_file_expression_weights(const anim_file* f, const sw_clip* clip, float t, const char** names,
                                     float* weights, size_t capacity);
 

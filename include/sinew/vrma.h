@@ -9,7 +9,7 @@
        if (sw_vrma_read(anim, 0, &a, &diag) != SW_OK) ...   // a stays NULL without the extension
        sw_clip* clip = NULL;
        sw_vrma_retarget(a, character, &character_vrm->humanoid, &clip, NULL, &diag);
-       float happy = sw_vrma_expression_weight(a, i, t);     // a->expressions[i]
+       float w = sw_vrma_expression_weight(a, k, t);  // a->expressions[a->expression_tracks[k].expression]
        float yaw, pitch;
        if (sw_vrma_look_at(a, t, &yaw, &pitch)) ...
        sw_clip_free(clip);
@@ -72,8 +72,13 @@ typedef struct sw_vrma_expression {
     const char* name;       /* "happy", or the custom name */
     bool preset;            /* from expressions.preset */
     int32_t node;           /* model node */
-    int32_t track;          /* translation track in the clip (x is the weight), -1 none */
 } sw_vrma_expression;
+
+/* An expression the clip animates: its translation track (x is the weight). */
+typedef struct sw_vrma_expression_track {
+    uint32_t expression;    /* index into expressions */
+    uint32_t track;         /* index into the clip's tracks */
+} sw_vrma_expression_track;
 
 typedef struct sw_vrma {
     const sw_model* model;            /* the animation file's model (borrowed) */
@@ -89,9 +94,12 @@ typedef struct sw_vrma {
     sw_quat rest_world_rotation[SW_HUMANOID_BONE_COUNT]; /* identity for absent bones */
     sw_mat34 hips_parent_world;       /* identity when hips is a root or absent */
     sw_vec3 rest_hips_position;       /* hips' world position (0 without hips) */
-    /* expressions */
+    /* expressions: the extension's, and the clip's tracks for them (in
+       track order; when two tracks drive one expression the later wins) */
     size_t expression_count;
     const sw_vrma_expression* expressions;
+    size_t expression_track_count;
+    const sw_vrma_expression_track* expression_tracks;
     /* look-at */
     int32_t look_at_node;             /* -1 none */
     int32_t look_at_track;            /* rotation track, -1 none */
@@ -105,6 +113,13 @@ typedef struct sw_vrma {
    (< model->animation_count). SW_OK with *out NULL when the model has no
    such extension. */
 sw_result sw_vrma_read(const sw_model* model, size_t clip, sw_vrma** out, sw_diag* diag);
+
+/* The same file's clip `clip`, the extension's part shared with `base`
+   (which must outlive it): work in the clip's tracks only, so that a file
+   of many clips is read in linear time. */
+sw_result sw_vrma_read_clip(const sw_vrma* base, size_t clip, sw_vrma** out, sw_diag* diag);
+
+/* Releases a result of either read; NULL is allowed. */
 void sw_vrma_free(sw_vrma* vrma);
 
 typedef struct sw_vrma_retarget_info {
@@ -121,9 +136,9 @@ typedef struct sw_vrma_retarget_info {
 sw_result sw_vrma_retarget(const sw_vrma* vrma, const sw_model* dst, const sw_humanoid_map* dst_map,
                            sw_clip** out_clip, sw_vrma_retarget_info* info, sw_diag* diag);
 
-/* Expression i's weight at clip time t, clamped to [0, 1] as the spec asks
-   (0 without a track). */
-float sw_vrma_expression_weight(const sw_vrma* vrma, size_t i, float t);
+/* The weight of expression_tracks[k] at clip time t, clamped to [0, 1]
+   as the spec asks (0 for k out of range). */
+float sw_vrma_expression_weight(const sw_vrma* vrma, size_t k, float t);
 
 /* The look-at at clip time t as VRM's yaw and pitch in degrees (the
    rotation as Euler angles, order Y then X then Z: yaw about +Y, positive

@@ -146,14 +146,17 @@ static sw__qd sw__qd_of(sw_quat q) { return (sw__qd){q.x, q.y, q.z, q.w}; }
 typedef struct sw__vrma_owned {
     sw_vrma vrma;
     sw__json_owned mem;
+    /* per model node (the first read's, shared by sw_vrma_read_clip's) */
+    const uint8_t* node_use;  /* 0 free, 1 bone, 2 expression, 3 look-at */
+    const int32_t* node_slot; /* its bone or expression index */
 } sw__vrma_owned;
 
 typedef struct sw__vrma_reader {
     sw__json J;
     const sw_model* model;
     sw_vrma* v;
-    uint8_t* node_use;  /* per model node: 0 free, 1 bone, 2 expression, 3 look-at */
-    int32_t* node_slot; /* per model node: its bone or expression index */
+    uint8_t* node_use;
+    int32_t* node_slot;
 } sw__vrma_reader;
 
 static sw_result sw__vrma_node(sw__vrma_reader* R, const cJSON* object, int32_t* out) {
@@ -251,7 +254,7 @@ static sw_result sw__vrma_expressions(sw__vrma_reader* R, const cJSON* ext) {
             if (!sw__vrma_claim(R, node, 2, (int32_t)n)) continue;
             const char* name = sw__json_copy(J, it.key);
             if (!name) return sw__json_out_of_memory(J);
-            out[n++] = (sw_vrma_expression){.name = name, .preset = l == 0, .node = node, .track = -1};
+            out[n++] = (sw_vrma_expression){.name = name, .preset = l == 0, .node = node};
         }
         sw__json_pop(J, list_mark);
     }
@@ -290,10 +293,23 @@ static const char* sw__path_name(sw_track_path p) {
     }
 }
 
-/* The clip's tracks sorted to the bones, expressions and look-at. */
-static void sw__vrma_tracks(sw__vrma_reader* R, size_t clip_index) {
+/* The clip's tracks sorted to the bones, expressions and look-at; R's
+   node maps are set. */
+static sw_result sw__vrma_tracks(sw__vrma_reader* R, size_t clip_index) {
     sw_vrma* v = R->v;
     const sw_clip* clip = &R->model->animations[clip_index];
+    v->clip = clip;
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++) v->rotation_track[b] = -1;
+    v->hips_translation_track = -1;
+    v->look_at_track = -1;
+    size_t expression_tracks = 0;
+    for (size_t k = 0; k < clip->track_count; k++)
+        expression_tracks += clip->tracks[k].target < R->model->node_count && R->node_use[clip->tracks[k].target] == 2;
+    sw_vrma_expression_track* et =
+        expression_tracks ? sw__json_alloc(&R->J, expression_tracks, sizeof *et) : NULL;
+    if (expression_tracks && !et) return sw__json_out_of_memory(&R->J);
+    v->expression_tracks = et;
+    v->expression_track_count = 0;
     char where[64];
     snprintf(where, sizeof where, "animations[%zu]", clip_index);
     sw__json_set_path(&R->J, where);
@@ -312,9 +328,9 @@ static void sw__vrma_tracks(sw__vrma_reader* R, size_t clip_index) {
                 sw__json_warn(&R->J, NULL, "ignored: a %s track on humanoid bone %s (node %u)", sw__path_name(t->path),
                               sw_humanoid_bone_name((sw_humanoid_bone)b), file_node);
         } else if (use == 2) {
-            size_t e = (size_t)R->node_slot[t->target];
-            if (t->path == SW_PATH_TRANSLATION && e < v->expression_count)
-                ((sw_vrma_expression*)v->expressions)[e].track = (int32_t)k;
+            if (t->path == SW_PATH_TRANSLATION)
+                et[v->expression_track_count++] =
+                    (sw_vrma_expression_track){(uint32_t)R->node_slot[t->target], (uint32_t)k};
             else
                 sw__json_warn(&R->J, NULL, "ignored: a %s track on expression node %u (only translation is read)",
                               sw__path_name(t->path), file_node);
@@ -326,6 +342,7 @@ static void sw__vrma_tracks(sw__vrma_reader* R, size_t clip_index) {
                               sw__path_name(t->path), file_node);
         }
     }
+    return SW_OK;
 }
 
 /* The rest pose as three-vrm-animation takes it. */
@@ -354,6 +371,41 @@ void sw_vrma_free(sw_vrma* vrma) {
     sw__free(o);
 }
 
+sw_result sw_vrma_read_clip(const sw_vrma* base, size_t clip, sw_vrma** out, sw_diag* diag) {
+    if (out) *out = NULL;
+    if (!base || !out)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "VRM animation read: a base and an output are needed");
+    const sw_model* model = base->model;
+    const char* file = model->path ? model->path : "model";
+    if (clip >= model->animation_count)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%s: VRM animation read: clip %zu of %zu", file, clip,
+                           model->animation_count);
+    const sw__vrma_owned* b = (const sw__vrma_owned*)base;
+    sw__vrma_owned* o = sw__calloc(1, sizeof *o);
+    sw__vrma_reader R = {.model = model};
+    sw_diag_set(diag, SW_OK, -1, "%s", "");
+    sw__json_begin(&R.J, file, "VRM animation", diag, o ? &o->mem : NULL);
+    if (!o) return sw__json_out_of_memory(&R.J);
+    o->vrma = *base;
+    o->vrma.warnings = NULL;
+    o->vrma.warning_count = 0;
+    o->node_use = b->node_use;
+    o->node_slot = b->node_slot;
+    R.v = &o->vrma;
+    R.node_use = (uint8_t*)b->node_use;
+    R.node_slot = (int32_t*)b->node_slot;
+    sw_result r = sw__vrma_tracks(&R, clip);
+    if (r == SW_OK && R.J.oom) r = sw__json_out_of_memory(&R.J);
+    if (r != SW_OK) {
+        sw_vrma_free(&o->vrma);
+        return r;
+    }
+    o->vrma.warnings = (const char* const*)o->mem.warnings;
+    o->vrma.warning_count = o->mem.warning_count;
+    *out = &o->vrma;
+    return SW_OK;
+}
+
 sw_result sw_vrma_read(const sw_model* model, size_t clip, sw_vrma** out, sw_diag* diag) {
     if (out) *out = NULL;
     if (!model || !out)
@@ -369,14 +421,15 @@ sw_result sw_vrma_read(const sw_model* model, size_t clip, sw_vrma** out, sw_dia
     sw__vrma_reader R = {.model = model};
     sw__json_begin(&R.J, file, "VRM animation", diag, o ? &o->mem : NULL);
     if (!o) return sw__json_out_of_memory(&R.J);
-    R.node_use = sw__calloc(model->node_count ? model->node_count : 1, 1);
-    R.node_slot = sw__calloc(model->node_count ? model->node_count : 1, sizeof *R.node_slot);
+    R.node_use = sw__json_alloc(&R.J, model->node_count ? model->node_count : 1, 1);
+    R.node_slot = sw__json_alloc(&R.J, model->node_count ? model->node_count : 1, sizeof *R.node_slot);
     if (!R.node_use || !R.node_slot) {
-        sw__free(R.node_use);
-        sw__free(R.node_slot);
+        sw__json_owned_free(&o->mem);
         sw__free(o);
         return sw__json_out_of_memory(&R.J);
     }
+    o->node_use = R.node_use;
+    o->node_slot = R.node_slot;
     sw_vrma* v = &o->vrma;
     R.v = v;
     v->model = model;
@@ -409,12 +462,10 @@ sw_result sw_vrma_read(const sw_model* model, size_t clip, sw_vrma** out, sw_dia
     if (r == SW_OK) r = sw__vrma_humanoid(&R, json);
     if (r == SW_OK) sw__json_set_path(&R.J, SW__VRMA_EXT), r = sw__vrma_expressions(&R, json);
     if (r == SW_OK) sw__json_set_path(&R.J, SW__VRMA_EXT), r = sw__vrma_look_at(&R, json);
-    if (r == SW_OK) sw__vrma_tracks(&R, clip);
+    if (r == SW_OK) r = sw__vrma_tracks(&R, clip);
     if (r == SW_OK && !sw__vrma_rest(v, model)) r = sw__json_out_of_memory(&R.J);
     if (r == SW_OK && R.J.oom) r = sw__json_out_of_memory(&R.J);
     sw__json_delete(json);
-    sw__free(R.node_use);
-    sw__free(R.node_slot);
     if (r != SW_OK) {
         sw_vrma_free(v);
         return r;
@@ -427,9 +478,9 @@ sw_result sw_vrma_read(const sw_model* model, size_t clip, sw_vrma** out, sw_dia
 
 /* ---- sampling -------------------------------------------------------------------- */
 
-float sw_vrma_expression_weight(const sw_vrma* vrma, size_t i, float t) {
-    if (!vrma || i >= vrma->expression_count || vrma->expressions[i].track < 0) return 0.0f;
-    const sw_track* track = &vrma->clip->tracks[vrma->expressions[i].track];
+float sw_vrma_expression_weight(const sw_vrma* vrma, size_t k, float t) {
+    if (!vrma || k >= vrma->expression_track_count) return 0.0f;
+    const sw_track* track = &vrma->clip->tracks[vrma->expression_tracks[k].track];
     float v[3] = {0, 0, 0};
     sw_track_sample(track, t, NULL, v);
     float w = v[0];

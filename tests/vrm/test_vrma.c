@@ -497,8 +497,21 @@ static void test_read(void) {
     if (a->expression_count == 2) {
         SW_CHECK(strcmp(a->expressions[0].name, "happy") == 0 && a->expressions[0].preset);
         SW_CHECK(strcmp(a->expressions[1].name, "smirk") == 0 && !a->expressions[1].preset);
-        SW_CHECK(a->expressions[0].track >= 0 && a->expressions[1].track >= 0);
     }
+    SW_CHECK_EQ_INT(a->expression_track_count, 2);
+    if (a->expression_track_count == 2)
+        SW_CHECK(a->expression_tracks[0].expression == 0 && a->expression_tracks[1].expression == 1);
+    /* The same clip again through sw_vrma_read_clip: the same tracks. */
+    sw_vrma* again = NULL;
+    SW_CHECK_EQ_INT(sw_vrma_read_clip(a, 0, &again, &diag), SW_OK);
+    if (again) {
+        SW_CHECK(memcmp(again->rotation_track, a->rotation_track, sizeof a->rotation_track) == 0);
+        SW_CHECK_EQ_INT(again->expression_track_count, 2);
+        SW_CHECK_EQ_INT(again->look_at_track, a->look_at_track);
+        SW_CHECK(again->expressions == a->expressions);
+        sw_vrma_free(again);
+    }
+    SW_CHECK_EQ_INT(sw_vrma_read_clip(a, 1, &again, &diag), SW_ERR_INVALID_ARGUMENT);
     SW_CHECK(a->look_at_node >= 0 && a->look_at_track >= 0);
     SW_CHECK(a->has_look_at_offset);
     SW_CHECK_NEAR(a->look_at_offset[1], 0.06, 1e-7);
