@@ -191,12 +191,11 @@ static sw_result sw__vrma_humanoid(sw__vrma_reader* R, const cJSON* ext) {
     sw__json_push(J, "humanBones");
     for (sw__json_each it = sw__json_each_of(J, bones); sw__json_next(J, &it);) {
         sw_humanoid_bone b;
-        if (sw__json_expect_object(J, it.value) != SW_OK) return SW_ERR_INVALID_DATA;
-        if (!sw_humanoid_bone_from_name(it.key, &b) || strcmp(it.key, "thumbIntermediate") == 0 ||
-            strstr(it.key, "ThumbIntermediate")) {
+        if (!sw_humanoid_bone_from_name(it.key, &b) || strstr(it.key, "ThumbIntermediate")) {
             sw__json_warn(J, NULL, "ignored: not a VRM 1.0 humanoid bone");
             continue;
         }
+        if (sw__json_expect_object(J, it.value) != SW_OK) return SW_ERR_INVALID_DATA;
         if (b == SW_HUMANOID_LEFT_EYE || b == SW_HUMANOID_RIGHT_EYE) {
             sw__json_warn(J, NULL, "ignored: the eyes are animated by the look-at (VRMC_vrm_animation)");
             continue;
