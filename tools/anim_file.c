@@ -179,7 +179,6 @@ static bool attach_vrma(anim_file* f, const sw_model* dst, const sw_bone_map* bo
     if (first->humanoid_mapped == 0)
         return tool_error_set(err, "--anim-file: %s: extensions.VRMC_vrm_animation.humanoid.humanBones: no bone",
                               o->path);
-    for (size_t w = 0; w < first->warning_count; ++w) fprintf(stderr, "warning: %s\n", first->warnings[w]);
     sw_humanoid_map dst_map;
     sw_humanoid_naming dn;
     char dst_what[96];
@@ -192,8 +191,18 @@ static bool attach_vrma(anim_file* f, const sw_model* dst, const sw_bone_map* bo
     for (size_t c = 0; c < n; ++c, ++f->made_count)
         if (sw_vrma_retarget(f->vrma[c], dst, &dst_map, &f->made[c], &info, &diag) != SW_OK)
             return tool_error_set(err, "--anim-file: %s", diag.message);
-    snprintf(how, how_size, "VRM animation, %u humanoid bones (onto %s; %u the character lacks), hips x%.3g",
-             info.bones, dst_what, info.dropped, (double)info.hips_scale);
+    size_t warnings = 0;
+    const char* first_warning = NULL;
+    for (size_t c = 0; c < n; ++c) {
+        if (!first_warning && f->vrma[c]->warning_count) first_warning = f->vrma[c]->warnings[0];
+        warnings += f->vrma[c]->warning_count;
+    }
+    char warned[200] = "";
+    if (warnings)
+        snprintf(warned, sizeof warned, "; %zu warning%s (first: %.120s)", warnings, warnings == 1 ? "" : "s",
+                 first_warning);
+    snprintf(how, how_size, "VRM animation, %u humanoid bones (onto %s; %u the character lacks), hips x%.3g%s",
+             info.bones, dst_what, info.dropped, (double)info.hips_scale, warned);
     return true;
 }
 

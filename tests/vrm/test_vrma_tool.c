@@ -4,11 +4,13 @@
    (anim_file_expression_weights, anim_file_gaze). Expected values:
    three-vrm-animation's, as in test_vrma.c; a .vrma without a humanoid is
    refused with one line naming the file and the JSON path. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "anim_file.h"
 #include "harness.h"
 #include "sinew/import.h"
+#include "sinew/pose.h"
 
 static void data_path(char* out, size_t size, const char* name) {
     const char* file = __FILE__;
@@ -86,6 +88,53 @@ static void check_file(const char* model_name) {
 static void test_vrm1(void) { check_file("vrma_model1.vrm"); }
 static void test_vrm0(void) { check_file("vrma_model0.vrm"); }
 
+/* A plain glTF character (vrma_model1.vrm without VRMC_vrm): its humanoid
+   from its joint names, the same joints as the VRM's, so the same pose as
+   three-vrm-animation's on the VRM at t = 0.5. */
+static void test_plain_gltf(void) {
+    static const struct {
+        const char* name;
+        double p[3];
+    } expected[] = {
+        {"HeadTip", {0.1055729, 1.464987, 0.2317201}},
+        {"LeftHandTip", {0.3816893, 1.57168, -0.103099}},
+        {"RightToesTip", {-0.1037461, -0.02330575, -0.05554237}},
+        {"Hips", {0.04499997, 0.8550001, 0.08999947}},
+    };
+    sw_model* model = load("vrma_plain.glb");
+    SW_CHECK(model != NULL);
+    if (!model) return;
+    char anim_path[1024];
+    data_path(anim_path, sizeof anim_path, "wave.vrma");
+    anim_file_options o = {.path = anim_path};
+    anim_file f;
+    tool_error err = {{0}};
+    bool ok = anim_file_attach(&f, &model, &o, &err);
+    if (!ok) fprintf(stderr, "  %s\n", err.message);
+    SW_CHECK(ok);
+    if (ok) {
+        SW_CHECK(strstr(f.summary, "onto VRM names") != NULL);
+        sw_pose_sizes sizes = sw_pose_sizes_of(model);
+        void* memory = malloc(sw_pose_memory_size(&sizes));
+        sw_pose pose;
+        sw_diag diag;
+        if (memory) {
+            sw_pose_bind(&pose, &sizes, memory);
+            SW_CHECK_EQ_INT(sw_pose_evaluate(model, &model->animations[model->animation_count - 1], 0.5f, false, &pose,
+                                             &diag),
+                            SW_OK);
+            for (size_t k = 0; k < sizeof expected / sizeof expected[0]; k++) {
+                int32_t n = sw_model_find_node_by_name(model, expected[k].name);
+                SW_CHECK(n >= 0);
+                for (int i = 0; n >= 0 && i < 3; i++) SW_CHECK_NEAR(pose.world[n].m[i][3], expected[k].p[i], 1e-4);
+            }
+        }
+        free(memory);
+    }
+    anim_file_detach(&f, &model);
+    sw_model_free(model);
+}
+
 static void test_no_humanoid(void) {
     sw_model* model = load("vrma_model1.vrm");
     SW_CHECK(model != NULL);
@@ -109,6 +158,7 @@ static void test_no_humanoid(void) {
 int main(void) {
     SW_RUN(test_vrm1);
     SW_RUN(test_vrm0);
+    SW_RUN(test_plain_gltf);
     SW_RUN(test_no_humanoid);
     return sw_test_finish();
 }

@@ -20,6 +20,8 @@
                    -Z as 0.x models do, hips at 0.85 m, blend shapes joy and
                    smirk.
   vrma_no_humanoid.vrma  the extension without a humanoid (a hostile case).
+  vrma_plain.glb   vrma_model1.vrm without its VRM extension: a plain glTF
+                   whose humanoid comes from its joint names.
 
 Every humanoid leaf has a "...Tip" child so that each bone's rotation moves
 a joint. The expected joint positions in test_vrma.c come from
@@ -351,6 +353,10 @@ def main():
         f.write(glb(vrm1()))
     with open(os.path.join(HERE, "vrma_model0.vrm"), "wb") as f:
         f.write(glb(vrm0()))
+    plain = vrm1()
+    del plain["extensions"], plain["extensionsUsed"]
+    with open(os.path.join(HERE, "vrma_plain.glb"), "wb") as f:
+        f.write(glb(plain))
 
 
 if __name__ == "__main__":
