@@ -6,12 +6,14 @@
 // every node of the model's skeleton, the expression weights and the
 // look-at yaw / pitch, as JSON.
 //
-//   NODE_PATH=/path/to/node_modules node --experimental-default-type=module \
-//       tests/reference/vrma_reference.mjs tests/data/vrm > out.json
+//   mkdir ref && cp tests/reference/vrma_reference.mjs ref/ &&
+//   ln -s /path/to/node_modules ref/node_modules &&
+//   node ref/vrma_reference.mjs tests/data/vrm > out.json
 //
-// (run it from a folder whose node_modules holds three and the @pixiv
-// packages, or symlink one next to a copy of it). Skips with exit status 77
-// when they cannot be imported.
+// (ES modules resolve packages from the script's folder up, not through
+// NODE_PATH: the node_modules next to the script must hold three,
+// @pixiv/three-vrm and @pixiv/three-vrm-animation). Skips with exit status
+// 77 when they cannot be imported.
 import fs from 'node:fs';
 import path from 'node:path';
 
