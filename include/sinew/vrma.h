@@ -11,7 +11,7 @@
        sw_vrma_retarget(a, character, &character_vrm->humanoid, &clip, NULL, &diag);
        float w = sw_vrma_expression_weight(a, k, t);  // a->expressions[a->expression_tracks[k].expression]
        float yaw, pitch;
-       if (sw_vrma_look_at(a, t, &yaw, &pitch)) ...
+       if (sw_vrma_look_at(a, t, &yaw, &pitch, NULL)) ...
        sw_clip_free(clip);
        sw_vrma_free(a);
 
@@ -21,8 +21,8 @@
        rest pose: each bone node's world rotation and the hips' parent's
        world matrix, from the nodes' own transforms (the file's rest pose,
        which the spec asks to be a VRM T-pose but with any rotations);
-     - expressions.preset / custom: each expression's node and its
-       translation track, whose x is the weight;
+     - expressions.preset / custom: each expression's node, and the
+       clip's translation tracks on them, whose x is the weight;
      - lookAt: its node's rotation track (the gaze direction in the head's
        look-at space, +Z forward) and offsetFromHeadBone.
 
@@ -52,11 +52,12 @@
    other paths on expression and look-at nodes) are warnings; the part is
    ignored.
 
-   sw_vrma_read and sw_vrma_retarget are sinew-import's (link
-   sinew::import). The sw_vrma refers to the model's clip: keep the model
-   while using it. Memory: one owner, released by sw_vrma_free; the clip of
+   Every function here is sinew-import's (link sinew::import). The sw_vrma
+   refers to the model's clip: keep the model while using it. A file's
+   other clips: sw_vrma_read_clip, which shares the extension's part. Memory: one owner, released by sw_vrma_free; the clip of
    sw_vrma_retarget is one block released by sw_clip_free (retarget.h).
-   Work is linear in the JSON and the keys. Thread-safe. */
+   Work is linear in the JSON, the nodes and the keys (the extension once
+   per file, each clip's tracks once). Thread-safe. */
 #ifndef SINEW_VRMA_H
 #define SINEW_VRMA_H
 
