@@ -287,8 +287,6 @@ static void test_aim_points_at_source(void) {
             /* The axis in the world, through the parent's rotation only (its scale divided out). */
             int32_t p = L.model->nodes[d].parent;
             sw_vec3 local_axis = sw_quat_rotate(L.pose.local[d].rotation, aims[a].axis);
-            sw_vec3 world_axis = sw_vec3_normalize(sw_mat34_apply_dir(&L.pose.world[p], local_axis));
-            (void)world_axis;
             sw_mat34 pw = L.pose.world[p];
             float sx = sw_vec3_length(sw_vec3_make(pw.m[0][0], pw.m[1][0], pw.m[2][0]));
             float sy = sw_vec3_length(sw_vec3_make(pw.m[0][1], pw.m[1][1], pw.m[2][1]));
