@@ -283,7 +283,7 @@ static bool alloc_array(void* out, size_t count, size_t size, tool_error* err) {
 }
 
 bool anim_program_active(const anim_program* p) {
-    return anim_options_any(p->options) || p->springs_on;
+    return anim_options_any(p->options) || p->springs_on || p->constraints_on;
 }
 
 long anim_program_primary_clip(const anim_program* p) {
@@ -341,6 +341,40 @@ static int init_springs(anim_program* p, tool_error* err) {
     }
     p->springs_on = true;
     p->spring_fresh = true;
+    return TOOL_EXIT_OK;
+}
+
+/* The model's node constraints, always applied; a file whose constraints
+   do not read is drawn without them, and the first warning is kept. */
+static int init_constraints(anim_program* p, tool_error* err) {
+    sw_diag diag;
+    const sw_model* m = p->model;
+    if (sw_constraint_read(m, &p->constraint_set, &diag) != SW_OK) {
+        if (!p->has_warning) tool_error_set(&p->warning, "node constraints not applied: %s", diag.message);
+        p->has_warning = true;
+        return TOOL_EXIT_OK;
+    }
+    const sw_constraint_set* set = p->constraint_set;
+    if (!set) return TOOL_EXIT_OK;
+    if (set->warning_count && !p->has_warning) {
+        tool_error_set(&p->warning, "%s", set->warnings[0]);
+        if (set->warning_count > 1)
+            tool_error_set(&p->warning, "%.900s (and %zu more warnings on node constraints)", set->warnings[0],
+                           set->warning_count - 1);
+        p->has_warning = true;
+    }
+    if (!set->constraint_count) return TOOL_EXIT_OK;
+    size_t bytes = (sw_constraint_memory_size(m, set->constraint_count) + 15) / 16 * 16;
+    if (!bytes || !(p->constraint_memory = aligned_alloc(16, bytes))) {
+        tool_error_set(err, "out of memory");
+        return TOOL_EXIT_FAILURE;
+    }
+    if (sw_constraint_init(&p->constraints, p->constraint_memory, m, set->constraints, set->constraint_count, &diag) !=
+        SW_OK) {
+        tool_error_set(err, "node constraints: %s", diag.message);
+        return TOOL_EXIT_FAILURE;
+    }
+    p->constraints_on = p->constraints.order_count > 0;
     return TOOL_EXIT_OK;
 }
 
@@ -469,6 +503,7 @@ int anim_program_init(anim_program* p, const sw_model* model, const anim_options
     for (size_t i = 0; i < o->look_count; ++i) p->look_forward[i] = (sw_vec3){0.0f, 0.0f, 1.0f};
 
     if ((status = init_springs(p, err)) != TOOL_EXIT_OK) goto fail;
+    if ((status = init_constraints(p, err)) != TOOL_EXIT_OK) goto fail;
     return TOOL_EXIT_OK;
 fail:
     anim_program_free(p);
@@ -492,6 +527,8 @@ void anim_program_free(anim_program* p) {
     free(p->ik_nodes), free(p->look_nodes), free(p->look_forward);
     sw_spring_set_free(p->spring_set);
     free(p->spring_memory);
+    sw_constraint_set_free(p->constraint_set);
+    free(p->constraint_memory);
     memset(p, 0, sizeof *p);
 }
 
@@ -644,6 +681,7 @@ bool anim_program_evaluate(anim_program* p, float time, sw_pose* pose, tool_erro
     const sw_model* m = p->model;
     if (!base_pose(p, time, pose, err) || !layers_and_additives(p, time, pose, err)) return false;
     if (p->has_root) sw_root_motion_remove(&p->root, &m->animations[p->root_clip], &pose->local[p->root.joint]);
+    if (p->constraints_on) sw_constraint_apply(&p->constraints, pose); /* after animation, before springs */
     if (p->springs_on) {
         sw_pose_update_world(m, pose);
         float dt = 0.0f;

@@ -16,7 +16,8 @@
        anim_options_free(&o);
 
    Per time, in this order: the base pose (the --anim clip, or --blend /
-   --crossfade) → --layer → --additive → --in-place → spring bones → --ik
+   --crossfade) → --layer → --additive → --in-place → node constraints
+   (VRMC_node_constraint, always on when the model has them) → spring bones → --ik
    → --look-at → world and skin matrices (sw_pose_update).
 
    The program keeps state only for spring bones (the simulation advances
@@ -28,6 +29,7 @@
 #include "tool_common.h"
 #include "anim_file.h"
 
+#include "sinew/constraint.h"
 #include "sinew/playback.h"
 #include "sinew/spring.h"
 #include "sinew/root_motion.h"
@@ -156,6 +158,11 @@ typedef struct anim_program {
     bool springs_on;
     bool spring_fresh;              /* next evaluation resets the simulation */
     float spring_last_time;
+    /* node constraints */
+    sw_constraint_set* constraint_set;
+    sw_constraint_state constraints;
+    void* constraint_memory;
+    bool constraints_on;
     bool has_warning;               /* `warning` holds a line for the command to print */
     tool_error warning;
     /* scratch poses: one per source, plus 3 (a layer, an additive and its reference) */

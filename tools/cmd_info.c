@@ -7,6 +7,7 @@
 #include "tool_common.h"
 
 #include "sinew/gltf.h"
+#include "sinew/constraint.h"
 #include "sinew/vrm.h"
 
 #include <stdlib.h>
@@ -336,6 +337,23 @@ static void print_materials(const sw_model* a) {
     }
 }
 
+/* Node constraints (sinew/constraint.h), when the model has any. */
+static void print_constraints_text(const sw_model* a) {
+    sw_constraint_set* set = NULL;
+    sw_diag diag;
+    if (sw_constraint_read(a, &set, &diag) != SW_OK) {
+        printf("node constraints: unreadable: "), print_escaped(diag.message), printf("\n");
+        return;
+    }
+    if (!set) return;
+    size_t kinds[3] = {0};
+    for (size_t i = 0; i < set->constraint_count; i++) kinds[set->constraints[i].type % 3]++;
+    printf("node constraints: %zu (roll %zu, aim %zu, rotation %zu)\n", set->constraint_count,
+           kinds[SW_CONSTRAINT_ROLL], kinds[SW_CONSTRAINT_AIM], kinds[SW_CONSTRAINT_ROTATION]);
+    for (size_t i = 0; i < set->warning_count; i++) printf("    "), print_escaped(set->warnings[i]), printf("\n");
+    sw_constraint_set_free(set);
+}
+
 static void print_text(const sw_model* a) {
     print_source(a);
     print_scenes_and_nodes(a);
@@ -345,6 +363,7 @@ static void print_text(const sw_model* a) {
     print_materials(a);
     printf("textures: %zu, images: %zu\n", a->texture_count, a->image_count);
     print_vrm_text(a);
+    print_constraints_text(a);
 
     printf("warnings: %zu\n", a->warning_count);
     for (size_t i = 0; i < a->warning_count; ++i) {

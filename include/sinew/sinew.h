@@ -15,6 +15,7 @@
 #include "sinew/root_motion.h"
 #include "sinew/ik.h"
 #include "sinew/spring.h"
+#include "sinew/constraint.h"
 #include "sinew/humanoid.h"
 #include "sinew/vrm.h"
 #include "sinew/retarget.h"
