@@ -214,7 +214,7 @@ static sw_result sw__extended_collider1(sw__reader* R, const cJSON* c, sw_spring
     sw__json_push(J, "shape");
     sw__json_push(J, sphere ? "sphere" : capsule ? "capsule" : "plane");
     if (sw__vec3_array(R, s, "offset", &e.offset) != SW_OK) return SW_ERR_INVALID_DATA;
-    if (plane) {
+    if (e.shape == SW_SPRING_PLANE) {
         if (sw__vec3_array(R, s, "normal", &e.normal) != SW_OK) return SW_ERR_INVALID_DATA;
         if (!(sw_vec3_length(e.normal) > 0.0f)) {
             if (!sw__json_warn(J, "normal", "a normal of zero length; the collider's own shape is used"))

@@ -1174,6 +1174,76 @@ static void test_read_never_crashes(void) {
                     "\"radius\":0.05}]}]"));
 }
 
+/* center and VRMC_springBone_extended_collider read into the set; the
+   collision option: RESOLVE differs from VRM's push on a deep contact,
+   an unknown mode is refused. */
+static void test_read_center_and_extended(void) {
+    static const char ext[] =
+        "\"extensions\":{\"VRMC_springBone\":{\"specVersion\":\"1.0\",\"colliders\":["
+        "{\"node\":0,\"shape\":{\"sphere\":{\"radius\":0}},\"extensions\":{\"VRMC_springBone_extended_collider\":"
+        "{\"specVersion\":\"1.0\",\"shape\":{\"plane\":{\"offset\":[0,-0.1,0],\"normal\":[0,2,0]}}}}},"
+        "{\"node\":0,\"shape\":{\"sphere\":{\"radius\":0}},\"extensions\":{\"VRMC_springBone_extended_collider\":"
+        "{\"specVersion\":\"1.0\",\"shape\":{\"sphere\":{\"offset\":[0.1,0,0],\"radius\":0.5,\"inside\":true}}}}},"
+        "{\"node\":0,\"shape\":{\"sphere\":{\"radius\":0}},\"extensions\":{\"VRMC_springBone_extended_collider\":"
+        "{\"specVersion\":\"1.0\",\"shape\":{\"capsule\":{\"tail\":[0.3,0,0],\"radius\":0.4,\"inside\":true},"
+        "\"plane\":{}}}}},"
+        "{\"node\":0,\"shape\":{\"capsule\":{\"radius\":0.05,\"tail\":[0,0,1]}}}],"
+        "\"colliderGroups\":[{\"colliders\":[0,1,2,3]}],"
+        "\"springs\":[{\"center\":0,\"colliderGroups\":[0]," JOINTS_ABCD "}]}}";
+    sw_diag diag = {0};
+    sw_model* model = load_chain(ext, &diag);
+    if (!model) {
+        SW_CHECK(model != NULL);
+        return;
+    }
+    sw_spring_set* set = NULL;
+    SW_CHECK_EQ_INT(sw_spring_read(model, &set, &diag), SW_OK);
+    if (set && set->collider_count == 4 && set->chain_count == 1) {
+        SW_CHECK_EQ_INT(set->warning_count, 0);
+        SW_CHECK(set->chains[0].has_center && set->chains[0].center == N_BASE);
+        const sw_spring_collider* c = set->colliders;
+        SW_CHECK(c[0].shape == SW_SPRING_PLANE && c[0].normal.y == 2.0f && c[0].offset.y == -0.1f && !c[0].inside);
+        SW_CHECK(c[1].shape == SW_SPRING_SPHERE && c[1].inside && c[1].radius == 0.5f && c[1].offset.x == 0.1f);
+        SW_CHECK(c[2].shape == SW_SPRING_CAPSULE && c[2].inside && c[2].tail.x == 0.3f); /* capsule before plane */
+        if (c[2].shape != SW_SPRING_CAPSULE || !c[2].inside || c[2].tail.x != 0.3f)
+            fprintf(stderr, "  collider 2: shape %d inside %d tail %g radius %g\n", (int)c[2].shape, c[2].inside,
+                    (double)c[2].tail.x, (double)c[2].radius);
+        SW_CHECK(c[3].shape == SW_SPRING_CAPSULE && !c[3].inside && c[3].tail.z == 1.0f);
+        simulate_briefly(model, set);
+    } else {
+        SW_CHECK(false);
+    }
+    sw_spring_set_free(set);
+
+    /* A ball the tip falls deep into: VRM's push leaves it inside after
+       the length constraint, sinew's resolution does not. */
+    test_set t;
+    chain_set(&t, 0.0f, 0.2f, 3.0f);
+    add_collider(&t, N_BASE, SW_SPRING_SPHERE, sw_vec3_make(0.25f, -0.12f, 0.0f), sw_vec3_make(0, 0, 0), 0.1f);
+    sim vrm, resolve;
+    const sw_spring_options resolve_options = {.collision = SW_SPRING_COLLISION_RESOLVE};
+    if (sim_open(&vrm, model, &t.set, NULL) && sim_open(&resolve, model, &t.set, &resolve_options)) {
+        double apart = 0.0;
+        for (int f = 0; f < 60; f++) {
+            sim_frame(&vrm, BASE, 1.0f / 60.0f);
+            sim_frame(&resolve, BASE, 1.0f / 60.0f);
+            apart = fmax(apart, dist3(world_pos(&vrm, N_D), world_pos(&resolve, N_D)));
+        }
+        SW_CHECK(apart > 1e-3);
+        sw_spring_options bad = {.collision = (sw_spring_collision)7};
+        sw_spring_state state;
+        sw_spring_sizes sizes;
+        SW_CHECK_EQ_INT(sw_spring_sizes_of(model, &t.set, &sizes, &diag), SW_OK);
+        SW_CHECK_EQ_INT(sw_spring_init(&state, &sizes, vrm.state_memory, model, &t.set, &bad, &diag),
+                        SW_ERR_INVALID_ARGUMENT);
+    } else {
+        SW_CHECK(false);
+    }
+    sim_close(&vrm);
+    sim_close(&resolve);
+    sw_model_free(model);
+}
+
 int main(void) {
     SW_RUN(test_rest_without_gravity);
     SW_RUN(test_gravity_hangs);
@@ -1188,6 +1258,7 @@ int main(void) {
     SW_RUN(test_read_vrm0_file);
     SW_RUN(test_read_vrm0_tree);
     SW_RUN(test_read_none);
+    SW_RUN(test_read_center_and_extended);
     SW_RUN(test_read_malformed);
     SW_RUN(test_read_never_crashes);
     return sw_test_finish();
