@@ -41,7 +41,10 @@
    THE STEP (fixed, h = options.step_s, default 1/60 s): VRMC_springBone
    1.0's algorithm (§ SpringBone Algorithm) as three-vrm 3.x computes it,
    bone by bone from the chain's root to its tip, chains in parents-first
-   order (a chain whose joints lie below another chain's runs after it).
+   order (a chain whose joints lie below another chain's runs after it;
+   three-vrm also runs first a chain that moves a collider another chain
+   uses: sinew places a collider where the pose has its node when the
+   chain that uses it runs).
    For the bone headed by node `head` with parent world P (current: the
    chains above have run):
      F     = P · rest_local(head)           the head's frame at rest (three-vrm's
@@ -105,7 +108,11 @@
    same tails at the same simulated times whatever the frame rate. The pose
    given to one update is held for all of its steps, and every update
    (even one with no step) writes the joints' rotations from the current
-   tails into pose->local.
+   tails into pose->local. max_substeps is for an application's real-time
+   update; an offline evaluator that must not drop time (sinew export and
+   render) calls sw_spring_update once per step with dt = step_s, the pose
+   sampled at each step's time. three-vrm steps once per frame with the
+   frame's dt: equal when frames are steps.
 
    BOUNDED WORK: sw_spring_read takes time linear in the extension's JSON
    and the model, plus the rest pose of each bone's head (a walk to the

@@ -23,8 +23,9 @@ chunk) with one animation, "move", that moves and turns the root over
                        virtual tails, and a sphere collider group on Body
                        (offset z stored negated). Gravity points straight
                        down: sinew turns a 0.x model 180 degrees about y at
-                       load (docs/vrm.md) and keeps the file's gravityDir,
-                       three-vrm does neither.
+                       load (docs/vrm.md) and keeps the file's gravityDir
+                       (as three-vrm after VRMUtils.rotateVRM0); the
+                       reference script does not turn it.
 
 The skeleton (file order, parents first):
 
