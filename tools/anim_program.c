@@ -327,6 +327,19 @@ static int init_springs(anim_program* p, tool_error* err) {
         tool_error_set(err, "--springs: %s", diag.message);
         return TOOL_EXIT_FAILURE;
     }
+    /* What the reader read around (an unknown extended collider, a center out of range, ...): one line. */
+    if (p->spring_set && p->spring_set->warning_count) {
+        const size_t more = p->spring_set->warning_count - 1;
+        const char* first = p->spring_set->warnings[0];
+        const size_t path_len = m->path ? strlen(m->path) : 0; /* the command names the file itself */
+        if (path_len && strncmp(first, m->path, path_len) == 0 && strncmp(first + path_len, ": ", 2) == 0)
+            first += path_len + 2;
+        if (more)
+            tool_error_set(&p->warning, "spring bones: %s (and %zu more warning%s)", first, more, more == 1 ? "" : "s");
+        else
+            tool_error_set(&p->warning, "spring bones: %s", first);
+        p->has_warning = true;
+    }
     if (!p->spring_set || !p->spring_set->chain_count) return TOOL_EXIT_OK;
     sw_spring_sizes sizes;
     if (sw_spring_sizes_of(m, p->spring_set, &sizes, &diag) != SW_OK) {
