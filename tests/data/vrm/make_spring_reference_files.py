@@ -163,9 +163,9 @@ def spring_chain():
 
 def spring_sphere():
     nodes, index = skeleton("A")
-    hair = dict(HAIR, gravityDir=[-0.2, -1.0, 0.0])  # leans toward the sphere, not normalised
+    hair = dict(HAIR, gravityDir=[-0.6, -1.0, 0.0])  # leans into the sphere, not normalised
     sb = {"specVersion": "1.0",
-          "colliders": [{"node": BODY, "shape": {"sphere": {"offset": [-0.09, -0.3, -0.06], "radius": 0.06}}}],
+          "colliders": [{"node": BODY, "shape": {"sphere": {"offset": [-0.07, -0.3, -0.06], "radius": 0.08}}}],
           "colliderGroups": [{"name": "body", "colliders": [0]}],
           "springs": [{"name": "hair A", "joints": joints(index, "A", **hair), "colliderGroups": [0]}]}
     return document(nodes, ["VRMC_springBone"], {"VRMC_springBone": sb})
