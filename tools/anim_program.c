@@ -10,9 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Spring steps one evaluation may run: 10 minutes of simulation at 60 Hz,
-   so sparse export times still simulate every step between them. */
-#define SPRING_MAX_SUBSTEPS 36000u
+/* Spring bones simulate at most this long from the start of the time axis
+   (an hour at 60 steps per second); a later time is an error, never
+   silently cut short. */
+#define SPRING_MAX_SECONDS 3600.0
+/* A time this close to a step (in steps) counts as that step: times come
+   in float, and 0.7f is a hair below 42 steps of 1/60 s. */
+#define SPRING_STEP_TOLERANCE 1e-4
 
 /* ---- parsing --------------------------------------------------------------- */
 
@@ -323,6 +327,19 @@ static int init_springs(anim_program* p, tool_error* err) {
         tool_error_set(err, "--springs: %s", diag.message);
         return TOOL_EXIT_FAILURE;
     }
+    /* What the reader read around (an unknown extended collider, a center out of range, ...): one line. */
+    if (p->spring_set && p->spring_set->warning_count) {
+        const size_t more = p->spring_set->warning_count - 1;
+        const char* first = p->spring_set->warnings[0];
+        const size_t path_len = m->path ? strlen(m->path) : 0; /* the command names the file itself */
+        if (path_len && strncmp(first, m->path, path_len) == 0 && strncmp(first + path_len, ": ", 2) == 0)
+            first += path_len + 2;
+        if (more)
+            tool_error_set(&p->warning, "spring bones: %s (and %zu more warning%s)", first, more, more == 1 ? "" : "s");
+        else
+            tool_error_set(&p->warning, "spring bones: %s", first);
+        p->has_warning = true;
+    }
     if (!p->spring_set || !p->spring_set->chain_count) return TOOL_EXIT_OK;
     sw_spring_sizes sizes;
     if (sw_spring_sizes_of(m, p->spring_set, &sizes, &diag) != SW_OK) {
@@ -334,13 +351,17 @@ static int init_springs(anim_program* p, tool_error* err) {
         tool_error_set(err, "out of memory");
         return TOOL_EXIT_FAILURE;
     }
-    sw_spring_options so = {.max_substeps = SPRING_MAX_SUBSTEPS};
-    if (sw_spring_init(&p->spring, &sizes, p->spring_memory, m, p->spring_set, &so, &diag) != SW_OK) {
+    /* One step per update (the step loop in spring_pose): max_substeps is for real-time callers. */
+    if (sw_spring_init(&p->spring, &sizes, p->spring_memory, m, p->spring_set, NULL, &diag) != SW_OK) {
         tool_error_set(err, "--springs: %s", diag.message);
         return TOOL_EXIT_FAILURE;
     }
     p->springs_on = true;
     p->spring_fresh = true;
+    /* The simulation starts where the time axis does: the clip's first key
+       for export's clip times, 0 for render's times from the clip start. */
+    long clip = p->base_clip >= 0 ? p->base_clip : anim_program_primary_clip(p);
+    p->spring_start = !p->config.from_clip_start && clip >= 0 ? (double)m->animations[clip].start : 0.0;
     return TOOL_EXIT_OK;
 }
 
@@ -677,22 +698,53 @@ static bool solve_ik(anim_program* p, sw_pose* pose, tool_error* err) {
     return true;
 }
 
-bool anim_program_evaluate(anim_program* p, float time, sw_pose* pose, tool_error* err) {
+/* The kinematic pose at `time`, before spring bones: the base pose,
+   layers, additive layers, in place, node constraints. The spring step loop samples it at every step. */
+static bool kinematic_pose(anim_program* p, float time, sw_pose* pose, tool_error* err) {
     const sw_model* m = p->model;
     if (!base_pose(p, time, pose, err) || !layers_and_additives(p, time, pose, err)) return false;
     if (p->has_root) sw_root_motion_remove(&p->root, &m->animations[p->root_clip], &pose->local[p->root.joint]);
     if (p->constraints_on) sw_constraint_apply(&p->constraints, pose); /* after animation, before springs */
-    if (p->springs_on) {
+    return true;
+}
+
+/* Spring bones at `time` (anim_program.h): from the start of the time axis,
+   one fixed step at a time, each on the kinematic pose at its own time;
+   the state of the last step at or before `time`, drawn on the kinematic
+   pose at `time` itself. A time before the simulated one starts over. */
+static bool spring_pose(anim_program* p, float time, sw_pose* pose, tool_error* err) {
+    const sw_model* m = p->model;
+    const double h = (double)p->spring.step_s, since = (double)time - p->spring_start;
+    if (since > SPRING_MAX_SECONDS)
+        return tool_error_set(err, "spring bones: time %g s is %g s past the start; they simulate at most %g s "
+                                   "(--springs off to go without)",
+                              (double)time, since, SPRING_MAX_SECONDS);
+    const uint64_t target = since > 0.0 ? (uint64_t)floor(since / h + SPRING_STEP_TOLERANCE) : 0;
+    if (p->spring_fresh || target < p->spring_steps) {
+        if (!kinematic_pose(p, (float)p->spring_start, pose, err)) return false;
         sw_pose_update_world(m, pose);
-        float dt = 0.0f;
-        if (p->spring_fresh) {
-            sw_spring_reset(&p->spring, pose);
-            p->spring_fresh = false;
-        } else {
-            dt = time - p->spring_last_time;
-        }
-        p->spring_last_time = time;
-        (void)sw_spring_update(&p->spring, m, p->spring_set, pose, dt);
+        sw_spring_reset(&p->spring, pose);
+        p->spring_steps = 0;
+        p->spring_fresh = false;
+    }
+    while (p->spring_steps < target) {
+        p->spring_steps++;
+        if (!kinematic_pose(p, (float)(p->spring_start + (double)p->spring_steps * h), pose, err)) return false;
+        sw_pose_update_world(m, pose);
+        (void)sw_spring_update(&p->spring, m, p->spring_set, pose, p->spring.step_s); /* exactly one step */
+    }
+    if (!kinematic_pose(p, time, pose, err)) return false;
+    sw_pose_update_world(m, pose);
+    (void)sw_spring_update(&p->spring, m, p->spring_set, pose, 0.0f); /* no step: the rotations written */
+    return true;
+}
+
+bool anim_program_evaluate(anim_program* p, float time, sw_pose* pose, tool_error* err) {
+    const sw_model* m = p->model;
+    if (p->springs_on) {
+        if (!spring_pose(p, time, pose, err)) return false;
+    } else if (!kinematic_pose(p, time, pose, err)) {
+        return false;
     }
     if (!solve_ik(p, pose, err)) return false;
     sw_pose_update(m, pose);

@@ -17,12 +17,23 @@
 
    Per time, in this order: the base pose (the --anim clip, or --blend /
    --crossfade) → --layer → --additive → --in-place → node constraints
-   (VRMC_node_constraint, always on when the model has them) → spring bones → --ik
-   → --look-at → world and skin matrices (sw_pose_update).
+   (VRMC_node_constraint, always on when the model has them) (together: the
+   kinematic pose) → spring bones → --ik → --look-at → world and skin
+   matrices (sw_pose_update).
 
-   The program keeps state only for spring bones (the simulation advances
-   by the difference between consecutive times); anim_program_restart
-   starts that over. Everything else is a pure function of the time. */
+   SPRING BONES simulate from the start of the time axis (export: the
+   clip's first key; render: time 0 = the clip's start) at the fixed step h
+   (1/60 s), sampling the kinematic pose at EVERY step's own time
+   (start + n·h), so the result at a time never depends on which times were
+   asked before it: a time before the simulated one starts over from the
+   start, a later one runs every step in between (a render at a low --fps
+   too; max_substeps is not used). A time between two steps: the springs'
+   state of the last step at or before it (within 1e-4 of a step counts as
+   that step, for float times), drawn on the kinematic pose at the time
+   itself; steps stay at multiples of h so that every time sees the same
+   simulation. At most an hour of simulation (a later time is an error).
+   anim_program_restart starts over. Everything else is a pure function of
+   the time. */
 #ifndef SINEW_ANIM_PROGRAM_H
 #define SINEW_ANIM_PROGRAM_H
 
@@ -157,7 +168,8 @@ typedef struct anim_program {
     void* spring_memory;
     bool springs_on;
     bool spring_fresh;              /* next evaluation resets the simulation */
-    float spring_last_time;
+    double spring_start;            /* the time the simulation starts at (step 0) */
+    uint64_t spring_steps;          /* steps simulated since then */
     /* node constraints */
     sw_constraint_set* constraint_set;
     sw_constraint_state constraints;
@@ -189,9 +201,9 @@ int anim_program_init(anim_program* p, const sw_model* model, const anim_options
                       const anim_program_config* config, tool_error* err);
 
 /* The pose at `time` seconds into `pose` (bound for the model): locals,
-   morph weights, world and skin matrices. With spring bones, times must
-   come in playback order: the simulation advances by the difference to
-   the previous time (a time before it counts as no time). */
+   morph weights, world and skin matrices. With spring bones, any order of
+   times gives the same pose for the same time (SPRING BONES above); in
+   playback order each step runs once. */
 bool anim_program_evaluate(anim_program* p, float time, sw_pose* pose, tool_error* err);
 
 /* The next evaluation starts the spring simulation over. */

@@ -58,8 +58,8 @@ const char cmd_export_help[] =
     "  -h, --help      show this help\n"
     "\n"
     ANIM_OPTIONS_HELP
-    "With spring bones or an animation option, times are evaluated in the\n"
-    "order given (the springs simulate from the first time on).\n";
+    "Spring bones simulate from the clip's start at 1/60 s steps, the animation\n"
+    "sampled at every step: any order of times gives the same numbers.\n";
 
 typedef struct export_options {
     const char* model;

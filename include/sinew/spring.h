@@ -26,54 +26,78 @@
    is a BONE: the first (the head) is rotated so that it points at the
    second (the tail), whose position is simulated. The last joint is only a
    tail (VRM 1.0), unless the chain has a `tail_length`: then the last joint
-   is a head too, with a virtual tail that far beyond it along its
-   parent→joint direction at rest (VRM 0.x: 0.07 m). A bone's parameters
+   is a head too, with a virtual tail in its own space at
+   normalize(its rest translation)·tail_length (VRM 0.x: 0.07; three-vrm's
+   reading: in the joint's units, along the direction from its parent). A bone's parameters
    are its head joint's (stiffness, drag force, gravity power and
    direction, hit radius); the last joint's are used only by a virtual-tail
    bone. Nodes between two joints are carried along and never rotated.
-   COLLIDERS (a sphere, or a capsule: a sphere swept from `offset` to
-   `tail`) sit on nodes, in the node's space; a chain collides with the
-   colliders of its collider groups.
+   COLLIDERS (a sphere, a capsule: a sphere swept from `offset` to `tail`,
+   either of them `inside` (the tail is kept in it), or a plane through
+   `offset` with `normal`) sit on nodes, in the node's space; a chain
+   collides with the colliders of its collider groups. A chain may name a
+   CENTER node (below).
 
-   THE STEP (fixed, h = options.step_s, default 1/60 s). The reference
-   behaviour of VRMC_springBone 1.0 (§ SpringBone Algorithm, the Verlet
-   integration of UniVRM and three-vrm), bone by bone from the chain's root
-   to its tip, chains in parents-first order (a chain whose joints lie
-   below another chain's runs after it):
-     F     = world(head's parent) · TRS(head's pose translation, its REST
-             rotation, its pose scale)      the head's frame at rest
-     H     = F · 0                          the head's position
-     R     = F · tail_local                 where the tail is at rest
-     L     = |R − H|,  a = (R − H) / L      bone length and rest direction
-     next  = cur + (cur − prev)·(1 − drag) + a·(stiffness·h)
+   THE STEP (fixed, h = options.step_s, default 1/60 s): VRMC_springBone
+   1.0's algorithm (§ SpringBone Algorithm) as three-vrm 3.x computes it,
+   bone by bone from the chain's root to its tip, chains in parents-first
+   order (a chain whose joints lie below another chain's runs after it;
+   three-vrm also runs first a chain that moves a collider another chain
+   uses: sinew places a collider where the pose has its node when the
+   chain that uses it runs).
+   For the bone headed by node `head` with parent world P (current: the
+   chains above have run):
+     F     = P · rest_local(head)           the head's frame at rest (three-vrm's
+                                            parent matrix × initial local matrix)
+     H     = P · (head's pose translation)  the head's position
+     a     = normalize(F₃ₓ₃ · tail_local)    the rest direction (unit)
+     L     = |H − T₋|: T₋ the tail node's world position at the end of the
+             previous step (or the reset), as three-vrm reads its child's
+             world matrix before updating it; a virtual tail: the length of
+             world(head) applied to tail_local
+     C     = world(chain's center node), or identity without a center
+     next  = C·(cur + (cur − prev)·(1 − drag)) + a·(stiffness·h)
                  + gravity_dir·(gravity_power·h)
      next  = H + normalize(next − H)·L                     length constraint
-     for each collider (centre C: the sphere's centre, or the point of the
-     capsule's segment nearest to next; r = radius·s_c + hit_radius·s_h,
-     s = the largest column length of the node's world 3×3):
-        if |next − C| < r:  next = C + normalize(next − C)·r,  then the
-        length constraint again (VRM's push). If next is still inside,
-        it goes to the nearest point of the circle where the sphere
-        |x − H| = L meets the collider's surface (up to 4 rounds for a
-        capsule, whose nearest centre moves), so the tail is never left
-        inside a collider it can leave; only when that whole sphere lies
-        inside the collider does VRM's result stand. Colliders are taken
-        in order (groups, then their colliders).
-     prev = cur, cur = next
-     head rotation = rest rotation · fromTo(S·tail_local, M⁻¹·cur), with
-     M = F without the head's scale S (with unit scales this is VRM's
-     initialLocalRotation · fromTo(boneAxis, to)).
+     collision (options.collision, below)
+     prev = cur, cur = C⁻¹·next       (cur and prev are kept in the center's space)
+     head rotation = rest rotation · fromTo(tail_local, F⁻¹·next)
    tail_local is the tail's position in the head's space in the model's
    rest pose (sw_model rest_local; for a virtual tail, the point described
-   above). Stiffness and gravity are per-step displacements scaled by h, as
-   in VRM (stiffness adds stiffness·h metres per step along the rest
-   direction);
-   gravity_dir is used as given (its length scales the force). The spring
-   joints' own rotations in the pose are overwritten: the rest direction
-   comes from the model's rest pose, as VRM's initial local rotation does
-   (animation on spring joints is replaced, as in UniVRM). Translations and
-   scales of the pose are used. Not supported: VRM's `center` space (the
-   readers warn and simulate in world space).
+   under DATA). Stiffness and gravity are per-step displacements scaled by
+   h (stiffness adds stiffness·h metres per step along the rest direction);
+   gravity_dir is used as given (not normalised, as in three-vrm and
+   UniVRM: its length scales the force). The spring joints' own rotations in
+   the pose are overwritten (animation on spring joints is replaced, as in
+   UniVRM and three-vrm); their translations and scales are used.
+
+   CENTER. A chain with a center node keeps its Verlet state (cur, prev)
+   in that node's space, so the node's motion carries the tails along
+   instead of dragging them (VRM 1.0 springs[].center, VRM 0.x
+   boneGroups[].center): a chain with the character's root as its center
+   does not swing when the character walks.
+
+   COLLISION, SW_SPRING_COLLISION_VRM (the default): VRM's push, each
+   collider once, in order (the chain's groups, then their colliders). With
+   the collider's node world matrix W and its origin moved to W·offset (c):
+     sphere:  d = |next − c| − hit_radius − radius, n = (next − c)/|next − c|
+     capsule: the same from the point of the segment c .. c + W₃ₓ₃·(tail −
+              offset) nearest to next
+     inside sphere / capsule: d = radius − hit_radius − |next − c|, n negated
+              (the tail is kept inside)
+     plane:   d = (next − c)·n − hit_radius, n = normalize(W⁻ᵀ · normal)
+     if d < 0: next = next − n·d, then the length constraint again.
+   Radii and hit radii are used as given, not scaled by any node's world
+   scale (three-vrm); a capsule's segment is (it goes through W).
+   SW_SPRING_COLLISION_RESOLVE (a departure from VRM, sinew's earlier
+   default): radii scale with the collider's and the head's world scale
+   (the largest column length of the 3×3), and after VRM's push a sphere or
+   capsule (not inside) that still holds the tail moves it to the nearest
+   point of the circle where the sphere |x − H| = L meets the collider's
+   surface (up to 4 rounds for a capsule, whose nearest centre moves), so
+   the tail is never left inside a collider it can leave; only when that
+   whole sphere lies inside the collider does VRM's result stand. Planes
+   and inside shapes push as in VRM mode.
 
    FRAME RATE. sw_spring_update(dt) adds dt to the time carried over and
    runs as many whole steps as fit (a step runs when the carried time
@@ -84,7 +108,11 @@
    same tails at the same simulated times whatever the frame rate. The pose
    given to one update is held for all of its steps, and every update
    (even one with no step) writes the joints' rotations from the current
-   tails into pose->local.
+   tails into pose->local. max_substeps is for an application's real-time
+   update; an offline evaluator that must not drop time (sinew export and
+   render) calls sw_spring_update once per step with dt = step_s, the pose
+   sampled at each step's time. three-vrm steps once per frame with the
+   frame's dt: equal when frames are steps.
 
    BOUNDED WORK: sw_spring_read takes time linear in the extension's JSON
    and the model, plus the rest pose of each bone's head (a walk to the
@@ -138,6 +166,7 @@ SW_EXTERN_C_BEGIN
 typedef enum sw_spring_shape {
     SW_SPRING_SPHERE = 0, /* the default */
     SW_SPRING_CAPSULE,
+    SW_SPRING_PLANE,      /* VRMC_springBone_extended_collider: the half-space behind a plane is solid */
 } sw_spring_shape;
 
 /* One joint of a chain and the parameters of the bone it heads. */
@@ -157,15 +186,21 @@ typedef struct sw_spring_chain {
     size_t first_group;    /* chain_groups[first_group .. first_group + group_count): */
     size_t group_count;    /*   the collider groups this chain collides with */
     float tail_length;     /* 0: the last joint is a tail only; > 0: it is a head too, with a virtual
-                              tail this far (world units at rest) beyond it along parent→joint */
+                              tail at normalize(its rest translation)·tail_length in its own space */
+    bool has_center;       /* the Verlet state is kept in node `center`'s space (CENTER above) */
+    uint32_t center;       /* model index; used when has_center */
 } sw_spring_chain;
 
 typedef struct sw_spring_collider {
     uint32_t node;         /* model index: the collider moves with this node */
     sw_spring_shape shape;
-    sw_vec3 offset;        /* the sphere's centre, or the capsule's first end, in the node's space */
-    sw_vec3 tail;          /* the capsule's other end, in the node's space (unused by spheres) */
-    float radius;          /* ≥ 0, in the node's units */
+    sw_vec3 offset;        /* the sphere's centre, the capsule's first end, a point of the plane;
+                              in the node's space */
+    sw_vec3 tail;          /* the capsule's other end, in the node's space (capsules only) */
+    sw_vec3 normal;        /* the plane's normal, in the node's space, pointing out of the solid side
+                              (planes only; any length but 0) */
+    float radius;          /* ≥ 0, in the node's units (spheres and capsules) */
+    bool inside;           /* spheres and capsules: the tail is kept inside instead of outside */
 } sw_spring_collider;
 
 typedef struct sw_spring_collider_group {
@@ -204,18 +239,26 @@ typedef struct sw_spring_set {
 
    VRM 1.0 (and SW_spring_bones): springs[i] is chain i (named by `name`), springs[i].joints[j]
    joint j (defaults as the schema: stiffness 1, dragForce 0.5,
-   gravityPower 0, gravityDir [0, -1, 0], hitRadius 0); colliders and
-   colliderGroups map one to one.
+   gravityPower 0, gravityDir [0, -1, 0], hitRadius 0; three-vrm takes 0.4
+   for a missing dragForce), springs[i].center the chain's center;
+   colliders and colliderGroups map one to one. A collider's
+   extensions.VRMC_springBone_extended_collider (specVersion "1.0") is
+   read as three-vrm 3.x reads it: its shape's sphere, capsule or plane
+   (in that order; `inside` for spheres and capsules, default false; a
+   plane's offset and normal, default [0, 0, 1]) replaces the collider's
+   shape; with another specVersion, or a shape with none of the three, the
+   collider's own shape is used (a warning).
 
    VRM 0.x: boneGroups[g].bones lists ROOTS: the root and every descendant
    swing, each node toward its first child (file order), a leaf toward a
-   virtual tail 0.07 m on (UniVRM's and three-vrm's reading). That tree
+   virtual tail 0.07 on along its rest translation (three-vrm's reading). That tree
    becomes chains: from the root, follow first children down to a leaf
    (one chain); every other child of a node on it starts a chain of its own
    the same way, so a tree with k leaves makes k chains, each with
    tail_length 0.07, all with the group's parameters (`stiffiness` [sic],
    dragForce, gravityPower, gravityDir {x,y,z}, hitRadius; missing values
-   take UniVRM's defaults 1, 0.4, 0, (0, -1, 0), 0.02) and collider groups.
+   take UniVRM's defaults 1, 0.4, 0, (0, -1, 0), 0.02; three-vrm takes 0 for
+   a missing hitRadius), center, and collider groups.
    Chains are listed group by group, root by root, each tree's in
    pre-order (a chain, then the chains branching off it from its top down,
    each node's other children in file order). colliderGroups[g] becomes
@@ -236,8 +279,11 @@ typedef struct sw_spring_set {
    direction, a node already in an earlier chain (spring / root skipped),
    a spring of one joint (nothing swings), parameters out of the schema's
    range (clamped: stiffness, gravityPower, hitRadius, radius to ≥ 0,
-   dragForce to 0..1), a `center` node (ignored; -1, which UniVRM writes
-   for none, is not warned about), an unknown specVersion.
+   dragForce to 0..1), a `center` node out of range (the chain is simulated
+   in world space; -1, which UniVRM writes for none, is not warned about),
+   an unknown specVersion, an extended collider that is not understood (its
+   specVersion, its shape, a plane normal of zero length: the collider's own
+   shape is used).
    Every set it returns passes sw_spring_sizes_of for the same model.
    Release the set with sw_spring_set_free. */
 sw_result sw_spring_read(const sw_model* model, sw_spring_set** out_set, sw_diag* diag);
@@ -247,9 +293,16 @@ void sw_spring_set_free(sw_spring_set* set);
 
 /* ---- the simulation state --------------------------------------------------------------- */
 
+/* How a tail meets a collider (COLLISION above). */
+typedef enum sw_spring_collision {
+    SW_SPRING_COLLISION_VRM = 0, /* the default: VRM's push and length constraint, each collider once */
+    SW_SPRING_COLLISION_RESOLVE, /* not VRM: scaled radii, and never left inside a collider it can leave */
+} sw_spring_collision;
+
 typedef struct sw_spring_options {
     float step_s;            /* the fixed step in seconds; 0 = SW_SPRING_STEP_DEFAULT_S (1/60) */
     uint32_t max_substeps;   /* steps one update may run; 0 = SW_SPRING_MAX_SUBSTEPS_DEFAULT (10) */
+    sw_spring_collision collision; /* 0 = SW_SPRING_COLLISION_VRM */
 } sw_spring_options;
 
 typedef struct sw_spring_sizes {
@@ -288,10 +341,13 @@ typedef struct sw_spring_state {
     size_t bone_count;      sw_spring_bone* bones;
     size_t run_count;       sw_spring_run* runs;
     size_t node_count;      uint32_t* nodes;
-    sw_vec3* current_tail;           /* bone_count tails, world space */
-    sw_vec3* previous_tail;          /* bone_count tails one step earlier */
+    sw_vec3* current_tail;           /* bone_count tails, in the chain's center space (world without) */
+    sw_vec3* previous_tail;          /* bone_count tails one step earlier, same space */
+    sw_vec3* tail_node_world;        /* bone_count: where the tail node was at the end of the last step (world;
+                                        the bone length's other end, THE STEP) */
     float step_s;                    /* options resolved */
     uint32_t max_substeps;
+    sw_spring_collision collision;
     double carried_s;                /* time not yet simulated, in [0, step_s) */
     uint64_t step_count;             /* steps since the last reset */
     bool needs_reset;                /* set by init: the first update resets from its pose */
@@ -303,7 +359,8 @@ typedef struct sw_spring_state {
    transform; the diag names the chain, joint, collider or group, `index`
    the item): a range past its array; a node, group or collider index out
    of range; a non-finite value; stiffness, gravity power, hit radius,
-   radius, tail_length below 0 or drag force outside 0..1; a joint that is
+   radius, tail_length below 0 or drag force outside 0..1; a center node
+   out of range; a plane normal of zero length; a joint that is
    not a descendant of the one before it; a zero-length bone; a virtual
    tail without a direction (a root joint, or one at its parent's place);
    a node that heads two bones, or heads one while lying between the joints
@@ -324,8 +381,13 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
                          const sw_spring_set* set, const sw_spring_options* options, sw_diag* diag);
 
 /* Starts over from `pose` (after a teleport, or to drop all motion): each
-   tail where the pose puts it (world(head) · tail_local), at rest (previous
-   = current), and no carried time. pose->world must be current. */
+   tail where the pose puts it with the head at its rest rotation
+   (world(parent) · TRS(pose translation, rest rotation, pose scale) ·
+   tail_local, as three-vrm's reset), at rest (previous = current, in the
+   center's space), and no carried time. pose->world must be current. The
+   parents are taken as the pose has them: equal to three-vrm's reset when
+   the pose does not rotate spring joints (its reset puts every joint back
+   at its rest rotation first). */
 void sw_spring_reset(sw_spring_state* state, const sw_pose* pose);
 
 /* Advances the simulation by dt_s seconds (negative or non-finite counts

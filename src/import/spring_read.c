@@ -162,6 +162,78 @@ static void sw__mark_chain(sw__reader* R, const uint32_t* nodes, size_t count, f
 
 /* ---- VRM 1.0: VRMC_springBone ------------------------------------------------------------------- */
 
+/* The collider's extensions.VRMC_springBone_extended_collider (at the
+   collider's path), as three-vrm 3.x reads it: with specVersion "1.0", its
+   sphere, capsule or plane (the first present, in that order) replaces
+   *col. Anything else leaves *col as the collider's own shape, with a
+   warning. */
+static sw_result sw__extended_collider1(sw__reader* R, const cJSON* c, sw_spring_collider* col) {
+    sw__json* J = &R->J;
+    const cJSON *exts, *ext, *shape, *sphere, *capsule, *plane;
+    const char* spec;
+    if (sw__json_object(J, c, "extensions", false, &exts) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (!exts) return SW_OK;
+    size_t mark = sw__json_push(J, "extensions");
+    if (sw__json_object(J, exts, "VRMC_springBone_extended_collider", false, &ext) != SW_OK)
+        return SW_ERR_INVALID_DATA;
+    if (!ext) {
+        sw__json_pop(J, mark);
+        return SW_OK;
+    }
+    sw__json_push(J, "VRMC_springBone_extended_collider");
+    if (sw__json_string(J, ext, "specVersion", false, &spec) != SW_OK ||
+        sw__json_object(J, ext, "shape", false, &shape) != SW_OK)
+        return SW_ERR_INVALID_DATA;
+    sphere = capsule = plane = NULL;
+    if (!spec || strcmp(spec, "1.0") != 0) {
+        if (!sw__json_warn(J, "specVersion", "unknown version \"%.40s\"; the collider's own shape is used",
+                           spec ? spec : "(none)"))
+            return sw__json_out_of_memory(J);
+        sw__json_pop(J, mark);
+        return SW_OK;
+    }
+    if (shape) {
+        size_t shape_mark = sw__json_push(J, "shape");
+        if (sw__json_object(J, shape, "sphere", false, &sphere) != SW_OK ||
+            sw__json_object(J, shape, "capsule", false, &capsule) != SW_OK ||
+            sw__json_object(J, shape, "plane", false, &plane) != SW_OK)
+            return SW_ERR_INVALID_DATA;
+        sw__json_pop(J, shape_mark);
+    }
+    if (!sphere && !capsule && !plane) {
+        if (!sw__json_warn(J, "shape", "no sphere, capsule or plane; the collider's own shape is used"))
+            return sw__json_out_of_memory(J);
+        sw__json_pop(J, mark);
+        return SW_OK;
+    }
+    sw_spring_collider e = {0};
+    e.node = col->node;
+    e.normal = sw_vec3_make(0.0f, 0.0f, 1.0f);
+    const cJSON* s = sphere ? sphere : capsule ? capsule : plane;
+    e.shape = sphere ? SW_SPRING_SPHERE : capsule ? SW_SPRING_CAPSULE : SW_SPRING_PLANE;
+    sw__json_push(J, "shape");
+    sw__json_push(J, sphere ? "sphere" : capsule ? "capsule" : "plane");
+    if (sw__vec3_array(R, s, "offset", &e.offset) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (e.shape == SW_SPRING_PLANE) {
+        if (sw__vec3_array(R, s, "normal", &e.normal) != SW_OK) return SW_ERR_INVALID_DATA;
+        if (!(sw_vec3_length(e.normal) > 0.0f)) {
+            if (!sw__json_warn(J, "normal", "a normal of zero length; the collider's own shape is used"))
+                return sw__json_out_of_memory(J);
+            sw__json_pop(J, mark);
+            return SW_OK;
+        }
+    } else {
+        if (sw__json_float(J, s, "radius", false, &e.radius) != SW_OK ||
+            sw__json_bool(J, s, "inside", &e.inside) != SW_OK ||
+            (capsule && sw__vec3_array(R, s, "tail", &e.tail) != SW_OK))
+            return SW_ERR_INVALID_DATA;
+        if (!sw__json_clamp(J, "radius", &e.radius, 0.0f, INFINITY)) return sw__json_out_of_memory(J);
+    }
+    sw__json_pop(J, mark);
+    *col = e;
+    return SW_OK;
+}
+
 /* One collider (at the current path, colliders[i]) into the set: *mapped
    its index there, UINT32_MAX when it is skipped (with a warning). */
 static sw_result sw__collider1(sw__reader* R, const cJSON* c, uint32_t* mapped) {
@@ -198,6 +270,7 @@ static sw_result sw__collider1(sw__reader* R, const cJSON* c, uint32_t* mapped) 
         return SW_ERR_INVALID_DATA;
     if (!sw__json_clamp(J, "radius", &col.radius, 0.0f, INFINITY)) return sw__json_out_of_memory(J);
     sw__json_pop(J, mark);
+    if (sw__extended_collider1(R, c, &col) != SW_OK) return SW_ERR_INVALID_DATA;
     *mapped = (uint32_t)R->out->set.collider_count;
     return sw__add_collider(R, &col) ? SW_OK : sw__json_out_of_memory(J);
 }
@@ -347,9 +420,13 @@ static sw_result sw__spring1(sw__reader* R, const cJSON* sp, size_t group_total)
         return SW_OK;
     }
     /* -1: none, as UniVRM writes it */
-    if (has_center && center >= 0 &&
-        !sw__json_warn(J, "center", "center space is not supported; simulated in world space"))
-        return sw__json_out_of_memory(J);
+    if (has_center && center >= 0) {
+        if (sw__node(R, center, &chain.center))
+            chain.has_center = true;
+        else if (!sw__json_warn(J, "center", "node %lld out of range (%zu nodes); simulated in world space",
+                                (long long)center, R->model->node_count))
+            return sw__json_out_of_memory(J);
+    }
     if (name && !(chain.name = sw__json_copy(J, name))) return sw__json_out_of_memory(J);
     sw__mark_chain(R, R->scratch, chain.joint_count, 0.0f);
     return sw__add_chain(R, &chain) ? SW_OK : sw__json_out_of_memory(J);
@@ -487,7 +564,7 @@ static sw_result sw__collider_group0(sw__reader* R, const cJSON* g) {
 /* A bone group's roots (its bones, at its path): each root's tree with the
    group's parameters, or none of it (a warning) when a chain cannot be kept. */
 static sw_result sw__roots0(sw__reader* R, const cJSON* bones, const sw_spring_joint* params, size_t first_group,
-                            size_t group_count, const char* name) {
+                            size_t group_count, const char* name, bool has_center, uint32_t center) {
     sw__json* J = &R->J;
     sw__spring_owned* o = R->out;
     size_t mark = sw__json_push(J, "bones");
@@ -506,6 +583,10 @@ static sw_result sw__roots0(sw__reader* R, const cJSON* bones, const sw_spring_j
         char why[160];
         if (!sw__vrm0_tree(R, root, params, first_group, group_count, name, &problem, why, sizeof why))
             return sw__json_out_of_memory(J);
+        for (size_t c = chain_mark; c < o->set.chain_count; c++) {
+            o->chains[c].has_center = has_center;
+            o->chains[c].center = center;
+        }
         if (problem) {
             if (!sw__json_warn(J, NULL, "%s; root skipped", problem)) return sw__json_out_of_memory(J);
             o->set.joint_count = joint_mark;
@@ -529,6 +610,8 @@ static sw_result sw__bone_group0(sw__reader* R, const cJSON* bg, size_t group_to
     bool has_center = false;
     int64_t center = 0;
     sw_spring_joint params = {0, 1.0f, 0.4f, 0.0f, {0.0f, -1.0f, 0.0f}, 0.02f};
+    bool has_params_center = false;
+    uint32_t params_center = 0;
     if (sw__json_expect_object(J, bg) != SW_OK || sw__json_string(J, bg, "comment", false, &comment) != SW_OK ||
         sw__json_array(J, bg, "bones", false, &bones) != SW_OK ||
         sw__json_array(J, bg, "colliderGroups", false, &refs) != SW_OK ||
@@ -545,16 +628,21 @@ static sw_result sw__bone_group0(sw__reader* R, const cJSON* bg, size_t group_to
         !sw__json_clamp(J, "hitRadius", &params.hit_radius, 0.0f, INFINITY))
         return sw__json_out_of_memory(J);
     /* -1: none, as UniVRM writes it */
-    if (has_center && center >= 0 &&
-        !sw__json_warn(J, "center", "center space is not supported; simulated in world space"))
-        return sw__json_out_of_memory(J);
+    if (has_center && center >= 0) {
+        if (sw__node(R, center, &params_center))
+            has_params_center = true;
+        else if (!sw__json_warn(J, "center", "node %lld out of range (%zu nodes); simulated in world space",
+                                (long long)center, R->model->node_count))
+            return sw__json_out_of_memory(J);
+    }
     /* The group's collider groups, shared by all its chains. */
     const size_t first_group = R->out->set.chain_group_count;
     sw_result r = sw__group_refs(R, refs, false, group_total);
     if (r != SW_OK) return r;
     const char* name = NULL;
     if (comment && comment[0] && !(name = sw__json_copy(J, comment))) return sw__json_out_of_memory(J);
-    return sw__roots0(R, bones, &params, first_group, R->out->set.chain_group_count - first_group, name);
+    return sw__roots0(R, bones, &params, first_group, R->out->set.chain_group_count - first_group, name,
+                      has_params_center, params_center);
 }
 
 /* The path is the record's (extensions.VRM). */

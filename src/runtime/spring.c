@@ -95,26 +95,17 @@ sw_vec3 sw__spring_tail_local_of_node(const sw_model* model, uint32_t head, uint
 
 sw_result sw__spring_virtual_tail(const sw_model* model, uint32_t head, float length, sw_vec3* out_tail_local,
                                   const char** out_problem) {
+    /* three-vrm: normalize(the joint's local position) · length, in the
+       joint's own space. */
     *out_tail_local = sw_vec3_make(0.0f, 0.0f, 0.0f);
-    int32_t parent = model->nodes[head].parent;
-    if (parent < 0) {
-        *out_problem = "a virtual tail needs the joint's parent for its direction, and the joint is a root";
+    const sw_model_node* n = &model->nodes[head];
+    sw_vec3 t = n->has_matrix ? sw__mat_origin(&n->matrix) : model->rest_local[head].translation;
+    float d = sw_vec3_length(t);
+    if (!(d > 0.0f) || !isfinite(d)) {
+        *out_problem = "a virtual tail has no direction: the joint's rest translation is zero";
         return SW_ERR_INVALID_DATA;
     }
-    sw_mat34 hw = sw__spring_rest_world(model, head), pw = sw__spring_rest_world(model, (uint32_t)parent);
-    sw_vec3 h = sw__mat_origin(&hw), dir = sw_vec3_sub(h, sw__mat_origin(&pw));
-    float d = sw_vec3_length(dir);
-    if (!(d > 1e-6f * (1.0f + sw_vec3_length(h)))) {
-        *out_problem = "a virtual tail has no direction: the joint lies at its parent's place at rest";
-        return SW_ERR_INVALID_DATA;
-    }
-    sw_vec3 t = sw_vec3_add(h, sw_vec3_scale(dir, length / d));
-    sw_mat34 inv;
-    if (!sw_mat34_inverse(&inv, &hw)) {
-        *out_problem = "the joint's rest world matrix is singular";
-        return SW_ERR_INVALID_DATA;
-    }
-    *out_tail_local = sw_mat34_apply_point(&inv, t);
+    *out_tail_local = sw_vec3_scale(t, length / d);
     return SW_OK;
 }
 
@@ -212,12 +203,16 @@ static sw_result sw__check_colliders(const sw_model* model, const sw_spring_set*
         if (c->node >= nodes)
             return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)i,
                                "spring collider %zu: node %u out of range (%zu nodes)", i, c->node, nodes);
-        if (c->shape != SW_SPRING_SPHERE && c->shape != SW_SPRING_CAPSULE)
+        if (c->shape != SW_SPRING_SPHERE && c->shape != SW_SPRING_CAPSULE && c->shape != SW_SPRING_PLANE)
             return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i, "spring collider %zu: unknown shape %d", i,
                                (int)c->shape);
-        if (!sw__finite3(c->offset) || !sw__finite3(c->tail) || !isfinite(c->radius) || c->radius < 0.0f)
+        if (!sw__finite3(c->offset) || !sw__finite3(c->tail) || !sw__finite3(c->normal) || !isfinite(c->radius) ||
+            c->radius < 0.0f)
             return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i,
-                               "spring collider %zu: offset, tail and radius must be finite, radius >= 0", i);
+                               "spring collider %zu: offset, tail, normal and radius must be finite, radius >= 0", i);
+        if (c->shape == SW_SPRING_PLANE && !(sw_vec3_length(c->normal) > 0.0f))
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i,
+                               "spring collider %zu: a plane needs a normal of non-zero length", i);
     }
     for (size_t i = 0; i < set->group_count; i++) {
         const sw_spring_collider_group* g = &set->groups[i];
@@ -275,6 +270,10 @@ static sw_result sw__check_chains(const sw_model* model, const sw_spring_set* se
                 return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)ci,
                                    "spring chain %zu: collider group %u out of range (%zu groups)", ci,
                                    set->chain_groups[c->first_group + k], set->group_count);
+        if (c->has_center && c->center >= model->node_count)
+            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)ci,
+                               "spring chain %zu: center node %u out of range (%zu nodes)", ci, c->center,
+                               model->node_count);
         if (!isfinite(c->tail_length) || c->tail_length < 0.0f)
             return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)ci,
                                "spring chain %zu: tail_length must be finite and >= 0", ci);
@@ -385,7 +384,7 @@ sw_result sw_spring_sizes_of(const sw_model* model, const sw_spring_set* set, sw
 static size_t sw__align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
 typedef struct sw__spring_layout {
-    size_t bones, runs, nodes, current, previous, scratch, total;
+    size_t bones, runs, nodes, current, previous, tail_node, scratch, total;
 } sw__spring_layout;
 
 static sw__spring_layout sw__layout_of(const sw_spring_sizes* s) {
@@ -396,6 +395,7 @@ static sw__spring_layout sw__layout_of(const sw_spring_sizes* s) {
     l.nodes = at, at += sw__align16(s->node_count * sizeof(uint32_t));
     l.current = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
     l.previous = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
+    l.tail_node = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
     l.scratch = at, at += sw__align16(sw__scratch_bytes(s->model_node_count));
     l.total = at ? at : 16;
     return l;
@@ -443,8 +443,13 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
     state->nodes = (uint32_t*)(void*)(m + l.nodes);
     state->current_tail = (sw_vec3*)(void*)(m + l.current);
     state->previous_tail = (sw_vec3*)(void*)(m + l.previous);
+    state->tail_node_world = (sw_vec3*)(void*)(m + l.tail_node);
     state->step_s = step;
     state->max_substeps = options && options->max_substeps ? options->max_substeps : SW_SPRING_MAX_SUBSTEPS_DEFAULT;
+    state->collision = options ? options->collision : SW_SPRING_COLLISION_VRM;
+    if (state->collision != SW_SPRING_COLLISION_VRM && state->collision != SW_SPRING_COLLISION_RESOLVE)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring options: unknown collision mode %d",
+                           (int)state->collision);
 
     /* Runs in the order of their first heads' node indices: nodes are
        parents first, and no head lies between another bone's joints, so a
@@ -532,16 +537,58 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
     state->node_count = node_at;
     state->needs_reset = true;
     for (size_t i = 0; i < state->bone_count; i++)
-        state->current_tail[i] = state->previous_tail[i] = sw_vec3_make(0.0f, 0.0f, 0.0f);
+        state->current_tail[i] = state->previous_tail[i] = state->tail_node_world[i] = sw_vec3_make(0.0f, 0.0f, 0.0f);
     return SW_OK;
+}
+
+/* The head's frame at rest (three-vrm's parent world × initial local matrix). */
+static sw_mat34 sw__rest_frame(const sw_model* model, const sw_mat34* parent_world, uint32_t head) {
+    sw_mat34 local = sw__rest_local(model, head), frame;
+    sw__pose_mat34_mul(&frame, parent_world, &local);
+    return frame;
+}
+
+static sw_mat34 sw__parent_world(const sw_model* model, const sw_pose* pose, uint32_t node) {
+    int32_t parent = model->nodes[node].parent;
+    return parent >= 0 ? pose->world[parent] : sw_mat34_identity();
+}
+
+/* The chain's center world matrix and its inverse (identity without a
+   center, or for a singular one: world space). */
+static void sw__center_of(const sw_spring_chain* chain, const sw_pose* pose, sw_mat34* to_world, sw_mat34* to_center) {
+    *to_world = *to_center = sw_mat34_identity();
+    if (!chain->has_center) return;
+    sw_mat34 inverse;
+    if (!sw_mat34_inverse(&inverse, &pose->world[chain->center])) return;
+    *to_world = pose->world[chain->center];
+    *to_center = inverse;
 }
 
 void sw_spring_reset(sw_spring_state* state, const sw_pose* pose) {
     SW_ASSERT(state && pose && (pose->world || state->bone_count == 0));
-    for (size_t i = 0; i < state->bone_count; i++) {
-        const sw_spring_bone* b = &state->bones[i];
-        sw_vec3 t = sw_mat34_apply_point(&pose->world[b->head], b->tail_local);
-        state->current_tail[i] = state->previous_tail[i] = t;
+    const sw_model* model = state->model;
+    const sw_spring_set* set = state->set;
+    for (size_t r = 0; r < state->run_count; r++) {
+        const sw_spring_run* run = &state->runs[r];
+        sw_mat34 to_world, to_center;
+        sw__center_of(&set->chains[run->chain], pose, &to_world, &to_center);
+        for (uint32_t bi = 0; bi < run->bone_count; bi++) {
+            const size_t i = run->first_bone + bi;
+            const sw_spring_bone* b = &state->bones[i];
+            /* The head at its rest rotation, with its pose translation and scale. */
+            sw_transform at_rest = pose->local[b->head];
+            at_rest.rotation = model->rest_local[b->head].rotation;
+            sw_mat34 parent_world = sw__parent_world(model, pose, b->head), frame;
+            sw__pose_mul_trs(&frame, &parent_world, &at_rest);
+            const sw_vec3 t = sw_mat34_apply_point(&frame, b->tail_local);
+            state->current_tail[i] = state->previous_tail[i] = sw_mat34_apply_point(&to_center, t);
+            /* The tail node where that frame puts it (the pose's nodes below the head). */
+            state->tail_node_world[i] = t;
+            sw_mat34 inverse;
+            if (b->tail >= 0 && sw_mat34_inverse(&inverse, &pose->world[b->head]))
+                state->tail_node_world[i] = sw_mat34_apply_point(
+                    &frame, sw_mat34_apply_point(&inverse, sw__mat_origin(&pose->world[b->tail])));
+        }
     }
     state->carried_s = 0.0;
     state->step_count = 0;
@@ -583,9 +630,10 @@ static sw_vec3 sw__constrain(sw_vec3 head, sw_vec3 p, float length) {
     return sw_vec3_add(head, sw_vec3_scale(d, length / l));
 }
 
-/* One collider against the tail p of a bone with head h and length L. */
-static sw_vec3 sw__collide(sw_vec3 p, sw_vec3 h, float length, const sw_spring_collider* c, const sw_mat34* world,
-                           float hit_radius) {
+/* SW_SPRING_COLLISION_RESOLVE: one sphere or capsule (not inside) against
+   the tail p of a bone with head h and length L, radii scaled. */
+static sw_vec3 sw__collide_resolve(sw_vec3 p, sw_vec3 h, float length, const sw_spring_collider* c,
+                                   const sw_mat34* world, float hit_radius) {
     float radius = c->radius * sw__mat_scale(world) + hit_radius;
     sw_vec3 a = sw_mat34_apply_point(world, c->offset);
     sw_vec3 b = c->shape == SW_SPRING_CAPSULE ? sw_mat34_apply_point(world, c->tail) : a;
@@ -626,69 +674,131 @@ static sw_vec3 sw__collide(sw_vec3 p, sw_vec3 h, float length, const sw_spring_c
     return p;
 }
 
+/* VRM's collision (three-vrm's shapes): how far the tail p is from
+   leaving the collider's solid (< 0: inside) and the direction out. False
+   when there is no direction (p at the centre, a singular matrix). */
+static bool sw__collider_distance(sw_vec3 p, const sw_spring_collider* c, const sw_mat34* world, float hit_radius,
+                                  float* out_distance, sw_vec3* out_dir) {
+    const sw_vec3 origin = sw_mat34_apply_point(world, c->offset);
+    sw_vec3 q = sw_vec3_sub(p, origin);
+    if (c->shape == SW_SPRING_PLANE) {
+        /* the normal through the inverse transpose of the node's 3×3 */
+        sw_mat34 inverse;
+        if (!sw_mat34_inverse(&inverse, world)) return false;
+        sw_vec3 n = sw_vec3_make(
+            inverse.m[0][0] * c->normal.x + inverse.m[1][0] * c->normal.y + inverse.m[2][0] * c->normal.z,
+            inverse.m[0][1] * c->normal.x + inverse.m[1][1] * c->normal.y + inverse.m[2][1] * c->normal.z,
+            inverse.m[0][2] * c->normal.x + inverse.m[1][2] * c->normal.y + inverse.m[2][2] * c->normal.z);
+        float nl = sw_vec3_length(n);
+        if (!(nl > 0.0f)) return false;
+        n = sw_vec3_scale(n, 1.0f / nl);
+        *out_distance = sw_vec3_dot(q, n) - hit_radius;
+        *out_dir = n;
+        return true;
+    }
+    if (c->shape == SW_SPRING_CAPSULE) {
+        const sw_vec3 seg = sw_mat34_apply_dir(world, sw_vec3_sub(c->tail, c->offset));
+        const float len2 = sw_vec3_dot(seg, seg), along = sw_vec3_dot(seg, q);
+        if (along <= 0.0f) {
+        } else if (len2 <= along) {
+            q = sw_vec3_sub(q, seg);
+        } else {
+            q = sw_vec3_sub(q, sw_vec3_scale(seg, along / len2));
+        }
+    }
+    const float len = sw_vec3_length(q);
+    *out_distance = c->inside ? c->radius - hit_radius - len : len - hit_radius - c->radius;
+    if (!(len > 0.0f)) return false;
+    *out_dir = sw_vec3_scale(q, (c->inside ? -1.0f : 1.0f) / len);
+    return true;
+}
+
 /* One pass over every chain: integrate (when `integrate`) and write the
    rotations. */
 static void sw__pass(sw_spring_state* state, const sw_model* model, const sw_spring_set* set, sw_pose* pose,
                      bool integrate) {
     const float h = state->step_s;
+    const bool resolve = state->collision == SW_SPRING_COLLISION_RESOLVE;
     for (size_t r = 0; r < state->run_count; r++) {
         const sw_spring_run* run = &state->runs[r];
         const sw_spring_chain* chain = &set->chains[run->chain];
         for (uint32_t k = 0; k < run->lead_count; k++) sw__refresh_world(model, pose, state->nodes[run->lead_first + k]);
+        sw_mat34 to_world, to_center;
+        sw__center_of(chain, pose, &to_world, &to_center);
         for (uint32_t bi = 0; bi < run->bone_count; bi++) {
             const size_t index = run->first_bone + bi;
             const sw_spring_bone* b = &state->bones[index];
             const sw_spring_joint* j = &set->joints[b->joint];
-            const int32_t parent = model->nodes[b->head].parent;
-            sw_mat34 parent_world = parent >= 0 ? pose->world[parent] : sw_mat34_identity();
+            const sw_mat34 parent_world = sw__parent_world(model, pose, b->head);
+            const sw_mat34 frame = sw__rest_frame(model, &parent_world, b->head);
+            const sw_vec3 head_pos = sw_mat34_apply_point(&parent_world, pose->local[b->head].translation);
+            sw_vec3 tail_world;
 
-            /* M: the head's frame with its rest rotation, without its scale. */
-            sw_transform rest = pose->local[b->head];
-            rest.rotation = model->rest_local[b->head].rotation;
-            const sw_vec3 scale = rest.scale;
-            rest.scale = sw_vec3_make(1.0f, 1.0f, 1.0f);
-            sw_mat34 frame;
-            sw__pose_mul_trs(&frame, &parent_world, &rest);
-            const sw_vec3 tail_scaled = sw_vec3_mul(b->tail_local, scale);
-            const sw_vec3 head_pos = sw__mat_origin(&frame);
-            const sw_vec3 rest_dir = sw_mat34_apply_dir(&frame, tail_scaled);
-            const float length = sw_vec3_length(rest_dir);
-
-            if (integrate && length > 0.0f) {
+            if (integrate) {
+                /* The bone's length: from the head to where its tail node was
+                   at the end of the last step (three-vrm reads the child's
+                   world matrix before the child is updated), or to the
+                   virtual tail through the head's current world matrix. */
+                float length;
+                if (b->tail >= 0) {
+                    length = sw_vec3_length(sw_vec3_sub(state->tail_node_world[index], head_pos));
+                } else {
+                    sw_mat34 head_world;
+                    sw__pose_mul_trs(&head_world, &parent_world, &pose->local[b->head]);
+                    length = sw_vec3_length(sw_mat34_apply_dir(&head_world, b->tail_local));
+                }
+                const sw_vec3 axis = sw_vec3_normalize(sw_mat34_apply_dir(&frame, b->tail_local));
                 const sw_vec3 cur = state->current_tail[index], prev = state->previous_tail[index];
                 sw_vec3 next = sw_vec3_add(cur, sw_vec3_scale(sw_vec3_sub(cur, prev), 1.0f - j->drag_force));
-                next = sw_vec3_add(next, sw_vec3_scale(rest_dir, j->stiffness * h / length));
+                next = sw_mat34_apply_point(&to_world, next);
+                next = sw_vec3_add(next, sw_vec3_scale(axis, j->stiffness * h));
                 next = sw_vec3_add(next, sw_vec3_scale(j->gravity_dir, j->gravity_power * h));
                 next = sw__constrain(head_pos, next, length);
                 if (chain->group_count) {
-                    /* The head's world scale: its frame's times its own. */
-                    sw_mat34 head_world = frame;
-                    for (int row = 0; row < 3; row++) {
-                        head_world.m[row][0] *= scale.x;
-                        head_world.m[row][1] *= scale.y;
-                        head_world.m[row][2] *= scale.z;
+                    float resolve_hit = 0.0f;
+                    if (resolve) {
+                        /* The head's world scale: its rest frame's times its pose scale. */
+                        sw_mat34 head_world = frame;
+                        const sw_vec3 scale = pose->local[b->head].scale;
+                        for (int row = 0; row < 3; row++) {
+                            head_world.m[row][0] *= scale.x;
+                            head_world.m[row][1] *= scale.y;
+                            head_world.m[row][2] *= scale.z;
+                        }
+                        resolve_hit = j->hit_radius * sw__mat_scale(&head_world);
                     }
-                    const float hit = j->hit_radius * sw__mat_scale(&head_world);
                     for (size_t g = 0; g < chain->group_count; g++) {
                         const sw_spring_collider_group* group = &set->groups[set->chain_groups[chain->first_group + g]];
                         for (size_t ci = 0; ci < group->collider_count; ci++) {
                             const sw_spring_collider* c = &set->colliders[set->group_colliders[group->first_collider + ci]];
-                            next = sw__collide(next, head_pos, length, c, &pose->world[c->node], hit);
+                            const sw_mat34* cw = &pose->world[c->node];
+                            if (resolve && c->shape != SW_SPRING_PLANE && !c->inside) {
+                                next = sw__collide_resolve(next, head_pos, length, c, cw, resolve_hit);
+                                continue;
+                            }
+                            float distance;
+                            sw_vec3 dir;
+                            if (sw__collider_distance(next, c, cw, j->hit_radius, &distance, &dir) && distance < 0.0f)
+                                next = sw__constrain(head_pos, sw_vec3_sub(next, sw_vec3_scale(dir, distance)), length);
                         }
                     }
                 }
                 state->previous_tail[index] = cur;
-                state->current_tail[index] = next;
+                state->current_tail[index] = sw_mat34_apply_point(&to_center, next);
+                tail_world = next;
+            } else {
+                tail_world = sw_mat34_apply_point(&to_world, state->current_tail[index]);
             }
 
             /* The rotation that points the rest bone at the tail. */
             sw_quat q = sw_quat_identity();
             sw_mat34 inverse;
             if (sw_mat34_inverse(&inverse, &frame))
-                q = sw__quat_from_to(tail_scaled, sw_mat34_apply_point(&inverse, state->current_tail[index]));
-            pose->local[b->head].rotation = sw_quat_normalize(sw_quat_mul(rest.rotation, q));
+                q = sw__quat_from_to(b->tail_local, sw_mat34_apply_point(&inverse, tail_world));
+            pose->local[b->head].rotation = sw_quat_normalize(sw_quat_mul(model->rest_local[b->head].rotation, q));
             sw__refresh_world(model, pose, b->head);
             for (uint32_t k = 0; k < b->path_count; k++) sw__refresh_world(model, pose, state->nodes[b->path_first + k]);
+            if (integrate && b->tail >= 0) state->tail_node_world[index] = sw__mat_origin(&pose->world[b->tail]);
         }
     }
 }

@@ -287,7 +287,9 @@ static void check_collider(sw_spring_shape shape, sw_vec3 offset, sw_vec3 tail, 
     add_collider(&t, N_BASE, shape, offset, tail, radius);
     const float hit = t.joints[0].hit_radius;
     sim s;
-    if (sim_open(&s, model, &t.set, NULL)) {
+    /* sinew's stronger resolution (VRM's push alone may leave a tail inside) */
+    const sw_spring_options resolve = {.collision = SW_SPRING_COLLISION_RESOLVE};
+    if (sim_open(&s, model, &t.set, &resolve)) {
         double worst = -1.0, closest = 1e9;
         for (int f = 0; f < 400; f++) {
             sw_vec3 base = BASE;
@@ -296,8 +298,12 @@ static void check_collider(sw_spring_shape shape, sw_vec3 offset, sw_vec3 tail, 
             const sw_mat34* w = &s.pose.world[N_BASE];
             sw_vec3 a = sw_mat34_apply_point(w, offset), b = sw_mat34_apply_point(w, shape == SW_SPRING_CAPSULE ? tail : offset);
             for (size_t k = 0; k < s.state.bone_count; k++) {
-                sw_vec3 points[2] = {s.state.current_tail[k], world_pos(&s, (int32_t)s.state.bones[k].tail)};
-                for (int p = 0; p < 2; p++) {
+                /* the simulated tail (the drawn tail node lies on the same
+                   ray at the rest length, which three-vrm's step length,
+                   measured to where the node was a step before, differs
+                   from while the chain above swings) */
+                sw_vec3 points[1] = {s.state.current_tail[k]};
+                for (int p = 0; p < 1; p++) {
                     /* distance to the segment [a, b], in double */
                     double ab[3] = {(double)b.x - a.x, (double)b.y - a.y, (double)b.z - a.z};
                     double ap[3] = {(double)points[p].x - a.x, (double)points[p].y - a.y, (double)points[p].z - a.z};
@@ -391,8 +397,10 @@ static void test_frame_rate_independent(void) {
    it, with quaternions: per bone, head H = parent position + parent
    rotation · translation; W = parent rotation · rest rotation; the rest
    direction W · boneAxis; next = cur + (cur − prev)(1 − drag) +
-   h·stiffness·dir + h·gravityPower·gravityDir; length constraint; the
-   head's new world rotation W · fromTo(axis, W⁻¹ (next − H)). */
+   h·stiffness·dir + h·gravityPower·gravityDir; length constraint (the
+   length three-vrm uses: from H to where the tail node was at the end of
+   the previous step); the head's new world rotation W · fromTo(axis,
+   W⁻¹ (next − H)). */
 typedef struct dq { double x, y, z, w; } dq;
 typedef struct dv { double x, y, z; } dv;
 
@@ -446,7 +454,7 @@ static void test_against_reference(void) {
         sw_model_free(model);
         return;
     }
-    dv cur[3], prev[3];
+    dv cur[3], prev[3], node[3];
     double worst = 0.0, worst_node = 0.0, fastest = 0.0;
     for (int f = 0; f <= 100; f++) {
         const double time = f * h;
@@ -462,19 +470,21 @@ static void test_against_reference(void) {
             dq w = dq_mul(parent_rot, rest[k]);
             dv dir = dv_scale(dv_rotate(w, axis[k]), 1.0 / dv_len(axis[k]));
             if (f == 0) {
-                cur[k] = prev[k] = dv_add(head, dv_rotate(w, axis[k]));
+                cur[k] = prev[k] = node[k] = dv_add(head, dv_rotate(w, axis[k]));
             } else {
+                const double length = dv_len(dv_sub(node[k], head));
                 dv next = dv_add(cur[k], dv_scale(dv_sub(cur[k], prev[k]), 1.0 - drag));
                 next = dv_add(next, dv_scale(dir, h * stiffness));
                 next = dv_add(next, dv_scale(gdir[k], h * power));
                 dv d = dv_sub(next, head);
-                next = dv_add(head, dv_scale(d, dv_len(axis[k]) / dv_len(d)));
+                next = dv_add(head, dv_scale(d, length / dv_len(d)));
                 prev[k] = cur[k];
                 cur[k] = next;
             }
             dq q = dq_from_to(axis[k], dv_rotate(dq_conj(w), dv_sub(cur[k], head)));
             parent_rot = dq_mul(w, q);
             parent_pos = head;
+            node[k] = dv_add(head, dv_rotate(parent_rot, axis[k]));
         }
         for (int k = 0; k < 3; k++) {
             fastest = fmax(fastest, dv_len(dv_sub(cur[k], prev[k])));
@@ -482,7 +492,7 @@ static void test_against_reference(void) {
             double e = dv_len(dv_sub(dv_make(c.x, c.y, c.z), cur[k]));
             if (e > worst) worst = e;
             sw_vec3 n = world_pos(&s, N_B + k); /* the tail node where the rotations put it */
-            e = dv_len(dv_sub(dv_make(n.x, n.y, n.z), cur[k]));
+            e = dv_len(dv_sub(dv_make(n.x, n.y, n.z), node[k]));
             if (e > worst_node) worst_node = e;
         }
     }
@@ -650,10 +660,11 @@ static void test_validation(void) {
     chain_set(&t, 1.0f, 0.4f, 0.0f);
     t.joints[0].node = N_M, t.joints[1].node = N_MC, t.chains[0].joint_count = 2;
     expect_refused(model, &t, SW_ERR_UNSUPPORTED, "matrix transform");
-    /* virtual tails: a root has no direction; z has none either (at mc's place) */
+    /* virtual tails point along the joint's rest translation (three-vrm): a
+       root has one; z has none (at mc's place) */
     chain_set(&t, 1.0f, 0.4f, 0.0f);
     t.joints[0].node = N_BASE, t.chains[0].joint_count = 1, t.chains[0].tail_length = 0.07f;
-    expect_refused(model, &t, SW_ERR_INVALID_DATA, "is a root");
+    SW_CHECK_EQ_INT(sw_spring_sizes_of(model, &t.set, &sizes, &diag), SW_OK);
     chain_set(&t, 1.0f, 0.4f, 0.0f);
     t.joints[0].node = N_Z, t.chains[0].joint_count = 1, t.chains[0].tail_length = 0.07f;
     expect_refused(model, &t, SW_ERR_INVALID_DATA, "no direction");
@@ -715,8 +726,14 @@ static void test_chain_order(void) {
         double worst = 0.0;
         for (int f = 0; f < 200; f++) {
             sim_frame(&s, BASE, 1.0f / 60.0f);
-            /* the simulated tail of [c, d] is where d is drawn, b's swing included */
-            worst = fmax(worst, dist3(s.state.current_tail[1], world_pos(&s, N_D)));
+            /* the simulated tail of [c, d] is where d is drawn, b's swing
+               included: the same direction from c (its length is the one
+               three-vrm takes, from where d was a step before) */
+            const sw_vec3 c = world_pos(&s, N_C), d = world_pos(&s, N_D);
+            const sw_vec3 to_tail = sw_vec3_sub(s.state.current_tail[1], c);
+            const sw_vec3 drawn = sw_vec3_add(c, sw_vec3_scale(to_tail, sw_vec3_length(sw_vec3_sub(d, c)) /
+                                                                            sw_vec3_length(to_tail)));
+            worst = fmax(worst, dist3(drawn, d));
         }
         SW_CHECK(worst <= 1e-5);
         SW_CHECK(world_pos(&s, N_D).y < world_pos(&s, N_A).y - 0.25);
@@ -1065,7 +1082,22 @@ static void test_read_malformed(void) {
                    "not a descendant", 0);
     expect_warning(V1("\"springs\":[{\"joints\":[{\"node\":5},{\"node\":6}]}]"), "springs[0]", "matrix transform", 0);
     expect_warning(V1("\"springs\":[{\"joints\":[{\"node\":6},{\"node\":7}]}]"), "springs[0]", "zero length", 0);
-    expect_warning(V1("\"springs\":[{" JOINTS_ABCD ",\"center\":0}]"), "springs[0].center", "not supported", 1);
+    expect_warning(V1("\"springs\":[{" JOINTS_ABCD ",\"center\":99}]"), "springs[0].center",
+                   "node 99 out of range (8 nodes); simulated in world space", 1);
+    /* VRMC_springBone_extended_collider: what is not understood leaves the collider's own shape */
+#define EXT_COLLIDER(ext) \
+    V1("\"colliders\":[{\"node\":0,\"shape\":{\"sphere\":{\"radius\":0.1}},\"extensions\":{" \
+       "\"VRMC_springBone_extended_collider\":" ext "}}]")
+    expect_warning(EXT_COLLIDER("{\"specVersion\":\"2.0\",\"shape\":{\"plane\":{}}}"),
+                   "colliders[0].extensions.VRMC_springBone_extended_collider.specVersion",
+                   "unknown version \"2.0\"; the collider's own shape is used", 0);
+    expect_warning(EXT_COLLIDER("{\"specVersion\":\"1.0\",\"shape\":{\"cone\":{}}}"),
+                   "colliders[0].extensions.VRMC_springBone_extended_collider.shape",
+                   "no sphere, capsule or plane", 0);
+    expect_warning(EXT_COLLIDER("{\"specVersion\":\"1.0\",\"shape\":{\"plane\":{\"normal\":[0,0,0]}}}"),
+                   "VRMC_springBone_extended_collider.shape.plane.normal", "zero length", 0);
+    expect_error(EXT_COLLIDER("{\"specVersion\":\"1.0\",\"shape\":{\"sphere\":{\"inside\":1}}}"),
+                 "VRMC_springBone_extended_collider.shape.sphere.inside: expected true or false");
     expect_warning(V1("\"colliders\":[{\"node\":-1,\"shape\":{\"sphere\":{}}}],\"colliderGroups\":[{\"colliders\":[0]}],"
                       "\"springs\":[{" JOINTS_ABCD ",\"colliderGroups\":[0]}]"),
                    "colliders[0].node", "collider skipped", 1);
@@ -1078,7 +1110,8 @@ static void test_read_malformed(void) {
                    1);
     expect_warning(V0("\"boneGroups\":[{\"bones\":[5]}]"), "boneGroups[0].bones[0]", "matrix transform", 0);
     expect_warning(V0("\"boneGroups\":[{\"bones\":[7]}]"), "boneGroups[0].bones[0]", "no direction", 0);
-    expect_warning(V0("\"boneGroups\":[{\"bones\":[1],\"center\":0}]"), "boneGroups[0].center", "not supported", 1);
+    expect_warning(V0("\"boneGroups\":[{\"bones\":[1],\"center\":42}]"), "boneGroups[0].center",
+                   "out of range", 1);
     expect_warning(V0("\"boneGroups\":[{\"bones\":[1],\"dragForce\":-1}]"), "boneGroups[0].dragForce", "clamped", 1);
     expect_warning(V0("\"boneGroups\":[{\"bones\":[1],\"colliderGroups\":[0]}],\"colliderGroups\":[{\"node\":40}]"),
                    "colliderGroups[0].node", "out of range", 1);
@@ -1141,6 +1174,76 @@ static void test_read_never_crashes(void) {
                     "\"radius\":0.05}]}]"));
 }
 
+/* center and VRMC_springBone_extended_collider read into the set; the
+   collision option: RESOLVE differs from VRM's push on a deep contact,
+   an unknown mode is refused. */
+static void test_read_center_and_extended(void) {
+    static const char ext[] =
+        "\"extensions\":{\"VRMC_springBone\":{\"specVersion\":\"1.0\",\"colliders\":["
+        "{\"node\":0,\"shape\":{\"sphere\":{\"radius\":0}},\"extensions\":{\"VRMC_springBone_extended_collider\":"
+        "{\"specVersion\":\"1.0\",\"shape\":{\"plane\":{\"offset\":[0,-0.1,0],\"normal\":[0,2,0]}}}}},"
+        "{\"node\":0,\"shape\":{\"sphere\":{\"radius\":0}},\"extensions\":{\"VRMC_springBone_extended_collider\":"
+        "{\"specVersion\":\"1.0\",\"shape\":{\"sphere\":{\"offset\":[0.1,0,0],\"radius\":0.5,\"inside\":true}}}}},"
+        "{\"node\":0,\"shape\":{\"sphere\":{\"radius\":0}},\"extensions\":{\"VRMC_springBone_extended_collider\":"
+        "{\"specVersion\":\"1.0\",\"shape\":{\"capsule\":{\"tail\":[0.3,0,0],\"radius\":0.4,\"inside\":true},"
+        "\"plane\":{}}}}},"
+        "{\"node\":0,\"shape\":{\"capsule\":{\"radius\":0.05,\"tail\":[0,0,1]}}}],"
+        "\"colliderGroups\":[{\"colliders\":[0,1,2,3]}],"
+        "\"springs\":[{\"center\":0,\"colliderGroups\":[0]," JOINTS_ABCD "}]}}";
+    sw_diag diag = {0};
+    sw_model* model = load_chain(ext, &diag);
+    if (!model) {
+        SW_CHECK(model != NULL);
+        return;
+    }
+    sw_spring_set* set = NULL;
+    SW_CHECK_EQ_INT(sw_spring_read(model, &set, &diag), SW_OK);
+    if (set && set->collider_count == 4 && set->chain_count == 1) {
+        SW_CHECK_EQ_INT(set->warning_count, 0);
+        SW_CHECK(set->chains[0].has_center && set->chains[0].center == N_BASE);
+        const sw_spring_collider* c = set->colliders;
+        SW_CHECK(c[0].shape == SW_SPRING_PLANE && c[0].normal.y == 2.0f && c[0].offset.y == -0.1f && !c[0].inside);
+        SW_CHECK(c[1].shape == SW_SPRING_SPHERE && c[1].inside && c[1].radius == 0.5f && c[1].offset.x == 0.1f);
+        SW_CHECK(c[2].shape == SW_SPRING_CAPSULE && c[2].inside && c[2].tail.x == 0.3f); /* capsule before plane */
+        if (c[2].shape != SW_SPRING_CAPSULE || !c[2].inside || c[2].tail.x != 0.3f)
+            fprintf(stderr, "  collider 2: shape %d inside %d tail %g radius %g\n", (int)c[2].shape, c[2].inside,
+                    (double)c[2].tail.x, (double)c[2].radius);
+        SW_CHECK(c[3].shape == SW_SPRING_CAPSULE && !c[3].inside && c[3].tail.z == 1.0f);
+        simulate_briefly(model, set);
+    } else {
+        SW_CHECK(false);
+    }
+    sw_spring_set_free(set);
+
+    /* A ball the tip falls deep into: VRM's push leaves it inside after
+       the length constraint, sinew's resolution does not. */
+    test_set t;
+    chain_set(&t, 0.0f, 0.2f, 3.0f);
+    add_collider(&t, N_BASE, SW_SPRING_SPHERE, sw_vec3_make(0.25f, -0.12f, 0.0f), sw_vec3_make(0, 0, 0), 0.1f);
+    sim vrm, resolve;
+    const sw_spring_options resolve_options = {.collision = SW_SPRING_COLLISION_RESOLVE};
+    if (sim_open(&vrm, model, &t.set, NULL) && sim_open(&resolve, model, &t.set, &resolve_options)) {
+        double apart = 0.0;
+        for (int f = 0; f < 60; f++) {
+            sim_frame(&vrm, BASE, 1.0f / 60.0f);
+            sim_frame(&resolve, BASE, 1.0f / 60.0f);
+            apart = fmax(apart, dist3(world_pos(&vrm, N_D), world_pos(&resolve, N_D)));
+        }
+        SW_CHECK(apart > 1e-3);
+        sw_spring_options bad = {.collision = (sw_spring_collision)7};
+        sw_spring_state state;
+        sw_spring_sizes sizes;
+        SW_CHECK_EQ_INT(sw_spring_sizes_of(model, &t.set, &sizes, &diag), SW_OK);
+        SW_CHECK_EQ_INT(sw_spring_init(&state, &sizes, vrm.state_memory, model, &t.set, &bad, &diag),
+                        SW_ERR_INVALID_ARGUMENT);
+    } else {
+        SW_CHECK(false);
+    }
+    sim_close(&vrm);
+    sim_close(&resolve);
+    sw_model_free(model);
+}
+
 int main(void) {
     SW_RUN(test_rest_without_gravity);
     SW_RUN(test_gravity_hangs);
@@ -1155,6 +1258,7 @@ int main(void) {
     SW_RUN(test_read_vrm0_file);
     SW_RUN(test_read_vrm0_tree);
     SW_RUN(test_read_none);
+    SW_RUN(test_read_center_and_extended);
     SW_RUN(test_read_malformed);
     SW_RUN(test_read_never_crashes);
     return sw_test_finish();
