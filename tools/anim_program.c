@@ -313,6 +313,14 @@ static bool choose_root(const sw_model* m, long clip, uint32_t* out) {
     return best != UINT32_MAX;
 }
 
+/* A reader's warning line without its leading "MODEL: ": the command names the file itself. */
+static const char* without_model_path(const sw_model* m, const char* line) {
+    const size_t path_len = m->path ? strlen(m->path) : 0;
+    if (path_len && strncmp(line, m->path, path_len) == 0 && strncmp(line + path_len, ": ", 2) == 0)
+        return line + path_len + 2;
+    return line;
+}
+
 static int init_springs(anim_program* p, tool_error* err) {
     sw_diag diag;
     const sw_model* m = p->model;
@@ -330,10 +338,7 @@ static int init_springs(anim_program* p, tool_error* err) {
     /* What the reader read around (an unknown extended collider, a center out of range, ...): one line. */
     if (p->spring_set && p->spring_set->warning_count) {
         const size_t more = p->spring_set->warning_count - 1;
-        const char* first = p->spring_set->warnings[0];
-        const size_t path_len = m->path ? strlen(m->path) : 0; /* the command names the file itself */
-        if (path_len && strncmp(first, m->path, path_len) == 0 && strncmp(first + path_len, ": ", 2) == 0)
-            first += path_len + 2;
+        const char* first = without_model_path(m, p->spring_set->warnings[0]);
         if (more)
             tool_error_set(&p->warning, "spring bones: %s (and %zu more warning%s)", first, more, more == 1 ? "" : "s");
         else
@@ -371,16 +376,18 @@ static int init_constraints(anim_program* p, tool_error* err) {
     sw_diag diag;
     const sw_model* m = p->model;
     if (sw_constraint_read(m, &p->constraint_set, &diag) != SW_OK) {
-        if (!p->has_warning) tool_error_set(&p->warning, "node constraints not applied: %s", diag.message);
+        if (!p->has_warning)
+            tool_error_set(&p->warning, "node constraints not applied: %s", without_model_path(m, diag.message));
         p->has_warning = true;
         return TOOL_EXIT_OK;
     }
     const sw_constraint_set* set = p->constraint_set;
     if (!set) return TOOL_EXIT_OK;
     if (set->warning_count && !p->has_warning) {
-        tool_error_set(&p->warning, "%s", set->warnings[0]);
+        const char* first = without_model_path(m, set->warnings[0]);
+        tool_error_set(&p->warning, "%s", first);
         if (set->warning_count > 1)
-            tool_error_set(&p->warning, "%.900s (and %zu more warnings on node constraints)", set->warnings[0],
+            tool_error_set(&p->warning, "%.900s (and %zu more warnings on node constraints)", first,
                            set->warning_count - 1);
         p->has_warning = true;
     }
