@@ -16,7 +16,8 @@
        anim_options_free(&o);
 
    Per time, in this order: the base pose (the --anim clip, or --blend /
-   --crossfade) → --layer → --additive → --in-place → spring bones → --ik
+   --crossfade) → --layer → --additive → --in-place → VRM gaze and
+   expressions (avatar_program.h) → spring bones → --ik
    → --look-at → world and skin matrices (sw_pose_update).
 
    The program keeps state only for spring bones (the simulation advances
@@ -27,6 +28,7 @@
 
 #include "tool_common.h"
 #include "anim_file.h"
+#include "avatar_program.h"
 
 #include "sinew/playback.h"
 #include "sinew/spring.h"
@@ -73,6 +75,7 @@ typedef struct anim_options {
     size_t look_count;       anim_ik_item* looks;        /* --look-at, repeatable (no pole) */
     anim_springs springs;                                /* --springs on|off */
     anim_file_options file;                              /* --anim-file, --bone-map, --retarget (anim_file.h) */
+    avatar_options avatar;                               /* --expression, --gaze, --first-person (avatar_program.h) */
 } anim_options;
 
 /* If `arg` is one of the options above, takes it (and its value) and
@@ -115,7 +118,8 @@ void anim_options_free(anim_options* o);
     "  --look-at JOINT:X,Y,Z\n" \
     "                  turn JOINT so that its local +Z points at the world\n" \
     "                  point; repeatable\n" \
-    ANIM_FILE_OPTIONS_HELP
+    ANIM_FILE_OPTIONS_HELP \
+    AVATAR_OPTIONS_HELP
 
 /* How the command maps its time to clip time. */
 typedef struct anim_program_config {
@@ -156,6 +160,7 @@ typedef struct anim_program {
     bool springs_on;
     bool spring_fresh;              /* next evaluation resets the simulation */
     float spring_last_time;
+    avatar_program avatar;          /* VRM expressions, gaze, first person: applied before spring bones */
     bool has_warning;               /* `warning` holds a line for the command to print */
     tool_error warning;
     /* scratch poses: one per source, plus 3 (a layer, an additive and its reference) */
