@@ -7,7 +7,7 @@ tests/vrm/test_vrm_look_at.c and tests/tools/test_avatar.sh:
                      facing -Z (every node and vertex turned 180 degrees
                      about Y; sinew turns it back at load), bind weights
                      0..100, _MainTex_ST and _Color material values,
-                     firstPersonBoneOffset z negated (Unity's vector),
+                     firstPersonBoneOffset as Unity's vector (z negated),
                      BlendShape look-at.
   look_vrm1_bone.gltf, look_vrm1_expression.gltf, look_vrm0_bone.vrm,
   look_vrm0_expression.vrm
@@ -308,8 +308,9 @@ def vrm0(look_type, with_meshes):
     off = look["offsetFromHeadBone"]
     first_person = {
         "firstPersonBone": HEAD,
-        # Unity's left-handed vector: z negated (readers negate it back)
-        "firstPersonBoneOffset": {"x": off[0], "y": off[1], "z": -off[2]},
+        # the offset turned with the avatar (-x, y, -z), then as Unity's
+        # left-handed vector (z negated; readers negate it back)
+        "firstPersonBoneOffset": {"x": -off[0], "y": off[1], "z": off[2]},
         "lookAtTypeName": "Bone" if look_type == "bone" else "BlendShape",
         "lookAtHorizontalInner": degree_map(look["rangeMapHorizontalInner"]),
         "lookAtHorizontalOuter": degree_map(look["rangeMapHorizontalOuter"]),
