@@ -31,9 +31,10 @@ look-at's rest frames matter:
       Face   mesh 0: a 1 x 1 quad facing +Z at z = 0.1, y 1..2, UV u 0..0.5
              over a texture whose left half is red and right half blue;
              morph targets "mouth" (+0.05 z) and "blink" (-0.01 y)
-      Body   mesh 1: a small quad behind the face, material BodyMat
-      Hair   mesh 2: thirdPersonOnly
-      Arms   mesh 3: firstPersonOnly
+      Body   mesh 1: a 0.2 quad left of the face (x -0.8..-0.6, y 1..1.2),
+             material BodyMat
+      Hair   mesh 2: thirdPersonOnly, right of the face, top (y 1.8..2)
+      Arms   mesh 3: firstPersonOnly, right of the face, bottom (y 1..1.2)
 
 Expressions (1.0 names; 0.x presets joy, angry, blink, a, lookup, ...):
   happy  isBinary, texture transform on FaceMat: offset (0.5, 0) (the
@@ -217,9 +218,9 @@ def geometry(vrm0):
         {"name": "Face", "primitives": [dict(quad(buf, -0.5, 0.5, 1.0, 2.0, 0.1, vrm0, uv=(0.0, 0.5),
                                                  morphs=([0, 0, 0.05], [0, -0.01, 0])), material=0)],
          "extras": {"targetNames": ["mouth", "blink"]}},
-        {"name": "Body", "primitives": [dict(quad(buf, -0.45, -0.3, 1.05, 1.2, -0.3, vrm0), material=1)]},
-        {"name": "Hair", "primitives": [dict(quad(buf, 0.3, 0.45, 1.8, 1.95, -0.3, vrm0), material=2)]},
-        {"name": "Arms", "primitives": [dict(quad(buf, 0.3, 0.45, 1.05, 1.2, -0.3, vrm0), material=2)]},
+        {"name": "Body", "primitives": [dict(quad(buf, -0.8, -0.6, 1.0, 1.2, 0.1, vrm0), material=1)]},
+        {"name": "Hair", "primitives": [dict(quad(buf, 0.6, 0.8, 1.8, 2.0, 0.1, vrm0), material=2)]},
+        {"name": "Arms", "primitives": [dict(quad(buf, 0.6, 0.8, 1.0, 1.2, 0.1, vrm0), material=2)]},
     ]
     materials = [
         {"name": "FaceMat", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "metallicFactor": 0.0},
