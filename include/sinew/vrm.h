@@ -120,6 +120,9 @@ typedef struct sw_vrm_meta {
     bool allow_political_or_religious_usage;
     bool allow_antisocial_or_hate_usage;
     const char* credit_notation;     /* required | unnecessary */
+    /* 1.0 allowRedistribution; 0.x has no such field and states it by
+       licenseName: true for CC0 and the CC_BY* licences, false for
+       Redistribution_Prohibited, Other or none (license_name tells which) */
     bool allow_redistribution;
     const char* modification;        /* prohibited | allowModification | allowModificationRedistribution */
     const char* other_license_url;   /* 1.0 and 0.x */

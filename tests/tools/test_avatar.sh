@@ -55,4 +55,15 @@ check "--first-person hides the thirdPersonOnly mesh (node 22) instead" \
     json_is 'd["avatar"]["hidden_node_indices"] == [22]'
 check "... and names the 'auto' annotation it draws whole" err_has "annotated 'auto' drawn whole"
 
+# info: the meta as the file states it; 0.x redistribution follows licenseName
+sinew info "$V0"
+check "info on the 0.x avatar: licenseName CC_BY allows redistribution" \
+    out_has "licence: CC_BY (redistribution allowed), users Everyone, violent Disallow, sexual Disallow, commercial Allow"
+sinew info --json "$V0"
+check "... --json: allow_redistribution true, the 1.0-only fields null, the 0.x ones as written" \
+    json_is 'd["vrm"]["allow_redistribution"] is True and d["vrm"]["avatar_permission"] is None and d["vrm"]["allow_excessively_violent_usage"] is None and d["vrm"]["violent_usage"] == "Disallow" and d["vrm"]["other_permission_url"] == ""'
+sinew info --json "$V1"
+check "... 1.0: its own fields, the 0.x ones null" \
+    json_is 'd["vrm"]["allow_redistribution"] is True and d["vrm"]["avatar_permission"] == "everyone" and d["vrm"]["license_name"] is None and d["vrm"]["authors"] == ["sinew", "tests"]'
+
 finish
