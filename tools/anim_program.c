@@ -286,7 +286,7 @@ static bool alloc_array(void* out, size_t count, size_t size, tool_error* err) {
 }
 
 bool anim_program_active(const anim_program* p) {
-    return anim_options_any(p->options) || p->springs_on;
+    return anim_options_any(p->options) || p->springs_on || p->avatar.drives_pose;
 }
 
 long anim_program_primary_clip(const anim_program* p) {

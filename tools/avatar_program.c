@@ -139,10 +139,13 @@ static bool init_hidden(avatar_program* a, tool_error* err) {
     for (size_t i = 0; i < vrm->mesh_annotation_count; ++i) {
         sw_vrm_first_person t = vrm->mesh_annotations[i].type;
         autos += t == SW_VRM_FIRST_PERSON_AUTO;
-        hidden += a->options->first_person ? t == SW_VRM_FIRST_PERSON_THIRD_PERSON_ONLY
-                                           : t == SW_VRM_FIRST_PERSON_FIRST_PERSON_ONLY;
+        hidden += a->first_person ? t == SW_VRM_FIRST_PERSON_THIRD_PERSON_ONLY
+                                  : t == SW_VRM_FIRST_PERSON_FIRST_PERSON_ONLY;
     }
-    if (a->options->first_person && autos) {
+    free(a->hidden);
+    a->hidden = NULL;
+    if (a->first_person && autos && !a->auto_warned) {
+        a->auto_warned = true;
         char line[256];
         snprintf(line, sizeof line,
                  "--first-person: %zu mesh%s annotated 'auto' drawn whole (VRM first-person auto: removing the "
@@ -154,8 +157,8 @@ static bool init_hidden(avatar_program* a, tool_error* err) {
         return tool_error_set(err, "out of memory");
     for (size_t i = 0; i < vrm->mesh_annotation_count; ++i) {
         const sw_vrm_mesh_annotation* m = &vrm->mesh_annotations[i];
-        bool hide = a->options->first_person ? m->type == SW_VRM_FIRST_PERSON_THIRD_PERSON_ONLY
-                                             : m->type == SW_VRM_FIRST_PERSON_FIRST_PERSON_ONLY;
+        bool hide = a->first_person ? m->type == SW_VRM_FIRST_PERSON_THIRD_PERSON_ONLY
+                                    : m->type == SW_VRM_FIRST_PERSON_FIRST_PERSON_ONLY;
         if (hide && m->node < a->model->node_count) a->hidden[m->node] = 1;
     }
     return true;
@@ -168,6 +171,8 @@ static void* zeroed(size_t count, size_t size) {
 int avatar_program_init(avatar_program* a, const sw_model* model, const avatar_options* o, tool_error* err) {
     memset(a, 0, sizeof *a);
     a->model = model, a->options = o;
+    a->has_gaze = o->has_gaze, a->first_person = o->first_person;
+    memcpy(a->gaze, o->gaze, sizeof a->gaze);
     bool wanted = avatar_options_any(o) || o->first_person;
     sw_diag diag;
     if (sw_vrm_read(model, &a->vrm, &diag) != SW_OK) {
@@ -242,9 +247,9 @@ bool avatar_program_apply(avatar_program* a, sw_pose* pose, tool_error* err) {
     if (!vrm || !a->drives_pose) return true;
     const sw_model* m = a->model;
     memcpy(a->weights, a->input, vrm->expression_count * sizeof(float));
-    if (a->options->has_gaze) {
+    if (a->has_gaze) {
         sw_pose_update_world(m, pose);
-        a->gazed = sw_vrm_look_at_angles(vrm, m, pose, a->options->gaze, &a->yaw, &a->pitch);
+        a->gazed = sw_vrm_look_at_angles(vrm, m, pose, a->gaze, &a->yaw, &a->pitch);
         if (vrm->look_at.type == SW_VRM_LOOK_AT_BONE) sw_vrm_look_at_apply_bones(vrm, m, a->yaw, a->pitch, pose->local);
         else sw_vrm_look_at_apply_expressions(vrm, a->yaw, a->pitch, a->weights);
     }
@@ -330,6 +335,31 @@ void avatar_program_render(avatar_program* a, const sw_material_set* materials, 
     }
     out->material_override_count = a->override_count;
     out->material_overrides = a->overrides;
+}
+
+/* ---- interactive changes (sinew view) ---------------------------------------- */
+
+void avatar_program_set_weight(avatar_program* a, size_t expression, float weight) {
+    if (!a->vrm || expression >= a->vrm->expression_count) return;
+    a->input[expression] = weight;
+    a->drives_pose = a->drives_morphs = true;
+}
+
+void avatar_program_set_gaze(avatar_program* a, const float* target) {
+    if (!a->vrm) return;
+    a->has_gaze = target != NULL;
+    if (target) {
+        memcpy(a->gaze, target, sizeof a->gaze);
+        a->drives_pose = true;
+        if (a->vrm->look_at.type == SW_VRM_LOOK_AT_EXPRESSION) a->drives_morphs = true;
+    }
+}
+
+bool avatar_program_set_first_person(avatar_program* a, bool first_person) {
+    a->first_person = first_person;
+    if (!a->vrm) return true;
+    tool_error err;
+    return init_hidden(a, &err);
 }
 
 /* ---- export -------------------------------------------------------------- */

@@ -76,6 +76,10 @@ typedef struct avatar_program {
     float* morph;                      /* morph_slot_count */
     sw_vrm_color_value* colors;        /* color_slot_count */
     sw_vrm_texture_value* textures;    /* texture_slot_count */
+    bool has_gaze;                     /* the gaze (from --gaze, or set) */
+    float gaze[3];
+    bool first_person;                 /* the first-person view (--first-person, or set) */
+    bool auto_warned;
     bool gazed;
     float yaw, pitch;                  /* degrees, the last apply's */
     uint8_t* hidden;                   /* node_count flags, NULL when nothing is hidden */
@@ -106,6 +110,12 @@ bool avatar_program_apply(avatar_program* a, sw_pose* pose, tool_error* err);
    `materials`; NULL: the model's factors and MToon defaults), the hidden
    nodes. Pointers stay valid until the next call or free. */
 void avatar_program_render(avatar_program* a, const sw_material_set* materials, sw_render_frame_avatar* out);
+
+/* The viewer's keys: an expression's weight, the gaze point (NULL: none),
+   the view (false when out of memory). They hold until changed. */
+void avatar_program_set_weight(avatar_program* a, size_t expression, float weight);
+void avatar_program_set_gaze(avatar_program* a, const float* target);
+bool avatar_program_set_first_person(avatar_program* a, bool first_person);
 
 /* Export: keeps the last apply's final expression weights as time `index`. */
 bool avatar_program_keep(avatar_program* a, size_t index);

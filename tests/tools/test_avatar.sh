@@ -23,6 +23,10 @@ sinew export --help
 check "export --help documents --expression" out_has "^  --expression NAME"
 check "... --gaze and --first-person" sh -c "grep -q -e '--gaze X,Y,Z' '$WORK/out' && grep -q -e '--first-person' '$WORK/out'"
 
+sinew view --help
+check "view --help lists the avatar keys and options" \
+    sh -c "grep -q 'VRM: next expression' '$WORK/out' && grep -q -e '--expression NAME' '$WORK/out'"
+
 for f in "$V1" "$V0"; do
     sinew export "$f" --expression happy:0.6 --expression angry:0.5
     check "export $(basename "$f") --expression happy:0.6: happy is binary (1)" \
