@@ -21,7 +21,8 @@
    transform with V flipped to glTF's origin), firstPersonBoneOffset's z
    negated (Unity's left-handed vector, as the spring reader does for
    collider offsets), degree maps' xRange / yRange → inputMaxValue /
-   outputScale (the curve is not used). Its meta keeps its own fields.
+   outputScale (the curve is not used). Its meta keeps its own fields;
+   allow_redistribution follows from licenseName (CC0 and CC_BY*: true).
    VRM 0.x models face −Z; the glTF importer turns them to face +Z at load
    (sw_gltf_options.vrm0_keep_facing, gltf.h), so nothing here rotates.
 
