@@ -291,10 +291,13 @@ static void base_color_of(const sw_model* m, const sw_material_set* set, uint32_
     }
 }
 
-/* The override of `material`, made on first use (at most one per material). */
+/* The override of `material`, made on first use (at most one per
+   material; found through a per-material index, so a frame's work is
+   linear in the slots). */
 static sw_render_material_override* override_for(avatar_program* a, uint32_t material) {
-    for (size_t i = 0; i < a->override_count; ++i)
-        if (a->overrides[i].material == material) return &a->overrides[i];
+    int32_t at = a->override_index[material];
+    if (at >= 0) return &a->overrides[at];
+    a->override_index[material] = (int32_t)a->override_count;
     sw_render_material_override* o = &a->overrides[a->override_count++];
     *o = (sw_render_material_override){.material = material, .uv_scale = {1.0f, 1.0f}};
     return o;
@@ -304,12 +307,20 @@ void avatar_program_render(avatar_program* a, const sw_material_set* materials, 
     *out = (sw_render_frame_avatar){.hidden_nodes = a->hidden};
     const sw_vrm* vrm = a->vrm;
     if (!vrm || !a->drives_morphs) return;
-    size_t slots = vrm->color_slot_count + vrm->texture_slot_count;
-    if (!a->overrides && slots && !(a->overrides = calloc(slots, sizeof *a->overrides))) return;
-    a->override_count = 0;
     const sw_model* m = a->model;
-    /* Slots are few (one per bound material and type): the linear search
-       in override_for is over at most `slots` entries. */
+    size_t slots = vrm->color_slot_count + vrm->texture_slot_count;
+    if (!slots) return;
+    if (!a->overrides) {
+        a->overrides = calloc(slots, sizeof *a->overrides);
+        a->override_index = malloc((m->material_count ? m->material_count : 1) * sizeof *a->override_index);
+        if (!a->overrides || !a->override_index) {
+            free(a->overrides), free(a->override_index);
+            a->overrides = NULL, a->override_index = NULL;
+            return; /* out of memory: the materials as prepared */
+        }
+    }
+    for (size_t i = 0; i < m->material_count; ++i) a->override_index[i] = -1;
+    a->override_count = 0;
     for (size_t s = 0; s < vrm->color_slot_count; ++s) {
         const sw_vrm_color_slot* slot = &vrm->color_slots[s];
         if (slot->material >= m->material_count) continue;
@@ -367,11 +378,15 @@ bool avatar_program_set_first_person(avatar_program* a, bool first_person) {
 bool avatar_program_keep(avatar_program* a, size_t index) {
     if (!a->vrm || !a->drives_pose) return true;
     size_t n = a->vrm->expression_count;
-    if (index >= a->kept_count) {
-        float* grown = realloc(a->kept, (index + 1) * (n ? n : 1) * sizeof(float));
+    if (index >= a->kept_capacity) { /* doubling: linear in the times */
+        size_t capacity = index + 1 > 2 * a->kept_capacity ? index + 1 : 2 * a->kept_capacity;
+        float* grown = realloc(a->kept, capacity * (n ? n : 1) * sizeof(float));
         if (!grown) return false;
         a->kept = grown;
-        memset(grown + a->kept_count * n, 0, (index + 1 - a->kept_count) * n * sizeof(float));
+        a->kept_capacity = capacity;
+    }
+    if (index >= a->kept_count) {
+        memset(a->kept + a->kept_count * n, 0, (index + 1 - a->kept_count) * n * sizeof(float));
         a->kept_count = index + 1;
     }
     memcpy(a->kept + index * n, a->final_weights, n * sizeof(float));
@@ -433,6 +448,6 @@ void avatar_program_write_json(const avatar_program* a, const sw_pose* poses, si
 void avatar_program_free(avatar_program* a) {
     sw_vrm_free(a->vrm);
     free(a->input), free(a->weights), free(a->final_weights), free(a->morph), free(a->colors), free(a->textures);
-    free(a->hidden), free(a->overrides), free(a->kept);
+    free(a->hidden), free(a->overrides), free(a->override_index), free(a->kept);
     memset(a, 0, sizeof *a);
 }

@@ -85,7 +85,8 @@ typedef struct avatar_program {
     uint8_t* hidden;                   /* node_count flags, NULL when nothing is hidden */
     size_t override_count;
     sw_render_material_override* overrides;
-    size_t kept_count;                 /* export: final weights kept per time */
+    int32_t* override_index;           /* material_count: its override, -1 none */
+    size_t kept_count, kept_capacity;  /* export: final weights kept per time */
     float* kept;
     size_t warning_count;
     tool_error warnings[4];            /* lines for the command to print (naming the model) */
