@@ -11,7 +11,9 @@
             (0, 0, 0) → (0, 1, 0), at w = 0.5: (0.6, 0.2, 0.3, 1), (0, 0.5, 0)
      morph targets an expression binds take the expressions' sum (three-vrm
      sets them to 0 first): an animation's 0.7 there becomes the sum.
-   The pixels of the same cases are checked by tests/tools/test_avatar.sh. */
+   and, for eight combinations on both files, against what three-vrm 3.5.5
+   makes of them (test_against_three_vrm). The pixels are checked by
+   tests/tools/test_avatar_render.sh. */
 #include <math.h>
 #include <string.h>
 
@@ -268,6 +270,77 @@ static void test_not_a_vrm(void) {
     stop(&r);
 }
 
+/* ---- against three-vrm ------------------------------------------------------
+   The same cases applied by three-vrm 3.5.5's expression manager over morph
+   weights an animation left at 0.7 (tests/reference/vrm_expressions.mjs,
+   three.js 0.180; regenerate with
+       NODE_PATH=.../node_modules node tests/reference/vrm_expressions.mjs
+   after changing the generator). Per row: file (0: 1.0, 1: 0.x), case,
+   then Face's morph weights (mouth, blink), FaceMat's UV offset and scale,
+   BodyMat's colour (RGBA) and emissive (RGB). */
+typedef struct expression_case {
+    int count;
+    const char* args[3];
+} expression_case;
+
+static const expression_case cases[] = {
+    {1, {"happy:0.6"}},         {1, {"happy:0.4"}},
+    {1, {"angry:0.5"}},         {2, {"happy:1", "aa:1"}},
+    {2, {"blink:1", "angry:0.25"}}, {2, {"blink:1", "wink:0.5"}},
+    {2, {"aa:0.3", "lookUp:0.8"}}, {3, {"angry:1", "happy:0.7", "blink:0.2"}},
+};
+
+typedef struct three_vrm_row {
+    int file, which;
+    float out[13];
+} three_vrm_row;
+
+static const three_vrm_row three_vrm_rows[] = {
+    {0, 0, {1.0000000f, 0.0000000f, 0.5000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {0, 1, {0.0000000f, 0.0000000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {0, 2, {0.0000000f, 0.0000000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.6000000f, 0.2000000f, 0.3000000f, 1.0000000f, 0.0000000f, 0.5000000f, 0.0000000f}},
+    {0, 3, {1.0000000f, 0.0000000f, 0.5000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {0, 4, {0.0000000f, 0.7500000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.4000000f, 0.3000000f, 0.4500000f, 1.0000000f, 0.0000000f, 0.2500000f, 0.0000000f}},
+    {0, 5, {0.0000000f, 0.1500000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {0, 6, {0.1500000f, 0.2000000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {0, 7, {1.0000000f, 0.0000000f, 0.5000000f, 0.0000000f, 1.0000000f, 1.0000000f, 1.0000000f, 0.0000000f, 0.0000000f, 1.0000000f, 0.0000000f, 1.0000000f, 0.0000000f}},
+    {1, 0, {1.0000000f, 0.0000000f, 0.5000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {1, 1, {0.0000000f, 0.0000000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {1, 2, {0.0000000f, 0.0000000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.6000000f, 0.2000000f, 0.3000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {1, 3, {1.5000000f, 0.0000000f, 0.5000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {1, 4, {0.0000000f, 1.0000000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.4000000f, 0.3000000f, 0.4500000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {1, 5, {0.0000000f, 1.1500000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {1, 6, {0.1500000f, 0.2000000f, 0.0000000f, 0.0000000f, 1.0000000f, 1.0000000f, 0.2000000f, 0.4000000f, 0.6000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+    {1, 7, {1.0000000f, 0.2000000f, 0.5000000f, 0.0000000f, 1.0000000f, 1.0000000f, 1.0000000f, 0.0000000f, 0.0000000f, 1.0000000f, 0.0000000f, 0.0000000f, 0.0000000f}},
+};
+
+static void test_against_three_vrm(void) {
+    const char* files[2] = {"avatar_vrm1.gltf", "avatar_vrm0.vrm"};
+    for (size_t i = 0; i < sizeof three_vrm_rows / sizeof three_vrm_rows[0]; i++) {
+        const three_vrm_row* e = &three_vrm_rows[i];
+        const expression_case* c = &cases[e->which];
+        const char* argv[6];
+        for (int k = 0; k < c->count; k++) argv[2 * k] = "--expression", argv[2 * k + 1] = c->args[k];
+        run r;
+        SW_CHECK(start(&r, files[e->file], 2 * c->count, argv, 0.7f));
+        float got[13] = {0, 0, 0, 0, 1, 1, 0.2f, 0.4f, 0.6f, 1, 0, 0, 0};
+        face_weights(&r, got);
+        const sw_render_material_override* face = override_of(&r, "FaceMat");
+        const sw_render_material_override* body = override_of(&r, "BodyMat");
+        if (face && (face->fields & SW_RENDER_OVERRIDE_UV_TRANSFORM))
+            memcpy(&got[2], face->uv_offset, 2 * sizeof(float)), memcpy(&got[4], face->uv_scale, 2 * sizeof(float));
+        if (body && (body->fields & SW_RENDER_OVERRIDE_BASE_COLOR)) memcpy(&got[6], body->base_color, 4 * sizeof(float));
+        if (body && (body->fields & SW_RENDER_OVERRIDE_EMISSIVE)) memcpy(&got[10], body->emissive, 3 * sizeof(float));
+        for (int k = 0; k < 13; k++) {
+            if (fabsf(got[k] - e->out[k]) > 1e-5f)
+                fprintf(stderr, "  %s case %d value %d: %g, three-vrm %g\n", files[e->file], e->which, k, got[k],
+                        e->out[k]);
+            SW_CHECK_NEAR(got[k], e->out[k], 1e-5);
+        }
+        stop(&r);
+    }
+}
+
 int main(void) {
     SW_RUN(test_happy_is_binary);
     SW_RUN(test_colour_binds);
@@ -276,5 +349,6 @@ int main(void) {
     SW_RUN(test_first_person);
     SW_RUN(test_gaze);
     SW_RUN(test_not_a_vrm);
+    SW_RUN(test_against_three_vrm);
     return sw_test_finish();
 }
