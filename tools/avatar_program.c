@@ -390,6 +390,29 @@ bool avatar_program_keep(avatar_program* a, size_t index) {
         a->kept_count = index + 1;
     }
     memcpy(a->kept + index * n, a->final_weights, n * sizeof(float));
+    /* the material overrides the renderer would get, over the toon data's colours */
+    const sw_model* m = a->model;
+    size_t slots = a->vrm->color_slot_count + a->vrm->texture_slot_count;
+    if (!slots) return true;
+    if (!a->toon_read) {
+        a->toon_read = true;
+        sw_diag diag;
+        a->toon = calloc(m->material_count ? m->material_count : 1, sizeof *a->toon);
+        if (a->toon && sw_toon_read(m, a->toon, &diag) != SW_OK) memset(a->toon, 0, m->material_count * sizeof *a->toon);
+    }
+    sw_material_set set = {.material_count = a->toon ? m->material_count : 0, .toon = a->toon};
+    sw_render_frame_avatar frame;
+    avatar_program_render(a, a->toon ? &set : NULL, &frame);
+    if (index >= a->kept_override_capacity) {
+        size_t capacity = a->kept_capacity > index ? a->kept_capacity : index + 1;
+        sw_render_material_override* grown = realloc(a->kept_overrides, capacity * slots * sizeof *grown);
+        if (!grown) return false;
+        a->kept_overrides = grown;
+        a->kept_override_capacity = capacity;
+    }
+    a->kept_override_count = frame.material_override_count; /* the same materials at every time */
+    memcpy(a->kept_overrides + index * slots, frame.material_overrides,
+           frame.material_override_count * sizeof *frame.material_overrides);
     return true;
 }
 
@@ -438,6 +461,40 @@ void avatar_program_write_json(const avatar_program* a, const sw_pose* poses, si
         json_end_object(w);
     }
     json_end_array(w);
+    /* material overrides, per material and field, per time (what the renderer gets) */
+    json_key(w, "material_overrides"), json_begin_array(w);
+    size_t slots = vrm->color_slot_count + vrm->texture_slot_count;
+    for (size_t i = 0; a->kept_overrides && i < a->kept_override_count; ++i) {
+        const sw_render_material_override* first = &a->kept_overrides[i];
+        json_newline(w), json_begin_object(w);
+        json_key(w, "material_index"), json_int(w, first->material);
+        static const struct { uint32_t field; const char* key; int count; } fields[] = {
+            {SW_RENDER_OVERRIDE_BASE_COLOR, "base_color_by_time", 4},
+            {SW_RENDER_OVERRIDE_EMISSIVE, "emissive_by_time", 3},
+            {SW_RENDER_OVERRIDE_SHADE_COLOR, "shade_color_by_time", 3},
+            {SW_RENDER_OVERRIDE_MATCAP_COLOR, "matcap_color_by_time", 3},
+            {SW_RENDER_OVERRIDE_RIM_COLOR, "rim_color_by_time", 3},
+            {SW_RENDER_OVERRIDE_OUTLINE_COLOR, "outline_color_by_time", 3},
+            {SW_RENDER_OVERRIDE_UV_TRANSFORM, "uv_scale_by_time", 2},
+            {SW_RENDER_OVERRIDE_UV_TRANSFORM, "uv_offset_by_time", 2},
+        };
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; ++f) {
+            if (!(first->fields & fields[f].field)) continue;
+            json_key(w, fields[f].key), json_begin_array(w);
+            for (size_t t = 0; t < time_count && t < a->kept_count; ++t) {
+                const sw_render_material_override* o = &a->kept_overrides[t * slots + i];
+                const float* v = f == 0 ? o->base_color : f == 1 ? o->emissive : f == 2 ? o->shade_color
+                               : f == 3 ? o->matcap_color : f == 4 ? o->rim_color : f == 5 ? o->outline_color
+                               : f == 6 ? o->uv_scale : o->uv_offset;
+                json_begin_array(w);
+                for (int k = 0; k < fields[f].count; ++k) json_float(w, v[k]);
+                json_end_array(w);
+            }
+            json_end_array(w);
+        }
+        json_end_object(w);
+    }
+    json_end_array(w);
     json_key(w, "hidden_node_indices"), json_begin_array(w);
     for (size_t source = 0; a->hidden && source < m->node_count; ++source)
         if (a->hidden[m->node_from_source[source]]) json_int(w, (long long)source);
@@ -448,6 +505,6 @@ void avatar_program_write_json(const avatar_program* a, const sw_pose* poses, si
 void avatar_program_free(avatar_program* a) {
     sw_vrm_free(a->vrm);
     free(a->input), free(a->weights), free(a->final_weights), free(a->morph), free(a->colors), free(a->textures);
-    free(a->hidden), free(a->overrides), free(a->override_index), free(a->kept);
+    free(a->hidden), free(a->overrides), free(a->override_index), free(a->kept), free(a->kept_overrides), free(a->toon);
     memset(a, 0, sizeof *a);
 }

@@ -88,6 +88,10 @@ typedef struct avatar_program {
     int32_t* override_index;           /* material_count: its override, -1 none */
     size_t kept_count, kept_capacity;  /* export: final weights kept per time */
     float* kept;
+    size_t kept_override_count, kept_override_capacity; /* export: the overrides per time (slots each) */
+    sw_render_material_override* kept_overrides;
+    bool toon_read;                    /* export: the toon data read for the overrides' base colours */
+    sw_toon_material* toon;
     size_t warning_count;
     tool_error warnings[4];            /* lines for the command to print (naming the model) */
 } avatar_program;
@@ -121,7 +125,8 @@ bool avatar_program_set_first_person(avatar_program* a, bool first_person);
 /* Export: keeps the last apply's final expression weights as time `index`. */
 bool avatar_program_keep(avatar_program* a, size_t index);
 /* Export: "avatar": the expressions with their weight at each kept time,
-   every morphed node's weights at each pose, the nodes hidden. */
+   every morphed node's weights at each pose, the material overrides at
+   each kept time, the nodes hidden. */
 void avatar_program_write_json(const avatar_program* a, const sw_pose* poses, size_t time_count, json_writer* w);
 
 void avatar_program_free(avatar_program* a);

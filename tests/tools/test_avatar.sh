@@ -36,6 +36,8 @@ for f in "$V1" "$V0"; do
     check "... the face's mouth morph weight is happy's bind (1), blink 0" \
         json_is '[m["weights_by_time"] for m in d["avatar"]["morph_weights"]] == [[[1, 0]]]'
     check "... the firstPersonOnly mesh (node 23) is hidden" json_is 'd["avatar"]["hidden_node_indices"] == [23]'
+    check "... BodyMat's colour half way to red, FaceMat's UV offset (0.5, 0)" \
+        json_is '{o["material_index"]: o for o in d["avatar"]["material_overrides"]}[1]["base_color_by_time"] == [[0.600000024, 0.200000003, 0.300000012, 1]] and {o["material_index"]: o for o in d["avatar"]["material_overrides"]}[0]["uv_offset_by_time"] == [[0.5, 0]]'
     sinew export "$f" --expression happy:0.4
     check "... happy:0.4 is 0" json_is 'd["avatar"]["expressions"] == []'
 done
