@@ -117,6 +117,15 @@ static bool unknown_expression(const avatar_program* a, const char* name, tool_e
     }
     char more[48] = "";
     if (shown < vrm->expression_count) snprintf(more, sizeof more, " and %zu more", vrm->expression_count - shown);
+    /* VRM 0.x preset names, read under 1.0's (vrm.md) */
+    static const char* const vrm0_names[][2] = {
+        {"joy", "happy"},  {"sorrow", "sad"},  {"fun", "relaxed"},   {"a", "aa"},
+        {"i", "ih"},       {"u", "ou"},        {"e", "ee"},          {"o", "oh"},
+        {"blink_l", "blinkLeft"}, {"blink_r", "blinkRight"}, {"lookup", "lookUp"}, {"lookdown", "lookDown"},
+        {"lookleft", "lookLeft"}, {"lookright", "lookRight"}};
+    for (size_t i = 0; i < sizeof vrm0_names / sizeof vrm0_names[0]; ++i)
+        if (name_distance(name, vrm0_names[i][0]) == 0 && sw_vrm_find_expression(vrm, vrm0_names[i][1]) >= 0)
+            near = vrm0_names[i][1], best = 0;
     char hint[96] = "";
     if (near && best <= limit) snprintf(hint, sizeof hint, " (did you mean '%.60s'?)", near);
     if (!vrm->expression_count)

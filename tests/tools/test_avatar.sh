@@ -43,8 +43,8 @@ for f in "$V1" "$V0"; do
 done
 sinew export "$V1" --expression joy:1
 check "an unknown expression is a usage error" status_is 2
-check "... listing the expressions and a near name" \
-    err_has_text "'joy' is not an expression of $V1; it has: lookUp, lookDown, lookLeft, lookRight, happy, angry, blink, aa, wink"
+check "... listing the expressions, and 1.0's name for a 0.x preset name" \
+    err_has_text "'joy' is not an expression of $V1 (did you mean 'happy'?); it has: lookUp, lookDown, lookLeft, lookRight, happy, angry, blink, aa, wink"
 sinew export "$V1" --expression hapy:1
 check "... with 'did you mean' when one is close" err_has_text "(did you mean 'happy'?)"
 sinew export "$V1" --expression happy:1.5
