@@ -342,6 +342,8 @@ static bool scene_load(view_scene* sc, const char* path, const sw_gltf_options* 
         return false;
     }
     if (sc->prog.has_warning) fprintf(stderr, "sinew view: warning: %s: %s\n", sc->model->path, sc->prog.warning.message);
+    for (size_t i = 0; i < sc->prog.avatar.warning_count; i++)
+        fprintf(stderr, "sinew view: warning: %s: %s\n", sc->model->path, sc->prog.avatar.warnings[i].message);
     /* Without --anim, a blend or crossfade's clip sets the time range. */
     if (!anim && path && anim_program_primary_clip(&sc->prog) >= 0) sc->clip = anim_program_primary_clip(&sc->prog);
     if (!(sc->pose_memory = tool_pose_alloc(sc->model, &sc->pose))) {
