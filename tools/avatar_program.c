@@ -139,36 +139,100 @@ static void warn(avatar_program* a, const char* text) {
         tool_error_set(&a->warnings[a->warning_count++], "%s", text);
 }
 
-/* The hidden flags of the view (three-vrm's layers: a third-person camera
-   does not see firstPersonOnly meshes, a first-person one does not see
-   thirdPersonOnly meshes). */
+/* A vertex weighted (> 0) to a joint below the head. */
+static bool vertex_on_head(const sw_model_primitive* prim, const sw_model_skin* skin, size_t v,
+                           const uint8_t* below_head) {
+    size_t k = (size_t)prim->influence_count;
+    for (size_t i = v * k; i < (v + 1) * k; ++i)
+        if (prim->weights[i] > 0.0f && prim->joints[i] < skin->joint_count && below_head[skin->joints[prim->joints[i]]])
+            return true;
+    return false;
+}
+
+typedef enum head_triangles { HEAD_NONE, HEAD_ALL, HEAD_SOME } head_triangles;
+
+/* Which triangles of a skinned mesh three-vrm's first-person copy of an
+   `auto` mesh drops: those with a vertex weighted to a joint below the
+   head. None or all can be drawn exactly (whole, or hidden); some cannot
+   (the renderer draws whole meshes). Linear in the mesh's indices. */
+static head_triangles triangles_on_head(const sw_model* model, uint32_t node, const uint8_t* below_head) {
+    const sw_model_node* n = &model->nodes[node];
+    if (n->skin < 0 || n->mesh < 0) return HEAD_NONE;
+    const sw_model_skin* skin = &model->skins[n->skin];
+    const sw_model_mesh* mesh = &model->meshes[n->mesh];
+    size_t dropped = 0, kept = 0;
+    for (size_t p = 0; p < mesh->primitive_count; ++p) {
+        const sw_model_primitive* prim = &mesh->primitives[p];
+        if (!prim->influence_count) {
+            kept++;
+            continue;
+        }
+        if (prim->mode != SW_MODEL_TRIANGLES) return HEAD_SOME; /* not counted here: said to be partial */
+        size_t count = prim->indices ? prim->index_count : prim->vertex_count;
+        for (size_t t = 0; t + 2 < count; t += 3) {
+            bool on_head = false;
+            for (size_t c = 0; c < 3 && !on_head; ++c) {
+                size_t v = prim->indices ? prim->indices[t + c] : t + c;
+                on_head = v < prim->vertex_count && vertex_on_head(prim, skin, v, below_head);
+            }
+            if (on_head) dropped++;
+            else kept++;
+        }
+    }
+    return !dropped ? HEAD_NONE : !kept ? HEAD_ALL : HEAD_SOME;
+}
+
+/* The nodes this view hides, as three-vrm's layers do for its camera: a
+   third-person one does not see firstPersonOnly meshes; a first-person one
+   does not see thirdPersonOnly meshes, nor `auto` ones that are rigid
+   below the humanoid head, nor the head-weighted triangles of skinned
+   `auto` ones (all of them: the node is hidden; some: drawn whole, with a
+   warning). */
 static bool init_hidden(avatar_program* a, tool_error* err) {
     const sw_vrm* vrm = a->vrm;
-    size_t autos = 0, hidden = 0;
-    for (size_t i = 0; i < vrm->mesh_annotation_count; ++i) {
-        sw_vrm_first_person t = vrm->mesh_annotations[i].type;
-        autos += t == SW_VRM_FIRST_PERSON_AUTO;
-        hidden += a->first_person ? t == SW_VRM_FIRST_PERSON_THIRD_PERSON_ONLY
-                                  : t == SW_VRM_FIRST_PERSON_FIRST_PERSON_ONLY;
-    }
+    const sw_model* model = a->model;
     free(a->hidden);
     a->hidden = NULL;
-    if (a->first_person && autos && !a->auto_warned) {
+    if (!vrm->mesh_annotation_count) return true;
+    uint8_t* below_head = NULL;
+    int32_t head = vrm->humanoid.node[SW_HUMANOID_HEAD];
+    if (a->first_person && head >= 0 && (size_t)head < model->node_count) {
+        if (!(below_head = calloc(model->node_count, 1))) return tool_error_set(err, "out of memory");
+        sw_pose_mark_subtree(model, below_head, (size_t)head);
+    }
+    uint8_t* hidden = calloc(model->node_count ? model->node_count : 1, 1);
+    if (!hidden) {
+        free(below_head);
+        return tool_error_set(err, "out of memory");
+    }
+    size_t hidden_count = 0, partial = 0;
+    for (size_t i = 0; i < vrm->mesh_annotation_count; ++i) {
+        const sw_vrm_mesh_annotation* m = &vrm->mesh_annotations[i];
+        if (m->node >= model->node_count) continue;
+        bool hide;
+        if (!a->first_person) {
+            hide = m->type == SW_VRM_FIRST_PERSON_FIRST_PERSON_ONLY;
+        } else if (m->type != SW_VRM_FIRST_PERSON_AUTO || !below_head) {
+            hide = m->type == SW_VRM_FIRST_PERSON_THIRD_PERSON_ONLY;
+        } else if (model->nodes[m->node].skin < 0) {
+            hide = below_head[m->node] != 0;
+        } else {
+            head_triangles on_head = triangles_on_head(model, m->node, below_head);
+            hide = on_head == HEAD_ALL;
+            partial += on_head == HEAD_SOME;
+        }
+        if (hide && !hidden[m->node]) hidden[m->node] = 1, hidden_count++;
+    }
+    free(below_head);
+    if (hidden_count) a->hidden = hidden;
+    else free(hidden);
+    if (partial && !a->auto_warned) {
         a->auto_warned = true;
         char line[256];
         snprintf(line, sizeof line,
-                 "--first-person: %zu mesh%s annotated 'auto' drawn whole (VRM first-person auto: removing the "
-                 "triangles weighted to the head is not supported)", autos, autos == 1 ? "" : "es");
+                 "--first-person: %zu mesh%s annotated 'auto' drawn whole (VRM first-person auto: removing only "
+                 "the triangles weighted to the head is not supported)", partial, partial == 1 ? "" : "es");
         warn(a, line);
-    }
-    if (!hidden) return true;
-    if (!(a->hidden = calloc(a->model->node_count ? a->model->node_count : 1, 1)))
-        return tool_error_set(err, "out of memory");
-    for (size_t i = 0; i < vrm->mesh_annotation_count; ++i) {
-        const sw_vrm_mesh_annotation* m = &vrm->mesh_annotations[i];
-        bool hide = a->first_person ? m->type == SW_VRM_FIRST_PERSON_THIRD_PERSON_ONLY
-                                    : m->type == SW_VRM_FIRST_PERSON_FIRST_PERSON_ONLY;
-        if (hide && m->node < a->model->node_count) a->hidden[m->node] = 1;
     }
     return true;
 }

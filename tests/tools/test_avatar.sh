@@ -57,9 +57,10 @@ sinew export "$V0" --gaze 0.6,1.6,1.0
 check "--gaze on the 0.x avatar (expression look-at): lookUp and lookLeft" \
     json_is 'sorted(e["name"] for e in d["avatar"]["expressions"]) == ["lookLeft", "lookUp"]'
 sinew export "$V1" --first-person --expression happy:0
-check "--first-person hides the thirdPersonOnly mesh (node 22) instead" \
-    json_is 'd["avatar"]["hidden_node_indices"] == [22]'
-check "... and names the 'auto' annotation it draws whole" err_has "annotated 'auto' drawn whole"
+check "--first-person hides the thirdPersonOnly mesh (22), the rigid auto one on the head (24) and the auto one skinned to the head (25) instead" \
+    json_is 'd["avatar"]["hidden_node_indices"] == [22, 24, 25]'
+check "... and names the auto mesh with some triangles on the head, drawn whole" \
+    err_has "1 mesh annotated 'auto' drawn whole"
 
 # info: the meta as the file states it; 0.x redistribution follows licenseName
 sinew info "$V0"

@@ -32,9 +32,15 @@ look-at's rest frames matter:
              over a texture whose left half is red and right half blue;
              morph targets "mouth" (+0.05 z) and "blink" (-0.01 y)
       Body   mesh 1: a 0.2 quad left of the face (x -0.8..-0.6, y 1..1.2),
-             material BodyMat
+             material BodyMat, skinned to Hips (its second vertex half to
+             Head); first person auto
+      Ears   mesh 5: a 0.2 quad left of the face, top, skinned to Head; auto
       Hair   mesh 2: thirdPersonOnly, right of the face, top (y 1.8..2)
       Arms   mesh 3: firstPersonOnly, right of the face, bottom (y 1..1.2)
+      Face is first person auto too (rigid, not below the head: both views)
+    Head
+      Hat    mesh 4: a small rigid quad on the head, first person auto (three-vrm
+             hides a rigid auto mesh below the head in first person)
 
 Expressions (1.0 names; 0.x presets joy, angry, blink, a, lookup, ...):
   happy  isBinary, texture transform on FaceMat: offset (0.5, 0) (the
@@ -89,8 +95,9 @@ SKELETON = [
 ]
 HEAD = 5
 # mesh nodes (children of Root), after the skeleton
-FACE, BODY, HAIR, ARMS = 20, 21, 22, 23
-MESH_NODES = [("Face", 0), ("Body", 1), ("Hair", 2), ("Arms", 3)]
+FACE, BODY, HAIR, ARMS, HAT, EARS = 20, 21, 22, 23, 24, 25
+# name, mesh, parent (Hat rides on the head)
+MESH_NODES = [("Face", 0, 0), ("Body", 1, 0), ("Hair", 2, 0), ("Arms", 3, 0), ("Hat", 4, HEAD), ("Ears", 5, 0)]
 
 LOOK_AT_1 = {
     "offsetFromHeadBone": [0.0, 0.05, 0.08],
@@ -119,6 +126,40 @@ def turn_quat(q):
     return [-q[0], q[1], -q[2], q[3]]
 
 
+def quat_matrix(q):
+    x, y, z, w = q
+    return [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
+
+
+def rest_world(node, vrm0):
+    """(3x3 rotation, translation) of a skeleton node at rest, as the file
+    writes it (a 0.x file turned)."""
+    r, t = [[1, 0, 0], [0, 1, 0], [0, 0, 1]], [0.0, 0.0, 0.0]
+    chain = []
+    while node >= 0:
+        chain.append(node)
+        node = SKELETON[node][1]
+    for n in reversed(chain):
+        _, _, lt, lq, _ = SKELETON[n]
+        lt = turn_vec(lt) if vrm0 else list(lt)
+        lq = (turn_quat(lq) if vrm0 else lq) if lq else [0, 0, 0, 1]
+        lr = quat_matrix(lq)
+        t = [t[i] + sum(r[i][k] * lt[k] for k in range(3)) for i in range(3)]
+        r = [[sum(r[i][k] * lr[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    return r, t
+
+
+def inverse_rigid(world):
+    """The inverse of a rotation and translation, as a column-major 4x4."""
+    r, t = world
+    rt = [[r[j][i] for j in range(3)] for i in range(3)]
+    it = [-sum(rt[i][k] * t[k] for k in range(3)) for i in range(3)]
+    return [rt[0][0], rt[1][0], rt[2][0], 0.0, rt[0][1], rt[1][1], rt[2][1], 0.0,
+            rt[0][2], rt[1][2], rt[2][2], 0.0, it[0], it[1], it[2], 1.0]
+
+
 def nodes_json(vrm0, with_meshes):
     out = []
     count = len(SKELETON) + (len(MESH_NODES) if with_meshes else 0)
@@ -127,8 +168,8 @@ def nodes_json(vrm0, with_meshes):
         if parent >= 0:
             children[parent].append(i)
     if with_meshes:
-        for k in range(len(MESH_NODES)):
-            children[0].append(len(SKELETON) + k)
+        for k, (_, _, parent) in enumerate(MESH_NODES):
+            children[parent].append(len(SKELETON) + k)
     for i, (name, _, t, r, _) in enumerate(SKELETON):
         node = {"name": name}
         if any(t):
@@ -139,8 +180,11 @@ def nodes_json(vrm0, with_meshes):
             node["children"] = children[i]
         out.append(node)
     if with_meshes:
-        for name, mesh in MESH_NODES:
-            out.append({"name": name, "mesh": mesh})
+        for name, mesh, _ in MESH_NODES:
+            node = {"name": name, "mesh": mesh}
+            if name in ("Body", "Ears"):
+                node["skin"] = 0
+            out.append(node)
     return out
 
 
@@ -221,7 +265,23 @@ def geometry(vrm0):
         {"name": "Body", "primitives": [dict(quad(buf, -0.8, -0.6, 1.0, 1.2, 0.1, vrm0), material=1)]},
         {"name": "Hair", "primitives": [dict(quad(buf, 0.6, 0.8, 1.8, 2.0, 0.1, vrm0), material=2)]},
         {"name": "Arms", "primitives": [dict(quad(buf, 0.6, 0.8, 1.0, 1.2, 0.1, vrm0), material=2)]},
+        {"name": "Hat", "primitives": [dict(quad(buf, -0.1, 0.1, 0.15, 0.3, 0.0, False), material=2)]},
+        {"name": "Ears", "primitives": [dict(quad(buf, -0.8, -0.6, 1.8, 2.0, 0.1, vrm0), material=2)]},
     ]
+    # Body is skinned to Hips, its second vertex half to Head (three-vrm's
+    # first-person copy of this auto mesh drops the one triangle using it);
+    # Ears is skinned to Head (the copy drops every triangle); at rest every
+    # vertex is where the file puts it
+    body = meshes[1]["primitives"][0]
+    body["attributes"]["JOINTS_0"] = buf.add([0, 0, 0, 0, 0, 1, 0, 0] + [0, 0, 0, 0] * 2, "VEC4", 4, 34962,
+                                             component=5123)
+    body["attributes"]["WEIGHTS_0"] = buf.add([1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0] + [1.0, 0.0, 0.0, 0.0] * 2,
+                                              "VEC4", 4, 34962)
+    ears = meshes[5]["primitives"][0]
+    ears["attributes"]["JOINTS_0"] = buf.add([1, 0, 0, 0] * 4, "VEC4", 4, 34962, component=5123)
+    ears["attributes"]["WEIGHTS_0"] = buf.add([1.0, 0.0, 0.0, 0.0] * 4, "VEC4", 4, 34962)
+    inverse_bind = inverse_rigid(rest_world(1, vrm0)) + inverse_rigid(rest_world(HEAD, vrm0))
+    skins = [{"joints": [1, HEAD], "inverseBindMatrices": buf.add(inverse_bind, "MAT4", 2)}]
     materials = [
         {"name": "FaceMat", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "metallicFactor": 0.0},
          "extensions": {"KHR_materials_unlit": {}}},
@@ -229,7 +289,7 @@ def geometry(vrm0):
          "emissiveFactor": [0.0, 0.0, 0.0]},
         {"name": "PlainMat", "pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.5, 0.5, 1.0], "metallicFactor": 0.0}},
     ]
-    doc = {"meshes": meshes, "materials": materials,
+    doc = {"meshes": meshes, "materials": materials, "skins": skins,
            "samplers": [{"magFilter": 9728, "minFilter": 9728, "wrapS": 33071, "wrapT": 33071}],
            "textures": [{"source": 0, "sampler": 0}]}
     if vrm0:
@@ -280,7 +340,8 @@ def vrm1(look_type, with_meshes):
     }
     if with_meshes:
         ext["firstPerson"] = {"meshAnnotations": [
-            {"node": FACE, "type": "auto"}, {"node": BODY, "type": "both"},
+            {"node": FACE, "type": "auto"}, {"node": BODY, "type": "auto"}, {"node": HAT, "type": "auto"},
+            {"node": EARS, "type": "auto"},
             {"node": HAIR, "type": "thirdPersonOnly"}, {"node": ARMS, "type": "firstPersonOnly"}]}
     doc = {
         "asset": {"version": "2.0", "generator": "sinew make_avatar_files.py"},
@@ -337,7 +398,8 @@ def vrm0(look_type, with_meshes):
              "materialValues": []},
         ]
         first_person["meshAnnotations"] = [
-            {"mesh": 0, "firstPersonFlag": "Auto"}, {"mesh": 1, "firstPersonFlag": "Both"},
+            {"mesh": 0, "firstPersonFlag": "Auto"}, {"mesh": 1, "firstPersonFlag": "Auto"},
+            {"mesh": 4, "firstPersonFlag": "Auto"}, {"mesh": 5, "firstPersonFlag": "Auto"},
             {"mesh": 2, "firstPersonFlag": "ThirdPersonOnly"}, {"mesh": 3, "firstPersonFlag": "FirstPersonOnly"}]
     ext = {
         "exporterVersion": "sinew-test", "specVersion": "0.0",
