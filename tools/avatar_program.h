@@ -62,7 +62,8 @@ void avatar_options_free(avatar_options* o);
     "  --gaze X,Y,Z    the eyes look at this world point (VRM look-at, bone or\n" \
     "                  expression type, with the file's range maps)\n" \
     "  --first-person  draw the first-person view: hide thirdPersonOnly meshes\n" \
-    "                  and show firstPersonOnly ones (default: the reverse)\n"
+    "                  and auto ones on the head, show firstPersonOnly ones\n" \
+    "                  (default: firstPersonOnly hidden)\n"
 
 typedef struct avatar_program {
     const sw_model* model;
