@@ -164,6 +164,8 @@ int anim_options_take(anim_options* o, tool_args* args, const char* arg, tool_er
     const char* v;
     int file = anim_file_option_take(&o->file, args, arg, err);
     if (file) return file;
+    int avatar = avatar_options_take(&o->avatar, args, arg, err);
+    if (avatar) return avatar;
     if (tool_args_flag(arg, "--sync")) {
         o->sync = true;
         return 1;
@@ -222,7 +224,7 @@ bool anim_options_check(const anim_options* o, tool_error* err) {
 
 bool anim_options_any(const anim_options* o) {
     return o->blend_count || o->sync || o->crossfade || o->layer_count || o->additive_count || o->in_place ||
-           o->ik_count || o->look_count;
+           o->ik_count || o->look_count || avatar_options_any(&o->avatar);
 }
 
 void anim_options_free(anim_options* o) {
@@ -233,6 +235,7 @@ void anim_options_free(anim_options* o) {
     for (size_t i = 0; i < o->look_count; ++i) free(o->looks[i].joint);
     free(o->blends), free(o->layers), free(o->additives), free(o->iks), free(o->looks);
     free(o->crossfade_clips);
+    avatar_options_free(&o->avatar);
     memset(o, 0, sizeof *o);
 }
 
@@ -287,7 +290,7 @@ static bool alloc_array(void* out, size_t count, size_t size, tool_error* err) {
 }
 
 bool anim_program_active(const anim_program* p) {
-    return anim_options_any(p->options) || p->springs_on || p->constraints_on;
+    return anim_options_any(p->options) || p->springs_on || p->constraints_on || p->avatar.drives_pose;
 }
 
 long anim_program_primary_clip(const anim_program* p) {
@@ -476,7 +479,12 @@ int anim_program_init(anim_program* p, const sw_model* model, const anim_options
         anim_program_free(p);
         return TOOL_EXIT_USAGE;
     }
-    int status = TOOL_EXIT_FAILURE;
+    int status = avatar_program_init(&p->avatar, model, &o->avatar, err);
+    if (status != TOOL_EXIT_OK) {
+        anim_program_free(p);
+        return status;
+    }
+    status = TOOL_EXIT_FAILURE;
     sw_diag diag;
     size_t n = p->source_count;
     p->scratch_count = n + 3;
@@ -557,6 +565,7 @@ void anim_program_free(anim_program* p) {
     free(p->spring_memory);
     sw_constraint_set_free(p->constraint_set);
     free(p->constraint_memory);
+    avatar_program_free(&p->avatar);
     memset(p, 0, sizeof *p);
 }
 
@@ -706,11 +715,14 @@ static bool solve_ik(anim_program* p, sw_pose* pose, tool_error* err) {
 }
 
 /* The kinematic pose at `time`, before spring bones: the base pose,
-   layers, additive layers, in place, node constraints. The spring step loop samples it at every step. */
+   layers, additive layers, in place, the VRM gaze and expressions, node
+   constraints (three-vrm's order). The spring step loop samples it at
+   every step. */
 static bool kinematic_pose(anim_program* p, float time, sw_pose* pose, tool_error* err) {
     const sw_model* m = p->model;
     if (!base_pose(p, time, pose, err) || !layers_and_additives(p, time, pose, err)) return false;
     if (p->has_root) sw_root_motion_remove(&p->root, &m->animations[p->root_clip], &pose->local[p->root.joint]);
+    if (!avatar_program_apply(&p->avatar, pose, err)) return false;
     if (p->constraints_on) sw_constraint_apply(&p->constraints, pose); /* after animation, before springs */
     return true;
 }

@@ -16,10 +16,11 @@
        anim_options_free(&o);
 
    Per time, in this order: the base pose (the --anim clip, or --blend /
-   --crossfade) → --layer → --additive → --in-place → node constraints
-   (VRMC_node_constraint, always on when the model has them) (together: the
-   kinematic pose) → spring bones → --ik → --look-at → world and skin
-   matrices (sw_pose_update).
+   --crossfade) → --layer → --additive → --in-place → VRM gaze and
+   expressions (avatar_program.h) → node constraints (VRMC_node_constraint,
+   always on when the model has them) (together: the kinematic pose) →
+   spring bones → --ik → --look-at → world and skin matrices
+   (sw_pose_update).
 
    SPRING BONES simulate from the start of the time axis (export: the
    clip's first key; render: time 0 = the clip's start) at the fixed step h
@@ -39,6 +40,7 @@
 
 #include "tool_common.h"
 #include "anim_file.h"
+#include "avatar_program.h"
 
 #include "sinew/constraint.h"
 #include "sinew/playback.h"
@@ -86,6 +88,7 @@ typedef struct anim_options {
     size_t look_count;       anim_ik_item* looks;        /* --look-at, repeatable (no pole) */
     anim_springs springs;                                /* --springs on|off */
     anim_file_options file;                              /* --anim-file, --bone-map, --retarget (anim_file.h) */
+    avatar_options avatar;                               /* --expression, --gaze, --first-person (avatar_program.h) */
 } anim_options;
 
 /* If `arg` is one of the options above, takes it (and its value) and
@@ -128,7 +131,8 @@ void anim_options_free(anim_options* o);
     "  --look-at JOINT:X,Y,Z\n" \
     "                  turn JOINT so that its local +Z points at the world\n" \
     "                  point; repeatable\n" \
-    ANIM_FILE_OPTIONS_HELP
+    ANIM_FILE_OPTIONS_HELP \
+    AVATAR_OPTIONS_HELP
 
 /* How the command maps its time to clip time. */
 typedef struct anim_program_config {
@@ -175,6 +179,7 @@ typedef struct anim_program {
     sw_constraint_state constraints;
     void* constraint_memory;
     bool constraints_on;
+    avatar_program avatar;          /* VRM expressions, gaze, first person: applied before constraints */
     bool has_warning;               /* `warning` holds a line for the command to print */
     tool_error warning;
     /* scratch poses: one per source, plus 3 (a layer, an additive and its reference) */

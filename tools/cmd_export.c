@@ -147,6 +147,7 @@ static sw_result evaluate_poses(const sw_model* a, long clip_index, const float*
             tool_error e;
             if (!anim_program_evaluate(program, times[t], &out->poses[t], &e))
                 return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "%s", e.message);
+            if (!avatar_program_keep(&program->avatar, t)) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
             continue;
         }
         sw_result r = sw_pose_evaluate(a, clip, times[t], loop, &out->poses[t], diag);
@@ -291,8 +292,8 @@ done:
 /* Writes the whole document; false with `err` set on failure.
    *out_instances counts the (node, primitive) instances written. */
 static bool write_export(const sw_model* a, long clip_index, const float* times, size_t t_count,
-                         const scene_poses* poses, const export_options* opt, const export_gpu* gpu, json_writer* w,
-                         size_t* out_instances, tool_error* err) {
+                         const scene_poses* poses, const export_options* opt, const export_gpu* gpu,
+                         const avatar_program* avatar, json_writer* w, size_t* out_instances, tool_error* err) {
     const sw_clip* clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
     json_begin_object(w);
     json_key(w, "model"), json_string(w, opt->model);
@@ -328,6 +329,7 @@ static bool write_export(const sw_model* a, long clip_index, const float* times,
     }
     json_end_array(w);
     if (ok && opt->joints) write_pose(w, a, t_count, poses);
+    if (ok) avatar_program_write_json(avatar, poses->poses, t_count, w); /* --expression, --gaze */
     json_end_object(w);
     json_newline(w);
     return ok;
@@ -460,7 +462,8 @@ static bool write_document(const sw_model* a, const export_input* in, const expo
     } else {
         json_writer_init(&w, stdout_sink, &out_state);
     }
-    bool ok = write_export(a, in->clip_index, in->times, in->time_count, &in->poses, opt, gpu, &w, out_instances, err);
+    bool ok = write_export(a, in->clip_index, in->times, in->time_count, &in->poses, opt, gpu, &in->prog.avatar, &w,
+                           out_instances, err);
     bool written = json_writer_finish(&w);
     if (opt->out) {
         if (!ok) {
@@ -523,6 +526,8 @@ static bool prepare_input(sw_model* asset, const export_options* opt, export_inp
         return false;
     }
     if (in->prog.has_warning) tool_warn(args, "%s: %s", opt->model, in->prog.warning.message);
+    for (size_t i = 0; i < in->prog.avatar.warning_count; i++)
+        tool_warn(args, "%s: %s", opt->model, in->prog.avatar.warnings[i].message);
     bool with_prog = anim_program_active(&in->prog);
     /* Without --anim, a blend or crossfade names the clip and the times. */
     if (!opt->anim && anim_program_primary_clip(&in->prog) >= 0) in->clip_index = anim_program_primary_clip(&in->prog);

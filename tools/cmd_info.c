@@ -134,6 +134,16 @@ static void print_vrm_text(const sw_model* a) {
     printf(", version "), print_name(m->version);
     printf("\n  authors:");
     for (size_t i = 0; i < m->author_count; i++) printf(i ? ", " : " "), print_escaped(m->authors[i]);
+    /* the meta's other fields, those the file gives */
+    const char* const texts[4] = {m->copyright, m->contact, m->third_party_licenses, m->other_permission_url};
+    const char* const labels[4] = {"copyright", "contact", "third-party licences", "other permission"};
+    for (int i = 0; i < 4; i++)
+        if (texts[i]) printf("\n  %s: ", labels[i]), print_name(texts[i]);
+    if (m->reference_count) {
+        printf("\n  references:");
+        for (size_t i = 0; i < m->reference_count; i++) printf(i ? ", " : " "), print_name(m->references[i]);
+    }
+    if (m->thumbnail >= 0) printf("\n  thumbnail: %s %d", v->version == SW_VRM_1 ? "image" : "texture", m->thumbnail);
     printf("\n  licence: ");
     if (v->version == SW_VRM_1) {
         print_name(m->license_url);
@@ -145,8 +155,13 @@ static void print_vrm_text(const sw_model* a) {
                m->allow_political_or_religious_usage ? "allowed" : "no",
                m->allow_antisocial_or_hate_usage ? "allowed" : "no");
     } else {
-        printf("%s, users %s, violent %s, sexual %s, commercial %s", or_dash(m->license_name),
-               or_dash(m->allowed_user_name), or_dash(m->violent_usage), or_dash(m->sexual_usage),
+        /* 0.x's own fields as the file states them; redistribution follows from licenseName */
+        const char* redistribution = !m->license_name                     ? "not stated"
+                                     : m->allow_redistribution            ? "allowed"
+                                     : strcmp(m->license_name, "Other") == 0 ? "see other licence"
+                                                                          : "no";
+        printf("%s (redistribution %s), users %s, violent %s, sexual %s, commercial %s", or_dash(m->license_name),
+               redistribution, or_dash(m->allowed_user_name), or_dash(m->violent_usage), or_dash(m->sexual_usage),
                or_dash(m->commercial_usage_name));
     }
     if (m->other_license_url && *m->other_license_url) printf(", other "), print_name(m->other_license_url);
@@ -187,22 +202,45 @@ static void json_vrm(const sw_model* a, json_writer* w) {
     json_key(w, "authors"), json_begin_array(w);
     for (size_t i = 0; i < m->author_count; i++) json_string(w, m->authors[i]);
     json_end_array(w);
-    json_key(w, "license_url"), json_string(w, m->license_url);
-    json_key(w, "avatar_permission"), json_string(w, m->avatar_permission);
-    json_key(w, "commercial_usage"), json_string(w, m->commercial_usage);
-    json_key(w, "credit_notation"), json_string(w, m->credit_notation);
-    json_key(w, "modification"), json_string(w, m->modification);
-    json_key(w, "allow_redistribution"), json_bool(w, m->allow_redistribution);
-    json_key(w, "allow_excessively_violent_usage"), json_bool(w, m->allow_excessively_violent_usage);
-    json_key(w, "allow_excessively_sexual_usage"), json_bool(w, m->allow_excessively_sexual_usage);
-    json_key(w, "allow_political_or_religious_usage"), json_bool(w, m->allow_political_or_religious_usage);
-    json_key(w, "allow_antisocial_or_hate_usage"), json_bool(w, m->allow_antisocial_or_hate_usage);
+    json_key(w, "copyright"), json_string(w, m->copyright);
+    json_key(w, "contact"), json_string(w, m->contact);
+    json_key(w, "references"), json_begin_array(w);
+    for (size_t i = 0; i < m->reference_count; i++) json_string(w, m->references[i]);
+    json_end_array(w);
+    json_key(w, "third_party_licenses"), json_string(w, m->third_party_licenses);
+    json_key(w, "thumbnail");
+    if (m->thumbnail >= 0) json_int(w, m->thumbnail);
+    else json_null(w);
     json_key(w, "other_license_url"), json_string(w, m->other_license_url);
+    /* Each version's own licence fields; the other version's are null. */
+    bool v1 = v->version == SW_VRM_1;
+    const char* const strings1[5][2] = {{"license_url", m->license_url},
+                                        {"avatar_permission", m->avatar_permission},
+                                        {"commercial_usage", m->commercial_usage},
+                                        {"credit_notation", m->credit_notation},
+                                        {"modification", m->modification}};
+    for (int i = 0; i < 5; i++) json_key(w, strings1[i][0]), json_string(w, v1 ? strings1[i][1] : NULL);
+    /* 0.x: from licenseName (true for CC0 and CC_BY*, false for
+       Redistribution_Prohibited, null for Other or none) */
+    json_key(w, "allow_redistribution");
+    if (v1 || (m->license_name && strcmp(m->license_name, "Other") != 0)) json_bool(w, m->allow_redistribution);
+    else json_null(w);
+    const struct { const char* key; bool value; } bools1[4] = {
+        {"allow_excessively_violent_usage", m->allow_excessively_violent_usage},
+        {"allow_excessively_sexual_usage", m->allow_excessively_sexual_usage},
+        {"allow_political_or_religious_usage", m->allow_political_or_religious_usage},
+        {"allow_antisocial_or_hate_usage", m->allow_antisocial_or_hate_usage}};
+    for (int i = 0; i < 4; i++) {
+        json_key(w, bools1[i].key);
+        if (v1) json_bool(w, bools1[i].value);
+        else json_null(w);
+    }
     json_key(w, "license_name"), json_string(w, m->license_name);
     json_key(w, "allowed_user_name"), json_string(w, m->allowed_user_name);
     json_key(w, "violent_usage"), json_string(w, m->violent_usage);
     json_key(w, "sexual_usage"), json_string(w, m->sexual_usage);
     json_key(w, "commercial_usage_name"), json_string(w, m->commercial_usage_name);
+    json_key(w, "other_permission_url"), json_string(w, m->other_permission_url);
     json_key(w, "humanoid_mapped"), json_int(w, v->humanoid_mapped);
     json_key(w, "humanoid_required_missing"), json_begin_array(w);
     for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++)

@@ -353,6 +353,8 @@ static int render_load(tool_args* args, anim_options* program, render_session* s
     if (status != TOOL_EXIT_OK)
         return status == TOOL_EXIT_USAGE ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
     if (s->prog.has_warning) tool_warn(args, "%s: %s", asset->path, s->prog.warning.message);
+    for (size_t i = 0; i < s->prog.avatar.warning_count; i++)
+        tool_warn(args, "%s: %s", asset->path, s->prog.avatar.warnings[i].message);
     if (anim_program_active(&s->prog)) s->active = &s->prog;
     /* Without --anim, a blend or crossfade's clip sets the camera's time range. */
     if (!o->anim && o->model && anim_program_primary_clip(&s->prog) >= 0) s->clip = anim_program_primary_clip(&s->prog);
@@ -461,6 +463,7 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
         .crowd = {.count = s->crowd.count, .poses = s->crowd.pointers, .placements = s->crowd.placements},
     };
+    avatar_program_render(&s->prog.avatar, &s->materials, &frame.avatar); /* VRM expression binds, first person */
     /* TAA: the first frame comes after warm-up frames of its own pose and
        camera (the jitter advancing), so it is the converged one. */
     const uint32_t warm_up = (o->aa & SW_RENDER_AA_TAA) && o->view == SW_RENDER_VIEW_SHADED ? SW_RENDER_TAA_WARM_UP : 0;

@@ -80,6 +80,8 @@ const char cmd_view_help[] =
     "  T               style: auto, toon, PBR       A: anti-aliasing mode\n"
     "  H               hide / show the overlay and the timeline\n"
     "  P               screenshot: sinew-view-NNNN.png in the current folder\n"
+    "  E X             VRM: next expression, its weight (0, 0.5, 1)\n"
+    "  G V             VRM: eyes follow the camera, first-person view\n"
     "  esc             quit (so does closing the window)\n"
     "\n"
     "options (the scene options are sinew render's; see sinew render --help):\n"
@@ -340,6 +342,8 @@ static bool scene_load(view_scene* sc, const char* path, const sw_gltf_options* 
         return false;
     }
     if (sc->prog.has_warning) fprintf(stderr, "sinew view: warning: %s: %s\n", sc->model->path, sc->prog.warning.message);
+    for (size_t i = 0; i < sc->prog.avatar.warning_count; i++)
+        fprintf(stderr, "sinew view: warning: %s: %s\n", sc->model->path, sc->prog.avatar.warnings[i].message);
     /* Without --anim, a blend or crossfade's clip sets the time range. */
     if (!anim && path && anim_program_primary_clip(&sc->prog) >= 0) sc->clip = anim_program_primary_clip(&sc->prog);
     if (!(sc->pose_memory = tool_pose_alloc(sc->model, &sc->pose))) {
@@ -435,6 +439,11 @@ typedef struct viewer {
     char message[320];
     bool message_error;
     double message_until;
+    /* VRM avatar keys (E, X, G, V), applied to the scene's program each frame once used */
+    bool avatar_keys;
+    int32_t expression;             /* the expression E selected, -1 none */
+    float expression_weight;        /* X: 0, 0.5, 1 */
+    bool gaze_camera, first_person;
     int status;                     /* a fatal error's exit status */
 } viewer;
 
@@ -899,8 +908,42 @@ static void handle_key(viewer* v, view_key key, int mods) {
     }
 }
 
+/* E, X, G, V: the VRM avatar's expression, its weight, eyes on the camera,
+   first-person view (avatar_program.h). */
+static void avatar_key(viewer* v, char c) {
+    const sw_vrm* vrm = v->scene.prog_ready ? v->scene.prog.avatar.vrm : NULL;
+    if (!vrm) {
+        say(v, false, "not a VRM avatar: no expressions, gaze or first person");
+        return;
+    }
+    v->avatar_keys = true;
+    if (c == 'e') {
+        if (v->expression >= 0) avatar_program_set_weight(&v->scene.prog.avatar, (size_t)v->expression, 0.0f);
+        v->expression = v->expression + 1 < (int32_t)vrm->expression_count ? v->expression + 1 : -1;
+        if (v->expression >= 0 && v->expression_weight == 0.0f) v->expression_weight = 1.0f;
+    } else if (c == 'x') {
+        v->expression_weight = v->expression_weight >= 1.0f ? 0.0f : v->expression_weight + 0.5f;
+    } else if (c == 'g') {
+        v->gaze_camera = !v->gaze_camera;
+    } else {
+        v->first_person = !v->first_person;
+    }
+    if (!avatar_program_set_first_person(&v->scene.prog.avatar, v->first_person)) say(v, true, "out of memory");
+}
+
+/* The keys' state into the scene's program (remade when the clip or model changes). */
+static void avatar_keys_apply(viewer* v) {
+    avatar_program* a = &v->scene.prog.avatar;
+    if (!v->avatar_keys || !v->scene.prog_ready || !a->vrm) return;
+    if (v->expression >= 0 && (size_t)v->expression < a->vrm->expression_count)
+        avatar_program_set_weight(a, (size_t)v->expression, v->expression_weight);
+    avatar_program_set_gaze(a, v->gaze_camera ? v->camera.eye : NULL);
+    if (a->first_person != v->first_person) (void)avatar_program_set_first_person(a, v->first_person);
+}
+
 static void handle_char(viewer* v, char c) {
     switch (c) {
+    case 'e': case 'x': case 'g': case 'v': avatar_key(v, c); break;
     case '[': change_clip(v, -1); break;
     case ']': change_clip(v, 1); break;
     case '-': case '_': v->speed = fmax(1.0 / 16.0, v->speed * 0.5); break;
@@ -1067,7 +1110,7 @@ static void draw_overlay(viewer* v) {
     view_overlay_begin(o, v->width, v->height, scale);
     const view_scene* sc = &v->scene;
     const float pad = 3.0f * (float)scale, line = view_overlay_line_height(o);
-    char lines[7][360];
+    char lines[8][360];
     int n = 0;
     sw_renderer_stats st;
     sw_renderer_get_stats(v->renderer, &st);
@@ -1092,6 +1135,13 @@ static void draw_overlay(viewer* v) {
              st.triangles);
     snprintf(lines[n++], sizeof lines[0], "skin cache: %llu skinned, %llu hits", (unsigned long long)v->skinned,
              (unsigned long long)v->skipped);
+    const avatar_program* av = sc->prog_ready ? &sc->prog.avatar : NULL;
+    if (av && av->vrm) {
+        const char* e = v->expression >= 0 && (size_t)v->expression < av->vrm->expression_count
+                            ? av->vrm->expressions[v->expression].name : "-";
+        snprintf(lines[n++], sizeof lines[0], "vrm: expression %.60s %.1f%s%s", e, v->expression >= 0 ? v->expression_weight : 0.0,
+                 av->has_gaze ? "  gaze" : "", av->first_person ? "  first person" : "");
+    }
     if (v->message[0] && now_s() < v->message_until) snprintf(lines[n++], sizeof lines[0], "%s", v->message);
     float widest = 0.0f;
     for (int i = 0; i < n; i++) widest = fmaxf(widest, view_overlay_text_width(o, lines[i]));
@@ -1120,6 +1170,7 @@ static void draw_overlay(viewer* v) {
 static bool draw_frame(viewer* v, tool_error* err) {
     view_scene* sc = &v->scene;
     double t0 = now_s();
+    avatar_keys_apply(v);
     if (!scene_pose(sc, v->time, v->loop, err)) return false;
     v->pose_ms = 0.8 * v->pose_ms + 0.2 * (now_s() - t0) * 1e3;
     if (v->view == SW_RENDER_VIEW_WEIGHTS && (v->weight_node < 0 || (size_t)v->weight_node >= sc->model->node_count))
@@ -1133,6 +1184,7 @@ static bool draw_frame(viewer* v, tool_error* err) {
         .shading = {.style = v->style, .night = v->night, .time = (float)v->time},
         .post = {.aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur, .frame_index = v->frame_index},
     };
+    if (sc->prog_ready) avatar_program_render(&sc->prog.avatar, sc->materials, &frame.avatar);
     sw_renderer_stats before, after;
     sw_renderer_get_stats(v->renderer, &before);
     sw_diag diag;
@@ -1358,7 +1410,7 @@ static int view_run(tool_args* args, const view_options* o, const anim_options* 
 
     viewer v = {.o = o, .speed = 1.0, .loop = true, .method = o->dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .split = o->split,
                 .bones = o->bones, .bloom = o->bloom, .motion_blur = o->motion_blur, .night = o->night,
-                .view = o->view, .weight_node = -1, .style = o->style, .aa = o->aa, .time = o->time,
+                .view = o->view, .weight_node = -1, .expression = -1, .style = o->style, .aa = o->aa, .time = o->time,
                 .azimuth = (float)o->azimuth, .elevation = (float)o->elevation, .first_frame = true,
                 .scripted = script->count > 0 || o->frames > 0 || o->exit_after};
     int status = open_window(args, &v);

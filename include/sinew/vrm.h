@@ -21,7 +21,8 @@
    transform with V flipped to glTF's origin), firstPersonBoneOffset's z
    negated (Unity's left-handed vector, as the spring reader does for
    collider offsets), degree maps' xRange / yRange → inputMaxValue /
-   outputScale (the curve is not used). Its meta keeps its own fields.
+   outputScale (the curve is not used). Its meta keeps its own fields;
+   allow_redistribution follows from licenseName (CC0 and CC_BY*: true).
    VRM 0.x models face −Z; the glTF importer turns them to face +Z at load
    (sw_gltf_options.vrm0_keep_facing, gltf.h), so nothing here rotates.
 
@@ -89,6 +90,7 @@
 #include "sinew/base.h"
 #include "sinew/humanoid.h"
 #include "sinew/model.h"
+#include "sinew/pose.h"
 
 SW_EXTERN_C_BEGIN
 
@@ -119,6 +121,9 @@ typedef struct sw_vrm_meta {
     bool allow_political_or_religious_usage;
     bool allow_antisocial_or_hate_usage;
     const char* credit_notation;     /* required | unnecessary */
+    /* 1.0 allowRedistribution; 0.x has no such field and states it by
+       licenseName: true for CC0 and the CC_BY* licences, false for
+       Redistribution_Prohibited, Other or none (license_name tells which) */
     bool allow_redistribution;
     const char* modification;        /* prohibited | allowModification | allowModificationRedistribution */
     const char* other_license_url;   /* 1.0 and 0.x */
@@ -294,6 +299,56 @@ void sw_vrm_expression_weights(const sw_vrm* vrm, const float* weights, sw_vrm_e
 
 /* base · (1 − weight) + sum: the colour a slot shows over the material's `base`. */
 void sw_vrm_color_apply(const sw_vrm_color_value* value, const float base[4], float out[4]);
+
+/* ---- Look-at (three-vrm 3.5.5's VRMLookAt and its appliers) ------------------
+
+   From a world point to the eyes, at a pose whose world matrices are up to
+   date (sw_pose_update_world):
+     1. origin = head world · offset_from_head_bone; the direction to the
+        point is turned into the head's rest frame: d = R_rest(head) ·
+        R(head)⁻¹ · (point − origin), R the rotation of a world matrix;
+     2. yaw = atan2(d.x, d.z) (positive: towards +X, the avatar's left),
+        pitch = −atan2(d.y, √(d.x² + d.z²)) (positive: down), degrees in
+        (−180, 180]. The avatar faces +Z (VRM 0.x is turned at load,
+        gltf.h), so three-vrm's faceFront is +Z for both versions;
+     3. range map m(a) = output_scale · clamp(a / input_max_value, 0, 1)
+        (input_max_value at least 0.01, as three-vrm);
+     4. bone type: Euler (x = pitch', y = yaw', order YXZ) in degrees, with
+          pitch' = pitch < 0 ? −vertical_down(−pitch) : vertical_up(pitch),
+          left eye yaw'  = yaw < 0 ? −horizontal_inner(−yaw) : horizontal_outer(yaw),
+          right eye yaw' = yaw < 0 ? −horizontal_outer(−yaw) : horizontal_inner(yaw);
+        each eye's local rotation = P⁻¹ · E · P · rest, P its parent's rest
+        world rotation, rest its own rest local rotation (translation and
+        scale are the pose's). three-vrm maps an upward gaze through
+        vertical_down and a downward one through vertical_up for bones
+        (the spec's table says the reverse); sinew does as three-vrm, so
+        an avatar looks the same in both;
+        expression type: pitch < 0 → lookUp = vertical_up(−pitch),
+        lookDown = 0; else lookDown = vertical_down(pitch), lookUp = 0;
+        yaw < 0 → lookRight = horizontal_outer(−yaw), lookLeft = 0; else
+        lookLeft = horizontal_outer(yaw), lookRight = 0 (horizontal_inner
+        is not used, as the spec says). These weights replace the
+        application's for the four presets, before
+        sw_vrm_expression_weights (so overrides act on them).
+   three-vrm applies the look-at after the humanoid pose and before the
+   expressions and spring bones. */
+
+/* The yaw and pitch (degrees) of the gaze at world point `target` from
+   the pose. False (angles 0) when the humanoid has no head. */
+bool sw_vrm_look_at_angles(const sw_vrm* vrm, const sw_model* model, const sw_pose* pose, const float target[3],
+                           float* out_yaw, float* out_pitch);
+
+/* Step 3 on one angle's magnitude (degrees). */
+float sw_vrm_range_map_apply(const sw_vrm_range_map* map, float degrees);
+
+/* Bone type: writes the leftEye and rightEye local rotations (those the
+   humanoid maps) into `local` (model->node_count transforms). */
+void sw_vrm_look_at_apply_bones(const sw_vrm* vrm, const sw_model* model, float yaw, float pitch,
+                                sw_transform* local);
+
+/* Expression type: writes the lookUp, lookDown, lookLeft and lookRight
+   weights (those present) into `weights` (expression_count). */
+void sw_vrm_look_at_apply_expressions(const sw_vrm* vrm, float yaw, float pitch, float* weights);
 
 SW_EXTERN_C_END
 

@@ -527,6 +527,11 @@ static sw_result sw__meta0(sw__reader* R, const cJSON* root) {
         if (list == 0) meta->authors = items, meta->author_count = 1;
         else meta->references = items, meta->reference_count = 1;
     }
+    /* 0.x states redistribution only through licenseName: CC0 and every
+       CC_BY* licence allow it; Redistribution_Prohibited does not; Other
+       (or none) says nothing here (other_license_url may). */
+    meta->allow_redistribution = meta->license_name && strcmp(meta->license_name, "Redistribution_Prohibited") != 0 &&
+                                 strcmp(meta->license_name, "Other") != 0;
     const cJSON* texture = sw__json_member(m, "texture");
     /* UniVRM writes -1 for "no thumbnail" */
     if (texture && !sw__json_equals(texture, -1.0)) {

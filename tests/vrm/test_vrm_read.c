@@ -210,6 +210,35 @@ static bool pose_probe(const sw_model* m, const sw_clip* clip, float t, probe* o
     return ok;
 }
 
+/* VRM 0.x has no allowRedistribution: licenseName states it. CC0 and the
+   CC_BY* licences allow redistribution; Redistribution_Prohibited does
+   not; Other (its terms elsewhere) and no licenseName leave it false. */
+static void test_vrm0_redistribution(void) {
+    static const struct { const char* license; bool allowed; } cases[] = {
+        {"CC0", true},        {"CC_BY", true},       {"CC_BY_NC", true},    {"CC_BY_SA", true},
+        {"CC_BY_NC_SA", true}, {"CC_BY_ND", true},   {"CC_BY_NC_ND", true}, {"Redistribution_Prohibited", false},
+        {"Other", false},      {NULL, false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        vrm_fixture f;
+        SW_CHECK(vrm_fixture_make(&f, 0) == 0);
+        cJSON* meta = cJSON_GetObjectItemCaseSensitive(vrm_fixture_ext(&f), "meta");
+        if (cases[i].license) cJSON_ReplaceItemInObject(meta, "licenseName", cJSON_CreateString(cases[i].license));
+        else cJSON_DeleteItemFromObject(meta, "licenseName");
+        sw_model* m = load(&f, NULL);
+        sw_vrm* v = NULL;
+        sw_diag diag;
+        SW_CHECK(m && sw_vrm_read(m, &v, &diag) == SW_OK && v);
+        if (v) {
+            SW_CHECK(v->meta.allow_redistribution == cases[i].allowed);
+            SW_CHECK(cases[i].license ? v->meta.license_name && strcmp(v->meta.license_name, cases[i].license) == 0
+                                      : v->meta.license_name == NULL);
+        }
+        sw_vrm_free(v);
+        sw_model_free(m);
+        vrm_fixture_free(&f);
+    }
+}
+
 static void test_vrm0_faces_z(void) {
     vrm_fixture f0, f1;
     SW_CHECK(vrm_fixture_make(&f0, 0) == 0 && vrm_fixture_make(&f1, 1) == 0);
@@ -462,6 +491,7 @@ static void test_vrm_file(void) {
 int main(void) {
     SW_RUN(test_read_vrm1);
     SW_RUN(test_read_vrm0);
+    SW_RUN(test_vrm0_redistribution);
     SW_RUN(test_vrm0_faces_z);
     SW_RUN(test_broken_blocks);
     SW_RUN(test_plain_and_both);
