@@ -416,6 +416,10 @@ typedef struct viewer {
     float target[3], distance, radius, azimuth, elevation;
     /* playback */
     double time, speed;
+    /* The playback time of the loops already played: the animation program
+       gets time + laps, so spring bones keep simulating across the loop's
+       end instead of starting over (they restart only on a jump back). */
+    double laps;
     bool playing, loop;
     /* what is drawn */
     sw_skin_method method;
@@ -684,7 +688,7 @@ static void open_model(viewer* v, const char* path) {
     }
     scene_free(&v->scene);
     v->scene = next;
-    v->time = 0.0;
+    v->laps = 0.0, v->time = 0.0;
     v->playing = v->scene.clip >= 0;
     reset_weight_joint(v);
     camera_frame(v);
@@ -708,16 +712,22 @@ static void change_clip(viewer* v, int step) {
         if (!scene_program(sc, &err)) v->status = TOOL_EXIT_FAILURE, v->quit = true;
         return;
     }
-    v->time = 0.0; /* playing or paused as before */
+    v->laps = 0.0, v->time = 0.0; /* playing or paused as before */
     if (!v->camera_moved) camera_frame(v);
     v->first_frame = true;
 }
+
+/* Spring bones simulate every step from the start (anim_program.h), up to
+   an hour: a viewer left looping longer starts them over once. */
+#define VIEW_MAX_LAPS_S 1800.0
 
 /* Wraps or clamps the time into the clip. */
 static void settle_time(viewer* v) {
     const double d = clip_duration(&v->scene);
     if (!(d > 0.0)) return;
     if (v->loop) {
+        if (v->time >= d) v->laps += floor(v->time / d) * d;
+        if (v->time < 0.0 || v->laps > VIEW_MAX_LAPS_S) v->laps = 0.0;
         if (v->time >= d || v->time < 0.0) v->time = fmod(fmod(v->time, d) + d, d);
     } else if (v->time > d) {
         v->time = d, v->playing = false;
@@ -857,7 +867,7 @@ static void scrub(viewer* v, double px) {
     timeline_rect(v, overlay_scale(v), &x, &y, &w, &h);
     double f = (px - x) / w;
     f = f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
-    v->time = f * clip_duration(&v->scene);
+    v->laps = 0.0, v->time = f * clip_duration(&v->scene);
     if (v->loop && v->time >= clip_duration(&v->scene)) v->time = 0.0; /* the end is the start */
 }
 
@@ -893,9 +903,9 @@ static void handle_key(viewer* v, view_key key, int mods) {
         break;
     case VIEW_KEY_LEFT: step_frames(v, -1); break;
     case VIEW_KEY_RIGHT: step_frames(v, 1); break;
-    case VIEW_KEY_HOME: v->time = 0.0; break;
+    case VIEW_KEY_HOME: v->laps = 0.0, v->time = 0.0; break;
     case VIEW_KEY_END:
-        v->time = clip_duration(&v->scene), v->playing = false;
+        v->laps = 0.0, v->time = clip_duration(&v->scene), v->playing = false;
         if (v->loop) v->time = fmax(0.0, v->time - 1.0 / v->o->fps); /* the end of a loop is its start */
         break;
     case VIEW_KEY_TAB: cycle_joint(v, mods & VIEW_MOD_SHIFT ? -1 : 1); break;
@@ -948,7 +958,7 @@ static void handle_char(viewer* v, char c) {
     case ']': change_clip(v, 1); break;
     case '-': case '_': v->speed = fmax(1.0 / 16.0, v->speed * 0.5); break;
     case '+': case '=': v->speed = fmin(16.0, v->speed * 2.0); break;
-    case 'o': v->loop = !v->loop, settle_time(v); break;
+    case 'o': v->loop = !v->loop, v->laps = 0.0, settle_time(v); break;
     case 'l': v->method = SW_SKIN_LBS, v->split = false; break;
     case 'd': v->method = SW_SKIN_DQS, v->split = false; break;
     case 's': v->split = !v->split; break;
@@ -1171,7 +1181,7 @@ static bool draw_frame(viewer* v, tool_error* err) {
     view_scene* sc = &v->scene;
     double t0 = now_s();
     avatar_keys_apply(v);
-    if (!scene_pose(sc, v->time, v->loop, err)) return false;
+    if (!scene_pose(sc, v->time + v->laps, v->loop, err)) return false;
     v->pose_ms = 0.8 * v->pose_ms + 0.2 * (now_s() - t0) * 1e3;
     if (v->view == SW_RENDER_VIEW_WEIGHTS && (v->weight_node < 0 || (size_t)v->weight_node >= sc->model->node_count))
         reset_weight_joint(v);
