@@ -290,7 +290,8 @@ static bool alloc_array(void* out, size_t count, size_t size, tool_error* err) {
 }
 
 bool anim_program_active(const anim_program* p) {
-    return anim_options_any(p->options) || p->springs_on || p->constraints_on || p->avatar.drives_pose;
+    return anim_options_any(p->options) || p->springs_on || p->constraints_on || p->avatar.drives_pose ||
+           (p->config.file && p->config.file->vrma && p->avatar.vrm); /* a .vrma's expression and look-at tracks */
 }
 
 long anim_program_primary_clip(const anim_program* p) {
@@ -714,6 +715,20 @@ static bool solve_ik(anim_program* p, sw_pose* pose, tool_error* err) {
     return true;
 }
 
+/* A VRM animation's expression and look-at tracks, when the clip played
+   (--anim, else the primary clip) is one of a .vrma's, at the clip time
+   the pose is sampled at. */
+static bool vrma_tracks(anim_program* p, float time, tool_error* err) {
+    const long clip = p->base_clip >= 0 ? p->base_clip : anim_program_primary_clip(p);
+    const sw_clip* c = clip >= 0 ? &p->model->animations[clip] : NULL;
+    const sw_vrma* anim = p->config.file && c ? anim_file_vrma_of(p->config.file, c) : NULL;
+    float t = 0.0f;
+    if (anim) t = p->config.from_clip_start ? c->start + sw_clip_time(c, time, p->config.loop)
+                                            : sw_clip_time(c, time, p->config.loop);
+    if (!avatar_program_set_animation(&p->avatar, anim, t)) return tool_error_set(err, "out of memory");
+    return true;
+}
+
 /* The kinematic pose at `time`, before spring bones: the base pose,
    layers, additive layers, in place, the VRM gaze and expressions, node
    constraints (three-vrm's order). The spring step loop samples it at
@@ -722,7 +737,7 @@ static bool kinematic_pose(anim_program* p, float time, sw_pose* pose, tool_erro
     const sw_model* m = p->model;
     if (!base_pose(p, time, pose, err) || !layers_and_additives(p, time, pose, err)) return false;
     if (p->has_root) sw_root_motion_remove(&p->root, &m->animations[p->root_clip], &pose->local[p->root.joint]);
-    if (!avatar_program_apply(&p->avatar, pose, err)) return false;
+    if (!vrma_tracks(p, time, err) || !avatar_program_apply(&p->avatar, pose, err)) return false;
     if (p->constraints_on) sw_constraint_apply(&p->constraints, pose); /* after animation, before springs */
     return true;
 }

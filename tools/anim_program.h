@@ -138,6 +138,8 @@ void anim_options_free(anim_options* o);
 typedef struct anim_program_config {
     bool loop;             /* clips wrap (else held at their first and last keys) */
     bool from_clip_start;  /* render: time 0 is each clip's first key (clip->start + wrapped time) */
+    const anim_file* file; /* --anim-file's clips (NULL: none): a .vrma clip's expression and look-at
+                              tracks drive the VRM avatar */
 } anim_program_config;
 
 typedef struct anim_program {

@@ -269,6 +269,8 @@ int avatar_program_init(avatar_program* a, const sw_model* model, const avatar_o
     const sw_vrm* vrm = a->vrm;
     int status = TOOL_EXIT_FAILURE;
     if (!(a->input = zeroed(vrm->expression_count, sizeof(float))) ||
+        !(a->given = zeroed(vrm->expression_count, 1)) ||
+        !(a->anim_weights = zeroed(vrm->expression_count, sizeof(float))) ||
         !(a->weights = zeroed(vrm->expression_count, sizeof(float))) ||
         !(a->final_weights = zeroed(vrm->expression_count, sizeof(float))) ||
         !(a->morph = zeroed(vrm->morph_slot_count, sizeof(float))) ||
@@ -285,6 +287,7 @@ int avatar_program_init(avatar_program* a, const sw_model* model, const avatar_o
             goto fail;
         }
         a->input[e] = o->expressions[i].weight; /* a name given twice: the last weight */
+        a->given[e] = 1;
     }
     if (o->has_gaze) {
         if (vrm->humanoid.node[SW_HUMANOID_HEAD] < 0) {
@@ -317,19 +320,28 @@ fail:
 bool avatar_program_apply(avatar_program* a, sw_pose* pose, tool_error* err) {
     (void)err;
     const sw_vrm* vrm = a->vrm;
-    if (!vrm || !a->drives_pose) return true;
+    if (!vrm || (!a->drives_pose && !a->anim_active)) return true;
     const sw_model* m = a->model;
-    memcpy(a->weights, a->input, vrm->expression_count * sizeof(float));
+    /* --expression wins over an animation's track for the same expression. */
+    for (size_t e = 0; e < vrm->expression_count; ++e)
+        a->weights[e] = a->given[e] || !a->anim_active ? a->input[e] : a->anim_weights[e];
+    bool look = false;
     if (a->has_gaze) {
         sw_pose_update_world(m, pose);
         a->gazed = sw_vrm_look_at_angles(vrm, m, pose, a->gaze, &a->yaw, &a->pitch);
+        look = true;
+    } else if (a->anim_active && a->anim_has_look) {
+        a->yaw = a->anim_yaw, a->pitch = a->anim_pitch, a->gazed = true; /* the track's angles, as three-vrm */
+        look = true;
+    }
+    if (look) {
         if (vrm->look_at.type == SW_VRM_LOOK_AT_BONE) sw_vrm_look_at_apply_bones(vrm, m, a->yaw, a->pitch, pose->local);
         else sw_vrm_look_at_apply_expressions(vrm, a->yaw, a->pitch, a->weights);
     }
     sw_vrm_expression_result r = {.expression_weights = a->final_weights, .morph_weights = a->morph,
                                   .colors = a->colors, .textures = a->textures};
     sw_vrm_expression_weights(vrm, a->weights, &r);
-    if (a->drives_morphs)
+    if (a->drives_morphs || a->anim_drives_morphs)
         for (size_t s = 0; s < vrm->morph_slot_count; ++s) {
             const sw_vrm_morph_slot* slot = &vrm->morph_slots[s];
             const sw_model_node* node = &m->nodes[slot->node];
@@ -379,7 +391,7 @@ static sw_render_material_override* override_for(avatar_program* a, uint32_t mat
 void avatar_program_render(avatar_program* a, const sw_material_set* materials, sw_render_frame_avatar* out) {
     *out = (sw_render_frame_avatar){.hidden_nodes = a->hidden};
     const sw_vrm* vrm = a->vrm;
-    if (!vrm || !a->drives_morphs) return;
+    if (!vrm || (!a->drives_morphs && !a->anim_drives_morphs)) return;
     const sw_model* m = a->model;
     size_t slots = vrm->color_slot_count + vrm->texture_slot_count;
     if (!slots) return;
@@ -449,7 +461,7 @@ bool avatar_program_set_first_person(avatar_program* a, bool first_person) {
 /* ---- export -------------------------------------------------------------- */
 
 bool avatar_program_keep(avatar_program* a, size_t index) {
-    if (!a->vrm || !a->drives_pose) return true;
+    if (!a->vrm || !(a->drives_pose || a->anim_seen)) return true;
     size_t n = a->vrm->expression_count;
     if (index >= a->kept_capacity) { /* doubling: linear in the times */
         size_t capacity = index + 1 > 2 * a->kept_capacity ? index + 1 : 2 * a->kept_capacity;
@@ -491,7 +503,7 @@ bool avatar_program_keep(avatar_program* a, size_t index) {
 
 void avatar_program_write_json(const avatar_program* a, const sw_pose* poses, size_t time_count, json_writer* w) {
     const sw_vrm* vrm = a->vrm;
-    if (!vrm || !(a->drives_pose || a->options->first_person)) return;
+    if (!vrm || !(a->drives_pose || a->anim_seen || a->options->first_person)) return;
     const sw_model* m = a->model;
     json_key(w, "avatar"), json_begin_object(w);
     if (a->options->has_gaze) {
@@ -575,8 +587,39 @@ void avatar_program_write_json(const avatar_program* a, const sw_pose* poses, si
     json_end_object(w);
 }
 
+/* The expression names of a VRM animation are looked up once per
+   animation, not per frame. */
+static bool map_animation(avatar_program* a, const sw_vrma* anim) {
+    int32_t* map = NULL;
+    if (anim->expression_track_count &&
+        !(map = malloc(anim->expression_track_count * sizeof *map)))
+        return false;
+    for (size_t k = 0; k < anim->expression_track_count; ++k)
+        map[k] = sw_vrm_find_expression(a->vrm, anim->expressions[anim->expression_tracks[k].expression].name);
+    free(a->anim_map);
+    a->anim_map = map, a->anim = anim;
+    return true;
+}
+
+bool avatar_program_set_animation(avatar_program* a, const sw_vrma* anim, float t) {
+    const sw_vrm* vrm = a->vrm;
+    a->anim_active = false, a->anim_has_look = false, a->anim_drives_morphs = false;
+    if (!vrm || !anim) return true;
+    if (anim != a->anim && !map_animation(a, anim)) return false;
+    memset(a->anim_weights, 0, vrm->expression_count * sizeof(float));
+    for (size_t k = 0; k < anim->expression_track_count; ++k) /* track order: a later track wins */
+        if (a->anim_map[k] >= 0) {
+            a->anim_weights[a->anim_map[k]] = sw_vrma_expression_weight(anim, k, t);
+            a->anim_drives_morphs = true;
+        }
+    a->anim_has_look = sw_vrma_look_at(anim, t, &a->anim_yaw, &a->anim_pitch, NULL);
+    a->anim_active = a->anim_seen = true;
+    return true;
+}
+
 void avatar_program_free(avatar_program* a) {
     sw_vrm_free(a->vrm);
+    free(a->given), free(a->anim_weights), free(a->anim_map);
     free(a->input), free(a->weights), free(a->final_weights), free(a->morph), free(a->colors), free(a->textures);
     free(a->hidden), free(a->overrides), free(a->override_index), free(a->kept), free(a->kept_overrides), free(a->toon);
     memset(a, 0, sizeof *a);

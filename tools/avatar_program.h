@@ -28,6 +28,7 @@
 
 #include "sinew/render.h"
 #include "sinew/vrm.h"
+#include "sinew/vrma.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -93,6 +94,14 @@ typedef struct avatar_program {
     sw_render_material_override* kept_overrides;
     bool toon_read;                    /* export: the toon data read for the overrides' base colours */
     sw_toon_material* toon;
+    /* A VRM animation's tracks (avatar_program_set_animation) */
+    uint8_t* given;                    /* expression_count: set by --expression (wins over a track) */
+    float* anim_weights;               /* expression_count: the tracks' weights at the time set */
+    const sw_vrma* anim;               /* the animation anim_map is for */
+    int32_t* anim_map;                 /* per expression track: the avatar's expression, -1 none */
+    bool anim_active, anim_has_look, anim_drives_morphs;
+    bool anim_seen;                    /* an animation was set once: export writes the avatar section */
+    float anim_yaw, anim_pitch;        /* degrees: the look-at track at the time set */
     size_t warning_count;
     tool_error warnings[4];            /* lines for the command to print (naming the model) */
 } avatar_program;
@@ -120,6 +129,12 @@ void avatar_program_render(avatar_program* a, const sw_material_set* materials, 
 /* The viewer's keys: an expression's weight, the gaze point (NULL: none),
    the view (false when out of memory). They hold until changed. */
 void avatar_program_set_weight(avatar_program* a, size_t expression, float weight);
+/* The VRM animation being played (NULL: none) at its clip time t: its
+   expression tracks set the expressions --expression does not (by name;
+   one the avatar lacks is skipped, as three-vrm does), its look-at track
+   the gaze's yaw and pitch when --gaze is not given. Holds until the next
+   call; false when out of memory. */
+bool avatar_program_set_animation(avatar_program* a, const sw_vrma* anim, float t);
 void avatar_program_set_gaze(avatar_program* a, const float* target);
 bool avatar_program_set_first_person(avatar_program* a, bool first_person);
 

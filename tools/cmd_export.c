@@ -511,7 +511,8 @@ static void report_export(const sw_model* a, const export_options* opt, const ex
 
 /* The clip (--anim, or the one a blend or crossfade names), the animation
    program, the times and the poses; false with *status set on failure. */
-static bool prepare_input(sw_model* asset, const export_options* opt, export_input* in, tool_args* args,
+static bool prepare_input(sw_model* asset, const anim_file* anim_src, const export_options* opt, export_input* in,
+                          tool_args* args,
                           int* status) {
     tool_error err;
     sw_diag diag;
@@ -519,7 +520,7 @@ static bool prepare_input(sw_model* asset, const export_options* opt, export_inp
         *status = tool_fail(args, "%s", err.message);
         return false;
     }
-    anim_program_config config = {.loop = opt->loop};
+    anim_program_config config = {.loop = opt->loop, .file = anim_src};
     *status = anim_program_init(&in->prog, asset, opt->program, in->clip_index, &config, &err);
     if (*status != TOOL_EXIT_OK) {
         *status = *status == TOOL_EXIT_USAGE ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
@@ -572,7 +573,7 @@ static int export_run(tool_args* args, anim_options* program) {
         goto done;
     }
     if (anim_src.view && !opt.quiet) fprintf(stderr, "%s\n", anim_src.summary);
-    if (!prepare_input(asset, &opt, &in, args, &status)) goto done;
+    if (!prepare_input(asset, &anim_src, &opt, &in, args, &status)) goto done;
     if (opt.gpu) {
         if (sw_gl_context_create(NULL, &gpu.context, &diag) != SW_OK ||
             sw_gpu_skinner_create(&gpu.skinner, &diag) != SW_OK) {

@@ -348,7 +348,7 @@ static int render_load(tool_args* args, anim_options* program, render_session* s
         (o->weight_joint && !tool_find_node(asset, "--view weights", o->weight_joint, &weight_found, &err)))
         return tool_fail(args, "%s", err.message);
     s->weight_node = o->weight_joint ? (int32_t)weight_found : -1;
-    anim_program_config config = {.loop = true, .from_clip_start = true};
+    anim_program_config config = {.loop = true, .from_clip_start = true, .file = &s->anim_src};
     int status = anim_program_init(&s->prog, asset, program, s->clip, &config, &err);
     if (status != TOOL_EXIT_OK)
         return status == TOOL_EXIT_USAGE ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);

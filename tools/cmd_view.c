@@ -279,7 +279,9 @@ static const char* clip_name(const view_scene* sc) {
 /* The scene's program when it changes the pose, else NULL: asked each
    time from the scene at hand, never kept (the scene may have moved). */
 static anim_program* scene_active_program(view_scene* sc) {
-    return sc->prog_ready && anim_program_active(&sc->prog) ? &sc->prog : NULL;
+    if (!sc->prog_ready) return NULL;
+    sc->prog.config.file = &sc->anim_src; /* the scene struct may have moved since the program was made */
+    return anim_program_active(&sc->prog) ? &sc->prog : NULL;
 }
 
 /* The pose at playback time t, as sinew render poses its frames. */
@@ -301,7 +303,7 @@ static bool scene_pose(view_scene* sc, double t, bool loop, tool_error* err) {
 static bool scene_program(view_scene* sc, tool_error* err) {
     if (sc->prog_ready) anim_program_free(&sc->prog);
     sc->prog_ready = false;
-    anim_program_config config = {.loop = true, .from_clip_start = true};
+    anim_program_config config = {.loop = true, .from_clip_start = true, .file = &sc->anim_src};
     if (anim_program_init(&sc->prog, sc->model, sc->options, sc->clip, &config, err) != TOOL_EXIT_OK) return false;
     sc->prog_ready = true;
     return true;

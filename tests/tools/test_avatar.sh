@@ -62,6 +62,15 @@ check "--first-person hides the thirdPersonOnly mesh (22), the rigid auto one on
 check "... and names the auto mesh with some triangles on the head, drawn whole" \
     err_has "1 mesh annotated 'auto' drawn whole"
 
+# A VRM animation's expression tracks drive the expressions (three-vrm-animation's
+# weights at these times: tests/vrm/test_vrma_tool.c); --expression wins for its own.
+sinew export "$DATA/vrma_model1.vrm" --anim-file "$DATA/wave.vrma" --times 0.25,0.8,1.3 --quiet
+check "export --anim-file wave.vrma: happy and smirk follow the tracks" \
+    json_is '{e["name"]: [round(x, 5) for x in e["weight_by_time"]] for e in d["avatar"]["expressions"]} == {"happy": [0.5, 0.55, 0.1], "smirk": [0.25, 0.45, 0.9]}'
+sinew export "$DATA/vrma_model1.vrm" --anim-file "$DATA/wave.vrma" --times 0.25,0.8,1.3 --expression happy:1 --quiet
+check "... --expression happy:1 holds happy, smirk still follows its track" \
+    json_is '{e["name"]: [round(x, 5) for x in e["weight_by_time"]] for e in d["avatar"]["expressions"]} == {"happy": [1, 1, 1], "smirk": [0.25, 0.45, 0.9]}'
+
 # info: the meta as the file states it; 0.x redistribution follows licenseName
 sinew info "$V0"
 check "info on the 0.x avatar: licenseName CC_BY allows redistribution" \
