@@ -70,6 +70,8 @@ vec2 sw_raw_uv(int set, bool back) { return (set == 1 || (back && sw_toon(SW_TOO
 // The UV animation's mask here (the mask texture's B, read without the
 // animation; 1 without one): set first thing in main.
 float g_animation_mask = 1.0;
+// Whether the UV animation moved the texture here since the previous frame.
+bool g_texture_moves = false;
 
 // The MToon UV animation at time t: the rotation about (0.5, 0.5), then
 // the scroll, each × the mask. The rotation turns UV counter-clockwise in
@@ -101,10 +103,15 @@ vec2 sw_texture_motion(bool back) {
     vec2 raw = sw_raw_uv(u_uv_set[SW_MATERIAL_SLOT_BASE_COLOR], back);
     vec2 now = (transform * vec3(sw_animate(raw, u_night_time.y), 1.0)).xy;
     vec2 before = (transform * vec3(sw_animate(raw, u_night_time.y - u_time_step), 1.0)).xy;
-    mat2 j = mat2(dFdx(now), dFdy(now));
+    // J with the mask held at this pixel's value: the mask's own gradient
+    // (a sheared ring where it fades) would make J huge there and the
+    // motion meaningless, growing with time.
+    float a = u_uv_animation.z * u_night_time.y * g_animation_mask, c = cos(a), s = sin(a);
+    mat2 j = mat2(transform) * mat2(c, -s, s, c) * mat2(dFdx(raw), dFdy(raw));
     float det = determinant(j);
     if (!(abs(det) > 1e-14)) return vec2(0.0);
     vec2 pixels = -(inverse(j) * (now - before));
+    g_texture_moves = now != before;
     // A texture seen edge-on moves without bound: such a pixel keeps no history anyway.
     float limit = 0.25 * max(u_outline.z, u_outline.w), length_pixels = length(pixels);
     return length_pixels > limit ? pixels * (limit / length_pixels) : pixels;
@@ -338,7 +345,7 @@ void sw_mtoon(vec4 base, vec3 n, vec3 v, bool back, bool outline) {
     } else {
         out_normal = vec4(n * 0.5 + 0.5, 0.0);
     }
-    out_class = uint(SW_CLASS_TOON);
+    out_class = uint(SW_CLASS_TOON) | (g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
     out_emission = vec4(color, 1.0);
 }
 
@@ -384,7 +391,7 @@ void main() {
         // The hull's back faces: the outline colour times the part's base colour.
         vec3 n = normalize(i.normal);
         out_normal = vec4(n * 0.5 + 0.5, float(SW_NORMAL_TAG_OUTLINE) / 3.0);
-        out_class = uint(SW_CLASS_TOON);
+        out_class = uint(SW_CLASS_TOON) | (g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
         out_emission = vec4(u_outline_color * base.rgb, 1.0);
         return;
     }
@@ -484,6 +491,7 @@ void main() {
 
     out_normal = vec4(n * 0.5 + 0.5, 0.0);
     bool sparkle = max(glint.r, max(glint.g, glint.b)) > 0.02;
-    out_class = uint(SW_CLASS_TOON) | (sparkle ? uint(SW_CLASS_HISTORY_SPARKLE) : 0u);
+    out_class = uint(SW_CLASS_TOON) | (sparkle ? uint(SW_CLASS_HISTORY_SPARKLE)
+                                               : g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
     out_emission = vec4(color, 1.0);
 }

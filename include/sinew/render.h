@@ -46,7 +46,7 @@
 SW_EXTERN_C_BEGIN
 
 /* The class byte: low 6 bits select the lighting model; the two high bits
-   are TAA history control (SW_RENDER_CLASS_HISTORY_SPARKLE). */
+   are TAA history control (SW_RENDER_CLASS_HISTORY_*). */
 enum {
     SW_RENDER_CLASS_BACKGROUND = 0, /* nothing drawn: the gradient */
     SW_RENDER_CLASS_GROUND = 1,     /* the ground plane */
@@ -54,8 +54,11 @@ enum {
     SW_RENDER_CLASS_UNLIT = 3,      /* KHR_materials_unlit */
     SW_RENDER_CLASS_TOON = 4,       /* toon materials (sinew/toon.h), lit in the G-buffer pass */
     SW_RENDER_CLASS_MASK = 0x3F,
-    /* Top bit: glints are visible at this pixel (TAA keeps the per-channel max). */
+    /* Glints are visible at this pixel (TAA keeps the per-channel max). */
     SW_RENDER_CLASS_HISTORY_SPARKLE = 0x40,
+    /* A UV animation moves the texture here (the motion target holds that
+       motion; TAA keeps a moving pixel's short history). */
+    SW_RENDER_CLASS_HISTORY_TEXTURE_MOTION = 0x80,
 };
 
 typedef enum sw_render_view {

@@ -621,10 +621,12 @@ static sw_result sw__read_vrm0(sw__reader* R, const cJSON* entry, sw_toon_materi
     }
     memcpy(t->outline_color, p.outline_color, sizeof p.outline_color);
     /* Unity's UVs run v up and the rotation is in turns per second; glTF's
-       run v down, sinew's rotation is in radians per second. */
+       run v down, sinew's rotation is in radians per second. MToon 0.x
+       turns UV counter-clockwise in its v-up space, 1.0 counter-clockwise
+       in its v-down space: the same way on screen, so the sign stays. */
     t->uv_scroll[0] = p.scroll_x;
     t->uv_scroll[1] = -p.scroll_y;
-    t->uv_rotation = -2.0f * SW__PI * p.rotation;
+    t->uv_rotation = 2.0f * SW__PI * p.rotation;
     return SW_OK;
 }
 

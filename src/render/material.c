@@ -103,6 +103,14 @@ static sw_result sw__upload_textures(sw_renderer* r, sw_diag* diag) {
         const sw_model_material* mat = &a->materials[m];
         if (mat->base_color_texture.texture >= 0) srgb[mat->base_color_texture.texture] = true;
         if (mat->emissive_texture.texture >= 0) srgb[mat->emissive_texture.texture] = true;
+        /* MToon's colour textures: shade multiply, matcap, rim multiply. */
+        const sw_toon_material* t = r->material_set ? &r->material_set->toon[m] : NULL;
+        if (t && t->present && (t->source == SW_TOON_SOURCE_MTOON || t->source == SW_TOON_SOURCE_MTOON_VRM0)) {
+            const int32_t colours[3] = {t->shade_multiply_texture.texture, t->matcap_texture.texture,
+                                        t->rim_mask_texture.texture};
+            for (int k = 0; k < 3; k++)
+                if (colours[k] >= 0 && (size_t)colours[k] < a->texture_count) srgb[colours[k]] = true;
+        }
     }
     for (size_t t = 0; t < a->texture_count; t++) r->textures[t] = sw__upload_texture(r, t, srgb[t]);
     sw__free(srgb);

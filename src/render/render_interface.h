@@ -39,6 +39,10 @@
 /* Top bit of the class byte (TAA history control): glints are visible
    here, TAA keeps the per-channel max of history and current colour. */
 #define SW_CLASS_HISTORY_SPARKLE 64
+/* The other history bit: the texture moves here by a UV animation (MToon
+   UV scroll/rotation), carried in the motion target; TAA keeps the short
+   history of a moving pixel for it, however slow (docs/post.md). */
+#define SW_CLASS_HISTORY_TEXTURE_MOTION 128
 /* The normal target's 2-bit alpha: this value (alpha 1.0) on the toon
    outline's pixels, 0 everywhere else. */
 #define SW_NORMAL_TAG_OUTLINE 3

@@ -23,6 +23,7 @@ _Static_assert(SW_RENDER_VIEW_SHADED == SW_VIEW_SHADED && SW_RENDER_VIEW_NORMALS
                "sw_render_view (sinew/render.h) must be the SW_VIEW_* of render_interface.h");
 /* Toon lighting: the class, its history bit and the material kinds. */
 _Static_assert(SW_RENDER_CLASS_TOON == SW_CLASS_TOON && SW_RENDER_CLASS_HISTORY_SPARKLE == SW_CLASS_HISTORY_SPARKLE &&
+                   SW_RENDER_CLASS_HISTORY_TEXTURE_MOTION == SW_CLASS_HISTORY_TEXTURE_MOTION &&
                    (SW_CLASS_HISTORY_SPARKLE & SW_CLASS_MASK) == 0,
                "SW_RENDER_CLASS_TOON / _HISTORY_SPARKLE (sinew/render.h) must be those of render_interface.h");
 _Static_assert((int)SW_TOON_BODY == SW_TOON_KIND_BODY && (int)SW_TOON_HAIR == SW_TOON_KIND_HAIR &&

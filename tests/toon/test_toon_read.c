@@ -347,7 +347,10 @@ static void test_vrm0(void) {
     SW_CHECK_NEAR(s->outline_color[0], srgb_to_linear(0.2), 1e-6);
     SW_CHECK_NEAR(s->uv_scroll[0], 0.25, 0.0);
     SW_CHECK_NEAR(s->uv_scroll[1], -0.5, 0.0);
-    SW_CHECK_NEAR(s->uv_rotation, -2.0 * PI * 0.125, 1e-6);
+    SW_CHECK_NEAR(s->uv_rotation, 2.0 * PI * 0.125, 1e-6); /* counter-clockwise on screen in both versions */
+    SW_CHECK_NEAR(s->gi_equalization, 0.9, 1e-6);          /* 1 − _IndirectLightIntensity (0.1 by default) */
+    SW_CHECK_NEAR(s->rim_lighting_mix, 0.0, 0.0);          /* UniVRM's default _RimLightingMix */
+    SW_CHECK_NEAR(s->outline_lighting_mix, 0.0, 0.0);      /* _OutlineColorMode 0: the fixed colour */
     SW_CHECK(!t[1].present); /* VRM/UnlitTexture */
     /* Hair: world outline of 0.2 cm; 0.x defaults elsewhere. */
     SW_CHECK(t[2].present);
