@@ -525,8 +525,31 @@ static sw_result sw__read_mtoon0(sw__reader* R, const cJSON* floats, const cJSON
         sw__json_float_in(J, floats, "_OutlineColorMode", 0.0f, 1.0f, &m->outline_color_mode) != SW_OK ||
         sw__json_float_in(J, floats, "_OutlineLightingMix", 0.0f, 1.0f, &m->outline_mix) != SW_OK)
         return SW_ERR_INVALID_DATA;
+    /* MToon 0.x's own controls that 1.0 (and sinew) dropped: said when set
+       away from what draws the same. */
+    static const struct { const char* key; float same; } undrawn[] = {
+        {"_ReceiveShadowRate", 1.0f}, {"_ShadingGradeRate", 1.0f}, {"_LightColorAttenuation", 0.0f}};
+    for (size_t i = 0; i < sizeof undrawn / sizeof undrawn[0]; i++) {
+        float value = undrawn[i].same;
+        if (sw__json_float_in(J, floats, undrawn[i].key, -1.0e6f, 1.0e6f, &value) != SW_OK) return SW_ERR_INVALID_DATA;
+        if (value != undrawn[i].same)
+            sw__json_warn(J, undrawn[i].key, "%g: MToon 0.x only (not in MToon 1.0); not drawn", (double)value);
+    }
     sw__json_pop(J, mark);
     mark = sw__json_push(J, "vectorProperties");
+    /* The main texture's Unity tiling (offset x, y, scale x, y): three-vrm
+       moves it into a texture transform; sinew draws the glTF material's. */
+    const cJSON* tiling = sw__json_member(vectors, "_MainTex");
+    if (tiling && sw__json_is_array(tiling) && sw__json_count(tiling) == 4) {
+        static const float same[4] = {0.0f, 0.0f, 1.0f, 1.0f};
+        bool differs = false;
+        for (sw__json_each it = sw__json_each_of(J, tiling); sw__json_next(J, &it);) {
+            float v = 0.0f;
+            if (sw__json_float_value(J, it.value, &v) != SW_OK) return SW_ERR_INVALID_DATA;
+            differs = differs || v != same[it.index];
+        }
+        if (differs) sw__json_warn(J, "_MainTex", "Unity texture tiling and offset not drawn (the glTF material's transform is)");
+    }
     if (sw__vrm0_color(R, vectors, "_ShadeColor", m->shade) != SW_OK ||
         sw__vrm0_color(R, vectors, "_RimColor", m->rim) != SW_OK ||
         sw__vrm0_color(R, vectors, "_OutlineColor", m->outline_color) != SW_OK)

@@ -202,6 +202,10 @@ static void test_vrm1(void) {
     sw_toon_material t[4];
     sw_diag diag;
     SW_CHECK_EQ_INT(sw_toon_read(model, t, &diag), SW_OK);
+    /* An opaque material's render queue offset and z-write are not drawn:
+       said, naming the material and the field. */
+    SW_CHECK(strstr(diag.message, "materials[0] \"Hair_01\"") != NULL);
+    SW_CHECK(strstr(diag.message, "renderQueueOffsetNumber") != NULL);
     const sw_toon_material* h = &t[0];
     SW_CHECK(h->present);
     SW_CHECK_EQ_INT(h->source, SW_TOON_SOURCE_MTOON);
