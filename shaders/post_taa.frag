@@ -77,17 +77,13 @@ void main() {
         if (z < depth) depth = z, nearest = q;
     }
     uint class_byte = texelFetch(t_class, p, 0).r;
-    // A texture moved by a UV animation, here or at a diagonal neighbour:
-    // its motion is the texture's, not the mesh's, so it does not carry over
-    // to the pixels around (a still silhouette stays where it is) and each
-    // pixel keeps its own; and the pixel keeps a moving pixel's short
-    // history and exact clamp however slowly it moves, as the colour under
-    // a still edge next to it changes.
-    bool texture_motion = false;
-    for (int i = -1; i < 4; i++) {
-        ivec2 q = i < 0 ? p : clamp(p + DIAGONALS[i], ivec2(0), g_size - 1);
-        texture_motion = texture_motion || (texelFetch(t_class, q, 0).r & uint(SW_CLASS_HISTORY_TEXTURE_MOTION)) != 0u;
-    }
+    // A texture moved by a UV animation, here or at the neighbour whose
+    // motion would be taken: that motion is the texture's, not the mesh's,
+    // so it does not carry over to the pixels around (a still silhouette
+    // stays where it is) and each pixel keeps its own; and the pixel keeps a
+    // moving pixel's short history and exact clamp however slowly it moves.
+    const uint texture_bit = uint(SW_CLASS_HISTORY_TEXTURE_MOTION);
+    bool texture_motion = ((class_byte | texelFetch(t_class, nearest, 0).r) & texture_bit) != 0u;
     if (texture_motion) nearest = p;
     vec2 motion = texelFetch(t_motion, nearest, 0).rg;  // texture units
     float motion_pixels = length(motion * vec2(g_size));
