@@ -113,7 +113,8 @@ typedef struct sw_toon_material {
     float band_color[2][3];
 
     /* Rim light: rim_color · sat((1 − N·V + rim_lift − (1 − rim_width)) / rim_width)^rim_power
-       (× the rim mask's R); rim_width = 1 is MToon's parametric rim. */
+       (× the rim mask's R; under MToon lighting × its RGB, an sRGB
+       texture); rim_width = 1 is MToon's parametric rim. */
     float rim_color[3];
     float rim_width;                 /* fraction of the N·V range lit from the silhouette */
     float rim_power;
