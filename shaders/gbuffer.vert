@@ -18,6 +18,8 @@ layout(location = SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION) uniform mat4 u_previo
 // u_fold_mask, u_fold_uv_set: the Material block, material_block.glsl).
 layout(location = SW_GBUFFER_LOC_VERTEX_FLAGS) uniform int u_vertex_flags;  // SW_VERTEX_FLAG_*
 layout(location = SW_GBUFFER_LOC_FOLD_POINT) uniform vec3 u_fold_point;
+// MToon's outline width multiply texture (G), on the mesh's UV.
+layout(binding = SW_TOON_UNIT_OUTLINE_WIDTH) uniform sampler2D t_outline_width;
 // Crowds: instance gl_InstanceID's vertex from the crowd's skinned buffers
 // (vertex v of instance i at i × u_crowd_vertices + v), not the attributes.
 layout(location = SW_GBUFFER_LOC_CROWD_VERTICES) uniform int u_crowd_vertices;  // 0 = not a crowd draw
@@ -83,8 +85,21 @@ void main() {
     o.previous_clip = u_previous_view_projection * vec4(previous, 1.0);
     if ((u_vertex_flags & SW_VERTEX_FLAG_OUTLINE) != 0) {
         vec3 n = tangent.xyz;
-        o.clip = sw_outline_push(o.clip, u_view_projection * vec4(n, 0.0), u_outline.x);
-        o.previous_clip = sw_outline_push(o.previous_clip, u_previous_view_projection * vec4(n, 0.0), u_outline.x);
+        float scale = 1.0;
+        if ((u_vertex_flags & SW_VERTEX_FLAG_OUTLINE_TEXTURE) != 0) {
+            int entry = SW_MATERIAL_UV_OUTLINE_WIDTH;
+            vec2 uv = (u_uv_transform[entry] * vec3(u_uv_set[entry] == 1 ? a_uv1 : a_uv0, 1.0)).xy;
+            scale = textureLod(t_outline_width, uv, 0.0).g;
+        }
+        if ((u_vertex_flags & SW_VERTEX_FLAG_OUTLINE_WORLD) != 0) {
+            // MToon worldCoordinates: metres along the normal, in world space.
+            vec3 offset = n * (u_outline_world * scale);
+            o.clip = u_view_projection * vec4(position + offset, 1.0);
+            o.previous_clip = u_previous_view_projection * vec4(previous + offset, 1.0);
+        } else {
+            o.clip = sw_outline_push(o.clip, u_view_projection * vec4(n, 0.0), u_outline.x * scale);
+            o.previous_clip = sw_outline_push(o.previous_clip, u_previous_view_projection * vec4(n, 0.0), u_outline.x * scale);
+        }
     }
     gl_Position = o.clip;
 }

@@ -39,4 +39,10 @@ layout(std140, binding = SW_MATERIAL_BLOCK) uniform Material {
     vec4 u_outline;                // hull width (pixels), max distance, viewport width, height
     int u_fold_mask;               // bit k folds the vertices tagged k
     int u_fold_uv_set;             // the TEXCOORD set holding the tag
+    // MToon 1.0 (SW_TOON_FLAG_MTOON).
+    float u_outline_world;         // world outline width, metres
+    float u_gi_equalization;
+    vec4 u_shade_color;            // shade colour (linear RGB), shading shift texture scale
+    vec4 u_mtoon;                  // shading shift, shading toony, rim lighting mix, outline lighting mix
+    vec4 u_matcap_color;           // matcapFactor (RGB), 0
 };

@@ -76,12 +76,21 @@ void main() {
         float z = texelFetch(t_depth, q, 0).r;
         if (z < depth) depth = z, nearest = q;
     }
+    uint class_byte = texelFetch(t_class, p, 0).r;
+    // A texture moved by a UV animation, here or at the neighbour whose
+    // motion would be taken: that motion is the texture's, not the mesh's,
+    // so it does not carry over to the pixels around (a still silhouette
+    // stays where it is) and each pixel keeps its own; and the pixel keeps a
+    // moving pixel's short history and exact clamp however slowly it moves.
+    const uint texture_bit = uint(SW_CLASS_HISTORY_TEXTURE_MOTION);
+    bool texture_motion = ((class_byte | texelFetch(t_class, nearest, 0).r) & texture_bit) != 0u;
+    if (texture_motion) nearest = p;
     vec2 motion = texelFetch(t_motion, nearest, 0).rg;  // texture units
     float motion_pixels = length(motion * vec2(g_size));
-    uint class_byte = texelFetch(t_class, p, 0).r;
     uint history_bits = class_byte & uint(SW_TAA_HISTORY_MASK);
     uint lighting_class = class_byte & uint(SW_CLASS_MASK);
     bool sparkle = history_bits == uint(SW_CLASS_HISTORY_SPARKLE);
+    float moving_pixels = texture_motion ? max(motion_pixels, u_accumulation.z) : motion_pixels;
 
     // Current colour: pixel i shows the scene at i + ½ − jitter.
     ivec2 base = ivec2(floor(centre + u_jitter - 0.5));
@@ -128,13 +137,13 @@ void main() {
             vec3 c = sw_color(p + DIAGONALS[i]);
             nlo = min(nlo, c), nhi = max(nhi, c);
         }
-        float widen = 0.25 * (1.0 - clamp(motion_pixels, 0.0, 1.0));
+        float widen = 0.25 * (1.0 - clamp(moving_pixels, 0.0, 1.0));
         vec3 extent = (nhi - nlo) * widen;
         history = clamp(history, nlo - extent, nhi + extent);
     }
     float total = accumulated + w_current;
     vec3 result = mix(history, current, w_current / total);
-    float cap = mix(u_accumulation.x, u_accumulation.y, clamp(motion_pixels / u_accumulation.z, 0.0, 1.0));
+    float cap = mix(u_accumulation.x, u_accumulation.y, clamp(moving_pixels / u_accumulation.z, 0.0, 1.0));
     out_history = vec4(result, float(lighting_class) / 255.0);
     out_state = vec2(retention, min(total, cap) / u_accumulation.x);
     out_image = vec4(clamp(result, 0.0, 1.0), 1.0);

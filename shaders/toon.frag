@@ -36,6 +36,9 @@ layout(binding = SW_TOON_UNIT_FACE_SDF) uniform sampler2D t_face_sdf;
 layout(binding = SW_TOON_UNIT_RIM_MASK) uniform sampler2D t_rim_mask;
 layout(binding = SW_TOON_UNIT_SHADOW) uniform sampler2DShadow t_shadow;
 layout(binding = SW_TOON_UNIT_MATCAP) uniform sampler2D t_matcap;
+layout(binding = SW_TOON_UNIT_SHADE_MULTIPLY) uniform sampler2D t_shade_multiply;  // MToon, sRGB
+layout(binding = SW_TOON_UNIT_SHADING_SHIFT) uniform sampler2D t_shading_shift;    // MToon, R
+layout(binding = SW_TOON_UNIT_ANIMATION_MASK) uniform sampler2D t_animation_mask;  // MToon, B
 
 layout(location = SW_GBUFFER_LOC_FLAGS) uniform int u_flags;
 layout(location = SW_TOON_LOC_FLAGS) uniform int u_toon_flags;
@@ -51,6 +54,7 @@ layout(location = SW_TOON_LOC_HEAD_RIGHT) uniform vec3 u_head_right;
 layout(location = SW_TOON_LOC_HEAD_UP) uniform vec3 u_head_up;
 layout(location = SW_TOON_LOC_HEAD_FORWARD) uniform vec3 u_head_forward;
 layout(location = SW_TOON_LOC_AMBIENT) uniform float u_ambient;
+layout(location = SW_TOON_LOC_TIME_STEP) uniform float u_time_step;
 // The material's values, toon ones included: the Material block
 // (material_block.glsl).
 
@@ -60,19 +64,60 @@ bool sw_flag(int bit) { return (u_flags & bit) != 0; }
 bool sw_toon(int bit) { return (u_toon_flags & bit) != 0; }
 float sw_sat(float x) { return clamp(x, 0.0, 1.0); }
 
-// The TEXCOORD set `set`: back faces of double-sided cloth read set 1; the
-// MToon UV animation (scroll, rotation about the centre) moves every set.
-vec2 sw_set_uv(int set, bool back) {
-    vec2 uv = (set == 1 || (back && sw_toon(SW_TOON_FLAG_BACK_UV1))) ? i.uv1 : i.uv0;
-    float t = u_night_time.y;
+// The TEXCOORD set `set`: back faces of double-sided cloth read set 1.
+vec2 sw_raw_uv(int set, bool back) { return (set == 1 || (back && sw_toon(SW_TOON_FLAG_BACK_UV1))) ? i.uv1 : i.uv0; }
+
+// The UV animation's mask here (the mask texture's B, read without the
+// animation; 1 without one): set first thing in main.
+float g_animation_mask = 1.0;
+// Whether the UV animation moved the texture here since the previous frame.
+bool g_texture_moves = false;
+
+// The MToon UV animation at time t: the rotation about (0.5, 0.5), then
+// the scroll, each × the mask. The rotation turns UV counter-clockwise in
+// u-right, v-down space: u' = u cos a + v sin a (the specification's
+// matrix, and three-vrm).
+vec2 sw_animate(vec2 uv, float t) {
+    float m = t * g_animation_mask;
     if (u_uv_animation.z != 0.0) {
-        float a = u_uv_animation.z * t, c = cos(a), s = sin(a);
-        uv = mat2(c, s, -s, c) * (uv - 0.5) + 0.5;
+        float a = u_uv_animation.z * m, c = cos(a), s = sin(a);
+        uv = mat2(c, -s, s, c) * (uv - 0.5) + 0.5;
     }
-    return uv + u_uv_animation.xy * t;
+    return uv + u_uv_animation.xy * m;
 }
 
+// Set `set` animated: every texture read with the mesh's UV moves.
+vec2 sw_set_uv(int set, bool back) { return sw_animate(sw_raw_uv(set, back), u_night_time.y); }
+
 vec2 sw_slot_uv(int slot, bool back) { return (u_uv_transform[slot] * vec3(sw_set_uv(u_uv_set[slot], back), 1.0)).xy; }
+
+// How far (pixels) the base colour texture's content moved on screen since
+// the previous frame through the UV animation alone: the pixel x shows
+// texel s(x, t); that texel was at x' with s(x', t − dt) = s(x, t), so
+// x − x' = −J⁻¹ (s(x, t) − s(x, t − dt)), J = ∂s/∂x from the screen
+// derivatives. TAA reprojects the history by it (docs/post.md). Zero
+// without animation, on a first frame and where J is degenerate.
+vec2 sw_texture_motion(bool back) {
+    if (u_uv_animation == vec3(0.0) || u_time_step == 0.0) return vec2(0.0);
+    mat3 transform = u_uv_transform[SW_MATERIAL_SLOT_BASE_COLOR];
+    vec2 raw = sw_raw_uv(u_uv_set[SW_MATERIAL_SLOT_BASE_COLOR], back);
+    vec2 now = (transform * vec3(sw_animate(raw, u_night_time.y), 1.0)).xy;
+    vec2 before = (transform * vec3(sw_animate(raw, u_night_time.y - u_time_step), 1.0)).xy;
+    // J with the mask held at this pixel's value: the mask's own gradient
+    // (a sheared ring where it fades) would make J huge there and the
+    // motion meaningless, growing with time.
+    float a = u_uv_animation.z * u_night_time.y * g_animation_mask, c = cos(a), s = sin(a);
+    mat2 j = mat2(transform) * mat2(c, -s, s, c) * mat2(dFdx(raw), dFdy(raw));
+    float det = determinant(j);
+    if (!(abs(det) > 1e-14)) return vec2(0.0);
+    vec2 pixels = -(inverse(j) * (now - before));
+    g_texture_moves = now != before;
+    // A texture seen edge-on moves without bound: such a pixel keeps no history anyway.
+    float limit = 0.25 * max(u_outline.z, u_outline.w), length_pixels = length(pixels);
+    return length_pixels > limit ? pixels * (limit / length_pixels) : pixels;
+}
+
+float sw_linearstep(float a, float b, float x) { return b > a ? sw_sat((x - a) / (b - a)) : (x >= a ? 1.0 : 0.0); }
 
 // sw_toon_region: group 1 unless an open gate's band holds a, in the order 2, 3, 4, 5.
 int sw_region(float a) {
@@ -253,9 +298,68 @@ vec2 sw_matcap_uv(vec3 m, vec3 v) {
     return vec2(dot(m, right), dot(m, up)) * 0.5 + 0.5;
 }
 
+// The matcap texture's coordinate of sphere coordinate m (up = image top),
+// through the matcap's texture transform.
+vec2 sw_matcap_texture_uv(vec2 m) { return (u_uv_transform[SW_MATERIAL_UV_MATCAP] * vec3(m.x, 1.0 - m.y, 1.0)).xy; }
+
+// MToon 1.0's lighting (docs/toon.md, "MToon lighting"; the specification's
+// shading model, three-vrm's behaviour) for the one directional light and
+// the hemisphere ambient; the outline hull's colour from it. Writes the
+// normal, class and emission outputs.
+void sw_mtoon(vec4 base, vec3 n, vec3 v, bool back, bool outline) {
+    // The hull lights with the surface's outward normal; the surface with
+    // the core normal map (tangent-space XYZ) in the cotangent frame.
+    if (outline) {
+        n = normalize(i.normal);
+    } else if (sw_flag(SW_GBUFFER_FLAG_NORMAL_TEXTURE)) {
+        vec2 uv = sw_slot_uv(SW_MATERIAL_UV_TOON_NORMAL, back);
+        vec3 m = texture(t_normal, uv).xyz * 2.0 - 1.0;
+        m.xy *= u_toon_normal_scale;
+        n = normalize(sw_cotangent_frame(n, i.world, uv) * m);
+    }
+    vec3 l = normalize(u_light_direction);
+    vec3 shade = u_shade_color.rgb;
+    if (sw_toon(SW_TOON_FLAG_SHADE_MULTIPLY))
+        shade *= texture(t_shade_multiply, sw_slot_uv(SW_MATERIAL_UV_SHADE_MULTIPLY, back)).rgb;
+    float shift = u_mtoon.x;
+    if (sw_toon(SW_TOON_FLAG_SHADING_SHIFT))
+        shift += texture(t_shading_shift, sw_slot_uv(SW_MATERIAL_UV_SHADING_SHIFT, back)).r * u_shade_color.a;
+    float toony = u_mtoon.y;
+    float shading = sw_linearstep(-1.0 + toony, 1.0 - toony, clamp(dot(n, l), -1.0, 1.0) + shift);
+    if (sw_toon(SW_TOON_FLAG_SHADOW)) shading *= sw_shadow(i.world, n);
+    vec3 color = u_light_color * mix(shade, base.rgb, shading);
+    // Global illumination: the hemisphere at n, evened out towards its
+    // mean (what it is for every direction) by the GI equalisation.
+    vec3 gi_n = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5);
+    vec3 gi = mix(gi_n, 0.5 * (u_ground_color + u_sky_color), u_gi_equalization) * u_ambient;
+    color += gi * base.rgb;
+    // Rim and matcap, × the light they sit in by the rim lighting mix.
+    vec3 rim = u_rim_color * pow(sw_sat(1.0 - dot(n, v) + u_rim.z), max(u_rim.y, 1e-5));
+    if (sw_toon(SW_TOON_FLAG_MATCAP)) rim += u_matcap_color.rgb * texture(t_matcap, sw_matcap_texture_uv(sw_matcap_uv(n, v))).rgb;
+    if (sw_toon(SW_TOON_FLAG_RIM_MASK)) rim *= texture(t_rim_mask, sw_slot_uv(SW_MATERIAL_UV_RIM_MASK, back)).rgb;
+    color += mix(vec3(1.0), u_light_color + gi, u_mtoon.z) * rim;
+    color += u_emissive * texture(t_emissive, sw_slot_uv(SW_MATERIAL_SLOT_EMISSIVE, back)).rgb;
+    if (outline) {
+        color = u_outline_color * mix(vec3(1.0), color, u_mtoon.w);
+        out_normal = vec4(n * 0.5 + 0.5, float(SW_NORMAL_TAG_OUTLINE) / 3.0);
+    } else {
+        out_normal = vec4(n * 0.5 + 0.5, 0.0);
+    }
+    out_class = uint(SW_CLASS_TOON) | (g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
+    out_emission = vec4(color, 1.0);
+}
+
 void main() {
     bool back = !gl_FrontFacing;
     bool outline = sw_toon(SW_TOON_FLAG_OUTLINE);
+    bool mtoon = sw_toon(SW_TOON_FLAG_MTOON);
+    if (sw_toon(SW_TOON_FLAG_ANIMATION_MASK)) {
+        int entry = SW_MATERIAL_UV_ANIMATION_MASK;
+        vec2 uv = (u_uv_transform[entry] * vec3(sw_raw_uv(u_uv_set[entry], back && !outline), 1.0)).xy;
+        g_animation_mask = texture(t_animation_mask, uv).b;
+    }
+    // Before any discard: the screen derivatives need the whole quad.
+    vec2 texture_motion = sw_texture_motion(back && !outline);
     vec2 base_uv = sw_slot_uv(SW_MATERIAL_SLOT_BASE_COLOR, back && !outline);
     // Normal: the mesh's (flipped on back faces) or the face's.
     vec3 n = normalize(sw_flag(SW_GBUFFER_FLAG_NORMALS) ? i.normal : cross(dFdx(i.world), dFdy(i.world)));
@@ -264,7 +368,7 @@ void main() {
     // Eyes read the base colour where the view ray meets the iris bowl.
     vec2 iris_uv = base_uv;
     vec3 eye_t = vec3(1.0, 0.0, 0.0), eye_b = vec3(0.0, 1.0, 0.0);
-    if (u_kind == SW_TOON_KIND_EYE && !outline) {
+    if (u_kind == SW_TOON_KIND_EYE && !outline && !mtoon) {
         mat3 frame = sw_cotangent_frame(n, i.world, base_uv);
         if (dot(frame[0], frame[0]) > 1e-12) eye_t = normalize(frame[0]);
         if (dot(frame[1], frame[1]) > 1e-12) eye_b = normalize(frame[1]);
@@ -276,14 +380,18 @@ void main() {
     if (u_shadow_area.w < 1.0 && u_shadow_area.w < sw_dither(ivec2(gl_FragCoord.xy))) discard;
 
     vec2 current = i.clip.xy / i.clip.w, previous = i.previous_clip.xy / i.previous_clip.w;
-    out_motion = sw_flag(SW_GBUFFER_FLAG_FIRST_FRAME) ? vec2(0.0) : (current - previous) * 0.5;
+    out_motion = sw_flag(SW_GBUFFER_FLAG_FIRST_FRAME) ? vec2(0.0) : (current - previous) * 0.5 + texture_motion / u_outline.zw;
     out_albedo = vec4(base.rgb, 1.0);
     out_material = vec4(0.0, 1.0, 1.0, 1.0);
+    if (mtoon) {
+        sw_mtoon(base, n, v, back, outline);
+        return;
+    }
     if (outline) {
         // The hull's back faces: the outline colour times the part's base colour.
         vec3 n = normalize(i.normal);
         out_normal = vec4(n * 0.5 + 0.5, float(SW_NORMAL_TAG_OUTLINE) / 3.0);
-        out_class = uint(SW_CLASS_TOON);
+        out_class = uint(SW_CLASS_TOON) | (g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
         out_emission = vec4(u_outline_color * base.rgb, 1.0);
         return;
     }
@@ -358,7 +466,7 @@ void main() {
     // Rim: the outer rim_width of the N·V range, lifted, to the power.
     float rim_width = max(u_rim.x, 1e-3);
     float rim = pow(sw_sat((1.0 - sw_sat(dot(n, v)) + u_rim.z - (1.0 - rim_width)) / rim_width), max(u_rim.y, 1e-3));
-    if (sw_toon(SW_TOON_FLAG_RIM_MASK)) rim *= texture(t_rim_mask, sw_set_uv(u_toon_uv_sets.w, back)).r;
+    if (sw_toon(SW_TOON_FLAG_RIM_MASK)) rim *= texture(t_rim_mask, sw_slot_uv(SW_MATERIAL_UV_RIM_MASK, back)).r;
     color += u_rim_color * rim;
 
     // Matcap, added unlit: the normal, on eyes mixed with the eyeball's
@@ -374,7 +482,7 @@ void main() {
             m = normalize(mix(n, sphere, u_iris.x));
         }
         vec2 muv = sw_matcap_uv(m, v), d = muv - vec2(0.42, 0.58);
-        color += matcap ? texture(t_matcap, vec2(muv.x, 1.0 - muv.y)).rgb : vec3(0.6 * exp(-dot(d, d) / 0.0072));
+        color += matcap ? texture(t_matcap, sw_matcap_texture_uv(muv)).rgb : vec3(0.6 * exp(-dot(d, d) / 0.0072));
     }
 
     // Glints (× the normal map's B).
@@ -383,6 +491,7 @@ void main() {
 
     out_normal = vec4(n * 0.5 + 0.5, 0.0);
     bool sparkle = max(glint.r, max(glint.g, glint.b)) > 0.02;
-    out_class = uint(SW_CLASS_TOON) | (sparkle ? uint(SW_CLASS_HISTORY_SPARKLE) : 0u);
+    out_class = uint(SW_CLASS_TOON) | (sparkle ? uint(SW_CLASS_HISTORY_SPARKLE)
+                                               : g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
     out_emission = vec4(color, 1.0);
 }

@@ -377,8 +377,10 @@ static int render_open(tool_args* args, render_session* s) {
     if (sw_gl_context_create(NULL, &s->gl, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
     sw_renderer_desc desc = {.width = (int)o->width, .height = (int)o->height};
     if (sw_renderer_create(&desc, &s->renderer, &diag) != SW_OK ||
-        sw_material_set_read(s->asset, &s->materials, &diag) != SW_OK ||
-        sw_renderer_set_scene(s->renderer, s->asset, &s->materials, &diag) != SW_OK)
+        sw_material_set_read(s->asset, &s->materials, &diag) != SW_OK)
+        return tool_fail(args, "%s: %s", s->asset->path, diag.message);
+    if (diag.message[0]) tool_warn(args, "%s", diag.message); /* what the materials have and sinew does not draw */
+    if (sw_renderer_set_scene(s->renderer, s->asset, &s->materials, &diag) != SW_OK)
         return tool_fail(args, "%s: %s", s->asset->path, diag.message);
     /* The renderer counts the textures it drew white; which images and why,
        the tool finds out by decoding them again (only when there are any). */

@@ -46,7 +46,7 @@
 SW_EXTERN_C_BEGIN
 
 /* The class byte: low 6 bits select the lighting model; the two high bits
-   are TAA history control (SW_RENDER_CLASS_HISTORY_SPARKLE). */
+   are TAA history control (SW_RENDER_CLASS_HISTORY_*). */
 enum {
     SW_RENDER_CLASS_BACKGROUND = 0, /* nothing drawn: the gradient */
     SW_RENDER_CLASS_GROUND = 1,     /* the ground plane */
@@ -54,8 +54,11 @@ enum {
     SW_RENDER_CLASS_UNLIT = 3,      /* KHR_materials_unlit */
     SW_RENDER_CLASS_TOON = 4,       /* toon materials (sinew/toon.h), lit in the G-buffer pass */
     SW_RENDER_CLASS_MASK = 0x3F,
-    /* Top bit: glints are visible at this pixel (TAA keeps the per-channel max). */
+    /* Glints are visible at this pixel (TAA keeps the per-channel max). */
     SW_RENDER_CLASS_HISTORY_SPARKLE = 0x40,
+    /* A UV animation moves the texture here (the motion target holds that
+       motion; TAA keeps a moving pixel's short history). */
+    SW_RENDER_CLASS_HISTORY_TEXTURE_MOTION = 0x80,
 };
 
 typedef enum sw_render_view {
@@ -173,11 +176,16 @@ typedef struct sw_render_frame_debug {
    + rim + glints, where shade is white on the lit side and the ramp texel
    the rules of sinew/toon.h pick on the dark side (the shadow map moves
    pixels to the dark side; it never darkens the lit colour). An
-   inverted-hull outline is drawn around it. */
+   inverted-hull outline is drawn around it. A material read from MToon
+   (VRM 1.0 or 0.x) is lit by MToon 1.0's own model instead
+   (docs/toon.md, "MToon lighting"). */
 typedef struct sw_render_frame_shading {
     sw_render_style style;
     bool night;                   /* the ramps' night rows */
-    float time;                   /* seconds: glint pulses, UV scroll */
+    /* Seconds: glint pulses, UV animation. The step from the previous
+       frame's time gives the UV animation's motion vectors (TAA, motion
+       blur; none on a first frame). */
+    float time;
     /* Towards the light; all zero: the default (from the upper front left). */
     float light_direction[3];
 } sw_render_frame_shading;
@@ -227,8 +235,13 @@ typedef enum sw_render_override_field {
     SW_RENDER_OVERRIDE_MATCAP_COLOR = 1u << 3, /* MToon matcapFactor */
     SW_RENDER_OVERRIDE_RIM_COLOR    = 1u << 4, /* MToon parametricRimColorFactor */
     SW_RENDER_OVERRIDE_OUTLINE_COLOR = 1u << 5, /* MToon outlineColorFactor */
-    SW_RENDER_OVERRIDE_UV_TRANSFORM = 1u << 6, /* uv_scale, uv_offset applied after the material's own
-                                                  transform, to every texture the material samples */
+    /* uv_scale, uv_offset applied after each texture's own transform, to
+       the textures three-vrm's texture-transform bind moves: base colour,
+       normal (and the toon normal map), emissive, MToon's shade multiply,
+       rim multiply, outline width and UV animation mask, glTF's
+       metallic-roughness; not the shading shift, matcap or occlusion
+       textures (docs/toon.md, "Expression binds and hidden meshes"). */
+    SW_RENDER_OVERRIDE_UV_TRANSFORM = 1u << 6,
 } sw_render_override_field;
 
 typedef struct sw_render_material_override {
@@ -244,6 +257,9 @@ typedef struct sw_render_material_override {
     float uv_offset[2];
 } sw_render_material_override;
 
+/* sw_renderer_draw refuses an override naming a material the model lacks
+   (SW_ERR_INDEX_OUT_OF_RANGE) and two for one material
+   (SW_ERR_INVALID_ARGUMENT). */
 typedef struct sw_render_frame_avatar {
     size_t material_override_count;
     const sw_render_material_override* material_overrides; /* at most one per material */

@@ -113,7 +113,8 @@ typedef struct sw_toon_material {
     float band_color[2][3];
 
     /* Rim light: rim_color · sat((1 − N·V + rim_lift − (1 − rim_width)) / rim_width)^rim_power
-       (× the rim mask's R); rim_width = 1 is MToon's parametric rim. */
+       (× the rim mask's R; under MToon lighting × its RGB, an sRGB
+       texture); rim_width = 1 is MToon's parametric rim. */
     float rim_color[3];
     float rim_width;                 /* fraction of the N·V range lit from the silhouette */
     float rim_power;
@@ -142,9 +143,30 @@ typedef struct sw_toon_material {
     float outline_color[3];
     float outline_max_distance;      /* beyond this distance from the camera the width stops growing in world units */
 
-    /* MToon UV animation (scroll in UV/s, rotation in rad/s), applied to all textures. */
+    /* MToon UV animation (scroll in UV/s, rotation in rad/s), applied to
+       every texture read with the mesh's UV, each speed × the mask's B. */
     float uv_scroll[2];
     float uv_rotation;
+    sw_model_texture_ref uv_animation_mask_texture;
+
+    /* ---- MToon 1.0 (VRMC_materials_mtoon; VRM 0.x mapped to it) ----
+       A material whose source is SW_TOON_SOURCE_MTOON or _MTOON_VRM0 is
+       lit by MToon 1.0's own model (docs/toon.md, "MToon lighting"), not
+       by the ramp rules above: kind, regions, ramps, glints and hair bands
+       do not apply to it. */
+    sw_model_texture_ref shade_multiply_texture; /* RGB (sRGB) × shade_color */
+    sw_model_texture_ref shading_shift_texture;  /* R (linear) × its `scale` added to shading_shift */
+    float gi_equalization;           /* 0..1: the ambient's direction evened out (0.9) */
+    float matcap_color[3];           /* matcapFactor: × the matcap texel (1, 1, 1) */
+    float rim_lighting_mix;          /* 0..1: rim and matcap × the light they sit in (1) */
+    float outline_lighting_mix;      /* 0..1: outline colour × the surface's lit colour (1) */
+    sw_model_texture_ref outline_width_texture; /* G (linear) × the outline width */
+    /* true: the outline is outline_world_width metres along the normal in
+       world space (MToon worldCoordinates); false: outline_width pixels. */
+    bool outline_world;
+    float outline_world_width;
+    int32_t render_queue_offset;     /* renderQueueOffsetNumber, −9..9 */
+    bool transparent_with_z_write;
 } sw_toon_material;
 
 /* Fills *out with the defaults of `kind` (present = false, textures -1). */

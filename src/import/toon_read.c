@@ -343,6 +343,22 @@ static sw_result sw__read_sw(sw__reader* R, const cJSON* root, sw_toon_material*
     return SW_OK;
 }
 
+/* What sinew does not draw of MToon's transparency, said once per
+   material: it has no blended pass (BLEND draws as a cutout at 0.5), so
+   neither the render queue order nor the z-write choice of transparent
+   materials changes the picture. */
+static void sw__mtoon_blend_warnings(sw__reader* R, const sw_model_material* material, const sw_toon_material* t) {
+    if (material->alpha_mode != SW_MODEL_ALPHA_BLEND && t->render_queue_offset == 0 && !t->transparent_with_z_write)
+        return;
+    if (material->alpha_mode == SW_MODEL_ALPHA_BLEND)
+        sw__json_warn(&R->J, "alphaMode", "BLEND is drawn as a cutout at alpha 0.5 (no blended pass)%s%s",
+                      t->render_queue_offset ? "; renderQueueOffsetNumber not drawn" : "",
+                      t->transparent_with_z_write ? "; transparentWithZWrite not drawn" : "");
+    else
+        sw__json_warn(&R->J, t->render_queue_offset ? "renderQueueOffsetNumber" : "transparentWithZWrite",
+                      "only orders or writes depth for transparent materials, and this one is not; ignored");
+}
+
 /* ---- VRMC_materials_mtoon (VRM 1.0) ------------------------------------------------------------------------- */
 
 /* Defaults: where the specification's property tables and its JSON
@@ -364,33 +380,47 @@ static sw_result sw__read_mtoon(sw__reader* R, const cJSON* root, sw_toon_materi
     t->source = SW_TOON_SOURCE_MTOON;
     t->glint_count = 0; /* MToon has no glint mask */
 
-    float shade[3] = {1.0f, 1.0f, 1.0f}, shift = 0.0f, toony = 0.9f;
-    float matcap[3] = {0.0f, 0.0f, 0.0f}, rim[3] = {0.0f, 0.0f, 0.0f}, power = 1.0f, lift = 0.0f;
-    float width = 0.0f, outline_color[3] = {0.0f, 0.0f, 0.0f};
+    float shade[3] = {1.0f, 1.0f, 1.0f}, shift = 0.0f, toony = 0.9f, gi = 0.9f;
+    float matcap[3] = {1.0f, 1.0f, 1.0f}, rim[3] = {0.0f, 0.0f, 0.0f}, power = 5.0f, lift = 0.0f, rim_mix = 1.0f;
+    float width = 0.0f, outline_color[3] = {0.0f, 0.0f, 0.0f}, outline_mix = 1.0f;
     float scroll_x = 0.0f, scroll_y = 0.0f, rotation = 0.0f;
-    sw_model_texture_ref matcap_tex = t->matcap_texture, rim_tex = t->rim_mask_texture;
+    int64_t queue = 0;
+    bool z_write = false;
     if (sw__json_floats_in(J, root, "shadeColorFactor", 3, 0.0f, 1.0f, shade) != SW_OK ||
+        sw__texture(R, root, "shadeMultiplyTexture", &t->shade_multiply_texture) != SW_OK ||
         sw__json_float_in(J, root, "shadingShiftFactor", -1.0f, 1.0f, &shift) != SW_OK ||
+        sw__texture(R, root, "shadingShiftTexture", &t->shading_shift_texture) != SW_OK ||
         sw__json_float_in(J, root, "shadingToonyFactor", 0.0f, 1.0f, &toony) != SW_OK ||
-        sw__json_floats_in(J, root, "matcapFactor", 3, 0.0f, 1.0f, matcap) != SW_OK ||
-        sw__texture(R, root, "matcapTexture", &matcap_tex) != SW_OK ||
-        sw__json_floats_in(J, root, "parametricRimColorFactor", 3, 0.0f, 1.0f, rim) != SW_OK ||
+        sw__json_float_in(J, root, "giEqualizationFactor", 0.0f, 1.0f, &gi) != SW_OK ||
+        sw__json_floats_in(J, root, "matcapFactor", 3, 0.0f, 1.0e3f, matcap) != SW_OK ||
+        sw__texture(R, root, "matcapTexture", &t->matcap_texture) != SW_OK ||
+        sw__json_floats_in(J, root, "parametricRimColorFactor", 3, 0.0f, 1.0e3f, rim) != SW_OK ||
         sw__json_float_in(J, root, "parametricRimFresnelPowerFactor", 0.0f, 1.0e4f, &power) != SW_OK ||
         sw__json_float_in(J, root, "parametricRimLiftFactor", -1.0f, 1.0f, &lift) != SW_OK ||
-        sw__texture(R, root, "rimMultiplyTexture", &rim_tex) != SW_OK ||
+        sw__texture(R, root, "rimMultiplyTexture", &t->rim_mask_texture) != SW_OK ||
+        sw__json_float_in(J, root, "rimLightingMixFactor", 0.0f, 1.0f, &rim_mix) != SW_OK ||
         sw__json_float_in(J, root, "outlineWidthFactor", 0.0f, 1.0e3f, &width) != SW_OK ||
+        sw__texture(R, root, "outlineWidthMultiplyTexture", &t->outline_width_texture) != SW_OK ||
         sw__json_floats_in(J, root, "outlineColorFactor", 3, 0.0f, 1.0f, outline_color) != SW_OK ||
+        sw__json_float_in(J, root, "outlineLightingMixFactor", 0.0f, 1.0f, &outline_mix) != SW_OK ||
+        sw__texture(R, root, "uvAnimationMaskTexture", &t->uv_animation_mask_texture) != SW_OK ||
         sw__json_float_in(J, root, "uvAnimationScrollXSpeedFactor", -1.0e3f, 1.0e3f, &scroll_x) != SW_OK ||
         sw__json_float_in(J, root, "uvAnimationScrollYSpeedFactor", -1.0e3f, 1.0e3f, &scroll_y) != SW_OK ||
-        sw__json_float_in(J, root, "uvAnimationRotationSpeedFactor", -1.0e3f, 1.0e3f, &rotation) != SW_OK)
+        sw__json_float_in(J, root, "uvAnimationRotationSpeedFactor", -1.0e3f, 1.0e3f, &rotation) != SW_OK ||
+        sw__json_integer(J, root, "renderQueueOffsetNumber", false, NULL, &queue) != SW_OK)
         return SW_ERR_INVALID_DATA;
-    /* Textures sinew does not use are still checked: a broken index is a broken file. */
-    static const char* const unused_textures[] = {"shadeMultiplyTexture", "shadingShiftTexture",
-                                                  "outlineWidthMultiplyTexture", "uvAnimationMaskTexture"};
-    for (size_t i = 0; i < sizeof unused_textures / sizeof unused_textures[0]; i++) {
-        sw_model_texture_ref unused;
-        if (sw__texture(R, root, unused_textures[i], &unused) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (sw__json_bool(J, root, "transparentWithZWrite", &z_write) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (queue < -9 || queue > 9) {
+        sw__json_warn(J, "renderQueueOffsetNumber", "%lld is outside -9..9; clamped", (long long)queue);
+        queue = queue < -9 ? -9 : 9;
     }
+    t->gi_equalization = gi;
+    memcpy(t->matcap_color, matcap, sizeof matcap);
+    t->rim_lighting_mix = rim_mix;
+    t->outline_lighting_mix = outline_mix;
+    t->render_queue_offset = (int32_t)queue;
+    t->transparent_with_z_write = z_write;
+    sw__mtoon_blend_warnings(R, &R->model->materials[R->material], t);
 
     int mode = 0; /* none */
     if ((v = sw__json_member(root, "outlineWidthMode")) != NULL) {
@@ -407,20 +437,18 @@ static sw_result sw__read_mtoon(sw__reader* R, const cJSON* root, sw_toon_materi
     t->shading_toony = toony;
     t->light_area = sw__mtoon_light_area(shift, toony);
     t->ramp_width = 1.0f;
-    /* matcapFactor has no sinew counterpart: a zero factor drops the
-       matcap, any other keeps the texture at full strength. */
-    bool matcap_on = matcap[0] > 0.0f || matcap[1] > 0.0f || matcap[2] > 0.0f;
-    t->matcap_texture = matcap_on ? matcap_tex : (sw_model_texture_ref){.texture = -1, .scale = 1.0f,
-                                                                         .uv_scale = {1.0f, 1.0f}};
     t->matcap_mix = 0.0f; /* MToon's matcap reads the surface normal as it is */
     /* MToon's rim sat(1 − N·V + lift)^power is sinew's with the whole N·V range. */
     memcpy(t->rim_color, rim, sizeof rim);
     t->rim_width = 1.0f;
     t->rim_power = power > 1e-5f ? power : 1e-5f;
     t->rim_lift = lift;
-    t->rim_mask_texture = rim_tex;
     t->outline = mode != 0 && width > 0.0f;
     if (mode == 1) {
+        /* Metres along the normal; outline_width stays the pixel width it
+           has at 1 m with a 35° field of view, for readers of that field. */
+        t->outline_world = true;
+        t->outline_world_width = width;
         t->outline_width =
             width * SW__OUTLINE_LINES / (2.0f * SW__OUTLINE_REF_DISTANCE * tanf(0.5f * SW__OUTLINE_REF_FOV));
         t->outline_max_distance = SW__OUTLINE_REF_DISTANCE;
@@ -472,8 +500,9 @@ static sw_result sw__vrm0_texture(sw__reader* R, const cJSON* props, const char*
 /* UniVRM's material values for what an entry leaves out, and what it gives. */
 typedef struct sw__mtoon0 {
     float shift, toony, power, lift, mode, width, max_distance, scroll_x, scroll_y, rotation;
+    float gi_intensity, rim_mix, outline_color_mode, outline_mix;
     float shade[3], rim[3], outline_color[3];
-    sw_model_texture_ref matcap, rim_texture;
+    sw_model_texture_ref matcap, rim_texture, shade_texture, outline_width_texture, mask;
 } sw__mtoon0;
 
 /* floatProperties, vectorProperties and textureProperties of one entry. */
@@ -490,10 +519,37 @@ static sw_result sw__read_mtoon0(sw__reader* R, const cJSON* floats, const cJSON
         sw__json_float_in(J, floats, "_OutlineScaledMaxDistance", 0.0f, 1.0e6f, &m->max_distance) != SW_OK ||
         sw__json_float_in(J, floats, "_UvAnimScrollX", -1.0e3f, 1.0e3f, &m->scroll_x) != SW_OK ||
         sw__json_float_in(J, floats, "_UvAnimScrollY", -1.0e3f, 1.0e3f, &m->scroll_y) != SW_OK ||
-        sw__json_float_in(J, floats, "_UvAnimRotation", -1.0e3f, 1.0e3f, &m->rotation) != SW_OK)
+        sw__json_float_in(J, floats, "_UvAnimRotation", -1.0e3f, 1.0e3f, &m->rotation) != SW_OK ||
+        sw__json_float_in(J, floats, "_IndirectLightIntensity", 0.0f, 1.0f, &m->gi_intensity) != SW_OK ||
+        sw__json_float_in(J, floats, "_RimLightingMix", 0.0f, 1.0f, &m->rim_mix) != SW_OK ||
+        sw__json_float_in(J, floats, "_OutlineColorMode", 0.0f, 1.0f, &m->outline_color_mode) != SW_OK ||
+        sw__json_float_in(J, floats, "_OutlineLightingMix", 0.0f, 1.0f, &m->outline_mix) != SW_OK)
         return SW_ERR_INVALID_DATA;
+    /* MToon 0.x's own controls that 1.0 (and sinew) dropped: said when set
+       away from what draws the same. */
+    static const struct { const char* key; float same; } undrawn[] = {
+        {"_ReceiveShadowRate", 1.0f}, {"_ShadingGradeRate", 1.0f}, {"_LightColorAttenuation", 0.0f}};
+    for (size_t i = 0; i < sizeof undrawn / sizeof undrawn[0]; i++) {
+        float value = undrawn[i].same;
+        if (sw__json_float_in(J, floats, undrawn[i].key, -1.0e6f, 1.0e6f, &value) != SW_OK) return SW_ERR_INVALID_DATA;
+        if (value != undrawn[i].same)
+            sw__json_warn(J, undrawn[i].key, "%g: MToon 0.x only (not in MToon 1.0); not drawn", (double)value);
+    }
     sw__json_pop(J, mark);
     mark = sw__json_push(J, "vectorProperties");
+    /* The main texture's Unity tiling (offset x, y, scale x, y): three-vrm
+       moves it into a texture transform; sinew draws the glTF material's. */
+    const cJSON* tiling = sw__json_member(vectors, "_MainTex");
+    if (tiling && sw__json_is_array(tiling) && sw__json_count(tiling) == 4) {
+        static const float same[4] = {0.0f, 0.0f, 1.0f, 1.0f};
+        bool differs = false;
+        for (sw__json_each it = sw__json_each_of(J, tiling); sw__json_next(J, &it);) {
+            float v = 0.0f;
+            if (sw__json_float_value(J, it.value, &v) != SW_OK) return SW_ERR_INVALID_DATA;
+            differs = differs || v != same[it.index];
+        }
+        if (differs) sw__json_warn(J, "_MainTex", "Unity texture tiling and offset not drawn (the glTF material's transform is)");
+    }
     if (sw__vrm0_color(R, vectors, "_ShadeColor", m->shade) != SW_OK ||
         sw__vrm0_color(R, vectors, "_RimColor", m->rim) != SW_OK ||
         sw__vrm0_color(R, vectors, "_OutlineColor", m->outline_color) != SW_OK)
@@ -501,14 +557,23 @@ static sw_result sw__read_mtoon0(sw__reader* R, const cJSON* floats, const cJSON
     sw__json_pop(J, mark);
     mark = sw__json_push(J, "textureProperties");
     if (sw__vrm0_texture(R, textures, "_SphereAdd", &m->matcap) != SW_OK ||
-        sw__vrm0_texture(R, textures, "_RimTexture", &m->rim_texture) != SW_OK)
+        sw__vrm0_texture(R, textures, "_RimTexture", &m->rim_texture) != SW_OK ||
+        sw__vrm0_texture(R, textures, "_ShadeTexture", &m->shade_texture) != SW_OK ||
+        sw__vrm0_texture(R, textures, "_OutlineWidthTexture", &m->outline_width_texture) != SW_OK ||
+        sw__vrm0_texture(R, textures, "_UvAnimMaskTexture", &m->mask) != SW_OK)
         return SW_ERR_INVALID_DATA;
-    static const char* const unused_textures[] = {"_MainTex", "_ShadeTexture", "_BumpMap", "_ReceiveShadowTexture",
-                                                  "_ShadingGradeTexture", "_EmissionMap", "_OutlineWidthTexture",
-                                                  "_UvAnimMaskTexture"};
+    /* The glTF core material carries these (UniVRM writes both); the
+       0.x-only ones are not drawn, and say so. */
+    static const char* const core_textures[] = {"_MainTex", "_BumpMap", "_EmissionMap"};
+    static const char* const undrawn_textures[] = {"_ReceiveShadowTexture", "_ShadingGradeTexture"};
     sw_model_texture_ref unused;
-    for (size_t i = 0; i < sizeof unused_textures / sizeof unused_textures[0]; i++)
-        if (sw__vrm0_texture(R, textures, unused_textures[i], &unused) != SW_OK) return SW_ERR_INVALID_DATA;
+    for (size_t i = 0; i < sizeof core_textures / sizeof core_textures[0]; i++)
+        if (sw__vrm0_texture(R, textures, core_textures[i], &unused) != SW_OK) return SW_ERR_INVALID_DATA;
+    for (size_t i = 0; i < sizeof undrawn_textures / sizeof undrawn_textures[0]; i++) {
+        unused.texture = -1;
+        if (sw__vrm0_texture(R, textures, undrawn_textures[i], &unused) != SW_OK) return SW_ERR_INVALID_DATA;
+        if (unused.texture >= 0) sw__json_warn(J, undrawn_textures[i], "MToon 0.x only (not in MToon 1.0); not drawn");
+    }
     sw__json_pop(J, mark);
     return SW_OK;
 }
@@ -530,9 +595,12 @@ static sw_result sw__read_vrm0(sw__reader* R, const cJSON* entry, sw_toon_materi
     t->source = SW_TOON_SOURCE_MTOON_VRM0;
     t->glint_count = 0;
 
-    sw__mtoon0 p = {.toony = 0.9f, .power = 1.0f, .width = 0.5f, .max_distance = 1.0f,
+    sw__mtoon0 p = {.toony = 0.9f, .power = 1.0f, .width = 0.5f, .max_distance = 1.0f, .gi_intensity = 0.1f,
+                    .outline_mix = 1.0f,
                     .shade = {sw__srgb_to_linear(0.97f), sw__srgb_to_linear(0.81f), sw__srgb_to_linear(0.86f)},
-                    .matcap = t->matcap_texture, .rim_texture = t->rim_mask_texture};
+                    .matcap = t->matcap_texture, .rim_texture = t->rim_mask_texture,
+                    .shade_texture = t->shade_multiply_texture, .outline_width_texture = t->outline_width_texture,
+                    .mask = t->uv_animation_mask_texture};
     if (sw__read_mtoon0(R, floats, vectors, textures, &p) != SW_OK) return SW_ERR_INVALID_DATA;
 
     float toony = 1.0f - (1.0f - p.shift) * (1.0f - p.toony) * 0.5f;
@@ -549,12 +617,24 @@ static sw_result sw__read_vrm0(sw__reader* R, const cJSON* entry, sw_toon_materi
     t->rim_power = p.power > 1e-5f ? p.power : 1e-5f;
     t->rim_lift = p.lift;
     t->rim_mask_texture = p.rim_texture;
+    t->shade_multiply_texture = p.shade_texture;
+    t->outline_width_texture = p.outline_width_texture;
+    t->uv_animation_mask_texture = p.mask;
+    /* As three-vrm's and UniVRM's migration to 1.0: GI equalisation is
+       1 − _IndirectLightIntensity; the outline mixes in the lighting only
+       in colour mode 1 (mixed lighting). */
+    t->gi_equalization = 1.0f - p.gi_intensity;
+    t->rim_lighting_mix = p.rim_mix;
+    t->outline_lighting_mix = lroundf(p.outline_color_mode) == 1 ? p.outline_mix : 0.0f;
+    sw__mtoon_blend_warnings(R, &R->model->materials[R->material], t);
     /* _OutlineWidthMode 0 none, 1 world (_OutlineWidth in centimetres),
        2 screen (a clip-space offset of 0.01·width, i.e. 0.005·width of
        the screen height, up to _OutlineScaledMaxDistance). */
     int mode = (int)lroundf(p.mode);
     t->outline = mode != 0 && p.width > 0.0f;
     if (mode == 1) {
+        t->outline_world = true;
+        t->outline_world_width = 0.01f * p.width;
         t->outline_width = 0.01f * p.width * SW__OUTLINE_LINES /
                            (2.0f * SW__OUTLINE_REF_DISTANCE * tanf(0.5f * SW__OUTLINE_REF_FOV));
         t->outline_max_distance = SW__OUTLINE_REF_DISTANCE;
@@ -564,10 +644,12 @@ static sw_result sw__read_vrm0(sw__reader* R, const cJSON* entry, sw_toon_materi
     }
     memcpy(t->outline_color, p.outline_color, sizeof p.outline_color);
     /* Unity's UVs run v up and the rotation is in turns per second; glTF's
-       run v down, sinew's rotation is in radians per second. */
+       run v down, sinew's rotation is in radians per second. MToon 0.x
+       turns UV counter-clockwise in its v-up space, 1.0 counter-clockwise
+       in its v-down space: the same way on screen, so the sign stays. */
     t->uv_scroll[0] = p.scroll_x;
     t->uv_scroll[1] = -p.scroll_y;
-    t->uv_rotation = -2.0f * SW__PI * p.rotation;
+    t->uv_rotation = 2.0f * SW__PI * p.rotation;
     return SW_OK;
 }
 

@@ -14,17 +14,20 @@
 /* The block's layout is std140's for shaders/material_block.glsl: vec3
    and vec4 on 16 bytes, a float after a vec3 in its fourth component,
    mat3 as three vec4 columns, scalar arrays on a vec4 stride. */
+_Static_assert(SW_MATERIAL_UV_COUNT == 12, "the offsets below are those of 12 UV entries");
 _Static_assert(offsetof(sw__material_block, normal_scale) == 28 && offsetof(sw__material_block, class_id) == 48 &&
-                   offsetof(sw__material_block, uv_transform) == 64 && offsetof(sw__material_block, uv_set) == 352 &&
-                   offsetof(sw__material_block, shadow_area) == 448 &&
-                   offsetof(sw__material_block, toon_normal_scale) == 492 &&
-                   offsetof(sw__material_block, glint_color) == 560 && offsetof(sw__material_block, rim) == 672 &&
-                   offsetof(sw__material_block, iris) == 704 && offsetof(sw__material_block, face) == 720 &&
-                   offsetof(sw__material_block, outline) == 736 && offsetof(sw__material_block, fold_uv_set) == 756 &&
-                   sizeof(sw__material_block) == 768,
+                   offsetof(sw__material_block, uv_transform) == 64 && offsetof(sw__material_block, uv_set) == 640 &&
+                   offsetof(sw__material_block, shadow_area) == 832 &&
+                   offsetof(sw__material_block, toon_normal_scale) == 876 &&
+                   offsetof(sw__material_block, glint_color) == 944 && offsetof(sw__material_block, rim) == 1056 &&
+                   offsetof(sw__material_block, iris) == 1088 && offsetof(sw__material_block, face) == 1104 &&
+                   offsetof(sw__material_block, outline) == 1120 && offsetof(sw__material_block, fold_uv_set) == 1140 &&
+                   offsetof(sw__material_block, outline_world) == 1144 &&
+                   offsetof(sw__material_block, shade_color) == 1152 && offsetof(sw__material_block, mtoon) == 1168 &&
+                   offsetof(sw__material_block, matcap_color) == 1184 && sizeof(sw__material_block) == 1200,
                "sw__material_block must be the std140 layout of shaders/material_block.glsl");
-_Static_assert(SW_MATERIAL_UV_TOON_NORMAL == SW_MATERIAL_SLOT_COUNT && SW_MATERIAL_UV_COUNT == SW_MATERIAL_SLOT_COUNT + 1,
-               "the toon normal's UV entry follows the material slots");
+_Static_assert(SW_MATERIAL_UV_TOON_NORMAL == SW_MATERIAL_SLOT_COUNT && SW_MATERIAL_UV_MATCAP + 1 == SW_MATERIAL_UV_COUNT,
+               "the toon normal's UV entry follows the material slots, the toon maps' follow it");
 _Static_assert(SW_TOON_UNIT_RAMP >= SW_MATERIAL_SLOT_COUNT, "the toon units follow the material slots");
 
 /* What a draw without a material of its own gets. */
@@ -100,6 +103,14 @@ static sw_result sw__upload_textures(sw_renderer* r, sw_diag* diag) {
         const sw_model_material* mat = &a->materials[m];
         if (mat->base_color_texture.texture >= 0) srgb[mat->base_color_texture.texture] = true;
         if (mat->emissive_texture.texture >= 0) srgb[mat->emissive_texture.texture] = true;
+        /* MToon's colour textures: shade multiply, matcap, rim multiply. */
+        const sw_toon_material* t = r->material_set ? &r->material_set->toon[m] : NULL;
+        if (t && t->present && (t->source == SW_TOON_SOURCE_MTOON || t->source == SW_TOON_SOURCE_MTOON_VRM0)) {
+            const int32_t colours[3] = {t->shade_multiply_texture.texture, t->matcap_texture.texture,
+                                        t->rim_mask_texture.texture};
+            for (int k = 0; k < 3; k++)
+                if (colours[k] >= 0 && (size_t)colours[k] < a->texture_count) srgb[colours[k]] = true;
+        }
     }
     for (size_t t = 0; t < a->texture_count; t++) r->textures[t] = sw__upload_texture(r, t, srgb[t]);
     sw__free(srgb);
@@ -183,6 +194,11 @@ static void sw__gbuffer_values(const sw_renderer* r, sw__material* m, sw__materi
     m->gbuffer_flags = (m->gbuffer_textures[SW_MATERIAL_SLOT_NORMAL] ? SW_GBUFFER_FLAG_NORMAL_TEXTURE : 0) | double_sided;
 }
 
+/* Whether toon data t is lit by MToon 1.0's model (read from MToon). */
+static bool sw__is_mtoon(const sw_toon_material* t) {
+    return t->source == SW_TOON_SOURCE_MTOON || t->source == SW_TOON_SOURCE_MTOON_VRM0;
+}
+
 /* The toon pass's textures (the slots, the toon normal map replacing the
    core one, the ramp and the maps) and its flags. */
 static void sw__toon_textures(const sw_renderer* r, sw__material* m, const sw_toon_material* t) {
@@ -196,6 +212,10 @@ static void sw__toon_textures(const sw_renderer* r, sw__material* m, const sw_to
         {SW_TOON_UNIT_FACE_SDF, sw__texture_of(r, &t->face_sdf_texture), SW_TOON_FLAG_FACE_SDF},
         {SW_TOON_UNIT_RIM_MASK, sw__texture_of(r, &t->rim_mask_texture), SW_TOON_FLAG_RIM_MASK},
         {SW_TOON_UNIT_MATCAP, sw__texture_of(r, &t->matcap_texture), SW_TOON_FLAG_MATCAP},
+        {SW_TOON_UNIT_SHADE_MULTIPLY, sw__texture_of(r, &t->shade_multiply_texture), SW_TOON_FLAG_SHADE_MULTIPLY},
+        {SW_TOON_UNIT_SHADING_SHIFT, sw__texture_of(r, &t->shading_shift_texture), SW_TOON_FLAG_SHADING_SHIFT},
+        {SW_TOON_UNIT_ANIMATION_MASK, sw__texture_of(r, &t->uv_animation_mask_texture), SW_TOON_FLAG_ANIMATION_MASK},
+        {SW_TOON_UNIT_OUTLINE_WIDTH, sw__texture_of(r, &t->outline_width_texture), 0},
     };
     int flags = 0;
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
@@ -209,7 +229,7 @@ static void sw__toon_textures(const sw_renderer* r, sw__material* m, const sw_to
     flags |= (t->vertex_color_threshold ? SW_TOON_FLAG_VERTEX_THRESHOLD : 0) |
              (t->vertex_color_width ? SW_TOON_FLAG_VERTEX_WIDTH : 0) | (t->back_uv1 ? SW_TOON_FLAG_BACK_UV1 : 0) |
              (t->back_force_dark ? SW_TOON_FLAG_BACK_DARK : 0) | (t->sdf_mirror ? SW_TOON_FLAG_SDF_MIRROR : 0) |
-             SW_TOON_FLAG_SHADOW;
+             (sw__is_mtoon(t) ? SW_TOON_FLAG_MTOON : 0) | SW_TOON_FLAG_SHADOW;
     m->toon_flags = flags;
     m->toon_gbuffer_flags = (m->toon_textures[SW_MATERIAL_SLOT_NORMAL] ? SW_GBUFFER_FLAG_NORMAL_TEXTURE : 0) |
                             (m->core->double_sided ? SW_GBUFFER_FLAG_DOUBLE_SIDED : 0);
@@ -248,6 +268,22 @@ static void sw__toon_values(const sw_renderer* r, const sw_toon_material* t, sw_
     memcpy(b->outline_color, t->outline_color, sizeof t->outline_color);
     const float iris[3] = {t->matcap_mix, t->parallax_height, t->iris_radius};
     memcpy(b->iris, iris, sizeof iris);
+    b->outline_world = t->outline_world ? t->outline_world_width : 0.0f;
+    b->gi_equalization = t->gi_equalization;
+    const float shade[4] = {t->shade_color[0], t->shade_color[1], t->shade_color[2], t->shading_shift_texture.scale};
+    memcpy(b->shade_color, shade, sizeof shade);
+    const float mtoon[4] = {t->shading_shift, t->shading_toony, t->rim_lighting_mix, t->outline_lighting_mix};
+    memcpy(b->mtoon, mtoon, sizeof mtoon);
+    memcpy(b->matcap_color, t->matcap_color, sizeof t->matcap_color);
+    const struct { const sw_model_texture_ref* ref; int entry; } maps[] = {
+        {&t->rim_mask_texture, SW_MATERIAL_UV_RIM_MASK},
+        {&t->shade_multiply_texture, SW_MATERIAL_UV_SHADE_MULTIPLY},
+        {&t->shading_shift_texture, SW_MATERIAL_UV_SHADING_SHIFT},
+        {&t->outline_width_texture, SW_MATERIAL_UV_OUTLINE_WIDTH},
+        {&t->uv_animation_mask_texture, SW_MATERIAL_UV_ANIMATION_MASK},
+        {&t->matcap_texture, SW_MATERIAL_UV_MATCAP},
+    };
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) sw__uv_entry(maps[i].ref, b, maps[i].entry);
     b->fold_mask = (int32_t)t->fold_tag_mask;
     b->fold_uv_set = t->fold_uv_set;
     /* Width in pixels at 1080 lines, scaled to this image's height, and
@@ -279,6 +315,7 @@ static sw_result sw__build_material(sw_renderer* r, sw__material* m, sw_diag* di
     sw__uv_entry(&toon_normal, &b, SW_MATERIAL_UV_TOON_NORMAL);
     b.toon_normal_scale = toon_normal.scale;
     sw__toon_textures(r, m, t);
+    m->values = b;
     if (!m->block) glGenBuffers(1, &m->block);
     glBindBuffer(GL_UNIFORM_BUFFER, m->block);
     glBufferData(GL_UNIFORM_BUFFER, sizeof b, &b, GL_STATIC_DRAW);
@@ -357,6 +394,7 @@ void sw__clear_materials(sw_renderer* r) {
     for (size_t i = 0; r->asset && r->materials && i <= r->asset->material_count; i++) {
         glDeleteTextures(1, &r->materials[i].ramp);
         glDeleteBuffers(1, &r->materials[i].block);
+        glDeleteBuffers(1, &r->materials[i].override_block);
     }
     sw__free(r->materials);
     r->materials = NULL;
@@ -367,6 +405,60 @@ void sw__clear_materials(sw_renderer* r) {
 sw_result sw__set_material_toon(sw_renderer* r, size_t m, const sw_toon_material* toon, sw_diag* diag) {
     r->materials[m].toon = *toon;
     return sw__build_material(r, &r->materials[m], diag);
+}
+
+/* uv' = uv · scale + offset after entry e's own transform: O · T, the
+   column-major 3×3 T's rows 0 and 1 scaled and moved by its row 2. */
+static void sw__uv_after(sw__material_block* b, int e, const float scale[2], const float offset[2]) {
+    for (int column = 0; column < 3; column++) {
+        float* c = b->uv_transform[e][column];
+        c[0] = scale[0] * c[0] + offset[0] * c[2];
+        c[1] = scale[1] * c[1] + offset[1] * c[2];
+    }
+}
+
+sw_result sw__apply_overrides(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
+    const size_t count = r->asset->material_count;
+    for (size_t i = 0; i <= count; i++) r->materials[i].overridden = false;
+    const sw_render_frame_avatar* a = &f->avatar;
+    if (a->material_override_count && !a->material_overrides)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu material overrides and no array",
+                           a->material_override_count);
+    /* The textures three-vrm's texture-transform bind moves: MToon's base
+       colour, normal, emissive, shade, rim, outline width and animation
+       mask; a standard material's base colour, emissive, normal and
+       metallic-roughness. Not the occlusion, shading shift or matcap. */
+    static const int moved[] = {SW_MATERIAL_SLOT_BASE_COLOR,    SW_MATERIAL_SLOT_NORMAL,
+                                SW_MATERIAL_SLOT_METALLIC_ROUGHNESS, SW_MATERIAL_SLOT_EMISSIVE,
+                                SW_MATERIAL_UV_TOON_NORMAL,     SW_MATERIAL_UV_RIM_MASK,
+                                SW_MATERIAL_UV_SHADE_MULTIPLY,  SW_MATERIAL_UV_OUTLINE_WIDTH,
+                                SW_MATERIAL_UV_ANIMATION_MASK};
+    for (size_t k = 0; k < a->material_override_count; k++) {
+        const sw_render_material_override* o = &a->material_overrides[k];
+        if (o->material >= count)
+            return sw_diag_set(diag, SW_ERR_INDEX_OUT_OF_RANGE, (int64_t)k,
+                               "material override %zu: material %u (the model has %zu)", k, o->material, count);
+        sw__material* m = &r->materials[o->material];
+        if (m->overridden)
+            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, (int64_t)k,
+                               "material override %zu: material %u has an override already", k, o->material);
+        sw__material_block b = m->values;
+        const uint32_t fl = o->fields;
+        if (fl & SW_RENDER_OVERRIDE_BASE_COLOR) memcpy(b.base_color, o->base_color, sizeof b.base_color);
+        if (fl & SW_RENDER_OVERRIDE_EMISSIVE) memcpy(b.emissive, o->emissive, sizeof b.emissive);
+        if (fl & SW_RENDER_OVERRIDE_SHADE_COLOR) memcpy(b.shade_color, o->shade_color, sizeof o->shade_color);
+        if (fl & SW_RENDER_OVERRIDE_MATCAP_COLOR) memcpy(b.matcap_color, o->matcap_color, sizeof o->matcap_color);
+        if (fl & SW_RENDER_OVERRIDE_RIM_COLOR) memcpy(b.rim_color, o->rim_color, sizeof o->rim_color);
+        if (fl & SW_RENDER_OVERRIDE_OUTLINE_COLOR) memcpy(b.outline_color, o->outline_color, sizeof o->outline_color);
+        if (fl & SW_RENDER_OVERRIDE_UV_TRANSFORM)
+            for (size_t e = 0; e < sizeof moved / sizeof moved[0]; e++) sw__uv_after(&b, moved[e], o->uv_scale, o->uv_offset);
+        if (!m->override_block) glGenBuffers(1, &m->override_block);
+        glBindBuffer(GL_UNIFORM_BUFFER, m->override_block);
+        glBufferData(GL_UNIFORM_BUFFER, sizeof b, &b, GL_STREAM_DRAW);
+        m->overridden = true;
+    }
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    return sw_gl_check("overriding materials", diag);
 }
 
 const sw_toon_material* sw__toon_of(const sw_renderer* r, const sw__draw* d, sw_render_style style) {

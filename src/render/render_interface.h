@@ -39,6 +39,10 @@
 /* Top bit of the class byte (TAA history control): glints are visible
    here, TAA keeps the per-channel max of history and current colour. */
 #define SW_CLASS_HISTORY_SPARKLE 64
+/* The other history bit: the texture moves here by a UV animation (MToon
+   UV scroll/rotation), carried in the motion target; TAA keeps the short
+   history of a moving pixel for it, however slow (docs/post.md). */
+#define SW_CLASS_HISTORY_TEXTURE_MOTION 128
 /* The normal target's 2-bit alpha: this value (alpha 1.0) on the toon
    outline's pixels, 0 everywhere else. */
 #define SW_NORMAL_TAG_OUTLINE 3
@@ -60,6 +64,8 @@
 #define SW_CROWD_BUFFER_FRAMES 2         /* normals | tangents (vec4) */
 #define SW_VERTEX_FLAG_OUTLINE 1         /* push out along the outline normal */
 #define SW_VERTEX_FLAG_FOLD 2            /* collapse tagged vertices */
+#define SW_VERTEX_FLAG_OUTLINE_WORLD 4   /* the hull u_outline_world metres out along the normal (MToon world mode) */
+#define SW_VERTEX_FLAG_OUTLINE_TEXTURE 8 /* × the outline width texture's G */
 
 /* toon.frag: texture units after the material slots (base colour, normal,
    emissive are the G-buffer pass's slots). */
@@ -70,7 +76,11 @@
 #define SW_TOON_UNIT_RIM_MASK 9
 #define SW_TOON_UNIT_SHADOW 10
 #define SW_TOON_UNIT_MATCAP 11
-#define SW_TOON_UNIT_COUNT 12
+#define SW_TOON_UNIT_SHADE_MULTIPLY 12   /* MToon: RGB × the shade colour */
+#define SW_TOON_UNIT_SHADING_SHIFT 13    /* MToon: R × scale added to the shading shift */
+#define SW_TOON_UNIT_ANIMATION_MASK 14   /* MToon: B × the UV animation */
+#define SW_TOON_UNIT_OUTLINE_WIDTH 15    /* MToon: G × the outline width (gbuffer.vert) */
+#define SW_TOON_UNIT_COUNT 16
 
 /* toon.frag: uniform locations of what changes per frame or per draw (it
    also reads SW_GBUFFER_LOC_FLAGS); the material's values are the
@@ -88,6 +98,7 @@
 #define SW_TOON_LOC_HEAD_UP 68
 #define SW_TOON_LOC_HEAD_FORWARD 69
 #define SW_TOON_LOC_AMBIENT 72           /* float: the hemisphere ambient's scale */
+#define SW_TOON_LOC_TIME_STEP 73         /* float: seconds since the previous frame's time (0 on a first frame) */
 
 /* toon.frag: the material kinds (sw_toon_kind of sinew/toon.h). */
 #define SW_TOON_KIND_BODY 0
@@ -112,6 +123,10 @@
 #define SW_TOON_FLAG_OUTLINE 8192        /* the outline pass: the outline colour only */
 #define SW_TOON_FLAG_SHADOW 16384        /* the shadow map takes part in the band logic */
 #define SW_TOON_FLAG_MATCAP 32768        /* a matcap texture is bound */
+#define SW_TOON_FLAG_MTOON 65536         /* MToon 1.0 lighting instead of the ramp rules */
+#define SW_TOON_FLAG_SHADE_MULTIPLY 131072 /* MToon maps bound: */
+#define SW_TOON_FLAG_SHADING_SHIFT 262144
+#define SW_TOON_FLAG_ANIMATION_MASK 524288
 
 /* toon.frag: the hair's tier glint set (the frame analysis' second hair
    set), picked per pixel by the normal map's A: tier k where A >= its cut,
@@ -189,9 +204,16 @@
 #define SW_MATERIAL_BLOCK 0
 /* Entries of its u_uv_transform and u_uv_set arrays: the material slots
    (SW_MATERIAL_SLOT_*), then the toon pass's normal map (the toon normal
-   texture where the toon data names one, else the core one). */
+   texture where the toon data names one, else the core one), then the
+   toon maps read through their own texture transform. */
 #define SW_MATERIAL_UV_TOON_NORMAL 5
-#define SW_MATERIAL_UV_COUNT 6
+#define SW_MATERIAL_UV_RIM_MASK 6         /* rim mask (MToon rimMultiplyTexture) */
+#define SW_MATERIAL_UV_SHADE_MULTIPLY 7   /* MToon shadeMultiplyTexture */
+#define SW_MATERIAL_UV_SHADING_SHIFT 8    /* MToon shadingShiftTexture */
+#define SW_MATERIAL_UV_OUTLINE_WIDTH 9    /* MToon outlineWidthMultiplyTexture (read by gbuffer.vert) */
+#define SW_MATERIAL_UV_ANIMATION_MASK 10  /* MToon uvAnimationMaskTexture */
+#define SW_MATERIAL_UV_MATCAP 11          /* the matcap, on its sphere coordinates */
+#define SW_MATERIAL_UV_COUNT 12
 
 /* ---- G-buffer pass: uniform locations ---- */
 #define SW_GBUFFER_LOC_VIEW_PROJECTION 0          /* mat4 */

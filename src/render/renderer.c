@@ -23,6 +23,7 @@ _Static_assert(SW_RENDER_VIEW_SHADED == SW_VIEW_SHADED && SW_RENDER_VIEW_NORMALS
                "sw_render_view (sinew/render.h) must be the SW_VIEW_* of render_interface.h");
 /* Toon lighting: the class, its history bit and the material kinds. */
 _Static_assert(SW_RENDER_CLASS_TOON == SW_CLASS_TOON && SW_RENDER_CLASS_HISTORY_SPARKLE == SW_CLASS_HISTORY_SPARKLE &&
+                   SW_RENDER_CLASS_HISTORY_TEXTURE_MOTION == SW_CLASS_HISTORY_TEXTURE_MOTION &&
                    (SW_CLASS_HISTORY_SPARKLE & SW_CLASS_MASK) == 0,
                "SW_RENDER_CLASS_TOON / _HISTORY_SPARKLE (sinew/render.h) must be those of render_interface.h");
 _Static_assert((int)SW_TOON_BODY == SW_TOON_KIND_BODY && (int)SW_TOON_HAIR == SW_TOON_KIND_HAIR &&
@@ -247,6 +248,7 @@ static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_m
     const sw_render_style style = sw__frame_style(f);
     for (size_t i = 0; i < r->draw_count; i++) {
         const sw__draw* d = &r->draws[i];
+        if (sw__hidden(f, d)) continue;
         const sw_toon_material* t = sw__toon_of(r, d, style);
         const bool fold = t && sw__folds(d, t);
         float axes[3][3], origin[3] = {0, 0, 0};
@@ -263,7 +265,7 @@ static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_m
    the flags of this frame, primitive and material, face culling. */
 static void sw__draw_gbuffer(const sw_renderer* r, const sw__draw* d, int flags) {
     const sw__material* m = &r->materials[d->material];
-    glBindBufferBase(GL_UNIFORM_BUFFER, SW_MATERIAL_BLOCK, m->block);
+    glBindBufferBase(GL_UNIFORM_BUFFER, SW_MATERIAL_BLOCK, sw__block_of(m));
     for (int s = 0; s < SW_MATERIAL_SLOT_COUNT; s++) {
         const GLuint blank = s == SW_MATERIAL_SLOT_NORMAL ? r->flat_normal_texture : r->white_texture;
         glActiveTexture(GL_TEXTURE0 + (GLenum)s);
@@ -320,6 +322,7 @@ static void sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int x0, i
     const sw_render_style style = sw__frame_style(f);
     size_t toon_draws = 0;
     for (size_t i = 0; i < r->draw_count; i++) {
+        if (sw__hidden(f, &r->draws[i])) continue;
         if (sw__toon_of(r, &r->draws[i], style)) {
             toon_draws++;
             continue;
@@ -414,6 +417,7 @@ static sw_result sw__debug_values(sw_renderer* r, const sw_render_frame* f, sw_d
 sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
     if (!r || !f || !r->asset || !f->pose || !f->pose->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or frame");
     sw_result res = sw__debug_values(r, f, diag);
+    if (res == SW_OK) res = sw__apply_overrides(r, f, diag);
     if (res != SW_OK) return res;
     if (!f->debug.split) r->skin_ms[1] = 0.0; /* one half's time only */
     const float aspect = (float)r->width / (float)r->height;
@@ -455,6 +459,7 @@ sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* di
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glUseProgram(0);
     glBindVertexArray(0);
+    r->previous_time = isfinite(f->shading.time) ? f->shading.time : 0.0f;
     return sw_gl_check("finishing the frame", diag);
 }
 

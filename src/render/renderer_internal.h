@@ -95,7 +95,11 @@ typedef struct sw__material_block {
     float outline[4];
     int32_t fold_mask;
     int32_t fold_uv_set;
-    int32_t padding2[2];
+    float outline_world;
+    float gi_equalization;
+    float shade_color[4];
+    float mtoon[4];
+    float matcap_color[4];
 } sw__material_block;
 
 /* One material as drawn: its values (the block), textures and flags,
@@ -106,6 +110,11 @@ typedef struct sw__material {
     sw_toon_material toon;          /* as given (present: it has toon data) */
     sw_toon_material derived;       /* sw_toon_derive of core, for SW_RENDER_STYLE_TOON */
     GLuint block;                   /* uniform buffer: sw__material_block */
+    sw__material_block values;      /* what `block` holds */
+    /* A frame's sw_render_material_override: `values` changed, in a
+       buffer of its own (made the first time); drawn while `overridden`. */
+    GLuint override_block;
+    bool overridden;
     GLuint ramp;                    /* the ramp of the toon data it draws with (toon if present, else derived) */
     /* Bound per draw, texture unit by unit (0 = none: white, or a flat
        normal on the normal slot): the G-buffer pass's slots, and the toon
@@ -136,6 +145,13 @@ bool sw__folds(const sw__draw* draw, const sw_toon_material* t);
 /* Whether the draw's material has toon data (as given, else derived) that
    draws an outline under some style: its outline instances are made. */
 bool sw__may_outline(const sw_renderer* renderer, const sw__draw* draw);
+/* The block a draw of material m binds this frame. */
+static inline GLuint sw__block_of(const sw__material* m) { return m->overridden ? m->override_block : m->block; }
+/* The frame's material overrides (sinew/render.h, sw_render_frame_avatar)
+   into the override blocks; every other material draws its own block. */
+sw_result sw__apply_overrides(sw_renderer* renderer, const sw_render_frame* frame, sw_diag* diag);
+/* Whether the frame hides draw d's node (sw_render_frame_avatar.hidden_nodes). */
+static inline bool sw__hidden(const sw_render_frame* f, const sw__draw* d);
 /* Replaces material m's toon data and remakes its ramp and block. */
 sw_result sw__set_material_toon(sw_renderer* renderer, size_t m, const sw_toon_material* toon, sw_diag* diag);
 
@@ -169,6 +185,10 @@ struct sw__draw {
     const sw_gpu_model_primitive* drawn;
     const sw_gpu_model_primitive* drawn_outline;
 };
+
+static inline bool sw__hidden(const sw_render_frame* f, const sw__draw* d) {
+    return f->avatar.hidden_nodes && f->avatar.hidden_nodes[d->node];
+}
 
 /* Skins every draw at a pose: each palette posed once, then each
    primitive skinned. */
@@ -268,6 +288,9 @@ struct sw_renderer {
     float scene_min[3], scene_max[3];
     bool have_bounds;
     float ground_y;
+    /* The last drawn frame's shading time: the UV animation's step for
+       motion vectors (toon_pass.c). */
+    float previous_time;
 };
 
 /* The ground: a square under the box [lo, hi] (scene.c). */

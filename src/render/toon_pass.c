@@ -25,7 +25,11 @@ static void sw__toon_frame(const sw_renderer* r, const sw_render_frame* f, const
     glUniform3fv(SW_TOON_LOC_EYE, 1, f->camera.current.eye);
     glUniformMatrix4fv(SW_TOON_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
     glUniform1f(SW_TOON_LOC_SHADOW_TEXEL, 1.0f / (float)r->shadow_size);
-    glUniform2f(SW_TOON_LOC_NIGHT_TIME, f->shading.night ? 1.0f : 0.0f, isfinite(f->shading.time) ? f->shading.time : 0.0f);
+    const float time = isfinite(f->shading.time) ? f->shading.time : 0.0f;
+    glUniform2f(SW_TOON_LOC_NIGHT_TIME, f->shading.night ? 1.0f : 0.0f, time);
+    /* The UV animation's step since the previous frame, for its motion
+       vectors (none on a first frame, whose motion is zero). */
+    glUniform1f(SW_TOON_LOC_TIME_STEP, f->first_frame ? 0.0f : time - r->previous_time);
     glActiveTexture(GL_TEXTURE0 + SW_TOON_UNIT_SHADOW);
     glBindTexture(GL_TEXTURE_2D, r->t_shadow);
 }
@@ -37,7 +41,7 @@ static void sw__toon_frame(const sw_renderer* r, const sw_render_frame* f, const
 static void sw__bind_toon(const sw_renderer* r, const sw__draw* d, const sw_render_frame* f, const sw_toon_material* t,
                           int flags, bool outline) {
     const sw__material* m = &r->materials[d->material];
-    glBindBufferBase(GL_UNIFORM_BUFFER, SW_MATERIAL_BLOCK, m->block);
+    glBindBufferBase(GL_UNIFORM_BUFFER, SW_MATERIAL_BLOCK, sw__block_of(m));
     for (int unit = 0; unit < SW_TOON_UNIT_COUNT; unit++) {
         if (unit == SW_TOON_UNIT_SHADOW) continue; /* the frame's */
         const GLuint blank = unit == SW_MATERIAL_SLOT_NORMAL ? r->flat_normal_texture : r->white_texture;
@@ -53,7 +57,10 @@ static void sw__bind_toon(const sw_renderer* r, const sw__draw* d, const sw_rend
     glUniform3fv(SW_TOON_LOC_HEAD_UP, 1, axes[1]);
     glUniform3fv(SW_TOON_LOC_HEAD_FORWARD, 1, axes[2]);
     const bool fold = sw__folds(d, t);
-    glUniform1i(SW_GBUFFER_LOC_VERTEX_FLAGS, (outline ? SW_VERTEX_FLAG_OUTLINE : 0) | (fold ? SW_VERTEX_FLAG_FOLD : 0));
+    const int outline_flags = !outline ? 0
+                              : SW_VERTEX_FLAG_OUTLINE | (t->outline_world ? SW_VERTEX_FLAG_OUTLINE_WORLD : 0) |
+                                    (m->toon_textures[SW_TOON_UNIT_OUTLINE_WIDTH] ? SW_VERTEX_FLAG_OUTLINE_TEXTURE : 0);
+    glUniform1i(SW_GBUFFER_LOC_VERTEX_FLAGS, outline_flags | (fold ? SW_VERTEX_FLAG_FOLD : 0));
     glUniform3fv(SW_GBUFFER_LOC_FOLD_POINT, 1, origin);
     if (outline) {
         glEnable(GL_CULL_FACE);
@@ -75,7 +82,7 @@ void sw__draw_toon(sw_renderer* r, const sw_render_frame* f, sw_render_style sty
         for (size_t i = 0; i < r->draw_count; i++) {
             const sw__draw* d = &r->draws[i];
             const sw_toon_material* t = sw__toon_of(r, d, style);
-            if (!t) continue;
+            if (!t || sw__hidden(f, d)) continue;
             const sw_gpu_model_primitive* gpu = d->drawn;
             if (outline) {
                 if (!t->outline || !d->drawn_outline || !(t->outline_width > 0.0f)) continue;

@@ -140,6 +140,18 @@ void sw_toon_defaults(sw_toon_kind kind, sw_toon_material* out) {
 
     out->uv_scroll[0] = out->uv_scroll[1] = 0.0f;
     out->uv_rotation = 0.0f;
+    out->uv_animation_mask_texture = sw__no_texture();
+    out->shade_multiply_texture = sw__no_texture();
+    out->shading_shift_texture = sw__no_texture();
+    out->outline_width_texture = sw__no_texture();
+    out->gi_equalization = 0.9f;
+    out->matcap_color[0] = out->matcap_color[1] = out->matcap_color[2] = 1.0f;
+    out->rim_lighting_mix = 1.0f;
+    out->outline_lighting_mix = 1.0f;
+    out->outline_world = false;
+    out->outline_world_width = 0.0f;
+    out->render_queue_offset = 0;
+    out->transparent_with_z_write = false;
 }
 
 /* ---- derived from metallic-roughness -------------------------------------------------------------- */

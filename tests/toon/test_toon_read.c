@@ -202,6 +202,10 @@ static void test_vrm1(void) {
     sw_toon_material t[4];
     sw_diag diag;
     SW_CHECK_EQ_INT(sw_toon_read(model, t, &diag), SW_OK);
+    /* An opaque material's render queue offset and z-write are not drawn:
+       said, naming the material and the field. */
+    SW_CHECK(strstr(diag.message, "materials[0] \"Hair_01\"") != NULL);
+    SW_CHECK(strstr(diag.message, "renderQueueOffsetNumber") != NULL);
     const sw_toon_material* h = &t[0];
     SW_CHECK(h->present);
     SW_CHECK_EQ_INT(h->source, SW_TOON_SOURCE_MTOON);
@@ -227,8 +231,10 @@ static void test_vrm1(void) {
     SW_CHECK_NEAR(h->uv_scroll[1], -0.4, 1e-7);
     SW_CHECK_NEAR(h->uv_rotation, 0.7, 1e-7);
     /* Body: schema defaults (shade 1, toony 0.9), world outline of 2 mm at 1 m
-       with a 35° field of view: 0.002 · 1080 / (2 tan 17.5°) = 6.85 px;
-       matcapFactor defaults to 0, which drops the matcap. */
+       with a 35° field of view: 0.002 · 1080 / (2 tan 17.5°) = 6.85 px, and
+       2 mm along the normal in world space; matcapFactor defaults to the
+       schema's (and three-vrm's) [1, 1, 1]: the matcap is drawn; rim power
+       defaults to the schema's 5. */
     const sw_toon_material* b = &t[1];
     SW_CHECK_EQ_INT(b->kind, SW_TOON_BODY);
     SW_CHECK_NEAR(b->shade_color[0], 1.0, 0.0);
@@ -236,7 +242,17 @@ static void test_vrm1(void) {
     SW_CHECK(b->outline);
     SW_CHECK_NEAR(b->outline_width, 0.002 * 1080.0 / (2.0 * tan(17.5 * PI / 180.0)), 1e-3);
     SW_CHECK_NEAR(b->outline_max_distance, 1.0, 0.0);
-    SW_CHECK_EQ_INT(b->matcap_texture.texture, -1);
+    SW_CHECK(b->outline_world);
+    SW_CHECK_NEAR(b->outline_world_width, 0.002, 1e-9);
+    SW_CHECK_EQ_INT(b->matcap_texture.texture, 1);
+    SW_CHECK_NEAR(b->matcap_color[0], 1.0, 0.0);
+    SW_CHECK_NEAR(b->rim_power, 5.0, 0.0);
+    SW_CHECK_NEAR(b->gi_equalization, 0.9, 1e-7);
+    SW_CHECK_NEAR(b->rim_lighting_mix, 1.0, 0.0);
+    SW_CHECK_NEAR(b->outline_lighting_mix, 1.0, 0.0);
+    SW_CHECK_EQ_INT(b->shade_multiply_texture.texture, -1);
+    SW_CHECK(t[0].transparent_with_z_write);
+    SW_CHECK_EQ_INT(t[0].render_queue_offset, 2);
     SW_CHECK_NEAR(b->rim_color[0], 0.0, 0.0);
     SW_CHECK(!t[2].present);
     SW_CHECK(t[3].present);
@@ -335,7 +351,10 @@ static void test_vrm0(void) {
     SW_CHECK_NEAR(s->outline_color[0], srgb_to_linear(0.2), 1e-6);
     SW_CHECK_NEAR(s->uv_scroll[0], 0.25, 0.0);
     SW_CHECK_NEAR(s->uv_scroll[1], -0.5, 0.0);
-    SW_CHECK_NEAR(s->uv_rotation, -2.0 * PI * 0.125, 1e-6);
+    SW_CHECK_NEAR(s->uv_rotation, 2.0 * PI * 0.125, 1e-6); /* counter-clockwise on screen in both versions */
+    SW_CHECK_NEAR(s->gi_equalization, 0.9, 1e-6);          /* 1 − _IndirectLightIntensity (0.1 by default) */
+    SW_CHECK_NEAR(s->rim_lighting_mix, 0.0, 0.0);          /* UniVRM's default _RimLightingMix */
+    SW_CHECK_NEAR(s->outline_lighting_mix, 0.0, 0.0);      /* _OutlineColorMode 0: the fixed colour */
     SW_CHECK(!t[1].present); /* VRM/UnlitTexture */
     /* Hair: world outline of 0.2 cm; 0.x defaults elsewhere. */
     SW_CHECK(t[2].present);
