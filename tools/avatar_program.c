@@ -371,7 +371,9 @@ static void base_color_of(const sw_model* m, const sw_material_set* set, uint32_
         if (toon) memcpy(out, toon->outline_color, 3 * sizeof(float));
         else out[0] = out[1] = out[2] = 0.0f; /* MToon outlineColorFactor default */
         break;
-    case SW_VRM_MATCAP_COLOR: /* MToon matcapFactor default; the toon data keeps no factor */
+    case SW_VRM_MATCAP_COLOR: /* MToon matcapFactor; its default (1, 1, 1) without toon data */
+        if (toon) memcpy(out, toon->matcap_color, 3 * sizeof(float));
+        break;
     default: break;
     }
 }
