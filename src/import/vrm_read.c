@@ -812,6 +812,26 @@ static sw_result sw__expressions0(sw__reader* R, const cJSON* root) {
 
 /* firstPerson's lookAt fields: the type, the four degree maps and the
    bone offset (at the current path, firstPerson). */
+/* A 0.x degree map's `curve` (Unity keyframes: time, value, in and out
+   tangent, twice) is read as the straight line it usually is, as three-vrm
+   does; any other curve is named in a warning. */
+static void sw__degree_map_curve(sw__json* J, const cJSON* first_person, const char* key) {
+    static const double linear[8] = {0, 0, 0, 1, 1, 1, 1, 0};
+    const cJSON* map = sw__json_member(first_person, key);
+    const cJSON* curve = cJSON_IsObject(map) ? sw__json_member(map, "curve") : NULL;
+    if (!curve) return;
+    bool is_linear = cJSON_IsArray(curve) && cJSON_GetArraySize(curve) == 8;
+    for (int i = 0; is_linear && i < 8; i++) {
+        const cJSON* v = cJSON_GetArrayItem(curve, i);
+        is_linear = cJSON_IsNumber(v) && v->valuedouble == linear[i];
+    }
+    if (is_linear) return;
+    size_t mark = sw__json_push(J, key);
+    sw__json_warn(J, "curve", "a degree-map curve other than the straight line [0,0,0,1,1,1,1,0] is not "
+                              "supported; read as the straight line");
+    sw__json_pop(J, mark);
+}
+
 static sw_result sw__look_at0(sw__reader* R, const cJSON* f) {
     sw__json* J = &R->J;
     sw_vrm_look_at* look = &R->o->vrm.look_at;
@@ -828,6 +848,7 @@ static sw_result sw__look_at0(sw__reader* R, const cJSON* f) {
     for (int k = 0; k < 4; k++) {
         look->present |= sw__json_member(f, maps[k]) != NULL;
         if (sw__range_map(R, f, maps[k], "xRange", "yRange", outs[k]) != SW_OK) return SW_ERR_INVALID_DATA;
+        sw__degree_map_curve(J, f, maps[k]);
     }
     float offset[3] = {0.0f, 0.06f, 0.0f};
     if (sw__json_xyz(J, f, "firstPersonBoneOffset", offset) != SW_OK) return SW_ERR_INVALID_DATA;

@@ -239,6 +239,34 @@ static void test_vrm0_redistribution(void) {
     }
 }
 
+/* A 0.x degree map's curve: the straight line (the fixture's
+   lookAtHorizontalOuter) reads silently; any other is named in a warning
+   and read as the straight line, as three-vrm does. */
+static void test_vrm0_degree_curve(void) {
+    for (int bent = 0; bent < 2; bent++) {
+        vrm_fixture f;
+        SW_CHECK(vrm_fixture_make(&f, 0) == 0);
+        cJSON* fp = cJSON_GetObjectItemCaseSensitive(vrm_fixture_ext(&f), "firstPerson");
+        cJSON* map = cJSON_GetObjectItemCaseSensitive(fp, "lookAtHorizontalOuter");
+        if (bent) {
+            cJSON* curve = cJSON_GetObjectItemCaseSensitive(map, "curve");
+            cJSON_ReplaceItemInArray(curve, 4, cJSON_CreateNumber(0.5)); /* the end key's value: half */
+        }
+        sw_model* m = load(&f, NULL);
+        sw_vrm* v = NULL;
+        sw_diag diag;
+        SW_CHECK(m && sw_vrm_read(m, &v, &diag) == SW_OK && v);
+        if (v) {
+            SW_CHECK(has_warning(v, "firstPerson.lookAtHorizontalOuter.curve") == (bent == 1));
+            SW_CHECK_NEAR(v->look_at.horizontal_outer.input_max_value, 45.0f, 0.0f);
+            SW_CHECK_NEAR(v->look_at.horizontal_outer.output_scale, 1.0f, 0.0f);
+        }
+        sw_vrm_free(v);
+        sw_model_free(m);
+        vrm_fixture_free(&f);
+    }
+}
+
 static void test_vrm0_faces_z(void) {
     vrm_fixture f0, f1;
     SW_CHECK(vrm_fixture_make(&f0, 0) == 0 && vrm_fixture_make(&f1, 1) == 0);
@@ -492,6 +520,7 @@ int main(void) {
     SW_RUN(test_read_vrm1);
     SW_RUN(test_read_vrm0);
     SW_RUN(test_vrm0_redistribution);
+    SW_RUN(test_vrm0_degree_curve);
     SW_RUN(test_vrm0_faces_z);
     SW_RUN(test_broken_blocks);
     SW_RUN(test_plain_and_both);
