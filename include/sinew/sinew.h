@@ -18,6 +18,7 @@
 #include "sinew/constraint.h"
 #include "sinew/humanoid.h"
 #include "sinew/vrm.h"
+#include "sinew/vrma.h"
 #include "sinew/retarget.h"
 #include "sinew/crowd.h"
 #include "sinew/gltf.h"
