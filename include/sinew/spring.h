@@ -307,39 +307,31 @@ typedef struct sw_spring_options {
 
 typedef struct sw_spring_sizes {
     size_t bone_count;       /* simulated bones (head, tail) */
-    size_t run_count;        /* chains with at least one bone */
-    size_t node_count;       /* node lists: the nodes below each head down to its tail, and room for
-                                the ancestors the step refreshes before a chain (see sw_spring_run) */
-    size_t model_node_count; /* the model's nodes: room for sw_spring_init's own O(nodes) scratch */
+    size_t node_count;       /* node lists: the nodes whose world matrices each bone's step keeps
+                                current (see sw_spring_bone) */
+    size_t model_node_count; /* the model's nodes: room for sw_spring_init's own scratch */
 } sw_spring_sizes;
 
-/* One simulated bone, derived by sw_spring_init. Read-only for callers. */
+/* One simulated bone, derived by sw_spring_init. Read-only for callers.
+   state->bones lists them in the step's order (THE STEP). */
 typedef struct sw_spring_bone {
     uint32_t head;           /* the node rotated */
     int32_t tail;            /* the tail node, or -1 for a virtual tail */
     uint32_t joint;          /* set->joints index: the parameters */
-    uint32_t path_first;     /* state->nodes[path_first .. + path_count): the nodes below head down to */
-    uint32_t path_count;     /*   the tail, parents first, whose world matrices the step keeps current */
+    uint32_t chain;          /* set->chains index: its colliders and center */
+    uint32_t path_first;     /* state->nodes[path_first .. + path_count): the nodes the step brings up to */
+    uint32_t path_count;     /*   date after the head turns: below the head down to the tail, parents
+                                first, then every other node below the head down to, not including,
+                                the next heads, in node order (three-vrm's update of the children) */
     sw_vec3 tail_local;      /* the tail in the head's space, rest pose */
 } sw_spring_bone;
-
-/* One chain in the order the step runs them (parents first). Before its
-   bones, the step recomputes the world matrices of state->nodes[lead_first
-   .. + lead_count): the ancestors of the chain's first head below the
-   nearest node an earlier chain moved, so that the head follows it. */
-typedef struct sw_spring_run {
-    uint32_t chain;          /* set->chains index */
-    uint32_t first_bone, bone_count;
-    uint32_t lead_first, lead_count;
-} sw_spring_run;
 
 /* Caller-owned state: every pointer points into the memory given to
    sw_spring_init. */
 typedef struct sw_spring_state {
     const sw_model* model;           /* the model and set it was made for (checked by asserts) */
     const sw_spring_set* set;
-    size_t bone_count;      sw_spring_bone* bones;
-    size_t run_count;       sw_spring_run* runs;
+    size_t bone_count;      sw_spring_bone* bones;   /* in the step's order */
     size_t node_count;      uint32_t* nodes;
     sw_vec3* current_tail;           /* bone_count tails, in the chain's center space (world without) */
     sw_vec3* previous_tail;          /* bone_count tails one step earlier, same space */
