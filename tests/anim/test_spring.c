@@ -922,7 +922,8 @@ static void test_read_vrm0_file(void) {
 
 /* VRM 0.x roots are trees: r → t0 → {t1 → {t2, v2}, u1}. The root t0
    gives the chain t0, t1, t2 (first children), then the chains branching
-   off it from the top down: u1 (t0's second child), then v2 (t1's). Each
+   off it from the bottom up: v2 (t1's second child), then u1 (t0's), so
+   that the joints come in the tree's pre-order (three-vrm's). Each
    chain has the virtual tail; u1 and v2 swing from heads that follow the
    first chain: each bone carries only its tail (every node below a head
    heads a bone). */
@@ -950,11 +951,11 @@ static void test_read_vrm0_tree(void) {
             const sw_spring_joint* j = set->joints;
             SW_CHECK(c[0].joint_count == 3 && named(model, j[c[0].first_joint].node, "t0") &&
                      named(model, j[c[0].first_joint + 1].node, "t1") && named(model, j[c[0].first_joint + 2].node, "t2"));
-            SW_CHECK(c[1].joint_count == 1 && named(model, j[c[1].first_joint].node, "u1"));
-            SW_CHECK(c[2].joint_count == 1 && named(model, j[c[2].first_joint].node, "v2"));
+            SW_CHECK(c[1].joint_count == 1 && named(model, j[c[1].first_joint].node, "v2"));
+            SW_CHECK(c[2].joint_count == 1 && named(model, j[c[2].first_joint].node, "u1"));
             for (int k = 0; k < 3; k++) SW_CHECK(c[k].tail_length == SW_SPRING_VRM0_TAIL_LENGTH);
-            /* UniVRM's defaults where the group says nothing */
-            SW_CHECK(j[0].stiffness == 1.0f && j[0].drag_force == 0.4f && j[0].hit_radius == 0.02f &&
+            /* three-vrm's defaults where the group says nothing (hitRadius 0: UniVRM's importer too) */
+            SW_CHECK(j[0].stiffness == 1.0f && j[0].drag_force == 0.4f && j[0].hit_radius == 0.0f &&
                      j[0].gravity_power == 1.0f);
         }
         sim s;
