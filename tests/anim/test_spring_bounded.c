@@ -358,6 +358,31 @@ static void test_long_chain(void) {
     }
     free(memory);
 
+    /* a collider on the last node, which the chain collides with: every
+       joint depends on the ones below it (a circular dependency at each),
+       so three-vrm runs them from the tip up; its walk is quadratic here */
+    {
+        sw_spring_collider tip = {.node = N - 1, .radius = 0.01f};
+        sw_spring_collider_group group = {.first_collider = 0, .collider_count = 1};
+        uint32_t zero = 0;
+        set.colliders = &tip, set.collider_count = 1, set.groups = &group, set.group_count = 1;
+        set.group_colliders = &zero, set.group_collider_count = 1, set.chain_groups = &zero;
+        set.chain_group_count = 1, chains[0].group_count = 1;
+        void* tip_memory = NULL;
+        sw_spring_state tip_state;
+        SW_CHECK(state_of(m, &set, &tip_memory, &tip_state));
+        if (tip_memory) {
+            bool reversed = true;
+            for (size_t b = 0; b < tip_state.bone_count; b++)
+                reversed &= tip_state.bones[b].head == 2 * (uint32_t)(tip_state.bone_count - b);
+            SW_CHECK(reversed);
+            check_state(m, &set, &tip_state);
+        }
+        free(tip_memory);
+        set.collider_count = set.group_count = set.group_collider_count = set.chain_group_count = 0;
+        chains[0].group_count = 0;
+    }
+
     /* chain 1 (one joint, a virtual tail) heads node 1001, between chain
        0's joints 1000 and 1002 */
     joints[jc] = joints[0], joints[jc].node = 1001;
