@@ -1,9 +1,10 @@
 /* Spring bones (sinew/spring.h): validation of a set against a model, the
    caller-owned state, and the fixed-step Verlet integrator. The readers
    are in spring_read.c. The state lives in the caller's memory, with
-   O(nodes) scratch that checking and filling it use so that their work
-   grows linearly with the set (spring.h, BOUNDED WORK); sw_spring_sizes_of
-   allocates that scratch for its own check. Nothing else allocates. */
+   O(nodes + bones) scratch that checking, ordering and filling it use so
+   that their work grows with the set as n log n at most (spring.h,
+   BOUNDED WORK); sw_spring_sizes_of allocates the checking part for its
+   own check. Nothing else allocates. */
 #include "sinew/spring.h"
 
 #include "../base/base_internal.h"
@@ -713,24 +714,22 @@ void sw_spring_reset(sw_spring_state* state, const sw_pose* pose) {
     const sw_model* model = state->model;
     const sw_spring_set* set = state->set;
     for (size_t i = 0; i < state->bone_count; i++) {
-        {
-            const sw_spring_bone* b = &state->bones[i];
-            sw_mat34 to_world, to_center;
-            sw__center_of(&set->chains[b->chain], pose, &to_world, &to_center);
-            /* The head at its rest rotation, with its pose translation and scale. */
-            sw_transform at_rest = pose->local[b->head];
-            at_rest.rotation = model->rest_local[b->head].rotation;
-            sw_mat34 parent_world = sw__parent_world(model, pose, b->head), frame;
-            sw__pose_mul_trs(&frame, &parent_world, &at_rest);
-            const sw_vec3 t = sw_mat34_apply_point(&frame, b->tail_local);
-            state->current_tail[i] = state->previous_tail[i] = sw_mat34_apply_point(&to_center, t);
-            /* The tail node where that frame puts it (the pose's nodes below the head). */
-            state->tail_node_world[i] = t;
-            sw_mat34 inverse;
-            if (b->tail >= 0 && sw_mat34_inverse(&inverse, &pose->world[b->head]))
-                state->tail_node_world[i] = sw_mat34_apply_point(
-                    &frame, sw_mat34_apply_point(&inverse, sw__mat_origin(&pose->world[b->tail])));
-        }
+        const sw_spring_bone* b = &state->bones[i];
+        sw_mat34 to_world, to_center;
+        sw__center_of(&set->chains[b->chain], pose, &to_world, &to_center);
+        /* The head at its rest rotation, with its pose translation and scale. */
+        sw_transform at_rest = pose->local[b->head];
+        at_rest.rotation = model->rest_local[b->head].rotation;
+        sw_mat34 parent_world = sw__parent_world(model, pose, b->head), frame;
+        sw__pose_mul_trs(&frame, &parent_world, &at_rest);
+        const sw_vec3 t = sw_mat34_apply_point(&frame, b->tail_local);
+        state->current_tail[i] = state->previous_tail[i] = sw_mat34_apply_point(&to_center, t);
+        /* The tail node where that frame puts it (the pose's nodes below the head). */
+        state->tail_node_world[i] = t;
+        sw_mat34 inverse;
+        if (b->tail >= 0 && sw_mat34_inverse(&inverse, &pose->world[b->head]))
+            state->tail_node_world[i] = sw_mat34_apply_point(
+                &frame, sw_mat34_apply_point(&inverse, sw__mat_origin(&pose->world[b->tail])));
     }
     state->carried_s = 0.0;
     state->step_count = 0;
@@ -862,84 +861,82 @@ static void sw__pass(sw_spring_state* state, const sw_model* model, const sw_spr
     const float h = state->step_s;
     const bool resolve = state->collision == SW_SPRING_COLLISION_RESOLVE;
     for (size_t index = 0; index < state->bone_count; index++) {
-        {
-            const sw_spring_bone* b = &state->bones[index];
-            const sw_spring_chain* chain = &set->chains[b->chain];
-            /* the center as it is now: an earlier bone may have moved it */
-            sw_mat34 to_world, to_center;
-            sw__center_of(chain, pose, &to_world, &to_center);
-            const sw_spring_joint* j = &set->joints[b->joint];
-            const sw_mat34 parent_world = sw__parent_world(model, pose, b->head);
-            const sw_mat34 frame = sw__rest_frame(model, &parent_world, b->head);
-            const sw_vec3 head_pos = sw_mat34_apply_point(&parent_world, pose->local[b->head].translation);
-            sw_vec3 tail_world;
+        const sw_spring_bone* b = &state->bones[index];
+        const sw_spring_chain* chain = &set->chains[b->chain];
+        /* the center as it is now: an earlier bone may have moved it */
+        sw_mat34 to_world, to_center;
+        sw__center_of(chain, pose, &to_world, &to_center);
+        const sw_spring_joint* j = &set->joints[b->joint];
+        const sw_mat34 parent_world = sw__parent_world(model, pose, b->head);
+        const sw_mat34 frame = sw__rest_frame(model, &parent_world, b->head);
+        const sw_vec3 head_pos = sw_mat34_apply_point(&parent_world, pose->local[b->head].translation);
+        sw_vec3 tail_world;
 
-            if (integrate) {
-                /* The bone's length: from the head to where its tail node was
-                   at the end of the last step (three-vrm reads the child's
-                   world matrix before the child is updated), or to the
-                   virtual tail through the head's current world matrix. */
-                float length;
-                if (b->tail >= 0) {
-                    length = sw_vec3_length(sw_vec3_sub(state->tail_node_world[index], head_pos));
-                } else {
-                    sw_mat34 head_world;
-                    sw__pose_mul_trs(&head_world, &parent_world, &pose->local[b->head]);
-                    length = sw_vec3_length(sw_mat34_apply_dir(&head_world, b->tail_local));
-                }
-                const sw_vec3 axis = sw_vec3_normalize(sw_mat34_apply_dir(&frame, b->tail_local));
-                const sw_vec3 cur = state->current_tail[index], prev = state->previous_tail[index];
-                sw_vec3 next = sw_vec3_add(cur, sw_vec3_scale(sw_vec3_sub(cur, prev), 1.0f - j->drag_force));
-                next = sw_mat34_apply_point(&to_world, next);
-                next = sw_vec3_add(next, sw_vec3_scale(axis, j->stiffness * h));
-                next = sw_vec3_add(next, sw_vec3_scale(j->gravity_dir, j->gravity_power * h));
-                next = sw__constrain(head_pos, next, length);
-                if (chain->group_count) {
-                    float resolve_hit = 0.0f;
-                    if (resolve) {
-                        /* The head's world scale: its rest frame's times its pose scale. */
-                        sw_mat34 head_world = frame;
-                        const sw_vec3 scale = pose->local[b->head].scale;
-                        for (int row = 0; row < 3; row++) {
-                            head_world.m[row][0] *= scale.x;
-                            head_world.m[row][1] *= scale.y;
-                            head_world.m[row][2] *= scale.z;
-                        }
-                        resolve_hit = j->hit_radius * sw__mat_scale(&head_world);
-                    }
-                    for (size_t g = 0; g < chain->group_count; g++) {
-                        const sw_spring_collider_group* group = &set->groups[set->chain_groups[chain->first_group + g]];
-                        for (size_t ci = 0; ci < group->collider_count; ci++) {
-                            const sw_spring_collider* c = &set->colliders[set->group_colliders[group->first_collider + ci]];
-                            const sw_mat34* cw = &pose->world[c->node];
-                            if (resolve && c->shape != SW_SPRING_PLANE && !c->inside) {
-                                next = sw__collide_resolve(next, head_pos, length, c, cw, resolve_hit);
-                                continue;
-                            }
-                            float distance;
-                            sw_vec3 dir;
-                            if (sw__collider_distance(next, c, cw, j->hit_radius, &distance, &dir) && distance < 0.0f)
-                                next = sw__constrain(head_pos, sw_vec3_sub(next, sw_vec3_scale(dir, distance)), length);
-                        }
-                    }
-                }
-                state->previous_tail[index] = cur;
-                state->current_tail[index] = sw_mat34_apply_point(&to_center, next);
-                tail_world = next;
+        if (integrate) {
+            /* The bone's length: from the head to where its tail node was
+               at the end of the last step (three-vrm reads the child's
+               world matrix before the child is updated), or to the
+               virtual tail through the head's current world matrix. */
+            float length;
+            if (b->tail >= 0) {
+                length = sw_vec3_length(sw_vec3_sub(state->tail_node_world[index], head_pos));
             } else {
-                tail_world = sw_mat34_apply_point(&to_world, state->current_tail[index]);
+                sw_mat34 head_world;
+                sw__pose_mul_trs(&head_world, &parent_world, &pose->local[b->head]);
+                length = sw_vec3_length(sw_mat34_apply_dir(&head_world, b->tail_local));
             }
-
-            /* The rotation that points the rest bone at the tail. */
-            sw_quat q = sw_quat_identity();
-            sw_mat34 inverse;
-            if (sw_mat34_inverse(&inverse, &frame))
-                q = sw__quat_from_to(b->tail_local, sw_mat34_apply_point(&inverse, tail_world));
-            pose->local[b->head].rotation = sw_quat_normalize(sw_quat_mul(model->rest_local[b->head].rotation, q));
-            sw__refresh_world(model, pose, b->head);
-            for (uint32_t k = 0; k < b->path_count; k++) sw__refresh_world(model, pose, state->nodes[b->path_first + k]);
-            if (integrate && b->tail >= 0) state->tail_node_world[index] = sw__mat_origin(&pose->world[b->tail]);
+            const sw_vec3 axis = sw_vec3_normalize(sw_mat34_apply_dir(&frame, b->tail_local));
+            const sw_vec3 cur = state->current_tail[index], prev = state->previous_tail[index];
+            sw_vec3 next = sw_vec3_add(cur, sw_vec3_scale(sw_vec3_sub(cur, prev), 1.0f - j->drag_force));
+            next = sw_mat34_apply_point(&to_world, next);
+            next = sw_vec3_add(next, sw_vec3_scale(axis, j->stiffness * h));
+            next = sw_vec3_add(next, sw_vec3_scale(j->gravity_dir, j->gravity_power * h));
+            next = sw__constrain(head_pos, next, length);
+            if (chain->group_count) {
+                float resolve_hit = 0.0f;
+                if (resolve) {
+                    /* The head's world scale: its rest frame's times its pose scale. */
+                    sw_mat34 head_world = frame;
+                    const sw_vec3 scale = pose->local[b->head].scale;
+                    for (int row = 0; row < 3; row++) {
+                        head_world.m[row][0] *= scale.x;
+                        head_world.m[row][1] *= scale.y;
+                        head_world.m[row][2] *= scale.z;
+                    }
+                    resolve_hit = j->hit_radius * sw__mat_scale(&head_world);
+                }
+                for (size_t g = 0; g < chain->group_count; g++) {
+                    const sw_spring_collider_group* group = &set->groups[set->chain_groups[chain->first_group + g]];
+                    for (size_t ci = 0; ci < group->collider_count; ci++) {
+                        const sw_spring_collider* c = &set->colliders[set->group_colliders[group->first_collider + ci]];
+                        const sw_mat34* cw = &pose->world[c->node];
+                        if (resolve && c->shape != SW_SPRING_PLANE && !c->inside) {
+                            next = sw__collide_resolve(next, head_pos, length, c, cw, resolve_hit);
+                            continue;
+                        }
+                        float distance;
+                        sw_vec3 dir;
+                        if (sw__collider_distance(next, c, cw, j->hit_radius, &distance, &dir) && distance < 0.0f)
+                            next = sw__constrain(head_pos, sw_vec3_sub(next, sw_vec3_scale(dir, distance)), length);
+                    }
+                }
+            }
+            state->previous_tail[index] = cur;
+            state->current_tail[index] = sw_mat34_apply_point(&to_center, next);
+            tail_world = next;
+        } else {
+            tail_world = sw_mat34_apply_point(&to_world, state->current_tail[index]);
         }
+
+        /* The rotation that points the rest bone at the tail. */
+        sw_quat q = sw_quat_identity();
+        sw_mat34 inverse;
+        if (sw_mat34_inverse(&inverse, &frame))
+            q = sw__quat_from_to(b->tail_local, sw_mat34_apply_point(&inverse, tail_world));
+        pose->local[b->head].rotation = sw_quat_normalize(sw_quat_mul(model->rest_local[b->head].rotation, q));
+        sw__refresh_world(model, pose, b->head);
+        for (uint32_t k = 0; k < b->path_count; k++) sw__refresh_world(model, pose, state->nodes[b->path_first + k]);
+        if (integrate && b->tail >= 0) state->tail_node_world[index] = sw__mat_origin(&pose->world[b->tail]);
     }
 }
 
