@@ -40,13 +40,25 @@
 
    THE STEP (fixed, h = options.step_s, default 1/60 s): VRMC_springBone
    1.0's algorithm (§ SpringBone Algorithm) as three-vrm 3.x computes it,
-   bone by bone from the chain's root to its tip, chains in parents-first
-   order (a chain whose joints lie below another chain's runs after it;
-   three-vrm also runs first a chain that moves a collider another chain
-   uses: sinew places a collider where the pose has its node when the
-   chain that uses it runs).
+   bone by bone in three-vrm 3.5.5's order (its VRMSpringBoneManager's
+   sort of the joints): a depth-first search over the bones in the set's
+   order (chains, then each chain's bones; VRM 0.x trees in pre-order, as
+   three-vrm adds them), in which a bone first visits the bones headed by
+   the ancestors (root first) of each of its dependencies: its head's
+   parent, then the nodes of its chain's colliders (groups, then their
+   colliders, in order); a bone joins the order when its visit ends, and
+   one met again before that (a circular dependency: a chain colliding
+   with a collider on its own joints, two chains colliding with each
+   other's) is skipped there, as three-vrm skips it (without its
+   warning). So a bone runs after the bones above it and after the bones
+   that move the colliders it meets, even when the file lists them
+   later. After a bone turns, the step brings up to date the world
+   matrices of every node below its head down to, not including, the
+   next heads (its tail and the nodes between first), as three-vrm
+   updates the children of a joint: the bones, colliders and centers
+   read later in the step see it. A center is read when each bone runs.
    For the bone headed by node `head` with parent world P (current: the
-   chains above have run):
+   bones above have run):
      F     = P · rest_local(head)           the head's frame at rest (three-vrm's
                                             parent matrix × initial local matrix)
      H     = P · (head's pose translation)  the head's position
@@ -118,11 +130,16 @@
    and the model, plus the rest pose of each bone's head (a walk to the
    root: O(bones · depth) matrix products, kept so that every number is
    the one the set-up computes); a VRM 0.x tree is given up at its first
-   chain that cannot be kept. sw_spring_sizes_of and sw_spring_init take
-   O(nodes + joints + chains · log chains + bones · depth): how many bones
-   each node heads or lies between is counted once for all the bones,
-   the runs are sorted by first head, the nodes earlier runs move are
-   marked. A step is O(bones + nodes carried + bone-collider pairs).
+   chain that cannot be kept. sw_spring_sizes_of takes O(nodes + joints +
+   bones · depth): how many bones each node heads or lies between, and
+   each node's nearest head, are counted once for all the bones.
+   sw_spring_init adds the order: three-vrm walks every dependency's
+   ancestors (quadratic on a long chain colliding with its own tip);
+   here the heads not yet visited sit in a max-tree over the nodes'
+   pre-order positions, which gives a dependency's shallowest such
+   ancestor in O(log nodes), so the order takes O((nodes + bones +
+   bone-collider pairs) · log nodes). A step is O(bones + nodes carried +
+   bone-collider pairs), the nodes carried being at most the nodes.
    (`sinew export --joints`, parse and output included: a 3,000-joint
    chain 0.25 s, 20,000 chains 0.4 s.)
 
@@ -130,8 +147,8 @@
    sw_spring_set_free (and only such a set). The simulation state is
    caller-owned: sw_spring_sizes_of validates a set against a model and
    says how big it is, sw_spring_memory_size gives the bytes (16-aligned),
-   sw_spring_init fills it (the memory includes O(nodes) scratch its
-   checks use). Nothing here allocates per step; sw_spring_read allocates
+   sw_spring_init fills it (the memory includes O(nodes + bones) scratch
+   its checks and its ordering use). Nothing here allocates per step; sw_spring_read allocates
    the set, and sw_spring_sizes_of O(nodes) scratch freed before it
    returns (SW_ERR_OUT_OF_MEMORY when refused); sw_spring_init and the
    step allocate nothing. The model and the set must outlive the state.
@@ -238,9 +255,9 @@ typedef struct sw_spring_set {
    model with none gives SW_OK and an empty set (source NONE).
 
    VRM 1.0 (and SW_spring_bones): springs[i] is chain i (named by `name`), springs[i].joints[j]
-   joint j (defaults as the schema: stiffness 1, dragForce 0.5,
-   gravityPower 0, gravityDir [0, -1, 0], hitRadius 0; three-vrm takes 0.4
-   for a missing dragForce), springs[i].center the chain's center;
+   joint j (defaults as the schema and UniVRM: stiffness 1, dragForce
+   0.5, gravityPower 0, gravityDir [0, -1, 0], hitRadius 0; three-vrm
+   takes 0.4 for a missing dragForce), springs[i].center the chain's center;
    colliders and colliderGroups map one to one. A collider's
    extensions.VRMC_springBone_extended_collider (specVersion "1.0") is
    read as three-vrm 3.x reads it: its shape's sphere, capsule or plane
@@ -256,12 +273,15 @@ typedef struct sw_spring_set {
    (one chain); every other child of a node on it starts a chain of its own
    the same way, so a tree with k leaves makes k chains, each with
    tail_length 0.07, all with the group's parameters (`stiffiness` [sic],
-   dragForce, gravityPower, gravityDir {x,y,z}, hitRadius; missing values
-   take UniVRM's defaults 1, 0.4, 0, (0, -1, 0), 0.02; three-vrm takes 0 for
-   a missing hitRadius), center, and collider groups.
-   Chains are listed group by group, root by root, each tree's in
-   pre-order (a chain, then the chains branching off it from its top down,
-   each node's other children in file order). colliderGroups[g] becomes
+   dragForce, gravityPower, gravityDir {x,y,z}, hitRadius; the 0.x schema
+   gives no defaults: missing values are three-vrm's 1, 0.4, 0, (0, -1, 0)
+   and 0, where UniVRM's 0.x importer takes 0 for all five (a zero
+   gravityDir) and agrees on gravityPower and hitRadius only), center, and
+   collider groups.
+   Chains are listed group by group, root by root, each tree's so that
+   its joints come in the tree's pre-order, the order three-vrm adds them
+   in (a chain, then the chains branching off it from its bottom up, each
+   node's other children in file order). colliderGroups[g] becomes
    group g: spheres on its node, offset {x, y, -z} (VRM 0.x stores z
    negated, as three-vrm reads it).
 
@@ -307,39 +327,31 @@ typedef struct sw_spring_options {
 
 typedef struct sw_spring_sizes {
     size_t bone_count;       /* simulated bones (head, tail) */
-    size_t run_count;        /* chains with at least one bone */
-    size_t node_count;       /* node lists: the nodes below each head down to its tail, and room for
-                                the ancestors the step refreshes before a chain (see sw_spring_run) */
-    size_t model_node_count; /* the model's nodes: room for sw_spring_init's own O(nodes) scratch */
+    size_t node_count;       /* node lists: the nodes whose world matrices each bone's step keeps
+                                current (see sw_spring_bone) */
+    size_t model_node_count; /* the model's nodes: room for sw_spring_init's own scratch */
 } sw_spring_sizes;
 
-/* One simulated bone, derived by sw_spring_init. Read-only for callers. */
+/* One simulated bone, derived by sw_spring_init. Read-only for callers.
+   state->bones lists them in the step's order (THE STEP). */
 typedef struct sw_spring_bone {
     uint32_t head;           /* the node rotated */
     int32_t tail;            /* the tail node, or -1 for a virtual tail */
     uint32_t joint;          /* set->joints index: the parameters */
-    uint32_t path_first;     /* state->nodes[path_first .. + path_count): the nodes below head down to */
-    uint32_t path_count;     /*   the tail, parents first, whose world matrices the step keeps current */
+    uint32_t chain;          /* set->chains index: its colliders and center */
+    uint32_t path_first;     /* state->nodes[path_first .. + path_count): the nodes the step brings up to */
+    uint32_t path_count;     /*   date after the head turns: below the head down to the tail, parents
+                                first, then every other node below the head down to, not including,
+                                the next heads, in node order (three-vrm's update of the children) */
     sw_vec3 tail_local;      /* the tail in the head's space, rest pose */
 } sw_spring_bone;
-
-/* One chain in the order the step runs them (parents first). Before its
-   bones, the step recomputes the world matrices of state->nodes[lead_first
-   .. + lead_count): the ancestors of the chain's first head below the
-   nearest node an earlier chain moved, so that the head follows it. */
-typedef struct sw_spring_run {
-    uint32_t chain;          /* set->chains index */
-    uint32_t first_bone, bone_count;
-    uint32_t lead_first, lead_count;
-} sw_spring_run;
 
 /* Caller-owned state: every pointer points into the memory given to
    sw_spring_init. */
 typedef struct sw_spring_state {
     const sw_model* model;           /* the model and set it was made for (checked by asserts) */
     const sw_spring_set* set;
-    size_t bone_count;      sw_spring_bone* bones;
-    size_t run_count;       sw_spring_run* runs;
+    size_t bone_count;      sw_spring_bone* bones;   /* in the step's order */
     size_t node_count;      uint32_t* nodes;
     sw_vec3* current_tail;           /* bone_count tails, in the chain's center space (world without) */
     sw_vec3* previous_tail;          /* bone_count tails one step earlier, same space */
@@ -373,8 +385,8 @@ size_t sw_spring_memory_size(const sw_spring_sizes* sizes);
 
 /* Points `state` into `memory` (16-aligned, sw_spring_memory_size bytes,
    sizes from sw_spring_sizes_of for this model and set), derives the
-   bones, the run order and the lead lists (validating again, with the same
-   errors), and marks the state for a reset on the first update. options
+   bones in the step's order and their node lists (validating again, with
+   the same errors), and marks the state for a reset on the first update. options
    may be NULL (defaults); a step that is not finite and > 0 is
    SW_ERR_INVALID_ARGUMENT. */
 sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, void* memory, const sw_model* model,
@@ -393,11 +405,11 @@ void sw_spring_reset(sw_spring_state* state, const sw_pose* pose);
 /* Advances the simulation by dt_s seconds (negative or non-finite counts
    as 0) in whole steps (see FRAME RATE above), then writes the spring
    joints' local rotations into pose->local and keeps pose->world current
-   along the chains (heads, the nodes between joints, tails). On entry
+   for every node below a head (the bones' node lists). On entry
    pose->world must be current for pose->local (sw_pose_update_world);
-   afterwards run sw_pose_update_world (or sw_pose_update) for the nodes
-   below the chains and the skins. Colliders are placed from pose->world
-   as it is when their chain runs. Returns the number of steps run.
+   afterwards run sw_pose_update_world (or sw_pose_update) for the skins.
+   Colliders and centers are placed from pose->world as it is when the
+   bone that uses them runs. Returns the number of steps run.
    Results are finite for models whose rest pose lies within
    SW_MODEL_MAX_EXTENT (model.h); beyond it, as for check and the
    renderer, nothing is promised but memory safety. */

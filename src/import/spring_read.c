@@ -317,6 +317,7 @@ static sw_result sw__joints1(sw__reader* R, const cJSON* joints, bool* skip, siz
     for (sw__json_each it = sw__json_each_of(J, joints); sw__json_next(J, &it);) {
         const cJSON* jv = it.value;
         int64_t node_file = 0;
+        /* the schema's defaults, UniVRM's too; three-vrm takes 0.4 for a missing dragForce */
         sw_spring_joint j = {0, 1.0f, 0.5f, 0.0f, {0.0f, -1.0f, 0.0f}, 0.0f};
         if (sw__json_expect_object(J, jv) != SW_OK ||
             sw__json_index(J, jv, "node", true, NULL, &node_file) != SW_OK ||
@@ -508,9 +509,10 @@ static bool sw__vrm0_tree(sw__reader* R, uint32_t root, const sw_spring_joint* p
             n = m->nodes[n].children[0];
         }
         /* The other children start chains of their own, pushed so that they
-           come out from the top of this chain down, each node's in file
-           order: a depth-first, pre-order walk. */
-        for (size_t k = chain.joint_count; k-- > 0;) {
+           come out from the bottom of this chain up, each node's in file
+           order: the joints then come in the tree's pre-order, the order
+           three-vrm adds them in (its sort starts from that order). */
+        for (size_t k = 0; k < chain.joint_count; k++) {
             const sw_model_node* node = &m->nodes[list[k]];
             for (size_t c = node->child_count; c-- > 1;) stack[top++] = node->children[c];
         }
@@ -609,7 +611,13 @@ static sw_result sw__bone_group0(sw__reader* R, const cJSON* bg, size_t group_to
     const cJSON *bones, *refs;
     bool has_center = false;
     int64_t center = 0;
-    sw_spring_joint params = {0, 1.0f, 0.4f, 0.0f, {0.0f, -1.0f, 0.0f}, 0.02f};
+    /* Missing values (the 0.x schema gives no defaults): hitRadius and
+       gravityPower 0, as both UniVRM's 0.x importer (its format class's
+       zeros) and three-vrm take; stiffiness 1, dragForce 0.4 and
+       gravityDir (0, -1, 0) as three-vrm and UniVRM's VRMSpringBone
+       component start, where UniVRM's importer takes 0, 0 and a zero
+       vector (docs/vrm.md "Spring bones"). */
+    sw_spring_joint params = {0, 1.0f, 0.4f, 0.0f, {0.0f, -1.0f, 0.0f}, 0.0f};
     bool has_params_center = false;
     uint32_t params_center = 0;
     if (sw__json_expect_object(J, bg) != SW_OK || sw__json_string(J, bg, "comment", false, &comment) != SW_OK ||

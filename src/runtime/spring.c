@@ -1,9 +1,10 @@
 /* Spring bones (sinew/spring.h): validation of a set against a model, the
    caller-owned state, and the fixed-step Verlet integrator. The readers
    are in spring_read.c. The state lives in the caller's memory, with
-   O(nodes) scratch that checking and filling it use so that their work
-   grows linearly with the set (spring.h, BOUNDED WORK); sw_spring_sizes_of
-   allocates that scratch for its own check. Nothing else allocates. */
+   O(nodes + bones) scratch that checking, ordering and filling it use so
+   that their work grows with the set as n log n at most (spring.h,
+   BOUNDED WORK); sw_spring_sizes_of allocates the checking part for its
+   own check. Nothing else allocates. */
 #include "sinew/spring.h"
 
 #include "../base/base_internal.h"
@@ -115,6 +116,8 @@ bool sw__spring_bone_has_length(const sw_model* model, uint32_t head, sw_vec3 ta
     return sw_vec3_length(d) > 1e-6f;
 }
 
+static size_t sw__align16(size_t n) { return (n + 15) & ~(size_t)15; }
+
 /* ---- validation ------------------------------------------------------------------------------- */
 
 static bool sw__finite3(sw_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
@@ -135,21 +138,58 @@ static void sw__chain_bone(const sw_spring_set* set, const sw_spring_chain* c, s
 
 /* What sw__check_bones asks of every node, counted over all bones at once
    so that each question is O(1): how many bones it heads, and how many
-   bones' head → tail paths it lies strictly inside; also its depth, and
-   for sw_spring_init whether an earlier run moves it. One block of
-   sw__scratch_bytes(node_count): from the state's memory in
-   sw_spring_init, allocated in sw_spring_sizes_of. */
+   bones' head → tail paths it lies strictly inside; for the node lists,
+   its nearest strict ancestor that heads a bone, and (sw_spring_init)
+   whether it lies on a bone's head → tail path. The first block of
+   sw__scratch_bytes: from the state's memory in sw_spring_init, allocated
+   in sw_spring_sizes_of. */
 typedef struct sw__node_uses {
-    int64_t* between;  /* node_count: bones it lies strictly between the joints of */
-    uint32_t* heads;   /* node_count: bones headed (saturating) */
-    uint32_t* depth;   /* node_count: ancestors */
-    uint8_t* touched;  /* node_count: moved by an earlier run (sw_spring_init) */
+    int64_t* between;    /* node_count: bones it lies strictly between the joints of */
+    uint32_t* heads;     /* node_count: bones headed (saturating) */
+    uint32_t* near_head; /* node_count: the nearest strict ancestor heading a bone, or SW__NONE */
+    uint8_t* on_path;    /* node_count: strictly below a head, down to its tail (sw_spring_init) */
 } sw__node_uses;
 
-static size_t sw__scratch_bytes(size_t node_count) {
-    size_t n = node_count ? node_count : 1;
-    return n > SIZE_MAX / 32 ? SIZE_MAX : n * (sizeof(int64_t) + 2 * sizeof(uint32_t) + 1);
+#define SW__NONE UINT32_MAX
+
+/* What sw_spring_init's ordering (sw__order_bones) uses besides: per node
+   and per bone, after the node block. */
+typedef struct sw__order_scratch {
+    uint32_t* head_bone; /* node_count: the bone (set order) the node heads, or SW__NONE */
+    uint32_t* first;     /* node_count: pre-order position of the node (its subtree: first .. first + span) */
+    uint32_t* span;      /* node_count: nodes in its subtree */
+    uint32_t* next;      /* node_count: a fill cursor */
+    uint32_t* bone_at;   /* node_count: the bone headed by the node at a pre-order position, or SW__NONE */
+    uint32_t* tree;      /* 2·leaves: max-tree over pre-order positions, see sw__order_bones */
+    uint32_t* bone_chain;/* bone_count: set order → chain */
+    uint32_t* bone_k;    /* bone_count: set order → bone within the chain */
+    uint32_t* order;     /* bone_count: the step's order, set-order indices */
+    uint32_t* stack;     /* 3·bone_count: the depth-first search's frames */
+    uint8_t* tried;      /* bone_count */
+    uint32_t leaves;     /* a power of two ≥ node_count */
+} sw__order_scratch;
+
+static uint32_t sw__leaves_of(size_t node_count) {
+    uint32_t l = 1;
+    while (l < node_count) l <<= 1;
+    return l;
 }
+
+/* Bytes of the node block (node_uses), and with bone_count > 0 the
+   ordering's block after it; SIZE_MAX when too big. */
+static size_t sw__scratch_bytes_for(size_t node_count, size_t bone_count) {
+    size_t n = node_count ? node_count : 1;
+    if (n > UINT32_MAX / 4 || bone_count > UINT32_MAX / 4) return SIZE_MAX;
+    size_t bytes = sw__align16(n * (sizeof(int64_t) + 2 * sizeof(uint32_t) + 1));
+    if (bone_count) {
+        size_t leaves = sw__leaves_of(n);
+        bytes += sw__align16(5 * n * sizeof(uint32_t) + 2 * leaves * sizeof(uint32_t) +
+                                   bone_count * (6 * sizeof(uint32_t) + 1));
+    }
+    return bytes;
+}
+
+static size_t sw__scratch_bytes(size_t node_count) { return sw__scratch_bytes_for(node_count, 0); }
 
 static sw__node_uses sw__node_uses_in(void* scratch, size_t node_count) {
     size_t n = node_count ? node_count : 1;
@@ -157,9 +197,28 @@ static sw__node_uses sw__node_uses_in(void* scratch, size_t node_count) {
     sw__node_uses u;
     u.between = (int64_t*)(void*)m;
     u.heads = (uint32_t*)(void*)(m + n * sizeof(int64_t));
-    u.depth = u.heads + n;
-    u.touched = (uint8_t*)(u.depth + n);
+    u.near_head = u.heads + n;
+    u.on_path = (uint8_t*)(u.near_head + n);
     return u;
+}
+
+static sw__order_scratch sw__order_scratch_in(void* scratch, size_t node_count, size_t bone_count) {
+    size_t n = node_count ? node_count : 1;
+    uint32_t* m = (uint32_t*)(void*)((uint8_t*)scratch + sw__scratch_bytes(node_count));
+    sw__order_scratch o;
+    o.leaves = sw__leaves_of(n);
+    o.head_bone = m, m += n;
+    o.first = m, m += n;
+    o.span = m, m += n;
+    o.next = m, m += n;
+    o.bone_at = m, m += n;
+    o.tree = m, m += 2 * (size_t)o.leaves;
+    o.bone_chain = m, m += bone_count;
+    o.bone_k = m, m += bone_count;
+    o.order = m, m += bone_count;
+    o.stack = m, m += 3 * bone_count;
+    o.tried = (uint8_t*)m;
+    return o;
 }
 
 /* Counts for every node. A bone from head h to tail t (a descendant) covers
@@ -167,14 +226,12 @@ static sw__node_uses sw__node_uses_in(void* scratch, size_t node_count) {
    parent up to, not including, h. Each bone adds +1 at t's parent and −1
    at h; a node's count is then the sum over its subtree, which one pass
    from the last node to the first gathers, as nodes are parents first
-   (each nodes[i].parent < i). O(nodes + bones). */
+   (each nodes[i].parent < i). Then each node's nearest strict ancestor
+   heading a bone, parents first. O(nodes + bones). */
 static void sw__count_node_uses(const sw_model* model, const sw_spring_set* set, const sw__node_uses* u) {
     size_t n = model->node_count ? model->node_count : 1;
     memset(u->between, 0, n * sizeof *u->between);
     memset(u->heads, 0, n * sizeof *u->heads);
-    memset(u->depth, 0, n * sizeof *u->depth);
-    for (size_t i = 0; i < model->node_count; i++)
-        if (model->nodes[i].parent >= 0) u->depth[i] = u->depth[model->nodes[i].parent] + 1;
     for (size_t ci = 0; ci < set->chain_count; ci++) {
         const sw_spring_chain* c = &set->chains[ci];
         size_t bones = sw__chain_bones(c);
@@ -192,6 +249,10 @@ static void sw__count_node_uses(const sw_model* model, const sw_spring_set* set,
     }
     for (size_t i = model->node_count; i-- > 0;)
         if (model->nodes[i].parent >= 0) u->between[model->nodes[i].parent] += u->between[i];
+    for (size_t i = 0; i < model->node_count; i++) {
+        int32_t p = model->nodes[i].parent;
+        u->near_head[i] = p < 0 ? SW__NONE : u->heads[p] ? (uint32_t)p : u->near_head[p];
+    }
 }
 
 /* Every collider on a node of the model, of a known shape, finite; every
@@ -294,7 +355,7 @@ static sw_result sw__check_chains(const sw_model* model, const sw_spring_set* se
    needs into *out. */
 static sw_result sw__check_bones_with(const sw_model* model, const sw_spring_set* set, const sw__node_uses* uses,
                                       sw_spring_sizes* out, sw_diag* diag) {
-    size_t bones = 0, path_nodes = 0, lead_nodes = 0, runs = 0;
+    size_t bones = 0, carried = 0;
     for (size_t ci = 0; ci < set->chain_count; ci++) {
         const sw_spring_chain* c = &set->chains[ci];
         size_t count = sw__chain_bones(c);
@@ -310,7 +371,7 @@ static sw_result sw__check_bones_with(const sw_model* model, const sw_spring_set
             sw_vec3 tail_local;
             if (tail >= 0) {
                 tail_local = sw__spring_tail_local_of_node(model, head, (uint32_t)tail);
-                path_nodes += sw__path_length(model, head, (uint32_t)tail);
+                if (uses->heads[tail]) carried++; /* a tail that heads a bone is carried by this one too */
             } else {
                 const char* problem = NULL;
                 if (sw__spring_virtual_tail(model, head, c->tail_length, &tail_local, &problem) != SW_OK)
@@ -328,17 +389,15 @@ static sw_result sw__check_bones_with(const sw_model* model, const sw_spring_set
                                    "spring chain %zu: node %u swings but lies between the joints of another bone", ci,
                                    head);
         }
-        if (count) {
-            runs++;
-            lead_nodes += uses->depth[set->joints[c->first_joint].node];
-        }
         bones += count;
     }
-    if (bones > UINT32_MAX || path_nodes + lead_nodes > UINT32_MAX)
+    /* every node below a head that heads nothing is carried by its nearest head */
+    for (size_t i = 0; i < model->node_count; i++)
+        if (!uses->heads[i] && uses->near_head[i] != SW__NONE) carried++;
+    if (bones > UINT32_MAX / 8 || carried > UINT32_MAX)
         return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "spring set: too many bones");
     out->bone_count = bones;
-    out->run_count = runs;
-    out->node_count = path_nodes + lead_nodes;
+    out->node_count = carried;
     return SW_OK;
 }
 
@@ -381,22 +440,19 @@ sw_result sw_spring_sizes_of(const sw_model* model, const sw_spring_set* set, sw
 
 /* ---- the state ------------------------------------------------------------------------------------ */
 
-static size_t sw__align16(size_t n) { return (n + 15) & ~(size_t)15; }
-
 typedef struct sw__spring_layout {
-    size_t bones, runs, nodes, current, previous, tail_node, scratch, total;
+    size_t bones, nodes, current, previous, tail_node, scratch, total;
 } sw__spring_layout;
 
 static sw__spring_layout sw__layout_of(const sw_spring_sizes* s) {
     sw__spring_layout l;
     size_t at = 0;
     l.bones = at, at += sw__align16(s->bone_count * sizeof(sw_spring_bone));
-    l.runs = at, at += sw__align16(s->run_count * sizeof(sw_spring_run));
     l.nodes = at, at += sw__align16(s->node_count * sizeof(uint32_t));
     l.current = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
     l.previous = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
     l.tail_node = at, at += sw__align16(s->bone_count * sizeof(sw_vec3));
-    l.scratch = at, at += sw__align16(sw__scratch_bytes(s->model_node_count));
+    l.scratch = at, at += sw__align16(sw__scratch_bytes_for(s->model_node_count, s->bone_count));
     l.total = at ? at : 16;
     return l;
 }
@@ -406,12 +462,131 @@ size_t sw_spring_memory_size(const sw_spring_sizes* sizes) {
     return sw__layout_of(sizes).total;
 }
 
-/* Runs sorted by their first heads' node indices, kept in lead_first
-   until the runs are filled. First heads are distinct (no node heads two
-   bones), so the order is total. */
-static int sw__run_by_first_head(const void* a, const void* b) {
-    const sw_spring_run *x = a, *y = b;
-    return x->lead_first < y->lead_first ? -1 : x->lead_first > y->lead_first;
+/* ---- the order of the bones: three-vrm's ---------------------------------------------------- */
+
+/* The first position i ≤ p whose leaf in the max-tree holds more than p,
+   or SW__NONE: the shallowest node not yet tried that heads a bone and
+   whose subtree holds position p (a leaf holds first + span of an untried
+   head, 0 otherwise). O(log nodes): a left half wholly at or before p
+   whose maximum beats p always holds the answer. */
+static uint32_t sw__tree_find(const uint32_t* tree, uint32_t node, uint32_t lo, uint32_t hi, uint32_t p) {
+    if (lo > p || tree[node] <= p) return SW__NONE;
+    if (hi - lo == 1) return lo;
+    uint32_t mid = lo + (hi - lo) / 2;
+    uint32_t found = sw__tree_find(tree, 2 * node, lo, mid, p);
+    return found != SW__NONE ? found : sw__tree_find(tree, 2 * node + 1, mid, hi, p);
+}
+
+static void sw__tree_set(uint32_t* tree, uint32_t leaves, uint32_t position, uint32_t value) {
+    uint32_t i = leaves + position;
+    tree[i] = value;
+    for (i >>= 1; i >= 1; i >>= 1) tree[i] = tree[2 * i] > tree[2 * i + 1] ? tree[2 * i] : tree[2 * i + 1];
+}
+
+/* The step's order of the bones (o->order, set-order indices), as
+   three-vrm 3.x's VRMSpringBoneManager sorts its joints: a depth-first
+   search over the joints in the order the file gives them (chains, then
+   the bones of each), in which a joint first visits, for each of its
+   dependencies (its head's parent, then the colliders of its chain's
+   groups in order), every joint headed by an ancestor of the dependency
+   or by the dependency itself, root first; a joint already visited is
+   skipped (also one whose visit has not ended: a circular dependency is
+   broken there), and a joint joins the order when its visit ends.
+   three-vrm walks every dependency's ancestors each time; here the heads
+   not yet visited sit in a max-tree over pre-order positions, and each
+   dependency asks it again and again for its shallowest such ancestor
+   until none is left, which visits the same joints in the same order
+   (those it walked past were visited already). O((nodes + bones +
+   bone-collider pairs) · log nodes), no recursion deeper than log nodes. */
+static void sw__order_bones(const sw_model* model, const sw_spring_set* set, const sw__order_scratch* o,
+                            size_t bone_count) {
+    const size_t n = model->node_count;
+    for (size_t i = 0; i < n; i++) o->head_bone[i] = SW__NONE;
+    {
+        uint32_t b = 0;
+        for (size_t ci = 0; ci < set->chain_count; ci++) {
+            const size_t count = sw__chain_bones(&set->chains[ci]);
+            for (size_t k = 0; k < count; k++, b++) {
+                o->bone_chain[b] = (uint32_t)ci;
+                o->bone_k[b] = (uint32_t)k;
+                o->tried[b] = 0;
+                o->head_bone[set->joints[set->chains[ci].first_joint + k].node] = b;
+            }
+        }
+        SW_ASSERT(b == bone_count);
+    }
+    /* pre-order positions: subtree sizes from the last node to the first,
+       then each node placed at its parent's next free position */
+    for (size_t i = 0; i < n; i++) o->span[i] = 1;
+    for (size_t i = n; i-- > 0;)
+        if (model->nodes[i].parent >= 0) o->span[model->nodes[i].parent] += o->span[i];
+    uint32_t roots_at = 0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t p = model->nodes[i].parent;
+        if (p < 0) {
+            o->first[i] = roots_at;
+            roots_at += o->span[i];
+        } else {
+            o->first[i] = o->next[p];
+            o->next[p] += o->span[i];
+        }
+        o->next[i] = o->first[i] + 1;
+    }
+    memset(o->tree, 0, 2 * (size_t)o->leaves * sizeof *o->tree);
+    for (size_t i = 0; i < n; i++) {
+        o->bone_at[o->first[i]] = o->head_bone[i];
+        if (o->head_bone[i] != SW__NONE) o->tree[o->leaves + o->first[i]] = o->first[i] + o->span[i];
+    }
+    for (uint32_t i = o->leaves; i-- > 1;)
+        o->tree[i] = o->tree[2 * i] > o->tree[2 * i + 1] ? o->tree[2 * i] : o->tree[2 * i + 1];
+
+    /* frames: bone, group (SW__NONE: the head's parent), collider within the group */
+    size_t top = 0, done = 0;
+    for (uint32_t root = 0; root < bone_count; root++) {
+        if (o->tried[root]) continue;
+        uint32_t visit = root;
+        for (;;) {
+            if (visit != SW__NONE) {
+                const sw_spring_chain* c = &set->chains[o->bone_chain[visit]];
+                uint32_t head = set->joints[c->first_joint + o->bone_k[visit]].node;
+                o->tried[visit] = 1;
+                sw__tree_set(o->tree, o->leaves, o->first[head], 0);
+                o->stack[3 * top] = visit, o->stack[3 * top + 1] = SW__NONE, o->stack[3 * top + 2] = 0;
+                top++;
+                visit = SW__NONE;
+            }
+            if (top == 0) break;
+            uint32_t* f = &o->stack[3 * (top - 1)];
+            const sw_spring_chain* c = &set->chains[o->bone_chain[f[0]]];
+            /* the frame's current dependency, moving past ended ones */
+            int64_t dep = -1;
+            if (f[1] == SW__NONE) {
+                dep = model->nodes[set->joints[c->first_joint + o->bone_k[f[0]]].node].parent;
+                if (dep < 0) f[1] = 0, f[2] = 0;
+            }
+            if (dep < 0) {
+                while (f[1] < c->group_count &&
+                       f[2] >= set->groups[set->chain_groups[c->first_group + f[1]]].collider_count)
+                    f[1]++, f[2] = 0;
+                if (f[1] >= c->group_count) {
+                    o->order[done++] = f[0];
+                    top--;
+                    continue;
+                }
+                const sw_spring_collider_group* g = &set->groups[set->chain_groups[c->first_group + f[1]]];
+                dep = set->colliders[set->group_colliders[g->first_collider + f[2]]].node;
+            }
+            uint32_t found = sw__tree_find(o->tree, 1, 0, o->leaves, o->first[dep]);
+            if (found != SW__NONE) {
+                visit = o->bone_at[found];
+                continue;
+            }
+            /* nothing left above this dependency: the next one */
+            if (f[1] == SW__NONE) f[1] = 0, f[2] = 0;
+            else f[2]++;
+        }
+    }
+    SW_ASSERT(done == bone_count);
 }
 
 sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, void* memory, const sw_model* model,
@@ -424,12 +599,10 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
     uint8_t* scratch = own_scratch ? (uint8_t*)memory + sw__layout_of(sizes).scratch : NULL;
     sw_result r = sw__check(model, set, &need, scratch, diag);
     if (r != SW_OK) return r;
-    if (need.bone_count != sizes->bone_count || need.run_count != sizes->run_count ||
-        need.node_count != sizes->node_count || !own_scratch)
+    if (need.bone_count != sizes->bone_count || need.node_count != sizes->node_count || !own_scratch)
         return sw_diag_set(diag, SW_ERR_BUFFER_TOO_SMALL, -1,
-                           "spring state: sizes are not this set's (sw_spring_sizes_of gives %zu bones, %zu runs, "
-                           "%zu nodes)",
-                           need.bone_count, need.run_count, need.node_count);
+                           "spring state: sizes are not this set's (sw_spring_sizes_of gives %zu bones, %zu nodes)",
+                           need.bone_count, need.node_count);
     float step = options && options->step_s != 0.0f ? options->step_s : SW_SPRING_STEP_DEFAULT_S;
     if (!isfinite(step) || !(step > 0.0f))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring options: step_s must be finite and > 0");
@@ -439,7 +612,6 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
     state->model = model;
     state->set = set;
     state->bones = (sw_spring_bone*)(void*)(m + l.bones);
-    state->runs = (sw_spring_run*)(void*)(m + l.runs);
     state->nodes = (uint32_t*)(void*)(m + l.nodes);
     state->current_tail = (sw_vec3*)(void*)(m + l.current);
     state->previous_tail = (sw_vec3*)(void*)(m + l.previous);
@@ -451,89 +623,62 @@ sw_result sw_spring_init(sw_spring_state* state, const sw_spring_sizes* sizes, v
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "spring options: unknown collision mode %d",
                            (int)state->collision);
 
-    /* Runs in the order of their first heads' node indices: nodes are
-       parents first, and no head lies between another bone's joints, so a
-       chain below another chain's nodes comes after it. */
-    uint8_t* touched = sw__node_uses_in(scratch, model->node_count).touched;
-    memset(touched, 0, model->node_count ? model->node_count : 1);
-    {
-        size_t r_i = 0;
-        for (size_t ci = 0; ci < set->chain_count; ci++) {
-            const sw_spring_chain* c = &set->chains[ci];
-            if (sw__chain_bones(c) == 0) continue;
-            SW_ASSERT(r_i < sizes->run_count);
-            state->runs[r_i].chain = (uint32_t)ci;
-            state->runs[r_i].lead_first = set->joints[c->first_joint].node;
-            r_i++;
-        }
-        SW_ASSERT(r_i == sizes->run_count);
-        if (r_i > 1) qsort(state->runs, r_i, sizeof *state->runs, sw__run_by_first_head);
-    }
-    uint32_t bone_at = 0, node_at = 0;
-    for (size_t r_i = 0; r_i < sizes->run_count; r_i++) {
-        sw_spring_run* run = &state->runs[r_i];
-        const size_t pick = run->chain;
-        const uint32_t pick_node = run->lead_first;
-        const sw_spring_chain* c = &set->chains[pick];
+    const size_t n = model->node_count;
+    const size_t bone_count = sizes->bone_count;
+    const sw__node_uses uses = sw__node_uses_in(scratch, n);
+    const sw__order_scratch o = sw__order_scratch_in(scratch, n, bone_count);
+    if (bone_count) sw__order_bones(model, set, &o, bone_count); /* without bones, no ordering scratch */
 
-        /* Lead: the ancestors of the first head below the nearest node an
-           earlier run moves, listed parents first. */
-        uint32_t lead_count = 0;
-        for (int32_t p = model->nodes[pick_node].parent; p >= 0; p = model->nodes[p].parent) {
-            if (touched[p]) break;
-            lead_count++;
-        }
-        /* Only worth refreshing when some earlier run moved an ancestor. */
-        int32_t top = model->nodes[pick_node].parent;
-        for (uint32_t k = 0; k < lead_count; k++) top = model->nodes[top].parent;
-        if (top < 0) lead_count = 0;
-        run->lead_first = node_at;
-        run->lead_count = lead_count;
-        {
-            int32_t p = model->nodes[pick_node].parent;
-            for (uint32_t k = 0; k < lead_count; k++, p = model->nodes[p].parent) {
-                state->nodes[node_at + lead_count - 1 - k] = (uint32_t)p;
-                touched[p] = 1;
-            }
-        }
-        node_at += lead_count;
-
-        size_t count = sw__chain_bones(c);
-        run->first_bone = bone_at;
-        run->bone_count = (uint32_t)count;
-        for (size_t k = 0; k < count; k++) {
-            sw_spring_bone* b = &state->bones[bone_at + k];
-            uint32_t head;
-            int32_t tail;
-            size_t joint;
-            sw__chain_bone(set, c, k, &head, &tail, &joint);
-            b->head = head;
-            b->tail = tail;
-            b->joint = (uint32_t)joint;
-            b->path_first = node_at;
-            b->path_count = 0;
-            touched[head] = 1;
-            if (tail >= 0) {
-                b->tail_local = sw__spring_tail_local_of_node(model, head, (uint32_t)tail);
-                uint32_t n = sw__path_length(model, head, (uint32_t)tail);
-                int32_t p = tail;
-                for (uint32_t i = 0; i < n; i++, p = model->nodes[p].parent) {
-                    state->nodes[node_at + n - 1 - i] = (uint32_t)p;
-                    touched[p] = 1;
-                }
-                b->path_count = n;
-                node_at += n;
-            } else {
-                const char* problem = NULL;
-                r = sw__spring_virtual_tail(model, head, c->tail_length, &b->tail_local, &problem);
-                SW_ASSERT(r == SW_OK);
-            }
-        }
-        bone_at += (uint32_t)count;
+    /* Each bone's node list: the nodes strictly below its head down to its
+       tail (parents first), then every other node below the head down to,
+       not including, the next heads (three-vrm brings these up to date
+       after the joint: traverseChildrenUntilConditionMet), in node order,
+       which is parents first. */
+    memset(uses.on_path, 0, n ? n : 1);
+    if (bone_count) {
+        for (size_t i = 0; i < n; i++) o.next[i] = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!uses.heads[i] && uses.near_head[i] != SW__NONE) o.next[uses.near_head[i]]++;
     }
-    SW_ASSERT(bone_at == sizes->bone_count && node_at <= sizes->node_count);
-    state->bone_count = sizes->bone_count;
-    state->run_count = sizes->run_count;
+    uint32_t node_at = 0;
+    for (size_t s = 0; s < bone_count; s++) {
+        const uint32_t natural = o.order[s];
+        const sw_spring_chain* c = &set->chains[o.bone_chain[natural]];
+        sw_spring_bone* b = &state->bones[s];
+        uint32_t head;
+        int32_t tail;
+        size_t joint;
+        sw__chain_bone(set, c, o.bone_k[natural], &head, &tail, &joint);
+        b->head = head;
+        b->tail = tail;
+        b->joint = (uint32_t)joint;
+        b->chain = o.bone_chain[natural];
+        b->path_first = node_at;
+        uint32_t path = 0;
+        if (tail >= 0) {
+            b->tail_local = sw__spring_tail_local_of_node(model, head, (uint32_t)tail);
+            path = sw__path_length(model, head, (uint32_t)tail);
+            int32_t p = tail;
+            for (uint32_t i = 0; i < path; i++, p = model->nodes[p].parent) {
+                state->nodes[node_at + path - 1 - i] = (uint32_t)p;
+                uses.on_path[p] = 1;
+            }
+        } else {
+            const char* problem = NULL;
+            r = sw__spring_virtual_tail(model, head, c->tail_length, &b->tail_local, &problem);
+            SW_ASSERT(r == SW_OK);
+        }
+        /* the head's count so far is every node it carries, its path's non-heads among them */
+        const uint32_t carried = o.next[head] + (tail >= 0 && uses.heads[tail] ? 1u : 0u);
+        b->path_count = carried;
+        o.next[head] = node_at + path; /* now its fill cursor for the other nodes */
+        node_at += carried;
+    }
+    for (size_t i = 0; bone_count && i < n; i++)
+        if (!uses.heads[i] && uses.near_head[i] != SW__NONE && !uses.on_path[i])
+            state->nodes[o.next[uses.near_head[i]]++] = (uint32_t)i;
+    SW_ASSERT(node_at == sizes->node_count);
+    state->bone_count = bone_count;
     state->node_count = node_at;
     state->needs_reset = true;
     for (size_t i = 0; i < state->bone_count; i++)
@@ -568,27 +713,23 @@ void sw_spring_reset(sw_spring_state* state, const sw_pose* pose) {
     SW_ASSERT(state && pose && (pose->world || state->bone_count == 0));
     const sw_model* model = state->model;
     const sw_spring_set* set = state->set;
-    for (size_t r = 0; r < state->run_count; r++) {
-        const sw_spring_run* run = &state->runs[r];
+    for (size_t i = 0; i < state->bone_count; i++) {
+        const sw_spring_bone* b = &state->bones[i];
         sw_mat34 to_world, to_center;
-        sw__center_of(&set->chains[run->chain], pose, &to_world, &to_center);
-        for (uint32_t bi = 0; bi < run->bone_count; bi++) {
-            const size_t i = run->first_bone + bi;
-            const sw_spring_bone* b = &state->bones[i];
-            /* The head at its rest rotation, with its pose translation and scale. */
-            sw_transform at_rest = pose->local[b->head];
-            at_rest.rotation = model->rest_local[b->head].rotation;
-            sw_mat34 parent_world = sw__parent_world(model, pose, b->head), frame;
-            sw__pose_mul_trs(&frame, &parent_world, &at_rest);
-            const sw_vec3 t = sw_mat34_apply_point(&frame, b->tail_local);
-            state->current_tail[i] = state->previous_tail[i] = sw_mat34_apply_point(&to_center, t);
-            /* The tail node where that frame puts it (the pose's nodes below the head). */
-            state->tail_node_world[i] = t;
-            sw_mat34 inverse;
-            if (b->tail >= 0 && sw_mat34_inverse(&inverse, &pose->world[b->head]))
-                state->tail_node_world[i] = sw_mat34_apply_point(
-                    &frame, sw_mat34_apply_point(&inverse, sw__mat_origin(&pose->world[b->tail])));
-        }
+        sw__center_of(&set->chains[b->chain], pose, &to_world, &to_center);
+        /* The head at its rest rotation, with its pose translation and scale. */
+        sw_transform at_rest = pose->local[b->head];
+        at_rest.rotation = model->rest_local[b->head].rotation;
+        sw_mat34 parent_world = sw__parent_world(model, pose, b->head), frame;
+        sw__pose_mul_trs(&frame, &parent_world, &at_rest);
+        const sw_vec3 t = sw_mat34_apply_point(&frame, b->tail_local);
+        state->current_tail[i] = state->previous_tail[i] = sw_mat34_apply_point(&to_center, t);
+        /* The tail node where that frame puts it (the pose's nodes below the head). */
+        state->tail_node_world[i] = t;
+        sw_mat34 inverse;
+        if (b->tail >= 0 && sw_mat34_inverse(&inverse, &pose->world[b->head]))
+            state->tail_node_world[i] = sw_mat34_apply_point(
+                &frame, sw_mat34_apply_point(&inverse, sw__mat_origin(&pose->world[b->tail])));
     }
     state->carried_s = 0.0;
     state->step_count = 0;
@@ -713,93 +854,89 @@ static bool sw__collider_distance(sw_vec3 p, const sw_spring_collider* c, const 
     return true;
 }
 
-/* One pass over every chain: integrate (when `integrate`) and write the
-   rotations. */
+/* One pass over every bone in the step's order: integrate (when
+   `integrate`) and write the rotations. */
 static void sw__pass(sw_spring_state* state, const sw_model* model, const sw_spring_set* set, sw_pose* pose,
                      bool integrate) {
     const float h = state->step_s;
     const bool resolve = state->collision == SW_SPRING_COLLISION_RESOLVE;
-    for (size_t r = 0; r < state->run_count; r++) {
-        const sw_spring_run* run = &state->runs[r];
-        const sw_spring_chain* chain = &set->chains[run->chain];
-        for (uint32_t k = 0; k < run->lead_count; k++) sw__refresh_world(model, pose, state->nodes[run->lead_first + k]);
+    for (size_t index = 0; index < state->bone_count; index++) {
+        const sw_spring_bone* b = &state->bones[index];
+        const sw_spring_chain* chain = &set->chains[b->chain];
+        /* the center as it is now: an earlier bone may have moved it */
         sw_mat34 to_world, to_center;
         sw__center_of(chain, pose, &to_world, &to_center);
-        for (uint32_t bi = 0; bi < run->bone_count; bi++) {
-            const size_t index = run->first_bone + bi;
-            const sw_spring_bone* b = &state->bones[index];
-            const sw_spring_joint* j = &set->joints[b->joint];
-            const sw_mat34 parent_world = sw__parent_world(model, pose, b->head);
-            const sw_mat34 frame = sw__rest_frame(model, &parent_world, b->head);
-            const sw_vec3 head_pos = sw_mat34_apply_point(&parent_world, pose->local[b->head].translation);
-            sw_vec3 tail_world;
+        const sw_spring_joint* j = &set->joints[b->joint];
+        const sw_mat34 parent_world = sw__parent_world(model, pose, b->head);
+        const sw_mat34 frame = sw__rest_frame(model, &parent_world, b->head);
+        const sw_vec3 head_pos = sw_mat34_apply_point(&parent_world, pose->local[b->head].translation);
+        sw_vec3 tail_world;
 
-            if (integrate) {
-                /* The bone's length: from the head to where its tail node was
-                   at the end of the last step (three-vrm reads the child's
-                   world matrix before the child is updated), or to the
-                   virtual tail through the head's current world matrix. */
-                float length;
-                if (b->tail >= 0) {
-                    length = sw_vec3_length(sw_vec3_sub(state->tail_node_world[index], head_pos));
-                } else {
-                    sw_mat34 head_world;
-                    sw__pose_mul_trs(&head_world, &parent_world, &pose->local[b->head]);
-                    length = sw_vec3_length(sw_mat34_apply_dir(&head_world, b->tail_local));
-                }
-                const sw_vec3 axis = sw_vec3_normalize(sw_mat34_apply_dir(&frame, b->tail_local));
-                const sw_vec3 cur = state->current_tail[index], prev = state->previous_tail[index];
-                sw_vec3 next = sw_vec3_add(cur, sw_vec3_scale(sw_vec3_sub(cur, prev), 1.0f - j->drag_force));
-                next = sw_mat34_apply_point(&to_world, next);
-                next = sw_vec3_add(next, sw_vec3_scale(axis, j->stiffness * h));
-                next = sw_vec3_add(next, sw_vec3_scale(j->gravity_dir, j->gravity_power * h));
-                next = sw__constrain(head_pos, next, length);
-                if (chain->group_count) {
-                    float resolve_hit = 0.0f;
-                    if (resolve) {
-                        /* The head's world scale: its rest frame's times its pose scale. */
-                        sw_mat34 head_world = frame;
-                        const sw_vec3 scale = pose->local[b->head].scale;
-                        for (int row = 0; row < 3; row++) {
-                            head_world.m[row][0] *= scale.x;
-                            head_world.m[row][1] *= scale.y;
-                            head_world.m[row][2] *= scale.z;
-                        }
-                        resolve_hit = j->hit_radius * sw__mat_scale(&head_world);
-                    }
-                    for (size_t g = 0; g < chain->group_count; g++) {
-                        const sw_spring_collider_group* group = &set->groups[set->chain_groups[chain->first_group + g]];
-                        for (size_t ci = 0; ci < group->collider_count; ci++) {
-                            const sw_spring_collider* c = &set->colliders[set->group_colliders[group->first_collider + ci]];
-                            const sw_mat34* cw = &pose->world[c->node];
-                            if (resolve && c->shape != SW_SPRING_PLANE && !c->inside) {
-                                next = sw__collide_resolve(next, head_pos, length, c, cw, resolve_hit);
-                                continue;
-                            }
-                            float distance;
-                            sw_vec3 dir;
-                            if (sw__collider_distance(next, c, cw, j->hit_radius, &distance, &dir) && distance < 0.0f)
-                                next = sw__constrain(head_pos, sw_vec3_sub(next, sw_vec3_scale(dir, distance)), length);
-                        }
-                    }
-                }
-                state->previous_tail[index] = cur;
-                state->current_tail[index] = sw_mat34_apply_point(&to_center, next);
-                tail_world = next;
+        if (integrate) {
+            /* The bone's length: from the head to where its tail node was
+               at the end of the last step (three-vrm reads the child's
+               world matrix before the child is updated), or to the
+               virtual tail through the head's current world matrix. */
+            float length;
+            if (b->tail >= 0) {
+                length = sw_vec3_length(sw_vec3_sub(state->tail_node_world[index], head_pos));
             } else {
-                tail_world = sw_mat34_apply_point(&to_world, state->current_tail[index]);
+                sw_mat34 head_world;
+                sw__pose_mul_trs(&head_world, &parent_world, &pose->local[b->head]);
+                length = sw_vec3_length(sw_mat34_apply_dir(&head_world, b->tail_local));
             }
-
-            /* The rotation that points the rest bone at the tail. */
-            sw_quat q = sw_quat_identity();
-            sw_mat34 inverse;
-            if (sw_mat34_inverse(&inverse, &frame))
-                q = sw__quat_from_to(b->tail_local, sw_mat34_apply_point(&inverse, tail_world));
-            pose->local[b->head].rotation = sw_quat_normalize(sw_quat_mul(model->rest_local[b->head].rotation, q));
-            sw__refresh_world(model, pose, b->head);
-            for (uint32_t k = 0; k < b->path_count; k++) sw__refresh_world(model, pose, state->nodes[b->path_first + k]);
-            if (integrate && b->tail >= 0) state->tail_node_world[index] = sw__mat_origin(&pose->world[b->tail]);
+            const sw_vec3 axis = sw_vec3_normalize(sw_mat34_apply_dir(&frame, b->tail_local));
+            const sw_vec3 cur = state->current_tail[index], prev = state->previous_tail[index];
+            sw_vec3 next = sw_vec3_add(cur, sw_vec3_scale(sw_vec3_sub(cur, prev), 1.0f - j->drag_force));
+            next = sw_mat34_apply_point(&to_world, next);
+            next = sw_vec3_add(next, sw_vec3_scale(axis, j->stiffness * h));
+            next = sw_vec3_add(next, sw_vec3_scale(j->gravity_dir, j->gravity_power * h));
+            next = sw__constrain(head_pos, next, length);
+            if (chain->group_count) {
+                float resolve_hit = 0.0f;
+                if (resolve) {
+                    /* The head's world scale: its rest frame's times its pose scale. */
+                    sw_mat34 head_world = frame;
+                    const sw_vec3 scale = pose->local[b->head].scale;
+                    for (int row = 0; row < 3; row++) {
+                        head_world.m[row][0] *= scale.x;
+                        head_world.m[row][1] *= scale.y;
+                        head_world.m[row][2] *= scale.z;
+                    }
+                    resolve_hit = j->hit_radius * sw__mat_scale(&head_world);
+                }
+                for (size_t g = 0; g < chain->group_count; g++) {
+                    const sw_spring_collider_group* group = &set->groups[set->chain_groups[chain->first_group + g]];
+                    for (size_t ci = 0; ci < group->collider_count; ci++) {
+                        const sw_spring_collider* c = &set->colliders[set->group_colliders[group->first_collider + ci]];
+                        const sw_mat34* cw = &pose->world[c->node];
+                        if (resolve && c->shape != SW_SPRING_PLANE && !c->inside) {
+                            next = sw__collide_resolve(next, head_pos, length, c, cw, resolve_hit);
+                            continue;
+                        }
+                        float distance;
+                        sw_vec3 dir;
+                        if (sw__collider_distance(next, c, cw, j->hit_radius, &distance, &dir) && distance < 0.0f)
+                            next = sw__constrain(head_pos, sw_vec3_sub(next, sw_vec3_scale(dir, distance)), length);
+                    }
+                }
+            }
+            state->previous_tail[index] = cur;
+            state->current_tail[index] = sw_mat34_apply_point(&to_center, next);
+            tail_world = next;
+        } else {
+            tail_world = sw_mat34_apply_point(&to_world, state->current_tail[index]);
         }
+
+        /* The rotation that points the rest bone at the tail. */
+        sw_quat q = sw_quat_identity();
+        sw_mat34 inverse;
+        if (sw_mat34_inverse(&inverse, &frame))
+            q = sw__quat_from_to(b->tail_local, sw_mat34_apply_point(&inverse, tail_world));
+        pose->local[b->head].rotation = sw_quat_normalize(sw_quat_mul(model->rest_local[b->head].rotation, q));
+        sw__refresh_world(model, pose, b->head);
+        for (uint32_t k = 0; k < b->path_count; k++) sw__refresh_world(model, pose, state->nodes[b->path_first + k]);
+        if (integrate && b->tail >= 0) state->tail_node_world[index] = sw__mat_origin(&pose->world[b->tail]);
     }
 }
 

@@ -607,8 +607,7 @@ static void test_validation(void) {
     chain_set(&t, 1.0f, 0.4f, 0.0f);
     SW_CHECK_EQ_INT(sw_spring_sizes_of(model, &t.set, &sizes, &diag), SW_OK);
     SW_CHECK_EQ_INT(sizes.bone_count, 3);
-    SW_CHECK_EQ_INT(sizes.run_count, 1);
-    SW_CHECK_EQ_INT(sizes.node_count, 3 + 1); /* b, c, d; room for a's one ancestor */
+    SW_CHECK_EQ_INT(sizes.node_count, 3); /* each bone's tail: b, c, d */
 
     chain_set(&t, 1.0f, 0.4f, 0.0f);
     t.joints[2].node = 99;
@@ -698,10 +697,10 @@ static void test_validation(void) {
     sw_model_free(model);
 }
 
-/* Chains below other chains run after them, and the nodes between
-   (leads) follow the moved parent: a second chain hanging from c's
-   sibling... here: chain 1 = [c, d] listed BEFORE chain 0 = [a, b]. The
-   run order puts [a, b] first, and [c, d]'s head follows b's swing. */
+/* Bones below other bones run after them (three-vrm's order), and the
+   nodes between follow the moved parent: chain 0 = [c, d] is listed
+   BEFORE chain 1 = [a, b]. The step runs a→b first, and [c, d]'s head
+   follows b's swing. */
 static void test_chain_order(void) {
     sw_diag diag = {0};
     sw_model* model = load_chain("", &diag);
@@ -718,11 +717,11 @@ static void test_chain_order(void) {
     t.set.joints = t.joints, t.set.joint_count = 4, t.set.chains = t.chains, t.set.chain_count = 2;
     sim s;
     if (sim_open(&s, model, &t.set, NULL)) {
-        SW_CHECK_EQ_INT(s.state.run_count, 2);
-        SW_CHECK_EQ_INT(s.state.runs[0].chain, 1);
-        SW_CHECK_EQ_INT(s.state.runs[1].chain, 0);
-        /* c's parent is b, the tail of [a, b]: nothing to refresh between */
-        SW_CHECK_EQ_INT(s.state.runs[1].lead_count, 0);
+        SW_CHECK_EQ_INT(s.state.bone_count, 2);
+        SW_CHECK_EQ_INT(s.state.bones[0].chain, 1);
+        SW_CHECK_EQ_INT(s.state.bones[1].chain, 0);
+        /* b (the tail of a's bone) heads nothing, c heads a bone: a's bone carries b only */
+        SW_CHECK_EQ_INT(s.state.bones[0].path_count, 1);
         double worst = 0.0;
         for (int f = 0; f < 200; f++) {
             sim_frame(&s, BASE, 1.0f / 60.0f);
@@ -741,7 +740,7 @@ static void test_chain_order(void) {
     sim_close(&s);
 
     /* [a, b] and [d] with a virtual tail: d's parent c is moved by nobody
-       but lies below b, so the step refreshes c (a lead) before [d] runs,
+       but lies below b, so the step refreshes c after b's bone, before [d] runs,
        and d's tail stays 0.07 from where d is. */
     memset(&t, 0, sizeof t);
     t.joints[0] = joint(N_D, 0.0f, 0.4f, 1.0f);
@@ -750,9 +749,11 @@ static void test_chain_order(void) {
     t.chains[1].first_joint = 1, t.chains[1].joint_count = 2;
     t.set.joints = t.joints, t.set.joint_count = 3, t.set.chains = t.chains, t.set.chain_count = 2;
     if (sim_open(&s, model, &t.set, NULL)) {
-        SW_CHECK_EQ_INT(s.state.runs[0].chain, 1);
-        SW_CHECK_EQ_INT(s.state.runs[1].lead_count, 1);
-        SW_CHECK_EQ_INT(s.state.nodes[s.state.runs[1].lead_first], N_C);
+        SW_CHECK_EQ_INT(s.state.bones[0].chain, 1);
+        SW_CHECK_EQ_INT(s.state.bones[0].head, N_A);
+        /* a's bone carries b (its tail) and c (below b, heading nothing) */
+        SW_CHECK_EQ_INT(s.state.bones[0].path_count, 2);
+        SW_CHECK_EQ_INT(s.state.nodes[s.state.bones[0].path_first + 1], N_C);
         double worst = 0.0;
         for (int f = 0; f < 200; f++) {
             sim_frame(&s, BASE, 1.0f / 60.0f);
@@ -921,9 +922,11 @@ static void test_read_vrm0_file(void) {
 
 /* VRM 0.x roots are trees: r → t0 → {t1 → {t2, v2}, u1}. The root t0
    gives the chain t0, t1, t2 (first children), then the chains branching
-   off it from the top down: u1 (t0's second child), then v2 (t1's). Each
+   off it from the bottom up: v2 (t1's second child), then u1 (t0's), so
+   that the joints come in the tree's pre-order (three-vrm's). Each
    chain has the virtual tail; u1 and v2 swing from heads that follow the
-   first chain (no lead nodes to refresh: their parents are its joints). */
+   first chain: each bone carries only its tail (every node below a head
+   heads a bone). */
 static void test_read_vrm0_tree(void) {
     static const char text[] =
         "{\"asset\":{\"version\":\"2.0\"},\"nodes\":["
@@ -948,17 +951,18 @@ static void test_read_vrm0_tree(void) {
             const sw_spring_joint* j = set->joints;
             SW_CHECK(c[0].joint_count == 3 && named(model, j[c[0].first_joint].node, "t0") &&
                      named(model, j[c[0].first_joint + 1].node, "t1") && named(model, j[c[0].first_joint + 2].node, "t2"));
-            SW_CHECK(c[1].joint_count == 1 && named(model, j[c[1].first_joint].node, "u1"));
-            SW_CHECK(c[2].joint_count == 1 && named(model, j[c[2].first_joint].node, "v2"));
+            SW_CHECK(c[1].joint_count == 1 && named(model, j[c[1].first_joint].node, "v2"));
+            SW_CHECK(c[2].joint_count == 1 && named(model, j[c[2].first_joint].node, "u1"));
             for (int k = 0; k < 3; k++) SW_CHECK(c[k].tail_length == SW_SPRING_VRM0_TAIL_LENGTH);
-            /* UniVRM's defaults where the group says nothing */
-            SW_CHECK(j[0].stiffness == 1.0f && j[0].drag_force == 0.4f && j[0].hit_radius == 0.02f &&
+            /* three-vrm's defaults where the group says nothing (hitRadius 0: UniVRM's importer too) */
+            SW_CHECK(j[0].stiffness == 1.0f && j[0].drag_force == 0.4f && j[0].hit_radius == 0.0f &&
                      j[0].gravity_power == 1.0f);
         }
         sim s;
         if (sim_open(&s, model, set, NULL)) {
             SW_CHECK_EQ_INT(s.state.bone_count, 5);
-            for (size_t r = 0; r < s.state.run_count; r++) SW_CHECK_EQ_INT(s.state.runs[r].lead_count, 0);
+            for (size_t b = 0; b < s.state.bone_count; b++) /* a node tail heads a bone: only it */
+                SW_CHECK_EQ_INT(s.state.bones[b].path_count, s.state.bones[b].tail >= 0 ? 1 : 0);
         }
         sim_close(&s);
         simulate_briefly(model, set);

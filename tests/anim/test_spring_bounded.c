@@ -1,8 +1,10 @@
 /* Spring-bone checking and set-up on big sets (a 3,000-joint chain, 20,000
    chains) and on random small ones, against a plain reference written
    here: every bone compared with every other (the first error, its
-   message) and runs picked by scanning (their order, their lead nodes).
-   No timings: the big cases are here for their results. */
+   message), the step's order as three-vrm's VRMSpringBoneManager sorts
+   its joints, written out as it does it (every dependency's ancestors
+   walked from the root, every joint scanned), and each bone's node list
+   by scanning. No timings: the big cases are here for their results. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,63 +97,118 @@ static void ref_check(const sw_model* m, const sw_spring_set* s, char* message, 
                          ci, head);
                 return;
             }
-            if (tail >= 0)
-                for (int32_t p = tail; (uint32_t)p != head; p = m->nodes[p].parent) sizes->node_count++;
         }
         sizes->bone_count += ref_bones(c);
-        if (ref_bones(c)) {
-            sizes->run_count++;
-            for (int32_t p = m->nodes[s->joints[c->first_joint].node].parent; p >= 0; p = m->nodes[p].parent)
-                sizes->node_count++;
-        }
+    }
+    /* nodes carried: every node below a head that heads nothing, and every tail that heads a bone */
+    for (uint32_t n = 0; n < m->node_count; n++) {
+        bool head = false, below = false;
+        size_t tail_of = 0;
+        for (size_t ci = 0; ci < s->chain_count; ci++)
+            for (size_t k = 0; k < ref_bones(&s->chains[ci]); k++) {
+                uint32_t h;
+                int32_t t;
+                ref_bone(s, &s->chains[ci], k, &h, &t);
+                head |= h == n;
+                below |= ref_is_ancestor(m, h, n);
+                tail_of += t >= 0 && (uint32_t)t == n;
+            }
+        sizes->node_count += head ? tail_of : below;
     }
 }
 
-/* Is node moved by one of the state's first `runs` runs? (a scan) */
-static bool ref_touched(const sw_spring_state* st, size_t runs, uint32_t node) {
-    for (size_t r = 0; r < runs; r++) {
-        const sw_spring_run* run = &st->runs[r];
-        for (uint32_t k = 0; k < run->lead_count; k++)
-            if (st->nodes[run->lead_first + k] == node) return true;
-        for (uint32_t b = 0; b < run->bone_count; b++) {
-            const sw_spring_bone* bone = &st->bones[run->first_bone + b];
-            if (bone->head == node) return true;
-            for (uint32_t k = 0; k < bone->path_count; k++)
-                if (st->nodes[bone->path_first + k] == node) return true;
-        }
-    }
-    return false;
+/* ---- three-vrm's order, as written there ------------------------------------------------------ */
+
+typedef struct ref_sort {
+    const sw_model* m;
+    const sw_spring_set* s;
+    size_t bone_count;
+    uint32_t *head, *chain, *order;
+    int32_t* bone_of_node; /* three-vrm's map from an object to its joints (here one at most) */
+    bool *tried, *done;
+    size_t out;
+} ref_sort;
+
+/* every joint on the dependency's ancestors, root first (the dependency included) */
+static void ref_insert(ref_sort* r, size_t b);
+static void ref_dependency(ref_sort* r, uint32_t dep) {
+    size_t count = 0;
+    for (int32_t p = (int32_t)dep; p >= 0; p = r->m->nodes[p].parent) count++;
+    uint32_t* path = malloc(count * sizeof *path);
+    if (!path) abort();
+    count = 0;
+    for (int32_t p = (int32_t)dep; p >= 0; p = r->m->nodes[p].parent) path[count++] = (uint32_t)p;
+    while (count-- > 0)
+        if (r->bone_of_node[path[count]] >= 0) ref_insert(r, (size_t)r->bone_of_node[path[count]]);
+    free(path);
 }
 
-/* The state's runs: each the chain with the next larger first head, its
-   lead the first head's ancestors below the nearest node an earlier run
-   moves (none when no earlier run moves an ancestor). */
+static void ref_insert(ref_sort* r, size_t b) {
+    if (r->done[b] || r->tried[b]) return;
+    r->tried[b] = true;
+    const sw_spring_chain* c = &r->s->chains[r->chain[b]];
+    int32_t parent = r->m->nodes[r->head[b]].parent;
+    if (parent >= 0) ref_dependency(r, (uint32_t)parent);
+    for (size_t g = 0; g < c->group_count; g++) {
+        const sw_spring_collider_group* group = &r->s->groups[r->s->chain_groups[c->first_group + g]];
+        for (size_t k = 0; k < group->collider_count; k++)
+            ref_dependency(r, r->s->colliders[r->s->group_colliders[group->first_collider + k]].node);
+    }
+    r->order[r->out++] = (uint32_t)b;
+    r->done[b] = true;
+}
+
+/* The state's bones: three-vrm's order; each bone's nodes the path from
+   its head down to its tail, then the other nodes whose nearest head
+   ancestor it is and that head nothing, in node order. */
 static void check_state(const sw_model* m, const sw_spring_set* s, const sw_spring_state* st) {
-    int64_t last = -1;
-    uint32_t bones = 0;
-    for (size_t r = 0; r < st->run_count; r++) {
-        size_t pick = SIZE_MAX;
-        uint32_t pick_node = 0;
-        for (size_t ci = 0; ci < s->chain_count; ci++) {
-            if (!ref_bones(&s->chains[ci])) continue;
-            uint32_t first = s->joints[s->chains[ci].first_joint].node;
-            if ((int64_t)first > last && (pick == SIZE_MAX || first < pick_node)) pick = ci, pick_node = first;
+    ref_sort r = {m, s, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    size_t bones = 0, n = m->node_count;
+    for (size_t ci = 0; ci < s->chain_count; ci++) bones += ref_bones(&s->chains[ci]);
+    r.head = malloc((bones + 1) * sizeof *r.head), r.chain = malloc((bones + 1) * sizeof *r.chain);
+    r.order = malloc((bones + 1) * sizeof *r.order);
+    r.tried = calloc(bones + 1, 1), r.done = calloc(bones + 1, 1);
+    r.bone_of_node = malloc(n * sizeof *r.bone_of_node);
+    int32_t* near = malloc(n * sizeof *near);
+    uint32_t *want = malloc(n * sizeof *want), *path = malloc(n * sizeof *path);
+    uint8_t* on_path = calloc(n, 1);
+    if (!r.head || !r.chain || !r.order || !r.tried || !r.done || !r.bone_of_node || !near || !want || !path ||
+        !on_path)
+        abort();
+    for (size_t i = 0; i < n; i++) r.bone_of_node[i] = -1;
+    for (size_t ci = 0; ci < s->chain_count; ci++)
+        for (size_t k = 0; k < ref_bones(&s->chains[ci]); k++) {
+            int32_t t;
+            ref_bone(s, &s->chains[ci], k, &r.head[r.bone_count], &t);
+            r.bone_of_node[r.head[r.bone_count]] = (int32_t)r.bone_count;
+            r.chain[r.bone_count++] = (uint32_t)ci;
         }
-        last = pick_node;
-        const sw_spring_run* run = &st->runs[r];
-        SW_CHECK_EQ_INT(run->chain, pick);
-        SW_CHECK_EQ_INT(run->first_bone, bones);
-        SW_CHECK_EQ_INT(run->bone_count, ref_bones(&s->chains[pick]));
-        bones += run->bone_count;
-        uint32_t lead = 0;
-        int32_t p = m->nodes[pick_node].parent;
-        for (; p >= 0 && !ref_touched(st, r, (uint32_t)p); p = m->nodes[p].parent) lead++;
-        if (p < 0) lead = 0;
-        SW_CHECK_EQ_INT(run->lead_count, lead);
-        p = m->nodes[pick_node].parent;
-        for (uint32_t k = 0; k < run->lead_count && k < lead; k++, p = m->nodes[p].parent)
-            SW_CHECK_EQ_INT(st->nodes[run->lead_first + lead - 1 - k], p);
+    for (size_t b = 0; b < r.bone_count; b++) ref_insert(&r, b);
+    /* each node's nearest strict ancestor heading a bone, by walking up */
+    for (size_t i = 0; i < n; i++) {
+        near[i] = m->nodes[i].parent;
+        while (near[i] >= 0 && r.bone_of_node[near[i]] < 0) near[i] = m->nodes[near[i]].parent;
     }
+    SW_CHECK_EQ_INT(st->bone_count, r.bone_count);
+    bool same = st->bone_count == r.bone_count, lists = true;
+    for (size_t i = 0; same && i < r.bone_count; i++) {
+        const sw_spring_bone* bone = &st->bones[i];
+        same &= bone->head == r.head[r.order[i]] && bone->chain == r.chain[r.order[i]];
+        /* the list: the path, parents first, then the others in node order */
+        uint32_t count = 0, path_count = 0;
+        for (int32_t p = bone->tail; bone->tail >= 0 && (uint32_t)p != bone->head; p = m->nodes[p].parent)
+            path[path_count++] = (uint32_t)p, on_path[p] = 1;
+        for (uint32_t k = path_count; k-- > 0;) want[count++] = path[k];
+        for (uint32_t v = 0; v < n; v++)
+            if (r.bone_of_node[v] < 0 && !on_path[v] && near[v] == (int32_t)bone->head) want[count++] = v;
+        for (uint32_t k = 0; k < path_count; k++) on_path[path[k]] = 0;
+        lists &= bone->path_count == count;
+        for (uint32_t k = 0; lists && k < count; k++) lists &= st->nodes[bone->path_first + k] == want[k];
+    }
+    SW_CHECK(same);
+    SW_CHECK(lists);
+    free(r.head), free(r.chain), free(r.order), free(r.tried), free(r.done), free(r.bone_of_node);
+    free(near), free(want), free(path), free(on_path);
 }
 
 static bool state_of(const sw_model* m, const sw_spring_set* s, void** memory, sw_spring_state* st) {
@@ -202,8 +259,31 @@ static void test_random_sets(void) {
             }
             chains[c] = chain;
         }
+        /* colliders on random nodes in up to three groups; each chain collides with
+           some groups (the order then depends on the chains that move them) */
+        sw_spring_collider colliders[6];
+        sw_spring_collider_group groups[3];
+        uint32_t group_colliders[12], chain_groups[24];
+        size_t collider_count = rng_u32(&random) % 7, group_count = collider_count ? 1 + rng_u32(&random) % 3 : 0;
+        size_t gc = 0, cg = 0;
+        for (size_t i = 0; i < collider_count; i++) {
+            colliders[i] = (sw_spring_collider){.node = rng_u32(&random) % (uint32_t)m->node_count, .radius = 0.01f};
+        }
+        for (size_t g = 0; g < group_count; g++) {
+            groups[g] = (sw_spring_collider_group){.first_collider = gc, .collider_count = 1 + rng_u32(&random) % 4};
+            for (size_t k = 0; k < groups[g].collider_count; k++)
+                group_colliders[gc++] = rng_u32(&random) % (uint32_t)collider_count;
+        }
+        for (size_t c = 0; c < cc; c++) {
+            chains[c].first_group = cg;
+            chains[c].group_count = group_count ? rng_u32(&random) % (uint32_t)(group_count + 1) : 0;
+            for (size_t k = 0; k < chains[c].group_count; k++) chain_groups[cg++] = rng_u32(&random) % (uint32_t)group_count;
+        }
         sw_spring_set set = {0};
         set.joints = joints, set.joint_count = jc, set.chains = chains, set.chain_count = cc;
+        set.colliders = colliders, set.collider_count = collider_count, set.groups = groups;
+        set.group_count = group_count, set.group_colliders = group_colliders, set.group_collider_count = gc;
+        set.chain_groups = chain_groups, set.chain_group_count = cg;
         char expected[256];
         sw_spring_sizes want, got;
         ref_check(m, &set, expected, sizeof expected, &want);
@@ -219,7 +299,6 @@ static void test_random_sets(void) {
             SW_CHECK(r == SW_OK);
             if (r != SW_OK) fprintf(stderr, "  unexpected: %s\n", diag.message);
             SW_CHECK_EQ_INT(got.bone_count, want.bone_count);
-            SW_CHECK_EQ_INT(got.run_count, want.run_count);
             SW_CHECK_EQ_INT(got.node_count, want.node_count);
             void* memory = NULL;
             sw_spring_state st;
@@ -254,8 +333,7 @@ static void test_long_chain(void) {
     sw_diag diag = {0};
     SW_CHECK(sw_spring_sizes_of(m, &set, &sizes, &diag) == SW_OK);
     SW_CHECK_EQ_INT(sizes.bone_count, jc - 1);
-    SW_CHECK_EQ_INT(sizes.run_count, 1);
-    SW_CHECK_EQ_INT(sizes.node_count, 2 * (jc - 1) + 2); /* two nodes per bone; the first head's two ancestors */
+    SW_CHECK_EQ_INT(sizes.node_count, N - 3); /* every node below the first head (node 2) */
 
     /* the state, a second of gravity: finite tails */
     void* memory = NULL;
@@ -279,6 +357,31 @@ static void test_long_chain(void) {
         free(pm);
     }
     free(memory);
+
+    /* a collider on the last node, which the chain collides with: every
+       joint depends on the ones below it (a circular dependency at each),
+       so three-vrm runs them from the tip up; its walk is quadratic here */
+    {
+        sw_spring_collider tip = {.node = N - 1, .radius = 0.01f};
+        sw_spring_collider_group group = {.first_collider = 0, .collider_count = 1};
+        uint32_t zero = 0;
+        set.colliders = &tip, set.collider_count = 1, set.groups = &group, set.group_count = 1;
+        set.group_colliders = &zero, set.group_collider_count = 1, set.chain_groups = &zero;
+        set.chain_group_count = 1, chains[0].group_count = 1;
+        void* tip_memory = NULL;
+        sw_spring_state tip_state;
+        SW_CHECK(state_of(m, &set, &tip_memory, &tip_state));
+        if (tip_memory) {
+            bool reversed = true;
+            for (size_t b = 0; b < tip_state.bone_count; b++)
+                reversed &= tip_state.bones[b].head == 2 * (uint32_t)(tip_state.bone_count - b);
+            SW_CHECK(reversed);
+            check_state(m, &set, &tip_state);
+        }
+        free(tip_memory);
+        set.collider_count = set.group_count = set.group_collider_count = set.chain_group_count = 0;
+        chains[0].group_count = 0;
+    }
 
     /* chain 1 (one joint, a virtual tail) heads node 1001, between chain
        0's joints 1000 and 1002 */
@@ -319,15 +422,14 @@ static void test_many_chains(void) {
     sw_diag diag = {0};
     SW_CHECK(sw_spring_sizes_of(m, &set, &sizes, &diag) == SW_OK);
     SW_CHECK_EQ_INT(sizes.bone_count, C);
-    SW_CHECK_EQ_INT(sizes.run_count, C);
-    SW_CHECK_EQ_INT(sizes.node_count, 2 * C); /* each bone's tail, each first head's root */
+    SW_CHECK_EQ_INT(sizes.node_count, C); /* each bone's tail */
     void* memory = NULL;
     sw_spring_state st;
     SW_CHECK(state_of(m, &set, &memory, &st));
     if (memory) {
         bool ordered = true;
         for (size_t r = 0; r < C; r++)
-            ordered &= st.runs[r].chain == C - 1 - r && st.runs[r].lead_count == 0 && st.runs[r].bone_count == 1;
+            ordered &= st.bones[r].chain == r && st.bones[r].path_count == 1; /* no dependencies: file order */
         SW_CHECK(ordered);
     }
     free(memory);

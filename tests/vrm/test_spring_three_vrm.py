@@ -11,12 +11,14 @@ The expected positions, tests/data/vrm/spring_*.three-vrm.json, were
 written by tests/reference/spring_three_vrm.mjs (three 0.180,
 @pixiv/three-vrm-springbone 3.5.5); to regenerate them:
 
-    for m in chain sphere center extended; do
+    for m in chain sphere center extended order defaults; do
       node tests/reference/spring_three_vrm.mjs NODE_MODULES \\
            tests/data/vrm/spring_$m.glb tests/data/vrm/spring_$m.three-vrm.json
     done
-    node tests/reference/spring_three_vrm.mjs NODE_MODULES \\
-         tests/data/vrm/spring_vrm0.vrm tests/data/vrm/spring_vrm0.three-vrm.json
+    for m in vrm0 vrm0_defaults; do
+      node tests/reference/spring_three_vrm.mjs NODE_MODULES \\
+           tests/data/vrm/spring_$m.vrm tests/data/vrm/spring_$m.three-vrm.json
+    done
 
 The model's size: the diagonal of the box around every node at rest (the
 reference's positions at time 0). --report prints each model's largest
@@ -36,7 +38,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "data", "vrm")
 MODELS = ["spring_chain.glb", "spring_sphere.glb", "spring_center.glb", "spring_extended.glb",
-          "spring_vrm0.vrm"]
+          "spring_vrm0.vrm", "spring_order.glb", "spring_defaults.glb", "spring_vrm0_defaults.vrm"]
 TIMES = [0.0, 0.5, 1.0, 2.0]
 SHUFFLED = [2.0, 0.0, 1.0, 0.5]
 TOLERANCE = 1e-4  # of the model's size

@@ -26,6 +26,25 @@ chunk) with one animation, "move", that moves and turns the root over
                        load (docs/vrm.md) and keeps the file's gravityDir
                        (as three-vrm after VRMUtils.rotateVRM0); the
                        reference script does not turn it.
+  spring_order.glb     the order of the joints: springs listed C, A, B;
+                       A collides with a sphere on RibbonB, a node (no
+                       joint) hanging from HairB2, so B's first two joints
+                       must run before A (and RibbonB follow B2) for A to
+                       meet the sphere where B has swung it; C collides
+                       with a sphere on HairA4 (A's last joint, a tail
+                       only), so A runs before C. three-vrm runs B1 B2 A1
+                       A2 A3 C1 C2 C3 B3.
+  spring_defaults.glb  VRMC_springBone joints that omit every parameter
+                       but dragForce (A: all of them; B: all but
+                       gravityPower), B beside a sphere: stiffness 1,
+                       gravityPower 0, gravityDir (0, -1, 0), hitRadius 0.
+                       (A missing dragForce is 0.5 by the schema and
+                       UniVRM, 0.4 in three-vrm: not compared.)
+  spring_vrm0_defaults.vrm  VRM 0.x bone groups that omit every
+                       parameter (A), or all but gravityPower (B, beside
+                       a sphere): stiffiness 1, dragForce 0.4, gravityDir
+                       (0, -1, 0) as three-vrm, hitRadius 0 as three-vrm
+                       and UniVRM's importer.
 
 The skeleton (file order, parents first):
 
@@ -60,7 +79,7 @@ def quat_y(deg):
     return [0.0, math.sin(h), 0.0, math.cos(h)]
 
 
-def skeleton(chains, body_scale=None, branch=False):
+def skeleton(chains, body_scale=None, branch=False, ribbon=False):
     """Nodes for Root, Body and the named chains ("A", "B", "C"); returns
     (nodes, index of each joint by name)."""
     nodes = [{"name": "Root", "children": [BODY]},
@@ -81,6 +100,10 @@ def skeleton(chains, body_scale=None, branch=False):
             nodes[parent].setdefault("children", []).append(len(nodes))
             nodes.append(node)
             parent = index[name]
+    if ribbon:
+        index["RibbonB"] = len(nodes)
+        nodes[index["HairB2"]]["children"].append(len(nodes))
+        nodes.append({"name": "RibbonB", "translation": [-0.1, -0.05, 0.0]})
     if branch:
         index["HairD3"] = len(nodes)
         nodes[index["HairA2"]]["children"].append(len(nodes))
@@ -224,6 +247,47 @@ def spring_vrm0():
     return document(nodes, ["VRM"], {"VRM": vrm})
 
 
+def spring_order():
+    nodes, index = skeleton("ABC", ribbon=True)
+    sb = {"specVersion": "1.0",
+          "colliders": [{"node": index["RibbonB"], "shape": {"sphere": {"offset": [0.0, 0.0, 0.0], "radius": 0.06}}},
+                        {"node": index["HairA4"], "shape": {"sphere": {"offset": [0.0, 0.0, 0.0], "radius": 0.05}}}],
+          "colliderGroups": [{"name": "ribbon", "colliders": [0]}, {"name": "tip of A", "colliders": [1]}],
+          "springs": [
+              {"name": "C", "joints": joints(index, "C", **dict(HAIR, gravityDir=[0.9, -1.0, 0.0])),
+               "colliderGroups": [1]},
+              {"name": "A", "joints": joints(index, "A", **dict(HAIR, gravityDir=[0.7, -1.0, 0.0])),
+               "colliderGroups": [0]},
+              {"name": "B", "joints": joints(index, "B", **dict(HAIR, stiffness=0.5))},
+          ]}
+    return document(nodes, ["VRMC_springBone"], {"VRMC_springBone": sb})
+
+
+def spring_defaults():
+    nodes, index = skeleton("AB")
+    sb = {"specVersion": "1.0",
+          "colliders": [{"node": BODY, "shape": {"sphere": {"offset": [0.19, -0.3, -0.05], "radius": 0.04}}}],
+          "colliderGroups": [{"name": "body", "colliders": [0]}],
+          "springs": [
+              {"name": "A", "joints": joints(index, "A", dragForce=0.4)},
+              {"name": "B", "joints": joints(index, "B", dragForce=0.4, gravityPower=1.5), "colliderGroups": [0]},
+          ]}
+    return document(nodes, ["VRMC_springBone"], {"VRMC_springBone": sb})
+
+
+def spring_vrm0_defaults():
+    nodes, index = skeleton("AB")
+    secondary = {
+        "boneGroups": [{"comment": "A", "bones": [index["HairA1"]]},
+                       {"comment": "B", "gravityPower": 1.5, "bones": [index["HairB1"]], "colliderGroups": [0]}],
+        "colliderGroups": [{"node": BODY, "colliders": [{"offset": {"x": 0.19, "y": -0.3, "z": 0.05},
+                                                         "radius": 0.04}]}],
+    }
+    vrm = {"exporterVersion": "sinew-test", "specVersion": "0.0",
+           "meta": {"title": "spring defaults", "author": "sinew"}, "secondaryAnimation": secondary}
+    return document(nodes, ["VRM"], {"VRM": vrm})
+
+
 def glb(doc, blob):
     text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
     text += b" " * (-len(text) % 4)
@@ -238,6 +302,9 @@ MODELS = {
     "spring_center.glb": spring_center,
     "spring_extended.glb": spring_extended,
     "spring_vrm0.vrm": spring_vrm0,
+    "spring_order.glb": spring_order,
+    "spring_defaults.glb": spring_defaults,
+    "spring_vrm0_defaults.vrm": spring_vrm0_defaults,
 }
 
 
