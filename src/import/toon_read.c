@@ -343,20 +343,23 @@ static sw_result sw__read_sw(sw__reader* R, const cJSON* root, sw_toon_material*
     return SW_OK;
 }
 
-/* What sinew does not draw of MToon's transparency, said once per
-   material: it has no blended pass (BLEND draws as a cutout at 0.5), so
-   neither the render queue order nor the z-write choice of transparent
-   materials changes the picture. */
+/* What the renderer does not draw of MToon's transparency, said once per
+   material: the render queue and z-write of a material that is not BLEND
+   (they apply to BLEND only), and a renderQueueOffsetNumber outside the
+   range the specification gives its mode (0..+9 with
+   transparentWithZWrite, −9..0 without), which the renderer clamps. */
 static void sw__mtoon_blend_warnings(sw__reader* R, const sw_model_material* material, const sw_toon_material* t) {
-    if (material->alpha_mode != SW_MODEL_ALPHA_BLEND && t->render_queue_offset == 0 && !t->transparent_with_z_write)
+    if (material->alpha_mode != SW_MODEL_ALPHA_BLEND) {
+        if (t->render_queue_offset != 0 || t->transparent_with_z_write)
+            sw__json_warn(&R->J, t->render_queue_offset ? "renderQueueOffsetNumber" : "transparentWithZWrite",
+                          "only orders or writes depth for transparent materials, and this one is not; ignored");
         return;
-    if (material->alpha_mode == SW_MODEL_ALPHA_BLEND)
-        sw__json_warn(&R->J, "alphaMode", "BLEND is drawn as a cutout at alpha 0.5 (no blended pass)%s%s",
-                      t->render_queue_offset ? "; renderQueueOffsetNumber not drawn" : "",
-                      t->transparent_with_z_write ? "; transparentWithZWrite not drawn" : "");
-    else
-        sw__json_warn(&R->J, t->render_queue_offset ? "renderQueueOffsetNumber" : "transparentWithZWrite",
-                      "only orders or writes depth for transparent materials, and this one is not; ignored");
+    }
+    const int lo = t->transparent_with_z_write ? 0 : -9, hi = t->transparent_with_z_write ? 9 : 0;
+    const int offset = (int)t->render_queue_offset;
+    if (offset < lo || offset > hi)
+        sw__json_warn(&R->J, "renderQueueOffsetNumber", "%d is outside %d..%d for transparentWithZWrite %s; drawn as %d",
+                      offset, lo, hi, t->transparent_with_z_write ? "true" : "false", offset < lo ? lo : hi);
 }
 
 /* ---- VRMC_materials_mtoon (VRM 1.0) ------------------------------------------------------------------------- */
