@@ -630,6 +630,16 @@ static sw_result sw__read_vrm0(sw__reader* R, const cJSON* entry, sw_toon_materi
     t->rim_lighting_mix = p.rim_mix;
     t->outline_lighting_mix = lroundf(p.outline_color_mode) == 1 ? p.outline_mix : 0.0f;
     sw__mtoon_blend_warnings(R, &R->model->materials[R->material], t);
+    /* A transparent 0.x material's Unity render queue and z-write are not
+       read (MToon 1.0's offset 0, no depth write): said when they differ. */
+    if (R->model->materials[R->material].alpha_mode == SW_MODEL_ALPHA_BLEND) {
+        const cJSON* queue = cJSON_GetObjectItemCaseSensitive(entry, "renderQueue");
+        const cJSON* z_write = floats ? cJSON_GetObjectItemCaseSensitive(floats, "_ZWrite") : NULL;
+        if (cJSON_IsNumber(queue) && queue->valuedouble != 3000.0)
+            sw__json_warn(J, "renderQueue", "not read: drawn in the transparent queue with offset 0");
+        if (cJSON_IsNumber(z_write) && z_write->valuedouble != 0.0)
+            sw__json_warn(J, "floatProperties._ZWrite", "not read: drawn without depth write");
+    }
     /* _OutlineWidthMode 0 none, 1 world (_OutlineWidth in centimetres),
        2 screen (a clip-space offset of 0.01·width, i.e. 0.005·width of
        the screen height, up to _OutlineScaledMaxDistance). */
