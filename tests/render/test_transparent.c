@@ -15,6 +15,7 @@
        depth hides Red behind it (Red's own pixels still blend);
      - MASK stays a cutout: alpha 0.4 < 0.5 leaves the back, 0.7 draws
        the colour unblended;
+     - a double-sided primitive: its back faces, then its front faces;
      - motion: a blended pixel's motion is its own where alpha ≥ 0.5
        (Green), else that of what is behind (Red over Back).
    Skips, saying so, only when no EGL display exists at all. */
@@ -179,6 +180,26 @@ static void test_distance_order(void) { test_order("transparent_quads.gltf", fal
 static void test_queue_order(void) { test_order("transparent_queue.gltf", true, false); }
 static void test_z_write(void) { test_order("transparent_zwrite.gltf", true, true); }
 
+/* A double-sided BLEND primitive draws its back faces, then its front
+   faces: the far (green, facing away) quad blends before the near (red)
+   one, though the index order has red first. */
+static void test_double_sided(void) {
+    scene s;
+    float* hdr = malloc(sizeof(float) * 4 * W * H);
+    if (!scene_load("transparent_double.gltf", &s) || !hdr || !render_hdr(&s, hdr)) {
+        SW_CHECK(false);
+    } else {
+        const float red_base[3] = {1, 0, 0}, green_base[3] = {0, 1, 0};
+        float back[3], red[3], green[3], c[3];
+        lit(k_back, back), lit(red_base, red), lit(green_base, green);
+        memcpy(c, back, sizeof c);
+        over(c, green, 0.5f), over(c, red, 0.5f);
+        check_pixel("back faces, then front", hdr, (const float[3]){0.0f, 0.0f, 0.6f}, c);
+    }
+    free(hdr);
+    scene_free(&s);
+}
+
 /* The camera moves 0.2 along x between two frames: a plane at distance D
    moves on screen by its own parallax. The motion target holds Green's
    (alpha 0.6) on its pixels and Back's, not Red's, where Red (0.4) is
@@ -226,6 +247,7 @@ int main(void) {
     SW_RUN(test_distance_order);
     SW_RUN(test_queue_order);
     SW_RUN(test_z_write);
+    SW_RUN(test_double_sided);
     SW_RUN(test_motion);
     sw_gl_context_destroy(g_context);
     return sw_test_finish();

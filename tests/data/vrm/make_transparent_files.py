@@ -18,16 +18,24 @@ and the test can compute it by hand. Seen from (0, 0, 3) looking down −Z:
   transparent_zwrite.gltf  Green with transparentWithZWrite (its queue, the
                            z-writing one, comes first): Green, then Red, which
                            the depth test hides behind Green.
+  transparent_double.gltf  "Back" and "Shell": one double-sided BLEND primitive
+                           (alpha 0.5) of two 1 × 1 quads, the first at z = 0.6
+                           facing the camera (UV in the left, red half of a
+                           2 × 1 texture), the second at z = 0.3 facing away
+                           (the right, green half); the texture is also the
+                           shade multiply texture. Back faces first: green,
+                           then red, though the index order is red first.
 
 Run from anywhere: python3 tests/data/vrm/make_transparent_files.py
 The output is deterministic; the test expects exactly these values."""
 
 import os
+import struct
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the data
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_mtoon_files import Gltf  # noqa: E402  (the same glTF writer)
+from make_mtoon_files import Gltf, png  # noqa: E402  (the same glTF writer)
 
 
 def rect(x0, x1, y0, y1):
@@ -60,7 +68,40 @@ def scene(name, green_mtoon):
     g.write(name)
 
 
+def double_sided():
+    g = Gltf()
+    half = g.texture(png(2, 1, lambda x, y: (255, 0, 0, 255) if x == 0 else (0, 255, 0, 255)), nearest=True)
+    back = g.material("Back", {"shadeColorFactor": [0.2, 0.3, 0.9]}, None, base_color=(0.2, 0.3, 0.9, 1.0))
+    g.quad("Back", rect(-1.5, 1.5, -1.5, 1.5), (0, 0, 1), back, [0, 0, 0])
+    shell = g.material("Shell", {"shadeColorFactor": [1, 1, 1], "shadeMultiplyTexture": {"index": half}}, half,
+                       base_color=(1, 1, 1, 0.5))
+    g.json["materials"][shell]["alphaMode"] = "BLEND"
+    g.json["materials"][shell]["doubleSided"] = True
+    # Near quad (counter-clockwise seen from +Z), then far quad (clockwise
+    # seen from +Z: it faces away), each (x, y, z, u, v).
+    near = [(-0.5, 0.5, 0.6, 0.1, 0.1), (0.5, 0.5, 0.6, 0.4, 0.1), (0.5, -0.5, 0.6, 0.4, 0.9), (-0.5, -0.5, 0.6, 0.1, 0.9)]
+    far = [(0.5, 0.5, 0.3, 0.6, 0.1), (-0.5, 0.5, 0.3, 0.9, 0.1), (-0.5, -0.5, 0.3, 0.9, 0.9), (0.5, -0.5, 0.3, 0.6, 0.9)]
+    corners = near + far
+    positions = [c for v in corners for c in v[:3]]
+    normals = [0, 0, 1] * 4 + [0, 0, -1] * 4
+    uvs = [c for v in corners for c in v[3:]]
+    lo = [min(v[i] for v in corners) for i in range(3)]
+    hi = [max(v[i] for v in corners) for i in range(3)]
+    attributes = {"POSITION": g.accessor(positions, "VEC3", 8, lo, hi), "NORMAL": g.accessor(normals, "VEC3", 8),
+                  "TEXCOORD_0": g.accessor(uvs, "VEC2", 8)}
+    indices = g.view(struct.pack("<12H", 0, 3, 2, 0, 2, 1, 4, 7, 6, 4, 6, 5), 34963)
+    g.json["accessors"].append({"bufferView": indices, "componentType": 5123, "count": 12, "type": "SCALAR"})
+    g.json["meshes"].append({"name": "Shell", "primitives": [{"attributes": attributes,
+                                                               "indices": len(g.json["accessors"]) - 1,
+                                                               "material": shell}]})
+    g.json["nodes"].append({"name": "Shell", "mesh": len(g.json["meshes"]) - 1})
+    g.json["scenes"][0]["nodes"].append(len(g.json["nodes"]) - 1)
+    g.json["asset"]["generator"] = "sinew make_transparent_files.py"
+    g.write("transparent_double.gltf")
+
+
 if __name__ == "__main__":
     scene("transparent_quads.gltf", {})
     scene("transparent_queue.gltf", {"renderQueueOffsetNumber": -1})
     scene("transparent_zwrite.gltf", {"transparentWithZWrite": True})
+    double_sided()
