@@ -16,6 +16,7 @@
      - MASK stays a cutout: alpha 0.4 < 0.5 leaves the back, 0.7 draws
        the colour unblended;
      - a double-sided primitive: its back faces, then its front faces;
+       an unlit BLEND quad blends its base colour;
      - motion: a blended pixel's motion is its own where alpha ≥ 0.5
        (Green), else that of what is behind (Red over Back).
    Skips, saying so, only when no EGL display exists at all. */
@@ -195,6 +196,10 @@ static void test_double_sided(void) {
         memcpy(c, back, sizeof c);
         over(c, green, 0.5f), over(c, red, 0.5f);
         check_pixel("back faces, then front", hdr, (const float[3]){0.0f, 0.0f, 0.6f}, c);
+        /* The unlit quad: its base colour as it is, blended. */
+        const float veil[3] = {1.0f, 0.5f, 0.0f};
+        memcpy(c, back, sizeof c), over(c, veil, 0.5f);
+        check_pixel("unlit over back", hdr, (const float[3]){1.0f, 0.0f, 0.3f}, c);
     }
     free(hdr);
     scene_free(&s);

@@ -25,6 +25,9 @@ and the test can compute it by hand. Seen from (0, 0, 3) looking down −Z:
                            (the right, green half); the texture is also the
                            shade multiply texture. Back faces first: green,
                            then red, though the index order is red first.
+                           Beside them "Veil": an unlit (KHR_materials_unlit)
+                           BLEND quad, base (1, 0.5, 0), alpha 0.5, x 0.8..1.2,
+                           y −0.2..0.2, z = 0.3.
 
 Run from anywhere: python3 tests/data/vrm/make_transparent_files.py
 The output is deterministic; the test expects exactly these values."""
@@ -77,6 +80,12 @@ def double_sided():
                        base_color=(1, 1, 1, 0.5))
     g.json["materials"][shell]["alphaMode"] = "BLEND"
     g.json["materials"][shell]["doubleSided"] = True
+    veil = len(g.json["materials"])
+    g.json["materials"].append({"name": "Veil", "alphaMode": "BLEND",
+                                "pbrMetallicRoughness": {"baseColorFactor": [1.0, 0.5, 0.0, 0.5]},
+                                "extensions": {"KHR_materials_unlit": {}}})
+    g.json["extensionsUsed"].append("KHR_materials_unlit")
+    g.quad("Veil", rect(0.8, 1.2, -0.2, 0.2), (0, 0, 1), veil, [0, 0, 0.3])
     # Near quad (counter-clockwise seen from +Z), then far quad (clockwise
     # seen from +Z: it faces away), each (x, y, z, u, v).
     near = [(-0.5, 0.5, 0.6, 0.1, 0.1), (0.5, 0.5, 0.6, 0.4, 0.1), (0.5, -0.5, 0.6, 0.4, 0.9), (-0.5, -0.5, 0.6, 0.1, 0.9)]
