@@ -452,9 +452,9 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
     glViewport(0, 0, r->width, r->height);
     glEnable(GL_SCISSOR_TEST);
     glScissor(x0, 0, x1 - x0, r->height);
-    for (int i = 0; i < SW_GBUFFER_TARGET_COUNT; i++) {
-        const GLboolean on = i == SW_GBUFFER_EMISSION ? GL_TRUE : GL_FALSE, motion = i == SW_GBUFFER_MOTION;
-        glColorMaski((GLuint)i, on || motion, on || motion, on, on);
+    for (int i = 0; i < SW_GBUFFER_TARGET_COUNT; i++) { /* the HDR colour and the motion (RG) only */
+        const GLboolean hdr = i == SW_GBUFFER_EMISSION, rg = hdr || i == SW_GBUFFER_MOTION;
+        glColorMaski((GLuint)i, rg, rg, hdr, hdr);
     }
     glEnablei(GL_BLEND, SW_GBUFFER_EMISSION);
     glBlendFuncSeparatei(SW_GBUFFER_EMISSION, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
