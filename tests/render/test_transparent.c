@@ -19,6 +19,11 @@
        an unlit BLEND quad blends its base colour;
      - motion: a blended pixel's motion is its own where alpha ≥ 0.5
        (Green), else that of what is behind (Red over Back).
+   The orders agree with three-vrm 3.5.5 on the same files (GLTFLoader +
+   VRMLoaderPlugin in node): renderOrder 19 for Red and Green (so three.js
+   sorts them back to front), Green 18 with the queue offset, Green 0 with
+   depthWrite true under transparentWithZWrite, Red 19 with depthWrite
+   false; the MASK materials alphaTest 0.5.
    Skips, saying so, only when no EGL display exists at all. */
 #include <math.h>
 #include <stdio.h>
