@@ -491,6 +491,9 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
     glDisablei(GL_BLEND, SW_GBUFFER_EMISSION);
     glDisablei(GL_BLEND, SW_GBUFFER_MOTION);
     glCullFace(GL_BACK);
+    /* The state the lighting pass leaves, as before this pass. */
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_DEPTH_TEST);
     glDisable(GL_SCISSOR_TEST);
 }
 
