@@ -19,7 +19,7 @@ layout(location = SW_GBUFFER_NORMAL) out vec4 out_normal;      // RGB10A2: n × 
 layout(location = SW_GBUFFER_ALBEDO) out vec4 out_albedo;      // SRGB8_ALPHA8
 layout(location = SW_GBUFFER_MATERIAL) out vec4 out_material;  // metallic, roughness, occlusion, specular on/off
 layout(location = SW_GBUFFER_CLASS) out uint out_class;        // R8UI
-layout(location = SW_GBUFFER_MOTION) out vec2 out_motion;      // RG16F, texture units
+layout(location = SW_GBUFFER_MOTION) out vec4 out_motion;      // RG16F, texture units (A: the blend weight)
 layout(location = SW_GBUFFER_EMISSION) out vec4 out_emission;  // the HDR target
 
 layout(binding = SW_MATERIAL_SLOT_BASE_COLOR) uniform sampler2D t_base_color;
@@ -46,7 +46,8 @@ vec3 sw_heat(float w) {
 
 void main() {
     vec4 base = u_base_color * i.color * texture(t_base_color, sw_uv(SW_MATERIAL_SLOT_BASE_COLOR));
-    if (u_alpha_cutoff >= 0.0 && base.a < u_alpha_cutoff) discard;
+    bool blend = sw_flag(SW_GBUFFER_FLAG_BLEND);  // the transparent pass: alpha-blended, no cutout
+    if (!blend && u_alpha_cutoff >= 0.0 && base.a < u_alpha_cutoff) discard;
 
     // The surface normal: the mesh's, or the face's when it has none.
     vec3 n = sw_flag(SW_GBUFFER_FLAG_NORMALS) ? i.normal : cross(dFdx(i.world), dFdy(i.world));
@@ -77,6 +78,7 @@ void main() {
     out_class = u_class;
     vec2 current = i.clip.xy / i.clip.w;
     vec2 previous = i.previous_clip.xy / i.previous_clip.w;
-    out_motion = sw_flag(SW_GBUFFER_FLAG_FIRST_FRAME) ? vec2(0.0) : (current - previous) * 0.5;
-    out_emission = vec4(u_class == uint(SW_CLASS_UNLIT) ? base.rgb : emission, 1.0);
+    out_motion.xy = sw_flag(SW_GBUFFER_FLAG_FIRST_FRAME) ? vec2(0.0) : (current - previous) * 0.5;
+    out_motion.zw = vec2(0.0, blend ? step(float(SW_BLEND_MOTION_PERCENT) / 100.0, base.a) : 1.0);
+    out_emission = vec4(u_class == uint(SW_CLASS_UNLIT) ? base.rgb : emission, blend ? base.a : 1.0);
 }

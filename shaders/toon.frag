@@ -23,7 +23,7 @@ layout(location = SW_GBUFFER_NORMAL) out vec4 out_normal;
 layout(location = SW_GBUFFER_ALBEDO) out vec4 out_albedo;
 layout(location = SW_GBUFFER_MATERIAL) out vec4 out_material;
 layout(location = SW_GBUFFER_CLASS) out uint out_class;
-layout(location = SW_GBUFFER_MOTION) out vec2 out_motion;
+layout(location = SW_GBUFFER_MOTION) out vec4 out_motion;  // A: the blend weight
 layout(location = SW_GBUFFER_EMISSION) out vec4 out_emission;
 
 layout(binding = SW_MATERIAL_SLOT_BASE_COLOR) uniform sampler2D t_base_color;
@@ -72,6 +72,8 @@ vec2 sw_raw_uv(int set, bool back) { return (set == 1 || (back && sw_toon(SW_TOO
 float g_animation_mask = 1.0;
 // Whether the UV animation moved the texture here since the previous frame.
 bool g_texture_moves = false;
+// The emission output's alpha: the base alpha in the transparent pass, else 1.
+float g_alpha = 1.0;
 
 // The MToon UV animation at time t: the rotation about (0.5, 0.5), then
 // the scroll, each × the mask. The rotation turns UV counter-clockwise in
@@ -346,7 +348,7 @@ void sw_mtoon(vec4 base, vec3 n, vec3 v, bool back, bool outline) {
         out_normal = vec4(n * 0.5 + 0.5, 0.0);
     }
     out_class = uint(SW_CLASS_TOON) | (g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
-    out_emission = vec4(color, 1.0);
+    out_emission = vec4(color, g_alpha);
 }
 
 void main() {
@@ -375,12 +377,16 @@ void main() {
         iris_uv = sw_iris_uv(base_uv, n, v, eye_t, eye_b);
     }
     vec4 base = u_base_color * i.color * texture(t_base_color, iris_uv);
-    if (u_alpha_cutoff >= 0.0 && base.a < u_alpha_cutoff) discard;
+    // The transparent pass (alphaMode BLEND): no cutout, blended by the base alpha.
+    bool blend = sw_flag(SW_GBUFFER_FLAG_BLEND);
+    if (!blend && u_alpha_cutoff >= 0.0 && base.a < u_alpha_cutoff) discard;
+    g_alpha = blend ? base.a : 1.0;
     // Fade: the 4×4 ordered dither keeps a pixel while fade reaches its cell's threshold.
     if (u_shadow_area.w < 1.0 && u_shadow_area.w < sw_dither(ivec2(gl_FragCoord.xy))) discard;
 
     vec2 current = i.clip.xy / i.clip.w, previous = i.previous_clip.xy / i.previous_clip.w;
-    out_motion = sw_flag(SW_GBUFFER_FLAG_FIRST_FRAME) ? vec2(0.0) : (current - previous) * 0.5 + texture_motion / u_outline.zw;
+    out_motion.xy = sw_flag(SW_GBUFFER_FLAG_FIRST_FRAME) ? vec2(0.0) : (current - previous) * 0.5 + texture_motion / u_outline.zw;
+    out_motion.zw = vec2(0.0, blend ? step(float(SW_BLEND_MOTION_PERCENT) / 100.0, base.a) : 1.0);
     out_albedo = vec4(base.rgb, 1.0);
     out_material = vec4(0.0, 1.0, 1.0, 1.0);
     if (mtoon) {
@@ -392,7 +398,7 @@ void main() {
         vec3 n = normalize(i.normal);
         out_normal = vec4(n * 0.5 + 0.5, float(SW_NORMAL_TAG_OUTLINE) / 3.0);
         out_class = uint(SW_CLASS_TOON) | (g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
-        out_emission = vec4(u_outline_color * base.rgb, 1.0);
+        out_emission = vec4(u_outline_color * base.rgb, g_alpha);
         return;
     }
 
@@ -493,5 +499,5 @@ void main() {
     bool sparkle = max(glint.r, max(glint.g, glint.b)) > 0.02;
     out_class = uint(SW_CLASS_TOON) | (sparkle ? uint(SW_CLASS_HISTORY_SPARKLE)
                                                : g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
-    out_emission = vec4(color, 1.0);
+    out_emission = vec4(color, g_alpha);
 }

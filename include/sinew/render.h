@@ -20,7 +20,10 @@
      4. lighting into an HDR target (RGBA16F): the light with PCF shadows,
         hemisphere ambient, emissive; a background gradient where nothing
         was drawn;
-     5. the post chain (docs/post.md): motion blur, bloom, display mapping
+     5. the transparent draws (alphaMode BLEND, toon or unlit materials),
+        lit as in 3 and blended over the HDR target in MToon's render
+        queue order, back to front (docs/toon.md, "Transparency");
+     6. the post chain (docs/post.md): motion blur, bloom, display mapping
         (the ACES filmic fit, sRGB), edge AA, TAA into an RGBA8 image;
         debug views and bones are drawn instead of / over it.
 

@@ -343,20 +343,23 @@ static sw_result sw__read_sw(sw__reader* R, const cJSON* root, sw_toon_material*
     return SW_OK;
 }
 
-/* What sinew does not draw of MToon's transparency, said once per
-   material: it has no blended pass (BLEND draws as a cutout at 0.5), so
-   neither the render queue order nor the z-write choice of transparent
-   materials changes the picture. */
+/* What the renderer does not draw of MToon's transparency, said once per
+   material: the render queue and z-write of a material that is not BLEND
+   (they apply to BLEND only), and a renderQueueOffsetNumber outside the
+   range the specification gives its mode (0..+9 with
+   transparentWithZWrite, −9..0 without), which the renderer clamps. */
 static void sw__mtoon_blend_warnings(sw__reader* R, const sw_model_material* material, const sw_toon_material* t) {
-    if (material->alpha_mode != SW_MODEL_ALPHA_BLEND && t->render_queue_offset == 0 && !t->transparent_with_z_write)
+    if (material->alpha_mode != SW_MODEL_ALPHA_BLEND) {
+        if (t->render_queue_offset != 0 || t->transparent_with_z_write)
+            sw__json_warn(&R->J, t->render_queue_offset ? "renderQueueOffsetNumber" : "transparentWithZWrite",
+                          "only orders or writes depth for transparent materials, and this one is not; ignored");
         return;
-    if (material->alpha_mode == SW_MODEL_ALPHA_BLEND)
-        sw__json_warn(&R->J, "alphaMode", "BLEND is drawn as a cutout at alpha 0.5 (no blended pass)%s%s",
-                      t->render_queue_offset ? "; renderQueueOffsetNumber not drawn" : "",
-                      t->transparent_with_z_write ? "; transparentWithZWrite not drawn" : "");
-    else
-        sw__json_warn(&R->J, t->render_queue_offset ? "renderQueueOffsetNumber" : "transparentWithZWrite",
-                      "only orders or writes depth for transparent materials, and this one is not; ignored");
+    }
+    const int lo = t->transparent_with_z_write ? 0 : -9, hi = t->transparent_with_z_write ? 9 : 0;
+    const int offset = (int)t->render_queue_offset;
+    if (offset < lo || offset > hi)
+        sw__json_warn(&R->J, "renderQueueOffsetNumber", "%d is outside %d..%d for transparentWithZWrite %s; drawn as %d",
+                      offset, lo, hi, t->transparent_with_z_write ? "true" : "false", offset < lo ? lo : hi);
 }
 
 /* ---- VRMC_materials_mtoon (VRM 1.0) ------------------------------------------------------------------------- */
@@ -627,6 +630,16 @@ static sw_result sw__read_vrm0(sw__reader* R, const cJSON* entry, sw_toon_materi
     t->rim_lighting_mix = p.rim_mix;
     t->outline_lighting_mix = lroundf(p.outline_color_mode) == 1 ? p.outline_mix : 0.0f;
     sw__mtoon_blend_warnings(R, &R->model->materials[R->material], t);
+    /* A transparent 0.x material's Unity render queue and z-write are not
+       read (MToon 1.0's offset 0, no depth write): said when they differ. */
+    if (R->model->materials[R->material].alpha_mode == SW_MODEL_ALPHA_BLEND) {
+        const cJSON* queue = cJSON_GetObjectItemCaseSensitive(entry, "renderQueue");
+        const cJSON* z_write = floats ? cJSON_GetObjectItemCaseSensitive(floats, "_ZWrite") : NULL;
+        if (cJSON_IsNumber(queue) && queue->valuedouble != 3000.0)
+            sw__json_warn(J, "renderQueue", "not read: drawn in the transparent queue with offset 0");
+        if (cJSON_IsNumber(z_write) && z_write->valuedouble != 0.0)
+            sw__json_warn(J, "floatProperties._ZWrite", "not read: drawn without depth write");
+    }
     /* _OutlineWidthMode 0 none, 1 world (_OutlineWidth in centimetres),
        2 screen (a clip-space offset of 0.01·width, i.e. 0.005·width of
        the screen height, up to _OutlineScaledMaxDistance). */
@@ -729,6 +742,18 @@ sw_result sw_toon_read(const sw_model* model, sw_toon_material* out, sw_diag* di
         if (r == SW_OK && !found && props && model->materials[i].name) r = sw__read_properties(&R, props, &out[i]);
     }
     sw__json_delete(vrm0);
+    /* The renderer blends alphaMode BLEND in its transparent pass when the
+       toon program or the unlit path draws the material; a lit glTF
+       material without toon data is lit in the deferred pass, where it
+       stays a cutout at alpha 0.5 unless the style derives toon data. */
+    for (size_t i = 0; i < model->material_count && r == SW_OK; i++) {
+        const sw_model_material* m = &model->materials[i];
+        if (m->alpha_mode != SW_MODEL_ALPHA_BLEND || m->unlit || out[i].present) continue;
+        R.material = (uint32_t)i;
+        sw__scope(&R, "alphaMode");
+        sw__json_warn(J, NULL, "BLEND on a metallic-roughness material is drawn as a cutout at alpha 0.5 "
+                               "(blended with the toon style)");
+    }
 
     if (r != SW_OK) {
         for (size_t i = 0; i < model->material_count; i++) sw_toon_defaults(SW_TOON_BODY, &out[i]);

@@ -194,6 +194,14 @@ static void sw__gbuffer_values(const sw_renderer* r, sw__material* m, sw__materi
     m->gbuffer_flags = (m->gbuffer_textures[SW_MATERIAL_SLOT_NORMAL] ? SW_GBUFFER_FLAG_NORMAL_TEXTURE : 0) | double_sided;
 }
 
+bool sw__blended(const sw_renderer* r, const sw_render_frame* f, const sw__draw* d, sw_render_style style) {
+    const sw__material* m = &r->materials[d->material];
+    if (m->core->alpha_mode != SW_MODEL_ALPHA_BLEND) return false;
+    const sw_render_view view = f->debug.view;
+    if (view == SW_RENDER_VIEW_UV || view == SW_RENDER_VIEW_WEIGHTS || view == SW_RENDER_VIEW_RETENTION) return false;
+    return m->core->unlit || sw__toon_of(r, d, style) != NULL;
+}
+
 /* Whether toon data t is lit by MToon 1.0's model (read from MToon). */
 static bool sw__is_mtoon(const sw_toon_material* t) {
     return t->source == SW_TOON_SOURCE_MTOON || t->source == SW_TOON_SOURCE_MTOON_VRM0;

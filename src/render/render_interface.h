@@ -230,6 +230,13 @@
 #define SW_GBUFFER_FLAG_FIRST_FRAME 64   /* no previous frame: no motion */
 #define SW_GBUFFER_FLAG_VIEW_RETENTION 128 /* debug view: the weight attribute is the LBS retention;
                                            heat of 1 − retention (lost radius is red) */
+#define SW_GBUFFER_FLAG_BLEND 256        /* the transparent pass (alphaMode BLEND): no cutout; the
+                                           emission output's alpha is the base alpha and the
+                                           motion output's alpha its weight (SW_BLEND_MOTION_PERCENT) */
+/* The transparent pass writes a pixel's motion where its alpha is at
+   least this many hundredths (the layer that dominates the pixel), else
+   keeps the motion of what is behind (docs/post.md, "Transparent pixels"). */
+#define SW_BLEND_MOTION_PERCENT 50
 
 /* ---- Shadow pass ---- */
 #define SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION 0     /* mat4 */

@@ -262,8 +262,9 @@ static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_m
 }
 
 /* One draw of the G-buffer program: its material's block and textures,
-   the flags of this frame, primitive and material, face culling. */
-static void sw__draw_gbuffer(const sw_renderer* r, const sw__draw* d, int flags) {
+   the flags of this frame, primitive and material, face culling (the
+   material's, or the back or front faces only). */
+static void sw__draw_gbuffer(const sw_renderer* r, const sw__draw* d, int flags, sw__faces faces) {
     const sw__material* m = &r->materials[d->material];
     glBindBufferBase(GL_UNIFORM_BUFFER, SW_MATERIAL_BLOCK, sw__block_of(m));
     for (int s = 0; s < SW_MATERIAL_SLOT_COUNT; s++) {
@@ -273,7 +274,8 @@ static void sw__draw_gbuffer(const sw_renderer* r, const sw__draw* d, int flags)
     }
     const int primitive = (d->prim->normals ? SW_GBUFFER_FLAG_NORMALS : 0) | (d->prim->tangents ? SW_GBUFFER_FLAG_TANGENTS : 0);
     glUniform1i(SW_GBUFFER_LOC_FLAGS, flags | primitive | m->gbuffer_flags);
-    if (m->core->double_sided) glDisable(GL_CULL_FACE);
+    glCullFace(faces == SW__FACES_BACK ? GL_FRONT : GL_BACK);
+    if (m->core->double_sided && faces == SW__FACES_MATERIAL) glDisable(GL_CULL_FACE);
     else glEnable(GL_CULL_FACE);
     sw__draw_copies(d, d->drawn, true);
 }
@@ -295,7 +297,8 @@ static void sw__draw_ground(const sw_renderer* r, int first_frame) {
 }
 
 /* 2. The G-buffer of columns x0..x1: the glTF materials, the toon pass
-   (but in the UV and weight views), the ground. */
+   (but in the UV and weight views), the ground; not the transparent draws
+   (sw__blended: the transparent pass, 4). */
 static void sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, const sw_mat4* vp,
                              const sw_mat4* previous_vp, sw_vec3 light_direction, const sw_mat4* light_vp) {
     glBindFramebuffer(GL_FRAMEBUFFER, r->gbuffer_fbo);
@@ -322,12 +325,12 @@ static void sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int x0, i
     const sw_render_style style = sw__frame_style(f);
     size_t toon_draws = 0;
     for (size_t i = 0; i < r->draw_count; i++) {
-        if (sw__hidden(f, &r->draws[i])) continue;
+        if (sw__hidden(f, &r->draws[i]) || sw__blended(r, f, &r->draws[i], style)) continue;
         if (sw__toon_of(r, &r->draws[i], style)) {
             toon_draws++;
             continue;
         }
-        sw__draw_gbuffer(r, &r->draws[i], flags);
+        sw__draw_gbuffer(r, &r->draws[i], flags, SW__FACES_MATERIAL);
     }
     if (toon_draws) {
         sw__draw_toon(r, f, style, vp, previous_vp, light_direction, light_vp, flags);
@@ -371,8 +374,131 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
     glDisable(GL_SCISSOR_TEST);
 }
 
+/* ---- 4. the transparent pass --------------------------------------------------------- */
+
+/* MToon's render queue (VRMC_materials_mtoon 1.0, "Render Queue"): after
+   opaque and MASK, first the BLEND materials that write depth, then those
+   that do not; within each, by renderQueueOffsetNumber, which the
+   specification bounds to 0..+9 with transparentWithZWrite and −9..0
+   without (clamped here; glTF and other toon data: 0). */
+static int sw__blend_queue(const sw_toon_material* t, bool* z_write) {
+    *z_write = t && t->transparent_with_z_write;
+    const int offset = t ? (int)t->render_queue_offset : 0;
+    const int clamped = *z_write ? (offset < 0 ? 0 : offset > 9 ? 9 : offset) : (offset < -9 ? -9 : offset > 0 ? 0 : offset);
+    return (*z_write ? 0 : 100) + clamped;
+}
+
+/* Queue, then back to front (the larger depth first), then the draws'
+   own order: a total order, so the picture does not depend on qsort. */
+static int sw__blend_compare(const void* pa, const void* pb) {
+    const sw__blend_entry *a = (const sw__blend_entry*)pa, *b = (const sw__blend_entry*)pb;
+    if (a->queue != b->queue) return a->queue < b->queue ? -1 : 1;
+    if (a->depth != b->depth) return a->depth > b->depth ? -1 : 1;
+    return a->draw < b->draw ? -1 : a->draw > b->draw ? 1 : 0;
+}
+
+/* A draw's depth along the view: its primitive's bounding-box centre, at
+   its node's world transform for a rigid draw, as stored (the bind pose)
+   for a skinned one; as three.js sorts, by the object's centre. */
+static float sw__draw_depth(const sw_renderer* r, const sw__draw* d, const sw_pose* pose, const float eye[3],
+                            const float forward[3]) {
+    float c[3], w[3];
+    for (int k = 0; k < 3; k++) c[k] = 0.5f * (d->prim->bounds_min[k] + d->prim->bounds_max[k]);
+    const bool skinned = r->asset->nodes[d->node].skin >= 0 && d->prim->influence_count > 0;
+    for (int k = 0; k < 3; k++) {
+        const float* row = pose->world[d->node].m[k];
+        w[k] = skinned ? c[k] : row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3];
+    }
+    return (w[0] - eye[0]) * forward[0] + (w[1] - eye[1]) * forward[1] + (w[2] - eye[2]) * forward[2];
+}
+
+/* The frame's transparent draws into r->blend_order, in drawing order;
+   their count. */
+static size_t sw__blend_order(sw_renderer* r, const sw_render_frame* f, sw_render_style style) {
+    const sw_camera* c = &f->camera.current;
+    float forward[3] = {c->target[0] - c->eye[0], c->target[1] - c->eye[1], c->target[2] - c->eye[2]};
+    const float length = sqrtf(forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
+    for (int k = 0; k < 3; k++) forward[k] = length > 0.0f ? forward[k] / length : 0.0f;
+    size_t count = 0;
+    for (size_t i = 0; i < r->draw_count; i++) {
+        const sw__draw* d = &r->draws[i];
+        if (sw__hidden(f, d) || !sw__blended(r, f, d, style)) continue;
+        sw__blend_entry* e = &r->blend_order[count++];
+        e->draw = i;
+        e->queue = sw__blend_queue(sw__toon_of(r, d, style), &e->z_write);
+        e->depth = sw__draw_depth(r, d, f->pose, c->eye, forward);
+    }
+    qsort(r->blend_order, count, sizeof *r->blend_order, sw__blend_compare);
+    return count;
+}
+
+/* The transparent pass of columns x0..x1, after the lighting: the
+   alphaMode BLEND draws (sw__blended), lit as in the G-buffer pass (the
+   same programs, SW_GBUFFER_FLAG_BLEND) and blended over the HDR target
+   with the over operator (glTF's colours are not premultiplied), in the
+   order of sw__blend_order. Depth test on; depth written only by a
+   material with transparentWithZWrite. A double-sided material draws its
+   back faces, then its front faces; its outline hull (MToon) follows its
+   surface, blended the same way, as three-vrm draws the hull after the
+   surface with a clone of its material. Of the other targets only the
+   motion changes, where the draw's alpha reaches SW_BLEND_MOTION_PERCENT / 100
+   (docs/post.md). */
+static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, const sw_mat4* vp,
+                                 const sw_mat4* previous_vp, sw_vec3 light_direction, const sw_mat4* light_vp) {
+    const sw_render_style style = sw__frame_style(f);
+    const size_t count = sw__blend_order(r, f, style);
+    if (!count) return;
+    glBindFramebuffer(GL_FRAMEBUFFER, r->gbuffer_fbo);
+    glViewport(0, 0, r->width, r->height);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, 0, x1 - x0, r->height);
+    for (int i = 0; i < SW_GBUFFER_TARGET_COUNT; i++) { /* the HDR colour and the motion (RG) only */
+        const GLboolean hdr = i == SW_GBUFFER_EMISSION, rg = hdr || i == SW_GBUFFER_MOTION;
+        glColorMaski((GLuint)i, rg, rg, hdr, hdr);
+    }
+    glEnablei(GL_BLEND, SW_GBUFFER_EMISSION);
+    glBlendFuncSeparatei(SW_GBUFFER_EMISSION, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glEnablei(GL_BLEND, SW_GBUFFER_MOTION); /* the motion output's alpha is 0 or 1: keep or replace */
+    glBlendFunci(SW_GBUFFER_MOTION, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    const int flags = SW_GBUFFER_FLAG_BLEND | (f->first_frame ? SW_GBUFFER_FLAG_FIRST_FRAME : 0);
+    GLuint program = 0;
+    for (size_t i = 0; i < count; i++) {
+        const sw__draw* d = &r->draws[r->blend_order[i].draw];
+        const sw_toon_material* t = sw__toon_of(r, d, style);
+        const bool double_sided = r->materials[d->material].core->double_sided;
+        glDepthMask(r->blend_order[i].z_write ? GL_TRUE : GL_FALSE);
+        if (!t) { /* unlit glTF: the G-buffer program writes its colour as the emission */
+            if (program != r->p_gbuffer) glUseProgram(program = r->p_gbuffer);
+            if (double_sided) sw__draw_gbuffer(r, d, flags, SW__FACES_BACK);
+            sw__draw_gbuffer(r, d, flags, double_sided ? SW__FACES_FRONT : SW__FACES_MATERIAL);
+            continue;
+        }
+        if (program != r->p_toon) {
+            sw__toon_frame(r, f, vp, previous_vp, light_direction, light_vp);
+            program = r->p_toon;
+        }
+        if (double_sided) sw__draw_toon_one(r, d, f, t, flags, false, SW__FACES_BACK);
+        sw__draw_toon_one(r, d, f, t, flags, false, double_sided ? SW__FACES_FRONT : SW__FACES_MATERIAL);
+        glEnable(GL_POLYGON_OFFSET_FILL); /* as in the G-buffer pass: the surface wins where both meet */
+        glPolygonOffset(1.0f, 1.0f);
+        sw__draw_toon_one(r, d, f, t, flags, true, SW__FACES_MATERIAL);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+    }
+    glDepthMask(GL_TRUE);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDisablei(GL_BLEND, SW_GBUFFER_EMISSION);
+    glDisablei(GL_BLEND, SW_GBUFFER_MOTION);
+    glCullFace(GL_BACK);
+    /* The state the lighting pass leaves, as before this pass. */
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_SCISSOR_TEST);
+}
+
 /* The scene in columns x0..x1, skinned with `method`: skinning, shadow
-   map, G-buffer, lighting. */
+   map, G-buffer, lighting, the transparent draws. */
 static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, sw_skin_method method, int x0, int x1,
                                      const sw_mat4* vp, const sw_mat4* previous_vp, sw_diag* diag) {
     /* Scene bounds for the ground and the light, unless the caller gave a
@@ -399,6 +525,7 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__shadow_pass(r, f, &light_vp);
     sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     sw__lighting_pass(r, f, light_direction, &light_vp);
+    sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     return sw_gl_check("drawing the scene", diag);
 }
 
@@ -437,7 +564,7 @@ sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* di
     }
     if (res != SW_OK) return res;
 
-    /* 4. The post chain (post_chain.c): display mapping, AA ... or a debug view, into the 8-bit image. */
+    /* 5. The post chain (post_chain.c): display mapping, AA ... or a debug view, into the 8-bit image. */
     const sw__post_inputs post_inputs = {
         .hdr = r->t_hdr, .normal = r->t_normal, .albedo = r->t_albedo, .classes = r->t_class, .motion = r->t_motion,
         .depth = r->t_depth, .image = r->t_image, .image_fbo = r->image_fbo, .empty_vao = r->empty_vao,

@@ -4,10 +4,12 @@
 
      renderer.c     create, destroy, set_scene, set_toon_material,
                     sw_renderer_draw (the passes of a frame: skinning,
-                    shadow map, G-buffer, lighting, post chain), readbacks,
-                    stats
+                    shadow map, G-buffer, lighting, transparent pass, post
+                    chain), readbacks, stats
      debug_views.c  the weight and retention views' per-vertex values, bones
      toon_pass.c    the toon draws: per-draw state, surfaces and outlines
+                    (the G-buffer pass's, and one at a time for the
+                    transparent pass)
      crowd.c        a crowd's GPU objects (sw_renderer_set_crowd), posing,
                     skinning and bounds
      scene.c        sw_renderer_set_scene: draws, palettes, vertex arrays,
@@ -152,6 +154,20 @@ static inline GLuint sw__block_of(const sw__material* m) { return m->overridden 
 sw_result sw__apply_overrides(sw_renderer* renderer, const sw_render_frame* frame, sw_diag* diag);
 /* Whether the frame hides draw d's node (sw_render_frame_avatar.hidden_nodes). */
 static inline bool sw__hidden(const sw_render_frame* f, const sw__draw* d);
+/* Whether the frame draws d in the transparent pass: an alphaMode BLEND
+   material drawn by the toon program (toon data in `style`) or unlit, in
+   the shaded, normals or motion view. Everything else draws into the
+   G-buffer (a lit glTF BLEND material there as a cutout at alpha 0.5). */
+bool sw__blended(const sw_renderer* renderer, const sw_render_frame* frame, const sw__draw* draw, sw_render_style style);
+/* One transparent draw of a frame, in drawing order (renderer.c): its
+   queue (MToon's render queue: z-writing BLEND before the others, each by
+   its clamped renderQueueOffsetNumber), its depth along the view. */
+typedef struct sw__blend_entry {
+    size_t draw;
+    int queue;
+    bool z_write;
+    float depth;
+} sw__blend_entry;
 /* Replaces material m's toon data and remakes its ramp and block. */
 sw_result sw__set_material_toon(sw_renderer* renderer, size_t m, const sw_toon_material* toon, sw_diag* diag);
 
@@ -229,8 +245,20 @@ sw_result sw__crowd_bounds(sw_renderer* renderer, float lo[3], float hi[3], sw_d
 
 /* ---- toon_pass.c ------------------------------------------------------------------- */
 
+/* Which faces a surface draw shows: the material's rule (back faces culled
+   unless double-sided), or the back or the front faces only (the
+   transparent pass draws a double-sided material's back faces first). */
+typedef enum sw__faces { SW__FACES_MATERIAL, SW__FACES_BACK, SW__FACES_FRONT } sw__faces;
+
+/* The toon program and its state of this frame (the shadow map bound). */
+void sw__toon_frame(const sw_renderer* renderer, const sw_render_frame* frame, const sw_mat4* vp,
+                    const sw_mat4* previous_vp, sw_vec3 light_direction, const sw_mat4* light_vp);
+/* One toon draw with the toon program in use: its surface (`faces`), or
+   with `outline` its outline hull (nothing when it draws none). */
+void sw__draw_toon_one(const sw_renderer* renderer, const sw__draw* draw, const sw_render_frame* frame,
+                       const sw_toon_material* t, int flags, bool outline, sw__faces faces);
 /* The toon draws of the frame (G-buffer framebuffer bound): the surfaces,
-   then the outline hulls behind them. */
+   then the outline hulls behind them; not the transparent ones. */
 void sw__draw_toon(sw_renderer* renderer, const sw_render_frame* frame, sw_render_style style, const sw_mat4* vp,
                    const sw_mat4* previous_vp, sw_vec3 light_direction, const sw_mat4* light_vp, int flags);
 
@@ -266,6 +294,7 @@ struct sw_renderer {
     const sw_material_set* material_set; /* NULL: none given */
     sw__draw* draws;
     size_t draw_count;
+    sw__blend_entry* blend_order; /* draw_count + 1: the transparent pass's draws, sorted each frame */
     /* The palettes the draws are skinned with: one per skin (skin s at s),
        then one per node drawn rigidly (node n at skin_count + n); NULL where
        nothing uses one. The crowd's the same for crowd_size copies. */

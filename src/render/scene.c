@@ -158,7 +158,8 @@ static sw_result sw__make_draws(sw_renderer* r, sw_diag* diag) {
     r->palette_count = asset->skin_count + asset->node_count;
     r->draws = (sw__draw*)sw__calloc(count + 1, sizeof(sw__draw));
     r->palettes = (sw_gpu_model_palette**)sw__calloc(r->palette_count + 1, sizeof(sw_gpu_model_palette*));
-    if (!r->draws || !r->palettes)
+    r->blend_order = (sw__blend_entry*)sw__calloc(count + 1, sizeof(sw__blend_entry));
+    if (!r->draws || !r->palettes || !r->blend_order)
         return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for %zu primitives", count);
     for (size_t n = 0; n < asset->node_count; n++) {
         const sw_model_node* node = &asset->nodes[n];
@@ -214,6 +215,8 @@ void sw__clear_scene(sw_renderer* r) {
     }
     sw__free(r->draws);
     r->draws = NULL;
+    sw__free(r->blend_order);
+    r->blend_order = NULL;
     r->draw_count = 0;
     for (size_t i = 0; r->palettes && i < r->palette_count; i++) sw_gpu_model_palette_destroy(r->palettes[i]);
     sw__free(r->palettes);

@@ -1,7 +1,9 @@
 /* The toon pass (sinew/toon.h materials, shaders/toon.frag): the toon
    draws of a frame into the G-buffer, lit already, then their outline
-   hulls. A draw binds its material's block and textures (material.c) and
-   sets what changes per draw: its flags, the head joint's frame, folding. */
+   hulls; the transparent pass (renderer.c) draws its toon draws one at a
+   time through sw__draw_toon_one. A draw binds its material's block and
+   textures (material.c) and sets what changes per draw: its flags, the
+   head joint's frame, folding. */
 #include "renderer_internal.h"
 
 /* The toon light: the scene light's colour normalised to 1 in red (a
@@ -11,9 +13,8 @@
 static const float sw__toon_light_color[3] = {1.0f, 2.5f / 2.6f, 2.35f / 2.6f};
 static const float sw__toon_ambient = 0.3f;
 
-/* Per-frame state of the toon program. */
-static void sw__toon_frame(const sw_renderer* r, const sw_render_frame* f, const sw_mat4* vp, const sw_mat4* previous_vp,
-                           sw_vec3 light_direction, const sw_mat4* light_vp) {
+void sw__toon_frame(const sw_renderer* r, const sw_render_frame* f, const sw_mat4* vp, const sw_mat4* previous_vp,
+                    sw_vec3 light_direction, const sw_mat4* light_vp) {
     glUseProgram(r->p_toon);
     glUniformMatrix4fv(SW_GBUFFER_LOC_VIEW_PROJECTION, 1, GL_FALSE, vp->m);
     glUniformMatrix4fv(SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION, 1, GL_FALSE, f->first_frame ? vp->m : previous_vp->m);
@@ -37,9 +38,10 @@ static void sw__toon_frame(const sw_renderer* r, const sw_render_frame* f, const
 /* One toon draw's state: its material's block and textures, the flags
    of this frame, primitive and pass, the head joint's frame, folding, and
    the face culling it needs (back faces culled, none for double-sided
-   materials, front faces for the outline hull). */
+   materials, front faces for the outline hull; `faces` may ask for the
+   back or front faces only). */
 static void sw__bind_toon(const sw_renderer* r, const sw__draw* d, const sw_render_frame* f, const sw_toon_material* t,
-                          int flags, bool outline) {
+                          int flags, bool outline, sw__faces faces) {
     const sw__material* m = &r->materials[d->material];
     glBindBufferBase(GL_UNIFORM_BUFFER, SW_MATERIAL_BLOCK, sw__block_of(m));
     for (int unit = 0; unit < SW_TOON_UNIT_COUNT; unit++) {
@@ -65,11 +67,27 @@ static void sw__bind_toon(const sw_renderer* r, const sw__draw* d, const sw_rend
     if (outline) {
         glEnable(GL_CULL_FACE);
         glCullFace(GL_FRONT);
+    } else if (faces != SW__FACES_MATERIAL) {
+        glEnable(GL_CULL_FACE);
+        glCullFace(faces == SW__FACES_BACK ? GL_FRONT : GL_BACK);
     } else {
         glCullFace(GL_BACK);
         if (m->core->double_sided) glDisable(GL_CULL_FACE);
         else glEnable(GL_CULL_FACE);
     }
+}
+
+void sw__draw_toon_one(const sw_renderer* r, const sw__draw* d, const sw_render_frame* f, const sw_toon_material* t,
+                       int flags, bool outline, sw__faces faces) {
+    const sw_gpu_model_primitive* gpu = d->drawn;
+    if (outline) {
+        if (!t->outline || !d->drawn_outline || !(t->outline_width > 0.0f)) return;
+        gpu = d->drawn_outline;
+    }
+    sw__bind_toon(r, d, f, t, flags, outline, faces);
+    glBindVertexArray(d->vao);
+    if (d->outline_normals) glEnableVertexAttribArray(SW_ATTR_TANGENT);
+    sw__draw_copies(d, gpu, true);
 }
 
 void sw__draw_toon(sw_renderer* r, const sw_render_frame* f, sw_render_style style, const sw_mat4* vp,
@@ -82,16 +100,8 @@ void sw__draw_toon(sw_renderer* r, const sw_render_frame* f, sw_render_style sty
         for (size_t i = 0; i < r->draw_count; i++) {
             const sw__draw* d = &r->draws[i];
             const sw_toon_material* t = sw__toon_of(r, d, style);
-            if (!t || sw__hidden(f, d)) continue;
-            const sw_gpu_model_primitive* gpu = d->drawn;
-            if (outline) {
-                if (!t->outline || !d->drawn_outline || !(t->outline_width > 0.0f)) continue;
-                gpu = d->drawn_outline;
-            }
-            sw__bind_toon(r, d, f, t, flags, outline);
-            glBindVertexArray(d->vao);
-            if (d->outline_normals) glEnableVertexAttribArray(SW_ATTR_TANGENT);
-            sw__draw_copies(d, gpu, true);
+            if (!t || sw__hidden(f, d) || sw__blended(r, f, d, style)) continue;
+            sw__draw_toon_one(r, d, f, t, flags, outline, SW__FACES_MATERIAL);
         }
         if (outline) glDisable(GL_POLYGON_OFFSET_FILL);
     }
