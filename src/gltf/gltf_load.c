@@ -285,6 +285,7 @@ static sw_result sw__plan_memory(sw__loader* L) {
 
 static sw_result sw__parse_document(sw__loader* L) {
     if (sw__parse_header(L) != SW_OK) return L->diag.result;
+    sw__warn_vrm0_shaders(L);
     const cJSON* cameras;
     if (sw__get_array(L, L->root, "", "cameras", false, &cameras) != SW_OK) return L->diag.result;
     L->cameras.count = cameras ? (size_t)cJSON_GetArraySize(cameras) : 0;
