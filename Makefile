@@ -14,7 +14,7 @@ CONFIGS = release debug nosimd asan
 TEST_CONFIGS ?= $(CONFIGS)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 11
-FUZZ_TARGETS = gltf_json glb data_uri accessor spring iqm vrm toon bone_map model_stream constraint
+FUZZ_TARGETS = gltf_json glb data_uri accessor spring iqm vrm toon bone_map model_stream constraint vrma
 
 CONFIG_FLAGS_release = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON
 CONFIG_FLAGS_debug   = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON

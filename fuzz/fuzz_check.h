@@ -172,6 +172,8 @@ static inline void fuzz_check_structure(const sw_model* a) {
     for (size_t i = 0; i < a->material_count; i++) {
         fuzz_check_string(a->materials[i].name);
         FUZZ_REQUIRE((unsigned)a->materials[i].alpha_mode <= SW_MODEL_ALPHA_BLEND);
+        /* the emissive multiplier: what the renderer multiplies by */
+        FUZZ_REQUIRE(isfinite(a->materials[i].emissive_strength) && a->materials[i].emissive_strength >= 0.0f);
     }
 
     for (size_t i = 0; i < a->mesh_count; i++) {

@@ -32,6 +32,12 @@ mutates them. Sources, all written in this repository:
              materialProperties records (full, minimal, clamped, errors)
   bone_map   bone maps in JSON: several rigs' names, nulls, a repeated key,
              and errors (not an object, a key that is no bone, a number)
+  vrma       the VRM animation files of tests/data/vrm (.vrma, GLB) and the
+             same documents as JSON with a data: URI, plus variants: two
+             clips, a draft specVersion, no rest turn on the hips' parent,
+             the warnings (unknown bone and preset names, a node given
+             twice, tracks the spec forbids) and one reader error each
+             (a node past the nodes, a wrong type, an unknown version)
 
 Files whose name starts with "regress_" are not written here: they are
 inputs that once found a bug, kept as they were found.
@@ -854,6 +860,69 @@ def bone_maps():
     write("bone_map", "truncated.json", b'{"hips":"pelvis","spine":"spi')
 
 
+def read_glb(path):
+    """The JSON document and BIN chunk of a GLB file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    length = struct.unpack("<I", data[12:16])[0]
+    doc = json.loads(data[20:20 + length])
+    rest = data[20 + length:]
+    binary = rest[8:8 + struct.unpack("<I", rest[:4])[0]] if len(rest) >= 8 else b""
+    return doc, binary
+
+
+def vrma_seeds():
+    out = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "data", "vrm", "*.vrma"))):
+        with open(path, "rb") as f:
+            out.append((os.path.basename(path), f.read()))
+    doc, binary = read_glb(os.path.join(ROOT, "tests", "data", "vrm", "wave.vrma"))
+    doc["buffers"][0]["uri"] = data_uri(binary)
+    out.append(("wave.gltf", compact(doc)))
+
+    def variant(name, change):
+        d = json.loads(json.dumps(doc))
+        change(d, d["extensions"]["VRMC_vrm_animation"])
+        out.append((name, compact(d)))
+
+    def two_clips(d, e):
+        clip = json.loads(json.dumps(d["animations"][0]))
+        clip["name"] = "second"
+        clip["channels"] = clip["channels"][::2]
+        d["animations"].append(clip)
+
+    def warnings(d, e):
+        bones = e["humanoid"]["humanBones"]
+        bones["tail"] = {"node": 0}
+        bones["leftEye"] = {"node": 7}
+        bones["spine"] = {"node": 1}
+        e["expressions"]["preset"]["lookLeft"] = {"node": 23}
+        e["expressions"]["preset"]["smile"] = {"node": 24}
+        d["animations"][0]["channels"].append({"sampler": 0, "target": {"node": 2, "path": "scale"}})
+        d["animations"][0]["channels"].append({"sampler": 0, "target": {"node": 24, "path": "rotation"}})
+
+    def no_hips_parent_turn(d, e):
+        for node in d["nodes"]:
+            node.pop("rotation", None)
+
+    variant("wave_two_clips.gltf", two_clips)
+    variant("wave_draft.gltf", lambda d, e: e.update(specVersion="1.0-draft"))
+    variant("wave_no_spec.gltf", lambda d, e: e.pop("specVersion"))
+    variant("wave_warnings.gltf", warnings)
+    variant("wave_rest_untouched.gltf", no_hips_parent_turn)
+    variant("wave_no_hips.gltf", lambda d, e: e["humanoid"]["humanBones"].pop("hips"))
+    variant("error_node_past.gltf", lambda d, e: e["lookAt"].update(node=99))
+    variant("error_type.gltf", lambda d, e: e.update(expressions=[1]))
+    variant("error_version.gltf", lambda d, e: e.update(specVersion="2.0"))
+    return out
+
+
+def vrmas():
+    clear_generated("vrma")
+    for name, data in vrma_seeds():
+        write("vrma", name, data)
+
+
 def vrm_dict():
     """fuzz/vrm.dict: every key and short ASCII string of the vrm, toon and
     bone_map seeds, the humanoid and preset names they leave out, and JSON
@@ -890,6 +959,19 @@ def vrm_dict():
     lines += ['n_neg="-1"', 'n_big="1e39"', 'n_huge="1e400"', 'n_max="4294967295"', 'n_half="0.5"',
               'j_null="null"', 'j_true="true"', 'j_false="false"', 'j_empty_object="{}"', 'j_empty_array="[]"',
               'j_colon="\\":"', 'j_comma=","', 'j_nul="\\x00"']
+    # the constraint and vrma targets' glTF documents: their extensions' words
+    lines += ["# VRMC_node_constraint"]
+    lines += ['c_%s="\\"%s\\""' % (key, word) for key, word in (
+        ("ext", "VRMC_node_constraint"), ("constraint", "constraint"), ("roll", "roll"), ("aim", "aim"),
+        ("rotation", "rotation"), ("source", "source"), ("roll_axis", "rollAxis"), ("aim_axis", "aimAxis"),
+        ("weight", "weight"), ("positive_x", "PositiveX"), ("negative_z", "NegativeZ"))]
+    lines += ["# VRMC_vrm_animation"]
+    lines += ['a_%s="\\"%s\\""' % (key, word) for key, word in (
+        ("ext", "VRMC_vrm_animation"), ("spec", "specVersion"), ("humanoid", "humanoid"),
+        ("human_bones", "humanBones"), ("node", "node"), ("expressions", "expressions"), ("preset", "preset"),
+        ("custom", "custom"), ("look_at", "lookAt"), ("offset", "offsetFromHeadBone"), ("v10", "1.0"),
+        ("draft", "1.0-draft"), ("hips", "hips"), ("head", "head"), ("happy", "happy"), ("blink", "blink"),
+        ("translation", "translation"), ("scale", "scale"), ("cubic", "CUBICSPLINE"), ("step", "STEP"))]
     with open(os.path.join(HERE, "vrm.dict"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -903,6 +985,7 @@ def main():
     vrms()
     toons()
     bone_maps()
+    vrmas()
     vrm_dict()
 
 

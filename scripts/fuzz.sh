@@ -35,7 +35,7 @@ run_target() {
     dict="-dict=fuzz/gltf.dict"
     case "$target" in
         accessor | iqm | model_stream) dict="" ;;
-        vrm | toon | bone_map | constraint) dict="-dict=fuzz/vrm.dict" ;;
+        vrm | toon | bone_map | constraint | vrma) dict="-dict=fuzz/vrm.dict" ;;
     esac
     if [ "$seconds" -gt 0 ]; then
         limit="-max_total_time=$seconds"

@@ -1115,7 +1115,7 @@ static sw_result sw__ai_materials(sw__ai* A) {
         const struct aiMaterial* m = S->mMaterials[i];
         sw_model_material* mat = &out[i];
         *mat = (sw_model_material){.base_color_factor = {1, 1, 1, 1}, .metallic_factor = 0.0f,
-                                   .roughness_factor = 1.0f, .alpha_cutoff = 0.5f};
+                                   .roughness_factor = 1.0f, .emissive_strength = 1.0f, .alpha_cutoff = 0.5f};
         if (!m) continue;
         struct aiString name;
         memset(&name, 0, sizeof name);

@@ -755,6 +755,7 @@ static void sw__ms_read_model(sw__ms_reader* r, sw_model* m) {
         mat->occlusion_texture = sw__ms_read_texture_ref(r, (size_t)INT32_MAX);
         sw__ms_read_floats(r, mat->emissive_factor, 3, "emissive");
         mat->emissive_texture = sw__ms_read_texture_ref(r, (size_t)INT32_MAX);
+        mat->emissive_strength = 1.0f; /* not streamed: Assimp's models have none */
         uint32_t alpha = sw__ms_read_u32(r, "alpha mode");
         if (alpha > SW_MODEL_ALPHA_BLEND) sw__ms_fail(r, "alpha mode %u is unknown", alpha);
         mat->alpha_mode = (sw_model_alpha_mode)alpha;

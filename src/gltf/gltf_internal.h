@@ -320,5 +320,8 @@ sw_result sw__parse_animations(sw__loader* L);
    180° about Y to face +Z: root nodes and their animation keys, in file
    order, before sw__order_nodes (gltf.h, vrm0_keep_facing). */
 sw_result sw__turn_vrm0(sw__loader* L);
+/* A warning for each VRM 0.x materialProperties entry whose shader sinew
+   does not read (its material is drawn as the glTF material). */
+void sw__warn_vrm0_shaders(sw__loader* L);
 
 #endif

@@ -27,18 +27,54 @@ static bool sw__parse_version(const char* s, long* major, long* minor) {
     return *end == '\0';
 }
 
-/* The extensions the loader interprets: a file may require them, and their
-   data is not kept as extension records. */
-static const char* const sw__supported_extensions[] = {
-    "KHR_mesh_quantization",
-    "KHR_texture_transform",
-    "KHR_materials_unlit",
+/* Every extension sinew knows, the one list: a name in extensionsUsed
+   that is not here is named in a warning (its data is not drawn, played
+   or read). */
+typedef enum sw__extension_use {
+    /* applied by this loader: a file may require it, and its data is not
+       kept as an extension record */
+    SW__EXTENSION_LOADED,
+    /* kept as an extension record (sw_model_extension) for the reader
+       named beside it */
+    SW__EXTENSION_KEPT,
+    /* deliberately ignored: nothing sinew draws or plays depends on it */
+    SW__EXTENSION_IGNORED,
+} sw__extension_use;
+
+static const struct {
+    const char* name;
+    sw__extension_use use;
+} sw__known_extensions[] = {
+    {"KHR_mesh_quantization", SW__EXTENSION_LOADED},
+    {"KHR_texture_transform", SW__EXTENSION_LOADED},
+    {"KHR_materials_unlit", SW__EXTENSION_LOADED},
+    {"KHR_materials_emissive_strength", SW__EXTENSION_LOADED},
+    {"VRMC_materials_hdr_emissiveMultiplier", SW__EXTENSION_LOADED},
+    {"VRMC_vrm", SW__EXTENSION_KEPT},                          /* sw_vrm_read (vrm_read.c) */
+    {"VRM", SW__EXTENSION_KEPT},                               /* sw_vrm_read, sw_toon_read, sw_spring_read */
+    {"VRMC_springBone", SW__EXTENSION_KEPT},                   /* sw_spring_read (spring_read.c) */
+    {"VRMC_springBone_extended_collider", SW__EXTENSION_KEPT}, /* inside VRMC_springBone's colliders */
+    {"VRMC_node_constraint", SW__EXTENSION_KEPT},              /* sw_constraint_read (constraint_read.c) */
+    {"VRMC_materials_mtoon", SW__EXTENSION_KEPT},              /* sw_toon_read (toon_read.c) */
+    {"VRMC_vrm_animation", SW__EXTENSION_KEPT},                /* sw_vrma_read (vrma_read.c) */
+    {"SW_materials_toon", SW__EXTENSION_KEPT},                 /* sw_toon_read; docs/extensions.md */
+    {"SW_spring_bones", SW__EXTENSION_KEPT},                   /* sw_spring_read; docs/extensions.md */
+    {"KHR_xmp_json_ld", SW__EXTENSION_IGNORED},                /* metadata only */
 };
 
-static bool sw__is_supported_extension(const char* name) {
-    for (size_t k = 0; k < sizeof sw__supported_extensions / sizeof sw__supported_extensions[0]; k++)
-        if (strcmp(name, sw__supported_extensions[k]) == 0) return true;
+/* The use of the known extension `name`; false when sinew does not know it. */
+static bool sw__known_extension(const char* name, sw__extension_use* use) {
+    for (size_t k = 0; k < sizeof sw__known_extensions / sizeof sw__known_extensions[0]; k++)
+        if (strcmp(name, sw__known_extensions[k].name) == 0) {
+            *use = sw__known_extensions[k].use;
+            return true;
+        }
     return false;
+}
+
+static bool sw__is_supported_extension(const char* name) {
+    sw__extension_use use;
+    return sw__known_extension(name, &use) && use == SW__EXTENSION_LOADED;
 }
 
 static sw_result sw__parse_header(sw__loader* L) {
@@ -77,6 +113,9 @@ static sw_result sw__parse_header(sw__loader* L) {
         if (!cJSON_IsString(e) || !e->valuestring)
             return sw__fail(L, SW_ERR_INVALID_DATA, sw__pathf("extensionsUsed[%zu]", i).s, "expected a string");
         if (strcmp(e->valuestring, "KHR_mesh_quantization") == 0) L->quantization_declared = true;
+        sw__extension_use use;
+        if (!sw__known_extension(e->valuestring, &use))
+            sw__warn(L, sw__pathf("extensionsUsed[%zu]", i).s, "%.80s is not supported; ignored", e->valuestring);
         i++;
     }
     if (sw__get_array(L, L->root, "", "extensionsRequired", false, &required) != SW_OK) return L->diag.result;
@@ -246,6 +285,7 @@ static sw_result sw__plan_memory(sw__loader* L) {
 
 static sw_result sw__parse_document(sw__loader* L) {
     if (sw__parse_header(L) != SW_OK) return L->diag.result;
+    sw__warn_vrm0_shaders(L);
     const cJSON* cameras;
     if (sw__get_array(L, L->root, "", "cameras", false, &cameras) != SW_OK) return L->diag.result;
     L->cameras.count = cameras ? (size_t)cJSON_GetArraySize(cameras) : 0;

@@ -1,5 +1,6 @@
 /* glTF loader: samplers, images, textures and materials, with
-   KHR_texture_transform and KHR_materials_unlit (see gltf_internal.h). */
+   KHR_texture_transform, KHR_materials_unlit, KHR_materials_emissive_strength
+   and VRMC_materials_hdr_emissiveMultiplier (see gltf_internal.h). */
 #include <string.h>
 
 #include "gltf_internal.h"
@@ -133,6 +134,25 @@ static sw_result sw__parse_texture_ref(sw__loader* L, const cJSON* object, const
     return SW_OK;
 }
 
+/* One emissive multiplier extension of a material: `key` of `object` in
+   `extensions`, if there. A number below 0 (or not finite) is ignored with a
+   warning: the emission stays as the factor says. */
+static sw_result sw__parse_emissive_multiplier(sw__loader* L, const cJSON* extensions, const char* path,
+                                               const char* extension, const char* key, float* strength) {
+    const cJSON* object;
+    if (sw__get_object(L, extensions, path, extension, false, &object) != SW_OK) return L->diag.result;
+    if (!object) return SW_OK;
+    sw__path ep = sw__at(path, extension);
+    const cJSON* value = sw__member(object, key);
+    if (!value) return SW_OK; /* the schema's default, 1 */
+    if (!cJSON_IsNumber(value) || !(value->valuedouble >= 0.0) || value->valuedouble > 3.0e38) {
+        sw__warn(L, sw__at(ep.s, key).s, "must be a number >= 0; ignored");
+        return SW_OK;
+    }
+    *strength = (float)value->valuedouble;
+    return SW_OK;
+}
+
 sw_result sw__parse_materials(sw__loader* L) {
     size_t n = L->materials.count;
     if (n == 0) return SW_OK;
@@ -144,7 +164,7 @@ sw_result sw__parse_materials(sw__loader* L) {
         sw_model_material* mat = &out[i];
         *mat = (sw_model_material){
             .base_color_factor = {1.0f, 1.0f, 1.0f, 1.0f}, .metallic_factor = 1.0f, .roughness_factor = 1.0f,
-            .alpha_mode = SW_MODEL_ALPHA_OPAQUE, .alpha_cutoff = 0.5f};
+            .emissive_strength = 1.0f, .alpha_mode = SW_MODEL_ALPHA_OPAQUE, .alpha_cutoff = 0.5f};
         const cJSON *pbr, *extensions;
         const char* alpha_mode;
         if (sw__get_name(L, m, path.s, &mat->name) != SW_OK ||
@@ -177,11 +197,18 @@ sw_result sw__parse_materials(sw__loader* L) {
         if (mat->alpha_cutoff < 0.0f)
             return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(path.s, "alphaCutoff").s, "must be >= 0");
         if (extensions) {
+            sw__path ep = sw__at(path.s, "extensions");
             const cJSON* unlit;
-            if (sw__get_object(L, extensions, sw__at(path.s, "extensions").s, "KHR_materials_unlit", false, &unlit) !=
-                SW_OK)
+            if (sw__get_object(L, extensions, ep.s, "KHR_materials_unlit", false, &unlit) != SW_OK)
                 return L->diag.result;
             mat->unlit = unlit != NULL;
+            /* VRM's multiplier after the Khronos one, so that it wins as in
+               three-vrm (its plugin runs after three.js's). */
+            if (sw__parse_emissive_multiplier(L, extensions, ep.s, "KHR_materials_emissive_strength",
+                                              "emissiveStrength", &mat->emissive_strength) != SW_OK ||
+                sw__parse_emissive_multiplier(L, extensions, ep.s, "VRMC_materials_hdr_emissiveMultiplier",
+                                              "emissiveMultiplier", &mat->emissive_strength) != SW_OK)
+                return L->diag.result;
         }
     }
     L->owner->model.materials = out;

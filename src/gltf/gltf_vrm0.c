@@ -9,6 +9,8 @@
    file has them. Clips that drive a root's translation or rotation get the
    same premultiplication, key by key (a linear map, so CUBICSPLINE
    tangents turn like values and rotation keys stay unit). */
+#include <string.h>
+
 #include "gltf_internal.h"
 
 /* Y · q for q = (x, y, z, w): the quaternion product (0, 1, 0, 0) ⊗ q. */
@@ -30,6 +32,37 @@ static bool sw__is_vrm0(const sw__loader* L) {
     if (!cJSON_IsObject(ext)) return false;
     return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(ext, "VRM")) &&
            !cJSON_GetObjectItemCaseSensitive(ext, "VRMC_vrm");
+}
+
+/* The VRM 0.x shaders whose materials sinew draws as they are meant:
+   MToon (sw_toon_read), UniVRM's unlit ones (their glTF material carries
+   KHR_materials_unlit), and the glTF material itself (VRM_USE_GLTFSHADER,
+   Unity's Standard as UniVRM writes it). */
+static const char* const sw__vrm0_shaders[] = {
+    "VRM/MToon",       "VRM/UnlitTexture",   "VRM/UnlitCutout",    "VRM/UnlitTransparent",
+    "VRM/UnlitTransparentZWrite", "VRM_USE_GLTFSHADER", "Standard",
+};
+
+void sw__warn_vrm0_shaders(sw__loader* L) {
+    if (!sw__is_vrm0(L)) return;
+    const cJSON* vrm = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(L->root, "extensions"), "VRM");
+    const cJSON* props = cJSON_GetObjectItemCaseSensitive(vrm, "materialProperties");
+    if (!cJSON_IsArray(props)) return; /* the toon reader reports a wrong type */
+    size_t i = 0;
+    const cJSON* entry;
+    cJSON_ArrayForEach(entry, props) {
+        const cJSON* shader = cJSON_GetObjectItemCaseSensitive(entry, "shader");
+        if (cJSON_IsString(shader) && shader->valuestring) {
+            bool known = false;
+            for (size_t k = 0; k < sizeof sw__vrm0_shaders / sizeof sw__vrm0_shaders[0] && !known; k++)
+                known = strcmp(shader->valuestring, sw__vrm0_shaders[k]) == 0;
+            if (!known)
+                sw__warn(L, sw__pathf("extensions.VRM.materialProperties[%zu].shader", i).s,
+                         "\"%.60s\" is not supported; the material is drawn as its glTF material",
+                         shader->valuestring);
+        }
+        i++;
+    }
 }
 
 sw_result sw__turn_vrm0(sw__loader* L) {

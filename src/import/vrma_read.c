@@ -667,9 +667,13 @@ sw_result sw_vrma_retarget(const sw_vrma* a, const sw_model* dst, const sw_human
     }
     out->track_count = n;
     sw__free(world);
-    if (sw_clip_finish(out, diag) != SW_OK) {
+    /* Finite keys can map past the float range (a huge hips translation
+       times the height ratio): the clip's own check finds it, the message
+       names the file. */
+    sw_diag inner;
+    if (sw_clip_finish(out, &inner) != SW_OK) {
         sw__free(block);
-        return diag ? diag->result : SW_ERR_INVALID_DATA;
+        return sw_diag_set(diag, inner.result, inner.index, "%s: VRM animation retarget: %s", file, inner.message);
     }
     if (info) *info = (sw_vrma_retarget_info){(uint32_t)(hips_t ? n - 1 : n), (uint32_t)dropped, hips_scale};
     *out_clip = out;

@@ -772,7 +772,8 @@ static sw_result sw__iqm_materials(sw__iqm* I, const char* const* names, size_t 
         sw_model_material* mat = &mats[n];
         const sw_model_texture_ref none = {.texture = -1, .scale = 1.0f, .uv_scale = {1, 1}};
         *mat = (sw_model_material){.name = names[m], .base_color_factor = {1, 1, 1, 1}, .metallic_factor = 0.0f,
-                                   .roughness_factor = 1.0f, .alpha_cutoff = 0.5f, .base_color_texture = none,
+                                   .roughness_factor = 1.0f, .emissive_strength = 1.0f, .alpha_cutoff = 0.5f,
+                                   .base_color_texture = none,
                                    .metallic_roughness_texture = none, .normal_texture = none,
                                    .occlusion_texture = none, .emissive_texture = none};
         for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {

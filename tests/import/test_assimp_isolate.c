@@ -257,6 +257,7 @@ static int model_differences(const sw_model* a, const sw_model* b) {
         same_ref(&x->occlusion_texture, &y->occlusion_texture);
         same_bytes(x->emissive_factor, y->emissive_factor, 12, "emissive");
         same_ref(&x->emissive_texture, &y->emissive_texture);
+        same_bytes(&x->emissive_strength, &y->emissive_strength, 4, "emissive strength");
         SAME(x->alpha_mode, y->alpha_mode, "alpha mode");
         same_bytes(&x->alpha_cutoff, &y->alpha_cutoff, 4, "alpha cutoff");
         SAME(x->double_sided, y->double_sided, "double sided");

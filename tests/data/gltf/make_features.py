@@ -513,6 +513,37 @@ def make_quantized():
     b.write_gltf("quantized.gltf")
 
 
+# ---- 14. emissive strength; an extension sinew does not know ---------------------------
+
+def make_emissive_strength():
+    # The Khronos and the VRM emissive multipliers, alone and together (the
+    # VRM one wins, as in three-vrm), a negative one (ignored with a
+    # warning), none (1); extensionsUsed also names KHR_materials_clearcoat,
+    # which sinew does not read: a warning names it. Not required: a viewer
+    # without the multipliers still draws the file.
+    b = Builder()
+    b.doc["extensionsUsed"] = ["KHR_materials_emissive_strength", "VRMC_materials_hdr_emissiveMultiplier",
+                               "KHR_materials_clearcoat"]
+    emissive = [0.25, 0.5, 0.125]
+    b.add("materials", {"name": "khr", "emissiveFactor": emissive,
+                        "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 4}}})
+    b.add("materials", {"name": "vrmc", "emissiveFactor": emissive,
+                        "extensions": {"VRMC_materials_hdr_emissiveMultiplier": {"emissiveMultiplier": 4}}})
+    b.add("materials", {"name": "both", "emissiveFactor": emissive, "extensions": {
+        "KHR_materials_emissive_strength": {"emissiveStrength": 2},
+        "VRMC_materials_hdr_emissiveMultiplier": {"emissiveMultiplier": 4}}})
+    b.add("materials", {"name": "plain", "emissiveFactor": emissive,
+                        "extensions": {"KHR_materials_clearcoat": {"clearcoatFactor": 1}}})
+    b.add("materials", {"name": "negative", "emissiveFactor": emissive,
+                        "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": -1}}})
+    pos = b.positions(AXES)
+    b.add("meshes", {"name": "tri", "primitives": [{"attributes": {"POSITION": pos}, "material": m}
+                                                   for m in range(5)]})
+    b.add("nodes", {"name": "tri", "mesh": 0})
+    scene(b, [0])
+    b.write_gltf("emissive_strength.gltf")
+
+
 def main():
     make_interp_files()
     make_sparse()
@@ -528,6 +559,7 @@ def main():
     make_morph_node_weights()
     make_rotation_unnormalized()
     make_quantized()
+    make_emissive_strength()
 
 
 if __name__ == "__main__":
