@@ -88,11 +88,13 @@ typedef struct sw_model_material {
     sw_model_texture_ref occlusion_texture;
     float emissive_factor[3];
     sw_model_texture_ref emissive_texture;
-    /* Multiplies emissive_factor, which glTF keeps within [0, 1]
+    /* With has_emissive_strength, emissive_strength (>= 0) multiplies
+       emissive_factor, which glTF keeps within [0, 1]
        (KHR_materials_emissive_strength's emissiveStrength, or VRM's
        VRMC_materials_hdr_emissiveMultiplier, which wins when both are
-       there, as in three-vrm); >= 0. The loaders give 1 without either: a
-       material built in code sets it too (0 draws no emission). */
+       there, as in three-vrm). Without it (a zeroed material, or a file
+       with neither) the multiplier is 1. */
+    bool has_emissive_strength;
     float emissive_strength;
     sw_model_alpha_mode alpha_mode;
     float alpha_cutoff;   /* default 0.5 */

@@ -138,7 +138,7 @@ static sw_result sw__parse_texture_ref(sw__loader* L, const cJSON* object, const
    `extensions`, if there. A number below 0 (or not finite) is ignored with a
    warning: the emission stays as the factor says. */
 static sw_result sw__parse_emissive_multiplier(sw__loader* L, const cJSON* extensions, const char* path,
-                                               const char* extension, const char* key, float* strength) {
+                                               const char* extension, const char* key, sw_model_material* mat) {
     const cJSON* object;
     if (sw__get_object(L, extensions, path, extension, false, &object) != SW_OK) return L->diag.result;
     if (!object) return SW_OK;
@@ -149,7 +149,8 @@ static sw_result sw__parse_emissive_multiplier(sw__loader* L, const cJSON* exten
         sw__warn(L, sw__at(ep.s, key).s, "must be a number >= 0; ignored");
         return SW_OK;
     }
-    *strength = (float)value->valuedouble;
+    mat->emissive_strength = (float)value->valuedouble;
+    mat->has_emissive_strength = true;
     return SW_OK;
 }
 
@@ -205,9 +206,9 @@ sw_result sw__parse_materials(sw__loader* L) {
             /* VRM's multiplier after the Khronos one, so that it wins as in
                three-vrm (its plugin runs after three.js's). */
             if (sw__parse_emissive_multiplier(L, extensions, ep.s, "KHR_materials_emissive_strength",
-                                              "emissiveStrength", &mat->emissive_strength) != SW_OK ||
+                                              "emissiveStrength", mat) != SW_OK ||
                 sw__parse_emissive_multiplier(L, extensions, ep.s, "VRMC_materials_hdr_emissiveMultiplier",
-                                              "emissiveMultiplier", &mat->emissive_strength) != SW_OK)
+                                              "emissiveMultiplier", mat) != SW_OK)
                 return L->diag.result;
         }
     }

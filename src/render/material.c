@@ -182,7 +182,8 @@ static void sw__gbuffer_values(const sw_renderer* r, sw__material* m, sw__materi
         m->gbuffer_textures[s] = sw__texture_of(r, refs[s]);
     }
     memcpy(b->base_color, core->base_color_factor, sizeof b->base_color);
-    for (int k = 0; k < 3; k++) b->emissive[k] = core->emissive_factor[k] * core->emissive_strength;
+    const float strength = core->has_emissive_strength ? core->emissive_strength : 1.0f;
+    for (int k = 0; k < 3; k++) b->emissive[k] = core->emissive_factor[k] * strength;
     b->normal_scale = core->normal_texture.scale;
     b->metallic_roughness[0] = core->metallic_factor, b->metallic_roughness[1] = core->roughness_factor;
     b->occlusion_strength = core->occlusion_texture.texture >= 0 ? core->occlusion_texture.scale : 0.0f;
