@@ -117,8 +117,14 @@ refused "a FIFO (named pipe)" -p fifo
 make_it() { mkdir "$1"; }
 refused "a folder" -d folder
 
+# A UNIX socket's path must fit in 108 bytes: under a deep build folder the
+# sockets go to a short temporary folder instead.
+T_KEPT=$T
+if [ ${#T} -gt 60 ]; then T=$(mktemp -d "${TMPDIR:-/tmp}/sw-sock.XXXXXX"); fi
 make_it() { "$PY" -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$1"; }
 refused "a socket" -S sock
+[ "$T" = "$T_KEPT" ] || rm -rf "$T"
+T=$T_KEPT
 
 # A render to a frame pattern checks every frame's name first.
 if [ "$HAVE_RENDER" -eq 1 ]; then
