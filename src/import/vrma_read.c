@@ -202,6 +202,10 @@ static sw_result sw__vrma_humanoid(sw__vrma_reader* R, const cJSON* ext) {
         }
         int32_t node;
         if (sw__vrma_node(R, it.value, &node) != SW_OK) return SW_ERR_INVALID_DATA;
+        if (R->v->humanoid.node[b] >= 0) { /* a JSON key given twice */
+            sw__json_warn(J, NULL, "ignored: this bone is given twice; the first is used");
+            continue;
+        }
         if (!sw__vrma_claim(R, node, 1, (int32_t)b)) continue;
         R->v->humanoid.node[b] = node;
         R->v->humanoid_mapped++;
