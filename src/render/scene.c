@@ -458,6 +458,7 @@ sw_result sw_renderer_set_erased_joints(sw_renderer* r, const uint8_t* erase_nod
         if (most_indices < 3 * sw__triangle_count(d->prim)) most_indices = 3 * sw__triangle_count(d->prim);
     }
     if (!erase_nodes) return SW_OK;
+    glBindVertexArray(0); /* the index buffers are bound below: into no draw's vertex array */
     uint8_t* erased = (uint8_t*)sw__malloc(most_vertices);
     uint32_t* kept = (uint32_t*)sw__malloc(most_indices * sizeof(uint32_t));
     sw_result res = erased && kept ? SW_OK : sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
