@@ -324,7 +324,9 @@ void sw__draw_copies(const sw__draw* d, const sw_gpu_model_primitive* gpu, bool 
        array for this draw only. */
     const GLenum mode = d->headless ? GL_TRIANGLES : d->mode;
     const GLuint index_buffer = d->headless ? d->headless_index_buffer : d->index_buffer;
-    const size_t elements = d->headless ? d->headless_index_count : d->index_buffer ? d->prim->index_count : n;
+    const size_t elements = d->headless       ? d->headless_index_count
+                            : d->index_buffer ? d->prim->index_count
+                                              : d->prim->vertex_count;
     if (d->headless) {
         if (!elements) return;
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, index_buffer);
