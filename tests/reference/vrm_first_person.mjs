@@ -7,7 +7,7 @@
 //   Hat (rigid, below the head, auto)  first person: hidden
 //   Ears (skinned to the head, auto)   first person: its copy keeps 0 triangles
 //   Body (one vertex on the head)      first person: its copy keeps 1 of 2
-//                                      (sinew draws it whole, with a warning)
+//                                      (sinew draws the same copy)
 //   Hair thirdPersonOnly, Arms firstPersonOnly, Face (rigid, auto) both
 // and on tests/data/vrm/avatar_erase.gltf (every mesh skinned, auto), which
 // tests/tools/test_avatar_program.c (test_erase) and test_avatar.sh expect:
