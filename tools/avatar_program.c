@@ -149,91 +149,137 @@ static bool vertex_on_head(const sw_model_primitive* prim, const sw_model_skin* 
     return false;
 }
 
-typedef enum head_triangles { HEAD_NONE, HEAD_ALL, HEAD_SOME } head_triangles;
+/* Triangle t's element positions in a triangle list, strip or fan (as
+   the renderer's first-person copy reads them). */
+static void triangle_elements(sw_model_mode mode, size_t t, size_t e[3]) {
+    if (mode == SW_MODEL_TRIANGLE_STRIP) e[0] = t, e[1] = t + 1, e[2] = t + 2;
+    else if (mode == SW_MODEL_TRIANGLE_FAN) e[0] = 0, e[1] = t + 1, e[2] = t + 2;
+    else e[0] = 3 * t, e[1] = 3 * t + 1, e[2] = 3 * t + 2;
+}
 
-/* Which triangles of a skinned mesh three-vrm's first-person copy of an
-   `auto` mesh drops: those with a vertex weighted to a joint below the
-   head. None or all can be drawn exactly (whole, or hidden); some cannot
-   (the renderer draws whole meshes). Linear in the mesh's indices. */
-static head_triangles triangles_on_head(const sw_model* model, uint32_t node, const uint8_t* below_head) {
+/* How many triangles three-vrm's first-person copy of a skinned `auto`
+   mesh drops (those with a vertex weighted > 0 to a joint below the head:
+   VRMFirstPerson's headless copy; sw_renderer_set_erased_joints draws the
+   same), and how many the node's mesh draws. Points and lines are kept.
+   Linear in the mesh's indices. */
+static void triangles_on_head(const sw_model* model, uint32_t node, const uint8_t* below_head, size_t* erased,
+                              size_t* total) {
     const sw_model_node* n = &model->nodes[node];
-    if (n->skin < 0 || n->mesh < 0) return HEAD_NONE;
+    *erased = *total = 0;
+    if (n->skin < 0 || n->mesh < 0) return;
     const sw_model_skin* skin = &model->skins[n->skin];
     const sw_model_mesh* mesh = &model->meshes[n->mesh];
-    size_t dropped = 0, kept = 0;
     for (size_t p = 0; p < mesh->primitive_count; ++p) {
         const sw_model_primitive* prim = &mesh->primitives[p];
-        if (!prim->influence_count) {
-            kept++;
-            continue;
-        }
-        if (prim->mode != SW_MODEL_TRIANGLES) return HEAD_SOME; /* not counted here: said to be partial */
         size_t count = prim->indices ? prim->index_count : prim->vertex_count;
-        for (size_t t = 0; t + 2 < count; t += 3) {
+        size_t triangles = prim->mode == SW_MODEL_TRIANGLES ? count / 3
+                         : prim->mode == SW_MODEL_TRIANGLE_STRIP || prim->mode == SW_MODEL_TRIANGLE_FAN
+                             ? (count > 2 ? count - 2 : 0) : 0;
+        if (!prim->vertex_count) triangles = 0;
+        *total += triangles;
+        for (size_t t = 0; prim->influence_count && t < triangles; ++t) {
+            size_t e[3];
+            triangle_elements(prim->mode, t, e);
             bool on_head = false;
             for (size_t c = 0; c < 3 && !on_head; ++c) {
-                size_t v = prim->indices ? prim->indices[t + c] : t + c;
+                size_t v = prim->indices ? prim->indices[e[c]] : e[c];
                 on_head = v < prim->vertex_count && vertex_on_head(prim, skin, v, below_head);
             }
-            if (on_head) dropped++;
-            else kept++;
+            *erased += on_head;
         }
     }
-    return !dropped ? HEAD_NONE : !kept ? HEAD_ALL : HEAD_SOME;
+}
+
+/* Each mesh node's first-person type, as three-vrm reads them: the
+   node's first annotation; a mesh node without one is `auto` in a 1.0 file
+   (and a 0.x one with first-person data), else drawn in both views. */
+#define TYPE_NONE 0xFF
+static bool init_types(avatar_program* a, tool_error* err) {
+    const sw_vrm* vrm = a->vrm;
+    const sw_model* model = a->model;
+    if (!(a->fp_types = malloc(model->node_count ? model->node_count : 1))) return tool_error_set(err, "out of memory");
+    memset(a->fp_types, TYPE_NONE, model->node_count);
+    for (size_t i = 0; i < vrm->mesh_annotation_count; ++i) {
+        const sw_vrm_mesh_annotation* m = &vrm->mesh_annotations[i];
+        if (m->node < model->node_count && a->fp_types[m->node] == TYPE_NONE) a->fp_types[m->node] = (uint8_t)m->type;
+    }
+    const bool default_auto = vrm->version == SW_VRM_1 || vrm->mesh_annotation_count || vrm->first_person_bone >= 0;
+    for (size_t n = 0; n < model->node_count; ++n)
+        if (a->fp_types[n] == TYPE_NONE)
+            a->fp_types[n] = default_auto && model->nodes[n].mesh >= 0 ? SW_VRM_FIRST_PERSON_AUTO : SW_VRM_FIRST_PERSON_BOTH;
+    return true;
+}
+
+/* The joints a first-person view erases from skinned `auto` meshes: the
+   humanoid head and every node below it (three-vrm's erase bones), and
+   per `auto` node the triangles that erases (a->erased, a->triangles:
+   kept only when some mesh loses a triangle). */
+static bool init_erase(avatar_program* a, tool_error* err) {
+    const sw_model* model = a->model;
+    if (!init_types(a, err)) return false;
+    int32_t head = a->vrm->humanoid.node[SW_HUMANOID_HEAD];
+    if (head < 0 || (size_t)head >= model->node_count) return true;
+    uint8_t* below_head = calloc(model->node_count, 1);
+    size_t* erased = calloc(model->node_count, sizeof *erased);
+    size_t* triangles = calloc(model->node_count, sizeof *triangles);
+    if (!below_head || !erased || !triangles) {
+        free(below_head), free(erased), free(triangles);
+        return tool_error_set(err, "out of memory");
+    }
+    sw_pose_mark_subtree(model, below_head, (size_t)head);
+    size_t any = 0;
+    for (uint32_t n = 0; n < model->node_count; ++n) {
+        if (a->fp_types[n] != SW_VRM_FIRST_PERSON_AUTO) continue;
+        triangles_on_head(model, n, below_head, &erased[n], &triangles[n]);
+        any += erased[n];
+    }
+    if (!any) {
+        free(erased), free(triangles);
+        erased = triangles = NULL;
+    }
+    a->erase_joints = below_head;
+    a->erased = erased;
+    a->triangles = triangles;
+    return true;
 }
 
 /* The nodes this view hides, as three-vrm's layers do for its camera: a
    third-person one does not see firstPersonOnly meshes; a first-person one
    does not see thirdPersonOnly meshes, nor `auto` ones that are rigid
    below the humanoid head, nor the head-weighted triangles of skinned
-   `auto` ones (all of them: the node is hidden; some: drawn whole, with a
-   warning). */
+   `auto` ones (all of them: the node is hidden; some: the node draws the
+   renderer's headless copy, a->headless). */
 static bool init_hidden(avatar_program* a, tool_error* err) {
-    const sw_vrm* vrm = a->vrm;
     const sw_model* model = a->model;
-    free(a->hidden);
-    a->hidden = NULL;
-    if (!vrm->mesh_annotation_count) return true;
-    uint8_t* below_head = NULL;
-    int32_t head = vrm->humanoid.node[SW_HUMANOID_HEAD];
-    if (a->first_person && head >= 0 && (size_t)head < model->node_count) {
-        if (!(below_head = calloc(model->node_count, 1))) return tool_error_set(err, "out of memory");
-        sw_pose_mark_subtree(model, below_head, (size_t)head);
-    }
+    free(a->hidden), free(a->headless);
+    a->hidden = a->headless = NULL;
+    const uint8_t* below_head = a->first_person ? a->erase_joints : NULL;
     uint8_t* hidden = calloc(model->node_count ? model->node_count : 1, 1);
-    if (!hidden) {
-        free(below_head);
+    uint8_t* headless = calloc(model->node_count ? model->node_count : 1, 1);
+    if (!hidden || !headless) {
+        free(hidden), free(headless);
         return tool_error_set(err, "out of memory");
     }
-    size_t hidden_count = 0, partial = 0;
-    for (size_t i = 0; i < vrm->mesh_annotation_count; ++i) {
-        const sw_vrm_mesh_annotation* m = &vrm->mesh_annotations[i];
-        if (m->node >= model->node_count) continue;
-        bool hide;
+    size_t hidden_count = 0, headless_count = 0;
+    for (size_t n = 0; n < model->node_count; ++n) {
+        const uint8_t type = a->fp_types[n];
+        bool hide = false;
         if (!a->first_person) {
-            hide = m->type == SW_VRM_FIRST_PERSON_FIRST_PERSON_ONLY;
-        } else if (m->type != SW_VRM_FIRST_PERSON_AUTO || !below_head) {
-            hide = m->type == SW_VRM_FIRST_PERSON_THIRD_PERSON_ONLY;
-        } else if (model->nodes[m->node].skin < 0) {
-            hide = below_head[m->node] != 0;
-        } else {
-            head_triangles on_head = triangles_on_head(model, m->node, below_head);
-            hide = on_head == HEAD_ALL;
-            partial += on_head == HEAD_SOME;
+            hide = type == SW_VRM_FIRST_PERSON_FIRST_PERSON_ONLY;
+        } else if (type != SW_VRM_FIRST_PERSON_AUTO || !below_head) {
+            hide = type == SW_VRM_FIRST_PERSON_THIRD_PERSON_ONLY;
+        } else if (model->nodes[n].skin < 0) {
+            hide = below_head[n] != 0;
+        } else if (a->erased && a->erased[n]) {
+            hide = a->erased[n] == a->triangles[n];
+            if (!hide) headless[n] = 1, headless_count++;
         }
-        if (hide && !hidden[m->node]) hidden[m->node] = 1, hidden_count++;
+        if (hide) hidden[n] = 1, hidden_count++;
     }
-    free(below_head);
     if (hidden_count) a->hidden = hidden;
     else free(hidden);
-    if (partial && !a->auto_warned) {
-        a->auto_warned = true;
-        char line[256];
-        snprintf(line, sizeof line,
-                 "--first-person: %zu mesh%s annotated 'auto' drawn whole (VRM first-person auto: removing only "
-                 "the triangles weighted to the head is not supported)", partial, partial == 1 ? "" : "es");
-        warn(a, line);
-    }
+    if (headless_count) a->headless = headless;
+    else free(headless);
     return true;
 }
 
@@ -303,7 +349,7 @@ int avatar_program_init(avatar_program* a, const sw_model* model, const avatar_o
     }
     a->drives_morphs = o->expression_count > 0 || (o->has_gaze && vrm->look_at.type == SW_VRM_LOOK_AT_EXPRESSION);
     a->drives_pose = avatar_options_any(o);
-    if (!init_hidden(a, err)) goto fail;
+    if (!init_erase(a, err) || !init_hidden(a, err)) goto fail;
     /* The state of no apply yet: the expressions' weights as given, no gaze. */
     memcpy(a->weights, a->input, vrm->expression_count * sizeof(float));
     sw_vrm_expression_result r = {.expression_weights = a->final_weights, .morph_weights = a->morph,
@@ -391,7 +437,7 @@ static sw_render_material_override* override_for(avatar_program* a, uint32_t mat
 }
 
 void avatar_program_render(avatar_program* a, const sw_material_set* materials, sw_render_frame_avatar* out) {
-    *out = (sw_render_frame_avatar){.hidden_nodes = a->hidden};
+    *out = (sw_render_frame_avatar){.hidden_nodes = a->hidden, .headless_nodes = a->headless};
     const sw_vrm* vrm = a->vrm;
     if (!vrm || (!a->drives_morphs && !a->anim_drives_morphs)) return;
     const sw_model* m = a->model;
@@ -586,6 +632,18 @@ void avatar_program_write_json(const avatar_program* a, const sw_pose* poses, si
     for (size_t source = 0; a->hidden && source < m->node_count; ++source)
         if (a->hidden[m->node_from_source[source]]) json_int(w, (long long)source);
     json_end_array(w);
+    /* What the first-person view erases from skinned `auto` meshes, per node. */
+    json_key(w, "erased_triangles"), json_begin_array(w);
+    for (size_t source = 0; a->first_person && a->erased && source < m->node_count; ++source) {
+        size_t node = m->node_from_source[source];
+        if (!a->erased[node]) continue;
+        json_begin_object(w);
+        json_key(w, "node"), json_int(w, (long long)source);
+        json_key(w, "erased"), json_int(w, (long long)a->erased[node]);
+        json_key(w, "triangles"), json_int(w, (long long)a->triangles[node]);
+        json_end_object(w);
+    }
+    json_end_array(w);
     json_end_object(w);
 }
 
@@ -623,6 +681,7 @@ void avatar_program_free(avatar_program* a) {
     sw_vrm_free(a->vrm);
     free(a->given), free(a->anim_weights), free(a->anim_map);
     free(a->input), free(a->weights), free(a->final_weights), free(a->morph), free(a->colors), free(a->textures);
-    free(a->hidden), free(a->overrides), free(a->override_index), free(a->kept), free(a->kept_overrides), free(a->toon);
+    free(a->hidden), free(a->headless), free(a->erase_joints), free(a->erased), free(a->triangles), free(a->fp_types);
+    free(a->overrides), free(a->override_index), free(a->kept), free(a->kept_overrides), free(a->toon);
     memset(a, 0, sizeof *a);
 }

@@ -63,7 +63,8 @@ void avatar_options_free(avatar_options* o);
     "  --gaze X,Y,Z    the eyes look at this world point (VRM look-at, bone or\n" \
     "                  expression type, with the file's range maps)\n" \
     "  --first-person  draw the first-person view: hide thirdPersonOnly meshes\n" \
-    "                  and auto ones on the head, show firstPersonOnly ones\n" \
+    "                  and auto ones on the head (skinned: the triangles\n" \
+    "                  weighted to the head), show firstPersonOnly ones\n" \
     "                  (default: firstPersonOnly hidden)\n"
 
 typedef struct avatar_program {
@@ -81,10 +82,20 @@ typedef struct avatar_program {
     bool has_gaze;                     /* the gaze (from --gaze, or set) */
     float gaze[3];
     bool first_person;                 /* the first-person view (--first-person, or set) */
-    bool auto_warned;
     bool gazed;
     float yaw, pitch;                  /* degrees, the last apply's */
     uint8_t* hidden;                   /* node_count flags, NULL when nothing is hidden */
+    /* First person on skinned `auto` meshes (three-vrm's headless copy):
+       the joints whose triangles it erases (node_count flags: the head and
+       below; for sw_renderer_set_erased_joints after each set_scene; NULL:
+       not a VRM, no head or no annotation), the triangles it erases and
+       those drawn per node (node_count each, NULL when none is erased), the
+       nodes drawing the copy in this view (node_count flags, NULL: none). */
+    uint8_t* fp_types;                 /* node_count: each node's sw_vrm_first_person (unannotated meshes: auto) */
+    uint8_t* erase_joints;
+    size_t* erased;
+    size_t* triangles;
+    uint8_t* headless;
     size_t override_count;
     sw_render_material_override* overrides;
     int32_t* override_index;           /* material_count: its override, -1 none */
@@ -123,7 +134,9 @@ bool avatar_program_apply(avatar_program* a, sw_pose* pose, tool_error* err);
    override per material an expression binds, the base values from the
    material set (colours: the material's factors, toon colours from
    `materials`; NULL: the model's factors and MToon defaults), the hidden
-   nodes. Pointers stay valid until the next call or free. */
+   nodes, the nodes drawing their first-person copy (headless_nodes: the
+   renderer needs sw_renderer_set_erased_joints(r, a->erase_joints, ...)
+   after its set_scene). Pointers stay valid until the next call or free. */
 void avatar_program_render(avatar_program* a, const sw_material_set* materials, sw_render_frame_avatar* out);
 
 /* The viewer's keys: an expression's weight, the gaze point (NULL: none),
@@ -142,7 +155,8 @@ bool avatar_program_set_first_person(avatar_program* a, bool first_person);
 bool avatar_program_keep(avatar_program* a, size_t index);
 /* Export: "avatar": the expressions with their weight at each kept time,
    every morphed node's weights at each pose, the material overrides at
-   each kept time, the nodes hidden. */
+   each kept time, the nodes hidden, the triangles the first-person view
+   erases per node. */
 void avatar_program_write_json(const avatar_program* a, const sw_pose* poses, size_t time_count, json_writer* w);
 
 void avatar_program_free(avatar_program* a);

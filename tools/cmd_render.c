@@ -380,7 +380,8 @@ static int render_open(tool_args* args, render_session* s) {
         sw_material_set_read(s->asset, &s->materials, &diag) != SW_OK)
         return tool_fail(args, "%s: %s", s->asset->path, diag.message);
     if (diag.message[0]) tool_warn(args, "%s", diag.message); /* what the materials have and sinew does not draw */
-    if (sw_renderer_set_scene(s->renderer, s->asset, &s->materials, &diag) != SW_OK)
+    if (sw_renderer_set_scene(s->renderer, s->asset, &s->materials, &diag) != SW_OK ||
+        sw_renderer_set_erased_joints(s->renderer, s->prog.avatar.erase_joints, NULL, &diag) != SW_OK)
         return tool_fail(args, "%s: %s", s->asset->path, diag.message);
     /* The renderer counts the textures it drew white; which images and why,
        the tool finds out by decoding them again (only when there are any). */

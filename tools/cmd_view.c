@@ -633,6 +633,15 @@ static int32_t pick_joint(viewer* v, double px, double py) {
 
 /* ---- renderer and scene changes --------------------------------------------------- */
 
+/* The scene into the renderer, with the first-person copies of its VRM's
+   skinned `auto` meshes (avatar_program.h). */
+static sw_result set_renderer_scene(sw_renderer* r, const view_scene* sc, sw_diag* diag) {
+    sw_result res = sw_renderer_set_scene(r, sc->model, sc->materials, diag);
+    if (res == SW_OK)
+        res = sw_renderer_set_erased_joints(r, sc->prog_ready ? sc->prog.avatar.erase_joints : NULL, NULL, diag);
+    return res;
+}
+
 /* A renderer of the framebuffer's size for the scene (after a resize). */
 static bool make_renderer(viewer* v, tool_error* err) {
     sw_renderer_destroy(v->renderer);
@@ -640,7 +649,7 @@ static bool make_renderer(viewer* v, tool_error* err) {
     sw_diag diag;
     sw_renderer_desc desc = {.width = v->width, .height = v->height};
     if (sw_renderer_create(&desc, &v->renderer, &diag) != SW_OK ||
-        sw_renderer_set_scene(v->renderer, v->scene.model, v->scene.materials, &diag) != SW_OK)
+        set_renderer_scene(v->renderer, &v->scene, &diag) != SW_OK)
         return tool_error_set(err, "%s: %s", v->scene.model->path, diag.message);
     sw_renderer_set_scene_box(v->renderer, v->scene.lo, v->scene.hi);
     glBindFramebuffer(GL_FRAMEBUFFER, v->blit_fbo);
@@ -670,14 +679,14 @@ static void open_model(viewer* v, const char* path) {
         return;
     }
     sw_diag diag;
-    bool ok = sw_renderer_set_scene(v->renderer, next.model, next.materials, &diag) == SW_OK;
+    bool ok = set_renderer_scene(v->renderer, &next, &diag) == SW_OK;
     if (!ok) tool_error_set(&err, "%s: %s", next.model->path, diag.message);
     else ok = scene_bounds(&next, v->renderer, 0.0, &err);
     if (!ok) {
         say(v, true, "%s", err.message);
         /* The renderer had dropped the old scene (and may still point at the
            new model): the old one comes back before the new one goes. */
-        const bool restored = sw_renderer_set_scene(v->renderer, v->scene.model, v->scene.materials, &diag) == SW_OK;
+        const bool restored = set_renderer_scene(v->renderer, &v->scene, &diag) == SW_OK;
         scene_free(&next);
         if (!restored) {
             say(v, true, "%s: %s", v->scene.model->path, diag.message);
@@ -1323,7 +1332,7 @@ static int start_scene(tool_args* args, viewer* v, const anim_options* program) 
     sw_diag diag;
     sw_renderer_desc desc = {.width = v->width, .height = v->height};
     if (sw_renderer_create(&desc, &v->renderer, &diag) != SW_OK ||
-        sw_renderer_set_scene(v->renderer, v->scene.model, v->scene.materials, &diag) != SW_OK)
+        set_renderer_scene(v->renderer, &v->scene, &diag) != SW_OK)
         return tool_fail(args, "%s: %s", v->scene.model->path, diag.message);
     if (!scene_bounds(&v->scene, v->renderer, o->time, &err) || !make_renderer(v, &err) ||
         !view_overlay_create(&v->overlay, &err))

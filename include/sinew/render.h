@@ -129,6 +129,20 @@ void sw_renderer_destroy(sw_renderer* renderer);
 sw_result sw_renderer_set_scene(sw_renderer* renderer, const sw_model* model, const sw_material_set* materials,
                                 sw_diag* diag);
 
+/* The joints whose triangles a first-person view erases from skinned
+   meshes (three-vrm's `auto` first-person annotation: VRMFirstPerson's
+   headless copy). erase_nodes holds node_count flags (model order): for
+   every skinned primitive of the scene (triangles, strips and fans), an
+   alternate triangle list is made without the triangles that have a
+   vertex weighted (> 0) to a flagged joint; a frame selects it per node
+   through sw_render_frame_avatar.headless_nodes. A primitive that loses
+   no triangle gets none (it draws whole). NULL clears them. Call after
+   sw_renderer_set_scene (which clears them); a later call replaces them.
+   out_erased, when not NULL, receives node_count counts: the triangles
+   erased from each node's mesh. */
+sw_result sw_renderer_set_erased_joints(sw_renderer* renderer, const uint8_t* erase_nodes, size_t* out_erased,
+                                        sw_diag* diag);
+
 /* Replaces the toon data of material `material` (present = true makes it
    toon under SW_RENDER_STYLE_AUTO) and remakes its ramp and uniform block:
    for programs that build their materials in code. The textures it names
@@ -228,8 +242,8 @@ typedef struct sw_render_frame_crowd {
 } sw_render_frame_crowd;
 
 /* An avatar's per-frame state that is not in the pose: what VRM
-   expressions bind to materials, and which meshes a first-person or
-   third-person view hides. All zero: the materials as prepared, every mesh
+   expressions bind to materials, and which meshes (or, for skinned ones,
+   which triangles) a first-person or third-person view hides. All zero: the materials as prepared, every mesh
    drawn. */
 typedef enum sw_render_override_field {
     SW_RENDER_OVERRIDE_BASE_COLOR   = 1u << 0, /* base_color (RGBA, linear) replaces baseColorFactor */
@@ -269,6 +283,11 @@ typedef struct sw_render_frame_avatar {
     /* node_count flags (model order), NULL: none. A node whose flag is
        non-zero does not draw its mesh (in any pass, shadows included). */
     const uint8_t* hidden_nodes;
+    /* node_count flags (model order), NULL: none. A node whose flag is
+       non-zero draws its skinned primitives without the triangles
+       sw_renderer_set_erased_joints erased (in every pass); hidden_nodes
+       wins. */
+    const uint8_t* headless_nodes;
 } sw_render_frame_avatar;
 
 /* One frame: zero means default in every part. */

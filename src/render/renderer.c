@@ -226,6 +226,7 @@ static sw_result sw__skin_frame(sw_renderer* r, const sw_render_frame* f, sw_ski
         sw__draw* d = &r->draws[i];
         d->drawn = f->crowd.count ? d->crowd_gpu : d->gpu;
         d->drawn_outline = f->crowd.count ? d->crowd_outline_gpu : d->outline_gpu;
+        d->headless = d->has_headless && f->avatar.headless_nodes && f->avatar.headless_nodes[d->node];
     }
     return SW_OK;
 }

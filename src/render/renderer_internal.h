@@ -197,9 +197,18 @@ struct sw__draw {
     sw_gpu_model_palette* crowd_palette;
     sw_gpu_model_primitive* crowd_gpu;
     sw_gpu_model_primitive* crowd_outline_gpu;
-    /* What the frame being drawn uses: gpu and outline_gpu, or the crowd's. */
+    /* The first-person copy (sw_renderer_set_erased_joints): the kept
+       triangles as a list (GL_TRIANGLES), and how many were erased;
+       has_headless false: none made (nothing erased). */
+    bool has_headless;
+    GLuint headless_index_buffer;
+    size_t headless_index_count;
+    size_t erased_triangles;
+    /* What the frame being drawn uses: gpu and outline_gpu, or the crowd's;
+       the first-person copy (sw_render_frame_avatar.headless_nodes). */
     const sw_gpu_model_primitive* drawn;
     const sw_gpu_model_primitive* drawn_outline;
+    bool headless;
 };
 
 static inline bool sw__hidden(const sw_render_frame* f, const sw__draw* d) {

@@ -210,8 +210,8 @@ void sw__clear_scene(sw_renderer* r) {
         sw__free(d->outline_normals);
         sw_gpu_model_primitive_destroy(d->gpu);
         glDeleteVertexArrays(1, &d->vao);
-        GLuint buffers[3] = {d->static_buffer, d->index_buffer, d->weight_buffer};
-        glDeleteBuffers(3, buffers);
+        GLuint buffers[4] = {d->static_buffer, d->index_buffer, d->weight_buffer, d->headless_index_buffer};
+        glDeleteBuffers(4, buffers);
     }
     sw__free(r->draws);
     r->draws = NULL;
@@ -320,6 +320,17 @@ void sw__draw_copies(const sw__draw* d, const sw_gpu_model_primitive* gpu, bool 
     if (!d->prim->colors) glVertexAttrib4f(SW_ATTR_COLOR, 1, 1, 1, 1);
     if (!d->weight_buffer) glVertexAttrib1f(SW_ATTR_WEIGHT, 0.0f);
     const bool together = copies > 1 && instanced;
+    /* The first-person copy: its own triangle list, bound in the vertex
+       array for this draw only. */
+    const GLenum mode = d->headless ? GL_TRIANGLES : d->mode;
+    const GLuint index_buffer = d->headless ? d->headless_index_buffer : d->index_buffer;
+    const size_t elements = d->headless       ? d->headless_index_count
+                            : d->index_buffer ? d->prim->index_count
+                                              : d->prim->vertex_count;
+    if (d->headless) {
+        if (!elements) return;
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, index_buffer);
+    }
     for (size_t c = 0; c < (together ? 1 : copies); c++) {
         /* Copy c's vertices: c · n further along each stream. */
         glBindVertexBuffer(SW_ATTR_POSITION, b.positions, (GLintptr)(c * n * 12), 12);
@@ -329,22 +340,26 @@ void sw__draw_copies(const sw__draw* d, const sw_gpu_model_primitive* gpu, bool 
         if (b.tangents_offset != SIZE_MAX)
             glBindVertexBuffer(SW_ATTR_TANGENT, b.normals_tangents, (GLintptr)(b.tangents_offset + c * n * 16), 16);
         if (!together) {
-            if (d->index_buffer) glDrawElements(d->mode, (GLsizei)d->prim->index_count, GL_UNSIGNED_INT, NULL);
-            else glDrawArrays(d->mode, 0, (GLsizei)d->prim->vertex_count);
+            if (index_buffer) glDrawElements(mode, (GLsizei)elements, GL_UNSIGNED_INT, NULL);
+            else glDrawArrays(mode, 0, (GLsizei)elements);
         }
     }
-    if (!together) return;
+    if (!together) {
+        if (d->headless) glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, d->index_buffer);
+        return;
+    }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_CROWD_BUFFER_POSITIONS, b.positions);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_CROWD_BUFFER_PREVIOUS, b.previous_positions);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_CROWD_BUFFER_FRAMES, b.normals_tangents ? b.normals_tangents : b.positions);
     glUniform1i(SW_GBUFFER_LOC_CROWD_VERTICES, (GLint)n);
     glUniform2i(SW_GBUFFER_LOC_CROWD_FRAMES, b.normals_offset == SIZE_MAX ? -1 : (GLint)(b.normals_offset / 4),
                 b.tangents_offset == SIZE_MAX ? -1 : (GLint)(b.tangents_offset / 4));
-    if (d->index_buffer)
-        glDrawElementsInstanced(d->mode, (GLsizei)d->prim->index_count, GL_UNSIGNED_INT, NULL, (GLsizei)copies);
+    if (index_buffer)
+        glDrawElementsInstanced(mode, (GLsizei)elements, GL_UNSIGNED_INT, NULL, (GLsizei)copies);
     else
-        glDrawArraysInstanced(d->mode, 0, (GLsizei)d->prim->vertex_count, (GLsizei)copies);
+        glDrawArraysInstanced(mode, 0, (GLsizei)elements, (GLsizei)copies);
     glUniform1i(SW_GBUFFER_LOC_CROWD_VERTICES, 0);
+    if (d->headless) glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, d->index_buffer);
 }
 
 void sw__ground_geometry(sw_renderer* r, const float lo[3], const float hi[3]) {
@@ -372,4 +387,91 @@ void sw__ground_geometry(sw_renderer* r, const float lo[3], const float hi[3]) {
     glEnableVertexAttribArray(SW_ATTR_NORMAL);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+/* Element e of a primitive's vertex stream (its index, or e itself). */
+static size_t sw__element(const sw_model_primitive* p, size_t e) { return p->indices ? p->indices[e] : e; }
+
+/* Triangle t of a triangle primitive as three vertices: lists, strips (odd
+   triangles with their first two swapped, as GL draws them) and fans. */
+static void sw__triangle(const sw_model_primitive* p, size_t t, uint32_t v[3]) {
+    size_t a, b, c;
+    if (p->mode == SW_MODEL_TRIANGLE_STRIP) a = t + (t & 1), b = t + 1 - (t & 1), c = t + 2;
+    else if (p->mode == SW_MODEL_TRIANGLE_FAN) a = 0, b = t + 1, c = t + 2;
+    else a = 3 * t, b = 3 * t + 1, c = 3 * t + 2;
+    v[0] = (uint32_t)sw__element(p, a), v[1] = (uint32_t)sw__element(p, b), v[2] = (uint32_t)sw__element(p, c);
+}
+
+static size_t sw__triangle_count(const sw_model_primitive* p) {
+    const size_t elements = p->indices ? p->index_count : p->vertex_count;
+    if (p->mode == SW_MODEL_TRIANGLES) return elements / 3;
+    if (p->mode == SW_MODEL_TRIANGLE_STRIP || p->mode == SW_MODEL_TRIANGLE_FAN) return elements > 2 ? elements - 2 : 0;
+    return 0;
+}
+
+/* Draw d's first-person copy: erased[v] marks a vertex weighted (> 0) to
+   an erased joint (scratch: vertex_count bytes); the kept triangles go to
+   a new index buffer when any triangle is erased. Linear in the
+   primitive's vertices and elements. */
+static sw_result sw__make_headless(sw__draw* d, const sw_model* asset, const uint8_t* erase_nodes, uint8_t* erased,
+                                   uint32_t* kept, sw_diag* diag) {
+    const sw_model_primitive* p = d->prim;
+    const sw_model_skin* skin = &asset->skins[asset->nodes[d->node].skin];
+    const size_t k = (size_t)p->influence_count;
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        erased[v] = 0;
+        for (size_t i = v * k; i < (v + 1) * k && !erased[v]; i++)
+            erased[v] = p->weights[i] > 0.0f && p->joints[i] < skin->joint_count && erase_nodes[skin->joints[p->joints[i]]];
+    }
+    const size_t triangles = sw__triangle_count(p);
+    size_t count = 0;
+    for (size_t t = 0; t < triangles; t++) {
+        uint32_t v[3];
+        sw__triangle(p, t, v);
+        bool drop = false;
+        for (int c = 0; c < 3; c++) drop = drop || (v[c] < p->vertex_count && erased[v[c]]);
+        if (drop) continue;
+        memcpy(&kept[count], v, sizeof v);
+        count += 3;
+    }
+    d->erased_triangles = triangles - count / 3;
+    if (!d->erased_triangles) return SW_OK;
+    d->has_headless = true;
+    d->headless_index_count = count;
+    glGenBuffers(1, &d->headless_index_buffer);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, d->headless_index_buffer);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(count ? count * 4 : 4), count ? kept : NULL, GL_STATIC_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+    (void)diag;
+    return SW_OK;
+}
+
+sw_result sw_renderer_set_erased_joints(sw_renderer* r, const uint8_t* erase_nodes, size_t* out_erased, sw_diag* diag) {
+    if (!r || !r->asset) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or no scene set");
+    const sw_model* asset = r->asset;
+    if (out_erased) memset(out_erased, 0, asset->node_count * sizeof *out_erased);
+    size_t most_vertices = 1, most_indices = 3;
+    for (size_t i = 0; i < r->draw_count; i++) {
+        sw__draw* d = &r->draws[i];
+        glDeleteBuffers(1, &d->headless_index_buffer);
+        d->headless_index_buffer = 0, d->headless_index_count = 0, d->erased_triangles = 0;
+        d->has_headless = d->headless = false;
+        if (most_vertices < d->prim->vertex_count) most_vertices = d->prim->vertex_count;
+        if (most_indices < 3 * sw__triangle_count(d->prim)) most_indices = 3 * sw__triangle_count(d->prim);
+    }
+    if (!erase_nodes) return SW_OK;
+    glBindVertexArray(0); /* the index buffers are bound below: into no draw's vertex array */
+    uint8_t* erased = (uint8_t*)sw__malloc(most_vertices);
+    uint32_t* kept = (uint32_t*)sw__malloc(most_indices * sizeof(uint32_t));
+    sw_result res = erased && kept ? SW_OK : sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
+    for (size_t i = 0; res == SW_OK && i < r->draw_count; i++) {
+        sw__draw* d = &r->draws[i];
+        if (asset->nodes[d->node].skin < 0 || !d->prim->influence_count || !sw__triangle_count(d->prim)) continue;
+        res = sw__make_headless(d, asset, erase_nodes, erased, kept, diag);
+        if (out_erased) out_erased[d->node] += d->erased_triangles;
+    }
+    sw__free(erased);
+    sw__free(kept);
+    if (res == SW_OK) res = sw_gl_check("making the first-person index buffers", diag);
+    return res;
 }

@@ -7,8 +7,16 @@
 //   Hat (rigid, below the head, auto)  first person: hidden
 //   Ears (skinned to the head, auto)   first person: its copy keeps 0 triangles
 //   Body (one vertex on the head)      first person: its copy keeps 1 of 2
-//                                      (sinew draws it whole, with a warning)
+//                                      (sinew draws the same copy)
 //   Hair thirdPersonOnly, Arms firstPersonOnly, Face (rigid, auto) both
+// and on tests/data/vrm/avatar_erase.gltf (every mesh skinned, auto), which
+// tests/tools/test_avatar_program.c (test_erase) and test_avatar.sh expect:
+//   Cape    first person: its copy keeps 3 of 16 triangles (13 erased)
+//   Cloak   a group: the quad's copy keeps 2 of 2, the strip's 3 of 4
+//   Helmet  a group below the head: hidden in first person
+//   Visor   below the head, one primitive: its copy keeps 2 of 2
+// (a mesh's first-person copy is named "<mesh>(erase)"; the original is
+// then third person only)
 //
 //   NODE_PATH=/path/to/node_modules node tests/reference/vrm_first_person.mjs
 //
@@ -39,7 +47,7 @@ try {
 }
 console.warn = () => {};
 
-for (const file of ['avatar_vrm1.gltf', 'avatar_vrm0.vrm']) {
+for (const file of ['avatar_vrm1.gltf', 'avatar_vrm0.vrm', 'avatar_erase.gltf']) {
   const bytes = fs.readFileSync(path.join(data, file));
   const loader = new GLTFLoader();
   loader.register((parser) => new VRMLoaderPlugin(parser));

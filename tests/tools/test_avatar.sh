@@ -59,8 +59,14 @@ check "--gaze on the 0.x avatar (expression look-at): lookUp and lookLeft" \
 sinew export "$V1" --first-person --expression happy:0
 check "--first-person hides the thirdPersonOnly mesh (22), the rigid auto one on the head (24) and the auto one skinned to the head (25) instead" \
     json_is 'd["avatar"]["hidden_node_indices"] == [22, 24, 25]'
-check "... and names the auto mesh with some triangles on the head, drawn whole" \
-    err_has "1 mesh annotated 'auto' drawn whole"
+check "... reports the triangles erased from the skinned auto meshes (three-vrm's copies: Body keeps 1 of 2, Ears 0)" \
+    json_is 'd["avatar"]["erased_triangles"] == [{"node": 21, "erased": 1, "triangles": 2}, {"node": 25, "erased": 2, "triangles": 2}]'
+check "... without a warning" sh -c "! grep -q 'drawn whole' '$WORK/err'"
+sinew export "$V1" --expression happy:0
+check "the third-person view erases nothing" json_is 'd["avatar"]["erased_triangles"] == []'
+sinew export "$DATA/avatar_erase.gltf" --first-person
+check "--first-person on avatar_erase.gltf: Cape loses 13 of 16 triangles, Cloak 1 of 6 (three-vrm 3.5.5), nothing hidden" \
+    json_is 'd["avatar"]["erased_triangles"] == [{"node": 20, "erased": 13, "triangles": 16}, {"node": 21, "erased": 1, "triangles": 6}] and d["avatar"]["hidden_node_indices"] == []'
 
 # A VRM animation's expression tracks drive the expressions (three-vrm-animation's
 # weights at these times: tests/vrm/test_vrma_tool.c); --expression wins for its own.

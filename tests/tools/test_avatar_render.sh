@@ -5,7 +5,8 @@
 # the Face quad samples the red half of its texture, and happy (isBinary)
 # binds a UV offset of (0.5, 0) that shows the blue half at weight 1, so
 # happy:1 and happy:0.6 draw blue and happy:0.4 red. First person: the
-# thirdPersonOnly and firstPersonOnly quads (right of the face) swap.
+# thirdPersonOnly and firstPersonOnly quads (right of the face) swap, and
+# the skinned auto Body quad loses its triangle weighted to the head.
 # Runs wherever EGL gives an OpenGL 4.3 context; skips, saying so, otherwise.
 # Usage: sh test_avatar_render.sh PATH_TO_SINEW SCRATCH_DIR
 set -eu
@@ -27,7 +28,8 @@ fi
 check "the avatar renders" status_is 0
 
 # colour_at FILE X Y WANT: the pixel at (X, Y) (from the top left) is
-# mostly red (WANT = red) or mostly blue (WANT = blue).
+# mostly red (WANT = red), mostly blue (blue), BodyMat's colour (body)
+# or the sky behind (sky).
 colour_at() {
     "$PY" - "$@" <<'PY'
 import struct, sys, zlib
@@ -58,7 +60,14 @@ for row in range(y + 1):
             line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
     prev = line
 r, g, b = prev[x * bpp:x * bpp + 3]
-ok = (r > 2 * b and r > 128) if want == "red" else (b > 2 * r and b > 128)
+if want == "red":
+    ok = r > 2 * b and r > 128
+elif want == "blue":
+    ok = b > 2 * r and b > 128
+elif want == "body":  # BodyMat (0.2, 0.4, 0.6), lit
+    ok = b > r + 40
+else:  # the sky behind: grey-blue, nearly even
+    ok = abs(b - r) < 20 and r > 150
 if not ok:
     print("pixel (%d, %d) is (%d, %d, %d), not %s" % (x, y, r, g, b, want), file=sys.stderr)
 sys.exit(0 if ok else 1)
@@ -77,9 +86,19 @@ for f in "$V1" "$V0"; do
     check "... happy:0.4 (isBinary) draws as 0" colour_at "$WORK/o/happy04.png" 32 32 red
 done
 
-# first person: the images differ on the right (Hair, Arms), not on the left (Body)
-sinew render "$V1" $S -o "$WORK/o/third.png"
-sinew render "$V1" $S --first-person -o "$WORK/o/first.png"
-check "--first-person changes the picture" sh -c "! cmp -s '$WORK/o/third.png' '$WORK/o/first.png'"
+# first person: the images differ on the right (Hair, Arms), and on the
+# left the Body quad (x -0.8..-0.6, y 1..1.2; its lower right corner half
+# on the head) loses the triangle with that corner, as three-vrm's copy
+# does, and keeps the other
+for f in "$V1" "$V0"; do
+    n=$(basename "$f")
+    sinew render "$f" $S -o "$WORK/o/third.png"
+    sinew render "$f" $S --first-person -o "$WORK/o/first.png"
+    check "$n --first-person changes the picture" sh -c "! cmp -s '$WORK/o/third.png' '$WORK/o/first.png'"
+    check "... third person: Body's lower right triangle is drawn" colour_at "$WORK/o/third.png" 14 43 body
+    check "... and its upper left one" colour_at "$WORK/o/third.png" 12 40 body
+    check "... first person: the lower right one (on the head) is not" colour_at "$WORK/o/first.png" 14 43 sky
+    check "... the upper left one still is" colour_at "$WORK/o/first.png" 12 40 body
+done
 
 finish

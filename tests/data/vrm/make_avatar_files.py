@@ -51,6 +51,10 @@ Expressions (1.0 names; 0.x presets joy, angry, blink, a, lookup, ...):
   lookUp morph blink 0.25; lookDown, lookLeft, lookRight: no binds
   wink   (custom) morph blink 0.3, overrideBlink block
 
+  avatar_erase.gltf  VRM 1.0, the skeleton and skinned first-person `auto`
+                     meshes that three-vrm's headless copy erases in part
+                     (tests/reference/vrm_first_person.mjs; see erase_avatar).
+
 Run from anywhere: python3 tests/data/vrm/make_avatar_files.py
 The output is deterministic."""
 
@@ -361,6 +365,127 @@ def vrm1(look_type, with_meshes):
     return doc
 
 
+# avatar_erase.gltf: one skin (joints Hips, Neck, Head, LeftEye; Head and
+# LeftEye are three-vrm's erase bones), every mesh first person auto:
+#   Cape    (node 20, child of Root) a 4 x 2 grid of quads (16 triangles),
+#           one primitive; vertex rows y 1.0 (Hips), 1.4 (Neck, with column
+#           1 at 0.99 Neck + 0.01 Head, column 3 half LeftEye, column 4
+#           weight 0 on Head), 1.8 (columns 0-1 Head, the rest Neck)
+#   Cloak   (node 21, child of Root) two primitives: a quad on Hips, and a
+#           triangle strip of 6 vertices (4 triangles) whose last vertex is
+#           on Head
+#   Helmet  (node 22, child of Head) two primitives on Hips only: three.js
+#           makes a group of them, hidden whole in first person below the head
+#   Visor   (node 23, child of Head) one primitive on Hips only: a skinned
+#           mesh, never hidden by its place (its copy erases nothing)
+ERASE_JOINTS = [1, 4, HEAD, 6]  # skin joint index -> node
+
+
+def erase_avatar():
+    buf = Buffer()
+
+    def primitive(positions, influences, indices=None, mode=None):
+        """influences: per vertex a list of (skin joint, weight), at most 4."""
+        joints, weights = [], []
+        for inf in influences:
+            inf = list(inf) + [(0, 0.0)] * (4 - len(inf))
+            joints += [j for j, _ in inf]
+            weights += [w for _, w in inf]
+        n = len(positions) // 3
+        prim = {"attributes": {"POSITION": buf.add(positions, "VEC3", n, 34962, True),
+                               "NORMAL": buf.add([0.0, 0.0, 1.0] * n, "VEC3", n, 34962),
+                               "JOINTS_0": buf.add(joints, "VEC4", n, 34962, component=5123),
+                               "WEIGHTS_0": buf.add(weights, "VEC4", n, 34962)},
+                "material": 0}
+        if indices is not None:
+            padded = indices + [0] * (len(indices) % 2)
+            prim["indices"] = buf.add(padded, "SCALAR", len(indices), 34963, component=5123)
+        if mode is not None:
+            prim["mode"] = mode
+        return prim
+
+    def quad(x0, x1, y0, y1, z, influences):
+        return primitive([x0, y0, z, x1, y0, z, x1, y1, z, x0, y1, z], influences, [0, 1, 2, 0, 2, 3])
+
+    hips, neck, head, eye = 0, 1, 2, 3
+    rows = [
+        [[(hips, 1.0)]] * 5,
+        [[(neck, 1.0)], [(neck, 0.99), (head, 0.01)], [(neck, 1.0)], [(neck, 0.5), (eye, 0.5)],
+         [(neck, 1.0), (head, 0.0)]],
+        [[(head, 1.0)], [(head, 1.0)], [(neck, 1.0)], [(neck, 1.0)], [(neck, 1.0)]],
+    ]
+    positions, influences, indices = [], [], []
+    for r, row in enumerate(rows):
+        for c, inf in enumerate(row):
+            positions += [-0.4 + 0.2 * c, 1.0 + 0.4 * r, 0.2]
+            influences.append(inf)
+    for r in range(2):
+        for c in range(4):
+            a, b = r * 5 + c, r * 5 + c + 1
+            indices += [a, b, b + 5, a, b + 5, a + 5]
+    cape = primitive(positions, influences, indices)
+    meshes = [
+        {"name": "Cape", "primitives": [cape]},
+        {"name": "Cloak", "primitives": [
+            quad(0.5, 0.7, 0.6, 0.8, 0.2, [[(hips, 1.0)]] * 4),
+            primitive([v for i in range(6) for v in (0.5 + 0.1 * (i // 2), 1.0 + 0.2 * (i % 2), 0.2)],
+                      [[(hips, 1.0)]] * 5 + [[(head, 1.0)]], mode=5)]},
+        {"name": "Helmet", "primitives": [quad(-0.1, 0.1, 0.1, 0.2, 0.1, [[(hips, 1.0)]] * 4),
+                                          quad(-0.1, 0.1, 0.2, 0.3, 0.1, [[(hips, 1.0)]] * 4)]},
+        {"name": "Visor", "primitives": [quad(-0.1, 0.1, 0.0, 0.1, 0.1, [[(hips, 1.0)]] * 4)]},
+    ]
+    nodes = []
+    children = [[] for _ in SKELETON]
+    for i, (_, parent, _, _, _) in enumerate(SKELETON):
+        if parent >= 0:
+            children[parent].append(i)
+    mesh_parents = [0, 0, HEAD, HEAD]
+    for k, parent in enumerate(mesh_parents):
+        children[parent].append(len(SKELETON) + k)
+    for i, (name, _, t, r, _) in enumerate(SKELETON):
+        node = {"name": name}
+        if any(t):
+            node["translation"] = list(t)
+        if r:
+            node["rotation"] = list(r)
+        if children[i]:
+            node["children"] = children[i]
+        nodes.append(node)
+    for k, mesh in enumerate(meshes):
+        nodes.append({"name": mesh["name"], "mesh": k, "skin": 0})
+    inverse_bind = []
+    for j in ERASE_JOINTS:
+        inverse_bind += inverse_rigid(rest_world(j, False))
+    skins = [{"joints": ERASE_JOINTS, "inverseBindMatrices": buf.add(inverse_bind, "MAT4", len(ERASE_JOINTS))}]
+    first = len(SKELETON)
+    ext = {
+        "specVersion": "1.0",
+        "meta": {"name": "first-person erase test", "version": "1", "authors": ["sinew", "tests"],
+                 "licenseUrl": "https://vrm.dev/licenses/1.0/", "avatarPermission": "everyone",
+                 "commercialUsage": "personalProfit", "creditNotation": "unnecessary",
+                 "allowRedistribution": True, "modification": "allowModification",
+                 "allowExcessivelyViolentUsage": False},
+        "humanoid": humanoid1(),
+        "firstPerson": {"meshAnnotations": [{"node": first + k, "type": "auto"} for k in range(len(meshes))]},
+    }
+    return {
+        "asset": {"version": "2.0", "generator": "sinew make_avatar_files.py"},
+        "extensionsUsed": ["VRMC_vrm"],
+        "extensions": {"VRMC_vrm": ext},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": nodes,
+        "meshes": meshes,
+        "materials": [{"name": "Plain", "pbrMetallicRoughness": {"baseColorFactor": [0.2, 0.4, 0.6, 1.0],
+                                                                 "metallicFactor": 0.0}}],
+        "skins": skins,
+        "buffers": [{"byteLength": len(buf.data),
+                     "uri": "data:application/octet-stream;base64," + base64.b64encode(bytes(buf.data)).decode()}],
+        "bufferViews": buf.views,
+        "accessors": buf.accessors,
+    }
+
+
 def degree_map(rmap):
     return {"curve": [0, 0, 0, 1, 1, 1, 1, 0], "xRange": rmap["inputMaxValue"], "yRange": rmap["outputScale"]}
 
@@ -451,6 +576,7 @@ def main():
     write_json("avatar_vrm1.gltf", vrm1("bone", True))
     with open(os.path.join(HERE, "avatar_vrm0.vrm"), "wb") as f:
         f.write(vrm0("expression", True))
+    write_json("avatar_erase.gltf", erase_avatar())
     for look in ("bone", "expression"):
         write_json("look_vrm1_%s.gltf" % look, vrm1(look, False))
         with open(os.path.join(HERE, "look_vrm0_%s.vrm" % look), "wb") as f:
