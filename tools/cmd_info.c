@@ -1,6 +1,9 @@
-/* sinew info — what a glTF file holds: scenes, nodes, meshes and their
-   primitives, skins with an influence histogram, animations, materials and
-   the loader's warnings; as text or as one JSON object. */
+/* sinew info — what a glTF file holds: scenes, the node tree, meshes and
+   their primitives, skins with an influence histogram, animations,
+   materials and how they are shaded, VRM data (meta, humanoid bones,
+   expressions, look-at, first person), the humanoid bones found from node
+   names for other models, spring bones, node constraints and the loader's
+   warnings; as text or as one JSON object. */
 #include "anim_file.h"
 #include "json_writer.h"
 #include "text_escape.h"
@@ -9,21 +12,29 @@
 #include "sinew/gltf.h"
 #include "sinew/constraint.h"
 #include "sinew/vrm.h"
+#include "sinew/retarget.h"
+#include "sinew/spring.h"
+#include "sinew/toon.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 const char cmd_info_help[] =
-    "usage: sinew info MODEL [--json] [--allow-outside-paths]\n"
+    "usage: sinew info MODEL [--json] [--tree | --no-tree] [--allow-outside-paths]\n"
     "                  [--anim-file FILE [--bone-map MAP.json] [--retarget]]\n"
     "\n"
     "Loads MODEL (glTF, GLB, VRM, IQM, or FBX, Collada, BVH... through Assimp)\n"
-    "and prints what it holds: its format, units and axes as read, scenes, nodes,\n"
-    "meshes and primitives (vertex and index counts, attributes, morph\n"
-    "targets), skins (joints and a histogram of influences per vertex: how\n"
-    "many vertices have 1, 2, ... non-zero weights), animations (name, time\n"
-    "range, channels and their interpolations), materials, and the loader's\n"
-    "warnings.\n"
+    "and prints what it holds: its format, units and axes as read, scenes, nodes\n"
+    "and the node tree (each node's index and name, the skins it is a joint\n"
+    "of, its mesh and skin, its humanoid bone), meshes and primitives (vertex\n"
+    "and index counts, attributes, morph targets), skins (joints and a\n"
+    "histogram of influences per vertex: how many vertices have 1, 2, ...\n"
+    "non-zero weights), animations (name, time range, channels and their\n"
+    "interpolations), materials and their shading (MToon, toon, unlit or PBR\n"
+    "metallic-roughness), VRM data (meta, licence, humanoid bone -> node,\n"
+    "expressions, look-at, first person), the humanoid bones found from node\n"
+    "names for a model that is not a VRM, spring bone chains and colliders,\n"
+    "node constraints, and the loader's warnings.\n"
     "\n"
     "A file that cannot be loaded gives one line naming the file and the\n"
     "problem (the JSON path, accessor or node) and exit status 1. Every image\n"
@@ -33,6 +44,9 @@ const char cmd_info_help[] =
     "\n"
     "options:\n"
     "  --json                  print one JSON object instead of text\n"
+    "  --tree                  list every node of the tree (without it, the\n"
+    "                          first 2000, then how many more)\n"
+    "  --no-tree               leave the node tree out of the text\n"
     "  --allow-outside-paths   let buffer and image URIs be absolute or leave\n"
     "                          the model's folder through '..'\n"
     "  -h, --help              show this help\n"
@@ -119,14 +133,458 @@ static void print_attributes(const sw_model_primitive* p) {
     for (int s = 0; s < p->influence_sets; ++s) printf(" JOINTS_%d WEIGHTS_%d", s, s);
 }
 
-/* VRM avatars (sinew/vrm.h): meta, licence and humanoid coverage. */
-static void print_vrm_text(const sw_model* a) {
-    sw_vrm* v = NULL;
-    sw_diag diag;
-    if (sw_vrm_read(a, &v, &diag) != SW_OK) {
-        printf("vrm: unreadable: "), print_escaped(diag.message), printf("\n");
+/* ---- names: the node tree, humanoid bones, expressions, spring bones ------- */
+
+/* What info says about the model beyond its glTF core, read once. */
+typedef struct info_extras {
+    sw_vrm* vrm;                  /* NULL: not a VRM, or unreadable (vrm_error) */
+    bool vrm_failed;
+    sw_diag vrm_error;
+    sw_humanoid_map humanoid;     /* the VRM's, else found from node names */
+    bool humanoid_from_names;
+    sw_humanoid_naming naming;
+    bool humanoid_skipped;        /* too big a model to look names up */
+    int8_t* bone_of_node;         /* node_count: the humanoid bone, -1 none */
+    uint32_t* joint_start;        /* node_count + 1: skins listing the node as a joint ... */
+    uint32_t* joint_skins;        /* ... joint_skins[joint_start[n] .. joint_start[n + 1]) */
+    sw_spring_set* springs;
+    bool springs_failed;
+    sw_diag springs_error;
+    sw_constraint_set* constraints;
+    bool constraints_failed;
+    sw_diag constraints_error;
+    sw_toon_material* toon;       /* material_count, or NULL (toon_failed) */
+    bool toon_failed;
+    sw_diag toon_error;
+} info_extras;
+
+/* sw_humanoid_map_from_names compares each of its tables' candidate names
+   (a few thousand) with every node, and a node whose name matches with
+   every skin joint: well under a second for any real rig, but seconds for
+   a 100,000-node scene and quadratic for a hostile file of same-named
+   nodes and joints. Past these sizes info does not look. */
+#define INFO_NAME_LOOKUP_MAX_NODES 10000
+#define INFO_NAME_LOOKUP_MAX_NODE_JOINTS 100000000.0
+
+static bool extras_read(const sw_model* a, info_extras* x) {
+    memset(x, 0, sizeof *x);
+    if (sw_vrm_read(a, &x->vrm, &x->vrm_error) != SW_OK) x->vrm = NULL, x->vrm_failed = true;
+    sw_humanoid_map_clear(&x->humanoid);
+    if (x->vrm) {
+        x->humanoid = x->vrm->humanoid;
+    } else if (a->node_count > INFO_NAME_LOOKUP_MAX_NODES ||
+               (double)a->node_count * (double)a->skin_joint_count > INFO_NAME_LOOKUP_MAX_NODE_JOINTS) {
+        x->humanoid_skipped = true;
+    } else {
+        sw_diag ignored;
+        x->humanoid_from_names = sw_humanoid_map_from_names(a, NULL, &x->humanoid, &x->naming, &ignored) == SW_OK;
+    }
+    if (sw_spring_read(a, &x->springs, &x->springs_error) != SW_OK) x->springs = NULL, x->springs_failed = true;
+    if (sw_constraint_read(a, &x->constraints, &x->constraints_error) != SW_OK)
+        x->constraints = NULL, x->constraints_failed = true;
+    size_t n = a->node_count;
+    x->bone_of_node = malloc(n ? n : 1);
+    x->joint_start = calloc(n + 1, sizeof *x->joint_start);
+    x->toon = calloc(a->material_count ? a->material_count : 1, sizeof *x->toon);
+    if (!x->bone_of_node || !x->joint_start || !x->toon) return false;
+    if (a->material_count && sw_toon_read(a, x->toon, &x->toon_error) != SW_OK) {
+        memset(x->toon, 0, a->material_count * sizeof *x->toon);
+        x->toon_failed = true;
+    }
+    memset(x->bone_of_node, -1, n);
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++)
+        if (x->humanoid.node[b] >= 0 && (size_t)x->humanoid.node[b] < n) x->bone_of_node[x->humanoid.node[b]] = (int8_t)b;
+    /* The skins each node is a joint of, as one list per node (counting
+       sort: linear in the joints); a joint listed twice by a skin counts once. */
+    for (size_t s = 0; s < a->skin_count; s++)
+        for (size_t j = 0; j < a->skins[s].joint_count; j++) x->joint_start[a->skins[s].joints[j] + 1]++;
+    for (size_t i = 0; i < n; i++) x->joint_start[i + 1] += x->joint_start[i];
+    x->joint_skins = malloc((x->joint_start[n] ? x->joint_start[n] : 1) * sizeof *x->joint_skins);
+    uint32_t* fill = malloc((n ? n : 1) * sizeof *fill);
+    if (!x->joint_skins || !fill) return free(fill), false;
+    memcpy(fill, x->joint_start, n * sizeof *fill);
+    for (size_t s = 0; s < a->skin_count; s++)
+        for (size_t j = 0; j < a->skins[s].joint_count; j++) {
+            uint32_t node = a->skins[s].joints[j];
+            if (fill[node] > x->joint_start[node] && x->joint_skins[fill[node] - 1] == (uint32_t)s) continue;
+            x->joint_skins[fill[node]++] = (uint32_t)s;
+        }
+    /* the duplicates skipped leave holes: close them up */
+    for (size_t i = 0; i < n; i++) fill[i] -= x->joint_start[i];
+    uint32_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t start = x->joint_start[i];
+        x->joint_start[i] = out;
+        memmove(&x->joint_skins[out], &x->joint_skins[start], fill[i] * sizeof *x->joint_skins);
+        out += fill[i];
+    }
+    x->joint_start[n] = out;
+    free(fill);
+    return true;
+}
+
+static void extras_free(info_extras* x) {
+    sw_vrm_free(x->vrm);
+    sw_spring_set_free(x->springs);
+    sw_constraint_set_free(x->constraints);
+    free(x->bone_of_node);
+    free(x->joint_start);
+    free(x->joint_skins);
+    free(x->toon);
+}
+
+static const char* const override_names[] = {"none", "block", "blend"};
+static const char* const first_person_names[] = {"auto", "both", "thirdPersonOnly", "firstPersonOnly"};
+static const char* const shape_names[] = {"sphere", "capsule", "plane"};
+static const char* const constraint_names[] = {"rotation", "roll", "aim"};
+static const char* const axis_names[] = {"+X", "-X", "+Y", "-Y", "+Z", "-Z"};
+static const char* const spring_sources[] = {"none", "VRMC_springBone", "VRM 0.x secondaryAnimation",
+                                             "SW_spring_bones"};
+static const char* const toon_kinds[] = {"body", "hair", "face", "eye"};
+
+/* What a material is drawn as: MToon (VRM 1.0 or 0.x), sinew's toon,
+   unlit, or the core metallic-roughness model. */
+static const char* shading_name(const sw_model_material* m, const sw_toon_material* t) {
+    if (t && t->present) {
+        if (t->source == SW_TOON_SOURCE_MTOON || t->source == SW_TOON_SOURCE_MTOON_VRM0) return "MToon";
+        if (t->source == SW_TOON_SOURCE_SW) return "toon";
+    }
+    return m->unlit ? "unlit" : "PBR metallic-roughness";
+}
+
+static const char* shading_source(const sw_model_material* m, const sw_toon_material* t) {
+    if (t && t->present) {
+        if (t->source == SW_TOON_SOURCE_MTOON) return "VRMC_materials_mtoon";
+        if (t->source == SW_TOON_SOURCE_MTOON_VRM0) return "VRM materialProperties";
+        if (t->source == SW_TOON_SOURCE_SW) return "SW_materials_toon";
+    }
+    return m->unlit ? "KHR_materials_unlit" : NULL;
+}
+
+/* `node 3 "Hips"`: the file's index and name of model node n. */
+static void print_node_ref(const sw_model* a, size_t n) {
+    if (n >= a->node_count) {
+        printf("node ?");
         return;
     }
+    printf("node %u ", (unsigned)a->nodes[n].source_index);
+    print_name(a->nodes[n].name);
+}
+
+static long long node_file_index(const sw_model* a, size_t n) {
+    return n < a->node_count ? (long long)a->nodes[n].source_index : -1;
+}
+
+/* Lines of the node tree printed without --tree. */
+#define INFO_TREE_DEFAULT_LIMIT 2000
+
+/* Deeper nodes are indented no further, so that a long chain's lines stay short. */
+#define INFO_TREE_MAX_INDENT 32
+
+/* The node tree, depth first from each root, one line a node: its index
+   and name, the skins it is a joint of, its mesh and skin, its humanoid
+   bone. At most `limit` lines (0: no limit), then how many were left out. */
+static void print_tree(const sw_model* a, const info_extras* x, size_t limit) {
+    size_t n = a->node_count;
+    if (!n) return;
+    uint32_t* stack = malloc(n * sizeof *stack);
+    uint32_t* depth = malloc(n * sizeof *depth);
+    if (!stack || !depth) {
+        free(stack), free(depth);
+        printf("node tree: out of memory\n");
+        return;
+    }
+    /* parents come first in the model: one pass gives every depth */
+    for (size_t i = 0; i < n; i++) depth[i] = a->nodes[i].parent >= 0 ? depth[a->nodes[i].parent] + 1 : 0;
+    printf("node tree:\n");
+    size_t printed = 0, top = 0;
+    for (size_t root = n; root-- > 0;)
+        if (a->nodes[root].parent < 0) stack[top++] = (uint32_t)root;
+    while (top && (limit == 0 || printed < limit)) {
+        uint32_t i = stack[--top];
+        const sw_model_node* node = &a->nodes[i];
+        /* each node is pushed once, by its parent: the stack never holds more than n */
+        for (size_t c = node->child_count; c-- > 0;) stack[top++] = node->children[c];
+        uint32_t d = depth[i] < INFO_TREE_MAX_INDENT ? depth[i] : INFO_TREE_MAX_INDENT;
+        printf("%*s", (int)(2 + 2 * d), "");
+        if (depth[i] > INFO_TREE_MAX_INDENT) printf("(depth %u) ", (unsigned)depth[i]);
+        print_node_ref(a, i);
+        uint32_t skins = x->joint_start[i + 1] - x->joint_start[i];
+        if (skins) {
+            printf(" [joint of skin%s", skins > 1 ? "s" : "");
+            for (uint32_t k = 0; k < skins && k < 4; k++) printf("%s %u", k ? "," : "", (unsigned)x->joint_skins[x->joint_start[i] + k]);
+            if (skins > 4) printf(" and %u more", (unsigned)(skins - 4));
+            printf("]");
+        }
+        if (node->mesh >= 0) printf(", mesh %d ", node->mesh), print_name(a->meshes[node->mesh].name);
+        if (node->skin >= 0) printf(", skin %d", node->skin);
+        if (x->bone_of_node[i] >= 0) printf(", humanoid %s", sw_humanoid_bone_name((sw_humanoid_bone)x->bone_of_node[i]));
+        printf("\n");
+        printed++;
+    }
+    if (printed < n) printf("  ... %zu more nodes (--tree lists them all)\n", n - printed);
+    free(stack), free(depth);
+}
+
+/* One line a mapped bone: `hips: node 3 "Hips"`. */
+static void print_humanoid_bones(const sw_model* a, const sw_humanoid_map* map, const char* indent) {
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++)
+        if (map->node[b] >= 0) {
+            printf("%s%s: ", indent, sw_humanoid_bone_name((sw_humanoid_bone)b));
+            print_node_ref(a, (size_t)map->node[b]);
+            printf("\n");
+        }
+}
+
+/* For a model that is not a VRM: the bones sw_humanoid_map_from_names finds. */
+static void print_humanoid_from_names(const sw_model* a, const info_extras* x) {
+    if (x->vrm) return;
+    if (x->humanoid_skipped) {
+        printf("humanoid (from node names): not looked for (%zu nodes and %zu skin joints: more than info looks "
+               "through)\n",
+               a->node_count, a->skin_joint_count);
+        return;
+    }
+    if (!x->humanoid_from_names) return;
+    if (x->naming.table == SW_BONE_NAMING_NONE) {
+        printf("humanoid (from node names): no name table recognises a bone\n");
+        return;
+    }
+    printf("humanoid (from node names, %s table): %u of %d bones mapped\n", sw_bone_naming_name(x->naming.table),
+           (unsigned)x->naming.mapped, (int)SW_HUMANOID_BONE_COUNT);
+    print_humanoid_bones(a, &x->humanoid, "  ");
+}
+
+/* The VRM's expressions, look-at and first-person annotations, under its summary line. */
+static void print_vrm_details(const sw_model* a, const sw_vrm* v) {
+    for (size_t i = 0; i < v->expression_count; i++) {
+        const sw_vrm_expression* e = &v->expressions[i];
+        printf("    expression ");
+        print_name(e->name);
+        printf(" (%s): %zu morph, %zu colour, %zu UV binds%s, overrides blink %s, look-at %s, mouth %s\n",
+               e->preset == SW_VRM_PRESET_CUSTOM ? "custom" : "preset", e->morph_bind_count, e->color_bind_count,
+               e->texture_bind_count, e->is_binary ? ", binary" : "", override_names[e->override_blink % 3],
+               override_names[e->override_look_at % 3], override_names[e->override_mouth % 3]);
+    }
+    if (v->look_at.present) {
+        const float* o = v->look_at.offset_from_head_bone; /* + 0.0: the 0.x turn leaves -0 */
+        printf("    look-at: %s, offset from head (%g, %g, %g)\n",
+               v->look_at.type == SW_VRM_LOOK_AT_BONE ? "bone" : "expression", (double)o[0] + 0.0,
+               (double)o[1] + 0.0, (double)o[2] + 0.0);
+    }
+    if (v->first_person_bone >= 0) printf("    first-person bone: "), print_node_ref(a, (size_t)v->first_person_bone), printf("\n");
+    for (size_t i = 0; i < v->mesh_annotation_count; i++) {
+        printf("    first person: ");
+        print_node_ref(a, v->mesh_annotations[i].node);
+        printf(" %s\n", first_person_names[v->mesh_annotations[i].type % 4]);
+    }
+}
+
+static void print_springs(const sw_model* a, const info_extras* x) {
+    if (x->springs_failed) {
+        printf("spring bones: unreadable: "), print_escaped(x->springs_error.message), printf("\n");
+        return;
+    }
+    const sw_spring_set* s = x->springs;
+    if (!s || (s->source == SW_SPRING_SOURCE_NONE && !s->warning_count)) return;
+    printf("spring bones (%s): %zu chains, %zu joints, %zu colliders, %zu collider groups\n",
+           spring_sources[s->source % 4], s->chain_count, s->joint_count, s->collider_count, s->group_count);
+    for (size_t c = 0; c < s->chain_count; c++) {
+        const sw_spring_chain* ch = &s->chains[c];
+        printf("  chain %zu ", c);
+        print_name(ch->name);
+        printf(": %zu joints:", ch->joint_count);
+        for (size_t j = 0; j < ch->joint_count; j++)
+            printf(j ? ", " : " "), print_node_ref(a, s->joints[ch->first_joint + j].node);
+        if (ch->group_count) {
+            printf("; collider groups:");
+            for (size_t g = 0; g < ch->group_count; g++) {
+                uint32_t group = s->chain_groups[ch->first_group + g];
+                printf(g ? ", %u " : " %u ", (unsigned)group);
+                print_name(group < s->group_count ? s->groups[group].name : NULL);
+            }
+        }
+        if (ch->has_center) printf("; center "), print_node_ref(a, ch->center);
+        printf("\n");
+    }
+    for (size_t g = 0; g < s->group_count; g++) {
+        printf("  collider group %zu ", g);
+        print_name(s->groups[g].name);
+        printf(": colliders");
+        for (size_t k = 0; k < s->groups[g].collider_count; k++)
+            printf(k ? ", %u" : " %u", (unsigned)s->group_colliders[s->groups[g].first_collider + k]);
+        printf("\n");
+    }
+    for (size_t c = 0; c < s->collider_count; c++) {
+        const sw_spring_collider* col = &s->colliders[c];
+        printf("  collider %zu: %s%s, ", c, shape_names[col->shape % 3], col->inside ? " (inside)" : "");
+        print_node_ref(a, col->node);
+        printf("\n");
+    }
+    for (size_t i = 0; i < s->warning_count; i++) printf("    "), print_escaped(s->warnings[i]), printf("\n");
+}
+
+/* ---- the same as JSON ---- */
+
+static void json_humanoid(const sw_model* a, const info_extras* x, json_writer* w) {
+    json_key(w, "humanoid");
+    if (!x->vrm && !x->humanoid_from_names) {
+        json_null(w);
+        return;
+    }
+    json_begin_object(w);
+    json_key(w, "source"), json_string(w, x->vrm ? "VRM" : "node names");
+    json_key(w, "naming"), json_string(w, x->vrm ? NULL : sw_bone_naming_name(x->naming.table));
+    uint32_t mapped = 0;
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++) mapped += x->humanoid.node[b] >= 0;
+    json_key(w, "mapped"), json_int(w, mapped);
+    json_key(w, "bones"), json_begin_object(w);
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++)
+        if (x->humanoid.node[b] >= 0)
+            json_key(w, sw_humanoid_bone_name((sw_humanoid_bone)b)), json_int(w, node_file_index(a, (size_t)x->humanoid.node[b]));
+    json_end_object(w);
+    json_end_object(w);
+}
+
+static void json_vrm_details(const sw_model* a, const sw_vrm* v, json_writer* w) {
+    json_key(w, "expression_list"), json_begin_array(w);
+    for (size_t i = 0; i < v->expression_count; i++) {
+        const sw_vrm_expression* e = &v->expressions[i];
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "name"), json_string(w, e->name);
+        json_key(w, "preset"), json_bool(w, e->preset != SW_VRM_PRESET_CUSTOM);
+        json_key(w, "is_binary"), json_bool(w, e->is_binary);
+        json_key(w, "morph_binds"), json_int(w, (long long)e->morph_bind_count);
+        json_key(w, "color_binds"), json_int(w, (long long)e->color_bind_count);
+        json_key(w, "texture_binds"), json_int(w, (long long)e->texture_bind_count);
+        json_key(w, "override_blink"), json_string(w, override_names[e->override_blink % 3]);
+        json_key(w, "override_look_at"), json_string(w, override_names[e->override_look_at % 3]);
+        json_key(w, "override_mouth"), json_string(w, override_names[e->override_mouth % 3]);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_key(w, "look_at");
+    if (v->look_at.present) {
+        json_begin_object(w);
+        json_key(w, "type"), json_string(w, v->look_at.type == SW_VRM_LOOK_AT_BONE ? "bone" : "expression");
+        json_key(w, "offset_from_head_bone"), json_begin_array(w);
+        for (int k = 0; k < 3; k++) json_float(w, v->look_at.offset_from_head_bone[k]);
+        json_end_array(w);
+        json_end_object(w);
+    } else {
+        json_null(w);
+    }
+    json_key(w, "first_person_bone"),
+        json_int(w, v->first_person_bone >= 0 ? node_file_index(a, (size_t)v->first_person_bone) : -1);
+    json_key(w, "first_person"), json_begin_array(w);
+    for (size_t i = 0; i < v->mesh_annotation_count; i++) {
+        json_begin_object(w);
+        json_key(w, "node"), json_int(w, node_file_index(a, v->mesh_annotations[i].node));
+        json_key(w, "type"), json_string(w, first_person_names[v->mesh_annotations[i].type % 4]);
+        json_end_object(w);
+    }
+    json_end_array(w);
+}
+
+static void json_springs(const sw_model* a, const info_extras* x, json_writer* w) {
+    json_key(w, "spring_bones");
+    if (x->springs_failed) {
+        json_begin_object(w);
+        json_key(w, "error"), json_string(w, x->springs_error.message);
+        json_end_object(w);
+        return;
+    }
+    const sw_spring_set* s = x->springs;
+    if (!s || (s->source == SW_SPRING_SOURCE_NONE && !s->warning_count)) {
+        json_null(w);
+        return;
+    }
+    json_begin_object(w);
+    json_key(w, "source"), json_string(w, spring_sources[s->source % 4]);
+    json_key(w, "chains"), json_begin_array(w);
+    for (size_t c = 0; c < s->chain_count; c++) {
+        const sw_spring_chain* ch = &s->chains[c];
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "name"), json_string(w, ch->name);
+        json_key(w, "joints"), json_begin_array(w);
+        for (size_t j = 0; j < ch->joint_count; j++) json_int(w, node_file_index(a, s->joints[ch->first_joint + j].node));
+        json_end_array(w);
+        json_key(w, "collider_groups"), json_begin_array(w);
+        for (size_t g = 0; g < ch->group_count; g++) json_int(w, s->chain_groups[ch->first_group + g]);
+        json_end_array(w);
+        json_key(w, "center"), json_int(w, ch->has_center ? node_file_index(a, ch->center) : -1);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_key(w, "collider_groups"), json_begin_array(w);
+    for (size_t g = 0; g < s->group_count; g++) {
+        json_begin_object(w);
+        json_key(w, "name"), json_string(w, s->groups[g].name);
+        json_key(w, "colliders"), json_begin_array(w);
+        for (size_t k = 0; k < s->groups[g].collider_count; k++)
+            json_int(w, s->group_colliders[s->groups[g].first_collider + k]);
+        json_end_array(w);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_key(w, "colliders"), json_begin_array(w);
+    for (size_t c = 0; c < s->collider_count; c++) {
+        json_begin_object(w);
+        json_key(w, "shape"), json_string(w, shape_names[s->colliders[c].shape % 3]);
+        json_key(w, "node"), json_int(w, node_file_index(a, s->colliders[c].node));
+        json_key(w, "inside"), json_bool(w, s->colliders[c].inside);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_key(w, "warnings"), json_begin_array(w);
+    for (size_t i = 0; i < s->warning_count; i++) json_string(w, s->warnings[i]);
+    json_end_array(w);
+    json_end_object(w);
+}
+
+static void json_constraints(const sw_model* a, const info_extras* x, json_writer* w) {
+    json_key(w, "node_constraints");
+    if (x->constraints_failed) {
+        json_begin_object(w);
+        json_key(w, "error"), json_string(w, x->constraints_error.message);
+        json_end_object(w);
+        return;
+    }
+    const sw_constraint_set* s = x->constraints;
+    if (!s) {
+        json_null(w);
+        return;
+    }
+    json_begin_object(w);
+    json_key(w, "constraints"), json_begin_array(w);
+    for (size_t i = 0; i < s->constraint_count; i++) {
+        const sw_constraint* c = &s->constraints[i];
+        json_newline(w);
+        json_begin_object(w);
+        json_key(w, "type"), json_string(w, constraint_names[c->type % 3]);
+        json_key(w, "source"), json_int(w, node_file_index(a, c->source));
+        json_key(w, "destination"), json_int(w, node_file_index(a, c->destination));
+        json_key(w, "axis"), json_string(w, c->type == SW_CONSTRAINT_ROTATION ? NULL : axis_names[c->axis % 6]);
+        json_key(w, "weight"), json_float(w, c->weight);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_key(w, "warnings"), json_begin_array(w);
+    for (size_t i = 0; i < s->warning_count; i++) json_string(w, s->warnings[i]);
+    json_end_array(w);
+    json_end_object(w);
+}
+
+/* VRM avatars (sinew/vrm.h): meta, licence, the humanoid bones, expressions,
+   look-at and first-person annotations. */
+static void print_vrm_text(const sw_model* a, const info_extras* x) {
+    if (x->vrm_failed) {
+        printf("vrm: unreadable: "), print_escaped(x->vrm_error.message), printf("\n");
+        return;
+    }
+    const sw_vrm* v = x->vrm;
     if (!v) return;
     const sw_vrm_meta* m = &v->meta;
     printf("vrm: %s", v->version == SW_VRM_1 ? "1.0 (VRMC_vrm)" : "0.x (VRM, turned to face +Z at load)");
@@ -172,21 +630,22 @@ static void print_vrm_text(const sw_model* a) {
             if (v->humanoid.node[b] < 0 && sw_humanoid_bone_required((sw_humanoid_bone)b))
                 printf(" %s", sw_humanoid_bone_name((sw_humanoid_bone)b));
     }
-    printf("\n  expressions: %zu, look-at: %s, first-person annotations: %zu, VRM warnings: %zu\n",
+    printf("\n");
+    print_humanoid_bones(a, &v->humanoid, "    ");
+    printf("  expressions: %zu, look-at: %s, first-person annotations: %zu, VRM warnings: %zu\n",
            v->expression_count,
            !v->look_at.present ? "none" : v->look_at.type == SW_VRM_LOOK_AT_BONE ? "bone" : "expression",
            v->mesh_annotation_count, v->warning_count);
+    print_vrm_details(a, v);
     for (size_t i = 0; i < v->warning_count; i++) printf("    "), print_escaped(v->warnings[i]), printf("\n");
-    sw_vrm_free(v);
 }
 
-static void json_vrm(const sw_model* a, json_writer* w) {
-    sw_vrm* v = NULL;
-    sw_diag diag;
+static void json_vrm(const sw_model* a, const info_extras* x, json_writer* w) {
+    const sw_vrm* v = x->vrm;
     json_key(w, "vrm");
-    if (sw_vrm_read(a, &v, &diag) != SW_OK) {
+    if (x->vrm_failed) {
         json_begin_object(w);
-        json_key(w, "error"), json_string(w, diag.message);
+        json_key(w, "error"), json_string(w, x->vrm_error.message);
         json_end_object(w);
         return;
     }
@@ -251,8 +710,8 @@ static void json_vrm(const sw_model* a, json_writer* w) {
     json_key(w, "warnings"), json_begin_array(w);
     for (size_t i = 0; i < v->warning_count; i++) json_string(w, v->warnings[i]);
     json_end_array(w);
+    json_vrm_details(a, v, w);
     json_end_object(w);
-    sw_vrm_free(v);
 }
 
 /* The file, its format and generator; for files read through Assimp or
@@ -356,7 +815,7 @@ static void print_animations(const sw_model* a) {
     }
 }
 
-static void print_materials(const sw_model* a) {
+static void print_materials(const sw_model* a, const info_extras* x) {
     printf("materials: %zu\n", a->material_count);
     for (size_t i = 0; i < a->material_count; ++i) {
         const sw_model_material* m = &a->materials[i];
@@ -372,36 +831,54 @@ static void print_materials(const sw_model* a) {
             printf(", emissive");
         printf(", alpha %s%s%s\n", alpha_names[m->alpha_mode % 3], m->double_sided ? ", double-sided" : "",
                m->unlit ? ", unlit" : "");
+        /* an MToon material usually carries KHR_materials_unlit too, for viewers without MToon */
+        const sw_toon_material* t = &x->toon[i];
+        const char* source = shading_source(m, t);
+        printf("    shading: %s", shading_name(m, t));
+        if (source) printf(" (%s)", source);
+        if (t->present && t->source == SW_TOON_SOURCE_SW) printf(", %s", toon_kinds[t->kind % 4]);
+        printf("\n");
     }
+    if (x->toon_failed) printf("  toon materials: unreadable: "), print_escaped(x->toon_error.message), printf("\n");
 }
 
 /* Node constraints (sinew/constraint.h), when the model has any. */
-static void print_constraints_text(const sw_model* a) {
-    sw_constraint_set* set = NULL;
-    sw_diag diag;
-    if (sw_constraint_read(a, &set, &diag) != SW_OK) {
-        printf("node constraints: unreadable: "), print_escaped(diag.message), printf("\n");
+static void print_constraints_text(const sw_model* a, const info_extras* x) {
+    if (x->constraints_failed) {
+        printf("node constraints: unreadable: "), print_escaped(x->constraints_error.message), printf("\n");
         return;
     }
+    const sw_constraint_set* set = x->constraints;
     if (!set) return;
     size_t kinds[3] = {0};
     for (size_t i = 0; i < set->constraint_count; i++) kinds[set->constraints[i].type % 3]++;
     printf("node constraints: %zu (roll %zu, aim %zu, rotation %zu)\n", set->constraint_count,
            kinds[SW_CONSTRAINT_ROLL], kinds[SW_CONSTRAINT_AIM], kinds[SW_CONSTRAINT_ROTATION]);
+    for (size_t i = 0; i < set->constraint_count; i++) {
+        const sw_constraint* c = &set->constraints[i];
+        printf("  %s: ", constraint_names[c->type % 3]);
+        print_node_ref(a, c->source);
+        printf(" -> ");
+        print_node_ref(a, c->destination);
+        if (c->type != SW_CONSTRAINT_ROTATION) printf(", axis %s", axis_names[c->axis % 6]);
+        printf(", weight %g\n", (double)c->weight);
+    }
     for (size_t i = 0; i < set->warning_count; i++) printf("    "), print_escaped(set->warnings[i]), printf("\n");
-    sw_constraint_set_free(set);
 }
 
-static void print_text(const sw_model* a) {
+static void print_text(const sw_model* a, const info_extras* x, size_t tree_limit, bool tree) {
     print_source(a);
     print_scenes_and_nodes(a);
+    if (tree) print_tree(a, x, tree_limit);
     print_meshes(a);
     print_skins(a);
     print_animations(a);
-    print_materials(a);
+    print_materials(a, x);
     printf("textures: %zu, images: %zu\n", a->texture_count, a->image_count);
-    print_vrm_text(a);
-    print_constraints_text(a);
+    print_vrm_text(a, x);
+    print_humanoid_from_names(a, x);
+    print_springs(a, x);
+    print_constraints_text(a, x);
 
     printf("warnings: %zu\n", a->warning_count);
     for (size_t i = 0; i < a->warning_count; ++i) {
@@ -450,7 +927,7 @@ static void json_scenes(const sw_model* a, json_writer* w) {
     json_end_array(w);
 }
 
-static void json_nodes(const sw_model* a, json_writer* w) {
+static void json_nodes(const sw_model* a, const info_extras* x, json_writer* w) {
     json_key(w, "nodes"), json_begin_array(w);
     /* Nodes in the file's order, with the file's indices (the model stores them parents first). */
     for (size_t source = 0; source < a->node_count; ++source) {
@@ -462,6 +939,12 @@ static void json_nodes(const sw_model* a, json_writer* w) {
         json_key(w, "mesh"), json_int(w, node->mesh);
         json_key(w, "skin"), json_int(w, node->skin);
         json_key(w, "matrix"), json_bool(w, node->has_matrix);
+        size_t n = a->node_from_source[source];
+        json_key(w, "joint_of_skins"), json_begin_array(w);
+        for (uint32_t k = x->joint_start[n]; k < x->joint_start[n + 1]; k++) json_int(w, x->joint_skins[k]);
+        json_end_array(w);
+        json_key(w, "humanoid_bone");
+        json_string(w, x->bone_of_node[n] >= 0 ? sw_humanoid_bone_name((sw_humanoid_bone)x->bone_of_node[n]) : NULL);
         json_end_object(w);
     }
     json_end_array(w);
@@ -547,7 +1030,7 @@ static void json_animations(const sw_model* a, json_writer* w) {
     json_end_array(w);
 }
 
-static void json_materials(const sw_model* a, json_writer* w) {
+static void json_materials(const sw_model* a, const info_extras* x, json_writer* w) {
     json_key(w, "materials"), json_begin_array(w);
     for (size_t i = 0; i < a->material_count; ++i) {
         const sw_model_material* m = &a->materials[i];
@@ -565,12 +1048,16 @@ static void json_materials(const sw_model* a, json_writer* w) {
         json_key(w, "alpha_mode"), json_string(w, alpha_names[m->alpha_mode % 3]);
         json_key(w, "alpha_cutoff"), json_float(w, m->alpha_cutoff);
         json_key(w, "double_sided"), json_bool(w, m->double_sided);
+        json_key(w, "shading"), json_string(w, shading_name(m, &x->toon[i]));
+        json_key(w, "shading_source"), json_string(w, shading_source(m, &x->toon[i]));
+        json_key(w, "toon_kind");
+        json_string(w, x->toon[i].present && x->toon[i].source == SW_TOON_SOURCE_SW ? toon_kinds[x->toon[i].kind % 4] : NULL);
         json_end_object(w);
     }
     json_end_array(w);
 }
 
-static void print_json(const sw_model* a, json_writer* w) {
+static void print_json(const sw_model* a, const info_extras* x, json_writer* w) {
     json_begin_object(w);
     json_key(w, "model"), json_string(w, a->path);
     json_key(w, "generator"), json_string(w, a->generator);
@@ -581,14 +1068,17 @@ static void print_json(const sw_model* a, json_writer* w) {
     json_key(w, "import_collapsed_nodes"), json_int(w, (long long)a->import_collapsed_nodes);
     json_key(w, "default_scene"), json_int(w, a->default_scene);
     json_scenes(a, w);
-    json_nodes(a, w);
+    json_nodes(a, x, w);
     json_meshes(a, w);
     json_skins(a, w);
     json_animations(a, w);
-    json_materials(a, w);
+    json_materials(a, x, w);
     json_key(w, "textures"), json_int(w, (long long)a->texture_count);
     json_key(w, "images"), json_int(w, (long long)a->image_count);
-    json_vrm(a, w);
+    json_vrm(a, x, w);
+    json_humanoid(a, x, w);
+    json_springs(a, x, w);
+    json_constraints(a, x, w);
 
     json_key(w, "warnings"), json_begin_array(w);
     for (size_t i = 0; i < a->warning_count; ++i) json_newline(w), json_string(w, a->warnings[i]);
@@ -600,6 +1090,8 @@ static void print_json(const sw_model* a, json_writer* w) {
 int cmd_info(tool_args* args) {
     const char* model = NULL;
     bool json = false;
+    bool tree = true;
+    size_t tree_limit = INFO_TREE_DEFAULT_LIMIT;
     sw_gltf_options options = {0};
     anim_file_options file = {0};
     tool_error err;
@@ -610,6 +1102,8 @@ int cmd_info(tool_args* args) {
         if (took) continue;
         if (tool_args_flag(arg, "--json")) json = true;
         else if (tool_args_flag(arg, "--allow-outside-paths")) options.allow_outside_paths = true;
+        else if (tool_args_flag(arg, "--tree")) tree = true, tree_limit = 0;
+        else if (tool_args_flag(arg, "--no-tree")) tree = false;
         else if (arg[0] == '-' && arg[1]) return tool_usage(args, "unknown option '%s'", arg);
         else if (model) return tool_usage(args, "one MODEL only ('%s' and '%s')", model, arg);
         else model = arg;
@@ -631,16 +1125,24 @@ int cmd_info(tool_args* args) {
         return tool_fail(args, "%s", err.message);
     }
 
+    info_extras extras;
+    if (!extras_read(asset, &extras)) {
+        extras_free(&extras);
+        anim_file_detach(&extra, &asset);
+        sw_model_free(asset);
+        return tool_fail(args, "out of memory");
+    }
     bool ok = true;
     if (json) {
         json_writer w;
         json_writer_init(&w, json_file_sink, stdout);
-        print_json(asset, &w);
+        print_json(asset, &extras, &w);
         ok = json_writer_finish(&w);
     } else {
-        print_text(asset);
+        print_text(asset, &extras, tree_limit, tree);
         if (extra.view) printf("anim file: %s\n", extra.summary);
     }
+    extras_free(&extras);
     /* After the report, so that the warnings end up where the reader looks last. */
     tool_warn_bad_images(args, asset, false, NULL);
     anim_file_detach(&extra, &asset);
