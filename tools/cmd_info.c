@@ -153,7 +153,7 @@ typedef struct info_extras {
     sw_constraint_set* constraints;
     bool constraints_failed;
     sw_diag constraints_error;
-    sw_toon_material* toon;       /* material_count, or NULL (toon_failed) */
+    sw_toon_material* toon;       /* material_count; none present when toon_failed */
     bool toon_failed;
     sw_diag toon_error;
 } info_extras;
@@ -304,7 +304,7 @@ static void print_tree(const sw_model* a, const info_extras* x, size_t limit) {
         uint32_t i = stack[--top];
         const sw_model_node* node = &a->nodes[i];
         /* each node is pushed once, by its parent: the stack never holds more than n */
-        for (size_t c = node->child_count; c-- > 0;) stack[top++] = node->children[c];
+        for (size_t c = node->child_count; c-- > 0 && top < n;) stack[top++] = node->children[c];
         uint32_t d = depth[i] < INFO_TREE_MAX_INDENT ? depth[i] : INFO_TREE_MAX_INDENT;
         printf("%*s", (int)(2 + 2 * d), "");
         if (depth[i] > INFO_TREE_MAX_INDENT) printf("(depth %u) ", (unsigned)depth[i]);
