@@ -26,15 +26,15 @@ const char cmd_info_help[] =
     "Loads MODEL (glTF, GLB, VRM, IQM, or FBX, Collada, BVH... through Assimp)\n"
     "and prints what it holds: its format, units and axes as read, scenes, nodes\n"
     "and the node tree (each node's index and name, the skins it is a joint\n"
-    "of, its mesh and skin, its humanoid bone), meshes and primitives (vertex\n"
-    "and index counts, attributes, morph targets), skins (joints and a\n"
-    "histogram of influences per vertex: how many vertices have 1, 2, ...\n"
-    "non-zero weights), animations (name, time range, channels and their\n"
-    "interpolations), materials and their shading (MToon, toon, unlit or PBR\n"
-    "metallic-roughness), VRM data (meta, licence, humanoid bone -> node,\n"
-    "expressions, look-at, first person), the humanoid bones found from node\n"
-    "names for a model that is not a VRM, spring bone chains and colliders,\n"
-    "node constraints, and the loader's warnings.\n"
+    "of, its mesh and skin, its humanoid bone and spring chain), meshes and\n"
+    "primitives (vertex and index counts, attributes, morph targets), skins\n"
+    "(joints and a histogram of influences per vertex: how many vertices\n"
+    "have 1, 2, ... non-zero weights), animations (name, time range,\n"
+    "channels and their interpolations), materials and their shading (MToon,\n"
+    "toon, unlit or PBR metallic-roughness), VRM data (meta, licence,\n"
+    "humanoid bone -> node, expressions, look-at, first person), the humanoid\n"
+    "bones found from node names for a model that is not a VRM, spring bone\n"
+    "chains and colliders, node constraints, and the loader's warnings.\n"
     "\n"
     "A file that cannot be loaded gives one line naming the file and the\n"
     "problem (the JSON path, accessor or node) and exit status 1. Every image\n"
@@ -147,6 +147,7 @@ typedef struct info_extras {
     int8_t* bone_of_node;         /* node_count: the humanoid bone, -1 none */
     uint32_t* joint_start;        /* node_count + 1: skins listing the node as a joint ... */
     uint32_t* joint_skins;        /* ... joint_skins[joint_start[n] .. joint_start[n + 1]) */
+    int32_t* chain_of_node;       /* node_count: the first spring chain with the node as a joint, -1 none */
     sw_spring_set* springs;
     bool springs_failed;
     sw_diag springs_error;
@@ -186,7 +187,14 @@ static bool extras_read(const sw_model* a, info_extras* x) {
     x->bone_of_node = malloc(n ? n : 1);
     x->joint_start = calloc(n + 1, sizeof *x->joint_start);
     x->toon = calloc(a->material_count ? a->material_count : 1, sizeof *x->toon);
-    if (!x->bone_of_node || !x->joint_start || !x->toon) return false;
+    x->chain_of_node = malloc((n ? n : 1) * sizeof *x->chain_of_node);
+    if (!x->bone_of_node || !x->joint_start || !x->toon || !x->chain_of_node) return false;
+    for (size_t i = 0; i < n; i++) x->chain_of_node[i] = -1;
+    for (size_t c = 0; x->springs && c < x->springs->chain_count; c++)
+        for (size_t j = 0; j < x->springs->chains[c].joint_count; j++) {
+            uint32_t node = x->springs->joints[x->springs->chains[c].first_joint + j].node;
+            if (node < n && x->chain_of_node[node] < 0) x->chain_of_node[node] = (int32_t)c;
+        }
     if (a->material_count && sw_toon_read(a, x->toon, &x->toon_error) != SW_OK) {
         memset(x->toon, 0, a->material_count * sizeof *x->toon);
         x->toon_failed = true;
@@ -230,6 +238,7 @@ static void extras_free(info_extras* x) {
     free(x->bone_of_node);
     free(x->joint_start);
     free(x->joint_skins);
+    free(x->chain_of_node);
     free(x->toon);
 }
 
@@ -283,7 +292,7 @@ static long long node_file_index(const sw_model* a, size_t n) {
 
 /* The node tree, depth first from each root, one line a node: its index
    and name, the skins it is a joint of, its mesh and skin, its humanoid
-   bone. At most `limit` lines (0: no limit), then how many were left out. */
+   bone, the spring chain it is a joint of. At most `limit` lines (0: no limit), then how many were left out. */
 static void print_tree(const sw_model* a, const info_extras* x, size_t limit) {
     size_t n = a->node_count;
     if (!n) return;
@@ -319,6 +328,7 @@ static void print_tree(const sw_model* a, const info_extras* x, size_t limit) {
         if (node->mesh >= 0) printf(", mesh %d ", node->mesh), print_name(a->meshes[node->mesh].name);
         if (node->skin >= 0) printf(", skin %d", node->skin);
         if (x->bone_of_node[i] >= 0) printf(", humanoid %s", sw_humanoid_bone_name((sw_humanoid_bone)x->bone_of_node[i]));
+        if (x->chain_of_node[i] >= 0) printf(", spring chain %d", (int)x->chain_of_node[i]);
         printf("\n");
         printed++;
     }
@@ -945,6 +955,7 @@ static void json_nodes(const sw_model* a, const info_extras* x, json_writer* w) 
         json_end_array(w);
         json_key(w, "humanoid_bone");
         json_string(w, x->bone_of_node[n] >= 0 ? sw_humanoid_bone_name((sw_humanoid_bone)x->bone_of_node[n]) : NULL);
+        json_key(w, "spring_chain"), json_int(w, x->chain_of_node[n]);
         json_end_object(w);
     }
     json_end_array(w);

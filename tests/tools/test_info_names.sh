@@ -102,7 +102,10 @@ sinew info "$VRM/hair_vrm0.vrm"
 check "hair_vrm0: VRM 0.x source" out_has '^spring bones (VRM 0.x secondaryAnimation): 3 chains, 6 joints'
 check "hair_vrm0: the hair chain root to tip" out_has \
     '^  chain 0 "hair": 3 joints: node 2 "Hair1", node 1 "Hair2", node 0 "Hair3"'
+check "hair_vrm0: the tree marks spring joints" sh -c \
+    "grep -qxF '        node 1 \"Hair2\", spring chain 0' '$WORK/out' && grep -qxF '        node 7 \"RibbonR\", spring chain 2' '$WORK/out'"
 sinew info "$VRM/hair_vrm1.gltf" --json
+check "hair_vrm1 json: nodes say their spring chain" json_expr "[n['spring_chain'] for n in d['nodes']][:4]==[0,0,0,-1]"
 check "hair_vrm1 json: chains, groups, colliders" json_expr \
     "d['spring_bones']['source']=='VRMC_springBone' and d['spring_bones']['chains']==[{'name':'hair','joints':[2,1,0],'collider_groups':[0],'center':-1}] and [c['shape'] for c in d['spring_bones']['colliders']]==['sphere','capsule']"
 
