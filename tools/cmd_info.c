@@ -610,7 +610,7 @@ int cmd_info(tool_args* args) {
         if (took) continue;
         if (tool_args_flag(arg, "--json")) json = true;
         else if (tool_args_flag(arg, "--allow-outside-paths")) options.allow_outside_paths = true;
-        else if (arg[0] == '-' && arg[1]) return tool_usage(args, "unknown option '%s'", arg);
+        else if (arg[0] == '-' && arg[1]) return tool_unknown_option(args, arg);
         else if (model) return tool_usage(args, "one MODEL only ('%s' and '%s')", model, arg);
         else model = arg;
     }
