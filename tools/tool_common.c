@@ -29,7 +29,7 @@
 /* The importers name a file by its base name ("avatar.vrm: cannot open");
    the user typed a path ("nosuchdir/avatar.vrm"), which the message
    repeats. */
-static void name_as_typed(const char* path, sw_diag* diag) {
+void tool_diag_path_as_typed(const char* path, sw_diag* diag) {
     const char* slash = strrchr(path, '/');
     const char* base = slash ? slash + 1 : path;
     size_t n = strlen(base);
@@ -42,7 +42,7 @@ static void name_as_typed(const char* path, sw_diag* diag) {
 sw_result tool_load_model(const char* path, const sw_gltf_options* options, sw_model** out_model, sw_diag* diag) {
     sw_import_options o = sw_import_options_from_gltf(options);
     sw_result r = sw_import_file(path, &o, out_model, diag);
-    if (r != SW_OK && diag) name_as_typed(path, diag);
+    if (r != SW_OK && diag) tool_diag_path_as_typed(path, diag);
     if (r == SW_OK && !tool_note_model_read(*out_model)) {
         sw_model_free(*out_model);
         *out_model = NULL;

@@ -50,6 +50,12 @@ bool tool_error_set(tool_error* err, const char* format, ...) TOOL_PRINTF(2, 3);
    gets too. Messages are one line naming the file, as sw_import_file's. */
 sw_result tool_load_model(const char* path, const sw_gltf_options* options, sw_model** out_model, sw_diag* diag);
 
+/* The importers name a file by its base name ("avatar.vrm: cannot
+   open"); messages repeat the path the user typed: a message that starts
+   with `path`'s base name and ':' gets `path` instead. tool_load_model
+   does it; callers of sw_import_file call it themselves. */
+void tool_diag_path_as_typed(const char* path, sw_diag* diag);
+
 /* ---- commands and their arguments -------------------------------------- */
 
 typedef struct tool_args tool_args;

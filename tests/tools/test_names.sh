@@ -108,6 +108,8 @@ for cmd in info export; do
     check "$cmd nosuchdir/avatar.vrm: exit 1" status_is 1
     check "... repeats the path as typed" err_has_text "nosuchdir/avatar.vrm: cannot open"
 done
+sinew export "$V1" --anim-file nosuchdir/walk.vrma
+check "--anim-file nosuchdir/walk.vrma repeats the path as typed" err_has_text "--anim-file: nosuchdir/walk.vrma: cannot open"
 sinew check nosuchdir/avatar.vrm
 check "check nosuchdir/avatar.vrm repeats the path as typed" out_has "^nosuchdir/avatar.vrm: error: cannot open"
 sinew render nosuchdir/avatar.vrm -o "$WORK/x.png"
