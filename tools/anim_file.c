@@ -240,6 +240,7 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
     sw_import_options io = {0};
     io.iqm.skeleton = dst;
     if (sw_import_file(o->path, &io, &f->source, &diag) != SW_OK) {
+        tool_diag_path_as_typed(o->path, &diag);
         tool_error_set(err, "--anim-file: %s", diag.message);
         return false;
     }

@@ -106,8 +106,9 @@ void anim_options_free(anim_options* o);
 /* The help lines of the options, shared by both commands (a string
    literal, so that it joins their help texts). */
 #define ANIM_OPTIONS_HELP \
-    "animation (per time, in this order; CLIP = name or index, JOINT = node name\n" \
-    "or file index):\n" \
+    "animation (per time, in this order; CLIP = name or index, JOINT = node name,\n" \
+    "humanoid bone name such as leftHand (a VRM's humanoid, else found from the\n" \
+    "node names; a node name wins) or file index):\n" \
     "  --blend CLIP:W[,CLIP:W...]\n" \
     "                  blend clips at the same time with these weights (replaces\n" \
     "                  --anim's pose; --anim, else the first clip, sets the times)\n" \

@@ -75,39 +75,12 @@ void avatar_options_free(avatar_options* o) {
 
 /* ---- resolving ------------------------------------------------------------- */
 
-/* Edit distance between two short names, ASCII case folded (names longer
-   than 63 bytes are not "near" anything). */
-static size_t name_distance(const char* a, const char* b) {
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 63 || m > 63) return SIZE_MAX;
-    size_t row[64];
-    for (size_t j = 0; j <= m; ++j) row[j] = j;
-    for (size_t i = 1; i <= n; ++i) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; ++j) {
-            size_t up = row[j];
-            size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
-            size_t best = diagonal + cost;
-            if (row[j] + 1 < best) best = row[j] + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diagonal = up;
-        }
-    }
-    return row[m];
-}
-
 /* "--expression: 'hapy' is not an expression of MODEL (did you mean
    'happy'?); it has: happy, angry, ..." (at most 24 names listed). */
 static bool unknown_expression(const avatar_program* a, const char* name, tool_error* err) {
     const sw_vrm* vrm = a->vrm;
-    const char* near = NULL;
-    size_t best = SIZE_MAX, limit = strlen(name) / 3 + 1;
-    for (size_t i = 0; i < vrm->expression_count; ++i) {
-        size_t d = name_distance(name, vrm->expressions[i].name);
-        if (d < best) best = d, near = vrm->expressions[i].name;
-    }
+    tool_suggest near;
+    tool_suggest_init(&near, name);
     char list[640] = "";
     size_t used = 0, shown = 0;
     for (size_t i = 0; i < vrm->expression_count && shown < 24; ++i, ++shown) {
@@ -124,10 +97,13 @@ static bool unknown_expression(const avatar_program* a, const char* name, tool_e
         {"blink_l", "blinkLeft"}, {"blink_r", "blinkRight"}, {"lookup", "lookUp"}, {"lookdown", "lookDown"},
         {"lookleft", "lookLeft"}, {"lookright", "lookRight"}};
     for (size_t i = 0; i < sizeof vrm0_names / sizeof vrm0_names[0]; ++i)
-        if (name_distance(name, vrm0_names[i][0]) == 0 && sw_vrm_find_expression(vrm, vrm0_names[i][1]) >= 0)
-            near = vrm0_names[i][1], best = 0;
-    char hint[96] = "";
-    if (near && best <= limit) snprintf(hint, sizeof hint, " (did you mean '%.60s'?)", near);
+        if (tool_name_distance(name, strlen(name), vrm0_names[i][0], strlen(vrm0_names[i][0]), 0) == 0 &&
+            sw_vrm_find_expression(vrm, vrm0_names[i][1]) >= 0)
+            tool_suggest_init(&near, vrm0_names[i][1]); /* the 1.0 name, and only it, is near */
+    for (size_t i = 0; i < vrm->expression_count; ++i)
+        tool_suggest_add(&near, vrm->expressions[i].name, strlen(vrm->expressions[i].name));
+    char said[300], hint[320] = "";
+    if (tool_suggest_text(&near, said, sizeof said)[0]) snprintf(hint, sizeof hint, " (%s)", said);
     if (!vrm->expression_count)
         return tool_error_set(err, "--expression: '%.80s': %s has no expressions", name, a->model->path);
     return tool_error_set(err, "--expression: '%.80s' is not an expression of %s%s; it has: %s%s", name,

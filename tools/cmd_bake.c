@@ -22,7 +22,7 @@
 #define BAKE_MAX_SIZE 4096
 
 const char cmd_bake_help[] =
-    "usage: sinew bake face-sdf MODEL --head JOINT [--material NAME|INDEX] [--size N]\n"
+    "usage: sinew bake face-sdf MODEL [--head JOINT] [--material NAME|INDEX] [--size N]\n"
     "                           -o FILE.png [--quiet] [--allow-outside-paths]\n"
     "\n"
     "Bakes the face shadow threshold map the toon renderer reads (a face\n"
@@ -37,7 +37,9 @@ const char cmd_bake_help[] =
     "component in the head frame). See docs/cli.md, \"Face SDF baking\".\n"
     "\n"
     "options:\n"
-    "  --head JOINT        the head joint, by node name or index (required); its\n"
+    "  --head JOINT        the head joint, by node name, humanoid bone name or\n"
+    "                      index (default: the humanoid's head, else the first\n"
+    "                      node whose name ends in \"head\", any case); its\n"
     "                      world matrix at rest gives right (x), up (y) and\n"
     "                      forward (z)\n"
     "  --material M        the face material, by name or index (default: the\n"
@@ -98,7 +100,14 @@ static bool find_material(const tool_args* args, const sw_model* a, const char* 
             *out = (uint32_t)index;
             return true;
         }
-        return tool_error_set(err, "%s has no material '%s' (it has %zu)", a->path, spec, a->material_count);
+        tool_suggest near;
+        tool_suggest_init(&near, spec);
+        for (size_t i = 0; i < a->material_count; i++)
+            if (a->materials[i].name) tool_suggest_add(&near, a->materials[i].name, strlen(a->materials[i].name));
+        char hint[300];
+        tool_suggest_text(&near, hint, sizeof hint);
+        return tool_error_set(err, "--material: %s has no material '%s' (%s%sit has %zu)", a->path, spec, hint,
+                              hint[0] ? "; " : "", a->material_count);
     }
     if (a->material_count) {
         sw_toon_material* toon = calloc(a->material_count, sizeof *toon);
@@ -124,6 +133,23 @@ static bool find_material(const tool_args* args, const sw_model* a, const char* 
     return tool_error_set(err,
                           "%s: no face material (none has toon data of kind face or a name containing \"face\"); "
                           "give --material",
+                          a->path);
+}
+
+/* The head joint when --head is not given: the humanoid's head (a node
+   named "head" first, as tool_find_node), else the first node whose name
+   ends in "head" ("mixamorig:Head", "J_Bip_C_Head"). */
+static bool find_head(const sw_model* a, uint32_t* out, tool_error* err) {
+    if (tool_find_node(a, "--head", "head", out, NULL)) return true;
+    for (size_t i = 0; i < a->node_count; i++) {
+        const char* name = a->nodes[i].name;
+        size_t n = name ? strlen(name) : 0;
+        if (n >= 4 && tool_name_distance(name + n - 4, 4, "head", 4, 0) == 0) {
+            *out = (uint32_t)i;
+            return true;
+        }
+    }
+    return tool_error_set(err, "%s: no head joint found (no humanoid head, no node named like a head); give --head JOINT",
                           a->path);
 }
 
@@ -170,7 +196,7 @@ static int bake_face_sdf(tool_args* args) {
             if (o.out) return tool_usage(args, "one output file only");
             if (!(o.out = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
-            return tool_usage(args, "unknown option '%s'", arg);
+            return tool_unknown_option(args, arg);
         } else if (o.model) {
             return tool_usage(args, "one MODEL only ('%s' and '%s')", o.model, arg);
         } else {
@@ -178,9 +204,11 @@ static int bake_face_sdf(tool_args* args) {
         }
     }
     if (!o.model) return tool_usage(args, "no MODEL given");
-    if (!o.head) return tool_usage(args, "no head joint given (--head JOINT)");
     if (!o.out) return tool_usage(args, "no output file given (-o FILE.png)");
     if (tool_is_stdout(o.out)) return tool_usage(args, "the map goes to a file, not to standard output: give -o FILE.png");
+    if (tool_is_folder(o.out))
+        return tool_usage(args, "output '%s' is a folder; name the PNG to write in it (%s%sface_sdf.png)", o.out, o.out,
+                          o.out[strlen(o.out) - 1] == '/' ? "" : "/");
     if (!tool_has_extension(o.out, ".png")) return tool_usage(args, "output '%s': the map is a PNG; name it .png", o.out);
 
     /* The output, before anything is loaded: a device, a FIFO, a folder,
@@ -199,8 +227,12 @@ static int bake_face_sdf(tool_args* args) {
     int status = TOOL_EXIT_OK;
     uint8_t* rgba = NULL;
     uint32_t head = 0, material = 0;
-    if (!tool_find_node(asset, "--head", o.head, &head, &err) || !find_material(args, asset, o.material, &material, &err)) {
-        status = fail_escaped(args, err.message);
+    if (o.head ? !tool_find_node(asset, "--head", o.head, &head, &err) : !find_head(asset, &head, &err)) {
+        status = o.head ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
+        goto done;
+    }
+    if (!find_material(args, asset, o.material, &material, &err)) {
+        status = o.material ? tool_usage(args, "%s", err.message) : fail_escaped(args, err.message);
         goto done;
     }
     rgba = malloc((size_t)o.size * (size_t)o.size * 4);

@@ -899,14 +899,14 @@ static void run_blend_task(void* context, size_t index, int thread) {
     b->failures[thread] += failed;
 }
 
-/* A clip by index or name; -1 when there is none. */
-static long find_clip(const sw_model* a, const char* spec) {
-    char* end;
-    long index = strtol(spec, &end, 10);
-    if (*spec && !*end && index >= 0 && (size_t)index < a->animation_count) return index;
-    for (size_t i = 0; i < a->animation_count; ++i)
-        if (a->animations[i].name && strcmp(a->animations[i].name, spec) == 0) return (long)i;
-    return -1;
+/* A clip by name or index (tool_find_clip); false with *status set (a usage error) when there is none. */
+static bool find_clip(const sw_model* a, const char* option, const char* spec, long* out, tool_args* args,
+                      int* status) {
+    tool_error err;
+    if (strcmp(spec, "none") != 0 && tool_find_clip(a, spec, out, &err) && *out >= 0) return true;
+    if (strcmp(spec, "none") == 0) tool_error_set(&err, "'none' is not a clip");
+    *status = tool_usage(args, "%s%s", option, err.message);
+    return false;
 }
 
 static long find_node_named(const sw_model* a, const char* name) {
@@ -945,10 +945,7 @@ static bool choose_clips(const bench_options* opt, const sw_model* a, long* out_
     *out_clip = -1;
     out_blend[0] = out_blend[1] = -1;
     if (opt->anim) {
-        if ((*out_clip = find_clip(a, opt->anim)) < 0) {
-            *status = tool_fail(args, "%s has no animation '%s'", opt->model, opt->anim);
-            return false;
-        }
+        if (!find_clip(a, "", opt->anim, out_clip, args, status)) return false;
     } else if (a->animation_count) {
         *out_clip = 0;
     }
@@ -963,10 +960,7 @@ static bool choose_clips(const bench_options* opt, const sw_model* a, long* out_
         memcpy(spec[0], opt->blend, len0), spec[0][len0] = '\0';
         strcpy(spec[1], comma + 1);
         for (int i = 0; i < 2; ++i)
-            if ((out_blend[i] = find_clip(a, spec[i])) < 0) {
-                *status = tool_fail(args, "--blend: %s has no animation '%s'", opt->model, spec[i]);
-                return false;
-            }
+            if (!find_clip(a, "--blend: ", spec[i], &out_blend[i], args, status)) return false;
     } else if (a->animation_count >= 2) {
         out_blend[0] = 0, out_blend[1] = 1;
     }
@@ -1365,7 +1359,7 @@ int cmd_bench(tool_args* args) {
                 !tool_parse_int("--characters", v, 1, 10000000, &opt.characters, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
-            return tool_usage(args, "unknown option '%s'", arg);
+            return tool_unknown_option(args, arg);
         } else if (!opt.mode) {
             opt.mode = arg;
         } else if (!opt.model) {

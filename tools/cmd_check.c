@@ -271,7 +271,7 @@ int cmd_check(tool_args* args) {
                 !tool_parse_double("--retention-threshold", v, 0.0, 1.0, &threshold, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
-            return tool_usage(args, "unknown option '%s'", arg);
+            return tool_unknown_option(args, arg);
         } else if (model) {
             return tool_usage(args, "one MODEL only ('%s' and '%s')", model, arg);
         } else {

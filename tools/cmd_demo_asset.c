@@ -64,7 +64,7 @@ int cmd_demo_asset(tool_args* args) {
             if (output) return tool_usage(args, "one output file only");
             if (!(output = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
-            return tool_usage(args, "unknown option '%s'", arg);
+            return tool_unknown_option(args, arg);
         } else {
             return tool_usage(args, "unexpected argument '%s'", arg);
         }

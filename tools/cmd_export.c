@@ -399,7 +399,7 @@ static int parse_export_args(tool_args* args, anim_options* program, export_opti
             if (opt->out) return tool_usage(args, "one output file only");
             if (!(opt->out = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
-            return tool_usage(args, "unknown option '%s'", arg);
+            return tool_unknown_option(args, arg);
         } else if (opt->model) {
             return tool_usage(args, "one MODEL only ('%s' and '%s')", opt->model, arg);
         } else {
@@ -517,7 +517,7 @@ static bool prepare_input(sw_model* asset, const anim_file* anim_src, const expo
     tool_error err;
     sw_diag diag;
     if (!tool_find_clip(asset, opt->anim, &in->clip_index, &err)) {
-        *status = tool_fail(args, "%s", err.message);
+        *status = tool_usage(args, "%s", err.message);
         return false;
     }
     anim_program_config config = {.loop = opt->loop, .file = anim_src};

@@ -1115,7 +1115,7 @@ int cmd_info(tool_args* args) {
         else if (tool_args_flag(arg, "--allow-outside-paths")) options.allow_outside_paths = true;
         else if (tool_args_flag(arg, "--tree")) tree = true, tree_limit = 0;
         else if (tool_args_flag(arg, "--no-tree")) tree = false;
-        else if (arg[0] == '-' && arg[1]) return tool_usage(args, "unknown option '%s'", arg);
+        else if (arg[0] == '-' && arg[1]) return tool_unknown_option(args, arg);
         else if (model) return tool_usage(args, "one MODEL only ('%s' and '%s')", model, arg);
         else model = arg;
     }

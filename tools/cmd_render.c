@@ -53,7 +53,8 @@ const char cmd_render_help[] =
     "  --dqs           dual quaternion skinning (default: linear blend)\n"
     "  --split         LBS in the left half, DQS in the right half\n"
     "  --view V        shaded (default), normals, motion, uv, weights:JOINT (the\n"
-    "                  weight of one joint, by node name or index, as a heat map),\n"
+    "                  weight of one joint, by node name, humanoid bone name\n"
+    "                  or index, as a heat map),\n"
     "                  retention (the radius LBS keeps at each vertex in this\n"
     "                  pose, from its weights and its joints' rotations: blue\n"
     "                  all kept, red all lost) or bones (shaded with the\n"
@@ -287,7 +288,7 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
             if (o->out) return tool_usage(args, "one output file only");
             if (!(o->out = tool_args_value(args, name, &err))) return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
-            return tool_usage(args, "unknown option '%s'", arg);
+            return tool_unknown_option(args, arg);
         } else if (o->model) {
             return tool_usage(args, "one MODEL only ('%s' and '%s')", o->model, arg);
         } else {
@@ -346,7 +347,7 @@ static int render_load(tool_args* args, anim_options* program, render_session* s
     s->clip = -1;
     if (!tool_find_clip(asset, o->anim ? o->anim : o->model ? NULL : "walk", &s->clip, &err) ||
         (o->weight_joint && !tool_find_node(asset, "--view weights", o->weight_joint, &weight_found, &err)))
-        return tool_fail(args, "%s", err.message);
+        return tool_usage(args, "%s", err.message);
     s->weight_node = o->weight_joint ? (int32_t)weight_found : -1;
     anim_program_config config = {.loop = true, .from_clip_start = true, .file = &s->anim_src};
     int status = anim_program_init(&s->prog, asset, program, s->clip, &config, &err);

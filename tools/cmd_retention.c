@@ -399,7 +399,7 @@ static int parse_options(tool_args* args, retention_options* opt, bool* out_help
         } else if (tool_args_flag(arg, "--json")) {
             opt->json = true;
         } else if (arg[0] == '-') {
-            return tool_usage(args, "unknown option '%s'", arg);
+            return tool_unknown_option(args, arg);
         } else {
             return tool_usage(args, "unexpected argument '%s'", arg);
         }

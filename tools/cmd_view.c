@@ -193,7 +193,7 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
         } else if (tool_args_option(args, arg, "--script")) {
             if (!(o->script_text = tool_args_value(args, "--script", &err))) return tool_usage(args, "%s", err.message);
         } else if (arg[0] == '-' && arg[1]) {
-            return tool_usage(args, "unknown option '%s'", arg);
+            return tool_unknown_option(args, arg);
         } else if (o->model) {
             return tool_usage(args, "one MODEL only ('%s' and '%s')", o->model, arg);
         } else {
@@ -246,6 +246,7 @@ typedef struct view_scene {
     const anim_options* options;    /* the program's options (the command line's for the first model) */
     anim_program prog;
     bool prog_ready;                /* prog is made (scene_active_program says whether it poses) */
+    bool bad_name;                  /* the load failed on a name or value of the command line (a usage error) */
     long clip;                      /* -1 = the rest pose */
     sw_pose pose;
     void* pose_memory;
@@ -304,7 +305,9 @@ static bool scene_program(view_scene* sc, tool_error* err) {
     if (sc->prog_ready) anim_program_free(&sc->prog);
     sc->prog_ready = false;
     anim_program_config config = {.loop = true, .from_clip_start = true, .file = &sc->anim_src};
-    if (anim_program_init(&sc->prog, sc->model, sc->options, sc->clip, &config, err) != TOOL_EXIT_OK) return false;
+    int status = anim_program_init(&sc->prog, sc->model, sc->options, sc->clip, &config, err);
+    sc->bad_name = status == TOOL_EXIT_USAGE;
+    if (status != TOOL_EXIT_OK) return false;
     sc->prog_ready = true;
     return true;
 }
@@ -339,8 +342,11 @@ static bool scene_load(view_scene* sc, const char* path, const sw_gltf_options* 
         scene_free(sc);
         return false;
     }
-    if (!tool_find_clip(sc->model, anim ? anim : path ? NULL : "walk", &sc->clip, err) || !scene_program(sc, err)) {
+    bool clip_found = tool_find_clip(sc->model, anim ? anim : path ? NULL : "walk", &sc->clip, err);
+    if (!clip_found || !scene_program(sc, err)) {
+        bool bad_name = !clip_found || sc->bad_name; /* the clip, or a name the program resolves */
         scene_free(sc);
+        sc->bad_name = bad_name;
         return false;
     }
     if (sc->prog.has_warning) fprintf(stderr, "sinew view: warning: %s: %s\n", sc->model->path, sc->prog.warning.message);
@@ -1322,10 +1328,11 @@ static int open_window(tool_args* args, viewer* v) {
 static int start_scene(tool_args* args, viewer* v, const anim_options* program) {
     const view_options* o = v->o;
     tool_error err;
-    if (!scene_load(&v->scene, o->model, &o->load, program, o->anim, &err)) return tool_fail(args, "%s", err.message);
+    if (!scene_load(&v->scene, o->model, &o->load, program, o->anim, &err))
+        return v->scene.bad_name ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
     uint32_t weight_found = 0;
     if (o->weight_joint && !tool_find_node(v->scene.model, "--view weights", o->weight_joint, &weight_found, &err))
-        return tool_fail(args, "%s", err.message);
+        return tool_usage(args, "%s", err.message);
     if (o->weight_joint) v->weight_node = (int32_t)weight_found;
     if (v->weight_node < 0) reset_weight_joint(v);
     v->playing = v->scene.clip >= 0;

@@ -145,6 +145,13 @@ bool frame_output_kind_of(const char* path, frame_output_kind* out, tool_error* 
         *out = FRAME_OUTPUT_MP4;
     } else if (tool_has_extension(path, ".gif")) {
         *out = FRAME_OUTPUT_GIF;
+    } else if (tool_is_folder(path)) {
+        size_t n = strlen(path);
+        const char* sep = n && path[n - 1] == '/' ? "" : "/";
+        return tool_error_set(err,
+                              "output '%s' is a folder; name a file in it: %s%srender.png (one frame), .mp4, .gif, "
+                              "or %s%s%%04d.png (PNG frames)",
+                              path, path, sep, path, sep);
     } else {
         return tool_error_set(err,
                               "output '%s': unknown kind of file; name it .png (one frame), .mp4, .gif, or a "

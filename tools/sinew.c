@@ -102,6 +102,18 @@ static int usage_error(const char* what, const char* arg) {
     return TOOL_EXIT_USAGE;
 }
 
+/* "sinew: unknown command 'rendr' (did you mean 'render'?; see sinew --help)". */
+static int unknown_command(const char* name) {
+    tool_suggest s;
+    tool_suggest_init(&s, name);
+    for (size_t i = 0; i < command_count; i++) tool_suggest_add(&s, commands[i].name, strlen(commands[i].name));
+    tool_suggest_add(&s, "help", 4);
+    char hint[300];
+    if (!tool_suggest_text(&s, hint, sizeof hint)[0]) return usage_error("unknown command", name);
+    fprintf(stderr, "sinew: unknown command '%s' (%s; see sinew --help)\n", name, hint);
+    return TOOL_EXIT_USAGE;
+}
+
 static int run(int argc, char** argv) {
     if (argc < 2) {
         /* No command is a usage error, but the list of commands is the help wanted. */
@@ -112,7 +124,7 @@ static int run(int argc, char** argv) {
     if (tool_args_is_help(first) || strcmp(first, "help") == 0) {
         if (argc > 2 && strcmp(first, "help") == 0) {
             const tool_command* command = find_command(argv[2]);
-            if (!command) return usage_error("unknown command", argv[2]);
+            if (!command) return unknown_command(argv[2]);
             if (argc > 3) return usage_error("unexpected argument", argv[3]);
             fputs(command->help, stdout);
             return TOOL_EXIT_OK;
@@ -127,10 +139,19 @@ static int run(int argc, char** argv) {
                sw_skin_kernel_name(sw_skin_kernel_best()));
         return TOOL_EXIT_OK;
     }
-    if (first[0] == '-') return usage_error("unknown option", first);
+    if (first[0] == '-') {
+        static const char* const options[] = {"--help", "--version", "-h"};
+        tool_suggest s;
+        tool_suggest_init(&s, first);
+        for (size_t i = 0; i < 3; i++) tool_suggest_add(&s, options[i], strlen(options[i]));
+        char hint[300];
+        if (!tool_suggest_text(&s, hint, sizeof hint)[0]) return usage_error("unknown option", first);
+        fprintf(stderr, "sinew: unknown option '%s' (%s; see sinew --help)\n", first, hint);
+        return TOOL_EXIT_USAGE;
+    }
 
     const tool_command* command = find_command(first);
-    if (!command) return usage_error("unknown command", first);
+    if (!command) return unknown_command(first);
     tool_args args = {.command = command, .count = argc - 2, .items = argv + 2};
     return command->run(&args);
 }

@@ -7,6 +7,9 @@
 
 #include "tool_common.h"
 #include "text_escape.h"
+#include "sinew/humanoid.h"
+#include "sinew/retarget.h"
+#include "sinew/vrm.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,9 +26,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The importers name a file by its base name ("avatar.vrm: cannot open");
+   the user typed a path ("nosuchdir/avatar.vrm"), which the message
+   repeats. */
+void tool_diag_path_as_typed(const char* path, sw_diag* diag) {
+    const char* slash = strrchr(path, '/');
+    const char* base = slash ? slash + 1 : path;
+    size_t n = strlen(base);
+    if (base == path || !n || strncmp(diag->message, base, n) != 0 || diag->message[n] != ':') return;
+    char message[sizeof diag->message];
+    snprintf(message, sizeof message, "%s%s", path, diag->message + n);
+    memcpy(diag->message, message, sizeof message);
+}
+
 sw_result tool_load_model(const char* path, const sw_gltf_options* options, sw_model** out_model, sw_diag* diag) {
     sw_import_options o = sw_import_options_from_gltf(options);
     sw_result r = sw_import_file(path, &o, out_model, diag);
+    if (r != SW_OK && diag) tool_diag_path_as_typed(path, diag);
     if (r == SW_OK && !tool_note_model_read(*out_model)) {
         sw_model_free(*out_model);
         *out_model = NULL;
@@ -1008,12 +1025,145 @@ bool tool_atomic_commit(tool_atomic_file* file, tool_error* err) {
     return true;
 }
 
+/* ---- names and suggestions ------------------------------------------------ */
+
+size_t tool_name_distance(const char* a, size_t a_len, const char* b, size_t b_len, size_t limit) {
+    if (a_len > TOOL_NAME_MAX) a_len = TOOL_NAME_MAX;
+    if (b_len > TOOL_NAME_MAX) b_len = TOOL_NAME_MAX;
+    size_t gap = a_len > b_len ? a_len - b_len : b_len - a_len;
+    if (gap > limit) return limit + 1;
+    /* One row of the Levenshtein table; a row whose smallest entry is past
+       the limit ends it, as every later row is at least that. */
+    size_t row[TOOL_NAME_MAX + 1];
+    for (size_t j = 0; j <= b_len; j++) row[j] = j;
+    for (size_t i = 1; i <= a_len; i++) {
+        size_t diagonal = row[0], smallest = row[0] = i;
+        for (size_t j = 1; j <= b_len; j++) {
+            size_t up = row[j];
+            size_t cost = ascii_lower(a[i - 1]) == ascii_lower(b[j - 1]) ? 0 : 1;
+            size_t best = diagonal + cost;
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = up;
+            if (best < smallest) smallest = best;
+        }
+        if (smallest > limit) return limit + 1;
+    }
+    return row[b_len] > limit ? limit + 1 : row[b_len];
+}
+
+void tool_suggest_init(tool_suggest* s, const char* given) {
+    memset(s, 0, sizeof *s);
+    s->given = given;
+    size_t n = strlen(given);
+    if (n > TOOL_NAME_MAX) n = TOOL_NAME_MAX;
+    for (const char* p = given; *p == '-' && n > 1; p++) n--; /* an option's dashes are no letters to get wrong */
+    s->limit = n / 3 + 1;
+}
+
+void tool_suggest_add(tool_suggest* s, const char* name, size_t length) {
+    if (!name || !length) return;
+    size_t d = tool_name_distance(s->given, strlen(s->given), name, length, s->limit);
+    if (d > s->limit) return;
+    /* a name given twice (a help text's options), or again in another case
+       (a node "LeftHand" and the humanoid's "leftHand"), is kept once */
+    for (size_t k = 0; k < s->count; k++)
+        if (tool_name_distance(s->names[k], s->lengths[k], name, length, 0) == 0) return;
+    size_t at = s->count;
+    while (at > 0 && s->distances[at - 1] > d) at--; /* after the names as near: the first added wins ties */
+    if (at >= TOOL_SUGGEST_MAX) return;
+    size_t last = s->count < TOOL_SUGGEST_MAX ? s->count : TOOL_SUGGEST_MAX - 1;
+    for (size_t k = last; k > at; k--) {
+        s->names[k] = s->names[k - 1], s->lengths[k] = s->lengths[k - 1], s->distances[k] = s->distances[k - 1];
+    }
+    s->names[at] = name, s->lengths[at] = length, s->distances[at] = d;
+    if (s->count < TOOL_SUGGEST_MAX) s->count++;
+}
+
+const char* tool_suggest_text(const tool_suggest* s, char* out, size_t size) {
+    if (!size) return out;
+    out[0] = '\0';
+    /* Only the nearest: a name in another case (0) leaves out ones a letter off. */
+    size_t used = 0;
+    for (size_t k = 0; k < s->count && s->distances[k] == s->distances[0]; k++) {
+        const char* sep = k == 0 ? "did you mean " : (k + 1 < s->count && s->distances[k + 1] == s->distances[0]) ? ", " : " or ";
+        int len = s->lengths[k] > 80 ? 80 : (int)s->lengths[k];
+        int n = snprintf(out + used, size - used, "%s'%.*s'", sep, len, s->names[k]);
+        if (n < 0 || (size_t)n + 1 >= size - used) { /* room for the '?' too */
+            out[used] = '\0';
+            break;
+        }
+        used += (size_t)n;
+    }
+    if (used) out[used++] = '?', out[used] = '\0';
+    return out;
+}
+
+int tool_unknown_option(const tool_args* args, const char* arg) {
+    size_t given = strcspn(arg, "=");
+    char name[TOOL_NAME_MAX + 1];
+    snprintf(name, sizeof name, "%.*s", (int)(given > TOOL_NAME_MAX ? TOOL_NAME_MAX : given), arg);
+    tool_suggest s;
+    tool_suggest_init(&s, name);
+    /* The options are the "--word" and "-x" the help text names. */
+    const char* help = args->command->help;
+    for (const char* p = help; (p = strchr(p, '-')); ) {
+        bool starts = p == help || !(p[-1] == '-' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                     (p[-1] >= '0' && p[-1] <= '9'));
+        size_t n = p[1] == '-' ? 2 : 1;
+        while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9') || (p[n] == '-' && n > 1 && p[n + 1] != '-'))
+            n++;
+        if (starts && n > (p[1] == '-' ? 2u : 1u) && (p[1] == '-' || n == 2)) tool_suggest_add(&s, p, n);
+        p += n;
+    }
+    char hint[300];
+    tool_suggest_text(&s, hint, sizeof hint);
+    if (hint[0]) return tool_usage(args, "unknown option '%s', %s", arg, hint);
+    return tool_usage(args, "unknown option '%s'", arg);
+}
+
+/* The node of humanoid bone `name` (VRM 1.0 name, any case): the VRM's
+   humanoid, else the one found from node names. -1 when `name` is no
+   bone; -2 when it is one but the model maps no node to it. */
+static int64_t humanoid_node(const sw_model* a, const char* name, sw_humanoid_bone* out_bone) {
+    sw_humanoid_bone bone = SW_HUMANOID_BONE_COUNT;
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT && bone == SW_HUMANOID_BONE_COUNT; b++)
+        if (tool_name_distance(name, strlen(name), sw_humanoid_bone_name((sw_humanoid_bone)b),
+                               strlen(sw_humanoid_bone_name((sw_humanoid_bone)b)), 0) == 0 &&
+            strlen(name) <= TOOL_NAME_MAX)
+            bone = (sw_humanoid_bone)b;
+    if (bone == SW_HUMANOID_BONE_COUNT) return -1;
+    *out_bone = bone;
+    sw_humanoid_map map;
+    sw_humanoid_map_clear(&map);
+    sw_vrm* vrm = NULL;
+    sw_diag diag;
+    if (sw_vrm_read(a, &vrm, &diag) == SW_OK && vrm && vrm->humanoid_mapped) map = vrm->humanoid;
+    else if (sw_humanoid_map_from_names(a, NULL, &map, NULL, &diag) != SW_OK) sw_humanoid_map_clear(&map);
+    sw_vrm_free(vrm);
+    int32_t node = map.node[bone];
+    return node >= 0 && (size_t)node < a->node_count ? node : -2;
+}
+
+bool tool_is_folder(const char* path) {
+    size_t n = strlen(path);
+    struct stat st;
+    return (n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
 bool tool_find_node(const sw_model* a, const char* option, const char* spec, uint32_t* out, tool_error* err) {
     for (size_t i = 0; i < a->node_count; ++i)
         if (a->nodes[i].name && strcmp(a->nodes[i].name, spec) == 0) {
             *out = (uint32_t)i;
             return true;
         }
+    sw_humanoid_bone bone = SW_HUMANOID_BONE_COUNT;
+    int64_t node = humanoid_node(a, spec, &bone);
+    if (node >= 0) {
+        *out = (uint32_t)node;
+        return true;
+    }
     char* end = NULL;
     errno = 0;
     long index = strtol(spec, &end, 10);
@@ -1021,7 +1171,21 @@ bool tool_find_node(const sw_model* a, const char* option, const char* spec, uin
         *out = a->node_from_source[index];
         return true;
     }
-    return tool_error_set(err, "%s: %s has no node '%s' (it has %zu nodes)", option, a->path, spec, a->node_count);
+    if (node == -2)
+        return tool_error_set(err, "%s: '%.80s' is a humanoid bone, but %s maps no node to it (give a node name)",
+                              option, spec, a->path);
+    tool_suggest s;
+    tool_suggest_init(&s, spec);
+    for (size_t i = 0; i < a->node_count; ++i)
+        if (a->nodes[i].name) tool_suggest_add(&s, a->nodes[i].name, strlen(a->nodes[i].name));
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++) {
+        const char* name = sw_humanoid_bone_name((sw_humanoid_bone)b);
+        tool_suggest_add(&s, name, strlen(name));
+    }
+    char hint[300];
+    tool_suggest_text(&s, hint, sizeof hint);
+    return tool_error_set(err, "%s: %s has no node '%.80s' (%s%sit has %zu nodes)", option, a->path, spec, hint,
+                          hint[0] ? "; " : "", a->node_count);
 }
 
 bool tool_find_clip(const sw_model* a, const char* spec, long* out, tool_error* err) {
@@ -1045,10 +1209,20 @@ bool tool_find_clip(const sw_model* a, const char* spec, long* out, tool_error* 
         *out = index;
         return true;
     }
-    tool_error_set(err, "%s has no animation '%s' (it has %zu", a->path, spec, a->animation_count);
+    if (!a->animation_count)
+        return tool_error_set(err, "%s has no animation '%.80s': it has no animations (play a clip from another file "
+                                   "with --anim-file FILE)", a->path, spec);
+    tool_suggest s;
+    tool_suggest_init(&s, spec);
+    for (size_t i = 0; i < a->animation_count; ++i)
+        if (a->animations[i].name) tool_suggest_add(&s, a->animations[i].name, strlen(a->animations[i].name));
+    char hint[300];
+    tool_suggest_text(&s, hint, sizeof hint);
+    tool_error_set(err, "%s has no animation '%.80s' (%s%sit has %zu", a->path, spec, hint, hint[0] ? "; " : "",
+                   a->animation_count);
     size_t len = strlen(err->message);
     for (size_t i = 0; i < a->animation_count && i < 20 && len + 40 < sizeof err->message; ++i) {
-        snprintf(err->message + len, sizeof err->message - len, "%s%zu \"%s\"", i ? ", " : ": ", i,
+        snprintf(err->message + len, sizeof err->message - len, "%s%zu \"%.60s\"", i ? ", " : ": ", i,
                  a->animations[i].name ? a->animations[i].name : "");
         len = strlen(err->message);
     }

@@ -50,6 +50,12 @@ bool tool_error_set(tool_error* err, const char* format, ...) TOOL_PRINTF(2, 3);
    gets too. Messages are one line naming the file, as sw_import_file's. */
 sw_result tool_load_model(const char* path, const sw_gltf_options* options, sw_model** out_model, sw_diag* diag);
 
+/* The importers name a file by its base name ("avatar.vrm: cannot
+   open"); messages repeat the path the user typed: a message that starts
+   with `path`'s base name and ':' gets `path` instead. tool_load_model
+   does it; callers of sw_import_file call it themselves. */
+void tool_diag_path_as_typed(const char* path, sw_diag* diag);
+
 /* ---- commands and their arguments -------------------------------------- */
 
 typedef struct tool_args tool_args;
@@ -147,6 +153,10 @@ void tool_keep_created_dirs(char* created);
    - the output must not be one of the command's input files (same device
      and inode, so hard links and links count too): `sinew export g.glb
      -o g.glb` is refused and g.glb stays as it was. */
+
+/* `path` names a folder: one that exists (links followed), or a path
+   ending in '/'. For the messages of commands whose -o is a file. */
+bool tool_is_folder(const char* path);
 
 /* `path` is "-", standard output. */
 bool tool_is_stdout(const char* path);
@@ -285,16 +295,59 @@ void tool_cleanup_set_count(int entry, int count);
 /* Forgets an entry (-1 is allowed). */
 void tool_cleanup_forget(int entry);
 
+/* ---- names and suggestions ------------------------------------------------ */
+
+/* Edit distance (insertions, deletions, substitutions, one each) between
+   `a` and `b`, ASCII case-insensitive, each cut to its first
+   TOOL_NAME_MAX bytes; past `limit` it stops early and returns limit + 1.
+   ("walk", "Walk") is 0, ("rendr", "render") 1, ("--styel", "--style") 2. */
+#define TOOL_NAME_MAX 64
+size_t tool_name_distance(const char* a, size_t a_len, const char* b, size_t b_len, size_t limit);
+
+/* The names nearest a misspelt one: give every name there is with
+   tool_suggest_add, then tool_suggest_text. A name is kept when its
+   distance is at most a third of the given name's length (leading dashes
+   not counted) plus one (a name differing only in case always is), the nearest TOOL_SUGGEST_MAX of them,
+   the first added winning ties. Names are not copied: they must outlive
+   the accumulator. */
+#define TOOL_SUGGEST_MAX 3
+typedef struct tool_suggest {
+    const char* given;
+    size_t limit;
+    size_t count;
+    const char* names[TOOL_SUGGEST_MAX];
+    size_t lengths[TOOL_SUGGEST_MAX];
+    size_t distances[TOOL_SUGGEST_MAX];
+} tool_suggest;
+
+void tool_suggest_init(tool_suggest* s, const char* given);
+/* `name` (the first `length` bytes; NULL is skipped). */
+void tool_suggest_add(tool_suggest* s, const char* name, size_t length);
+/* "did you mean 'render'?", "did you mean 'a' or 'b'?", "did you mean
+   'a', 'b' or 'c'?"; "" when no name was near. Returns `out`. */
+const char* tool_suggest_text(const tool_suggest* s, char* out, size_t size);
+
+/* "unknown option '--styel', did you mean '--style'?" as a usage error;
+   the options are those the command's help text names. */
+int tool_unknown_option(const tool_args* args, const char* arg);
+
 /* ---- the commands (one file each) ----------------------------------------- */
 
 /* An animation of `a` by name or index: *out = its index; "none", or no
    spec in a file without animations, gives -1 (the rest pose); no spec
-   gives 0. An unknown name fails, listing the animations there are. */
+   gives 0. An unknown name fails, listing the animations there are (the
+   first 20) and the nearest names ("did you mean 'Robot_Walking'?": a name
+   in another case is suggested, not taken); a file without animations
+   says so and points to --anim-file. A usage error (TOOL_EXIT_USAGE). */
 bool tool_find_clip(const sw_model* a, const char* spec, long* out, tool_error* err);
 
-/* A node of `a` by name, else by its index in the file: *out = its model
-   index. Otherwise fails with "option: FILE has no node 'spec' (it has N
-   nodes)". */
+/* A node of `a` by name, else by humanoid bone name (VRM 1.0 names,
+   "leftHand", ASCII case-insensitive: the VRM's humanoid, else the map
+   sw_humanoid_map_from_names finds from the node names), else by its
+   index in the file: *out = its model index. A node name wins over a
+   humanoid name. Otherwise fails with "option: FILE has no node 'spec'
+   (did you mean 'x'?; it has N nodes)", or says that the humanoid bone
+   has no node there. A usage error (TOOL_EXIT_USAGE). */
 bool tool_find_node(const sw_model* a, const char* option, const char* spec, uint32_t* out, tool_error* err);
 
 /* Binds `pose` to one new 16-aligned block sized for `model`; returns the

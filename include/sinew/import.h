@@ -19,8 +19,12 @@
      importer (assimp.h); in a build without Assimp, a clear
      SW_ERR_UNSUPPORTED ("x.fbx: FBX files need the Assimp importer, and
      this build of sinew has none (built with -DSW_ASSIMP=OFF)");
-   - anything else: the glTF importer, whose message says the file is not
-     glTF.
+   - anything else is no model: SW_ERR_UNSUPPORTED saying what the file
+     looks like by its first bytes (a PNG, JPEG, GIF, WebP image, a ZIP,
+     gzip archive, a PDF, text, ...) and the formats sinew reads
+     (sw_import_format_list); a file named .gltf, .glb or .vrm goes to the
+     glTF importer unless its first bytes are such a known non-model
+     format.
    Every model says what it was read from (model->format) and, where the
    file states them, its units and up axis as read.
 
@@ -67,6 +71,12 @@ sw_result sw_import_file(const char* path, const sw_import_options* options, sw_
    against `base_dir` (NULL = refused). */
 sw_result sw_import_memory(const void* data, size_t size, const char* name, const char* base_dir,
                            const sw_import_options* options, sw_model** out_model, sw_diag* diag);
+
+/* The formats sw_import_file reads, in one line for messages: "glTF/GLB/VRM,
+   IQM and, through Assimp, FBX, Collada, BVH, ..." (Assimp's whether or
+   not this build has it). Writes it to `out` (NUL-terminated; "" when
+   `size` is too small) and returns its length, as snprintf. */
+size_t sw_import_format_list(char* out, size_t size);
 
 /* Decodes image `image` (PNG or JPEG; anything else is SW_ERR_UNSUPPORTED)
    to 8-bit RGBA with stb_image (compiled into sinew-import, PNG and JPEG

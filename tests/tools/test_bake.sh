@@ -24,7 +24,7 @@ DEMO=$WORK/demo.glb
 # ---- usage ----------------------------------------------------------------------
 sinew bake --help
 check "bake --help exits 0" status_is 0
-check "bake --help prints usage" out_has "usage: sinew bake face-sdf MODEL --head JOINT"
+check "bake --help prints usage" out_has "usage: sinew bake face-sdf MODEL \[--head JOINT\]"
 sinew bake face-sdf --help
 check "bake face-sdf --help exits 0" status_is 0
 sinew --help
@@ -37,9 +37,6 @@ check "an unknown kind: usage error" status_is 2
 check "... naming the kinds there are" err_has "face-sdf"
 sinew bake face-sdf --head head -o "$WORK/u.png"
 check "no MODEL: usage error" status_is 2
-sinew bake face-sdf "$DEMO" -o "$WORK/u.png"
-check "no --head: usage error" status_is 2
-check "... saying so" err_has "no head joint given"
 sinew bake face-sdf "$DEMO" --head head
 check "no -o: usage error" status_is 2
 sinew bake face-sdf "$DEMO" --head head --size 8 -o "$WORK/u.png"
@@ -66,11 +63,11 @@ check "a missing model: exit 1" status_is 1
 check "... one line naming the file" sh -c "[ \$(wc -l <'$WORK/err') -eq 1 ] && grep -q 'missing.glb' '$WORK/err'"
 check "... nothing written" missing "$WORK/m.png"
 sinew bake face-sdf "$DEMO" --head no_such_joint -o "$WORK/m.png"
-check "an unknown head joint: exit 1" status_is 1
+check "an unknown head joint: usage error" status_is 2
 check "... one line naming the file and the joint" \
     sh -c "[ \$(wc -l <'$WORK/err') -eq 1 ] && grep -q 'demo.glb.*no_such_joint' '$WORK/err'"
 sinew bake face-sdf "$DEMO" --head head --material no_such_material -o "$WORK/m.png"
-check "an unknown material: exit 1" status_is 1
+check "an unknown material: usage error" status_is 2
 check "... one line naming the file and the material" \
     sh -c "[ \$(wc -l <'$WORK/err') -eq 1 ] && grep -q 'demo.glb.*no_such_material' '$WORK/err'"
 echo "not a model" >"$WORK/junk.glb"
@@ -93,6 +90,13 @@ sinew bake face-sdf "$DEMO" --head head --size=64 --output="$WORK/found.png" --q
 check "without --material: the face material is found (exit 0)" status_is 0
 check "... --quiet: not a word" sh -c "[ ! -s '$WORK/out' ] && [ ! -s '$WORK/err' ]"
 check "... the same map" cmp -s "$WORK/maps/face.png" "$WORK/found.png"
+sinew bake face-sdf "$DEMO" --size=64 --output="$WORK/head_found.png"
+check "without --head: the head joint is found (exit 0)" status_is 0
+check "... named in the status line" err_has 'head node "head"'
+check "... the same map" cmp -s "$WORK/maps/face.png" "$WORK/head_found.png"
+sinew bake face-sdf "$DEMO" --head Head --material Face -o "$WORK/m.png"
+check "a material name in another case: usage error" status_is 2
+check "... suggesting the name" err_has "did you mean 'face'?"
 
 # The same material and joint by their indices in the file.
 sinew info "$DEMO" --json

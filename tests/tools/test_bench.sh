@@ -85,9 +85,9 @@ else
     check "bench anim with 2 threads exits 0" status_is 0
     check "bench anim prints microseconds per character" out_has "microseconds per character"
     sinew bench anim "$A/pab/arnaud_locomotion.glb" --anim nope --reps 20
-    check "bench anim of a missing animation fails" status_is 1
+    check "bench anim of a missing animation: usage error" status_is 2
     sinew bench anim "$A/pab/arnaud_locomotion.glb" --blend walk,nope --reps 20
-    check "bench anim --blend with a missing animation fails" status_is 1
+    check "bench anim --blend with a missing animation: usage error" status_is 2
 
     # The blend scenario: walk + jog by phase, IK on both legs.
     sinew bench anim "$A/pab/arnaud_locomotion.glb" --characters 40 --reps 20 --anim walk --blend walk,jog --json

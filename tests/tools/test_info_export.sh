@@ -219,7 +219,7 @@ else
         "abs(min(d['primitives'][0]['positions_by_time'][0][1::3]))<1e-6 and abs(max(d['primitives'][0]['positions_by_time'][0][1::3])-2)<1e-6"
 
     sinew export "$A/synthetic/twist_tube.glb" --anim 5
-    check "export --anim out of range fails" status_is 1
+    check "export --anim out of range: usage error" status_is 2
     check "... listing the animations" err_has "bend"
     sinew export "$A/synthetic/twist_tube.glb" --samples 0
     check "export --samples 0: usage error" status_is 2

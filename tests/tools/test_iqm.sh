@@ -50,6 +50,6 @@ sinew render "$A/guy.iqm" --anim none --size 64x64 -o "$WORK/rest.png" --quiet
 check "and a pose that differs from rest" sh -c '! cmp -s "$1" "$2"' - "$WORK/rest.png" "$WORK/own.png"
 
 sinew render "$A/guy.iqm" --anim-file "$A/guyanim.iqm" --anim guyanim/nope --size 64x64 -o "$WORK/x.png" --quiet
-check "an unknown clip: an error listing the merged ones" sh -c '[ "$1" -eq 1 ] && grep -q "3 \"guyanim/dance\"" "$2"' - "$rc" "$WORK/err"
+check "an unknown clip: a usage error listing the merged ones" sh -c '[ "$1" -eq 2 ] && grep -q "3 \"guyanim/dance\"" "$2"' - "$rc" "$WORK/err"
 
 finish

@@ -138,7 +138,7 @@ check "an invalid model fails" status_is 1
 check "... naming it" err_has "bad.glb"
 check "... and writes nothing" no_files_but ""
 sinew render $S --view weights:no_such_joint -o "$WORK/o/x.png"
-check "an unknown joint for --view weights fails" status_is 1
+check "an unknown joint for --view weights: usage error (exit 2, as every unknown name)" status_is 2
 check "... naming it" err_has "no_such_joint"
 check "... and writes nothing" no_files_but ""
 sinew render $S --anim dance -o "$WORK/o/x.png"
