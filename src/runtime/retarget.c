@@ -360,7 +360,7 @@ static bool sw__is_alnum(int c) { return sw__is_upper(c) || sw__is_lower(c) || s
 /* Words that only say "this is a rig": dropped wherever they stand. */
 static const char* const sw__noise_words[] = {"mixamorig", "armature", "def", "org", "bip", "bip01", "bip001",
                                               "j", "adj", "jnt", "joint", "bn", "bone", "c", "cc", "base",
-                                              "sk", "rig", "skeleton", "deform"};
+                                              "sk", "rig", "skeleton", "deform", "character"};
 /* Words that mark helpers, never humanoid bones. */
 static const char* const sw__helper_words[] = {"end", "nub", "tip", "pole", "target", "ik", "ctrl", "ctl",
                                                "mch", "twist", "roll", "helper", "null", "socket", "ref"};
@@ -371,12 +371,13 @@ static bool sw__word_in(const char* w, size_t n, const char* const* list, size_t
     return false;
 }
 
-/* Splits `name` into lower-case words; calls back per word. Returns false
-   when a helper word was seen (the key is then empty). */
+/* Words split at separators, case changes and digits; noise words (and a
+   number right after one) dropped; the first side word taken out; a helper
+   word empties the key. */
 size_t sw_bone_name_key(const char* name, char* key, size_t key_size, int* side) {
     int found_side = 0;
     size_t n = 0;
-    bool helper = false, after_bip = false;
+    bool helper = false, after_noise = false;
     if (key_size) key[0] = 0;
     if (side) *side = 0;
     if (!name) return 0;
@@ -405,12 +406,15 @@ size_t sw_bone_name_key(const char* name, char* key, size_t key_size, int* side)
         for (size_t k = 0; k < wn; ++k) word[k] = (char)sw__lower((unsigned char)s[start + k]);
         word[wn] = 0;
         bool digits = sw__is_digit((unsigned char)word[0]);
-        if (digits && after_bip) { /* Bip01's number */
-            after_bip = false;
+        if (digits && after_noise) { /* Bip01's, Character1's number */
+            after_noise = false;
             continue;
         }
-        after_bip = strcmp(word, "bip") == 0;
-        if (sw__word_in(word, wn, sw__noise_words, sizeof sw__noise_words / sizeof *sw__noise_words)) continue;
+        after_noise = false;
+        if (sw__word_in(word, wn, sw__noise_words, sizeof sw__noise_words / sizeof *sw__noise_words)) {
+            after_noise = true;
+            continue;
+        }
         if (sw__word_in(word, wn, sw__helper_words, sizeof sw__helper_words / sizeof *sw__helper_words)) {
             helper = true;
             continue;
@@ -492,8 +496,8 @@ static const struct {
     const char* word;
 } sw__fingers[] = {
     {SW__PART_THUMB, "thumb"},   {SW__PART_INDEX, "index"},   {SW__PART_MIDDLE, "middle"},
-    {SW__PART_RING, "ring"},     {SW__PART_LITTLE, "little"}, {SW__PART_LITTLE, "pinky"},
-    {SW__PART_LITTLE, "pinkie"},
+    {SW__PART_LITTLE, "little"}, {SW__PART_LITTLE, "pinky"},  {SW__PART_LITTLE, "pinkie"},
+    {SW__PART_RING, "ring"}, /* after pinky: HumanIK's "LeftHandRingPinky1" is the little finger */
 };
 
 /* The part a key names; *synonym (may be NULL) when not by the first word. */
