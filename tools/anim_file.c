@@ -104,7 +104,8 @@ static bool humanoid_of(const sw_model* m, const sw_bone_map* bone_map, rig_map*
     if (sw_humanoid_map_guess(m, bone_map, &r->map, &r->guess, &diag) != SW_OK)
         return tool_error_set(err, "%s", diag.message);
     const sw_humanoid_guess* g = &r->guess;
-    bool by_table = g->table != SW_BONE_NAMING_NONE && g->table_bones >= g->guessed_bones;
+    /* The table is named when it found most of the bones. */
+    bool by_table = g->table != SW_BONE_NAMING_NONE && 2 * g->table_bones >= g->mapped;
     uint32_t extra = 0; /* bones not from the table */
     for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
         extra += g->how[b] != SW_HUMANOID_MATCH_NONE && g->how[b] != SW_HUMANOID_MATCH_TABLE &&

@@ -144,10 +144,10 @@ sw_result sw_humanoid_map_from_names(const sw_model* model, const sw_bone_map* b
    taken in depth order; a gap of one node between two mapped bones
    (lowerLeg between upperLeg and foot) is filled. A foot or hand found
    by name but outside its chain (an IK rig's foot parented to the root)
-   is kept as LOOSE. The table result (sw_humanoid_map_from_names) and
-   this one are compared: the one with more bones wins, and the other
-   fills bones it lacks with nodes not taken. Work is linear in the nodes
-   (a fixed number of passes). */
+   is kept as LOOSE. The best name table (sw_humanoid_map_from_names)
+   goes first, its exact names knowing a rig's quirks; the guess fills
+   the bones it leaves out, with nodes no bone has. Work is linear in the
+   nodes (a fixed number of passes). */
 
 typedef enum sw_humanoid_match {
     SW_HUMANOID_MATCH_NONE = 0, /* not mapped */

@@ -847,18 +847,17 @@ sw_result sw_humanoid_map_guess(const sw_model* model, const sw_bone_map* bone_m
     if (!sw__guess_run(&g)) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "humanoid map: out of memory");
     uint32_t guessed = 0;
     sw_humanoid_map_coverage(&g.map, &guessed, NULL);
-    /* The larger map wins; the other fills its gaps with nodes not taken. */
-    sw_humanoid_map best = guessed > naming.table_bones ? g.map : table;
+    /* A table's exact names come first (they know rig quirks, like the
+       HumanIK Pelvis under Hips that carries the motion); the guess fills
+       the bones they leave out, with nodes no bone has. */
+    sw_humanoid_map best = table;
     sw_humanoid_match how[SW_HUMANOID_BONE_COUNT];
-    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
-        how[b] = best.node[b] < 0 ? SW_HUMANOID_MATCH_NONE
-                 : guessed > naming.table_bones ? g.how[b] : SW_HUMANOID_MATCH_TABLE;
-    const sw_humanoid_map* other = guessed > naming.table_bones ? &table : &g.map;
     for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b) {
-        int32_t node = other->node[b];
+        how[b] = best.node[b] >= 0 ? SW_HUMANOID_MATCH_TABLE : SW_HUMANOID_MATCH_NONE;
+        int32_t node = g.map.node[b];
         if (best.node[b] >= 0 || node < 0 || sw__claimed(&best, (size_t)node)) continue;
         best.node[b] = node;
-        how[b] = other == &table ? SW_HUMANOID_MATCH_TABLE : g.how[b];
+        how[b] = g.how[b];
     }
     sw__free(g.n);
     sw_humanoid_naming user = {0};

@@ -151,12 +151,12 @@ static void test_blender_rig(void) {
     sw_diag diag;
     SW_CHECK(sw_humanoid_map_guess(&s.model, NULL, &map, &g, &diag) == SW_OK);
     const expect want[] = {
-        {B(HIPS), "Hips", M(NAME)},
+        {B(HIPS), "Hips", M(TABLE)},
         {B(SPINE), "Abdomen", M(CHAIN)},
         {B(CHEST), "Torso", M(CHAIN)},
         {B(UPPER_CHEST), NULL, M(NONE)},
-        {B(NECK), "Neck", M(NAME)},
-        {B(HEAD), "Head", M(NAME)},
+        {B(NECK), "Neck", M(TABLE)},
+        {B(HEAD), "Head", M(TABLE)},
         {B(LEFT_SHOULDER), "Shoulder.L", M(NAME)},
         {B(LEFT_UPPER_ARM), "UpperArm.L", M(NAME)},
         {B(LEFT_LOWER_ARM), "LowerArm.L", M(NAME)},
