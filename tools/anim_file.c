@@ -407,12 +407,12 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
         /* Required bones left out (arms, head): they keep their rest; say so. */
         char miss[400];
         if (required_missing(&sm.map, miss, sizeof miss))
-            fprintf(stderr, "sinew: warning: --anim-file: %s: its rig has no %s (%s); they keep their rest pose; "
+            fprintf(stderr, "sinew: warning: --anim-file: %s: its rig has no %s (%s), left at rest; "
                             "--bone-map-out FILE writes the map used, --bone-map FILE changes it\n",
                     o->path, miss, sm.what);
         if (required_missing(&dm.map, miss, sizeof miss))
-            fprintf(stderr, "sinew: warning: --anim-file: %s: the character has no %s (%s); they keep their rest "
-                            "pose; --bone-map-out FILE writes the map used, --bone-map FILE changes it\n",
+            fprintf(stderr, "sinew: warning: --anim-file: %s: the character has no %s (%s), left at rest; "
+                            "--bone-map-out FILE writes the map used, --bone-map FILE changes it\n",
                     o->path, miss, dm.what);
         sw_humanoid_map src_map = sm.map, dst_map = dm.map;
         sw_retarget_info info = {0};

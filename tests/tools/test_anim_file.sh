@@ -87,6 +87,11 @@ printf '{"hips": "mixamorig:Hips", "leftUpperArm": null}\n' >"$WORK/map.json"
 sinew info "$DEMO" --anim-file "$WORK/mixamo.glb" --bone-map "$WORK/map.json"
 check "info with a bone map" status_is 0
 check "... retargets with it" out_has "retargeted, 18 humanoid bones"
+check "... warns of the required bone it leaves out, on each rig" sh -c \
+    "[ \$(grep -c 'warning: --anim-file: .*mixamo.glb: .* has no leftUpperArm (.*), left at rest; --bone-map-out FILE writes the map used' '$WORK/err') -eq 2 ]"
+sinew info "$DEMO" --anim-file "$WORK/mixamo.glb" --bone-map-out "$WORK/no/such/dir/map.json"
+check "--bone-map-out to a path that cannot be written: exit 1" status_is 1
+check "... naming it" err_has "^sinew info: --bone-map-out: cannot write '.*no/such/dir/map.json'"
 
 # --bone-map-out writes the map used; given back, the same joints.
 sinew export "$WORK/mixamo.glb" --anim-file "$DEMO" --anim demo/wave --times 0,0.3,1.1 --joints \
