@@ -655,13 +655,16 @@ static void sw__guess_spine(sw__guess* g) {
     int32_t chain[16];
     size_t count = 0;
     bool named = false;
-    if (hips >= 0 && top >= 0 && sw__below(g, top, hips)) {
-        /* Walk up from the neck: first the named ones, else every node between. */
+    if (top >= 0) {
+        /* Walk up from the neck to the hips (or the root without hips): the
+           named ones, else (between hips and neck) every node. The 16 nearest
+           the neck at most. */
         int32_t path[16];
         size_t path_count = 0, torso = 0;
         for (int32_t k = m->nodes[top].parent; k >= 0 && k != hips; k = m->nodes[k].parent) {
-            if (path_count < 16) path[path_count++] = k;
-            torso += g->n[k].part == SW__PART_TORSO;
+            bool named_here = g->n[k].part == SW__PART_TORSO;
+            if (path_count < 16 && (named_here || hips >= 0)) path[path_count++] = k;
+            torso += named_here;
         }
         for (size_t i = path_count; i-- > 0;)
             if ((!torso || g->n[path[i]].part == SW__PART_TORSO) && !g->n[path[i]].taken) chain[count++] = path[i];
@@ -694,13 +697,20 @@ static void sw__fill_gap(sw__guess* g, sw_humanoid_bone bone, sw_humanoid_bone a
         sw__take(g, bone, mid, SW_HUMANOID_MATCH_CHAIN);
 }
 
+/* The node of the nearest mapped humanoid ancestor of `bone` (-1: none,
+   anywhere will do). */
+static int32_t sw__anchor(const sw__guess* g, sw_humanoid_bone bone) {
+    sw_humanoid_bone up = sw_humanoid_mapped_parent(&g->map, bone);
+    return up == SW_HUMANOID_NONE ? -1 : g->map.node[up];
+}
+
 static void sw__guess_side(sw__guess* g, int side) {
     const int32_t hips = g->map.node[SW_HUMANOID_HIPS];
 #define SIDED(x) sw__sided(SW_HUMANOID_LEFT_##x, side)
-    /* Legs: "Leg" alone is the upper leg when nothing is named so, else the lower. */
+    /* Legs: "Leg" alone is the upper leg when nothing is named so, else the
+       lower. Some rigs (Blender's, with a hip control bone) hang the thighs
+       beside the hips rather than below them: then below the hips' parent. */
     sw_humanoid_bone ul = SIDED(UPPER_LEG), ll = SIDED(LOWER_LEG), ft = SIDED(FOOT);
-    /* Some rigs (Blender's, with a hip control bone) hang the thighs beside
-       the hips rather than below them: then below the hips' parent. */
     int32_t hips_up = hips >= 0 ? g->model->nodes[hips].parent : -1;
     int32_t node = sw__pick(g, SW__PART_UPPER_LEG, SW__PART_UPPER_LEG, side, hips);
     sw_humanoid_match how = SW_HUMANOID_MATCH_NAME;
@@ -708,34 +718,24 @@ static void sw__guess_side(sw__guess* g, int side) {
     if (node < 0) how = SW_HUMANOID_MATCH_CHAIN, node = sw__pick(g, SW__PART_LEG, SW__PART_LEG, side, hips);
     if (node < 0 && hips >= 0) node = sw__pick(g, SW__PART_LEG, SW__PART_LEG, side, hips_up);
     sw__take(g, ul, node, how);
-    int32_t up = g->map.node[ul];
-    if (up >= 0) {
-        node = sw__pick(g, SW__PART_LOWER_LEG, SW__PART_LOWER_LEG, side, up);
-        if (node >= 0) sw__take(g, ll, node, SW_HUMANOID_MATCH_NAME);
-        else sw__take(g, ll, sw__pick(g, SW__PART_LEG, SW__PART_LEG, side, up), SW_HUMANOID_MATCH_CHAIN);
-    }
-    sw_humanoid_bone leg_chain[] = {ll, ul};
-    sw__pick_take(g, ft, SW__PART_FOOT, side, sw__first_mapped(g, leg_chain, 2), true);
+    node = sw__pick(g, SW__PART_LOWER_LEG, SW__PART_LOWER_LEG, side, sw__anchor(g, ll));
+    if (node >= 0) sw__take(g, ll, node, SW_HUMANOID_MATCH_NAME);
+    else sw__take(g, ll, sw__pick(g, SW__PART_LEG, SW__PART_LEG, side, sw__anchor(g, ll)), SW_HUMANOID_MATCH_CHAIN);
+    sw__pick_take(g, ft, SW__PART_FOOT, side, sw__anchor(g, ft), true);
     sw__fill_gap(g, ll, ul, ft);
-    sw__pick_take(g, SIDED(TOES), SW__PART_TOES, side, g->map.node[ft], false);
+    sw__pick_take(g, SIDED(TOES), SW__PART_TOES, side, sw__anchor(g, SIDED(TOES)), false);
 
-    /* Arms, each joint below the one before it. */
-    sw_humanoid_bone torso[] = {SW_HUMANOID_UPPER_CHEST, SW_HUMANOID_CHEST, SW_HUMANOID_SPINE, SW_HUMANOID_HIPS};
+    /* Arms, each joint below the nearest mapped bone above it. */
     sw_humanoid_bone sh = SIDED(SHOULDER), ua = SIDED(UPPER_ARM), la = SIDED(LOWER_ARM), hd = SIDED(HAND);
-    sw__pick_take(g, sh, SW__PART_SHOULDER, side, sw__first_mapped(g, torso, 4), false);
-    if (g->map.node[sh] < 0) sw__pick_take(g, sh, SW__PART_SHOULDER, side, hips, false);
-    sw_humanoid_bone arm0[] = {sh, SW_HUMANOID_UPPER_CHEST, SW_HUMANOID_CHEST, SW_HUMANOID_SPINE, SW_HUMANOID_HIPS};
-    sw__pick_take(g, ua, SW__PART_UPPER_ARM, side, sw__first_mapped(g, arm0, 5), false);
-    sw_humanoid_bone arm1[] = {ua, sh};
-    sw__pick_take(g, la, SW__PART_LOWER_ARM, side, sw__first_mapped(g, arm1, 2), false);
-    sw_humanoid_bone arm2[] = {la, ua};
-    sw__pick_take(g, hd, SW__PART_HAND, side, sw__first_mapped(g, arm2, 2), true);
+    sw__pick_take(g, sh, SW__PART_SHOULDER, side, sw__anchor(g, sh), false);
+    sw__pick_take(g, ua, SW__PART_UPPER_ARM, side, sw__anchor(g, ua), false);
+    sw__pick_take(g, la, SW__PART_LOWER_ARM, side, sw__anchor(g, la), false);
+    sw__pick_take(g, hd, SW__PART_HAND, side, sw__anchor(g, hd), true);
     sw__fill_gap(g, la, ua, hd);
     sw__fill_gap(g, ua, sh, la);
 
     /* Fingers: three segments in depth order below the hand (or forearm). */
-    sw_humanoid_bone arm3[] = {hd, la};
-    int32_t palm = sw__first_mapped(g, arm3, 2);
+    int32_t palm = g->map.node[hd] >= 0 ? g->map.node[hd] : g->map.node[la];
     static const sw__part fingers[] = {SW__PART_THUMB, SW__PART_INDEX, SW__PART_MIDDLE, SW__PART_RING,
                                        SW__PART_LITTLE};
     for (size_t f = 0; palm >= 0 && f < 5; ++f) {

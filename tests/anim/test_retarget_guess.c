@@ -7,7 +7,10 @@
      beside the hips, IK feet under the root, Palm1-3 under the forearm);
    - a 3ds Max Biped (thighs under the spine, three spine joints);
    - Unreal names with twist joints that must not be taken;
-   - a chain of meaningless names: nothing, and all 8 body bones missing. */
+   - a chain of meaningless names: nothing, and all 8 body bones missing;
+   - a 20000-node chain (bounded work) and 2000 random rigs of humanoid
+     words (invariants: a map, a report that agrees, bones found by name
+     below their mapped humanoid parent). */
 #include "harness.h"
 
 #include "sinew/humanoid.h"
@@ -322,6 +325,87 @@ static void test_deep_chain(void) {
     SW_CHECK_EQ_INT(map.node[B(HIPS)], 2);
 }
 
+/* Random rigs of humanoid-ish words, sides and separators on random trees
+   (fixed seed): every map stays a map (nodes in range, a node for one bone
+   only), the report agrees with it, and the bones found by name or chain
+   lie below their mapped humanoid parent's node, except legs beside the
+   hips (below the hips' parent). */
+static uint32_t rng_state = 12345u;
+static uint32_t rng(uint32_t n) {
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return (rng_state >> 8) % n;
+}
+
+static bool is_below(const sw_model* m, int node, int ancestor) {
+    for (int k = m->nodes[node].parent; k >= 0; k = m->nodes[k].parent)
+        if (k == ancestor) return true;
+    return false;
+}
+
+static void test_random_rigs(void) {
+    static const char* const words[] = {"Hips", "Spine", "Chest", "Neck", "Head", "Arm", "ForeArm", "Hand", "Leg",
+                                        "UpLeg", "Thigh", "Calf", "Foot", "Toe", "Thumb", "Index", "Middle", "Ring",
+                                        "Pinky", "Palm", "Shoulder", "Pelvis", "Abdomen", "Torso", "End", "Twist",
+                                        "x", "Bip01", "DEF", "mixamorig:"};
+    static const char* const sides[] = {"", "", ".L", ".R", "_l", "_r", "Left", "Right", " L ", " R "};
+    static char names[64][48];
+    joint_def joints[64];
+    int bad = 0;
+    for (int rig = 0; rig < 2000; ++rig) {
+        size_t count = 1 + rng(64);
+        for (size_t i = 0; i < count; ++i) {
+            const char* side = sides[rng(10)];
+            bool before = rng(2);
+            snprintf(names[i], sizeof names[i], "%s%s%s%s", before ? side : "", words[rng(30)],
+                     rng(3) ? "" : words[rng(30)], before ? "" : side);
+            if (rng(4) == 0) snprintf(names[i] + strlen(names[i]), sizeof names[i] - strlen(names[i]), "%u", rng(4));
+            joints[i].name = names[i];
+            joints[i].parent = i ? (int)rng((uint32_t)i) - (rng(8) == 0 ? (int)i : 0) : -1;
+            if (joints[i].parent < -1) joints[i].parent = -1;
+        }
+        skeleton_model s;
+        make_skeleton(&s, joints, count);
+        sw_humanoid_map map;
+        sw_humanoid_guess g;
+        sw_diag diag;
+        if (sw_humanoid_map_guess(&s.model, NULL, &map, &g, &diag) != SW_OK) {
+            bad++;
+            continue;
+        }
+        uint32_t mapped = 0;
+        bool used[64] = {false};
+        for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b) {
+            int32_t node = map.node[b];
+            if (node < -1 || node >= (int32_t)count || (node >= 0) != (g.how[b] != SW_HUMANOID_MATCH_NONE)) {
+                bad++;
+                continue;
+            }
+            if (node < 0) continue;
+            mapped++;
+            if (used[node]) bad++;
+            used[node] = true;
+            sw_humanoid_match how = g.how[b];
+            if (how != SW_HUMANOID_MATCH_NAME && how != SW_HUMANOID_MATCH_SYNONYM) continue;
+            sw_humanoid_bone up = sw_humanoid_mapped_parent(&map, (sw_humanoid_bone)b);
+            if (up == SW_HUMANOID_NONE || g.how[up] == SW_HUMANOID_MATCH_TABLE) continue;
+            int32_t anchor = map.node[up];
+            bool leg = b == SW_HUMANOID_LEFT_UPPER_LEG || b == SW_HUMANOID_RIGHT_UPPER_LEG;
+            if (leg && up == SW_HUMANOID_HIPS) anchor = s.nodes[anchor].parent;
+            if (anchor >= 0 && !is_below(&s.model, node, anchor)) {
+                if (bad < 5)
+                    fprintf(stderr, "  rig %d: %s \"%s\" not below %s \"%s\"\n", rig,
+                            sw_humanoid_bone_name((sw_humanoid_bone)b), s.nodes[node].name,
+                            sw_humanoid_bone_name(up), s.nodes[map.node[up]].name);
+                bad++;
+            }
+        }
+        uint32_t coverage = 0, missing = 0;
+        sw_humanoid_map_coverage(&map, &coverage, &missing);
+        if (g.mapped != mapped || coverage != mapped || g.required_missing != missing) bad++;
+    }
+    SW_CHECK_EQ_INT(bad, 0);
+}
+
 int main(void) {
     SW_RUN(test_name_keys);
     SW_RUN(test_name_guess);
@@ -330,5 +414,6 @@ int main(void) {
     SW_RUN(test_ue_rig);
     SW_RUN(test_meaningless_rig);
     SW_RUN(test_deep_chain);
+    SW_RUN(test_random_rigs);
     return sw_test_finish();
 }
