@@ -11,6 +11,10 @@
        sw_pose_evaluate(dst, clip, t, true, &pose, &diag);               // validated on every call
        sw_clip_free(clip);
 
+   Rigs no table knows (Blender "UpperArm.L", 3ds Max "Bip01 L Thigh",
+   ...) are mapped by names and hierarchy with sw_humanoid_map_guess (see
+   AUTOMATIC MAPPING below), which also says why each bone has its node.
+
    NAME TABLES. sw_humanoid_map_from_names tries each built-in table of
    joint names (sw_bone_naming) on the model's node names and keeps the one
    that recognises the most bones: VRM's humanoid names themselves
@@ -120,7 +124,7 @@ sw_result sw_humanoid_map_from_names(const sw_model* model, const sw_bone_map* b
 
 /* ---- automatic mapping -------------------------------------------------
 
-   sw_humanoid_map_guess maps rigs no table knows, as retargeters do: by
+   AUTOMATIC MAPPING. sw_humanoid_map_guess maps rigs no table knows, as retargeters do: by
    normalised names and by the hierarchy. A node name is normalised
    (sw_bone_name_key): the namespace ("mixamorig:", "Armature|") and
    rig prefixes (DEF-, ORG-, Bip01, J_Bip_, ...) go, words are split at
