@@ -376,6 +376,10 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
             dropped += d;
         }
         snprintf(how, sizeof how, "by joint name, %zu of %zu tracks kept", tracks - dropped, tracks);
+        if (o->bone_map_out)
+            fprintf(stderr, "sinew: warning: --bone-map-out: %s not written: the clips were merged by joint name, "
+                            "not retargeted (give --retarget)\n",
+                    o->bone_map_out);
     } else {
         rig_map sm, dm;
         tool_error inner;

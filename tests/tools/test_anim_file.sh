@@ -104,6 +104,10 @@ sinew export "$WORK/mixamo.glb" --anim-file "$DEMO" --anim demo/wave --times 0,0
     --bone-map "$WORK/used.json" -o "$WORK/again.json"
 check "... read back by --bone-map" status_is 0
 check "... the same joints" joints_equal "$WORK/retargeted.json" "$WORK/again.json" 0
+sinew info "$DEMO" --anim-file "$DEMO" --bone-map-out "$WORK/by_name.json"
+check "--bone-map-out when merging by name" status_is 0
+check "... says it wrote nothing" err_has "warning: --bone-map-out: .*by_name.json not written: the clips were merged by joint name"
+check "... and did not" missing "$WORK/by_name.json"
 sinew info "$DEMO" --bone-map-out "$WORK/x.json"
 check "--bone-map-out without --anim-file is a usage error" status_is 2
 
