@@ -20,12 +20,15 @@ int anim_file_option_take(anim_file_options* o, tool_args* args, const char* arg
         return 1;
     }
     if (tool_args_option(args, arg, "--anim-file")) return (o->path = tool_args_value(args, "--anim-file", err)) ? 1 : -1;
+    if (tool_args_option(args, arg, "--bone-map-out"))
+        return (o->bone_map_out = tool_args_value(args, "--bone-map-out", err)) ? 1 : -1;
     if (tool_args_option(args, arg, "--bone-map")) return (o->bone_map = tool_args_value(args, "--bone-map", err)) ? 1 : -1;
     return 0;
 }
 
 bool anim_file_options_check(const anim_file_options* o, tool_error* err) {
     if (o->bone_map && !o->path) return tool_error_set(err, "--bone-map: needs --anim-file");
+    if (o->bone_map_out && !o->path) return tool_error_set(err, "--bone-map-out: needs --anim-file");
     if (o->retarget && !o->path) return tool_error_set(err, "--retarget: needs --anim-file");
     return true;
 }
@@ -73,26 +76,108 @@ static void file_stem(const char* path, char* out, size_t size) {
     snprintf(out, size, "%.*s", (int)len, base);
 }
 
+/* One rig's humanoid map and how it was found. */
+typedef struct rig_map {
+    sw_humanoid_map map;
+    sw_humanoid_guess guess; /* how[] and counts (for a VRM: its humanoid, every bone "name") */
+    bool vrm;
+    char what[96]; /* for the summary: "VRM humanoid, 55 bones" */
+} rig_map;
+
 /* The humanoid map of a model: its VRM humanoid when it is a VRM, else its
-   joint names (with the user's bone map). `what` describes it for the summary. */
-static bool humanoid_of(const sw_model* m, const sw_bone_map* bone_map, sw_humanoid_map* map,
-                        sw_humanoid_naming* naming, char* what, size_t what_size, tool_error* err) {
+   joint names and hierarchy (sw_humanoid_map_guess, with the user's bone map). */
+static bool humanoid_of(const sw_model* m, const sw_bone_map* bone_map, rig_map* r, tool_error* err) {
     sw_vrm* vrm = NULL;
     sw_diag diag;
-    *naming = (sw_humanoid_naming){0};
+    memset(r, 0, sizeof *r);
     if (sw_vrm_read(m, &vrm, &diag) == SW_OK && vrm && vrm->humanoid_mapped > 0) {
-        *map = vrm->humanoid;
-        naming->mapped = vrm->humanoid_mapped;
-        snprintf(what, what_size, "VRM humanoid, %u bones", vrm->humanoid_mapped);
+        r->map = vrm->humanoid;
+        r->vrm = true;
+        sw_humanoid_map_coverage(&r->map, &r->guess.mapped, &r->guess.required_missing);
+        for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
+            r->guess.how[b] = r->map.node[b] >= 0 ? SW_HUMANOID_MATCH_NAME : SW_HUMANOID_MATCH_NONE;
+        snprintf(r->what, sizeof r->what, "VRM humanoid, %u bones", vrm->humanoid_mapped);
         sw_vrm_free(vrm);
         return true;
     }
     sw_vrm_free(vrm);
-    if (sw_humanoid_map_from_names(m, bone_map, map, naming, &diag) != SW_OK)
+    if (sw_humanoid_map_guess(m, bone_map, &r->map, &r->guess, &diag) != SW_OK)
         return tool_error_set(err, "%s", diag.message);
-    snprintf(what, what_size, "%s names, %u bones%s", sw_bone_naming_name(naming->table), naming->mapped,
-             naming->user_bones ? " with the bone map's" : "");
+    const sw_humanoid_guess* g = &r->guess;
+    /* The table is named when it found most of the bones. */
+    bool by_table = g->table != SW_BONE_NAMING_NONE && 2 * g->table_bones >= g->mapped;
+    uint32_t extra = 0; /* bones not from the table */
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
+        extra += g->how[b] != SW_HUMANOID_MATCH_NONE && g->how[b] != SW_HUMANOID_MATCH_TABLE &&
+                 g->how[b] != SW_HUMANOID_MATCH_USER;
+    if (by_table)
+        snprintf(r->what, sizeof r->what, "%s names%s, %u bones%s", sw_bone_naming_name(g->table),
+                 extra ? " and hierarchy" : "", g->mapped, g->user_bones ? " with the bone map's" : "");
+    else
+        snprintf(r->what, sizeof r->what, "names and hierarchy, %u bones%s", g->mapped,
+                 g->user_bones ? " with the bone map's" : "");
     return true;
+}
+
+/* Bone names, comma-separated, into out. */
+static void bone_list(const sw_humanoid_bone* bones, size_t count, char* out, size_t size) {
+    size_t at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < count && at + 1 < size; ++i) {
+        int n = snprintf(out + at, size - at, "%s%s", i ? ", " : "", sw_humanoid_bone_name(bones[i]));
+        if (n < 0) break;
+        at += (size_t)n;
+    }
+}
+
+/* The required bones a map lacks, as text; how many. */
+static uint32_t required_missing(const sw_humanoid_map* map, char* out, size_t size) {
+    sw_humanoid_bone missing[SW_HUMANOID_BONE_COUNT];
+    uint32_t count = 0;
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b)
+        if (sw_humanoid_bone_required((sw_humanoid_bone)b) && map->node[b] < 0) missing[count++] = (sw_humanoid_bone)b;
+    bone_list(missing, count, out, size);
+    return count;
+}
+
+static void json_string(FILE* f, const char* s) {
+    fputc('"', f);
+    for (const unsigned char* p = (const unsigned char*)s; *p; ++p) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* --bone-map-out: the anim file's rig's bones, then the character's where
+   it names another node (one bone map serves both rigs: an entry whose node
+   a rig lacks is skipped there; a VRM character has its own humanoid). */
+static bool write_bone_map(const char* path, const sw_model* src, const rig_map* sm, const sw_model* dst,
+                           const rig_map* dm, tool_error* err) {
+    FILE* f = fopen(path, "w");
+    if (!f) return tool_error_set(err, "--bone-map-out: cannot write '%s'", path);
+    fputs("{", f);
+    bool first = true;
+    for (int pass = 0; pass < 2; ++pass) {
+        const sw_model* m = pass ? dst : src;
+        const rig_map* r = pass ? dm : sm;
+        if (r->vrm) continue;
+        for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b) {
+            int32_t node = r->map.node[b];
+            if (node < 0 || !m->nodes[node].name) continue;
+            if (pass && sm->map.node[b] >= 0 && !sm->vrm && src->nodes[sm->map.node[b]].name &&
+                strcmp(src->nodes[sm->map.node[b]].name, m->nodes[node].name) == 0)
+                continue;
+            fprintf(f, "%s\n  \"%s\": ", first ? "" : ",", sw_humanoid_bone_name((sw_humanoid_bone)b));
+            json_string(f, m->nodes[node].name);
+            first = false;
+        }
+    }
+    fputs("\n}\n", f);
+    bool ok = !ferror(f);
+    if (fclose(f) != 0) ok = false;
+    return ok ? true : tool_error_set(err, "--bone-map-out: cannot write '%s'", path);
 }
 
 /* The clip names already on the character: an open-addressing set of
@@ -179,17 +264,15 @@ static bool attach_vrma(anim_file* f, const sw_model* dst, const sw_bone_map* bo
     if (first->humanoid_mapped == 0)
         return tool_error_set(err, "--anim-file: %s: extensions.VRMC_vrm_animation.humanoid.humanBones: no bone",
                               o->path);
-    sw_humanoid_map dst_map;
-    sw_humanoid_naming dn;
-    char dst_what[96];
-    if (!humanoid_of(dst, bone_map, &dst_map, &dn, dst_what, sizeof dst_what, err)) {
+    rig_map dm;
+    if (!humanoid_of(dst, bone_map, &dm, err)) {
         char inner[sizeof err->message];
         snprintf(inner, sizeof inner, "%s", err->message);
         return tool_error_set(err, "--anim-file: %s: %s", o->path, inner);
     }
     sw_vrma_retarget_info info = {0};
     for (size_t c = 0; c < n; ++c, ++f->made_count)
-        if (sw_vrma_retarget(f->vrma[c], dst, &dst_map, &f->made[c], &info, &diag) != SW_OK)
+        if (sw_vrma_retarget(f->vrma[c], dst, &dm.map, &f->made[c], &info, &diag) != SW_OK)
             return tool_error_set(err, "--anim-file: %s", diag.message);
     size_t warnings = 0;
     const char* first_warning = NULL;
@@ -202,7 +285,7 @@ static bool attach_vrma(anim_file* f, const sw_model* dst, const sw_bone_map* bo
         snprintf(warned, sizeof warned, "; %zu warning%s (first: %.120s)", warnings, warnings == 1 ? "" : "s",
                  first_warning);
     snprintf(how, how_size, "VRM animation, %u humanoid bones (onto %s; %u the character lacks), hips x%.3g%s",
-             info.bones, dst_what, info.dropped, (double)info.hips_scale, warned);
+             info.bones, dm.what, info.dropped, (double)info.hips_scale, warned);
     return true;
 }
 
@@ -294,34 +377,56 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
             dropped += d;
         }
         snprintf(how, sizeof how, "by joint name, %zu of %zu tracks kept", tracks - dropped, tracks);
+        if (o->bone_map_out)
+            fprintf(stderr, "sinew: warning: --bone-map-out: %s not written: the clips were merged by joint name, "
+                            "not retargeted (give --retarget)\n",
+                    o->bone_map_out);
     } else {
-        sw_humanoid_map src_map, dst_map;
-        sw_humanoid_naming sn, dn;
-        char src_what[96], dst_what[96];
+        rig_map sm, dm;
         tool_error inner;
-        if (!humanoid_of(dst, bone_map, &dst_map, &dn, dst_what, sizeof dst_what, &inner) ||
-            !humanoid_of(src, bone_map, &src_map, &sn, src_what, sizeof src_what, &inner))
+        if (!humanoid_of(dst, bone_map, &dm, &inner) || !humanoid_of(src, bone_map, &sm, &inner))
             return fail(f, bone_map, err, "--anim-file: %s: %s", o->path, inner.message);
-        if (bone_map && sn.user_bones + dn.user_bones == 0)
+        if (bone_map && sm.guess.user_bones + dm.guess.user_bones == 0)
             return fail(f, bone_map, err, "--bone-map: %s names no node of %s or of the character", o->bone_map,
                         o->path);
-        uint32_t common = 0;
-        for (int b = 0; b < SW_HUMANOID_BONE_COUNT; ++b) common += src_map.node[b] >= 0 && dst_map.node[b] >= 0;
-        if (common == 0) {
-            char detail[256];
-            snprintf(detail, sizeof detail, "(its joints: %s; the character's: %s); give --bone-map", src_what,
-                     dst_what);
+        if (o->bone_map_out && !write_bone_map(o->bone_map_out, src, &sm, dst, &dm, &inner))
+            return fail(f, bone_map, err, "%s%s", inner.message, "");
+        /* Too few bones to move the body is an error, not a T-pose. */
+        sw_humanoid_bone smiss[8], dmiss[8];
+        uint32_t sn = sw_humanoid_map_body_missing(&sm.map, smiss, 8);
+        uint32_t dn = sw_humanoid_map_body_missing(&dm.map, dmiss, 8);
+        if (sn || dn) {
+            char sl[200], dl[200], detail[600];
+            bone_list(smiss, sn, sl, sizeof sl);
+            bone_list(dmiss, dn, dl, sizeof dl);
+            snprintf(detail, sizeof detail, "%s%s%s%s%s%s%s", sn ? "its rig has no " : "", sn ? sl : "",
+                     sn ? " (" : "", sn ? sm.what : "", sn ? ")" : "", sn && dn ? "; " : "",
+                     dn ? "the character has no " : "");
+            if (dn)
+                snprintf(detail + strlen(detail), sizeof detail - strlen(detail), "%s (%s)", dl, dm.what);
             return fail(f, bone_map, err,
-                        "--anim-file: %s: its joint names are not the character's and the two share no humanoid bone %s",
+                        "--anim-file: %s: cannot retarget: %s; name the nodes with --bone-map FILE "
+                        "(--bone-map-out FILE writes the map found, to edit)",
                         o->path, detail);
         }
+        /* Required bones left out (arms, head): they keep their rest; say so. */
+        char miss[400];
+        if (required_missing(&sm.map, miss, sizeof miss))
+            fprintf(stderr, "sinew: warning: --anim-file: %s: its rig has no %s (%s), left at rest; "
+                            "--bone-map-out FILE writes the map used, --bone-map FILE changes it\n",
+                    o->path, miss, sm.what);
+        if (required_missing(&dm.map, miss, sizeof miss))
+            fprintf(stderr, "sinew: warning: --anim-file: %s: the character has no %s (%s), left at rest; "
+                            "--bone-map-out FILE writes the map used, --bone-map FILE changes it\n",
+                    o->path, miss, dm.what);
+        sw_humanoid_map src_map = sm.map, dst_map = dm.map;
         sw_retarget_info info = {0};
         for (size_t c = 0; c < n; ++c, ++f->made_count)
             if (sw_retarget_clip(src, &src_map, &src->animations[c], dst, &dst_map, NULL, &f->made[c], &info, &diag) !=
                 SW_OK)
                 return fail(f, bone_map, err, "--anim-file: %s: %s", o->path, diag.message);
-        snprintf(how, sizeof how, "retargeted, %u humanoid bones (from %s; onto %s), hips x%.3g", info.bones, src_what,
-                 dst_what, (double)info.hips_scale);
+        snprintf(how, sizeof how, "retargeted, %u humanoid bones (from %s; onto %s), hips x%.3g", info.bones, sm.what,
+                 dm.what, (double)info.hips_scale);
     }
     sw_bone_map_free(bone_map);
     return finish(f, model, o, how, err);

@@ -32,6 +32,7 @@
 typedef struct anim_file_options {
     const char* path;      /* --anim-file */
     const char* bone_map;  /* --bone-map */
+    const char* bone_map_out; /* --bone-map-out: the map used, written as a bone map file */
     bool retarget;         /* --retarget: by humanoid map even when the names match */
 } anim_file_options;
 
@@ -39,7 +40,7 @@ typedef struct anim_file_options {
    -1 with `err` set when its value is missing. */
 int anim_file_option_take(anim_file_options* o, tool_args* args, const char* arg, tool_error* err);
 
-/* --bone-map and --retarget need --anim-file. False with `err` set. */
+/* --bone-map, --bone-map-out and --retarget need --anim-file. False with `err` set. */
 bool anim_file_options_check(const anim_file_options* o, tool_error* err);
 
 #define ANIM_FILE_OPTIONS_HELP \
@@ -48,11 +49,16 @@ bool anim_file_options_check(const anim_file_options* o, tool_error* err);
     "                  add FILE's clips to the model's (glTF, VRM, FBX, ...): by\n" \
     "                  joint name when most of its tracks' joints are found by\n" \
     "                  name, else retargeted by humanoid bone map (VRM humanoid,\n" \
-    "                  or joint names of Mixamo, Unreal, Rigify, VRoid rigs); a\n" \
-    "                  clip whose name is taken is called FILESTEM/NAME\n" \
+    "                  or joint names and hierarchy of other rigs: Mixamo, Unreal,\n" \
+    "                  Rigify, VRoid, Blender .L/.R, 3ds Max Biped, ...); a clip\n" \
+    "                  whose name is taken is called FILESTEM/NAME; a retarget\n" \
+    "                  without hips, spine and both legs on either rig fails\n" \
     "  --bone-map MAP.json\n" \
     "                  humanoid bones by node name for either rig, e.g.\n" \
     "                  {\"hips\": \"Bip01_Pelvis\", \"leftUpperArm\": \"Bip01_L_UpperArm\"}\n" \
+    "  --bone-map-out MAP.json\n" \
+    "                  write the humanoid bones used (both rigs' nodes) as a bone\n" \
+    "                  map, to edit and give back with --bone-map\n" \
     "  --retarget      retarget by humanoid map even when the joint names match\n"
 
 typedef struct anim_file {

@@ -11,6 +11,10 @@
        sw_pose_evaluate(dst, clip, t, true, &pose, &diag);               // validated on every call
        sw_clip_free(clip);
 
+   Rigs no table knows (Blender "UpperArm.L", 3ds Max "Bip01 L Thigh",
+   ...) are mapped by names and hierarchy with sw_humanoid_map_guess (see
+   AUTOMATIC MAPPING below), which also says why each bone has its node.
+
    NAME TABLES. sw_humanoid_map_from_names tries each built-in table of
    joint names (sw_bone_naming) on the model's node names and keeps the one
    that recognises the most bones: VRM's humanoid names themselves
@@ -117,6 +121,84 @@ void sw_bone_map_free(sw_bone_map* map);
    bone is outside the humanoid. `out_naming` may be NULL. */
 sw_result sw_humanoid_map_from_names(const sw_model* model, const sw_bone_map* bone_map, sw_humanoid_map* out,
                                      sw_humanoid_naming* out_naming, sw_diag* diag);
+
+/* ---- automatic mapping -------------------------------------------------
+
+   AUTOMATIC MAPPING. sw_humanoid_map_guess maps rigs no table knows, as retargeters do: by
+   normalised names and by the hierarchy. A node name is normalised
+   (sw_bone_name_key): the namespace ("mixamorig:", "Armature|") and
+   rig prefixes (DEF-, ORG-, Bip01, J_Bip_, ...) go, words are split at
+   separators, case changes and digits, a side word (L, R, Left, Right in
+   any position: "UpperArm.L", "Bip01 L UpperArm", "upperarm_l",
+   "LeftArm", "J_Bip_L_UpperArm") is taken out and the rest is lower-case
+   and joined: "upperarm", "spine1". Synonyms then give the body part
+   (abdomen/torso/chest/spine: the spine chain; arm/upperarm;
+   forearm/lowerarm/elbow; thigh/upleg/upperleg; calf/shin/knee/lowerleg;
+   "leg" alone: the first or second leg joint by depth; hand/palm/wrist;
+   foot/ankle; toe/ball; shoulder/clavicle/collar; thumb, index, middle,
+   ring, little/pinky fingers). Names with end, nub, tip, pole, target,
+   ik, ctrl, mch, twist or roll are never humanoid bones.
+
+   The hierarchy decides the rest: every bone must lie below its humanoid
+   parent (upperLeg below hips, lowerLeg below upperLeg, ...), the
+   shallowest match wins (a skin joint before a plain node, then a hand
+   with a middle finger below it); the nodes between hips and the neck
+   are spine, chest and upperChest in order (spine; spine, chest; spine,
+   chest, upperChest; more: first, middle, last); finger segments are
+   taken in depth order; a gap of one node between two mapped bones
+   (lowerLeg between upperLeg and foot) is filled. A foot or hand found
+   by name but outside its chain (an IK rig's foot parented to the root)
+   is kept as LOOSE. The best name table (sw_humanoid_map_from_names)
+   goes first, its exact names knowing a rig's quirks; the guess fills
+   the bones it leaves out, with nodes no bone has. Work is linear in the
+   nodes (a fixed number of passes). */
+
+typedef enum sw_humanoid_match {
+    SW_HUMANOID_MATCH_NONE = 0, /* not mapped */
+    SW_HUMANOID_MATCH_TABLE,    /* a built-in name table's exact name */
+    SW_HUMANOID_MATCH_NAME,     /* the normalised name is the bone's ("UpperArm.L") */
+    SW_HUMANOID_MATCH_SYNONYM,  /* a synonym ("Thigh.L", "Abdomen") */
+    SW_HUMANOID_MATCH_CHAIN,    /* by its place in a chain ("Spine2", "Leg", a gap between two bones) */
+    SW_HUMANOID_MATCH_LOOSE,    /* by name, but not below its humanoid parent */
+    SW_HUMANOID_MATCH_USER,     /* the user's bone map */
+} sw_humanoid_match;
+
+/* "none", "table", "name", "synonym", "chain", "loose", "bone map". */
+const char* sw_humanoid_match_name(sw_humanoid_match how);
+
+/* What sw_humanoid_map_guess found. */
+typedef struct sw_humanoid_guess {
+    sw_bone_naming table;       /* the name table that matched most (NONE: none did) */
+    uint32_t table_bones;       /* bones that table mapped */
+    uint32_t guessed_bones;     /* bones the names-and-hierarchy guess mapped */
+    uint32_t user_bones;        /* bones the user map set or cleared */
+    uint32_t user_missing;      /* user map entries naming a node the model does not have */
+    uint32_t mapped;            /* bones mapped in the end */
+    uint32_t required_missing;  /* of VRM's 15 required bones, those not mapped */
+    sw_humanoid_match how[SW_HUMANOID_BONE_COUNT]; /* per bone, why its node */
+} sw_humanoid_guess;
+
+/* The side and key of a node name (see above): writes the key (NUL-ended,
+   cut to key_size - 1) and returns its length; *side (may be NULL) is 0
+   for none, 1 left, 2 right. "mixamorig:LeftUpLeg" → "upleg", left. */
+size_t sw_bone_name_key(const char* name, char* key, size_t key_size, int* side);
+
+/* The humanoid bone a node name alone suggests (no hierarchy: "Spine2"
+   and "Leg" give their first meaning, spine and upperLeg), or NONE. */
+sw_humanoid_bone sw_bone_name_guess(const char* name);
+
+/* Maps `model` by names and hierarchy (see above), then applies the user
+   bone map `bone_map` (NULL: none) as sw_humanoid_map_from_names does.
+   `report` may be NULL. Errors: SW_ERR_INVALID_ARGUMENT for a NULL model
+   or map, or an entry whose bone is outside the humanoid;
+   SW_ERR_OUT_OF_MEMORY (scratch of a few bytes per node). */
+sw_result sw_humanoid_map_guess(const sw_model* model, const sw_bone_map* bone_map, sw_humanoid_map* out,
+                                sw_humanoid_guess* report, sw_diag* diag);
+
+/* Whether a map has what a retarget needs to move the body: hips, spine
+   and both legs' upperLeg, lowerLeg and foot. Returns how many of those 8
+   are missing and writes up to `capacity` of them to `missing`. */
+uint32_t sw_humanoid_map_body_missing(const sw_humanoid_map* map, sw_humanoid_bone* missing, size_t capacity);
 
 /* A copy of `src_clip` (a clip of `src`) whose tracks target `dst`'s nodes
    by name (see MERGING above). *out_dropped (may be NULL) is the number of
