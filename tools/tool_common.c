@@ -1140,7 +1140,7 @@ static int64_t humanoid_node(const sw_model* a, const char* name, sw_humanoid_bo
     sw_vrm* vrm = NULL;
     sw_diag diag;
     if (sw_vrm_read(a, &vrm, &diag) == SW_OK && vrm && vrm->humanoid_mapped) map = vrm->humanoid;
-    else if (sw_humanoid_map_from_names(a, NULL, &map, NULL, &diag) != SW_OK) sw_humanoid_map_clear(&map);
+    else if (sw_humanoid_map_guess(a, NULL, &map, NULL, &diag) != SW_OK) sw_humanoid_map_clear(&map); /* names and hierarchy */
     sw_vrm_free(vrm);
     int32_t node = map.node[bone];
     return node >= 0 && (size_t)node < a->node_count ? node : -2;
