@@ -292,7 +292,7 @@ static bool scene_pose(view_scene* sc, double t, bool loop, tool_error* err) {
         return anim_program_evaluate(active, (float)t, &sc->pose, err);
     }
     const sw_clip* clip = sc->clip >= 0 ? &sc->model->animations[sc->clip] : NULL;
-    float time = clip ? clip->start + sw_clip_time(clip, (float)t, loop) : 0.0f;
+    float time = clip ? sw_clip_time_from_start(clip, (float)t, loop) : 0.0f;
     sw_diag diag;
     if (sw_pose_evaluate(sc->model, clip, time, false, &sc->pose, &diag) != SW_OK)
         return tool_error_set(err, "%s: %s", sc->model->path, diag.message);
