@@ -266,8 +266,11 @@ static void scene_free(view_scene* sc) {
     *sc = (view_scene){0};
 }
 
+/* The timeline's length: the clip's span, as time counts from its first key
+   (sw_clip_time_from_start). */
 static double clip_duration(const view_scene* sc) {
-    return sc->clip >= 0 ? (double)sc->model->animations[sc->clip].duration : 0.0;
+    const sw_clip* c = sc->clip >= 0 ? &sc->model->animations[sc->clip] : NULL;
+    return c ? (double)c->duration - (double)c->start : 0.0;
 }
 
 static const char* clip_name(const view_scene* sc) {
