@@ -105,7 +105,7 @@ typedef struct render_options {
     long frames, width, height;
     double azimuth, elevation;
     bool dqs, split, bones, quiet, stats;
-    bool progress_given;                /* --progress: shown even with --quiet */
+    bool progress_given; /* --progress given: shown even with --quiet */
     frame_progress_mode progress;
     long crowd;           /* --crowd N, 0 = one character */
     sw_render_aa aa;
