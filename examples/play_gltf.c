@@ -9,6 +9,7 @@
 #include "sinew/gltf.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -53,10 +54,14 @@ int main(int argc, char** argv) {
         for (size_t p = 0; p < mesh->primitive_count; ++p) {
             size_t count = mesh->primitives[p].vertex_count;
             float* positions = malloc((3 * count + 1) * sizeof(float));
-            void* scratch = aligned_alloc(16, sw_deform_scratch_size(model, n, p) + 16);
+            /* Scratch for the morphed vertices: 0 bytes (none needed, NULL is
+               fine) without morph targets, else a multiple of 16. */
+            size_t scratch_size = sw_deform_scratch_size(model, n, p);
+            void* scratch = scratch_size ? aligned_alloc(16, scratch_size) : NULL;
             sw_deform deform = {.node = n, .primitive = p, .scratch = scratch, .out_positions = positions};
-            if (!positions || !scratch || sw_deform_primitive(model, &pose, &deform, &diag) != SW_OK) {
-                fprintf(stderr, "node %zu: %s\n", n, positions && scratch ? diag.message : "out of memory");
+            bool allocated = positions && (scratch || !scratch_size);
+            if (!allocated || sw_deform_primitive(model, &pose, &deform, &diag) != SW_OK) {
+                fprintf(stderr, "node %zu: %s\n", n, allocated ? diag.message : "out of memory");
                 return 1;
             }
             float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};

@@ -576,7 +576,7 @@ void anim_program_free(anim_program* p) {
 static sw_result sample_clip(const anim_program* p, long clip, float time, sw_pose* pose, sw_diag* diag) {
     const sw_clip* c = clip >= 0 ? &p->model->animations[clip] : NULL;
     if (c && p->config.from_clip_start)
-        return sw_pose_sample(p->model, c, c->start + sw_clip_time(c, time, p->config.loop), false, pose, diag);
+        return sw_pose_sample(p->model, c, sw_clip_time_from_start(c, time, p->config.loop), false, pose, diag);
     return sw_pose_sample(p->model, c, time, p->config.loop, pose, diag);
 }
 
@@ -723,7 +723,7 @@ static bool vrma_tracks(anim_program* p, float time, tool_error* err) {
     const sw_clip* c = clip >= 0 ? &p->model->animations[clip] : NULL;
     const sw_vrma* anim = p->config.file && c ? anim_file_vrma_of(p->config.file, c) : NULL;
     float t = 0.0f;
-    if (anim) t = p->config.from_clip_start ? c->start + sw_clip_time(c, time, p->config.loop)
+    if (anim) t = p->config.from_clip_start ? sw_clip_time_from_start(c, time, p->config.loop)
                                             : sw_clip_time(c, time, p->config.loop);
     if (!avatar_program_set_animation(&p->avatar, anim, t)) return tool_error_set(err, "out of memory");
     return true;

@@ -30,7 +30,7 @@ const char cmd_render_help[] =
     "                    [--aa none|edge|taa|edge+taa] [--bloom|--no-bloom] [--motion-blur]\n"
     "                    [--style auto|toon|pbr] [--night]\n"
     "                    [--crowd N] [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
-    "                    [animation options, below]\n"
+    "                    [--progress auto|bar|lines|none] [animation options, below]\n"
     "\n"
     "Draws MODEL (glTF, GLB or VRM, or FBX, Collada, IQM, BVH... through the\n"
     "importers; without MODEL the built-in demo character) with the deferred\n"
@@ -86,7 +86,11 @@ const char cmd_render_help[] =
     "                  followed), never MODEL; not '-': frames do not go to\n"
     "                  standard output. An MP4 or GIF is checked whole after\n"
     "                  ffmpeg exits\n"
-    "  --quiet         no progress bar and no \"wrote FILE (...)\" line on stderr\n"
+    "  --quiet         no progress and no \"wrote FILE (...)\" line on stderr\n"
+    "  --progress MODE how --frames shows progress on stderr: auto (default: a\n"
+    "                  bar on a terminal, else lines), bar, lines (one per 5 %\n"
+    "                  of the frames: count, time elapsed, time left) or none;\n"
+    "                  given with --quiet, it still shows\n"
     "  --stats         print what was drawn and the skin cache's counts on stderr\n"
     "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
     "  -h, --help      show this help\n"
@@ -102,6 +106,8 @@ typedef struct render_options {
     long frames, width, height;
     double azimuth, elevation;
     bool dqs, split, bones, quiet, stats;
+    bool progress_given; /* --progress given: shown even with --quiet */
+    frame_progress_mode progress;
     long crowd;           /* --crowd N, 0 = one character */
     sw_render_aa aa;
     bool bloom, motion_blur;
@@ -119,7 +125,7 @@ static bool pose_at(const sw_model* a, long clip_index, anim_program* prog, sw_p
                     tool_error* err) {
     if (prog) return anim_program_evaluate(prog, (float)t, pose, err);
     const sw_clip* clip = clip_index >= 0 ? &a->animations[clip_index] : NULL;
-    float time = clip ? clip->start + sw_clip_time(clip, (float)t, true) : 0.0f;
+    float time = clip ? sw_clip_time_from_start(clip, (float)t, true) : 0.0f;
     sw_diag diag;
     if (sw_pose_evaluate(a, clip, time, false, pose, &diag) != SW_OK)
         return tool_error_set(err, "%s: %s", a->path, diag.message);
@@ -259,6 +265,11 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
             if (!(v = tool_args_value(args, "--frames", &err)) ||
                 !tool_parse_int("--frames", v, 1, MAX_FRAMES, &o->frames, &err))
                 return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--progress")) {
+            if (!(v = tool_args_value(args, "--progress", &err))) return tool_usage(args, "%s", err.message);
+            if (!frame_progress_mode_parse(v, &o->progress))
+                return tool_usage(args, "--progress: '%s' is not auto, bar, lines or none", v);
+            o->progress_given = true;
         } else if (tool_args_option(args, arg, "--fps")) {
             if (!(v = tool_args_value(args, "--fps", &err)) || !tool_parse_double("--fps", v, 1, 240, &o->fps, &err))
                 return tool_usage(args, "%s", err.message);
@@ -513,7 +524,8 @@ static int render_frames(tool_args* args, render_session* s) {
     sw_renderer_get_stats(s->renderer, &s->before); /* the bounds' skinning is not the frames' */
     if (s->active) anim_program_restart(s->active); /* spring bones start over at the first frame */
     frame_progress progress;
-    frame_progress_begin(&progress, stderr, (int)o->frames, o->quiet);
+    frame_progress_begin(&progress, stderr, (int)o->frames,
+                         o->quiet && !o->progress_given ? FRAME_PROGRESS_NONE : o->progress);
     for (long f = 0; f < o->frames; f++) {
         int status = render_one_frame(args, s, f, &progress);
         if (status != TOOL_EXIT_OK) return status;

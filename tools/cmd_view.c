@@ -267,8 +267,11 @@ static void scene_free(view_scene* sc) {
     *sc = (view_scene){0};
 }
 
+/* The timeline's length: the clip's span, as time counts from its first key
+   (sw_clip_time_from_start). */
 static double clip_duration(const view_scene* sc) {
-    return sc->clip >= 0 ? (double)sc->model->animations[sc->clip].duration : 0.0;
+    const sw_clip* c = sc->clip >= 0 ? &sc->model->animations[sc->clip] : NULL;
+    return c ? (double)c->duration - (double)c->start : 0.0;
 }
 
 static const char* clip_name(const view_scene* sc) {
@@ -293,7 +296,7 @@ static bool scene_pose(view_scene* sc, double t, bool loop, tool_error* err) {
         return anim_program_evaluate(active, (float)t, &sc->pose, err);
     }
     const sw_clip* clip = sc->clip >= 0 ? &sc->model->animations[sc->clip] : NULL;
-    float time = clip ? clip->start + sw_clip_time(clip, (float)t, loop) : 0.0f;
+    float time = clip ? sw_clip_time_from_start(clip, (float)t, loop) : 0.0f;
     sw_diag diag;
     if (sw_pose_evaluate(sc->model, clip, time, false, &sc->pose, &diag) != SW_OK)
         return tool_error_set(err, "%s: %s", sc->model->path, diag.message);

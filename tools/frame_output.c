@@ -849,6 +849,37 @@ static double monotonic_s(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+size_t frame_progress_format_line(char* out, size_t size, int done, int total, double elapsed_s) {
+    if (total < 1) total = 1;
+    if (done < 0) done = 0;
+    if (done > total) done = total;
+    int percent = (int)((long long)done * 100 / total);
+    char elapsed[24], left[24];
+    format_duration(elapsed, sizeof elapsed, elapsed_s);
+    int n;
+    if (done == total) {
+        n = snprintf(out, size, "frame %d/%d (100%%)  done in %s", done, total, elapsed);
+    } else {
+        format_duration(left, sizeof left, done > 0 && elapsed_s > 0.0 ? (total - done) * elapsed_s / done : NAN);
+        n = snprintf(out, size, "frame %d/%d (%d%%)  %s elapsed  about %s left", done, total, percent, elapsed, left);
+    }
+    return n < 0 ? 0 : (size_t)n;
+}
+
+bool frame_progress_mode_parse(const char* text, frame_progress_mode* mode) {
+    static const struct {
+        const char* name;
+        frame_progress_mode mode;
+    } modes[] = {{"auto", FRAME_PROGRESS_AUTO}, {"bar", FRAME_PROGRESS_BAR}, {"lines", FRAME_PROGRESS_LINES},
+                 {"none", FRAME_PROGRESS_NONE}};
+    for (size_t i = 0; text && i < sizeof modes / sizeof modes[0]; i++)
+        if (strcmp(text, modes[i].name) == 0) {
+            *mode = modes[i].mode;
+            return true;
+        }
+    return false;
+}
+
 static void progress_draw(frame_progress* p, int done, double now_s) {
     char line[160];
     size_t n = frame_progress_format(line, sizeof line, done, p->total, now_s - p->start_s);
@@ -861,25 +892,38 @@ static void progress_draw(frame_progress* p, int done, double now_s) {
     p->last_draw_s = now_s;
 }
 
-void frame_progress_begin(frame_progress* p, FILE* stream, int total, bool quiet) {
+void frame_progress_begin(frame_progress* p, FILE* stream, int total, frame_progress_mode mode) {
     memset(p, 0, sizeof *p);
-    if (quiet || total <= 1 || !stream || !isatty(fileno(stream))) return;
+    if (mode == FRAME_PROGRESS_NONE || total <= 1 || !stream) return;
+    if (mode == FRAME_PROGRESS_AUTO) mode = isatty(fileno(stream)) ? FRAME_PROGRESS_BAR : FRAME_PROGRESS_LINES;
     p->stream = stream;
+    p->lines = mode == FRAME_PROGRESS_LINES;
     p->total = total;
     p->start_s = monotonic_s();
-    progress_draw(p, 0, p->start_s);
+    if (!p->lines) progress_draw(p, 0, p->start_s);
 }
 
 void frame_progress_update(frame_progress* p, int done) {
     if (!p->stream) return;
     double now = monotonic_s();
+    if (p->lines) {
+        /* 20 steps of 5 %: step k is reached at done ≥ k · total / 20. */
+        int step = done >= p->total ? 20 : (int)((long long)(done < 0 ? 0 : done) * 20 / p->total);
+        if (step <= p->last_step) return;
+        p->last_step = step;
+        char line[160];
+        frame_progress_format_line(line, sizeof line, done, p->total, now - p->start_s);
+        fprintf(p->stream, "%s\n", line);
+        fflush(p->stream);
+        return;
+    }
     if (done < p->total && now - p->last_draw_s < 0.1) return;
     progress_draw(p, done, now);
 }
 
 void frame_progress_end(frame_progress* p) {
     if (!p->stream) return;
-    fputc('\n', p->stream);
+    if (!p->lines) fputc('\n', p->stream);
     fflush(p->stream);
     p->stream = NULL;
 }

@@ -145,25 +145,54 @@ void frame_output_abort(frame_output* output);
    Pure. Returns the length of the full line (as snprintf does). */
 size_t frame_progress_format(char* out, size_t size, int done, int total, double elapsed_s);
 
-/* The bar as drawn on a terminal. Zero-initialised, or after begin
-   decided not to draw, every call does nothing. */
+/* Writes one progress line for a log (no '\r', no '\n'):
+
+     frame 18/90 (20%)  0:04 elapsed  about 0:16 left
+     frame 90/90 (100%)  done in 0:20
+
+   The time left is (total − done) · elapsed / done, as in the bar; "--:--"
+   while nothing is done. Counts are clamped to 0..total. Pure. Returns the
+   length of the full line (as snprintf does). */
+size_t frame_progress_format_line(char* out, size_t size, int done, int total, double elapsed_s);
+
+/* How progress is shown (render's --progress):
+     AUTO   a bar on a terminal, lines otherwise (a log, a pipe, CI)
+     BAR    the bar, redrawn in place with '\r' (even if not a terminal)
+     LINES  one line per 5 % of the frames (and the last), each ending in '\n'
+     NONE   nothing */
+typedef enum frame_progress_mode {
+    FRAME_PROGRESS_AUTO,
+    FRAME_PROGRESS_BAR,
+    FRAME_PROGRESS_LINES,
+    FRAME_PROGRESS_NONE,
+} frame_progress_mode;
+
+/* "auto", "bar", "lines" or "none" into *mode; false for anything else. */
+bool frame_progress_mode_parse(const char* text, frame_progress_mode* mode);
+
+/* The progress being shown. Zero-initialised, or after begin decided not
+   to show any, every call does nothing. */
 typedef struct frame_progress {
-    FILE* stream;       /* where the bar goes; NULL when none is drawn */
+    FILE* stream;       /* where it goes; NULL when nothing is shown */
+    bool lines;         /* LINES (else the bar) */
     int total;          /* frames in the render */
+    int last_step;      /* LINES: the last 5 % step written (0..20) */
     double start_s;     /* monotonic clock when begun */
-    double last_draw_s; /* when the line was last redrawn */
+    double last_draw_s; /* when the bar was last redrawn */
     size_t last_length; /* length of that line, to blank what a shorter one leaves */
 } frame_progress;
 
-/* Starts the clock and draws "0/total". A bar is drawn only when `total`
-   > 1, `quiet` is false and `stream` is a terminal (isatty): logs and pipes
-   get no '\r' lines. */
-void frame_progress_begin(frame_progress* progress, FILE* stream, int total, bool quiet);
-/* `done` frames are complete. Redraws the line in place ('\r') at most ten
-   times a second, and always for the last frame. */
+/* Starts the clock. Shows nothing when `total` ≤ 1 or `mode` is NONE;
+   AUTO picks the bar when `stream` is a terminal (isatty), else lines. The
+   bar draws "0/total" at once; lines start at the first 5 %. */
+void frame_progress_begin(frame_progress* progress, FILE* stream, int total, frame_progress_mode mode);
+/* `done` frames are complete. The bar is redrawn in place ('\r') at most
+   ten times a second, and always for the last frame; a line is written
+   when `done` reaches a new multiple of 5 % of the total (rounded down),
+   and for the last frame. */
 void frame_progress_update(frame_progress* progress, int done);
-/* Ends the line ('\n') so that what follows (a summary, an error) starts on
-   a line of its own. Call it on success and failure alike. */
+/* Ends the bar's line ('\n') so that what follows (a summary, an error)
+   starts on a line of its own. Call it on success and failure alike. */
 void frame_progress_end(frame_progress* progress);
 
 #endif

@@ -155,6 +155,17 @@ void sw_track_sample(const sw_track* track, float time, uint32_t* cursor, float*
    t wrapped into [0, duration) (a clip of zero duration always gives 0). */
 float sw_clip_time(const sw_clip* clip, float t, bool loop);
 
+/* Two time bases. A clip's times are the file's: its keys run from
+   clip->start (often 0, not always: a clip cut from a longer take, a file
+   with a lead-in) to clip->duration. sw_clip_time, sw_pose_sample and the
+   runtime take that time, and so does `sinew export`. `sinew render` and
+   `view` count from the clip's first key instead (their time 0 is
+   clip->start). This turns a time t counted from the first key into the
+   file's time: clip->start + t, with `loop` t first wrapped into the span
+   [0, duration − start), so a clip whose keys run from 1 s to 3 s loops
+   every 2 s (a span of zero always gives clip->start). */
+float sw_clip_time_from_start(const sw_clip* clip, float t, bool loop);
+
 /* Samples every track of a clip into a pose.
 
    Translation, rotation and scale tracks write out_local[target]; weight

@@ -91,6 +91,15 @@ sw_result sw_diag_set(sw_diag* diag, sw_result result, int64_t index, const char
    check report) are allocated by sinew and released by their own
    sw_*_free or sw_*_destroy, never by the caller's free().
 
+   Sizes: a function that needs caller memory says how much with a
+   *_memory_size or *_scratch_size function (sw_pose_memory_size,
+   sw_spring_memory_size, sw_constraint_memory_size, sw_deform_scratch_size,
+   sw_skin_compact_memory_size, sw_twist_tube_measure_scratch_size). The
+   memory is 16-aligned and every such size is a multiple of 16, so
+   aligned_alloc(16, size) takes it as it is. sw_deform_scratch_size is 0
+   when no scratch is needed (NULL is then accepted); from the others 0
+   means invalid input.
+
    Every allocation of every sinew library (sinew, sinew-import with the
    cJSON and stb_image work it does for sinew, sinew-render, sinew-demo)
    goes through one allocator: malloc, realloc and free unless

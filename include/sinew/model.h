@@ -288,6 +288,12 @@ void sw_model_free(sw_model* model);
    Clip merging and retargeting match names by the same rule. */
 int32_t sw_model_find_node_by_name(const sw_model* model, const char* name);
 
+/* The index in model->animations of the clip named `name`, or -1: an exact
+   match first, then one that differs only in ASCII case ("walk" finds
+   "Walk"); among equals, the first in model order. Clips without a name
+   are never found. */
+int32_t sw_model_find_clip(const sw_model* model, const char* name);
+
 /* The extension record `name` attached to (object, index), or NULL. */
 const sw_model_extension* sw_model_find_extension(const sw_model* model, const char* name, sw_model_object object,
                                                   uint32_t index);

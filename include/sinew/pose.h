@@ -58,7 +58,8 @@ typedef struct sw_pose {
     size_t* skin_scaled;          /* skin_count: joints of each skin with scale or shear (0 = stretch unused) */
 } sw_pose;
 
-/* Bytes sw_pose_bind needs, every buffer 16-aligned. */
+/* Bytes sw_pose_bind needs, every buffer 16-aligned: a multiple of 16 (at
+   least 16), ready for aligned_alloc(16, size). */
 size_t sw_pose_memory_size(const sw_pose_sizes* sizes);
 
 /* Points every buffer of `pose` into `memory` (16-aligned,
@@ -171,6 +172,9 @@ typedef struct sw_deform {
     float* out_normals;           /* vertex_count × 3, or NULL */
 } sw_deform;
 
+/* Bytes of deform->scratch: 0 when the primitive has no morph targets (no
+   scratch is needed, NULL is accepted), else a multiple of 16 (the morphed
+   positions and normals). 0 too for a node or primitive out of range. */
 size_t sw_deform_scratch_size(const sw_model* model, size_t node, size_t primitive);
 sw_result sw_deform_primitive(const sw_model* model, const sw_pose* pose, const sw_deform* deform, sw_diag* diag);
 

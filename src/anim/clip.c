@@ -209,6 +209,14 @@ float sw_clip_time(const sw_clip* clip, float t, bool loop) {
     return r < duration ? r : 0.0f;
 }
 
+float sw_clip_time_from_start(const sw_clip* clip, float t, bool loop) {
+    SW_ASSERT(clip);
+    if (!loop) return clip->start + t;
+    sw_clip span = *clip;
+    span.duration = clip->duration - clip->start;
+    return clip->start + sw_clip_time(&span, t, true);
+}
+
 sw_result sw_sample_job_validate(const sw_sample_job* job, sw_diag* diag) {
     if (!job || !job->clip) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "sample job has no clip");
     const sw_clip* clip = job->clip;

@@ -127,3 +127,15 @@ int32_t sw_model_find_node_by_name(const sw_model* model, const char* name) {
     }
     return best;
 }
+
+int32_t sw_model_find_clip(const sw_model* model, const char* name) {
+    if (!model || !name) return -1;
+    int32_t nocase = -1;
+    for (size_t i = 0; i < model->animation_count && i <= (size_t)INT32_MAX; ++i) {
+        const char* clip_name = model->animations[i].name;
+        if (!clip_name) continue;
+        if (strcmp(clip_name, name) == 0) return (int32_t)i;
+        if (nocase < 0 && sw__same_nocase(clip_name, name)) nocase = (int32_t)i;
+    }
+    return nocase;
+}

@@ -123,7 +123,8 @@ size_t sw_twist_tube_measure_scratch_size(const sw_twist_tube_desc* desc) {
     sw_twist_tube_desc tube;
     if (!desc || sw_twist_tube_resolve(&tube, desc) != SW_OK) return 0;
     const size_t vertex_count = sw_twist_tube_vertex_count(&tube); /* bounded by the resolved ranges */
-    return vertex_count * (3 + 3 + 2) * sizeof(float) + 2 * vertex_count;
+    /* Rounded up to 16 like every other memory size (caller-friendly for aligned_alloc). */
+    return (vertex_count * (3 + 3 + 2) * sizeof(float) + 2 * vertex_count + 15) / 16 * 16;
 }
 
 sw_result sw_twist_tube_measure(const sw_twist_tube_desc* desc, float twist, sw_skin_method method, void* scratch,

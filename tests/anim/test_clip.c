@@ -327,6 +327,29 @@ static void test_exact_key_times(void) {
     }
 }
 
+/* Time from the clip's first key (the command line's time base): keys from
+   1 s to 3 s (start 1, duration 3) loop over a span of 2 s. */
+static void test_clip_time_from_start(void) {
+    sw_clip clip = {NULL, 0, NULL, 1.0f, 3.0f};
+    SW_CHECK_NEAR(sw_clip_time_from_start(&clip, 0.0f, true), 1.0, 0);
+    SW_CHECK_NEAR(sw_clip_time_from_start(&clip, 0.5f, true), 1.5, 0);
+    SW_CHECK_NEAR(sw_clip_time_from_start(&clip, 1.75f, true), 2.75, 0);
+    /* 2.5 = 2 + 0.5: one whole span later, not past the last key. */
+    SW_CHECK_NEAR(sw_clip_time_from_start(&clip, 2.5f, true), 1.5, 0);
+    SW_CHECK_NEAR(sw_clip_time_from_start(&clip, 2.0f, true), 1.0, 0);
+    SW_CHECK_NEAR(sw_clip_time_from_start(&clip, -0.5f, true), 2.5, 0);
+    /* Without looping: start + t (the tracks clamp past the last key). */
+    SW_CHECK_NEAR(sw_clip_time_from_start(&clip, 2.5f, false), 3.5, 0);
+    SW_CHECK_NEAR(sw_clip_time_from_start(&clip, -0.5f, false), 0.5, 0);
+    /* Starting at 0, it is sw_clip_time. */
+    sw_clip zero = {NULL, 0, NULL, 0.0f, 2.0f};
+    for (float t = -3.0f; t < 5.0f; t += 0.375f)
+        SW_CHECK(sw_clip_time_from_start(&zero, t, true) == sw_clip_time(&zero, t, true));
+    /* A single key (span 0) stays at it. */
+    sw_clip point = {NULL, 0, NULL, 1.5f, 1.5f};
+    SW_CHECK_NEAR(sw_clip_time_from_start(&point, 7.0f, true), 1.5, 0);
+}
+
 static void test_clip_time_loop(void) {
     sw_clip clip = {NULL, 0, NULL, 0, 2.0f};
     /* Duration 2: 5.5 = 2·2 + 1.5; −0.5 = −1·2 + 1.5. */
@@ -956,6 +979,7 @@ int main(void) {
     SW_RUN(test_single_key);
     SW_RUN(test_exact_key_times);
     SW_RUN(test_clip_time_loop);
+    SW_RUN(test_clip_time_from_start);
     SW_RUN(test_cursor_matches_search);
     SW_RUN(test_cursor_garbage_is_safe);
     SW_RUN(test_track_validate_rejects);

@@ -203,6 +203,11 @@ run_examples() { # DIR LABEL
             size=$(png_size "$dir/frame.png")
             [ "$size" = "96 x 64" ] || fail "$2 render_png wrote a PNG of $size, not 96 x 64"
             ;;
+        first_steps)
+            # The README's example: a clip by name (pose_chain.gltf's "turn"), then every mesh instance.
+            "$dir/first_steps" "$data/pose_chain.gltf" turn >"$out" 2>&1 || { cat "$out" >&2; fail "$2 first_steps"; }
+            grep -Eq '^node [0-9]+: 3 vertices, the first at \(' "$out" || fail "$2 first_steps printed: $(cat "$out")"
+            ;;
         check_asset)
             "$dir/check_asset" "$src/tests/data/check/clean.gltf" >"$out" 2>&1 || {
                 cat "$out" >&2

@@ -659,17 +659,91 @@ static bool read_until(int fd, char* out, size_t size, const char* part) {
     return strstr(out, part) != NULL;
 }
 
+static void test_progress_line_format(void) {
+    static const struct {
+        int done, total;
+        double elapsed_s;
+        const char* line;
+    } cases[] = {
+        /* nothing done: no estimate */
+        {0, 90, 0.0, "frame 0/90 (0%)  0:00 elapsed  about --:-- left"},
+        /* 18 of 90 in 4 s: 72 left at 4/18 s each = 16 s; 20 % */
+        {18, 90, 4.0, "frame 18/90 (20%)  0:04 elapsed  about 0:16 left"},
+        /* 5 of 90 in 3.7 s: 85 · 3.7 / 5 = 62.9 s → 1:03; 5.55 % shows 5 % */
+        {5, 90, 3.7, "frame 5/90 (5%)  0:04 elapsed  about 1:03 left"},
+        /* 1 of 7200 in 2 s: 7199 · 2 = 14398 s = 3:59:58 */
+        {1, 7200, 2.0, "frame 1/7200 (0%)  0:02 elapsed  about 3:59:58 left"},
+        /* the last: the total time */
+        {90, 90, 74.4, "frame 90/90 (100%)  done in 1:14"},
+        /* out of range: clamped */
+        {95, 90, 10.0, "frame 90/90 (100%)  done in 0:10"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char line[160];
+        size_t n = frame_progress_format_line(line, sizeof line, cases[i].done, cases[i].total, cases[i].elapsed_s);
+        if (strcmp(line, cases[i].line) != 0) fprintf(stderr, "  got      '%s'\n  expected '%s'\n", line, cases[i].line);
+        SW_CHECK(strcmp(line, cases[i].line) == 0);
+        SW_CHECK_EQ_INT(n, strlen(cases[i].line));
+    }
+    frame_progress_mode mode = FRAME_PROGRESS_NONE;
+    SW_CHECK(frame_progress_mode_parse("lines", &mode) && mode == FRAME_PROGRESS_LINES);
+    SW_CHECK(frame_progress_mode_parse("bar", &mode) && mode == FRAME_PROGRESS_BAR);
+    SW_CHECK(frame_progress_mode_parse("auto", &mode) && mode == FRAME_PROGRESS_AUTO);
+    SW_CHECK(frame_progress_mode_parse("none", &mode) && mode == FRAME_PROGRESS_NONE);
+    SW_CHECK(!frame_progress_mode_parse("Lines", &mode) && !frame_progress_mode_parse("", &mode));
+    SW_CHECK(!frame_progress_mode_parse(NULL, &mode));
+}
+
+/* The lines `file` holds from its start, and the count. */
+static int read_lines(FILE* file, char* out, size_t size) {
+    long end = ftell(file);
+    rewind(file);
+    size_t n = fread(out, 1, size - 1, file);
+    out[n] = '\0';
+    fseek(file, end, SEEK_SET);
+    int lines = 0;
+    for (size_t i = 0; i < n; i++) lines += out[i] == '\n';
+    return lines;
+}
+
 static void test_progress_bar(void) {
-    /* Not a terminal (a file, as when stderr is redirected): nothing at all. */
+    /* Not a terminal (a file, as when stderr is redirected): auto gives
+       lines, one per 5 % and no '\r'; none gives nothing. */
     FILE* file = tmpfile();
     SW_CHECK(file != NULL);
     if (!file) return;
     frame_progress p;
-    frame_progress_begin(&p, file, 10, false);
+    frame_progress_begin(&p, file, 10, FRAME_PROGRESS_NONE);
     SW_CHECK(p.stream == NULL);
     for (int i = 1; i <= 10; i++) frame_progress_update(&p, i);
     frame_progress_end(&p);
     SW_CHECK_EQ_INT(ftell(file), 0);
+
+    char text[8192];
+    /* 90 frames: 5 % steps at 4.5 frames, so frames 5, 9, 14, 18, ... 90: 20 lines. */
+    frame_progress_begin(&p, file, 90, FRAME_PROGRESS_AUTO);
+    SW_CHECK(p.stream == file);
+    for (int i = 1; i <= 90; i++) frame_progress_update(&p, i);
+    frame_progress_end(&p);
+    SW_CHECK_EQ_INT(read_lines(file, text, sizeof text), 20);
+    SW_CHECK(strchr(text, '\r') == NULL);
+    SW_CHECK(strncmp(text, "frame 5/90 (5%)  0:00 elapsed  about ", 37) == 0);
+    CHECK_CONTAINS(text, "\nframe 9/90 (10%)  ");
+    CHECK_CONTAINS(text, "\nframe 45/90 (50%)  ");
+    SW_CHECK(strstr(text, "frame 4/90") == NULL && strstr(text, "frame 6/90") == NULL);
+    CHECK_CONTAINS(text, "\nframe 90/90 (100%)  done in 0:00\n");
+    /* 7 frames: every frame passes a step (each is 14 %); frames skipped by
+       the caller (a jump from 2 to 7) give one line. */
+    rewind(file);
+    SW_CHECK(ftruncate(fileno(file), 0) == 0);
+    frame_progress_begin(&p, file, 7, FRAME_PROGRESS_LINES);
+    frame_progress_update(&p, 1);
+    frame_progress_update(&p, 2);
+    frame_progress_update(&p, 2);
+    frame_progress_update(&p, 7);
+    frame_progress_end(&p);
+    SW_CHECK_EQ_INT(read_lines(file, text, sizeof text), 3);
+    CHECK_CONTAINS(text, "frame 7/7 (100%)");
     fclose(file);
 
     /* On a terminal: '\r' redraws and a final newline; none when quiet or
@@ -685,12 +759,12 @@ static void test_progress_bar(void) {
         close(master);
         return;
     }
-    frame_progress_begin(&p, tty, 3, true);
+    frame_progress_begin(&p, tty, 3, FRAME_PROGRESS_NONE);
     SW_CHECK(p.stream == NULL);
-    frame_progress_begin(&p, tty, 1, false);
+    frame_progress_begin(&p, tty, 1, FRAME_PROGRESS_AUTO);
     SW_CHECK(p.stream == NULL);
 
-    frame_progress_begin(&p, tty, 3, false);
+    frame_progress_begin(&p, tty, 3, FRAME_PROGRESS_AUTO);
     SW_CHECK(p.stream == tty);
     frame_progress_update(&p, 1); /* within 0.1 s of the first line: skipped */
     frame_progress_update(&p, 2);
@@ -1212,6 +1286,7 @@ int main(void) {
     SW_RUN(test_missing_folders);
     SW_RUN(test_frame_path);
     SW_RUN(test_progress_format);
+    SW_RUN(test_progress_line_format);
     SW_RUN(test_progress_bar);
     SW_RUN(test_mp4_and_gif);
     SW_RUN(test_video_abort);
