@@ -440,38 +440,6 @@ static int clip_bounds(tool_args* args, render_session* s, long clip, anim_progr
     return TOOL_EXIT_OK;
 }
 
-/* The vertices --frame fits at the first frame's pose (in s->pose) into
-   *points (malloc'd): full, upper (those from the hips up), face or JOINT. */
-static int first_frame_points(tool_args* args, render_session* s, float** points, size_t* point_count) {
-    const render_options* o = &s->o;
-    const sw_model* asset = s->asset;
-    size_t n = scene_frame_points(asset, &s->pose, &s->framing, NULL);
-    if (n == 0) {
-        if (o->cam.frame != SCENE_FRAME_FACE && o->cam.frame != SCENE_FRAME_JOINT)
-            return tool_fail(args, "--frame: %s has no mesh to frame", asset->path);
-        return tool_fail(args, "--frame %s: %s: no vertex is weighted to %s%s", o->cam.joint ? o->cam.joint : "face",
-                         asset->path, s->framing.joint_name,
-                         o->cam.frame == SCENE_FRAME_JOINT ? " or the joints below it" : "");
-    }
-    if (!(*points = malloc(n * 3 * sizeof(float)))) return tool_fail(args, "out of memory for %zu vertices", n);
-    float* p = *points;
-    n = scene_frame_points(asset, &s->pose, &s->framing, p);
-    if (o->cam.frame == SCENE_FRAME_UPPER) {
-        /* From the hips up; without hips in the body's upper three quarters,
-           the top 55 %. */
-        float lo = p[1], hi = p[1];
-        for (size_t i = 1; i < n; i++) lo = fminf(lo, p[3 * i + 1]), hi = fmaxf(hi, p[3 * i + 1]);
-        const float hips = s->framing.root >= 0 ? s->pose.world[s->framing.root].m[1][3] : lo;
-        const float cut = hips > lo + 0.25f * (hi - lo) && hips < hi ? hips : lo + 0.45f * (hi - lo);
-        size_t kept = 0;
-        for (size_t i = 0; i < n; i++)
-            if (p[3 * i + 1] >= cut) memmove(&p[3 * kept++], &p[3 * i], 3 * sizeof(float));
-        n = kept;
-    }
-    *point_count = n;
-    return TOOL_EXIT_OK;
-}
-
 static int frame_the_rest(tool_args* args, render_session* s, const float* points, size_t point_count);
 
 /* 4. The camera frames what --frame asks (auto: the whole clip in place,
@@ -493,7 +461,9 @@ static int render_frame_camera(tool_args* args, render_session* s) {
     size_t point_count = 0;
     int status = o->cam.frame == SCENE_FRAME_AUTO || o->cam.frame == SCENE_FRAME_PATH
                      ? TOOL_EXIT_OK
-                     : first_frame_points(args, s, &points, &point_count);
+                 : scene_frame_collect(asset, &s->pose, &s->framing, &o->cam, &points, &point_count, &err)
+                     ? TOOL_EXIT_OK
+                     : tool_fail(args, "%s", err.message);
     if (status == TOOL_EXIT_OK) status = frame_the_rest(args, s, points, point_count);
     free(points);
     return status;

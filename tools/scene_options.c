@@ -383,3 +383,32 @@ size_t scene_frame_points(const sw_model* m, const sw_pose* pose, const scene_fr
     }
     return count;
 }
+
+bool scene_frame_collect(const sw_model* m, const sw_pose* pose, const scene_frame_nodes* nodes, const scene_camera* c,
+                         float** points, size_t* point_count, tool_error* err) {
+    *points = NULL, *point_count = 0;
+    size_t n = scene_frame_points(m, pose, nodes, NULL);
+    if (n == 0) {
+        if (c->frame != SCENE_FRAME_FACE && c->frame != SCENE_FRAME_JOINT)
+            return tool_error_set(err, "--frame: %s has no mesh to frame", m->path);
+        return tool_error_set(err, "--frame %s: %s: no vertex is weighted to %s%s", c->joint ? c->joint : "face",
+                              m->path, nodes->joint_name, c->frame == SCENE_FRAME_JOINT ? " or the joints below it" : "");
+    }
+    float* p = malloc(n * 3 * sizeof(float));
+    if (!p) return tool_error_set(err, "out of memory for %zu vertices", n);
+    n = scene_frame_points(m, pose, nodes, p);
+    if (c->frame == SCENE_FRAME_UPPER) {
+        /* From the hips up; without hips in the body's upper three quarters,
+           the top 55 %. */
+        float lo = p[1], hi = p[1];
+        for (size_t i = 1; i < n; i++) lo = fminf(lo, p[3 * i + 1]), hi = fmaxf(hi, p[3 * i + 1]);
+        const float hips = nodes->root >= 0 ? pose->world[nodes->root].m[1][3] : lo;
+        const float cut = hips > lo + 0.25f * (hi - lo) && hips < hi ? hips : lo + 0.45f * (hi - lo);
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++)
+            if (p[3 * i + 1] >= cut) memmove(&p[3 * kept++], &p[3 * i], 3 * sizeof(float));
+        n = kept;
+    }
+    *points = p, *point_count = n;
+    return true;
+}

@@ -89,6 +89,12 @@ void scene_frame_nodes_free(scene_frame_nodes* n);
    counts whole. Returns how many; at most the model's vertex count. */
 size_t scene_frame_points(const sw_model* model, const sw_pose* pose, const scene_frame_nodes* n, float* out);
 
+/* The vertices --frame fits (full, upper: those from the hips up, face,
+   JOINT) at `pose` into *points (malloc'd, 3 floats each). No vertex is an
+   error naming the option and the model. */
+bool scene_frame_collect(const sw_model* model, const sw_pose* pose, const scene_frame_nodes* nodes,
+                         const scene_camera* c, float** points, size_t* point_count, tool_error* err);
+
 /* The camera for box [lo, hi] (or, when given, the points in it) with the
    options' angles, target, distance and field of view: the bounding sphere
    for auto and path, the box's corners or the points (tighter) for the
