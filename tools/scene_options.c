@@ -290,7 +290,7 @@ static int32_t root_of(const sw_model* m, const sw_humanoid_map* map) {
 }
 
 bool scene_frame_resolve(const sw_model* m, const scene_camera* c, scene_frame_nodes* out, tool_error* err) {
-    *out = (scene_frame_nodes){.root = -1, .joint = -1};
+    *out = (scene_frame_nodes){.root = -1, .joint = -1, .min_weight = 0.5f};
     sw_humanoid_map map;
     humanoid_of(m, &map);
     out->root = root_of(m, &map);
@@ -368,7 +368,7 @@ size_t scene_frame_points(const sw_model* m, const sw_pose* pose, const scene_fr
                 float framed = 0.0f;
                 for (int i = 0; i < k; i++)
                     if (joints[i] < skin->joint_count && n->framed[skin->joints[joints[i]]]) framed += weights[i];
-                if (!(framed > 0.5f)) continue;
+                if (!(framed > n->min_weight)) continue;
                 if (out) {
                     float* q = &out[3 * count];
                     q[0] = q[1] = q[2] = 0.0f;

@@ -75,6 +75,7 @@ typedef struct scene_frame_nodes {
     int32_t joint;      /* face: the head; JOINT: the joint; else -1 */
     const char* joint_name; /* how the head or joint was found, for messages */
     uint8_t* framed;    /* node_count flags, malloc'd; NULL for auto and path */
+    float min_weight;   /* a skinned vertex counts when the framed joints' weights sum above it (½) */
 } scene_frame_nodes;
 
 /* Finds the nodes --frame names on `model`: an unknown JOINT, or face on a
@@ -84,7 +85,7 @@ void scene_frame_nodes_free(scene_frame_nodes* n);
 
 /* The vertices the framed nodes carry at `pose` (world and skin matrices
    evaluated) into out (3 floats each; NULL: only counted): a skinned
-   vertex counts when the framed joints' weights sum above 0.5, placed by
+   vertex counts when the framed joints' weights sum above n->min_weight, placed by
    linear blend skinning without morph targets; a mesh on a framed node
    counts whole. Returns how many; at most the model's vertex count. */
 size_t scene_frame_points(const sw_model* model, const sw_pose* pose, const scene_frame_nodes* n, float* out);

@@ -2,6 +2,7 @@
    column-major sw_mat4 the way GL takes them. CPU only. */
 #include "renderer_internal.h"
 
+#include <float.h>
 #include <string.h>
 
 /* The look-at basis: s (right), u (up), f (forward). */
@@ -78,6 +79,25 @@ static float sw__fit_distance(const float* points, size_t count, sw_vec3 target,
     return distance;
 }
 
+/* Moves `target` across the view (along the look-at basis's s and u) so
+   that the points' projected extent, seen from `distance` along `dir`, is
+   centred: the shift is the middle of the extent in view-plane units at
+   the target's depth. */
+static void sw__center_view(const float* points, size_t count, float target[3], const float dir[3], float distance) {
+    sw_vec3 s, u, f, t = sw__v3(target);
+    sw__look_basis(sw_vec3_add(t, sw__v3(dir)), t, sw_vec3_make(0, 1, 0), &s, &u, &f);
+    float lo_x = FLT_MAX, hi_x = -FLT_MAX, lo_y = FLT_MAX, hi_y = -FLT_MAX;
+    for (size_t i = 0; i < count; i++) {
+        sw_vec3 r = sw_vec3_sub(sw__v3(&points[3 * i]), t);
+        float depth = distance + sw_vec3_dot(r, f);
+        if (!(depth > 1e-6f)) return;
+        float x = sw_vec3_dot(r, s) / depth, y = sw_vec3_dot(r, u) / depth;
+        lo_x = fminf(lo_x, x), hi_x = fmaxf(hi_x, x), lo_y = fminf(lo_y, y), hi_y = fmaxf(hi_y, y);
+    }
+    const float dx = 0.5f * (lo_x + hi_x) * distance, dy = 0.5f * (lo_y + hi_y) * distance;
+    for (int k = 0; k < 3; k++) target[k] += (&s.x)[k] * dx + (&u.x)[k] * dy;
+}
+
 /* The camera for box [bounds_min, bounds_max]; with points, they are
    what the fit shows (else the box's corners, or its sphere). */
 static void sw__frame(const float bounds_min[3], const float bounds_max[3], const float* points, size_t point_count,
@@ -112,8 +132,16 @@ static void sw__frame(const float bounds_min[3], const float bounds_max[3], cons
             float corners[24];
             for (int c = 0; c < 8; c++)
                 for (int k = 0; k < 3; k++) corners[3 * c + k] = c & (1 << k) ? bounds_max[k] : bounds_min[k];
-            distance = points ? sw__fit_distance(points, point_count, sw__v3(target), sw__v3(dir), tan_x, tan_y)
-                              : sw__fit_distance(corners, 8, sw__v3(target), sw__v3(dir), tan_x, tan_y);
+            const float* fitted = points ? points : corners;
+            const size_t count = points ? point_count : 8;
+            distance = sw__fit_distance(fitted, count, sw__v3(target), sw__v3(dir), tan_x, tan_y);
+            /* Perspective makes the near side look larger: with no target
+               given, the target moves across the view until the picture's
+               margins are even, then the distance is fitted again. */
+            for (int pass = 0; pass < 4 && !g->has_target && distance > 0.0f; pass++) {
+                sw__center_view(fitted, count, target, dir, distance);
+                distance = sw__fit_distance(fitted, count, sw__v3(target), sw__v3(dir), tan_x, tan_y);
+            }
             if (!(distance > radius * 0.05f)) distance = radius * 0.05f; /* a flat box seen edge-on */
         } else {
             /* The bounding sphere fits the narrower of the two fields of view. */

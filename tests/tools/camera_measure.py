@@ -59,7 +59,7 @@ def main():
                 sum_x += x
                 if x in (0, width - 1) or y in (0, height - 1):
                     edge += 1
-            if r > b + 40:
+            if r > b + 12:
                 count += 1
                 hot_x += x
                 x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
