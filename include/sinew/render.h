@@ -113,7 +113,9 @@ typedef struct sw_camera_framing {
 /* A camera looking at the box [bounds_min, bounds_max] (or at the given
    target) as `framing` says, for an image of the given aspect. With no
    distance, every corner of the box projects inside the image (both
-   fits); near and far planes hold the whole box. */
+   fits); the corner fit without a target also moves the target across
+   the view until the margins are even. Near and far planes hold the
+   whole box. */
 void sw_camera_frame(const float bounds_min[3], const float bounds_max[3], const sw_camera_framing* framing,
                      float aspect, sw_camera* out_camera);
 
