@@ -24,7 +24,9 @@
 
 const char cmd_render_help[] =
     "usage: sinew render [MODEL] [--anim NAME|INDEX|none] [--time T | --frames N [--fps F]]\n"
-    "                    [--size WxH] [--camera auto|orbit:DEG[,ELEV]] [--dqs] [--split]\n"
+    "                    [--size WxH] [--camera auto|orbit:DEG[,ELEV]] [--frame F]\n"
+    "                    [--camera-target X,Y,Z] [--camera-distance M] [--fov DEG]\n"
+    "                    [--follow] [--dqs] [--split]\n"
     "                    [--view shaded|normals|motion|uv|weights:JOINT|retention|bones]\n"
     "                    [--bones]\n"
     "                    [--aa none|edge|taa|edge+taa] [--bloom|--no-bloom] [--motion-blur]\n"
@@ -47,9 +49,7 @@ const char cmd_render_help[] =
     "  --frames N      render N frames from --time on, at --fps (default 30);\n"
     "                  the clip loops\n"
     "  --size WxH      image size (default 960x540)\n"
-    "  --camera C      'auto' frames the bounds of the whole clip from the front\n"
-    "                  left; 'orbit:DEG[,ELEV]' the same from DEG degrees around\n"
-    "                  the vertical (0 = front) and ELEV degrees up (default 10)\n"
+    SCENE_CAMERA_HELP
     "  --dqs           dual quaternion skinning (default: linear blend)\n"
     "  --split         LBS in the left half, DQS in the right half\n"
     "  --view V        shaded (default), normals, motion, uv, weights:JOINT (the\n"
@@ -104,7 +104,7 @@ typedef struct render_options {
     const char* anim;
     double time, fps;
     long frames, width, height;
-    double azimuth, elevation;
+    scene_camera cam;
     bool dqs, split, bones, quiet, stats;
     bool progress_given; /* --progress given: shown even with --quiet */
     frame_progress_mode progress;
@@ -214,12 +214,16 @@ typedef struct render_session {
     frame_output* output;
     sw_gl_context* gl;
     sw_renderer* renderer;
-    sw_camera camera;
+    sw_camera camera;          /* the first frame's */
+    sw_camera previous_camera; /* the last frame drawn's (--follow moves it) */
+    scene_frame_nodes framing; /* the root, the joint --frame names */
+    float anchor[3];           /* the root's place at the first frame */
     sw_renderer_stats before; /* the counts before the first frame */
 } render_session;
 
 static void render_session_free(render_session* s) {
     anim_program_free(&s->prog);
+    scene_frame_nodes_free(&s->framing);
     if (s->output) frame_output_abort(s->output);
     free(s->image);
     free(s->pose_memory);
@@ -237,7 +241,7 @@ static void render_session_free(render_session* s) {
 /* The command line into *o; RENDER_GO_ON, else the exit status (help
    printed, or a usage error). */
 static int parse_render_options(tool_args* args, anim_options* program, render_options* o) {
-    *o = (render_options){.fps = 30.0, .frames = 1, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0,
+    *o = (render_options){.fps = 30.0, .frames = 1, .width = 960, .height = 540, .cam = SCENE_CAMERA_DEFAULTS,
                           .aa = SW_RENDER_AA_EDGE_TAA, .bloom = true};
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
@@ -245,6 +249,8 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
         if (tool_args_is_help(arg)) return tool_print_help(args);
         int took = anim_options_take(program, args, arg, &err);
         if (took < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
+        if ((took = scene_camera_take(&o->cam, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if (tool_args_flag(arg, "--dqs")) o->dqs = true;
         else if (tool_args_flag(arg, "--split")) o->split = true;
@@ -285,9 +291,6 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
             else if (strcmp(v, "toon") == 0) o->style = SW_RENDER_STYLE_TOON;
             else if (strcmp(v, "pbr") == 0) o->style = SW_RENDER_STYLE_PBR;
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
-        } else if (tool_args_option(args, arg, "--camera")) {
-            if (!(v = tool_args_value(args, "--camera", &err)) || !scene_parse_camera(v, &o->azimuth, &o->elevation, &err))
-                return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
                 return tool_usage(args, "%s", err.message);
@@ -324,6 +327,8 @@ static int check_render_options(tool_args* args, anim_options* program, render_o
                           o->frames);
     if (o->split && o->dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
     if (!anim_options_check(program, &err)) return tool_usage(args, "%s", err.message);
+    if (o->crowd > 0 && (o->cam.frame != SCENE_FRAME_AUTO || o->cam.follow))
+        return tool_usage(args, "--crowd frames the whole grid; --frame and --follow are for one character");
     if (o->crowd > 0 && anim_options_any(program))
         return tool_usage(args, "--crowd plays the model's animations; animation options are for one character");
     tool_inputs inputs = {0};
@@ -404,10 +409,25 @@ static int render_open(tool_args* args, render_session* s) {
     return TOOL_EXIT_OK;
 }
 
+/* Where the followed root is in `pose` (its world translation); the
+   origin when the model has none. */
+static void root_place(const render_session* s, const sw_pose* pose, float out[3]) {
+    const int32_t root = s->framing.root;
+    for (int k = 0; k < 3; k++) out[k] = root >= 0 ? pose->world[root].m[k][3] : 0.0f;
+}
+
+/* The bounds of a clip: everything it covers, and the same with the root's
+   travel across the ground (x, z) since the first frame taken out. */
+typedef struct clip_extent {
+    float lo[3], hi[3];             /* the path */
+    float place_lo[3], place_hi[3]; /* in place, at the first frame's spot */
+    float travel;                   /* the root's farthest distance from there */
+} clip_extent;
+
 /* The skinned bounds of clip `clip` (sampled over its length, or the one
-   pose at `time`) grown into [lo, hi]. */
-static int clip_bounds(tool_args* args, render_session* s, long clip, anim_program* prog, double time, float lo[3],
-                       float hi[3]) {
+   pose at `time`) grown into *e. */
+static int clip_bounds(tool_args* args, render_session* s, long clip, anim_program* prog, double time,
+                       clip_extent* e) {
     const sw_model* asset = s->asset;
     const sw_clip* c = clip >= 0 ? &asset->animations[clip] : NULL;
     const int samples = c && c->duration > 0.0f ? BOUNDS_SAMPLES : 1;
@@ -415,26 +435,66 @@ static int clip_bounds(tool_args* args, render_session* s, long clip, anim_progr
     tool_error err;
     for (int i = 0; i < samples; i++) {
         double t = samples == 1 ? time : (double)c->duration * i / (samples - 1);
-        float a[3], b[3];
+        float a[3], b[3], root[3];
         if (!pose_at(asset, clip, prog, &s->pose, t, &err)) return tool_fail(args, "%s", err.message);
         if (sw_renderer_scene_bounds(s->renderer, &s->pose, a, b, &diag) != SW_OK)
             return tool_fail(args, "%s: %s", asset->path, diag.message);
-        for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
+        root_place(s, &s->pose, root);
+        const float dx = root[0] - s->anchor[0], dz = root[2] - s->anchor[2];
+        e->travel = fmaxf(e->travel, sqrtf(dx * dx + dz * dz));
+        const float shift[3] = {dx, 0.0f, dz};
+        for (int k = 0; k < 3; k++) {
+            e->lo[k] = fminf(e->lo[k], a[k]), e->hi[k] = fmaxf(e->hi[k], b[k]);
+            e->place_lo[k] = fminf(e->place_lo[k], a[k] - shift[k]);
+            e->place_hi[k] = fmaxf(e->place_hi[k], b[k] - shift[k]);
+        }
     }
     return TOOL_EXIT_OK;
 }
 
-/* 4. The camera frames the bounds of everything the render will show: the
-   whole clip (sampled), or the one pose; for a crowd, the grid, spaced by
-   the character's footprint, and every clip it plays at every place. The
-   ground and the shadow map cover it all too. */
+static int frame_the_rest(tool_args* args, render_session* s, const float* points, size_t point_count);
+
+/* 4. The camera frames what --frame asks (auto: the whole clip in place,
+   or the one pose); for a crowd, the grid, spaced by the character's
+   footprint, and every clip it plays at every place. The ground and the
+   shadow map cover everything the clip covers. */
 static int render_frame_camera(tool_args* args, render_session* s) {
     const render_options* o = &s->o;
-    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    int status = clip_bounds(args, s, s->clip, s->active, o->time, lo, hi);
+    const sw_model* asset = s->asset;
+    tool_error err;
+    if (!scene_frame_resolve(asset, &o->cam, &s->framing, &err)) {
+        /* An unknown joint, or no head: a usage error, as an unknown option is. */
+        return s->framing.joint < 0 ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
+    }
+    /* The first frame: where the root starts, and the vertices --frame fits. */
+    if (!pose_at(asset, s->clip, s->active, &s->pose, o->time, &err)) return tool_fail(args, "%s", err.message);
+    root_place(s, &s->pose, s->anchor);
+    float* points = NULL;
+    size_t point_count = 0;
+    int status = o->cam.frame == SCENE_FRAME_AUTO || o->cam.frame == SCENE_FRAME_PATH
+                     ? TOOL_EXIT_OK
+                 : scene_frame_collect(asset, &s->pose, &s->framing, &o->cam, &points, &point_count, &err)
+                     ? TOOL_EXIT_OK
+                     : tool_fail(args, "%s", err.message);
+    if (status == TOOL_EXIT_OK) status = frame_the_rest(args, s, points, point_count);
+    free(points);
+    return status;
+}
+
+/* render_frame_camera's second half: the clip's bounds, the crowd, the
+   scene box and the camera. */
+static int frame_the_rest(tool_args* args, render_session* s, const float* points, size_t point_count) {
+    const render_options* o = &s->o;
+    const sw_model* asset = s->asset;
+    int status;
+    clip_extent e;
+    for (int k = 0; k < 3; k++) e.lo[k] = e.place_lo[k] = FLT_MAX, e.hi[k] = e.place_hi[k] = -FLT_MAX;
+    e.travel = 0.0f;
+    status = clip_bounds(args, s, s->clip, s->active, o->time, &e);
     if (status != TOOL_EXIT_OK) return status;
+    float* lo = e.lo;
+    float* hi = e.hi;
     if (o->crowd > 0) {
-        const sw_model* asset = s->asset;
         render_crowd* crowd = &s->crowd;
         const float spacing = 1.25f * fmaxf(fmaxf(hi[0] - lo[0], hi[2] - lo[2]), 1e-3f);
         if (!crowd_init(crowd, asset, s->clip, (size_t)o->crowd, spacing))
@@ -442,7 +502,7 @@ static int render_frame_camera(tool_args* args, render_session* s) {
         for (size_t k = 1; k < crowd->count && k < asset->animation_count; k++) {
             const sw_clip* other = crowd->clips[k] >= 0 ? &asset->animations[crowd->clips[k]] : NULL;
             if (!other || !(other->duration > 0.0f)) continue;
-            status = clip_bounds(args, s, crowd->clips[k], NULL, 0.0, lo, hi);
+            status = clip_bounds(args, s, crowd->clips[k], NULL, 0.0, &e);
             if (status != TOOL_EXIT_OK) return status;
         }
         const size_t side = (size_t)ceil(sqrt((double)crowd->count));
@@ -452,9 +512,39 @@ static int render_frame_camera(tool_args* args, render_session* s) {
             return tool_fail(args, "%s: %s", asset->path, diag.message);
     }
     sw_renderer_set_scene_box(s->renderer, lo, hi);
-    sw_camera_frame_bounds(lo, hi, (float)o->azimuth, (float)o->elevation, (float)o->width / (float)o->height,
-                           &s->camera);
+    const float* box_lo = lo;
+    const float* box_hi = hi;
+    if (o->cam.frame == SCENE_FRAME_AUTO && o->crowd == 0) {
+        /* Root travel beyond a tenth of the character's size: the camera
+           frames the character in place (a walk across the scene would
+           leave it small). */
+        float size = 0.0f;
+        for (int k = 0; k < 3; k++) size = fmaxf(size, e.place_hi[k] - e.place_lo[k]);
+        if (o->cam.follow || e.travel > 0.1f * size) {
+            box_lo = e.place_lo, box_hi = e.place_hi;
+            if (!o->cam.follow && !o->quiet)
+                fprintf(stderr,
+                        "the character travels %.3g units in the clip: the camera frames it at its first frame's "
+                        "place (--follow keeps it in view, --frame path shows the whole path)\n",
+                        (double)e.travel);
+        }
+    }
+    /* full, upper, face, JOINT: the points (box_lo, box_hi unused) */
+    scene_camera_place(&o->cam, box_lo, box_hi, points, point_count, (float)o->width / (float)o->height, &s->camera);
+    s->previous_camera = s->camera;
     return TOOL_EXIT_OK;
+}
+
+/* The camera of a frame whose pose is in s->pose: the first frame's, moved
+   across the ground with the root for --follow. */
+static sw_camera frame_camera(const render_session* s) {
+    sw_camera c = s->camera;
+    if (!s->o.cam.follow) return c;
+    float root[3];
+    root_place(s, &s->pose, root);
+    const float shift[3] = {root[0] - s->anchor[0], 0.0f, root[2] - s->anchor[2]};
+    for (int k = 0; k < 3; k++) c.eye[k] += shift[k], c.target[k] += shift[k];
+    return c;
 }
 
 /* Frame f at time t: its pose(s), the TAA warm-up before the first one,
@@ -472,7 +562,7 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         .pose = &s->pose,
         .method = o->dqs ? SW_SKIN_DQS : SW_SKIN_LBS,
         .first_frame = f == 0,
-        .camera = {.current = s->camera, .previous = s->camera},
+        .camera = {.current = frame_camera(s), .previous = s->previous_camera},
         .debug = {.view = o->view, .weight_joint = s->weight_node, .bones = o->bones, .split = o->split},
         .shading = {.style = o->style, .night = o->night, .time = (float)t},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
@@ -489,6 +579,7 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         warm = sw_renderer_draw(s->renderer, &early, &diag) == SW_OK;
     }
     frame.first_frame = f == 0 && warm_up == 0;
+    if (f == 0) frame.camera.previous = frame.camera.current;
     frame.post.frame_index = warm_up + (uint32_t)f;
     if (!warm || sw_renderer_draw(s->renderer, &frame, &diag) != SW_OK ||
         sw_renderer_read_image(s->renderer, s->image, &diag) != SW_OK) {
@@ -499,6 +590,7 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         frame_progress_end(progress);
         return tool_fail(args, "%s", err.message);
     }
+    s->previous_camera = frame.camera.current;
     frame_progress_update(progress, (int)f + 1);
     return TOOL_EXIT_OK;
 }

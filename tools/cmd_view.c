@@ -48,7 +48,9 @@
 
 const char cmd_view_help[] =
     "usage: sinew view [MODEL] [--anim NAME|INDEX|none] [--time T] [--fps F]\n"
-    "                  [--size WxH] [--camera auto|orbit:DEG[,ELEV]] [--dqs] [--split]\n"
+    "                  [--size WxH] [--camera auto|orbit:DEG[,ELEV]] [--frame F]\n"
+    "                  [--camera-target X,Y,Z] [--camera-distance M] [--fov DEG]\n"
+    "                  [--follow] [--dqs] [--split]\n"
     "                  [--view shaded|normals|motion|uv|weights:JOINT|retention|bones]\n"
     "                  [--bones] [--aa none|edge|taa|edge+taa] [--bloom|--no-bloom]\n"
     "                  [--motion-blur] [--style auto|toon|pbr] [--night]\n"
@@ -90,6 +92,8 @@ const char cmd_view_help[] =
     "  --time T        start at T seconds into the clip (default 0)\n"
     "  --fps F         frame step of the arrow keys and of scripted runs\n"
     "                  (default 30)\n"
+    "the camera options set the first camera (the keys move it from there):\n"
+    SCENE_CAMERA_HELP
     "  --screenshot FILE.png\n"
     "                  after the script and --frames frames, write the window\n"
     "                  (overlay included, unless hidden) to FILE.png\n"
@@ -117,7 +121,7 @@ typedef struct view_options {
     const char* anim;
     double time, fps;
     long width, height;
-    double azimuth, elevation;
+    scene_camera cam;
     bool dqs, split, bones, quiet;
     sw_render_aa aa;
     bool bloom, motion_blur;
@@ -134,7 +138,7 @@ typedef struct view_options {
 
 /* 0 when the options are fine, else the exit status (the message printed). */
 static int parse_options(tool_args* args, anim_options* program, view_options* o) {
-    *o = (view_options){.fps = 30.0, .width = 960, .height = 540, .azimuth = 25.0, .elevation = 10.0,
+    *o = (view_options){.fps = 30.0, .width = 960, .height = 540, .cam = SCENE_CAMERA_DEFAULTS,
                         .aa = SW_RENDER_AA_EDGE_TAA, .bloom = true, .frames = -1};
     tool_error err;
     bool frames_given = false;
@@ -143,6 +147,8 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
         if (tool_args_is_help(arg)) return tool_print_help(args) == TOOL_EXIT_OK ? -1 : TOOL_EXIT_FAILURE;
         int took = anim_options_take(program, args, arg, &err);
         if (took < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
+        if ((took = scene_camera_take(&o->cam, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if (tool_args_flag(arg, "--dqs")) o->dqs = true;
         else if (tool_args_flag(arg, "--split")) o->split = true;
@@ -177,9 +183,6 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
             else if (strcmp(v, "toon") == 0) o->style = SW_RENDER_STYLE_TOON;
             else if (strcmp(v, "pbr") == 0) o->style = SW_RENDER_STYLE_PBR;
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
-        } else if (tool_args_option(args, arg, "--camera")) {
-            if (!(v = tool_args_value(args, "--camera", &err)) || !scene_parse_camera(v, &o->azimuth, &o->elevation, &err))
-                return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
                 return tool_usage(args, "%s", err.message);
@@ -251,6 +254,9 @@ typedef struct view_scene {
     sw_pose pose;
     void* pose_memory;
     float lo[3], hi[3];             /* the whole clip's bounds */
+    int32_t root;                   /* the node --follow follows (scene_frame_resolve), or -1 */
+    float place_lo[3], place_hi[3]; /* the same with the root's travel taken out (x, z) */
+    float travel;                   /* the root's farthest distance from where it starts */
     uint32_t* joints;               /* skin joint nodes, ascending, each once */
     size_t joint_count;
     size_t vertex_count;            /* every drawn (node, primitive) */
@@ -319,7 +325,7 @@ static bool scene_program(view_scene* sc, tool_error* err) {
    program; no GL. `anim` is the --anim text or NULL. */
 static bool scene_load(view_scene* sc, const char* path, const sw_gltf_options* load, const anim_options* options,
                        const char* anim, tool_error* err) {
-    *sc = (view_scene){.options = options, .clip = -1};
+    *sc = (view_scene){.options = options, .clip = -1, .root = -1};
     sw_diag diag;
     if (path) {
         if (tool_load_model(path, load, &sc->model, &diag) != SW_OK) return tool_error_set(err, "%s", diag.message);
@@ -361,6 +367,11 @@ static bool scene_load(view_scene* sc, const char* path, const sw_gltf_options* 
         scene_free(sc);
         return tool_error_set(err, "out of memory for a pose");
     }
+    const scene_camera plain = SCENE_CAMERA_DEFAULTS;
+    scene_frame_nodes nodes;
+    tool_error ignored;
+    if (scene_frame_resolve(sc->model, &plain, &nodes, &ignored)) sc->root = nodes.root; /* for --follow and auto */
+    scene_frame_nodes_free(&nodes);
     const sw_model* a = sc->model;
     bool* is_joint = calloc(a->node_count + 1, sizeof *is_joint);
     if (!is_joint) {
@@ -393,6 +404,11 @@ static bool scene_bounds(view_scene* sc, sw_renderer* r, double time, tool_error
     float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
     const double duration = clip_duration(sc);
     const int samples = duration > 0.0 ? BOUNDS_SAMPLES : 1;
+    float anchor[3] = {0, 0, 0};
+    if (!scene_pose(sc, time, true, err)) return false;
+    for (int k = 0; sc->root >= 0 && k < 3; k++) anchor[k] = sc->pose.world[sc->root].m[k][3];
+    sc->travel = 0.0f;
+    for (int k = 0; k < 3; k++) sc->place_lo[k] = FLT_MAX, sc->place_hi[k] = -FLT_MAX;
     for (int i = 0; i < samples; i++) {
         double t = samples == 1 ? time : duration * i / (samples - 1);
         float a[3], b[3];
@@ -400,7 +416,15 @@ static bool scene_bounds(view_scene* sc, sw_renderer* r, double time, tool_error
         if (!scene_pose(sc, t, true, err)) return false;
         if (sw_renderer_scene_bounds(r, &sc->pose, a, b, &diag) != SW_OK)
             return tool_error_set(err, "%s: %s", sc->model->path, diag.message);
-        for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
+        float shift[3] = {0, 0, 0};
+        if (sc->root >= 0)
+            shift[0] = sc->pose.world[sc->root].m[0][3] - anchor[0], shift[2] = sc->pose.world[sc->root].m[2][3] - anchor[2];
+        sc->travel = fmaxf(sc->travel, sqrtf(shift[0] * shift[0] + shift[2] * shift[2]));
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
+            sc->place_lo[k] = fminf(sc->place_lo[k], a[k] - shift[k]);
+            sc->place_hi[k] = fmaxf(sc->place_hi[k], b[k] - shift[k]);
+        }
     }
     memcpy(sc->lo, lo, sizeof lo);
     memcpy(sc->hi, hi, sizeof hi);
@@ -425,6 +449,14 @@ typedef struct viewer {
     sw_camera camera, previous_camera;
     bool camera_moved;              /* else it follows the framing (resizes re-frame) */
     float target[3], distance, radius, azimuth, elevation;
+    /* The command line's camera (--frame, --camera-target, ...): the
+       points or box it fits, kept for re-framing after a resize. */
+    bool option_framing;
+    float* frame_points;
+    size_t frame_point_count;
+    float frame_lo[3], frame_hi[3];
+    float follow_from[3];           /* --follow: the root's place at the last frame */
+    bool follow_started;
     /* playback */
     double time, speed;
     /* The playback time of the loops already played: the animation program
@@ -510,6 +542,70 @@ static void camera_frame(viewer* v) {
     for (int i = 0; i < 3; i++) d2 += (v->camera.eye[i] - v->camera.target[i]) * (v->camera.eye[i] - v->camera.target[i]);
     v->distance = sqrtf(d2);
     v->camera_moved = false;
+}
+
+/* The camera the command line asks for (scene_camera_place), its orbit
+   (target, distance, angles) taken from it; the scene's radius as
+   camera_frame sets it, for the zoom's limits. */
+static void camera_from_options(viewer* v) {
+    const view_scene* sc = &v->scene;
+    scene_camera c = v->o->cam;
+    c.azimuth = v->azimuth, c.elevation = v->elevation;
+    scene_camera_place(&c, v->frame_lo, v->frame_hi, v->frame_points, v->frame_point_count, aspect_of(v), &v->camera);
+    v->radius = 0.0f;
+    float d2 = 0.0f;
+    for (int i = 0; i < 3; i++) {
+        const float h = 0.5f * (sc->hi[i] - sc->lo[i]);
+        v->radius += h * h;
+        v->target[i] = v->camera.target[i];
+        d2 += (v->camera.eye[i] - v->camera.target[i]) * (v->camera.eye[i] - v->camera.target[i]);
+    }
+    v->radius = sqrtf(v->radius);
+    if (!(v->radius > 1e-6f)) v->radius = 1.0f;
+    v->distance = sqrtf(d2);
+    v->camera_moved = false;
+}
+
+/* The first camera: as sinew render places it for the same options
+   (auto takes the root's travel out beyond a tenth of the character's
+   size, or with --follow). */
+static bool camera_start(viewer* v, tool_error* err) {
+    const scene_camera* c = &v->o->cam;
+    view_scene* sc = &v->scene;
+    scene_frame_nodes nodes;
+    if (!scene_frame_resolve(sc->model, c, &nodes, err)) return false;
+    bool ok = true;
+    if (c->frame == SCENE_FRAME_AUTO || c->frame == SCENE_FRAME_PATH) {
+        float size = 0.0f;
+        for (int k = 0; k < 3; k++) size = fmaxf(size, sc->place_hi[k] - sc->place_lo[k]);
+        const bool in_place = c->frame == SCENE_FRAME_AUTO && (c->follow || sc->travel > 0.1f * size);
+        memcpy(v->frame_lo, in_place ? sc->place_lo : sc->lo, sizeof v->frame_lo);
+        memcpy(v->frame_hi, in_place ? sc->place_hi : sc->hi, sizeof v->frame_hi);
+        v->option_framing = in_place || c->has_target || c->distance > 0.0 || c->fov > 0.0;
+    } else {
+        ok = scene_pose(sc, v->o->time, true, err) &&
+             scene_frame_collect(sc->model, &sc->pose, &nodes, c, &v->frame_points, &v->frame_point_count, err);
+        v->option_framing = true;
+    }
+    scene_frame_nodes_free(&nodes);
+    if (!ok) return false;
+    if (v->option_framing) camera_from_options(v);
+    else camera_frame(v);
+    return true;
+}
+
+/* --follow: the orbit's target moves across the ground with the root. */
+static void camera_follow(viewer* v) {
+    const view_scene* sc = &v->scene;
+    if (!v->o->cam.follow || sc->root < 0) return;
+    const float* at = &sc->pose.world[sc->root].m[0][0];
+    const float now[3] = {at[3], 0.0f, at[11]};
+    if (v->follow_started) {
+        v->target[0] += now[0] - v->follow_from[0], v->target[2] += now[2] - v->follow_from[2];
+        camera_from_orbit(v);
+    }
+    memcpy(v->follow_from, now, sizeof now);
+    v->follow_started = true;
 }
 
 static void camera_orbit(viewer* v, double dx, double dy) {
@@ -709,6 +805,7 @@ static void open_model(viewer* v, const char* path) {
     scene_free(&v->scene);
     v->scene = next;
     v->laps = 0.0, v->time = 0.0;
+    v->option_framing = false, v->follow_started = false; /* a dropped model gets the plain framing */
     v->playing = v->scene.clip >= 0;
     reset_weight_joint(v);
     camera_frame(v);
@@ -733,7 +830,8 @@ static void change_clip(viewer* v, int step) {
         return;
     }
     v->laps = 0.0, v->time = 0.0; /* playing or paused as before */
-    if (!v->camera_moved) camera_frame(v);
+    if (!v->camera_moved && !v->option_framing) camera_frame(v);
+    v->follow_started = false;
     v->first_frame = true;
 }
 
@@ -1203,6 +1301,7 @@ static bool draw_frame(viewer* v, tool_error* err) {
     avatar_keys_apply(v);
     if (!scene_pose(sc, v->time + v->laps, v->loop, err)) return false;
     v->pose_ms = 0.8 * v->pose_ms + 0.2 * (now_s() - t0) * 1e3;
+    camera_follow(v);
     if (v->view == SW_RENDER_VIEW_WEIGHTS && (v->weight_node < 0 || (size_t)v->weight_node >= sc->model->node_count))
         reset_weight_joint(v);
     sw_render_frame frame = {
@@ -1347,7 +1446,10 @@ static int start_scene(tool_args* args, viewer* v, const anim_options* program) 
     if (!scene_bounds(&v->scene, v->renderer, o->time, &err) || !make_renderer(v, &err) ||
         !view_overlay_create(&v->overlay, &err))
         return tool_fail(args, "%s", err.message);
-    camera_frame(v);
+    if (!camera_start(v, &err))
+        return v->o->cam.frame == SCENE_FRAME_FACE || v->o->cam.frame == SCENE_FRAME_JOINT
+                   ? tool_usage(args, "%s", err.message)
+                   : tool_fail(args, "%s", err.message);
     v->camera_moved = false;
     return TOOL_EXIT_OK;
 }
@@ -1393,7 +1495,7 @@ static int run_loop(tool_args* args, viewer* v, const view_script* script) {
         if (fw > 0 && fh > 0 && (fw != v->width || fh != v->height)) {
             v->width = fw, v->height = fh;
             if (!make_renderer(v, &err)) return tool_fail(args, "%s", err.message);
-            if (!v->camera_moved) camera_frame(v);
+            if (!v->camera_moved) v->option_framing ? camera_from_options(v) : camera_frame(v);
         }
         if (fw == 0 || fh == 0) { /* minimised */
             glfwWaitEventsTimeout(0.1);
@@ -1442,7 +1544,7 @@ static int view_run(tool_args* args, const view_options* o, const anim_options* 
     viewer v = {.o = o, .speed = 1.0, .loop = true, .method = o->dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .split = o->split,
                 .bones = o->bones, .bloom = o->bloom, .motion_blur = o->motion_blur, .night = o->night,
                 .view = o->view, .weight_node = -1, .expression = -1, .style = o->style, .aa = o->aa, .time = o->time,
-                .azimuth = (float)o->azimuth, .elevation = (float)o->elevation, .first_frame = true,
+                .azimuth = (float)o->cam.azimuth, .elevation = (float)o->cam.elevation, .first_frame = true,
                 .scripted = script->count > 0 || o->frames > 0 || o->exit_after};
     int status = open_window(args, &v);
     if (status != TOOL_EXIT_OK) return status;
@@ -1450,6 +1552,7 @@ static int view_run(tool_args* args, const view_options* o, const anim_options* 
     if (status == TOOL_EXIT_OK) status = run_loop(args, &v, script);
 
     free(v.pending_open);
+    free(v.frame_points);
     view_overlay_destroy(v.overlay);
     sw_renderer_destroy(v.renderer);
     if (v.blit_fbo) glDeleteFramebuffers(1, &v.blit_fbo);

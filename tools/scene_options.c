@@ -2,6 +2,11 @@
    (scene_options.h). */
 #include "scene_options.h"
 
+#include "sinew/humanoid.h"
+#include "sinew/retarget.h"
+#include "sinew/vrm.h"
+
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,4 +101,314 @@ const char* scene_aa_name(sw_render_aa aa) {
     for (size_t i = 0; i < sizeof aa_names / sizeof aa_names[0]; i++)
         if (aa_names[i].aa == aa) return aa_names[i].name;
     return "?";
+}
+
+/* ---- the camera options ------------------------------------------------------------ */
+
+bool scene_parse_frame(const char* text, scene_frame* frame, const char** joint, tool_error* err) {
+    static const struct {
+        const char* name;
+        scene_frame frame;
+    } names[] = {{"auto", SCENE_FRAME_AUTO}, {"path", SCENE_FRAME_PATH},   {"full", SCENE_FRAME_FULL},
+                 {"upper", SCENE_FRAME_UPPER}, {"face", SCENE_FRAME_FACE}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(text, names[i].name) == 0) {
+            *frame = names[i].frame, *joint = NULL;
+            return true;
+        }
+    if (!*text) return tool_error_set(err, "--frame: give auto, path, full, upper, face or a joint's name");
+    *frame = SCENE_FRAME_JOINT, *joint = text;
+    return true;
+}
+
+bool scene_parse_point(const char* option, const char* text, float out[3], tool_error* err) {
+    const char* p = text;
+    for (int i = 0; i < 3; i++) {
+        char* end = NULL;
+        double x = strtod(p, &end);
+        if (end == p || !isfinite(x) || fabs(x) > 1e6 || *end != (i < 2 ? ',' : '\0'))
+            return tool_error_set(err, "%s: '%s' is not X,Y,Z (three numbers, commas between)", option, text);
+        out[i] = (float)x;
+        p = end + 1;
+    }
+    return true;
+}
+
+int scene_camera_take(scene_camera* c, tool_args* args, const char* arg, tool_error* err) {
+    const char* v;
+    if (tool_args_flag(arg, "--follow")) {
+        c->follow = true;
+        return 1;
+    }
+    if (tool_args_option(args, arg, "--camera")) {
+        if (!(v = tool_args_value(args, "--camera", err)) || !scene_parse_camera(v, &c->azimuth, &c->elevation, err))
+            return -1;
+    } else if (tool_args_option(args, arg, "--frame")) {
+        if (!(v = tool_args_value(args, "--frame", err)) || !scene_parse_frame(v, &c->frame, &c->joint, err)) return -1;
+    } else if (tool_args_option(args, arg, "--camera-target")) {
+        if (!(v = tool_args_value(args, "--camera-target", err)) ||
+            !scene_parse_point("--camera-target", v, c->target, err))
+            return -1;
+        c->has_target = true;
+    } else if (tool_args_option(args, arg, "--camera-distance")) {
+        if (!(v = tool_args_value(args, "--camera-distance", err)) ||
+            !tool_parse_double("--camera-distance", v, 1e-4, 1e6, &c->distance, err))
+            return -1;
+    } else if (tool_args_option(args, arg, "--fov")) {
+        if (!(v = tool_args_value(args, "--fov", err)) || !tool_parse_double("--fov", v, 1, 170, &c->fov, err))
+            return -1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+void scene_camera_place(const scene_camera* c, const float lo[3], const float hi[3], const float* points,
+                        size_t point_count, float aspect, sw_camera* out) {
+    const bool close = c->frame != SCENE_FRAME_AUTO && c->frame != SCENE_FRAME_PATH;
+    sw_camera_framing framing = {
+        .azimuth_degrees = (float)c->azimuth,
+        .elevation_degrees = (float)c->elevation,
+        .fov_y_degrees = (float)c->fov,
+        .distance = (float)c->distance,
+        .has_target = c->has_target,
+        .target = {c->target[0], c->target[1], c->target[2]},
+        .fit_corners = close,
+        /* A face fills the picture (its outermost vertices on the edges); a body
+           keeps a little air around it. */
+        .margin = c->frame == SCENE_FRAME_FACE ? 1.0f : close ? 1.06f : 0.0f,
+    };
+    if (points && point_count) sw_camera_frame_points(points, point_count, &framing, aspect, out);
+    else sw_camera_frame(lo, hi, &framing, aspect, out);
+}
+
+/* ---- the nodes a framing names ------------------------------------------------------ */
+
+/* The model's humanoid map: its VRM humanoid, else one from its joint names. */
+static void humanoid_of(const sw_model* m, sw_humanoid_map* map) {
+    sw_vrm* vrm = NULL;
+    sw_diag diag;
+    sw_humanoid_map_clear(map);
+    if (sw_vrm_read(m, &vrm, &diag) == SW_OK && vrm && vrm->humanoid_mapped > 0) *map = vrm->humanoid;
+    else if (sw_humanoid_map_from_names(m, NULL, map, NULL, &diag) != SW_OK) sw_humanoid_map_clear(map);
+    sw_vrm_free(vrm);
+}
+
+static bool ends_with_ci(const char* s, const char* tail) {
+    size_t n = strlen(s), k = strlen(tail);
+    if (k > n) return false;
+    for (size_t i = 0; i < k; i++)
+        if (tolower((unsigned char)s[n - k + i]) != tail[i]) return false;
+    return true;
+}
+
+/* A joint named like a head: "Head", "head", "J_Bip_C_Head",
+   "mixamorig:Head", "Bip01 Head", "DEF-head" (not "HeadTop_End"). */
+static bool named_like_head(const char* name) {
+    if (!name) return false;
+    const char* colon = strrchr(name, ':');
+    const char* base = colon ? colon + 1 : name;
+    if (ends_with_ci(base, "head") && (strlen(base) == 4 || strchr("_ .-|", base[strlen(base) - 5]))) return true;
+    return false;
+}
+
+/* Case-insensitive edit distance of two short names (64 characters at most
+   compared), for the "did you mean" of an unknown joint. */
+static size_t name_distance(const char* a, const char* b) {
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 64) n = 64;
+    if (m > 64) m = 64;
+    size_t row[65];
+    for (size_t j = 0; j <= m; j++) row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t up = row[j];
+            size_t same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            size_t best = diagonal + (same ? 0 : 1);
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            if (up + 1 < best) best = up + 1;
+            row[j] = best;
+            diagonal = up;
+        }
+    }
+    return row[m];
+}
+
+/* The joint `spec` names: a node name, a humanoid bone the map has, or a
+   node index. */
+static bool find_joint(const sw_model* m, const sw_humanoid_map* map, const char* spec, int32_t* out,
+                       tool_error* err) {
+    for (size_t i = 0; i < m->node_count; i++)
+        if (m->nodes[i].name && strcmp(m->nodes[i].name, spec) == 0) {
+            *out = (int32_t)i;
+            return true;
+        }
+    sw_humanoid_bone bone;
+    if (sw_humanoid_bone_from_name(spec, &bone) && map->node[bone] >= 0) {
+        *out = map->node[bone];
+        return true;
+    }
+    uint32_t index;
+    tool_error ignored;
+    if (strspn(spec, "0123456789") == strlen(spec) && tool_find_node(m, "--frame", spec, &index, &ignored)) {
+        *out = (int32_t)index;
+        return true;
+    }
+    /* The nearest node or mapped humanoid bone name (a typo of 1 in 3 at most). */
+    const char* best = NULL;
+    size_t best_distance = (strlen(spec) + 2) / 3 + 1;
+    for (size_t i = 0; i < m->node_count; i++)
+        if (m->nodes[i].name) {
+            size_t d = name_distance(spec, m->nodes[i].name);
+            if (d < best_distance) best = m->nodes[i].name, best_distance = d;
+        }
+    for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++)
+        if (map->node[b] >= 0) {
+            size_t d = name_distance(spec, sw_humanoid_bone_name((sw_humanoid_bone)b));
+            if (d < best_distance) best = sw_humanoid_bone_name((sw_humanoid_bone)b), best_distance = d;
+        }
+    if (best)
+        return tool_error_set(err, "--frame: %s has no joint '%s'; did you mean '%s'?", m->path, spec, best);
+    return tool_error_set(err, "--frame: %s has no joint '%s' (no node or humanoid bone of that name; it has %zu nodes)",
+                          m->path, spec, m->node_count);
+}
+
+/* The root the camera follows: the humanoid's hips, else the first skin's
+   skeleton root (its `skeleton`, else its first joint's topmost joint
+   ancestor). */
+static int32_t root_of(const sw_model* m, const sw_humanoid_map* map) {
+    if (map->node[SW_HUMANOID_HIPS] >= 0) return map->node[SW_HUMANOID_HIPS];
+    if (m->skin_count == 0 || m->skins[0].joint_count == 0) return -1;
+    const sw_model_skin* skin = &m->skins[0];
+    if (skin->skeleton >= 0 && (size_t)skin->skeleton < m->node_count) return skin->skeleton;
+    int32_t root = (int32_t)skin->joints[0];
+    for (size_t i = 0; i < skin->joint_count; i++)
+        if ((int32_t)skin->joints[i] < root) root = (int32_t)skin->joints[i]; /* parents come first */
+    return root;
+}
+
+bool scene_frame_resolve(const sw_model* m, const scene_camera* c, scene_frame_nodes* out, tool_error* err) {
+    *out = (scene_frame_nodes){.root = -1, .joint = -1, .min_weight = 0.5f};
+    sw_humanoid_map map;
+    humanoid_of(m, &map);
+    out->root = root_of(m, &map);
+    if (c->frame == SCENE_FRAME_AUTO || c->frame == SCENE_FRAME_PATH) return true;
+    if (c->frame == SCENE_FRAME_FULL || c->frame == SCENE_FRAME_UPPER) { /* every vertex */
+        if (!(out->framed = malloc(m->node_count ? m->node_count : 1))) return tool_error_set(err, "out of memory");
+        memset(out->framed, 1, m->node_count ? m->node_count : 1);
+        return true;
+    }
+    if (c->frame == SCENE_FRAME_FACE) {
+        out->joint = map.node[SW_HUMANOID_HEAD];
+        out->joint_name = "the humanoid's head";
+        for (size_t i = 0; out->joint < 0 && i < m->node_count; i++)
+            if (named_like_head(m->nodes[i].name)) out->joint = (int32_t)i, out->joint_name = m->nodes[i].name;
+        if (out->joint < 0)
+            return tool_error_set(err, "--frame face: %s has no head (no humanoid head bone and no joint named like "
+                                       "'Head'); give --frame JOINT or --camera-target",
+                                  m->path);
+    } else if (!find_joint(m, &map, c->joint, &out->joint, err)) {
+        return false;
+    } else {
+        out->joint_name = c->joint;
+    }
+    if (!(out->framed = calloc(m->node_count ? m->node_count : 1, 1))) return tool_error_set(err, "out of memory");
+    out->framed[out->joint] = 1;
+    if (c->frame == SCENE_FRAME_FACE) {
+        /* The head's own vertices, with the eyes and jaw it carries (not
+           hair, which may hang to the waist). */
+        const sw_humanoid_bone parts[] = {SW_HUMANOID_LEFT_EYE, SW_HUMANOID_RIGHT_EYE, SW_HUMANOID_JAW};
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+            if (map.node[parts[i]] >= 0) out->framed[map.node[parts[i]]] = 1;
+    } else {
+        for (size_t i = 0; i < m->node_count; i++) /* parents come first: one pass marks the subtree */
+            if (m->nodes[i].parent >= 0 && out->framed[m->nodes[i].parent]) out->framed[i] = 1;
+    }
+    return true;
+}
+
+void scene_frame_nodes_free(scene_frame_nodes* n) {
+    free(n->framed);
+    n->framed = NULL;
+}
+
+static void apply(const sw_mat34* m, const float p[3], float w, float out[3]) {
+    for (int r = 0; r < 3; r++)
+        out[r] += w * (m->m[r][0] * p[0] + m->m[r][1] * p[1] + m->m[r][2] * p[2] + m->m[r][3]);
+}
+
+size_t scene_frame_points(const sw_model* m, const sw_pose* pose, const scene_frame_nodes* n, float* out) {
+    size_t count = 0;
+    if (!n->framed) return 0;
+    for (size_t node = 0; node < m->node_count; node++) {
+        const sw_model_node* nd = &m->nodes[node];
+        if (nd->mesh < 0 || (size_t)nd->mesh >= m->mesh_count) continue;
+        const sw_model_mesh* mesh = &m->meshes[nd->mesh];
+        const sw_model_skin* skin = nd->skin >= 0 && (size_t)nd->skin < m->skin_count ? &m->skins[nd->skin] : NULL;
+        for (size_t p = 0; p < mesh->primitive_count; p++) {
+            const sw_model_primitive* prim = &mesh->primitives[p];
+            const int k = prim->influence_count;
+            if (!skin || k == 0) {
+                if (!n->framed[node]) continue;
+                for (size_t v = 0; v < prim->vertex_count; v++) {
+                    if (out) {
+                        float* q = &out[3 * count];
+                        q[0] = q[1] = q[2] = 0.0f;
+                        apply(&pose->world[node], &prim->positions[3 * v], 1.0f, q);
+                    }
+                    count++;
+                }
+                continue;
+            }
+            for (size_t v = 0; v < prim->vertex_count; v++) {
+                const uint16_t* joints = &prim->joints[v * (size_t)k];
+                const float* weights = &prim->weights[v * (size_t)k];
+                float framed = 0.0f;
+                for (int i = 0; i < k; i++)
+                    if (joints[i] < skin->joint_count && n->framed[skin->joints[joints[i]]]) framed += weights[i];
+                if (!(framed > n->min_weight)) continue;
+                if (out) {
+                    float* q = &out[3 * count];
+                    q[0] = q[1] = q[2] = 0.0f;
+                    for (int i = 0; i < k; i++)
+                        if (weights[i] > 0.0f && joints[i] < skin->joint_count)
+                            apply(&pose->skin_matrices[skin->palette_offset + joints[i]], &prim->positions[3 * v],
+                                  weights[i], q);
+                }
+                count++;
+            }
+        }
+    }
+    return count;
+}
+
+bool scene_frame_collect(const sw_model* m, const sw_pose* pose, const scene_frame_nodes* nodes, const scene_camera* c,
+                         float** points, size_t* point_count, tool_error* err) {
+    *points = NULL, *point_count = 0;
+    size_t n = scene_frame_points(m, pose, nodes, NULL);
+    if (n == 0) {
+        if (c->frame != SCENE_FRAME_FACE && c->frame != SCENE_FRAME_JOINT)
+            return tool_error_set(err, "--frame: %s has no mesh to frame", m->path);
+        return tool_error_set(err, "--frame %s: %s: no vertex is weighted to %s%s", c->joint ? c->joint : "face",
+                              m->path, nodes->joint_name, c->frame == SCENE_FRAME_JOINT ? " or the joints below it" : "");
+    }
+    float* p = malloc(n * 3 * sizeof(float));
+    if (!p) return tool_error_set(err, "out of memory for %zu vertices", n);
+    n = scene_frame_points(m, pose, nodes, p);
+    if (c->frame == SCENE_FRAME_UPPER) {
+        /* From the hips up; without hips in the body's upper three quarters,
+           the top 55 %. */
+        float lo = p[1], hi = p[1];
+        for (size_t i = 1; i < n; i++) lo = fminf(lo, p[3 * i + 1]), hi = fmaxf(hi, p[3 * i + 1]);
+        const float hips = nodes->root >= 0 ? pose->world[nodes->root].m[1][3] : lo;
+        const float cut = hips > lo + 0.25f * (hi - lo) && hips < hi ? hips : lo + 0.45f * (hi - lo);
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++)
+            if (p[3 * i + 1] >= cut) memmove(&p[3 * kept++], &p[3 * i], 3 * sizeof(float));
+        n = kept;
+    }
+    *points = p, *point_count = n;
+    return true;
 }

@@ -1,11 +1,13 @@
 /* tools/scene_options.h — the values of the scene options that `sinew
-   render` and `sinew view` share (--size, --camera, --view, --aa), parsed
+   render` and `sinew view` share (--size, --camera, --frame, --view, --aa), parsed
    once so the two commands read the same syntax. */
 #ifndef SINEW_SCENE_OPTIONS_H
 #define SINEW_SCENE_OPTIONS_H
 
 #include <stdbool.h>
 
+#include "sinew/model.h"
+#include "sinew/pose.h"
 #include "sinew/render.h"
 #include "tool_common.h"
 
@@ -14,6 +16,93 @@ bool scene_parse_size(const char* text, long* width, long* height, tool_error* e
 /* --camera auto|orbit:DEG[,ELEV]: the orbit angle around the vertical
    (0 = front) and the elevation, both in degrees ('auto': 25, 10). */
 bool scene_parse_camera(const char* text, double* azimuth, double* elevation, tool_error* err);
+/* What the camera frames (--frame). */
+typedef enum scene_frame {
+    SCENE_FRAME_AUTO = 0, /* the character in place (the whole clip, root travel taken out) */
+    SCENE_FRAME_PATH,     /* everything the clip covers, root travel included */
+    SCENE_FRAME_FULL,     /* the whole body at the first frame */
+    SCENE_FRAME_UPPER,    /* the body from the hips up at the first frame */
+    SCENE_FRAME_FACE,     /* the head */
+    SCENE_FRAME_JOINT,    /* a joint and what it carries */
+} scene_frame;
+
+/* The camera options `sinew render` and `sinew view` share. */
+typedef struct scene_camera {
+    double azimuth, elevation;   /* --camera: degrees (auto: 25, 10) */
+    scene_frame frame;           /* --frame */
+    const char* joint;           /* --frame JOINT: a node or humanoid bone name, or a node index */
+    bool has_target;             /* --camera-target X,Y,Z */
+    float target[3];
+    double distance;             /* --camera-distance M; 0: fitted */
+    double fov;                  /* --fov DEG (vertical); 0: 35 */
+    bool follow;                 /* --follow: the camera moves with the root */
+} scene_camera;
+
+#define SCENE_CAMERA_DEFAULTS {.azimuth = 25.0, .elevation = 10.0}
+
+/* The camera options' lines for a command's help. */
+#define SCENE_CAMERA_HELP                                                                                     \
+    "  --camera C      'auto' looks from the front left; 'orbit:DEG[,ELEV]' from\n"                         \
+    "                  DEG degrees around the vertical (0 = front) and ELEV\n"                               \
+    "                  degrees up (default 10)\n"                                                           \
+    "  --frame F       what the camera fits: auto (default: the character over\n"                          \
+    "                  the clip, its root travel taken out), path (everything the\n"                       \
+    "                  clip covers, travel included), full (the whole body at the\n"                       \
+    "                  first frame), upper (hips up), face (the head: the\n"                               \
+    "                  humanoid's, else a joint named like Head), or JOINT (a\n"                           \
+    "                  node name or index, or a humanoid bone such as leftHand,\n"                         \
+    "                  with the joints below it)\n"                                                        \
+    "  --camera-target X,Y,Z  look at this point (model units)\n"                                          \
+    "  --camera-distance M    the eye this far from the target (default: fitted)\n"                        \
+    "  --fov DEG       vertical field of view, 1..170 (default 35)\n"                                     \
+    "  --follow        the camera moves with the character's root (hips) across\n"                         \
+    "                  the ground\n"
+
+/* The camera option at `arg` (its value taken from args) into *c: 1 when
+   taken, 0 when `arg` is not one, -1 on a bad value (err set). */
+int scene_camera_take(scene_camera* c, tool_args* args, const char* arg, tool_error* err);
+/* --frame's value: auto|path|full|upper|face, or any other text as JOINT. */
+bool scene_parse_frame(const char* text, scene_frame* frame, const char** joint, tool_error* err);
+/* --camera-target's X,Y,Z. */
+bool scene_parse_point(const char* option, const char* text, float out[3], tool_error* err);
+
+/* What the framing needs from a model: its root (humanoid hips, else the
+   first skin's skeleton root; -1: none) and, for full, upper, face and
+   JOINT, the nodes whose vertices are framed (`framed`, node_count flags;
+   all of them for full and upper). */
+typedef struct scene_frame_nodes {
+    int32_t root;
+    int32_t joint;      /* face: the head; JOINT: the joint; else -1 */
+    const char* joint_name; /* how the head or joint was found, for messages */
+    uint8_t* framed;    /* node_count flags, malloc'd; NULL for auto and path */
+    float min_weight;   /* a skinned vertex counts when the framed joints' weights sum above it (½) */
+} scene_frame_nodes;
+
+/* Finds the nodes --frame names on `model`: an unknown JOINT, or face on a
+   model with no head, is an error naming the option and the model. */
+bool scene_frame_resolve(const sw_model* model, const scene_camera* c, scene_frame_nodes* out, tool_error* err);
+void scene_frame_nodes_free(scene_frame_nodes* n);
+
+/* The vertices the framed nodes carry at `pose` (world and skin matrices
+   evaluated) into out (3 floats each; NULL: only counted): a skinned
+   vertex counts when the framed joints' weights sum above n->min_weight, placed by
+   linear blend skinning without morph targets; a mesh on a framed node
+   counts whole. Returns how many; at most the model's vertex count. */
+size_t scene_frame_points(const sw_model* model, const sw_pose* pose, const scene_frame_nodes* n, float* out);
+
+/* The vertices --frame fits (full, upper: those from the hips up, face,
+   JOINT) at `pose` into *points (malloc'd, 3 floats each). No vertex is an
+   error naming the option and the model. */
+bool scene_frame_collect(const sw_model* model, const sw_pose* pose, const scene_frame_nodes* nodes,
+                         const scene_camera* c, float** points, size_t* point_count, tool_error* err);
+
+/* The camera for box [lo, hi] (or, when given, the points in it) with the
+   options' angles, target, distance and field of view: the bounding sphere
+   for auto and path, the box's corners or the points (tighter) for the
+   others. */
+void scene_camera_place(const scene_camera* c, const float lo[3], const float hi[3], const float* points,
+                        size_t point_count, float aspect, sw_camera* out);
+
 /* --view shaded|normals|motion|uv|retention|weights:JOINT|bones; JOINT is
    left in *weight_joint (pointing into text), bones sets *bones. */
 bool scene_parse_view(const char* text, sw_render_view* view, bool* bones, const char** weight_joint,

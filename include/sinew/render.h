@@ -27,7 +27,7 @@
         (the ACES filmic fit, sRGB), edge AA, TAA into an RGBA8 image;
         debug views and bones are drawn instead of / over it.
 
-   THREADS. Every function except sw_camera_frame_bounds,
+   THREADS. Every function except sw_camera_frame_bounds, sw_camera_frame,
    sw_camera_view_projection and sw_render_shader_sources needs a GL
    context current on the calling thread: the one the renderer was made in
    (or one sharing its objects). A renderer is used by one thread at a
@@ -94,6 +94,37 @@ typedef struct sw_camera {
    face +Z) and an elevation, for an image of the given aspect. */
 void sw_camera_frame_bounds(const float bounds_min[3], const float bounds_max[3], float azimuth_degrees,
                             float elevation_degrees, float aspect, sw_camera* out_camera);
+
+/* How sw_camera_frame places a camera; zero fields take the defaults. */
+typedef struct sw_camera_framing {
+    float azimuth_degrees;   /* around +Y; 0 looks at the front (down −Z) */
+    float elevation_degrees; /* up from the horizontal, in (−90, 90) */
+    float fov_y_degrees;     /* vertical field of view; 0: 35 */
+    float distance;          /* eye to target; 0: the nearest that shows the box */
+    bool has_target;         /* look at `target`; else at the box's centre */
+    float target[3];
+    /* false: the box's bounding sphere fits the narrower field of view
+       (any orbit angle shows all of it; sw_camera_frame_bounds); true:
+       the box's eight corners fit both fields of view, a tighter close-up. */
+    bool fit_corners;
+    float margin;            /* the fitted size is multiplied by this; 0: 1.05 */
+} sw_camera_framing;
+
+/* A camera looking at the box [bounds_min, bounds_max] (or at the given
+   target) as `framing` says, for an image of the given aspect. With no
+   distance, every corner of the box projects inside the image (both
+   fits); the corner fit without a target also moves the target across
+   the view until the margins are even. Near and far planes hold the
+   whole box. */
+void sw_camera_frame(const float bounds_min[3], const float bounds_max[3], const sw_camera_framing* framing,
+                     float aspect, sw_camera* out_camera);
+
+/* The same for a cloud of points (point_count × 3 floats): the target
+   defaults to their box's centre and, with no distance, the nearest
+   distance at which every point projects inside the image (the margin
+   kept); the tightest close-up of, say, a head's vertices. */
+void sw_camera_frame_points(const float* points, size_t point_count, const sw_camera_framing* framing, float aspect,
+                            sw_camera* out_camera);
 
 /* Column-major 4×4 view-projection matrix of the camera (OpenGL clip space). */
 void sw_camera_view_projection(const sw_camera* camera, float aspect, float out_matrix[16]);

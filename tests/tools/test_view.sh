@@ -302,4 +302,23 @@ check "three joints, three axes: the retention view reads the smallest singular 
     "[ $rc -eq 0 ] && awk 'NR == FNR { e[\$1] = \$2; next }
          FNR > 1 { d = \$4 - e[\$3]; if (d < 0) d = -d; if (d > 2e-6) bad++; n++ }
          END { exit !(n == 6 && bad == 0) }' '$WORK/three_expected.txt' '$WORK/three.txt'"
+# ---- the camera options set the first camera (as sinew render's, test_camera.sh) ----
+MEASURE="$(cd "$(dirname "$0")" && pwd)/camera_measure.py"
+measure() { "$PY" "$MEASURE" "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+CS="--size 240x135 --aa none --frames 1 --exit"
+sinew view $CS --frame face --view weights:head --script h --screenshot "$WORK/face.png"
+box=$(measure "$WORK/face.png" box)
+check "view --frame face: the head's box is $box of the picture (>= 1/3)" \
+    "$PY" -c "import sys; sys.exit(0 if $box >= 0.3334 else 1)"
+sinew view $CS --frame nosuchjoint
+check "view --frame with an unknown joint: a usage error (2)" status_is 2
+check "... naming it" err_has_text "has no joint 'nosuchjoint'"
+sinew view $CS --fov 0
+check "view --fov 0: a usage error (2)" status_is 2
+AVATAR="$DATA/camera/block_avatar.vrm"
+sinew view "$AVATAR" $CS --view weights:Kopf --script "h wait:14" --screenshot "$WORK/walk.png"
+sinew view "$AVATAR" $CS --view weights:Kopf --script "h wait:14" --follow --screenshot "$WORK/follow.png"
+w=$(measure "$WORK/walk.png" cx) f=$(measure "$WORK/follow.png" cx)
+check "view: the avatar walks off centre ($w); with --follow it stays centred ($f)" \
+    "$PY" -c "import sys; sys.exit(0 if $w > 0.6 and abs($f - 0.5) < 0.03 else 1)"
 finish
