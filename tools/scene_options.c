@@ -190,7 +190,7 @@ static void humanoid_of(const sw_model* m, sw_humanoid_map* map) {
     sw_diag diag;
     sw_humanoid_map_clear(map);
     if (sw_vrm_read(m, &vrm, &diag) == SW_OK && vrm && vrm->humanoid_mapped > 0) *map = vrm->humanoid;
-    else if (sw_humanoid_map_from_names(m, NULL, map, NULL, &diag) != SW_OK) sw_humanoid_map_clear(map);
+    else if (sw_humanoid_map_guess(m, NULL, map, NULL, &diag) != SW_OK) sw_humanoid_map_clear(map); /* names, hierarchy */
     sw_vrm_free(vrm);
 }
 
@@ -210,30 +210,6 @@ static bool named_like_head(const char* name) {
     const char* base = colon ? colon + 1 : name;
     if (ends_with_ci(base, "head") && (strlen(base) == 4 || strchr("_ .-|", base[strlen(base) - 5]))) return true;
     return false;
-}
-
-/* Case-insensitive edit distance of two short names (64 characters at most
-   compared), for the "did you mean" of an unknown joint. */
-static size_t name_distance(const char* a, const char* b) {
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 64) n = 64;
-    if (m > 64) m = 64;
-    size_t row[65];
-    for (size_t j = 0; j <= m; j++) row[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            size_t same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
-            size_t best = diagonal + (same ? 0 : 1);
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            if (up + 1 < best) best = up + 1;
-            row[j] = best;
-            diagonal = up;
-        }
-    }
-    return row[m];
 }
 
 /* The joint `spec` names: a node name, a humanoid bone the map has, or a
@@ -256,21 +232,18 @@ static bool find_joint(const sw_model* m, const sw_humanoid_map* map, const char
         *out = (int32_t)index;
         return true;
     }
-    /* The nearest node or mapped humanoid bone name (a typo of 1 in 3 at most). */
-    const char* best = NULL;
-    size_t best_distance = (strlen(spec) + 2) / 3 + 1;
+    /* The nearest node or mapped humanoid bone names (tool_common.h's rule). */
+    tool_suggest near;
+    tool_suggest_init(&near, spec);
     for (size_t i = 0; i < m->node_count; i++)
-        if (m->nodes[i].name) {
-            size_t d = name_distance(spec, m->nodes[i].name);
-            if (d < best_distance) best = m->nodes[i].name, best_distance = d;
-        }
+        if (m->nodes[i].name) tool_suggest_add(&near, m->nodes[i].name, strlen(m->nodes[i].name));
     for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++)
-        if (map->node[b] >= 0) {
-            size_t d = name_distance(spec, sw_humanoid_bone_name((sw_humanoid_bone)b));
-            if (d < best_distance) best = sw_humanoid_bone_name((sw_humanoid_bone)b), best_distance = d;
-        }
-    if (best)
-        return tool_error_set(err, "--frame: %s has no joint '%s'; did you mean '%s'?", m->path, spec, best);
+        if (map->node[b] >= 0)
+            tool_suggest_add(&near, sw_humanoid_bone_name((sw_humanoid_bone)b),
+                             strlen(sw_humanoid_bone_name((sw_humanoid_bone)b)));
+    char text[512];
+    if (*tool_suggest_text(&near, text, sizeof text))
+        return tool_error_set(err, "--frame: %s has no joint '%s'; %s", m->path, spec, text);
     return tool_error_set(err, "--frame: %s has no joint '%s' (no node or humanoid bone of that name; it has %zu nodes)",
                           m->path, spec, m->node_count);
 }

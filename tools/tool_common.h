@@ -343,7 +343,7 @@ bool tool_find_clip(const sw_model* a, const char* spec, long* out, tool_error* 
 
 /* A node of `a` by name, else by humanoid bone name (VRM 1.0 names,
    "leftHand", ASCII case-insensitive: the VRM's humanoid, else the map
-   sw_humanoid_map_from_names finds from the node names), else by its
+   sw_humanoid_map_guess finds from the node names and hierarchy), else by its
    index in the file: *out = its model index. A node name wins over a
    humanoid name. Otherwise fails with "option: FILE has no node 'spec'
    (did you mean 'x'?; it has N nodes)", or says that the humanoid bone
