@@ -1,5 +1,6 @@
 /* Fuzz target: the bone map (sw_bone_map_read) and the name matching it
-   feeds (sw_humanoid_map_from_names). The input is the map's JSON text,
+   feeds (sw_humanoid_map_from_names, and the guess from names and
+   hierarchy, sw_humanoid_map_guess, with the name helpers). The input is the map's JSON text,
    read as bytes (no NUL needed). A map that reads is applied, and the
    table search run, on three models:
    - the fixed humanoid of fuzz_model.h (VRM names);
@@ -39,6 +40,31 @@ static void check_names(const sw_model* model, const sw_bone_map* map) {
         size_t entries = with_map ? map->entry_count : 0;
         FUZZ_REQUIRE(naming.user_bones + naming.user_missing == entries); /* each entry counts once */
         if (!with_map) FUZZ_REQUIRE(naming.mapped == naming.table_bones && naming.user_bones == 0);
+
+        /* The guess from names and hierarchy over the same model: nodes in
+           range, one bone a node, the report agreeing with the map. */
+        sw_humanoid_guess guess;
+        r = sw_humanoid_map_guess(model, with_map ? map : NULL, &out, &guess, &diag);
+        FUZZ_REQUIRE(r == SW_OK || r == SW_ERR_OUT_OF_MEMORY);
+        if (r != SW_OK) continue;
+        mapped = 0;
+        for (int b = 0; b < SW_HUMANOID_BONE_COUNT; b++) {
+            FUZZ_REQUIRE(out.node[b] >= -1 && out.node[b] < (int64_t)model->node_count);
+            FUZZ_REQUIRE((out.node[b] >= 0) == (guess.how[b] != SW_HUMANOID_MATCH_NONE));
+            FUZZ_REQUIRE(sw_humanoid_match_name(guess.how[b]) != NULL);
+            mapped += out.node[b] >= 0;
+            for (int o = 0; o < b && out.node[b] >= 0; o++) FUZZ_REQUIRE(out.node[o] != out.node[b]);
+        }
+        FUZZ_REQUIRE(guess.mapped == mapped && guess.required_missing <= 15);
+        for (size_t i = 0; i < model->node_count; i++) { /* the name helpers on every name, short buffers too */
+            char key[8];
+            int side = -1;
+            if (!model->nodes[i].name) continue;
+            size_t n = sw_bone_name_key(model->nodes[i].name, key, sizeof key, &side);
+            FUZZ_REQUIRE(strlen(key) < sizeof key && strlen(key) <= n && side >= 0 && side <= 2);
+            sw_humanoid_bone g = sw_bone_name_guess(model->nodes[i].name);
+            FUZZ_REQUIRE(g == SW_HUMANOID_NONE || (g >= 0 && g < SW_HUMANOID_BONE_COUNT));
+        }
     }
 }
 
