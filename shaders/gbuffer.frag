@@ -1,7 +1,8 @@
 // G-buffer pass: glTF metallic-roughness material inputs into the targets
 // the anime-style frame analysis describes (normal, base colour, material parameters, class),
 // plus motion and emission (emission goes straight to the HDR target; the
-// lighting pass adds onto it). Every location, unit, flag and class is a
+// lighting pass adds onto it). In the transparent pass (SW_GBUFFER_FLAG_BLEND)
+// it shades forward instead: lit surfaces with lighting_common.glsl. Every location, unit, flag and class is a
 // name from src/render/render_interface.h.
 in VertexOut {
     vec3 world;
@@ -47,7 +48,11 @@ vec3 sw_heat(float w) {
 void main() {
     vec4 base = u_base_color * i.color * texture(t_base_color, sw_uv(SW_MATERIAL_SLOT_BASE_COLOR));
     bool blend = sw_flag(SW_GBUFFER_FLAG_BLEND);  // the transparent pass: alpha-blended, no cutout
-    if (!blend && u_alpha_cutoff >= 0.0 && base.a < u_alpha_cutoff) discard;
+    // MASK: the alpha test, but in the colour pass after the depth
+    // pre-pass, where the depth test EQUAL keeps exactly the pixels it kept.
+    bool tested = !blend && !sw_flag(SW_GBUFFER_FLAG_DEPTH_EQUAL);
+    if (tested && u_alpha_cutoff >= 0.0 && base.a < u_alpha_cutoff) discard;
+    if (sw_flag(SW_GBUFFER_FLAG_PREPASS)) return;  // depth only (no colour target written)
 
     // The surface normal: the mesh's, or the face's when it has none.
     vec3 n = sw_flag(SW_GBUFFER_FLAG_NORMALS) ? i.normal : cross(dFdx(i.world), dFdy(i.world));
@@ -80,5 +85,10 @@ void main() {
     vec2 previous = i.previous_clip.xy / i.previous_clip.w;
     out_motion.xy = sw_flag(SW_GBUFFER_FLAG_FIRST_FRAME) ? vec2(0.0) : (current - previous) * 0.5;
     out_motion.zw = vec2(0.0, blend ? step(float(SW_BLEND_MOTION_PERCENT) / 100.0, base.a) : 1.0);
-    out_emission = vec4(u_class == uint(SW_CLASS_UNLIT) ? base.rgb : emission, blend ? base.a : 1.0);
+    vec3 color = u_class == uint(SW_CLASS_UNLIT) ? base.rgb : emission;
+    // The transparent pass lights a metallic-roughness surface here, with
+    // the lighting pass's own code and lights (lighting_common.glsl).
+    if (blend && u_class == uint(SW_CLASS_LIT))
+        color = sw_air(emission + sw_shade(i.world, n, base.rgb, metallic, roughness, occlusion), i.world);
+    out_emission = vec4(color, blend ? base.a : 1.0);
 }

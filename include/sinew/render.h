@@ -236,6 +236,9 @@ typedef struct sw_render_frame_shading {
     float time;
     /* Towards the light; all zero: the default (from the upper front left). */
     float light_direction[3];
+    /* MASK materials without the depth pre-pass (one alpha-tested pass, as
+       before it): for comparisons; the picture is the same. */
+    bool no_mask_prepass;
 } sw_render_frame_shading;
 
 /* The post chain (docs/post.md). After the lighting: motion blur and bloom
@@ -358,6 +361,43 @@ sw_result sw_renderer_scene_bounds(sw_renderer* renderer, const sw_pose* pose, f
    (sinew render gives those of the whole clip). */
 void sw_renderer_set_scene_box(sw_renderer* renderer, const float box_min[3], const float box_max[3]);
 
+/* Punctual lights (KHR_lights_punctual; docs/transparency.md, "Lights"),
+   added to the default sun, which stays. World space. Units as glTF's,
+   scaled by 1: the renderer has no physical exposure, and a light's
+   colour × intensity is the light arriving in the units of the sun's
+   colour (about 2.5): a directional light of intensity 1 (lux) adds what
+   a sun of colour 1 adds; a point or spot light of 1 cd adds colour / d²
+   (d in metres) with glTF's range window max(min(1 − (d/range)⁴, 1), 0)
+   (range 0: none) and, for a spot, glTF's smooth cone
+   (sat(cos θ · scale + offset))², scale = 1 / max(0.001, cos inner − cos
+   outer), offset = −cos outer · scale. They cast no shadow. */
+typedef enum sw_render_light_type {
+    SW_RENDER_LIGHT_DIRECTIONAL = 0,
+    SW_RENDER_LIGHT_POINT = 1,
+    SW_RENDER_LIGHT_SPOT = 2,
+} sw_render_light_type;
+typedef struct sw_render_light {
+    sw_render_light_type type;
+    float position[3];            /* point, spot */
+    float direction[3];           /* directional, spot: where the light points (unit or not; normalised here) */
+    float color[3];               /* linear RGB */
+    float intensity;              /* candela (point, spot), lux (directional) */
+    float range;                  /* metres; 0 = unbounded */
+    float inner_cone, outer_cone; /* spot: radians, 0 ≤ inner < outer ≤ π/2 */
+} sw_render_light;
+#define SW_RENDER_LIGHT_MAX 16
+/* Replaces the punctual lights (count 0: none). More than
+   SW_RENDER_LIGHT_MAX: SW_ERR_INVALID_ARGUMENT (the caller picks). A light
+   with a non-finite value, a negative intensity or range, or cones out of
+   order: SW_ERR_INVALID_ARGUMENT naming it. Read by the lighting pass and
+   the transparent pass's forward path alike. */
+sw_result sw_renderer_set_lights(sw_renderer* renderer, const sw_render_light* lights, size_t count, sw_diag* diag);
+/* The C reference of the shaders' punctual light (lighting_common.glsl):
+   at world point p, the unit direction towards the light and the light
+   arriving there (colour × intensity × distance and cone attenuation). */
+void sw_render_light_incident(const sw_render_light* light, const float p[3], float out_direction[3],
+                              float out_light[3]);
+
 /* Readbacks of the last frame, rows bottom to top as OpenGL stores them
    unless said otherwise. */
 /* The final image, sRGB-encoded RGBA8, rows top to bottom (ready for a
@@ -396,6 +436,9 @@ typedef struct sw_renderer_stats {
        read once the GPU has it, without waiting), milliseconds; 0 until
        the first result. */
     double skin_gpu_ms;
+    /* Alpha-tested (MASK) draws the last frame drew with a depth pre-pass
+       and a depth-equal colour pass (docs/transparency.md, "Plants"). */
+    size_t mask_prepass_draws;
 } sw_renderer_stats;
 void sw_renderer_get_stats(const sw_renderer* renderer, sw_renderer_stats* out_stats);
 

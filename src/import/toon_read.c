@@ -742,19 +742,6 @@ sw_result sw_toon_read(const sw_model* model, sw_toon_material* out, sw_diag* di
         if (r == SW_OK && !found && props && model->materials[i].name) r = sw__read_properties(&R, props, &out[i]);
     }
     sw__json_delete(vrm0);
-    /* The renderer blends alphaMode BLEND in its transparent pass when the
-       toon program or the unlit path draws the material; a lit glTF
-       material without toon data is lit in the deferred pass, where it
-       stays a cutout at alpha 0.5 unless the style derives toon data. */
-    for (size_t i = 0; i < model->material_count && r == SW_OK; i++) {
-        const sw_model_material* m = &model->materials[i];
-        if (m->alpha_mode != SW_MODEL_ALPHA_BLEND || m->unlit || out[i].present) continue;
-        R.material = (uint32_t)i;
-        sw__scope(&R, "alphaMode");
-        sw__json_warn(J, NULL, "BLEND on a metallic-roughness material is drawn as a cutout at alpha 0.5 "
-                               "(blended with the toon style)");
-    }
-
     if (r != SW_OK) {
         for (size_t i = 0; i < model->material_count; i++) sw_toon_defaults(SW_TOON_BODY, &out[i]);
         return r;

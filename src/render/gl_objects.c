@@ -11,9 +11,10 @@
 
 /* A stage's source as the strings glShaderSource concatenates: "#version"
    (source string 0 in compiler messages), the interface header (1), the
-   material block for the stages that read it, else nothing (2), the stage
-   (3). */
-#define SW__SOURCE_PARTS 6
+   material block for the stages that read it, else nothing (2), the
+   shared lighting for the stages that shade metallic-roughness surfaces,
+   else nothing (3), the stage (4). */
+#define SW__SOURCE_PARTS 8
 
 static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_PARTS]) {
     const bool material = body == sw_shader_gbuffer_vert || body == sw_shader_gbuffer_frag || body == sw_shader_toon_frag;
@@ -21,8 +22,11 @@ static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_
     out_parts[1] = sw_shader_render_interface_h;
     out_parts[2] = "\n#line 1 2\n";
     out_parts[3] = material ? sw_shader_material_block_glsl : "";
+    const bool lighting = body == sw_shader_gbuffer_frag || body == sw_shader_lighting_frag;
     out_parts[4] = "\n#line 1 3\n";
-    out_parts[5] = body;
+    out_parts[5] = lighting ? sw_shader_lighting_common_glsl : "";
+    out_parts[6] = "\n#line 1 4\n";
+    out_parts[7] = body;
 }
 
 void sw_render_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),

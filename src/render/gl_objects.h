@@ -12,6 +12,7 @@
 /* shaders/ and render_interface.h, embedded by cmake/embed_shaders.cmake. */
 extern const char sw_shader_render_interface_h[];
 extern const char sw_shader_material_block_glsl[];
+extern const char sw_shader_lighting_common_glsl[];
 extern const char sw_shader_gbuffer_vert[];
 extern const char sw_shader_gbuffer_frag[];
 extern const char sw_shader_toon_frag[];

@@ -199,8 +199,8 @@ bool sw__blended(const sw_renderer* r, const sw_render_frame* f, const sw__draw*
     const sw__material* m = &r->materials[d->material];
     if (m->core->alpha_mode != SW_MODEL_ALPHA_BLEND) return false;
     const sw_render_view view = f->debug.view;
-    if (view == SW_RENDER_VIEW_UV || view == SW_RENDER_VIEW_WEIGHTS || view == SW_RENDER_VIEW_RETENTION) return false;
-    return m->core->unlit || sw__toon_of(r, d, style) != NULL;
+    (void)style;
+    return !(view == SW_RENDER_VIEW_UV || view == SW_RENDER_VIEW_WEIGHTS || view == SW_RENDER_VIEW_RETENTION);
 }
 
 /* Whether toon data t is lit by MToon 1.0's model (read from MToon). */

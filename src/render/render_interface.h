@@ -237,6 +237,11 @@
    least this many hundredths (the layer that dominates the pixel), else
    keeps the motion of what is behind (docs/post.md, "Transparent pixels"). */
 #define SW_BLEND_MOTION_PERCENT 50
+/* Alpha-tested (MASK) draws of the G-buffer program: a depth pre-pass
+   with the alpha test alone, then the colour pass with depth test EQUAL
+   and no alpha test (SEED-002 notes §2.6, "Plants"; docs/transparency.md). */
+#define SW_GBUFFER_FLAG_PREPASS 512       /* the pre-pass: alpha test, nothing else */
+#define SW_GBUFFER_FLAG_DEPTH_EQUAL 1024  /* the colour pass after it: the depth test did the alpha test */
 
 /* ---- Shadow pass ---- */
 #define SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION 0     /* mat4 */
@@ -256,15 +261,28 @@
 
 /* ---- Lighting pass: uniform locations ---- */
 #define SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION 0 /* mat4 */
-#define SW_LIGHTING_LOC_LIGHT_VIEW_PROJECTION 1   /* mat4 */
-#define SW_LIGHTING_LOC_LIGHT_DIRECTION 2         /* vec3, towards the light */
-#define SW_LIGHTING_LOC_LIGHT_COLOR 3             /* vec3 */
-#define SW_LIGHTING_LOC_SKY_COLOR 4               /* vec3 */
-#define SW_LIGHTING_LOC_GROUND_COLOR 5            /* vec3 */
-#define SW_LIGHTING_LOC_EYE 6                     /* vec3 */
 #define SW_LIGHTING_LOC_BACKGROUND_TOP 7          /* vec3 */
 #define SW_LIGHTING_LOC_BACKGROUND_BOTTOM 8       /* vec3 */
-#define SW_LIGHTING_LOC_SHADOW_TEXEL 9            /* float: 1 / shadow map size */
+
+/* ---- The lighting both the lighting pass and the transparent pass's
+   forward path read (shaders/lighting_common.glsl): uniform locations,
+   the same in the lighting and G-buffer programs; the shadow map on
+   texture unit SW_LIGHTING_UNIT_SHADOW in both. ---- */
+#define SW_SHADE_LOC_LIGHT_VIEW_PROJECTION 20     /* mat4 */
+#define SW_SHADE_LOC_LIGHT_DIRECTION 21           /* vec3, towards the sun */
+#define SW_SHADE_LOC_LIGHT_COLOR 22               /* vec3 */
+#define SW_SHADE_LOC_SKY_COLOR 23                 /* vec3 */
+#define SW_SHADE_LOC_GROUND_COLOR 24              /* vec3 */
+#define SW_SHADE_LOC_EYE 25                       /* vec3 */
+#define SW_SHADE_LOC_SHADOW_TEXEL 26              /* float: 1 / shadow map size */
+/* The punctual lights (sw_renderer_set_lights): a uniform block of a
+   count and SW_LIGHT_VEC4S vec4 per light (src/render/lights.c). */
+#define SW_LIGHTS_BLOCK 1                         /* uniform buffer binding */
+#define SW_LIGHT_MAX 16                           /* = SW_RENDER_LIGHT_MAX (sinew/render.h) */
+#define SW_LIGHT_VEC4S 4
+#define SW_LIGHT_TYPE_DIRECTIONAL 0               /* = sw_render_light_type */
+#define SW_LIGHT_TYPE_POINT 1
+#define SW_LIGHT_TYPE_SPOT 2
 
 /* ---- Post pass: texture units ---- */
 #define SW_POST_UNIT_HDR 0

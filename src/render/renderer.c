@@ -155,6 +155,7 @@ void sw_renderer_destroy(sw_renderer* r) {
                            r->t_hdr, r->t_image, r->t_shadow, r->white_texture, r->flat_normal_texture};
     glDeleteTextures(11, textures);
     glDeleteBuffers(1, &r->ground_block);
+    glDeleteBuffers(1, &r->lights_block);
     glDeleteVertexArrays(1, &r->empty_vao);
     sw_gpu_skinner_destroy(r->skinner);
     sw__free(r);
@@ -297,6 +298,34 @@ static void sw__draw_ground(const sw_renderer* r, int first_frame) {
     glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
+/* Whether draw d's material is alpha-tested (glTF MASK). */
+static bool sw__masked(const sw_renderer* r, const sw__draw* d) {
+    return r->materials[d->material].core->alpha_mode == SW_MODEL_ALPHA_MASK;
+}
+
+/* Plants as the frame analysis draws them (SEED-002 notes §2.6): the
+   G-buffer program's MASK draws write depth alone, with the alpha test
+   and nothing else (SW_GBUFFER_FLAG_PREPASS), before every other draw;
+   their colour pass then runs with the depth test EQUAL, no depth write
+   and no alpha test, so the material shader runs once per visible pixel
+   and the edges are the pre-pass's. Toon MASK draws keep one pass. The
+   number of draws that took the pre-pass. */
+static size_t sw__mask_prepass(sw_renderer* r, const sw_render_frame* f, int flags, sw_render_style style) {
+    size_t count = 0;
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    for (size_t i = 0; i < r->draw_count; i++) {
+        const sw__draw* d = &r->draws[i];
+        if (sw__hidden(f, d) || sw__blended(r, f, d, style) || sw__toon_of(r, d, style) || !sw__masked(r, d)) continue;
+        sw__draw_gbuffer(r, d, flags | SW_GBUFFER_FLAG_PREPASS, SW__FACES_MATERIAL);
+        count++;
+    }
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    return count;
+}
+
 /* 2. The G-buffer of columns x0..x1: the glTF materials, the toon pass
    (but in the UV and weight views), the ground; not the transparent draws
    (sw__blended: the transparent pass, 4). */
@@ -325,14 +354,28 @@ static void sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int x0, i
     glFrontFace(GL_CCW);
     const sw_render_style style = sw__frame_style(f);
     size_t toon_draws = 0;
+    const size_t masked = f->shading.no_mask_prepass ? 0 : sw__mask_prepass(r, f, flags, style);
     for (size_t i = 0; i < r->draw_count; i++) {
         if (sw__hidden(f, &r->draws[i]) || sw__blended(r, f, &r->draws[i], style)) continue;
         if (sw__toon_of(r, &r->draws[i], style)) {
             toon_draws++;
             continue;
         }
+        if (masked && sw__masked(r, &r->draws[i])) continue;
         sw__draw_gbuffer(r, &r->draws[i], flags, SW__FACES_MATERIAL);
     }
+    if (masked) { /* the alpha-tested draws' colour: where the pre-pass left their depth */
+        glDepthFunc(GL_EQUAL);
+        glDepthMask(GL_FALSE);
+        for (size_t i = 0; i < r->draw_count; i++) {
+            const sw__draw* d = &r->draws[i];
+            if (sw__hidden(f, d) || sw__blended(r, f, d, style) || sw__toon_of(r, d, style) || !sw__masked(r, d)) continue;
+            sw__draw_gbuffer(r, d, flags | SW_GBUFFER_FLAG_DEPTH_EQUAL, SW__FACES_MATERIAL);
+        }
+        glDepthFunc(GL_LESS);
+        glDepthMask(GL_TRUE);
+    }
+    r->stats.mask_prepass_draws = masked;
     if (toon_draws) {
         sw__draw_toon(r, f, style, vp, previous_vp, light_direction, light_vp, flags);
         glUseProgram(r->p_gbuffer);
@@ -351,15 +394,9 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
     glUseProgram(r->p_lighting);
     const sw_mat4 inverse_vp = sw__inverse_view_projection(&f->camera.current, (float)r->width / (float)r->height);
     glUniformMatrix4fv(SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION, 1, GL_FALSE, inverse_vp.m);
-    glUniformMatrix4fv(SW_LIGHTING_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
-    glUniform3f(SW_LIGHTING_LOC_LIGHT_DIRECTION, light_direction.x, light_direction.y, light_direction.z);
-    glUniform3f(SW_LIGHTING_LOC_LIGHT_COLOR, 2.6f, 2.5f, 2.35f);
-    glUniform3f(SW_LIGHTING_LOC_SKY_COLOR, 0.55f, 0.62f, 0.75f);
-    glUniform3f(SW_LIGHTING_LOC_GROUND_COLOR, 0.22f, 0.2f, 0.18f);
-    glUniform3fv(SW_LIGHTING_LOC_EYE, 1, f->camera.current.eye);
+    sw__shade_uniforms(r, f, light_direction, light_vp);
     glUniform3f(SW_LIGHTING_LOC_BACKGROUND_TOP, 0.32f, 0.42f, 0.58f);
     glUniform3f(SW_LIGHTING_LOC_BACKGROUND_BOTTOM, 0.78f, 0.8f, 0.84f);
-    glUniform1f(SW_LIGHTING_LOC_SHADOW_TEXEL, 1.0f / (float)r->shadow_size);
     const GLuint inputs[SW_LIGHTING_UNIT_COUNT] = {
         [SW_LIGHTING_UNIT_NORMAL] = r->t_normal, [SW_LIGHTING_UNIT_ALBEDO] = r->t_albedo,
         [SW_LIGHTING_UNIT_MATERIAL] = r->t_material, [SW_LIGHTING_UNIT_CLASS] = r->t_class,
@@ -434,8 +471,10 @@ static size_t sw__blend_order(sw_renderer* r, const sw_render_frame* f, sw_rende
 }
 
 /* The transparent pass of columns x0..x1, after the lighting: the
-   alphaMode BLEND draws (sw__blended), lit as in the G-buffer pass (the
-   same programs, SW_GBUFFER_FLAG_BLEND) and blended over the HDR target
+   alphaMode BLEND draws (sw__blended), lit forward (toon: as in the
+   G-buffer pass; glTF metallic-roughness: the lighting pass's code and
+   lights, lighting_common.glsl; the same programs, SW_GBUFFER_FLAG_BLEND)
+   and blended over the HDR target
    with the over operator (glTF's colours are not premultiplied), in the
    order of sw__blend_order. Depth test on; depth written only by a
    material with transparentWithZWrite. A double-sided material draws its
@@ -470,8 +509,11 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
         const sw_toon_material* t = sw__toon_of(r, d, style);
         const bool double_sided = r->materials[d->material].core->double_sided;
         glDepthMask(r->blend_order[i].z_write ? GL_TRUE : GL_FALSE);
-        if (!t) { /* unlit glTF: the G-buffer program writes its colour as the emission */
-            if (program != r->p_gbuffer) glUseProgram(program = r->p_gbuffer);
+        if (!t) { /* glTF: the G-buffer program shades it forward (unlit: its colour) into the emission */
+            if (program != r->p_gbuffer) {
+                glUseProgram(program = r->p_gbuffer);
+                sw__shade_uniforms(r, f, light_direction, light_vp);
+            }
             if (double_sided) sw__draw_gbuffer(r, d, flags, SW__FACES_BACK);
             sw__draw_gbuffer(r, d, flags, double_sided ? SW__FACES_FRONT : SW__FACES_MATERIAL);
             continue;

@@ -20,6 +20,8 @@
                     toon data a draw gets, its head joint
      outline.c      outline normals (CPU only)
      camera.c       camera and light matrices (CPU only)
+     lights.c       sw_renderer_set_lights, the lighting uniforms both
+                    lit paths share
      gl_objects.c   programs, textures, framebuffer checks (gl_objects.h;
                     the post chain uses it too) */
 #ifndef SINEW_RENDER_RENDERER_INTERNAL_H
@@ -155,9 +157,9 @@ sw_result sw__apply_overrides(sw_renderer* renderer, const sw_render_frame* fram
 /* Whether the frame hides draw d's node (sw_render_frame_avatar.hidden_nodes). */
 static inline bool sw__hidden(const sw_render_frame* f, const sw__draw* d);
 /* Whether the frame draws d in the transparent pass: an alphaMode BLEND
-   material drawn by the toon program (toon data in `style`) or unlit, in
+   material (toon, unlit or lit metallic-roughness, shaded forward), in
    the shaded, normals or motion view. Everything else draws into the
-   G-buffer (a lit glTF BLEND material there as a cutout at alpha 0.5). */
+   G-buffer. */
 bool sw__blended(const sw_renderer* renderer, const sw_render_frame* frame, const sw__draw* draw, sw_render_style style);
 /* One transparent draw of a frame, in drawing order (renderer.c): its
    queue (MToon's render queue: z-writing BLEND before the others, each by
@@ -329,7 +331,20 @@ struct sw_renderer {
     /* The last drawn frame's shading time: the UV animation's step for
        motion vectors (toon_pass.c). */
     float previous_time;
+    /* The punctual lights (lights.c, sw_renderer_set_lights): the block
+       (0 until the first frame or call) and its count. */
+    GLuint lights_block;
+    size_t light_count;
 };
+
+/* ---- lights.c ---------------------------------------------------------------------- */
+
+/* The lighting every lit path shares (lighting_common.glsl), for the
+   program in use (the lighting or the G-buffer program): the sun, its
+   shadow map (unit SW_LIGHTING_UNIT_SHADOW), the hemisphere, the eye, the
+   punctual lights' block. */
+void sw__shade_uniforms(sw_renderer* renderer, const sw_render_frame* frame, sw_vec3 light_direction,
+                        const sw_mat4* light_vp);
 
 /* The ground: a square under the box [lo, hi] (scene.c). */
 void sw__ground_geometry(sw_renderer* renderer, const float lo[3], const float hi[3]);

@@ -1,0 +1,103 @@
+// The lighting both paths share: the deferred lighting pass (lighting.frag)
+// and the forward path of the transparent pass (gbuffer.frag with
+// SW_GBUFFER_FLAG_BLEND). One directional light (the sun) with a 3×3 PCF
+// shadow map, the punctual lights of sw_renderer_set_lights
+// (KHR_lights_punctual: point and spot with glTF's range window and cone,
+// directional), GGX specular and Lambert diffuse, hemisphere ambient. The
+// C reference of the punctual lights is src/render/lights.c. Pasted after
+// render_interface.h (and the material block) into lighting.frag and
+// gbuffer.frag; the uniforms have the same locations in both programs.
+layout(binding = SW_LIGHTING_UNIT_SHADOW) uniform sampler2DShadow t_shadow;
+
+layout(location = SW_SHADE_LOC_LIGHT_VIEW_PROJECTION) uniform mat4 u_light_view_projection;
+layout(location = SW_SHADE_LOC_LIGHT_DIRECTION) uniform vec3 u_light_direction;  // towards the sun
+layout(location = SW_SHADE_LOC_LIGHT_COLOR) uniform vec3 u_light_color;
+layout(location = SW_SHADE_LOC_SKY_COLOR) uniform vec3 u_sky_color;
+layout(location = SW_SHADE_LOC_GROUND_COLOR) uniform vec3 u_ground_color;
+layout(location = SW_SHADE_LOC_EYE) uniform vec3 u_eye;
+layout(location = SW_SHADE_LOC_SHADOW_TEXEL) uniform float u_shadow_texel;
+
+// The punctual lights (std140), SW_LIGHT_VEC4S vec4 per light as
+// src/render/lights.c writes them: position, type; direction (towards
+// where the light points), range (0: none); colour × intensity, 0;
+// spot angle scale, offset, 0, 0.
+layout(std140, binding = SW_LIGHTS_BLOCK) uniform Lights {
+    ivec4 u_light_count;
+    vec4 u_lights[SW_LIGHT_MAX * SW_LIGHT_VEC4S];
+};
+
+const float SW_PI = 3.14159265358979;
+
+// 3×3 percentage-closer filtering, each tap a hardware 2×2 compare.
+float sw_shadow(vec3 world, vec3 n) {
+    vec4 light_clip = u_light_view_projection * vec4(world + n * (2.0 * u_shadow_texel), 1.0);
+    vec3 p = light_clip.xyz / light_clip.w * 0.5 + 0.5;
+    if (any(lessThan(p, vec3(0.0))) || any(greaterThan(p, vec3(1.0)))) return 1.0;
+    float bias = 0.0015;
+    float lit = 0.0;
+    for (int y = -1; y <= 1; y++)
+        for (int x = -1; x <= 1; x++)
+            lit += texture(t_shadow, vec3(p.xy + vec2(x, y) * u_shadow_texel, p.z - bias));
+    return lit / 9.0;
+}
+
+// GGX distribution with Smith height-correlated visibility and Schlick Fresnel.
+vec3 sw_specular(vec3 n, vec3 v, vec3 l, vec3 f0, float roughness) {
+    vec3 h = normalize(v + l);
+    float nl = max(dot(n, l), 0.0), nv = max(dot(n, v), 1e-4), nh = max(dot(n, h), 0.0), vh = max(dot(v, h), 0.0);
+    float a = roughness * roughness, a2 = a * a;
+    float d = a2 / (SW_PI * pow(nh * nh * (a2 - 1.0) + 1.0, 2.0));
+    float vis = 0.5 / (nl * sqrt(nv * nv * (1.0 - a2) + a2) + nv * sqrt(nl * nl * (1.0 - a2) + a2) + 1e-5);
+    vec3 f = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);
+    return d * vis * f;
+}
+
+// Punctual light k at world point p: the unit direction towards it and the
+// light arriving (colour × intensity × distance and cone attenuation), as
+// sw_render_light_incident (src/render/lights.c).
+vec3 sw_punctual(int k, vec3 p, out vec3 l) {
+    vec4 a = u_lights[k * SW_LIGHT_VEC4S], b = u_lights[k * SW_LIGHT_VEC4S + 1];
+    vec4 c = u_lights[k * SW_LIGHT_VEC4S + 2], s = u_lights[k * SW_LIGHT_VEC4S + 3];
+    int type = int(a.w);
+    if (type == SW_LIGHT_TYPE_DIRECTIONAL) {
+        l = -b.xyz;
+        return c.rgb;
+    }
+    vec3 to_light = a.xyz - p;
+    float d2 = max(dot(to_light, to_light), 1e-8);
+    l = to_light * inversesqrt(d2);
+    float attenuation = 1.0 / d2;
+    if (b.w > 0.0) {
+        float q = d2 / (b.w * b.w);
+        attenuation *= clamp(1.0 - q * q, 0.0, 1.0);
+    }
+    if (type == SW_LIGHT_TYPE_SPOT) {
+        float cone = clamp(dot(b.xyz, -l) * s.x + s.y, 0.0, 1.0);
+        attenuation *= cone * cone;
+    }
+    return c.rgb * attenuation;
+}
+
+// The light leaving a metallic-roughness surface towards the eye: the sun
+// (shadowed), the punctual lights (unshadowed), the hemisphere ambient.
+vec3 sw_shade(vec3 world, vec3 n, vec3 albedo, float metallic, float roughness, float occlusion) {
+    vec3 v = normalize(u_eye - world);
+    vec3 diffuse_color = albedo * (1.0 - metallic);
+    vec3 f0 = mix(vec3(0.04), albedo, metallic);
+    vec3 l = normalize(u_light_direction);
+    float nl = max(dot(n, l), 0.0);
+    float shadow = nl > 0.0 ? sw_shadow(world, n) : 0.0;
+    vec3 direct = (diffuse_color / SW_PI + sw_specular(n, v, l, f0, roughness)) * u_light_color * nl * shadow;
+    for (int k = 0; k < min(u_light_count.x, SW_LIGHT_MAX); k++) {
+        vec3 lk;
+        vec3 arriving = sw_punctual(k, world, lk);
+        float nlk = max(dot(n, lk), 0.0);
+        if (nlk > 0.0) direct += (diffuse_color / SW_PI + sw_specular(n, v, lk, f0, roughness)) * arriving * nlk;
+    }
+    vec3 ambient = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5) * (diffuse_color + f0 * 0.25) * occlusion;
+    return direct + ambient;
+}
+
+// The air between the surface and the eye, for forward-shaded surfaces
+// (the transparent pass). None yet: the fog pass replaces this hook.
+vec3 sw_air(vec3 color, vec3 world) { return color; }
