@@ -90,5 +90,25 @@ void main() {
     // the lighting pass's own code and lights (lighting_common.glsl).
     if (blend && u_class == uint(SW_CLASS_LIT))
         color = sw_air(emission + sw_shade(i.world, n, base.rgb, metallic, roughness, occlusion), i.world);
-    out_emission = vec4(color, blend ? base.a : 1.0);
+    float alpha = blend ? base.a : 1.0;
+    if (blend && u_transmission.x > 0.0) {
+        // KHR_materials_transmission / _volume, as sw_render_transmit
+        // (src/render/lights.c): of the light behind, t × base colour ×
+        // Beer–Lambert over the thickness passes; the surface covers
+        // a(1 − t). The filter draw scales what is behind so that the
+        // over operator of the second draw, alpha a(1 − t), gives
+        // a(1 − t)·S + ((1 − a) + a·t·T)·behind.
+        float a = u_transmission.w > 0.5 ? 1.0 : base.a, t = u_transmission.x;
+        vec3 through = base.rgb;
+        if (u_transmission.z > 0.0)
+            through *= pow(max(u_attenuation_color.rgb, vec3(1e-6)), vec3(u_transmission.y / u_transmission.z));
+        alpha = a * (1.0 - t);
+        if (sw_flag(SW_GBUFFER_FLAG_TRANSMIT_FILTER)) {
+            out_emission = vec4(((1.0 - a) + a * t * through) / (1.0 - alpha), 1.0);
+            out_motion.w = 0.0;  // the second draw writes the motion
+            return;
+        }
+        out_motion.w = step(float(SW_BLEND_MOTION_PERCENT) / 100.0, alpha);
+    }
+    out_emission = vec4(color, alpha);
 }

@@ -45,4 +45,9 @@ layout(std140, binding = SW_MATERIAL_BLOCK) uniform Material {
     vec4 u_shade_color;            // shade colour (linear RGB), shading shift texture scale
     vec4 u_mtoon;                  // shading shift, shading toony, rim lighting mix, outline lighting mix
     vec4 u_matcap_color;           // matcapFactor (RGB), 0
+    // KHR_materials_transmission / _volume (glTF materials): transmission
+    // factor, thickness factor, attenuation distance (0: none), 1 when the
+    // material is OPAQUE (its alpha ignored); the attenuation colour.
+    vec4 u_transmission;
+    vec4 u_attenuation_color;
 };

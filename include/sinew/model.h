@@ -100,6 +100,20 @@ typedef struct sw_model_material {
     float alpha_cutoff;   /* default 0.5 */
     bool double_sided;
     bool unlit;           /* no lighting: base colour as is */
+    /* KHR_materials_transmission: the part of the light that passes
+       through the surface (factor × the texture's R), 0 = none. */
+    float transmission_factor;
+    sw_model_texture_ref transmission_texture;
+    /* KHR_materials_volume: the thickness under the surface (factor × the
+       texture's G, in the mesh's units; 0 = thin-walled) and the
+       Beer–Lambert attenuation: the colour white light takes after
+       attenuation_distance (0 = infinite: no attenuation). */
+    float thickness_factor;
+    sw_model_texture_ref thickness_texture;
+    float attenuation_distance;
+    float attenuation_color[3];
+    /* KHR_materials_ior; 0 = not given (glTF's default 1.5). */
+    float ior;
 } sw_model_material;
 
 typedef struct sw_model_texture {
@@ -227,6 +241,29 @@ typedef struct sw_model_extension {
     const char* json;               /* the extension's value, compact JSON */
 } sw_model_extension;
 
+/* A punctual light (KHR_lights_punctual) where a node carries it: one
+   entry per node that names a light (a light on two nodes is two
+   entries). It shines from the node's world position, down the node's
+   −Z axis (directional, spot). Units as glTF's: intensity in candela
+   (point, spot) or lux (directional); range in metres, 0 = unbounded;
+   cone angles in radians (0 ≤ inner < outer ≤ π/2). sinew/render.h's
+   sw_render_light_from_model places it at a pose. */
+typedef enum sw_model_light_type {
+    SW_MODEL_LIGHT_DIRECTIONAL = 0,
+    SW_MODEL_LIGHT_POINT = 1,
+    SW_MODEL_LIGHT_SPOT = 2,
+} sw_model_light_type;
+typedef struct sw_model_light {
+    const char* name;               /* the light's, may be NULL */
+    sw_model_light_type type;
+    float color[3];                 /* linear RGB, default white */
+    float intensity;                /* default 1 */
+    float range;
+    float inner_cone_angle, outer_cone_angle; /* spot only; defaults 0 and π/4 */
+    int32_t node;                   /* model index of the node it hangs on */
+    uint32_t source;                /* index in the file's KHR_lights_punctual.lights */
+} sw_model_light;
+
 typedef struct sw_model {
     const char* path;               /* the file it came from, or the name given for memory loads */
     const char* generator;          /* the exporting tool, or NULL */
@@ -276,7 +313,10 @@ typedef struct sw_model {
     size_t import_dropped_vertices;  /* vertices with more weights than the importer kept */
     float import_dropped_weight;     /* the largest weight dropped from one vertex (before renormalising) */
     size_t import_collapsed_nodes;   /* helper nodes folded into the joints they lead to (FBX pivots) */
+    /* Punctual lights (glTF KHR_lights_punctual; none from other importers). */
+    size_t light_count; const sw_model_light* lights;
 } sw_model;
+
 
 /* Frees a model made by an importer (and everything it points to); NULL is allowed. */
 void sw_model_free(sw_model* model);

@@ -392,11 +392,29 @@ typedef struct sw_render_light {
    order: SW_ERR_INVALID_ARGUMENT naming it. Read by the lighting pass and
    the transparent pass's forward path alike. */
 sw_result sw_renderer_set_lights(sw_renderer* renderer, const sw_render_light* lights, size_t count, sw_diag* diag);
+/* A model's light (sinew/model.h, KHR_lights_punctual) placed by its
+   node's world matrix (e.g. a pose's world[light->node]): the position is
+   the matrix's translation, the direction its −Z axis. */
+void sw_render_light_from_model(const sw_model_light* light, const sw_mat34* world, sw_render_light* out);
 /* The C reference of the shaders' punctual light (lighting_common.glsl):
    at world point p, the unit direction towards the light and the light
    arriving there (colour × intensity × distance and cone attenuation). */
 void sw_render_light_incident(const sw_render_light* light, const float p[3], float out_direction[3],
                               float out_light[3]);
+
+/* KHR_materials_transmission and KHR_materials_volume as the transparent
+   pass approximates them (docs/transparency.md, "Transmission"), the C
+   reference of gbuffer.frag: a surface of lit colour `surface`, alpha a
+   (1 for an OPAQUE material), transmission t, base colour `base`, over
+   `behind` (the HDR colour already there):
+     T   = base × attenuation_color^(thickness / attenuation_distance)
+           (Beer–Lambert along the thickness; distance 0: no attenuation)
+     out = a·(1 − t)·surface + ((1 − a) + a·t·T)·behind
+   No refraction offset, no roughness blur, the thickness as the path
+   length at any angle; the textures of both extensions are not read. */
+void sw_render_transmit(const float surface[3], float alpha, float transmission, const float base[3], float thickness,
+                        float attenuation_distance, const float attenuation_color[3], const float behind[3],
+                        float out[3]);
 
 /* Readbacks of the last frame, rows bottom to top as OpenGL stores them
    unless said otherwise. */

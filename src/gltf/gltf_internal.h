@@ -305,6 +305,9 @@ sw_result sw__parse_materials(sw__loader* L);
 
 /* Reads the nodes and their hierarchy (L->order: parents first). */
 sw_result sw__parse_nodes(sw__loader* L);
+/* gltf_lights.c: KHR_lights_punctual, one sw_model_light per node carrying
+   a light (its node a file index until sw__order_nodes renumbers it). */
+sw_result sw__parse_lights(sw__loader* L);
 sw_result sw__parse_skins(sw__loader* L);
 sw_result sw__parse_scenes(sw__loader* L);
 /* Every skinned instance's joint indices must lie within its skin. */

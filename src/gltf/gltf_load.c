@@ -50,6 +50,10 @@ static const struct {
     {"KHR_materials_unlit", SW__EXTENSION_LOADED},
     {"KHR_materials_emissive_strength", SW__EXTENSION_LOADED},
     {"VRMC_materials_hdr_emissiveMultiplier", SW__EXTENSION_LOADED},
+    {"KHR_materials_transmission", SW__EXTENSION_LOADED},      /* gltf_materials.c */
+    {"KHR_materials_volume", SW__EXTENSION_LOADED},
+    {"KHR_materials_ior", SW__EXTENSION_LOADED},
+    {"KHR_lights_punctual", SW__EXTENSION_LOADED},             /* gltf_lights.c */
     {"VRMC_vrm", SW__EXTENSION_KEPT},                          /* sw_vrm_read (vrm_read.c) */
     {"VRM", SW__EXTENSION_KEPT},                               /* sw_vrm_read, sw_toon_read, sw_spring_read */
     {"VRMC_springBone", SW__EXTENSION_KEPT},                   /* sw_spring_read (spring_read.c) */
@@ -300,7 +304,7 @@ static sw_result sw__parse_document(sw__loader* L) {
         sw__plan_memory(L) != SW_OK || sw__parse_samplers(L) != SW_OK || sw__parse_images(L) != SW_OK ||
         sw__parse_textures(L) != SW_OK || sw__parse_materials(L) != SW_OK || sw__parse_meshes(L) != SW_OK ||
         sw__parse_nodes(L) != SW_OK || sw__parse_skins(L) != SW_OK || sw__parse_scenes(L) != SW_OK ||
-        sw__check_skinned_nodes(L) != SW_OK || sw__parse_animations(L) != SW_OK || sw__turn_vrm0(L) != SW_OK || sw__keep_extensions(L) != SW_OK ||
+        sw__parse_lights(L) != SW_OK || sw__check_skinned_nodes(L) != SW_OK || sw__parse_animations(L) != SW_OK || sw__turn_vrm0(L) != SW_OK || sw__keep_extensions(L) != SW_OK ||
         sw__finish(L) != SW_OK)
         return L->diag.result;
     return SW_OK;

@@ -1,6 +1,7 @@
 /* glTF loader: samplers, images, textures and materials, with
-   KHR_texture_transform, KHR_materials_unlit, KHR_materials_emissive_strength
-   and VRMC_materials_hdr_emissiveMultiplier (see gltf_internal.h). */
+   KHR_texture_transform, KHR_materials_unlit, KHR_materials_emissive_strength,
+   VRMC_materials_hdr_emissiveMultiplier, KHR_materials_transmission,
+   KHR_materials_volume and KHR_materials_ior (see gltf_internal.h). */
 #include <string.h>
 
 #include "gltf_internal.h"
@@ -154,6 +155,58 @@ static sw_result sw__parse_emissive_multiplier(sw__loader* L, const cJSON* exten
     return SW_OK;
 }
 
+/* A number of `object` within [lo, hi] (hi_open: below hi), else an
+   error naming its path. */
+static sw_result sw__get_bounded(sw__loader* L, const cJSON* object, const char* path, const char* key, float lo,
+                                 float hi, bool hi_open, float* inout) {
+    if (sw__get_float(L, object, path, key, inout) != SW_OK) return L->diag.result;
+    if (*inout < lo || (hi_open ? *inout >= hi : *inout > hi))
+        return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(path, key).s, "%g is outside %g..%g", (double)*inout, (double)lo,
+                        (double)hi);
+    return SW_OK;
+}
+
+/* KHR_materials_transmission, KHR_materials_volume and KHR_materials_ior
+   of one material's `extensions` (path ep). */
+static sw_result sw__parse_transmission(sw__loader* L, const cJSON* extensions, const char* ep, sw_model_material* mat) {
+    const cJSON *transmission, *volume, *ior;
+    if (sw__get_object(L, extensions, ep, "KHR_materials_transmission", false, &transmission) != SW_OK ||
+        sw__get_object(L, extensions, ep, "KHR_materials_volume", false, &volume) != SW_OK ||
+        sw__get_object(L, extensions, ep, "KHR_materials_ior", false, &ior) != SW_OK)
+        return L->diag.result;
+    if (transmission) {
+        sw__path tp = sw__at(ep, "KHR_materials_transmission");
+        if (sw__get_bounded(L, transmission, tp.s, "transmissionFactor", 0.0f, 1.0f, false, &mat->transmission_factor) !=
+                SW_OK ||
+            sw__parse_texture_ref(L, transmission, tp.s, "transmissionTexture", NULL, &mat->transmission_texture) != SW_OK)
+            return L->diag.result;
+    }
+    if (volume) {
+        sw__path vp = sw__at(ep, "KHR_materials_volume");
+        if (sw__get_bounded(L, volume, vp.s, "thicknessFactor", 0.0f, 3.0e38f, false, &mat->thickness_factor) != SW_OK ||
+            sw__parse_texture_ref(L, volume, vp.s, "thicknessTexture", NULL, &mat->thickness_texture) != SW_OK ||
+            sw__get_floats(L, volume, vp.s, "attenuationColor", mat->attenuation_color, 3) != SW_OK)
+            return L->diag.result;
+        if (sw__member(volume, "attenuationDistance")) {
+            if (sw__get_float(L, volume, vp.s, "attenuationDistance", &mat->attenuation_distance) != SW_OK) return L->diag.result;
+            if (!(mat->attenuation_distance > 0.0f))
+                return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(vp.s, "attenuationDistance").s, "must be > 0");
+        }
+        for (int k = 0; k < 3; k++)
+            if (mat->attenuation_color[k] < 0.0f || mat->attenuation_color[k] > 1.0f)
+                return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(vp.s, "attenuationColor").s, "components must be in 0..1");
+        if (!transmission) sw__warn(L, vp.s, "without KHR_materials_transmission a volume changes nothing");
+    }
+    if (ior) {
+        sw__path ip = sw__at(ep, "KHR_materials_ior");
+        mat->ior = 1.5f;
+        if (sw__get_float(L, ior, ip.s, "ior", &mat->ior) != SW_OK) return L->diag.result;
+        if (mat->ior != 0.0f && mat->ior < 1.0f)
+            return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(ip.s, "ior").s, "must be 0 or >= 1");
+    }
+    return SW_OK;
+}
+
 sw_result sw__parse_materials(sw__loader* L) {
     size_t n = L->materials.count;
     if (n == 0) return SW_OK;
@@ -165,7 +218,9 @@ sw_result sw__parse_materials(sw__loader* L) {
         sw_model_material* mat = &out[i];
         *mat = (sw_model_material){
             .base_color_factor = {1.0f, 1.0f, 1.0f, 1.0f}, .metallic_factor = 1.0f, .roughness_factor = 1.0f,
-            .emissive_strength = 1.0f, .alpha_mode = SW_MODEL_ALPHA_OPAQUE, .alpha_cutoff = 0.5f};
+            .emissive_strength = 1.0f, .alpha_mode = SW_MODEL_ALPHA_OPAQUE, .alpha_cutoff = 0.5f,
+            .transmission_texture = {.texture = -1}, .thickness_texture = {.texture = -1},
+            .attenuation_color = {1.0f, 1.0f, 1.0f}};
         const cJSON *pbr, *extensions;
         const char* alpha_mode;
         if (sw__get_name(L, m, path.s, &mat->name) != SW_OK ||
@@ -208,7 +263,8 @@ sw_result sw__parse_materials(sw__loader* L) {
             if (sw__parse_emissive_multiplier(L, extensions, ep.s, "KHR_materials_emissive_strength",
                                               "emissiveStrength", mat) != SW_OK ||
                 sw__parse_emissive_multiplier(L, extensions, ep.s, "VRMC_materials_hdr_emissiveMultiplier",
-                                              "emissiveMultiplier", mat) != SW_OK)
+                                              "emissiveMultiplier", mat) != SW_OK ||
+                sw__parse_transmission(L, extensions, ep.s, mat) != SW_OK)
                 return L->diag.result;
         }
     }

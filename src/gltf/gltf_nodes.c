@@ -161,7 +161,7 @@ static sw_result sw__build_hierarchy(sw__loader* L) {
 
 /* Stores the nodes parents first (L->order) and renumbers every node
    reference: parents, children, skin joints and skeletons, scene roots,
-   clip targets, node extension records. Morph weight offsets were assigned
+   clip targets, node extension records, lights. Morph weight offsets were assigned
    in file order and stay. */
 sw_result sw__order_nodes(sw__loader* L) {
     size_t n = L->nodes.count;
@@ -198,6 +198,8 @@ sw_result sw__order_nodes(sw__loader* L) {
     sw_model_extension* extensions = (sw_model_extension*)model->extensions;
     for (size_t e = 0; e < model->extension_count; e++)
         if (extensions[e].object == SW_MODEL_OBJECT_NODE) extensions[e].index = rank[extensions[e].index];
+    sw_model_light* lights = (sw_model_light*)model->lights; /* gltf_lights.c */
+    for (size_t i = 0; i < model->light_count; i++) lights[i].node = (int32_t)rank[lights[i].node];
     model->nodes = nodes;
     model->node_from_source = rank;
     model->weight_offsets = offsets;

@@ -1,7 +1,8 @@
 /* The lights the lighting pass and the transparent pass's forward path
    share (shaders/lighting_common.glsl): the sun's uniforms, and the
    punctual lights of sw_renderer_set_lights in a uniform block, with
-   their C reference (sw_render_light_incident). */
+   their C reference (sw_render_light_incident); the C reference of the
+   transmission blend (sw_render_transmit, gbuffer.frag). */
 #include "renderer_internal.h"
 
 #include <string.h>
@@ -62,6 +63,24 @@ void sw_render_light_incident(const sw_render_light* l, const float p[3], float 
     for (int k = 0; k < 3; k++) out_light[k] = l->color[k] * l->intensity * attenuation;
 }
 
+_Static_assert((int)SW_MODEL_LIGHT_DIRECTIONAL == (int)SW_RENDER_LIGHT_DIRECTIONAL &&
+                   (int)SW_MODEL_LIGHT_POINT == (int)SW_RENDER_LIGHT_POINT &&
+                   (int)SW_MODEL_LIGHT_SPOT == (int)SW_RENDER_LIGHT_SPOT,
+               "sw_model_light_type and sw_render_light_type must agree");
+
+void sw_render_light_from_model(const sw_model_light* light, const sw_mat34* world, sw_render_light* out) {
+    *out = (sw_render_light){.type = (sw_render_light_type)light->type, .intensity = light->intensity,
+                             .range = light->range, .inner_cone = light->inner_cone_angle,
+                             .outer_cone = light->outer_cone_angle};
+    float direction[3];
+    for (int k = 0; k < 3; k++) {
+        out->position[k] = world->m[k][3];
+        direction[k] = -world->m[k][2];
+        out->color[k] = light->color[k];
+    }
+    sw__unit3(direction, out->direction);
+}
+
 static bool sw__finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
 static sw_result sw__check_light(const sw_render_light* l, size_t i, sw_diag* diag) {
@@ -113,6 +132,16 @@ sw_result sw_renderer_set_lights(sw_renderer* r, const sw_render_light* lights, 
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
     r->light_count = count;
     return sw_gl_check("setting the lights", diag);
+}
+
+void sw_render_transmit(const float surface[3], float alpha, float transmission, const float base[3], float thickness,
+                        float attenuation_distance, const float attenuation_color[3], const float behind[3],
+                        float out[3]) {
+    for (int k = 0; k < 3; k++) {
+        float through = base[k];
+        if (attenuation_distance > 0.0f) through *= powf(fmaxf(attenuation_color[k], 1e-6f), thickness / attenuation_distance);
+        out[k] = alpha * (1.0f - transmission) * surface[k] + ((1.0f - alpha) + alpha * transmission * through) * behind[k];
+    }
 }
 
 void sw__shade_uniforms(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction, const sw_mat4* light_vp) {

@@ -24,7 +24,8 @@ _Static_assert(offsetof(sw__material_block, normal_scale) == 28 && offsetof(sw__
                    offsetof(sw__material_block, outline) == 1120 && offsetof(sw__material_block, fold_uv_set) == 1140 &&
                    offsetof(sw__material_block, outline_world) == 1144 &&
                    offsetof(sw__material_block, shade_color) == 1152 && offsetof(sw__material_block, mtoon) == 1168 &&
-                   offsetof(sw__material_block, matcap_color) == 1184 && sizeof(sw__material_block) == 1200,
+                   offsetof(sw__material_block, matcap_color) == 1184 &&
+                   offsetof(sw__material_block, transmission) == 1200 && sizeof(sw__material_block) == 1232,
                "sw__material_block must be the std140 layout of shaders/material_block.glsl");
 _Static_assert(SW_MATERIAL_UV_TOON_NORMAL == SW_MATERIAL_SLOT_COUNT && SW_MATERIAL_UV_MATCAP + 1 == SW_MATERIAL_UV_COUNT,
                "the toon normal's UV entry follows the material slots, the toon maps' follow it");
@@ -191,13 +192,24 @@ static void sw__gbuffer_values(const sw_renderer* r, sw__material* m, sw__materi
                       : core->alpha_mode == SW_MODEL_ALPHA_MASK ? core->alpha_cutoff
                                                                 : 0.5f;
     b->class_id = core->unlit ? SW_CLASS_UNLIT : SW_CLASS_LIT;
+    /* Transmission and volume, factors only (docs/transparency.md). */
+    b->transmission[0] = core->unlit ? 0.0f : fminf(fmaxf(core->transmission_factor, 0.0f), 1.0f);
+    b->transmission[1] = fmaxf(core->thickness_factor, 0.0f);
+    b->transmission[2] = fmaxf(core->attenuation_distance, 0.0f);
+    b->transmission[3] = core->alpha_mode == SW_MODEL_ALPHA_OPAQUE ? 1.0f : 0.0f;
+    for (int k = 0; k < 3; k++) b->attenuation_color[k] = core->attenuation_color[k];
     const int double_sided = core->double_sided ? SW_GBUFFER_FLAG_DOUBLE_SIDED : 0;
     m->gbuffer_flags = (m->gbuffer_textures[SW_MATERIAL_SLOT_NORMAL] ? SW_GBUFFER_FLAG_NORMAL_TEXTURE : 0) | double_sided;
 }
 
+bool sw__transmissive(const sw_renderer* r, const sw__draw* d, sw_render_style style) {
+    const sw__material* m = &r->materials[d->material];
+    return m->values.transmission[0] > 0.0f && !sw__toon_of(r, d, style);
+}
+
 bool sw__blended(const sw_renderer* r, const sw_render_frame* f, const sw__draw* d, sw_render_style style) {
     const sw__material* m = &r->materials[d->material];
-    if (m->core->alpha_mode != SW_MODEL_ALPHA_BLEND) return false;
+    if (m->core->alpha_mode != SW_MODEL_ALPHA_BLEND && !sw__transmissive(r, d, style)) return false;
     const sw_render_view view = f->debug.view;
     (void)style;
     return !(view == SW_RENDER_VIEW_UV || view == SW_RENDER_VIEW_WEIGHTS || view == SW_RENDER_VIEW_RETENTION);

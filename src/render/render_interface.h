@@ -242,6 +242,11 @@
    and no alpha test (SEED-002 notes §2.6, "Plants"; docs/transparency.md). */
 #define SW_GBUFFER_FLAG_PREPASS 512       /* the pre-pass: alpha test, nothing else */
 #define SW_GBUFFER_FLAG_DEPTH_EQUAL 1024  /* the colour pass after it: the depth test did the alpha test */
+/* KHR_materials_transmission in the transparent pass: a first draw that
+   multiplies what is behind by the light the surface lets through
+   (blend ZERO, SRC_COLOR), before the draw that adds the surface over it
+   (docs/transparency.md, "Transmission"). */
+#define SW_GBUFFER_FLAG_TRANSMIT_FILTER 2048
 
 /* ---- Shadow pass ---- */
 #define SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION 0     /* mat4 */

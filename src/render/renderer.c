@@ -514,6 +514,12 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
                 glUseProgram(program = r->p_gbuffer);
                 sw__shade_uniforms(r, f, light_direction, light_vp);
             }
+            if (sw__transmissive(r, d, style)) { /* first scale what is behind by what passes */
+                glBlendFuncSeparatei(SW_GBUFFER_EMISSION, GL_ZERO, GL_SRC_COLOR, GL_ZERO, GL_ONE);
+                sw__draw_gbuffer(r, d, flags | SW_GBUFFER_FLAG_TRANSMIT_FILTER, SW__FACES_MATERIAL);
+                glBlendFuncSeparatei(SW_GBUFFER_EMISSION, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE,
+                                     GL_ONE_MINUS_SRC_ALPHA);
+            }
             if (double_sided) sw__draw_gbuffer(r, d, flags, SW__FACES_BACK);
             sw__draw_gbuffer(r, d, flags, double_sided ? SW__FACES_FRONT : SW__FACES_MATERIAL);
             continue;

@@ -104,6 +104,8 @@ typedef struct sw__material_block {
     float shade_color[4];
     float mtoon[4];
     float matcap_color[4];
+    float transmission[4];          /* KHR_materials_transmission/volume: factor, thickness, attenuation distance, opaque */
+    float attenuation_color[4];
 } sw__material_block;
 
 /* One material as drawn: its values (the block), textures and flags,
@@ -157,10 +159,15 @@ sw_result sw__apply_overrides(sw_renderer* renderer, const sw_render_frame* fram
 /* Whether the frame hides draw d's node (sw_render_frame_avatar.hidden_nodes). */
 static inline bool sw__hidden(const sw_render_frame* f, const sw__draw* d);
 /* Whether the frame draws d in the transparent pass: an alphaMode BLEND
-   material (toon, unlit or lit metallic-roughness, shaded forward), in
+   material (toon, unlit or lit metallic-roughness, shaded forward) or a
+   transmissive one (sw__transmissive), in
    the shaded, normals or motion view. Everything else draws into the
    G-buffer. */
 bool sw__blended(const sw_renderer* renderer, const sw_render_frame* frame, const sw__draw* draw, sw_render_style style);
+/* Whether draw d is a glTF material with KHR_materials_transmission
+   (factor > 0) drawn by the G-buffer program: the transparent pass draws
+   it, OPAQUE or not (docs/transparency.md, "Transmission"). */
+bool sw__transmissive(const sw_renderer* renderer, const sw__draw* draw, sw_render_style style);
 /* One transparent draw of a frame, in drawing order (renderer.c): its
    queue (MToon's render queue: z-writing BLEND before the others, each by
    its clamped renderQueueOffsetNumber), its depth along the view. */

@@ -330,8 +330,48 @@ static void test_point_light(void) {
     printf("  too many: %s\n", d.message);
 }
 
+/* A transmissive pane (OPAQUE, transmission 0.9, thickness 0.5,
+   attenuation colour (0.5, 0.8, 1) at distance 1) over an unlit orange
+   quad: the orange shows through, tinted as sw_render_transmit says from
+   the pane's lit colour (transparent_lit_ref.gltf: the same pane without
+   the extensions, lit by the deferred pass) and what is behind (the pane
+   hidden). */
+static void test_transmission(void) {
+    if (!g.ok) return;
+    const sw_camera c = camera_at(24.0f);
+    const size_t px = pixel_of(&c, (const float[3]){24.2f, 0.1f, 0.3f});
+    SW_CHECK(render(&g.lit, (shot){.x = 24.0f}, g.a, g.image));
+    SW_CHECK(render(&g.ref, (shot){.x = 24.0f}, g.b, NULL));
+    SW_CHECK(render(&g.lit, (shot){.x = 24.0f, .hide = "Glass"}, g.c, NULL));
+    const float base[3] = {0.8f, 0.9f, 1.0f}, attenuation[3] = {0.5f, 0.8f, 1.0f};
+    float expected[3];
+    sw_render_transmit(g.b + 4 * px, 1.0f, 0.9f, base, 0.5f, 1.0f, attenuation, g.c + 4 * px, expected);
+    printf("  pane (opaque) (%.4f, %.4f, %.4f), behind (%.4f, %.4f, %.4f)\n", g.b[4 * px], g.b[4 * px + 1],
+           g.b[4 * px + 2], g.c[4 * px], g.c[4 * px + 1], g.c[4 * px + 2]);
+    check_rgb("orange through the pane", g.a + 4 * px, expected, 0.01f);
+    /* Tinted: red lost more than blue, relative to what is behind. */
+    SW_CHECK(g.a[4 * px] / g.c[4 * px] < g.a[4 * px + 2] / g.c[4 * px + 2]);
+}
+
+/* A model's light placed by its node's world matrix. */
+static void test_light_from_model(void) {
+    const sw_model_light spot = {.type = SW_MODEL_LIGHT_SPOT, .color = {1, 0.5f, 0.25f}, .intensity = 3.0f,
+                                 .range = 2.0f, .inner_cone_angle = 0.1f, .outer_cone_angle = 0.4f};
+    /* −90° about X: −Z turns to −Y; at (1, 3, 0). */
+    const sw_mat34 world = {{{1, 0, 0, 1}, {0, 0, 1, 3}, {0, -1, 0, 0}}};
+    sw_render_light out;
+    sw_render_light_from_model(&spot, &world, &out);
+    SW_CHECK(out.type == SW_RENDER_LIGHT_SPOT);
+    SW_CHECK_NEAR(out.position[1], 3.0f, 1e-6);
+    SW_CHECK_NEAR(out.direction[1], -1.0f, 1e-6);
+    SW_CHECK_NEAR(out.direction[2], 0.0f, 1e-6);
+    SW_CHECK_NEAR(out.outer_cone, 0.4f, 1e-6);
+    SW_CHECK_NEAR(out.color[2], 0.25f, 1e-6);
+}
+
 int main(void) {
     SW_RUN(test_light_incident);
+    SW_RUN(test_light_from_model);
     int skip = sw_test_gl_begin(&g_context);
     if (skip >= 0) return skip;
     g.a = malloc(sizeof(float) * 4 * W * H), g.b = malloc(sizeof(float) * 4 * W * H);
@@ -345,6 +385,7 @@ int main(void) {
     SW_RUN(test_blend_over_mask);
     SW_RUN(test_mask_prepass);
     SW_RUN(test_point_light);
+    SW_RUN(test_transmission);
     scene_free(&g.lit), scene_free(&g.ref), scene_free(&g.swapped);
     free(g.a), free(g.b), free(g.c), free(g.image);
     sw_gl_context_destroy(g_context);

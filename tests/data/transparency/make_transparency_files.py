@@ -24,8 +24,15 @@ toon data, buffers embedded as data: URIs. Every quad faces +Z, seen from
           z 0.4, overlapping.
   x = 20  "Floor": opaque white, 2 × 2, horizontal (normal +Y) at y −0.5.
 
-  transparent_lit_ref.gltf: as transparent_lit.gltf with Red OPAQUE (its
-  colour lit by the deferred pass, for the forward path to match).
+  x = 24  "Back6": unlit opaque, base (0.9, 0.6, 0.2); "Glass": an OPAQUE
+          pane, base (0.8, 0.9, 1), KHR_materials_transmission 0.9,
+          KHR_materials_volume thickness 0.5, attenuation distance 1,
+          colour (0.5, 0.8, 1), KHR_materials_ior 1.45; x ±0.6, y ±0.4, z 0.3.
+
+  transparent_lit_ref.gltf: as transparent_lit.gltf with Red OPAQUE and
+  Glass without the extensions (their colours lit by the deferred pass,
+  for the forward path to match).
+  lights.gltf, lights_bad_cone.gltf, lights_bad_index.gltf: see lights().
 
 Run from anywhere: python3 tests/data/transparency/make_transparency_files.py
 The output is deterministic."""
@@ -46,7 +53,7 @@ def rect(x0, x1, y0, y1):
     return [(x0, y1, 0), (x1, y1, 0), (x1, y0, 0), (x0, y0, 0)]
 
 
-def scene(name, near_first, red_mode):
+def scene(name, near_first, red_mode, glass_transmits=True):
     g = Gltf()
     g.json["extensionsUsed"] = ["KHR_materials_unlit"]
 
@@ -98,11 +105,58 @@ def scene(name, near_first, red_mode):
     # x = 20: a floor for the lights
     floor = material("Floor", (1, 1, 1, 1))
     g.quad("Floor", [(-1, 0, -1), (1, 0, -1), (1, 0, 1), (-1, 0, 1)], (0, 1, 0), floor, [20, -0.5, 0])
+    # x = 24: a transmissive pane over an unlit orange quad
+    quad("Back6", 24, rect(-1, 1, -1, 1), 0, material("Back6", (0.9, 0.6, 0.2, 1.0), unlit=True))
+    glass = material("Glass", (0.8, 0.9, 1.0, 1.0))
+    if glass_transmits:
+        g.json["materials"][glass]["extensions"] = {
+            "KHR_materials_transmission": {"transmissionFactor": 0.9},
+            "KHR_materials_volume": {"thicknessFactor": 0.5, "attenuationDistance": 1.0,
+                                     "attenuationColor": [0.5, 0.8, 1.0]},
+            "KHR_materials_ior": {"ior": 1.45}}
+        g.json["extensionsUsed"] += ["KHR_materials_transmission", "KHR_materials_volume", "KHR_materials_ior"]
+    quad("Glass", 24, rect(-0.6, 0.6, -0.4, 0.4), 0.3, glass)
     g.json["asset"]["generator"] = "sinew make_transparency_files.py"
     g.write(name)
+
+
+def lights():
+    """lights.gltf: KHR_lights_punctual, a point light on "Bulb" (y 2), a
+    spot on "Lamp" (turned to point down), a directional on "Sun"; the spot
+    also on "Lamp2". One quad so that it is a scene."""
+    g = Gltf()
+    g.json["extensionsUsed"] = ["KHR_lights_punctual"]
+    g.json["materials"].append({"name": "Grey"})
+    g.quad("Floor", [(-1, 0, -1), (1, 0, -1), (1, 0, 1), (-1, 0, 1)], (0, 1, 0), 0, [0, 0, 0])
+    g.json["extensions"] = {"KHR_lights_punctual": {"lights": [
+        {"name": "bulb", "type": "point", "color": [1.0, 0.9, 0.8], "intensity": 5.0, "range": 4.0},
+        {"name": "lamp", "type": "spot", "intensity": 20.0, "spot": {"innerConeAngle": 0.2, "outerConeAngle": 0.5}},
+        {"type": "directional", "intensity": 2.0}]}}
+    down = [-0.7071068, 0, 0, 0.7071068]  # −Z turned to −Y
+    g.json["nodes"] += [
+        {"name": "Bulb", "translation": [0, 2, 0], "extensions": {"KHR_lights_punctual": {"light": 0}}},
+        {"name": "Lamp", "translation": [1, 3, 0], "rotation": down,
+         "extensions": {"KHR_lights_punctual": {"light": 1}}},
+        {"name": "Sun", "extensions": {"KHR_lights_punctual": {"light": 2}}},
+        {"name": "Lamp2", "translation": [-1, 3, 0], "extensions": {"KHR_lights_punctual": {"light": 1}}}]
+    g.json["scenes"][0]["nodes"] += [1, 2, 3, 4]
+    g.json["asset"]["generator"] = "sinew make_transparency_files.py"
+    g.write("lights.gltf")
+    for key in ("textures", "images", "samplers"):  # write() drops them when empty
+        g.json[key] = []
+    # Bad files: each names its JSON path in the error.
+    spot = g.json["extensions"]["KHR_lights_punctual"]["lights"][1]["spot"]
+    spot["innerConeAngle"] = 0.6
+    g.write("lights_bad_cone.gltf")
+    for key in ("textures", "images", "samplers"):
+        g.json[key] = []
+    spot["innerConeAngle"] = 0.2
+    g.json["nodes"][1]["extensions"]["KHR_lights_punctual"]["light"] = 7
+    g.write("lights_bad_index.gltf")
 
 
 if __name__ == "__main__":
     scene("transparent_lit.gltf", True, "BLEND")
     scene("transparent_lit_swapped.gltf", False, "BLEND")
-    scene("transparent_lit_ref.gltf", True, "OPAQUE")
+    scene("transparent_lit_ref.gltf", True, "OPAQUE", glass_transmits=False)
+    lights()
