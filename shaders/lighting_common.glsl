@@ -26,7 +26,7 @@ layout(std140, binding = SW_LIGHTS_BLOCK) uniform Lights {
     vec4 u_lights[SW_LIGHT_MAX * SW_LIGHT_VEC4S];
 };
 
-const float SW_PI = 3.14159265358979;
+const float PI = 3.14159265358979;
 
 // 3×3 percentage-closer filtering, each tap a hardware 2×2 compare.
 float sw_shadow(vec3 world, vec3 n) {
@@ -46,7 +46,7 @@ vec3 sw_specular(vec3 n, vec3 v, vec3 l, vec3 f0, float roughness) {
     vec3 h = normalize(v + l);
     float nl = max(dot(n, l), 0.0), nv = max(dot(n, v), 1e-4), nh = max(dot(n, h), 0.0), vh = max(dot(v, h), 0.0);
     float a = roughness * roughness, a2 = a * a;
-    float d = a2 / (SW_PI * pow(nh * nh * (a2 - 1.0) + 1.0, 2.0));
+    float d = a2 / (PI * pow(nh * nh * (a2 - 1.0) + 1.0, 2.0));
     float vis = 0.5 / (nl * sqrt(nv * nv * (1.0 - a2) + a2) + nv * sqrt(nl * nl * (1.0 - a2) + a2) + 1e-5);
     vec3 f = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);
     return d * vis * f;
@@ -87,12 +87,12 @@ vec3 sw_shade(vec3 world, vec3 n, vec3 albedo, float metallic, float roughness, 
     vec3 l = normalize(u_light_direction);
     float nl = max(dot(n, l), 0.0);
     float shadow = nl > 0.0 ? sw_shadow(world, n) : 0.0;
-    vec3 direct = (diffuse_color / SW_PI + sw_specular(n, v, l, f0, roughness)) * u_light_color * nl * shadow;
+    vec3 direct = (diffuse_color / PI + sw_specular(n, v, l, f0, roughness)) * u_light_color * nl * shadow;
     for (int k = 0; k < min(u_light_count.x, SW_LIGHT_MAX); k++) {
         vec3 lk;
         vec3 arriving = sw_punctual(k, world, lk);
         float nlk = max(dot(n, lk), 0.0);
-        if (nlk > 0.0) direct += (diffuse_color / SW_PI + sw_specular(n, v, lk, f0, roughness)) * arriving * nlk;
+        if (nlk > 0.0) direct += (diffuse_color / PI + sw_specular(n, v, lk, f0, roughness)) * arriving * nlk;
     }
     vec3 ambient = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5) * (diffuse_color + f0 * 0.25) * occlusion;
     return direct + ambient;

@@ -51,10 +51,9 @@ static sw_result sw__parse_light(sw__loader* L, const cJSON* light, const char* 
 /* nodes[i].extensions.KHR_lights_punctual.light, or -1. */
 static sw_result sw__node_light(sw__loader* L, size_t i, size_t light_count, int32_t* out) {
     *out = -1;
-    const cJSON *extensions, *ext;
+    const cJSON *extensions = sw__member(L->nodes.items[i], "extensions"), *ext;
     sw__path path = sw__pathf("nodes[%zu]", i);
-    if (sw__get_object(L, L->nodes.items[i], path.s, "extensions", false, &extensions) != SW_OK) return L->diag.result;
-    if (!extensions) return SW_OK;
+    if (!cJSON_IsObject(extensions)) return SW_OK; /* not an object: warned about where extensions are kept */
     sw__path ep = sw__at(path.s, "extensions");
     if (sw__get_object(L, extensions, ep.s, "KHR_lights_punctual", false, &ext) != SW_OK) return L->diag.result;
     if (!ext) return SW_OK;
@@ -69,9 +68,8 @@ static sw_result sw__node_light(sw__loader* L, size_t i, size_t light_count, int
 }
 
 sw_result sw__parse_lights(sw__loader* L) {
-    const cJSON *extensions = NULL, *root = NULL, *array = NULL;
-    if (sw__get_object(L, L->root, "", "extensions", false, &extensions) != SW_OK) return L->diag.result;
-    if (extensions && sw__get_object(L, extensions, "extensions", "KHR_lights_punctual", false, &root) != SW_OK)
+    const cJSON *extensions = sw__member(L->root, "extensions"), *root = NULL, *array = NULL;
+    if (cJSON_IsObject(extensions) && sw__get_object(L, extensions, "extensions", "KHR_lights_punctual", false, &root) != SW_OK)
         return L->diag.result;
     const char* root_path = "extensions.KHR_lights_punctual";
     if (root && sw__get_array(L, root, root_path, "lights", false, &array) != SW_OK) return L->diag.result;

@@ -225,13 +225,14 @@ static void test_extensions_used(void) {
         "\"KHR_materials_unlit\",\"KHR_materials_emissive_strength\",\"VRMC_materials_hdr_emissiveMultiplier\","
         "\"VRMC_vrm\",\"VRM\",\"VRMC_springBone\",\"VRMC_springBone_extended_collider\",\"VRMC_node_constraint\","
         "\"VRMC_materials_mtoon\",\"VRMC_vrm_animation\",\"SW_materials_toon\",\"SW_spring_bones\","
-        "\"KHR_xmp_json_ld\"]}";
+        "\"KHR_xmp_json_ld\",\"KHR_lights_punctual\",\"KHR_materials_transmission\",\"KHR_materials_volume\","
+        "\"KHR_materials_ior\"]}";
     static const char unknown[] =
-        "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_lights_punctual\",\"VRMC_vrm\","
-        "\"EXT_texture_webp\",\"KHR_lights_punctual\",\"two\\nlines\"]}";
+        "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_materials_sheen\",\"VRMC_vrm\","
+        "\"EXT_texture_webp\",\"KHR_materials_sheen\",\"two\\nlines\"]}";
     static const char required[] =
-        "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_lights_punctual\"],"
-        "\"extensionsRequired\":[\"KHR_lights_punctual\"]}";
+        "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_materials_sheen\"],"
+        "\"extensionsRequired\":[\"KHR_materials_sheen\"]}";
     sw_model* model = NULL;
     sw_diag diag = {0};
     SW_CHECK_EQ_INT(sw_gltf_load_memory(known, sizeof known - 1, "k.gltf", NULL, NULL, &model, &diag), SW_OK);
@@ -243,9 +244,9 @@ static void test_extensions_used(void) {
     if (model) {
         SW_CHECK_EQ_INT(model->warning_count, 4);
         if (model->warning_count == 4) {
-            CHECK_EQ_STR(model->warnings[0], "u.gltf: extensionsUsed[0]: KHR_lights_punctual is not supported; ignored");
+            CHECK_EQ_STR(model->warnings[0], "u.gltf: extensionsUsed[0]: KHR_materials_sheen is not supported; ignored");
             CHECK_EQ_STR(model->warnings[1], "u.gltf: extensionsUsed[2]: EXT_texture_webp is not supported; ignored");
-            CHECK_EQ_STR(model->warnings[2], "u.gltf: extensionsUsed[3]: KHR_lights_punctual is not supported; ignored");
+            CHECK_EQ_STR(model->warnings[2], "u.gltf: extensionsUsed[3]: KHR_materials_sheen is not supported; ignored");
             SW_CHECK(strchr(model->warnings[3], '\n') == NULL && strstr(model->warnings[3], "extensionsUsed[4]"));
         }
         sw_model_free(model);

@@ -302,7 +302,7 @@ static void test_point_light(void) {
     const size_t px = pixel_of(&c, p);
     SW_CHECK(render(&g.lit, (shot){.x = 20.0f, .hide = NULL, .no_prepass = false}, g.a, NULL));
     const sw_render_light bulb = {.type = SW_RENDER_LIGHT_POINT, .position = {20.0f, 0.5f, 0.0f},
-                                  .color = {1.0f, 0.8f, 0.6f}, .intensity = 1.5f, .range = 3.0f};
+                                  .color = {1.0f, 0.8f, 0.6f}, .intensity = 1.5f, .range = 1.5f};
     sw_diag d = {0};
     SW_CHECK(sw_renderer_set_lights(g.lit.renderer, &bulb, 1, &d) == SW_OK);
     SW_CHECK(render(&g.lit, (shot){.x = 20.0f, .hide = NULL, .no_prepass = false}, g.b, NULL));
