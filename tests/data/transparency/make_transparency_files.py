@@ -120,6 +120,47 @@ def scene(name, near_first, red_mode, glass_transmits=True):
     g.write(name)
 
 
+def gallery():
+    """transparency_gallery.gltf, the picture of docs/transparency.md: side by
+    side, a lit red BLEND quad over a blue one, two overlapping BLEND quads,
+    a transmissive pane over an orange quad, alpha-tested cards."""
+    g = Gltf()
+    g.json["extensionsUsed"] = ["KHR_materials_transmission", "KHR_materials_volume"]
+
+    def material(label, rgba, mode="OPAQUE", extensions=None, texture=None):
+        m = {"name": label, "pbrMetallicRoughness": {"baseColorFactor": list(rgba), "metallicFactor": 0.0,
+                                                      "roughnessFactor": 0.6}}
+        if mode != "OPAQUE":
+            m["alphaMode"] = mode
+        if extensions:
+            m["extensions"] = extensions
+        if texture is not None:
+            m["pbrMetallicRoughness"]["baseColorTexture"] = {"index": texture}
+        g.json["materials"].append(m)
+        return len(g.json["materials"]) - 1
+
+    def quad(label, x, corners, z, m):
+        g.quad(label, corners, (0, 0, 1), m, [x, 0, z])
+
+    leaves = g.texture(png(8, 8, lambda x, y: (255, 255, 255, (x * 37 + y * 61) % 256)))
+    backs = [(0.1, 0.2, 0.9, 1), (0.1, 0.2, 0.9, 1), (0.9, 0.6, 0.2, 1), (0.1, 0.2, 0.9, 1)]
+    for i, rgba in enumerate(backs):
+        quad("Back%d" % i, 2.4 * i, rect(-1, 1, 0, 2), 0, material("Back%d" % i, rgba))
+    quad("Red", 0, rect(-0.6, 0.6, 0.6, 1.4), 0.3, material("Red", (0.9, 0.1, 0.1, 0.5), "BLEND"))
+    quad("Far", 2.4, rect(-0.3, 0.6, 0.6, 1.4), 0.2, material("Far", (0.1, 0.8, 0.2, 0.5), "BLEND"))
+    quad("Near", 2.4, rect(-0.6, 0.3, 0.6, 1.4), 0.5, material("Near", (0.9, 0.1, 0.1, 0.5), "BLEND"))
+    quad("Glass", 4.8, rect(-0.6, 0.6, 0.5, 1.5), 0.3, material("Glass", (0.8, 0.9, 1.0, 1.0), extensions={
+        "KHR_materials_transmission": {"transmissionFactor": 0.9},
+        "KHR_materials_volume": {"thicknessFactor": 0.5, "attenuationDistance": 1.0,
+                                 "attenuationColor": [0.5, 0.8, 1.0]}}))
+    quad("CardA", 7.2, rect(-0.7, 0.3, 0.5, 1.5), 0.2,
+         material("CardA", (0.2, 0.9, 0.2, 1.0), "MASK", texture=leaves))
+    quad("CardB", 7.2, rect(-0.3, 0.7, 0.6, 1.6), 0.4,
+         material("CardB", (0.9, 0.8, 0.1, 1.0), "MASK", texture=leaves))
+    g.json["asset"]["generator"] = "sinew make_transparency_files.py"
+    g.write("transparency_gallery.gltf")
+
+
 def lights():
     """lights.gltf: KHR_lights_punctual, a point light on "Bulb" (y 2), a
     spot on "Lamp" (turned to point down), a directional on "Sun"; the spot
@@ -160,3 +201,4 @@ if __name__ == "__main__":
     scene("transparent_lit_swapped.gltf", False, "BLEND")
     scene("transparent_lit_ref.gltf", True, "OPAQUE", glass_transmits=False)
     lights()
+    gallery()
