@@ -1,6 +1,7 @@
 // Lighting pass: the lights of lighting_common.glsl (the sun with its PCF
-// shadow map, the punctual lights, hemisphere ambient), the background gradient. Adds onto the HDR target, which holds
-// the emission already. Units, locations and classes: src/render/render_interface.h.
+// shadow map, the punctual lights, hemisphere ambient), the background
+// gradient. Adds onto the HDR target, which holds the emission already.
+// Units, locations and classes: src/render/render_interface.h.
 in vec2 v_uv;
 layout(location = SW_OUT_COLOR) out vec4 out_color;
 
