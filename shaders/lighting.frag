@@ -1,5 +1,6 @@
 // Lighting pass: one directional light with a PCF shadow map, hemisphere
-// ambient, the background gradient. Adds onto the HDR target, which holds
+// ambient; background pixels add nothing (the sky pass, sky.frag, draws
+// them next). Adds onto the HDR target, which holds
 // the emission already. Units, locations and classes: src/render/render_interface.h.
 in vec2 v_uv;
 layout(location = SW_OUT_COLOR) out vec4 out_color;
@@ -18,8 +19,6 @@ layout(location = SW_LIGHTING_LOC_LIGHT_COLOR) uniform vec3 u_light_color;
 layout(location = SW_LIGHTING_LOC_SKY_COLOR) uniform vec3 u_sky_color;
 layout(location = SW_LIGHTING_LOC_GROUND_COLOR) uniform vec3 u_ground_color;
 layout(location = SW_LIGHTING_LOC_EYE) uniform vec3 u_eye;
-layout(location = SW_LIGHTING_LOC_BACKGROUND_TOP) uniform vec3 u_background_top;
-layout(location = SW_LIGHTING_LOC_BACKGROUND_BOTTOM) uniform vec3 u_background_bottom;
 layout(location = SW_LIGHTING_LOC_SHADOW_TEXEL) uniform float u_shadow_texel;
 
 const float PI = 3.14159265358979;
@@ -51,13 +50,9 @@ vec3 sw_specular(vec3 n, vec3 v, vec3 l, vec3 f0, float roughness) {
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy);
     uint cls = texelFetch(t_class, pixel, 0).r & uint(SW_CLASS_MASK);
-    if (cls == uint(SW_CLASS_BACKGROUND)) {
-        out_color = vec4(mix(u_background_bottom, u_background_top, smoothstep(0.0, 1.0, v_uv.y)), 1.0);
-        return;
-    }
-    // Unlit and toon pixels: the emission target holds their colour already
+    // Background pixels: the sky pass (sky.frag) overwrites them. Unlit and toon pixels: the emission target holds their colour already
     // (toon materials are lit in the G-buffer pass, toon.frag).
-    if (cls == uint(SW_CLASS_UNLIT) || cls == uint(SW_CLASS_TOON)) {
+    if (cls == uint(SW_CLASS_BACKGROUND) || cls == uint(SW_CLASS_UNLIT) || cls == uint(SW_CLASS_TOON)) {
         out_color = vec4(0.0);
         return;
     }

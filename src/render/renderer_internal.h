@@ -19,6 +19,7 @@
                     (sw__material_block, shaders/material_block.glsl); which
                     toon data a draw gets, its head joint
      outline.c      outline normals (CPU only)
+     sky_pass.c     the sky on background pixels (its numbers: sky.c, sky.h)
      camera.c       camera and light matrices (CPU only)
      gl_objects.c   programs, textures, framebuffer checks (gl_objects.h;
                     the post chain uses it too) */
@@ -284,6 +285,21 @@ sw_result sw__draw_bones(sw_renderer* renderer, const sw_pose* pose, const sw_ma
 /* weight_joint when the weight buffers hold the retention view's values. */
 #define SW__WEIGHTS_RETENTION (-2)
 
+/* ---- sky_pass.c --------------------------------------------------------------------- */
+
+typedef struct sw__sky_state sw__sky_state;
+/* The sky's program, tables and framebuffer (the HDR and motion targets). */
+sw_result sw__sky_pass_create(GLuint hdr, GLuint motion, sw__sky_state** out, sw_diag* diag);
+void sw__sky_pass_destroy(sw__sky_state* sky);
+/* The sky on the background pixels of columns x0..x1, after the lighting
+   and before the transparent draws (which blend over it): colour into
+   the HDR target, the camera's turn into the motion target. */
+void sw__sky_pass(sw_renderer* renderer, const sw_render_frame* frame, int x0, int x1);
+/* Towards the frame's light (sw__light's `towards`): the frame's
+   light_direction, or when that is zero and a time of day is given the
+   sun's (the moon's at night). */
+void sw__frame_light_towards(const sw_render_frame* frame, float out[3]);
+
 /* ---- the renderer ------------------------------------------------------------------- */
 
 struct sw_renderer {
@@ -294,6 +310,7 @@ struct sw_renderer {
     /* programs */
     GLuint p_gbuffer, p_shadow, p_lighting, p_lines, p_toon;
     sw__post_chain* post;     /* display mapping and the rest of the post chain */
+    sw__sky_state* sky;       /* the sky on background pixels (sky_pass.c) */
     GLuint empty_vao;
     GLuint white_texture, flat_normal_texture;
     GLuint ground_block;      /* the ground's material block */
