@@ -28,20 +28,24 @@ const float PI = 3.14159265358979;
 
 float sw_above(float y) { return clamp(y * 10.0, 0.0, 1.0); }
 
-int sw_noise_at(vec3 d) {
+int sw_noise_at(vec3 d, out vec2 offset) {
     float l1 = abs(d.x) + abs(d.y) + abs(d.z);
     vec2 o = d.xz / l1;
     if (d.y < 0.0) o = (1.0 - abs(o.yx)) * vec2(o.x >= 0.0 ? 1.0 : -1.0, o.y >= 0.0 ? 1.0 : -1.0);
-    ivec2 texel = clamp(ivec2(floor((o * 0.5 + 0.5) * float(SW_SKY_NOISE_SIZE))), ivec2(0), ivec2(SW_SKY_NOISE_SIZE - 1));
+    vec2 uv = (o * 0.5 + 0.5) * float(SW_SKY_NOISE_SIZE);
+    offset = uv - floor(uv) - 0.5;
+    ivec2 texel = clamp(ivec2(floor(uv)), ivec2(0), ivec2(SW_SKY_NOISE_SIZE - 1));
     return int(round(texelFetch(t_noise, texel, 0).r * 255.0));
 }
 
 vec3 sw_background(vec3 d) {
     vec3 sky = textureLod(t_gradient, vec2(0.5 + 0.5 * d.y, 0.25), 0.0).rgb;
     vec3 glow = textureLod(t_gradient, vec2(acos(clamp(dot(d, u_sun), -1.0, 1.0)) / PI, 0.75), 0.0).rgb;
-    int n = sw_noise_at(d);
+    vec2 o;
+    int n = sw_noise_at(d, o);
+    float point = exp(-dot(o, o) / (2.0 * 0.15 * 0.15));
     float star = n >= SW_SKY_STAR_THRESHOLD
-        ? float(n - SW_SKY_STAR_THRESHOLD + 1) / float(256 - SW_SKY_STAR_THRESHOLD) * 3.0 : 0.0;
+        ? float(n - SW_SKY_STAR_THRESHOLD + 1) / float(256 - SW_SKY_STAR_THRESHOLD) * 6.0 * point : 0.0;
     vec3 color = texelFetch(t_stars, ivec2(n % SW_SKY_PALETTE_SIZE, 0), 0).rgb;
     return sky + glow + color * (star * u_stars * sw_above(d.y));
 }

@@ -362,7 +362,7 @@
 #define SW_SKY_GRADIENT_WIDTH 1024
 #define SW_SKY_NOISE_SIZE 256
 #define SW_SKY_PALETTE_SIZE 16
-#define SW_SKY_STAR_THRESHOLD 246                 /* noise bytes at or above it are stars */
+#define SW_SKY_STAR_THRESHOLD 251                 /* noise bytes at or above it are stars */
 
 /* ---- Lines pass (bones) ---- */
 #define SW_LINES_ATTR_POSITION 0                  /* vec3, world space */

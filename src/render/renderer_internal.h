@@ -299,6 +299,9 @@ void sw__sky_pass(sw_renderer* renderer, const sw_render_frame* frame, int x0, i
    light_direction, or when that is zero and a time of day is given the
    sun's (the moon's at night). */
 void sw__frame_light_towards(const sw_render_frame* frame, float out[3]);
+/* Factors on the light's colour and the ambient of the lighting and toon
+   passes: 1 without a time of day (sw__sky_light_scale). */
+void sw__frame_light_scale(const sw_render_frame* frame, float light[3], float ambient[3]);
 
 /* ---- the renderer ------------------------------------------------------------------- */
 

@@ -78,6 +78,21 @@ void sw__sky_params_at(float hours, sw__sky_params* p) {
     p->tint[3] = 0.15f + 0.25f * dusk;
 }
 
+void sw__sky_light_scale(float hours, float light[3], float ambient[3]) {
+    for (int k = 0; k < 3; k++) light[k] = ambient[k] = 1.0f;
+    if (!(hours >= 0.0f)) return;
+    float sun[3];
+    sw__sky_sun_direction(hours, sun);
+    const float s = sun[1];
+    const float low_sun[3] = {1.0f, 0.55f, 0.3f}, white[3] = {1.0f, 1.0f, 1.0f}, moon[3] = {0.1f, 0.12f, 0.18f};
+    const float night_ambient[3] = {0.12f, 0.14f, 0.22f};
+    const float sunlit = sw__smoothstep(-0.02f, 0.08f, s);
+    float color[3];
+    sw__mix3(low_sun, white, sw__smoothstep(0.0f, 0.3f, s), color);
+    for (int k = 0; k < 3; k++) light[k] = sunlit * color[k] + (1.0f - sunlit) * moon[k];
+    sw__mix3(night_ambient, white, sw__smoothstep(-0.15f, 0.25f, s), ambient);
+}
+
 /* The sky's colour against sin(elevation) y. */
 static void sw__sky_row0(const sw__sky_params* p, float y, float out[3]) {
     if (y >= 0.0f) {
@@ -148,7 +163,7 @@ void sw__sky_gradient_sample(const float* gradient, int row, float u, float out[
     for (int k = 0; k < 3; k++) out[k] = sw__mix(a[k], b[k], f);
 }
 
-int sw__sky_noise_at(const uint8_t* noise, const float d[3]) {
+int sw__sky_noise_at(const uint8_t* noise, const float d[3], float offset[2]) {
     /* Octahedral map: project onto |x| + |y| + |z| = 1, fold the lower half. */
     const float l1 = fabsf(d[0]) + fabsf(d[1]) + fabsf(d[2]);
     float a = d[0] / l1, b = d[2] / l1;
@@ -157,8 +172,9 @@ int sw__sky_noise_at(const uint8_t* noise, const float d[3]) {
         const float fb = (1.0f - fabsf(a)) * (b >= 0.0f ? 1.0f : -1.0f);
         a = fa, b = fb;
     }
-    int x = (int)floorf((a * 0.5f + 0.5f) * (float)SW_SKY_NOISE_SIZE);
-    int y = (int)floorf((b * 0.5f + 0.5f) * (float)SW_SKY_NOISE_SIZE);
+    const float u = (a * 0.5f + 0.5f) * (float)SW_SKY_NOISE_SIZE, v = (b * 0.5f + 0.5f) * (float)SW_SKY_NOISE_SIZE;
+    int x = (int)floorf(u), y = (int)floorf(v);
+    if (offset) offset[0] = u - floorf(u) - 0.5f, offset[1] = v - floorf(v) - 0.5f;
     x = x < 0 ? 0 : x > SW_SKY_NOISE_SIZE - 1 ? SW_SKY_NOISE_SIZE - 1 : x;
     y = y < 0 ? 0 : y > SW_SKY_NOISE_SIZE - 1 ? SW_SKY_NOISE_SIZE - 1 : y;
     return noise[y * SW_SKY_NOISE_SIZE + x];
@@ -172,9 +188,12 @@ void sw__sky_background(const sw__sky_params* p, const sw__sky_tables* t, const 
     sw__sky_gradient_sample(t->gradient, 0, 0.5f + 0.5f * d[1], sky);
     const float c = d[0] * p->sun[0] + d[1] * p->sun[1] + d[2] * p->sun[2];
     sw__sky_gradient_sample(t->gradient, 1, acosf(c < -1.0f ? -1.0f : c > 1.0f ? 1.0f : c) / SW__SKY_PI, glow);
-    const int n = sw__sky_noise_at(t->noise, d);
+    float o[2];
+    const int n = sw__sky_noise_at(t->noise, d, o);
+    /* A star is a point at its texel's centre, a Gaussian of 0.15 texel. */
+    const float point = expf(-(o[0] * o[0] + o[1] * o[1]) / (2.0f * 0.15f * 0.15f));
     const float star = n >= SW_SKY_STAR_THRESHOLD
-                           ? (float)(n - SW_SKY_STAR_THRESHOLD + 1) / (float)(256 - SW_SKY_STAR_THRESHOLD) * 3.0f
+                           ? (float)(n - SW_SKY_STAR_THRESHOLD + 1) / (float)(256 - SW_SKY_STAR_THRESHOLD) * 6.0f * point
                            : 0.0f;
     const float* color = t->palette + 4 * (n % SW_SKY_PALETTE_SIZE);
     const float k = star * p->stars * sw__above(d[1]);

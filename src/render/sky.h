@@ -69,8 +69,14 @@ typedef struct sw__sky_tables {
 void sw__sky_gradient_sample(const float* gradient, int row, float u, float out[3]);
 
 /* The noise texel a unit direction falls in (octahedral map onto the
-   square), its byte. */
-int sw__sky_noise_at(const uint8_t* noise, const float d[3]);
+   square): its byte; `offset` (may be NULL) receives where in the texel
+   the direction falls, −0.5..0.5 on each axis. */
+int sw__sky_noise_at(const uint8_t* noise, const float d[3], float offset[2]);
+
+/* The light of the scene at `hours` (NaN or negative: 1, 1, 1 both): a
+   factor on the light's colour (sunlight, reddened low, fading to a dim
+   blue moonlight at night) and on the hemisphere ambient. */
+void sw__sky_light_scale(float hours, float light[3], float ambient[3]);
 
 /* Layer 1, the atmosphere background (overwrites): the gradient, the sun
    and moon, the stars. d: a unit direction. */

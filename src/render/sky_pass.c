@@ -77,6 +77,10 @@ void sw__frame_light_towards(const sw_render_frame* f, float out[3]) {
     if (l[0] * l[0] + l[1] * l[1] + l[2] * l[2] <= 1e-12f && !isnan(hours)) sw__sky_light_direction(hours, out);
 }
 
+void sw__frame_light_scale(const sw_render_frame* f, float light[3], float ambient[3]) {
+    sw__sky_light_scale(sw__frame_hours(f), light, ambient);
+}
+
 static bool sw__same_camera(const sw_camera* a, const sw_camera* b) { return memcmp(a, b, sizeof *a) == 0; }
 
 void sw__sky_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1) {
