@@ -4,8 +4,8 @@
 
      renderer.c     create, destroy, set_scene, set_toon_material,
                     sw_renderer_draw (the passes of a frame: skinning,
-                    shadow map, G-buffer, lighting, transparent pass, post
-                    chain), readbacks, stats
+                    shadow map, G-buffer, lighting, sky, transparent
+                    pass, post chain), readbacks, stats
      debug_views.c  the weight and retention views' per-vertex values, bones
      toon_pass.c    the toon draws: per-draw state, surfaces and outlines
                     (the G-buffer pass's, and one at a time for the
