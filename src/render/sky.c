@@ -43,12 +43,14 @@ void sw__sky_params_at(float hours, sw__sky_params* p) {
     memset(p, 0, sizeof *p);
     p->below = 1.0f;
     if (!(hours >= 0.0f)) { /* NaN or negative: the default look */
+        p->reach = 0.3f;
         const float zenith[3] = {0.32f, 0.42f, 0.58f}, horizon[3] = {0.78f, 0.8f, 0.84f};
         memcpy(p->zenith, zenith, sizeof zenith);
         memcpy(p->horizon, horizon, sizeof horizon);
         return;
     }
     p->timed = true;
+    p->reach = 1.0f;
     sw__sky_sun_direction(hours, p->sun);
     const float s = p->sun[1]; /* sin(elevation) */
     const float day = sw__smoothstep(0.0f, 0.35f, s), night = sw__smoothstep(0.0f, 0.25f, -s);
@@ -96,7 +98,9 @@ void sw__sky_light_scale(float hours, float light[3], float ambient[3]) {
 /* The sky's colour against sin(elevation) y. */
 static void sw__sky_row0(const sw__sky_params* p, float y, float out[3]) {
     if (y >= 0.0f) {
-        const float t = 1.0f - (1.0f - y) * (1.0f - y) * (1.0f - y);
+        /* Timed: fast from the horizon; the default look: the old gradient's smoothstep. */
+        const float x = sw__clamp01(y / p->reach);
+        const float t = p->timed ? 1.0f - (1.0f - x) * (1.0f - x) * (1.0f - x) : x * x * (3.0f - 2.0f * x);
         sw__mix3(p->horizon, p->zenith, t, out);
         return;
     }

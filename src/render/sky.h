@@ -28,6 +28,7 @@ typedef struct sw__sky_params {
     bool timed;              /* false: the default look (no sun, stars or tint) */
     float sun[3];            /* towards the sun (timed) */
     float zenith[3], horizon[3];
+    float reach;             /* the sin(elevation) at which the zenith colour is reached */
     float below;             /* the horizon colour's factor far below the horizon */
     float sun_color[3];      /* the disc's radiance; the halo is a fraction of it */
     float moon_color[3];     /* the moon (opposite the sun) */
@@ -38,7 +39,8 @@ typedef struct sw__sky_params {
 
 /* The parameters at `hours`; a NaN or negative `hours`: the default look,
    the old flat gradient's colours (horizon 0.78, 0.8, 0.84; zenith 0.32,
-   0.42, 0.58) along the elevation. */
+   0.42, 0.58) along the elevation (smoothstep), the zenith's reached at
+   17.5° (sin = 0.3). */
 void sw__sky_params_at(float hours, sw__sky_params* out);
 
 /* The scene light's direction (towards it) at `hours`: the sun while it is

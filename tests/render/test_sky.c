@@ -92,7 +92,7 @@ static void test_gradient(void) {
     sw__sky_gradient_sample(table, 0, 0.5f, c);
     SW_CHECK_NEAR(c[0], 0.78f, 2e-3f);
     SW_CHECK_NEAR(c[2], 0.84f, 2e-3f);
-    sw__sky_gradient_sample(table, 0, 1.0f, c);
+    sw__sky_gradient_sample(table, 0, 0.5f + 0.5f * 0.3f, c); /* 17.5° up */
     SW_CHECK_NEAR(c[0], 0.32f, 2e-3f);
     SW_CHECK_NEAR(c[2], 0.58f, 2e-3f);
 }
