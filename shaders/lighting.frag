@@ -1,6 +1,7 @@
 // Lighting pass: the lights of lighting_common.glsl (the sun with its PCF
-// shadow map, the punctual lights, hemisphere ambient), the background
-// gradient. Adds onto the HDR target, which holds the emission already.
+// shadow map, the punctual lights, hemisphere ambient); background pixels
+// add nothing (the sky pass, sky.frag, draws them next). Adds onto the HDR
+// target, which holds the emission already.
 // Units, locations and classes: src/render/render_interface.h.
 in vec2 v_uv;
 layout(location = SW_OUT_COLOR) out vec4 out_color;
@@ -12,20 +13,14 @@ layout(binding = SW_LIGHTING_UNIT_CLASS) uniform usampler2D t_class;
 layout(binding = SW_LIGHTING_UNIT_DEPTH) uniform sampler2D t_depth;
 
 layout(location = SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION) uniform mat4 u_inverse_view_projection;
-layout(location = SW_LIGHTING_LOC_BACKGROUND_TOP) uniform vec3 u_background_top;
-layout(location = SW_LIGHTING_LOC_BACKGROUND_BOTTOM) uniform vec3 u_background_bottom;
 // The lights, the shadow map and sw_shade: lighting_common.glsl.
 
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy);
     uint cls = texelFetch(t_class, pixel, 0).r & uint(SW_CLASS_MASK);
-    if (cls == uint(SW_CLASS_BACKGROUND)) {
-        out_color = vec4(mix(u_background_bottom, u_background_top, smoothstep(0.0, 1.0, v_uv.y)), 1.0);
-        return;
-    }
-    // Unlit and toon pixels: the emission target holds their colour already
+    // Background pixels: the sky pass (sky.frag) overwrites them. Unlit and toon pixels: the emission target holds their colour already
     // (toon materials are lit in the G-buffer pass, toon.frag).
-    if (cls == uint(SW_CLASS_UNLIT) || cls == uint(SW_CLASS_TOON)) {
+    if (cls == uint(SW_CLASS_BACKGROUND) || cls == uint(SW_CLASS_UNLIT) || cls == uint(SW_CLASS_TOON)) {
         out_color = vec4(0.0);
         return;
     }

@@ -30,7 +30,7 @@ const char cmd_render_help[] =
     "                    [--view shaded|normals|motion|uv|weights:JOINT|retention|bones]\n"
     "                    [--bones]\n"
     "                    [--aa none|edge|taa|edge+taa] [--bloom|--no-bloom] [--motion-blur]\n"
-    "                    [--style auto|toon|pbr] [--night]\n"
+    "                    [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                    [--crowd N] [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
     "                    [--progress auto|bar|lines|none] [animation options, below]\n"
     "\n"
@@ -50,6 +50,7 @@ const char cmd_render_help[] =
     "                  the clip loops\n"
     "  --size WxH      image size (default 960x540)\n"
     SCENE_CAMERA_HELP
+    SCENE_SKY_HELP
     "  --dqs           dual quaternion skinning (default: linear blend)\n"
     "  --split         LBS in the left half, DQS in the right half\n"
     "  --view V        shaded (default), normals, motion, uv, weights:JOINT (the\n"
@@ -114,6 +115,7 @@ typedef struct render_options {
     sw_render_view view;
     sw_render_style style;
     bool night;
+    double time_of_day;   /* --time-of-day, negative: not given */
     const char* weight_joint;
     const char* out;
     sw_gltf_options load;
@@ -241,7 +243,7 @@ static void render_session_free(render_session* s) {
 /* The command line into *o; RENDER_GO_ON, else the exit status (help
    printed, or a usage error). */
 static int parse_render_options(tool_args* args, anim_options* program, render_options* o) {
-    *o = (render_options){.fps = 30.0, .frames = 1, .width = 960, .height = 540, .cam = SCENE_CAMERA_DEFAULTS,
+    *o = (render_options){.time_of_day = -1.0, .fps = 30.0, .frames = 1, .width = 960, .height = 540, .cam = SCENE_CAMERA_DEFAULTS,
                           .aa = SW_RENDER_AA_EDGE_TAA, .bloom = true};
     tool_error err;
     for (const char* arg; (arg = tool_args_next(args));) {
@@ -251,6 +253,8 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
         if (took < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if ((took = scene_camera_take(&o->cam, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
+        if ((took = scene_sky_take(&o->time_of_day, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if (tool_args_flag(arg, "--dqs")) o->dqs = true;
         else if (tool_args_flag(arg, "--split")) o->split = true;
@@ -564,7 +568,8 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         .first_frame = f == 0,
         .camera = {.current = frame_camera(s), .previous = s->previous_camera},
         .debug = {.view = o->view, .weight_joint = s->weight_node, .bones = o->bones, .split = o->split},
-        .shading = {.style = o->style, .night = o->night, .time = (float)t},
+        .shading = {.style = o->style, .night = o->night, .time = (float)t,
+                    .time_of_day_given = o->time_of_day >= 0.0, .time_of_day = (float)o->time_of_day},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
         .crowd = {.count = s->crowd.count, .poses = s->crowd.pointers, .placements = s->crowd.placements},
     };

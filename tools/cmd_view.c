@@ -53,7 +53,7 @@ const char cmd_view_help[] =
     "                  [--follow] [--dqs] [--split]\n"
     "                  [--view shaded|normals|motion|uv|weights:JOINT|retention|bones]\n"
     "                  [--bones] [--aa none|edge|taa|edge+taa] [--bloom|--no-bloom]\n"
-    "                  [--motion-blur] [--style auto|toon|pbr] [--night]\n"
+    "                  [--motion-blur] [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                  [--screenshot FILE.png] [--frames N] [--exit] [--script KEYS]\n"
     "                  [--no-vsync] [--quiet] [animation options, below]\n"
     "\n"
@@ -80,6 +80,7 @@ const char cmd_view_help[] =
     "  R               retention: the radius LBS keeps per vertex (red: lost)\n"
     "  1 2 3 4 5 6     shaded, normals, motion, UV, weights, retention\n"
     "  T               style: auto, toon, PBR       A: anti-aliasing mode\n"
+    "  Y               sky: one hour later (from the plain sky: 6:00)\n"
     "  H               hide / show the overlay and the timeline\n"
     "  P               screenshot: sinew-view-NNNN.png in the current folder\n"
     "  E X             VRM: next expression, its weight (0, 0.5, 1)\n"
@@ -94,6 +95,7 @@ const char cmd_view_help[] =
     "                  (default 30)\n"
     "the camera options set the first camera (the keys move it from there):\n"
     SCENE_CAMERA_HELP
+    SCENE_SKY_HELP
     "  --screenshot FILE.png\n"
     "                  after the script and --frames frames, write the window\n"
     "                  (overlay included, unless hidden) to FILE.png\n"
@@ -128,6 +130,7 @@ typedef struct view_options {
     sw_render_view view;
     sw_render_style style;
     bool night;
+    double time_of_day;   /* --time-of-day, negative: not given */
     const char* weight_joint;
     const char* screenshot;
     long frames;          /* after the script; -1 = no limit */
@@ -138,7 +141,7 @@ typedef struct view_options {
 
 /* 0 when the options are fine, else the exit status (the message printed). */
 static int parse_options(tool_args* args, anim_options* program, view_options* o) {
-    *o = (view_options){.fps = 30.0, .width = 960, .height = 540, .cam = SCENE_CAMERA_DEFAULTS,
+    *o = (view_options){.time_of_day = -1.0, .fps = 30.0, .width = 960, .height = 540, .cam = SCENE_CAMERA_DEFAULTS,
                         .aa = SW_RENDER_AA_EDGE_TAA, .bloom = true, .frames = -1};
     tool_error err;
     bool frames_given = false;
@@ -149,6 +152,8 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
         if (took < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if ((took = scene_camera_take(&o->cam, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
+        if ((took = scene_sky_take(&o->time_of_day, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if (tool_args_flag(arg, "--dqs")) o->dqs = true;
         else if (tool_args_flag(arg, "--split")) o->split = true;
@@ -467,6 +472,7 @@ typedef struct viewer {
     /* what is drawn */
     sw_skin_method method;
     bool split, bones, overlay_hidden, bloom, motion_blur, night;
+    double time_of_day;   /* the sky's hour, negative: the plain sky; Y steps it */
     sw_render_view view;
     int32_t weight_node;
     sw_render_style style;
@@ -1101,6 +1107,7 @@ static void handle_char(viewer* v, char c) {
     case 'h': v->overlay_hidden = !v->overlay_hidden; break;
     case 'p': v->screenshot_now = true; break;
     case 'f': camera_frame(v); break;
+    case 'y': v->time_of_day = v->time_of_day < 0.0 ? 6.0 : fmod(v->time_of_day + 1.0, 24.0); break;
     default: break;
     }
 }
@@ -1310,7 +1317,8 @@ static bool draw_frame(viewer* v, tool_error* err) {
         .first_frame = v->first_frame,
         .camera = {.current = v->camera, .previous = v->first_frame ? v->camera : v->previous_camera},
         .debug = {.view = v->view, .weight_joint = v->weight_node, .bones = v->bones, .split = v->split},
-        .shading = {.style = v->style, .night = v->night, .time = (float)v->time},
+        .shading = {.style = v->style, .night = v->night, .time = (float)v->time,
+                    .time_of_day_given = v->time_of_day >= 0.0, .time_of_day = (float)v->time_of_day},
         .post = {.aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur, .frame_index = v->frame_index},
     };
     if (sc->prog_ready) avatar_program_render(&sc->prog.avatar, sc->materials, &frame.avatar);
@@ -1543,7 +1551,7 @@ static int view_run(tool_args* args, const view_options* o, const anim_options* 
 
     viewer v = {.o = o, .speed = 1.0, .loop = true, .method = o->dqs ? SW_SKIN_DQS : SW_SKIN_LBS, .split = o->split,
                 .bones = o->bones, .bloom = o->bloom, .motion_blur = o->motion_blur, .night = o->night,
-                .view = o->view, .weight_node = -1, .expression = -1, .style = o->style, .aa = o->aa, .time = o->time,
+                .time_of_day = o->time_of_day, .view = o->view, .weight_node = -1, .expression = -1, .style = o->style, .aa = o->aa, .time = o->time,
                 .azimuth = (float)o->cam.azimuth, .elevation = (float)o->cam.elevation, .first_frame = true,
                 .scripted = script->count > 0 || o->frames > 0 || o->exit_after};
     int status = open_window(args, &v);

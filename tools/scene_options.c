@@ -163,6 +163,12 @@ int scene_camera_take(scene_camera* c, tool_args* args, const char* arg, tool_er
     return 1;
 }
 
+int scene_sky_take(double* hours, tool_args* args, const char* arg, tool_error* err) {
+    if (!tool_args_option(args, arg, "--time-of-day")) return 0;
+    const char* v = tool_args_value(args, "--time-of-day", err);
+    return v && tool_parse_double("--time-of-day", v, 0.0, 24.0, hours, err) ? 1 : -1;
+}
+
 void scene_camera_place(const scene_camera* c, const float lo[3], const float hi[3], const float* points,
                         size_t point_count, float aspect, sw_camera* out) {
     const bool close = c->frame != SCENE_FRAME_AUTO && c->frame != SCENE_FRAME_PATH;

@@ -58,6 +58,18 @@ typedef struct scene_camera {
     "  --follow        the camera moves with the character's root (hips) across\n"                         \
     "                  the ground\n"
 
+/* --time-of-day H: the sky's hour (docs/sky.md); the options' time_of_day
+   stays negative when not given. */
+#define SCENE_SKY_HELP                                                                                        \
+    "  --time-of-day H the sky's hour, 0..24 (a day at 45 degrees north, sunrise\n"                         \
+    "                  6, sunset 18): sun, sky colours, stars at night; the light\n"                        \
+    "                  comes from the sun, at night from the moon (default: a\n"                            \
+    "                  plain sky, the light from the upper front left)\n"
+
+/* --time-of-day at `arg` into *hours: 1 when taken, 0 when `arg` is not it,
+   -1 on a bad value (err set). */
+int scene_sky_take(double* hours, tool_args* args, const char* arg, tool_error* err);
+
 /* The camera option at `arg` (its value taken from args) into *c: 1 when
    taken, 0 when `arg` is not one, -1 on a bad value (err set). */
 int scene_camera_take(scene_camera* c, tool_args* args, const char* arg, tool_error* err);

@@ -234,11 +234,18 @@ typedef struct sw_render_frame_shading {
        frame's time gives the UV animation's motion vectors (TAA, motion
        blur; none on a first frame). */
     float time;
-    /* Towards the light; all zero: the default (from the upper front left). */
+    /* Towards the light; all zero: the default (from the upper front left),
+       or with a time of day the sun above the horizon, else the moon. */
     float light_direction[3];
     /* MASK materials without the depth pre-pass (one alpha-tested pass, as
        before it): for comparisons; the picture is the same. */
     bool no_mask_prepass;
+    /* The sky (docs/sky.md): with time_of_day_given, the hour 0..24 of a
+       day at 45° north on an equinox sets the sun, the sky's colours, the
+       stars (at night) and the light's direction; otherwise the default
+       sky, a gradient from a pale horizon to a blue zenith. */
+    bool time_of_day_given;
+    float time_of_day;
 } sw_render_frame_shading;
 
 /* The post chain (docs/post.md). After the lighting: motion blur and bloom

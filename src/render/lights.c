@@ -148,9 +148,11 @@ void sw__shade_uniforms(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_
     if (!r->lights_block) (void)sw_renderer_set_lights(r, NULL, 0, NULL); /* the empty block */
     glUniformMatrix4fv(SW_SHADE_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
     glUniform3f(SW_SHADE_LOC_LIGHT_DIRECTION, light_direction.x, light_direction.y, light_direction.z);
-    glUniform3f(SW_SHADE_LOC_LIGHT_COLOR, 2.6f, 2.5f, 2.35f);
-    glUniform3f(SW_SHADE_LOC_SKY_COLOR, 0.55f, 0.62f, 0.75f);
-    glUniform3f(SW_SHADE_LOC_GROUND_COLOR, 0.22f, 0.2f, 0.18f);
+    float light[3], ambient[3]; /* the time of day's (sky_pass.c), else 1 */
+    sw__frame_light_scale(f, light, ambient);
+    glUniform3f(SW_SHADE_LOC_LIGHT_COLOR, 2.6f * light[0], 2.5f * light[1], 2.35f * light[2]);
+    glUniform3f(SW_SHADE_LOC_SKY_COLOR, 0.55f * ambient[0], 0.62f * ambient[1], 0.75f * ambient[2]);
+    glUniform3f(SW_SHADE_LOC_GROUND_COLOR, 0.22f * ambient[0], 0.2f * ambient[1], 0.18f * ambient[2]);
     glUniform3fv(SW_SHADE_LOC_EYE, 1, f->camera.current.eye);
     glUniform1f(SW_SHADE_LOC_SHADOW_TEXEL, 1.0f / (float)r->shadow_size);
     glBindBufferBase(GL_UNIFORM_BUFFER, SW_LIGHTS_BLOCK, r->lights_block);

@@ -26,7 +26,7 @@
 /* ---- The class byte (G-buffer target SW_GBUFFER_CLASS, R8UI) ---- */
 /* The low 6 bits select the lighting model (SW_RENDER_CLASS_*); the two
    high bits are reserved for TAA history control. */
-#define SW_CLASS_BACKGROUND 0       /* nothing drawn: the gradient */
+#define SW_CLASS_BACKGROUND 0       /* nothing drawn: the sky (sky.c) */
 #define SW_CLASS_GROUND 1
 #define SW_CLASS_LIT 2              /* glTF metallic-roughness */
 #define SW_CLASS_UNLIT 3            /* KHR_materials_unlit: emission holds the colour */
@@ -266,8 +266,6 @@
 
 /* ---- Lighting pass: uniform locations ---- */
 #define SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION 0 /* mat4 */
-#define SW_LIGHTING_LOC_BACKGROUND_TOP 7          /* vec3 */
-#define SW_LIGHTING_LOC_BACKGROUND_BOTTOM 8       /* vec3 */
 
 /* ---- The lighting both the lighting pass and the transparent pass's
    forward path read (shaders/lighting_common.glsl): uniform locations,
@@ -365,6 +363,29 @@
 #define SW_TAA_LOC_ACCUMULATION 2                 /* vec3: cap still, cap moving, px of motion for "moving" */
 #define SW_TAA_LOC_RETENTION_STEP 3               /* float: retention lost per frame */
 #define SW_TAA_LOC_RESET 4                        /* int: 1 = no history (first frame) */
+
+/* ---- Sky pass (src/render/sky.c, shaders/sky.frag; docs/sky.md) ---- */
+#define SW_SKY_OUT_MOTION 1                       /* layer 1 also writes the background's motion (RG16F) */
+#define SW_SKY_UNIT_CLASS 0                       /* usampler2D: the class byte */
+#define SW_SKY_UNIT_GRADIENT 1                    /* SW_SKY_GRADIENT_WIDTH × 2, RGBA32F, linear */
+#define SW_SKY_UNIT_NOISE 2                       /* SW_SKY_NOISE_SIZE², R8, fetched */
+#define SW_SKY_UNIT_STARS 3                       /* SW_SKY_PALETTE_SIZE × 1, RGBA32F, fetched */
+#define SW_SKY_LOC_INVERSE_VIEW_PROJECTION 0      /* mat4, without the jitter */
+#define SW_SKY_LOC_PREVIOUS_VIEW_PROJECTION 1     /* mat4, without the jitter */
+#define SW_SKY_LOC_JITTER 2                       /* vec2: the TAA jitter in NDC */
+#define SW_SKY_LOC_LAYER 3                        /* int: SW_SKY_LAYER_* */
+#define SW_SKY_LOC_MOTION 4                       /* int: 1 = the camera turned (motion written), 0 = zero motion */
+#define SW_SKY_LOC_SUN 5                          /* vec3: towards the sun */
+#define SW_SKY_LOC_STARS 6                        /* float: star visibility 0..1 */
+#define SW_SKY_LOC_NEBULA 7                       /* vec3: the nebula's gain colour */
+#define SW_SKY_LOC_TINT 8                         /* vec4: tint colour, largest alpha */
+#define SW_SKY_LAYER_BACKGROUND 0                 /* gradient, sun and moon, stars: overwrite */
+#define SW_SKY_LAYER_NEBULA 1                     /* C = C_dst + C_src·C_dst */
+#define SW_SKY_LAYER_TINT 2                       /* C = C_src·α + C_dst·(1 − α) */
+#define SW_SKY_GRADIENT_WIDTH 1024
+#define SW_SKY_NOISE_SIZE 256
+#define SW_SKY_PALETTE_SIZE 16
+#define SW_SKY_STAR_THRESHOLD 251                 /* noise bytes at or above it are stars */
 
 /* ---- Lines pass (bones) ---- */
 #define SW_LINES_ATTR_POSITION 0                  /* vec3, world space */

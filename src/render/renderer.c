@@ -132,6 +132,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     r->flat_normal_texture = sw__solid_texture((const uint8_t[4]){128, 128, 255, 255});
     r->ground_block = sw__ground_block();
     if (res == SW_OK) res = sw__post_chain_create(r->width, r->height, &r->post, diag);
+    if (res == SW_OK) res = sw__sky_pass_create(r->t_hdr, r->t_motion, &r->sky, diag);
     if (res == SW_OK) res = sw_gl_check("creating the renderer", diag);
     if (res != SW_OK) {
         sw_renderer_destroy(r);
@@ -148,6 +149,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     GLuint programs[5] = {r->p_gbuffer, r->p_shadow, r->p_lighting, r->p_lines, r->p_toon};
     for (int i = 0; i < 5; i++) glDeleteProgram(programs[i]);
     sw__post_chain_destroy(r->post);
+    sw__sky_pass_destroy(r->sky);
     glDeleteQueries(2, r->skin_queries);
     GLuint fbos[4] = {r->gbuffer_fbo, r->lighting_fbo, r->image_fbo, r->shadow_fbo};
     glDeleteFramebuffers(4, fbos);
@@ -395,8 +397,6 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
     const sw_mat4 inverse_vp = sw__inverse_view_projection(&f->camera.current, (float)r->width / (float)r->height);
     glUniformMatrix4fv(SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION, 1, GL_FALSE, inverse_vp.m);
     sw__shade_uniforms(r, f, light_direction, light_vp);
-    glUniform3f(SW_LIGHTING_LOC_BACKGROUND_TOP, 0.32f, 0.42f, 0.58f);
-    glUniform3f(SW_LIGHTING_LOC_BACKGROUND_BOTTOM, 0.78f, 0.8f, 0.84f);
     const GLuint inputs[SW_LIGHTING_UNIT_COUNT] = {
         [SW_LIGHTING_UNIT_NORMAL] = r->t_normal, [SW_LIGHTING_UNIT_ALBEDO] = r->t_albedo,
         [SW_LIGHTING_UNIT_MATERIAL] = r->t_material, [SW_LIGHTING_UNIT_CLASS] = r->t_class,
@@ -570,10 +570,13 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     }
     sw_vec3 light_direction;
     sw_mat4 light_vp;
-    sw__light(r->scene_min, r->scene_max, f->shading.light_direction, &light_direction, &light_vp);
+    float towards[3];
+    sw__frame_light_towards(f, towards);
+    sw__light(r->scene_min, r->scene_max, towards, &light_direction, &light_vp);
     sw__shadow_pass(r, f, &light_vp);
     sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     sw__lighting_pass(r, f, light_direction, &light_vp);
+    sw__sky_pass(r, f, x0, x1);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     return sw_gl_check("drawing the scene", diag);
 }

@@ -4,8 +4,8 @@
 
      renderer.c     create, destroy, set_scene, set_toon_material,
                     sw_renderer_draw (the passes of a frame: skinning,
-                    shadow map, G-buffer, lighting, transparent pass, post
-                    chain), readbacks, stats
+                    shadow map, G-buffer, lighting, sky, transparent
+                    pass, post chain), readbacks, stats
      debug_views.c  the weight and retention views' per-vertex values, bones
      toon_pass.c    the toon draws: per-draw state, surfaces and outlines
                     (the G-buffer pass's, and one at a time for the
@@ -19,6 +19,7 @@
                     (sw__material_block, shaders/material_block.glsl); which
                     toon data a draw gets, its head joint
      outline.c      outline normals (CPU only)
+     sky_pass.c     the sky on background pixels (its numbers: sky.c, sky.h)
      camera.c       camera and light matrices (CPU only)
      lights.c       sw_renderer_set_lights, the lighting uniforms both
                     lit paths share
@@ -293,6 +294,24 @@ sw_result sw__draw_bones(sw_renderer* renderer, const sw_pose* pose, const sw_ma
 /* weight_joint when the weight buffers hold the retention view's values. */
 #define SW__WEIGHTS_RETENTION (-2)
 
+/* ---- sky_pass.c --------------------------------------------------------------------- */
+
+typedef struct sw__sky_state sw__sky_state;
+/* The sky's program, tables and framebuffer (the HDR and motion targets). */
+sw_result sw__sky_pass_create(GLuint hdr, GLuint motion, sw__sky_state** out, sw_diag* diag);
+void sw__sky_pass_destroy(sw__sky_state* sky);
+/* The sky on the background pixels of columns x0..x1, after the lighting
+   and before the transparent draws (which blend over it): colour into
+   the HDR target, the camera's turn into the motion target. */
+void sw__sky_pass(sw_renderer* renderer, const sw_render_frame* frame, int x0, int x1);
+/* Towards the frame's light (sw__light's `towards`): the frame's
+   light_direction, or when that is zero and a time of day is given the
+   sun's (the moon's at night). */
+void sw__frame_light_towards(const sw_render_frame* frame, float out[3]);
+/* Factors on the light's colour and the ambient of the lighting and toon
+   passes: 1 without a time of day (sw__sky_light_scale). */
+void sw__frame_light_scale(const sw_render_frame* frame, float light[3], float ambient[3]);
+
 /* ---- the renderer ------------------------------------------------------------------- */
 
 struct sw_renderer {
@@ -303,6 +322,7 @@ struct sw_renderer {
     /* programs */
     GLuint p_gbuffer, p_shadow, p_lighting, p_lines, p_toon;
     sw__post_chain* post;     /* display mapping and the rest of the post chain */
+    sw__sky_state* sky;       /* the sky on background pixels (sky_pass.c) */
     GLuint empty_vao;
     GLuint white_texture, flat_normal_texture;
     GLuint ground_block;      /* the ground's material block */

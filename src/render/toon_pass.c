@@ -19,9 +19,12 @@ void sw__toon_frame(const sw_renderer* r, const sw_render_frame* f, const sw_mat
     glUniformMatrix4fv(SW_GBUFFER_LOC_VIEW_PROJECTION, 1, GL_FALSE, vp->m);
     glUniformMatrix4fv(SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION, 1, GL_FALSE, f->first_frame ? vp->m : previous_vp->m);
     glUniform3f(SW_TOON_LOC_LIGHT_DIRECTION, light_direction.x, light_direction.y, light_direction.z);
-    glUniform3fv(SW_TOON_LOC_LIGHT_COLOR, 1, sw__toon_light_color);
-    glUniform3f(SW_TOON_LOC_SKY_COLOR, 0.55f, 0.62f, 0.75f);
-    glUniform3f(SW_TOON_LOC_GROUND_COLOR, 0.22f, 0.2f, 0.18f);
+    float light[3], ambient[3]; /* the time of day's (sky_pass.c), else 1 */
+    sw__frame_light_scale(f, light, ambient);
+    glUniform3f(SW_TOON_LOC_LIGHT_COLOR, sw__toon_light_color[0] * light[0], sw__toon_light_color[1] * light[1],
+                sw__toon_light_color[2] * light[2]);
+    glUniform3f(SW_TOON_LOC_SKY_COLOR, 0.55f * ambient[0], 0.62f * ambient[1], 0.75f * ambient[2]);
+    glUniform3f(SW_TOON_LOC_GROUND_COLOR, 0.22f * ambient[0], 0.2f * ambient[1], 0.18f * ambient[2]);
     glUniform1f(SW_TOON_LOC_AMBIENT, sw__toon_ambient);
     glUniform3fv(SW_TOON_LOC_EYE, 1, f->camera.current.eye);
     glUniformMatrix4fv(SW_TOON_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);

@@ -62,6 +62,13 @@ check "two outputs: usage error" status_is 2
 sinew render $S -o "$WORK/o/again.png"
 check "the same picture twice gives the same bytes" cmp -s "$WORK/o/demo.png" "$WORK/o/again.png"
 rm -f "$WORK/o/again.png"
+sinew render $S --time-of-day 6.5 -o "$WORK/o/dawn.png"
+check "--time-of-day 6.5 renders" status_is 0
+check "... a picture other than the plain sky's" sh -c "! cmp -s '$WORK/o/demo.png' '$WORK/o/dawn.png'"
+rm -f "$WORK/o/dawn.png"
+sinew render $S --time-of-day 25 -o "$WORK/o/late.png"
+check "--time-of-day 25: usage error" status_is 2
+check "... naming the option" err_has_text "--time-of-day expects a number from 0 to 24"
 # The default (edge AA + TAA, with its warm-up frames) is covered above and
 # by the renderer's own post-processing tests; the rest test the command's
 # outputs and options, without TAA's warm-up to keep the test short.

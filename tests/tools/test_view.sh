@@ -315,6 +315,13 @@ check "view --frame with an unknown joint: a usage error (2)" status_is 2
 check "... naming it" err_has_text "has no joint 'nosuchjoint'"
 sinew view $CS --fov 0
 check "view --fov 0: a usage error (2)" status_is 2
+# The sky: Y steps the hour (from the plain sky to 6:00, then 7:00), as
+# --time-of-day 7 sets it.
+sinew view $CS --anim none --script "h y y" --screenshot "$WORK/sky_key.png"
+sinew view $CS --anim none --time-of-day 7 --script h --screenshot "$WORK/sky_option.png"
+sinew view $CS --anim none --script h --screenshot "$WORK/sky_plain.png"
+check "view: Y Y from the plain sky shows 7:00, as --time-of-day 7" cmp -s "$WORK/sky_key.png" "$WORK/sky_option.png"
+check "... not the plain sky" sh -c "! cmp -s '$WORK/sky_key.png' '$WORK/sky_plain.png'"
 AVATAR="$DATA/camera/block_avatar.vrm"
 sinew view "$AVATAR" $CS --view weights:Kopf --script "h wait:14" --screenshot "$WORK/walk.png"
 sinew view "$AVATAR" $CS --view weights:Kopf --script "h wait:14" --follow --screenshot "$WORK/follow.png"
