@@ -11,18 +11,20 @@
 
 /* A stage's source as the strings glShaderSource concatenates: "#version"
    (source string 0 in compiler messages), the interface header (1), the
-   material block for the stages that read it, else nothing (2), the stage
-   (3). */
-#define SW__SOURCE_PARTS 6
+   depth convention (2, shaders/depth.glsl), the material block for the
+   stages that read it, else nothing (3), the stage (4). */
+#define SW__SOURCE_PARTS 8
 
 static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_PARTS]) {
     const bool material = body == sw_shader_gbuffer_vert || body == sw_shader_gbuffer_frag || body == sw_shader_toon_frag;
     out_parts[0] = "#version 430 core\n#line 1 1\n";
     out_parts[1] = sw_shader_render_interface_h;
     out_parts[2] = "\n#line 1 2\n";
-    out_parts[3] = material ? sw_shader_material_block_glsl : "";
+    out_parts[3] = sw_shader_depth_glsl;
     out_parts[4] = "\n#line 1 3\n";
-    out_parts[5] = body;
+    out_parts[5] = material ? sw_shader_material_block_glsl : "";
+    out_parts[6] = "\n#line 1 4\n";
+    out_parts[7] = body;
 }
 
 void sw_render_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),
@@ -38,6 +40,8 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         {"post_bloom", "frag", sw_shader_post_bloom_frag},       {"post_edges", "frag", sw_shader_post_edges_frag},
         {"post_edge_weights", "frag", sw_shader_post_edge_weights_frag},
         {"post_edge_blend", "frag", sw_shader_post_edge_blend_frag}, {"post_taa", "frag", sw_shader_post_taa_frag},
+        /* the Hi-Z pyramid (hiz.c) */
+        {"hiz", "frag", sw_shader_hiz_frag},
     };
     for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
         /* One string, exactly what glShaderSource joins. */

@@ -202,6 +202,11 @@
    (shaders/material_block.glsl): one uniform buffer per material, made
    when the scene is set (material.c); a draw binds its material's. */
 #define SW_MATERIAL_BLOCK 0
+/* ---- Every pass: the depth convention (shaders/depth.glsl) ---- */
+/* Uniform block binding (std140) of the DepthConvention block: one int,
+   1 under reverse-Z, 0 under ordinary depth; bound by the renderer once per
+   frame (docs/depth.md). */
+#define SW_DEPTH_BLOCK 1
 /* Entries of its u_uv_transform and u_uv_set arrays: the material slots
    (SW_MATERIAL_SLOT_*), then the toon pass's normal map (the toon normal
    texture where the toon data names one, else the core one), then the
@@ -342,6 +347,12 @@
 #define SW_TAA_LOC_ACCUMULATION 2                 /* vec3: cap still, cap moving, px of motion for "moving" */
 #define SW_TAA_LOC_RETENTION_STEP 3               /* float: retention lost per frame */
 #define SW_TAA_LOC_RESET 4                        /* int: 1 = no history (first frame) */
+
+/* ---- Hi-Z pyramid (hiz.c, hiz.frag) ---- */
+#define SW_HIZ_UNIT_SOURCE 0                      /* the depth target, or the pyramid with the level read as its base */
+#define SW_HIZ_LOC_MODE 0                         /* int: SW_HIZ_MODE_* */
+#define SW_HIZ_MODE_COPY 0                        /* level 0: the depth target's value */
+#define SW_HIZ_MODE_REDUCE 1                      /* level k + 1: the farthest of level k's texels it covers */
 
 /* ---- Lines pass (bones) ---- */
 #define SW_LINES_ATTR_POSITION 0                  /* vec3, world space */
