@@ -326,10 +326,12 @@ static void sw__world_box(const sw_render_frame* f, const sw__draw* d, float lo[
 /* The G-buffer program's draws of one phase (sw__gbuffer_pass): the
    first draws every draw but the culling candidates the last frame found
    hidden, the second tests those against the pyramid and draws the ones
-   it cannot prove hidden. Counts toon draws (drawn by the toon pass). */
+   it cannot prove hidden. Counts toon draws (drawn by the toon pass) and
+   culling candidates. */
 static size_t sw__gbuffer_draws(sw_renderer* r, const sw_render_frame* f, sw_render_style style, int flags,
-                                const sw_mat4* vp, bool culling, int phase) {
+                                const sw_mat4* vp, bool culling, int phase, size_t* candidates) {
     size_t toon_draws = 0;
+    *candidates = 0;
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
         if (sw__hidden(f, d) || sw__blended(r, f, d, style)) continue;
@@ -338,6 +340,7 @@ static size_t sw__gbuffer_draws(sw_renderer* r, const sw_render_frame* f, sw_ren
             continue;
         }
         const bool candidate = culling && sw__cullable(r, f, d);
+        *candidates += candidate;
         if (phase == 1) {
             if (!candidate || !d->occlusion_hidden) sw__draw_gbuffer(r, d, flags, SW__FACES_MATERIAL);
             continue;
@@ -398,14 +401,15 @@ static sw_result sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int 
     glFrontFace(GL_CCW);
     const sw_render_style style = sw__frame_style(f);
     const bool culling = r->hiz && !f->debug.split && !f->debug.no_occlusion_culling && !f->crowd.count;
-    const size_t toon_draws = sw__gbuffer_draws(r, f, style, flags, vp, culling, 1);
+    size_t candidates = 0;
+    const size_t toon_draws = sw__gbuffer_draws(r, f, style, flags, vp, culling, 1, &candidates);
     if (toon_draws) {
         sw__draw_toon(r, f, style, vp, previous_vp, light_direction, light_vp, flags);
         glUseProgram(r->p_gbuffer);
     }
     sw__draw_ground(r, first_frame);
     sw_result res = SW_OK;
-    if (culling) {
+    if (candidates) { /* no rigid draw, no pyramid */
         res = sw__hiz_build(r->hiz, r->t_depth, r->reverse_z, r->empty_vao, diag);
         /* Back to the G-buffer pass's state. */
         glBindFramebuffer(GL_FRAMEBUFFER, r->gbuffer_fbo);
@@ -413,7 +417,7 @@ static sw_result sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int 
         glEnable(GL_SCISSOR_TEST);
         glEnable(GL_DEPTH_TEST);
         glUseProgram(r->p_gbuffer);
-        if (res == SW_OK) sw__gbuffer_draws(r, f, style, flags, vp, culling, 2);
+        if (res == SW_OK) sw__gbuffer_draws(r, f, style, flags, vp, culling, 2, &candidates);
     }
     glDisable(GL_FRAMEBUFFER_SRGB);
     sw__camera_depth_end(r);
