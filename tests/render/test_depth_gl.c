@@ -285,8 +285,8 @@ static void test_box_behind_the_wall_is_culled(void) {
                 sw_renderer_get_stats(r, &st);
                 /* The first frame draws everything (no hint yet) and finds
                    the box hidden; later frames test it and skip it. */
-                SW_CHECK_EQ_INT((int)st.occlusion_tested, i == 0 ? 0 : 1);
-                SW_CHECK_EQ_INT((int)st.occlusion_culled, i == 0 ? 0 : 1);
+                SW_CHECK_EQ_INT((int)st.occlusion_tested, (i == 0 ? 0 : 1));
+                SW_CHECK_EQ_INT((int)st.occlusion_culled, (i == 0 ? 0 : 1));
                 f.debug.no_occlusion_culling = true;
                 SW_CHECK(frame(plain, f, all));
                 sw_renderer_get_stats(plain, &st);
