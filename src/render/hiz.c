@@ -4,7 +4,6 @@
    test. The renderer uses it between the two halves of the G-buffer pass
    (renderer.c, sw__gbuffer_pass). */
 #include <math.h>
-#include <string.h>
 
 #include "../base/base_internal.h"
 #include "renderer_internal.h"
