@@ -25,7 +25,7 @@ void main() {
         return;
     }
     float depth = texelFetch(t_depth, pixel, 0).r;
-    vec4 world4 = u_inverse_view_projection * vec4(v_uv * 2.0 - 1.0, depth * 2.0 - 1.0, 1.0);
+    vec4 world4 = u_inverse_view_projection * vec4(v_uv * 2.0 - 1.0, sw_depth_to_ndc_z(depth), 1.0);
     vec3 world = world4.xyz / world4.w;
     vec3 n = normalize(texelFetch(t_normal, pixel, 0).xyz * 2.0 - 1.0);
     vec3 albedo = texelFetch(t_albedo, pixel, 0).rgb;

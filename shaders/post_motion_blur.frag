@@ -52,7 +52,7 @@ void main() {
         float d = length(vec2(q - p));
         float zy = texelFetch(t_depth, q, 0).r;
         float ry = 0.5 * length(sw_clamp_length(texelFetch(t_motion, q, 0).rg * pixels));
-        float front = zy < zx ? 1.0 : 0.0;  // ordinary depth: smaller is nearer
+        float front = sw_nearer(zy, zx) ? 1.0 : 0.0;  // shaders/depth.glsl: greater is nearer under reverse-Z
         float w = front * sw_cone(d, ry) + (1.0 - front) * sw_cone(d, rx) + 2.0 * sw_cylinder(d, ry) * sw_cylinder(d, rx);
         sum += texelFetch(t_hdr, q, 0).rgb * w;
         weights += w;

@@ -1,7 +1,8 @@
 // Temporal reconstruction (TAA) on display-referred colour, as the frame
 // analysis describes it (docs/post.md):
 //   - motion from the frontmost of this pixel and its four diagonal
-//     neighbours (ordinary depth: the smallest), the class byte read here;
+//     neighbours (sw_nearer, shaders/depth.glsl: the largest depth under
+//     reverse-Z, the smallest under ordinary depth), the class byte read here;
 //   - the current colour from the 4×4 jittered samples around the pixel's
 //     un-jittered centre with the negative-lobe kernel L(x²), the weight
 //     sum guarded, clamped to the 16 samples' per-channel range;
@@ -74,7 +75,7 @@ void main() {
         ivec2 q = p + DIAGONALS[i];
         if (any(lessThan(q, ivec2(0))) || any(greaterThanEqual(q, g_size))) continue;
         float z = texelFetch(t_depth, q, 0).r;
-        if (z < depth) depth = z, nearest = q;
+        if (sw_nearer(z, depth)) depth = z, nearest = q;
     }
     uint class_byte = texelFetch(t_class, p, 0).r;
     // A texture moved by a UV animation, here or at the neighbour whose

@@ -132,6 +132,10 @@ void sw_camera_view_projection(const sw_camera* camera, float aspect, float out_
 typedef struct sw_renderer_desc {
     int width, height;        /* pixels, 1..8192 */
     int shadow_map_size;      /* 0 = 2048 */
+    /* Depth convention (docs/depth.md): reverse-Z (near 1, far 0, float
+       depth, glClipControl) where the context has clip control (GL 4.5 or
+       ARB_clip_control), else ordinary depth; true: ordinary depth always. */
+    bool ordinary_depth;
 } sw_renderer_desc;
 
 typedef struct sw_renderer sw_renderer;
@@ -216,6 +220,9 @@ typedef struct sw_render_frame_debug {
     int32_t weight_joint;         /* node index (model order) of the joint for SW_RENDER_VIEW_WEIGHTS */
     bool bones;                   /* draw the skeleton's bones over the image */
     bool split;                   /* LBS in the left half, DQS in the right half */
+    /* Draw every rigid draw, tested or not against the Hi-Z pyramid
+       (docs/depth.md): the same picture, for comparison. */
+    bool no_occlusion_culling;
 } sw_render_frame_debug;
 
 /* Toon lighting (docs/DESIGN.md, "Toon lighting in the renderer"). A toon
@@ -464,6 +471,11 @@ typedef struct sw_renderer_stats {
     /* Alpha-tested (MASK) draws the last frame drew with a depth pre-pass
        and a depth-equal colour pass (docs/transparency.md, "Plants"). */
     size_t mask_prepass_draws;
+    /* The last frame's occlusion culling (docs/depth.md): rigid draws
+       tested against the Hi-Z pyramid in the G-buffer pass's second phase,
+       and those of them found hidden and not drawn. */
+    size_t occlusion_tested, occlusion_culled;
+    bool reverse_z;               /* the renderer draws with reverse-Z depth */
 } sw_renderer_stats;
 void sw_renderer_get_stats(const sw_renderer* renderer, sw_renderer_stats* out_stats);
 

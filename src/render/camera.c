@@ -2,6 +2,8 @@
    column-major sw_mat4 the way GL takes them. CPU only. */
 #include "renderer_internal.h"
 
+#include "depth_convention.h"
+
 #include <float.h>
 #include <string.h>
 
@@ -30,9 +32,15 @@ static sw_mat4 sw__look_at_inverse(sw_vec3 eye, sw_vec3 target, sw_vec3 up) {
     return r;
 }
 
-static sw_mat4 sw__perspective(float fov_y, float aspect, float n, float f) {
+/* The perspective projection: OpenGL's, or reversed for GL_ZERO_TO_ONE
+   clip control (depth_convention.h); an infinite z_far takes the limit. */
+static sw_mat4 sw__perspective(float fov_y, float aspect, float n, float f, bool reverse) {
     float t = 1.0f / tanf(0.5f * fov_y);
-    sw_mat4 r = {{t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, (f + n) / (n - f), -1, 0, 0, 2 * f * n / (n - f), 0}};
+    const bool infinite = isinf(f);
+    float a, b; /* clip z = a · z_view + b */
+    if (reverse) a = infinite ? 0.0f : n / (f - n), b = infinite ? n : f * n / (f - n);
+    else a = infinite ? -1.0f : (f + n) / (n - f), b = infinite ? -2.0f * n : 2 * f * n / (n - f);
+    sw_mat4 r = {{t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, a, -1, 0, 0, b, 0}};
     return r;
 }
 
@@ -42,18 +50,28 @@ static sw_mat4 sw__ortho(float l, float r, float b, float t, float n, float f) {
     return m;
 }
 
-sw_mat4 sw__inverse_view_projection(const sw_camera* camera, float aspect) {
-    sw_mat4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far), inverse_projection;
+sw_mat4 sw__inverse_view_projection(const sw_camera* camera, float aspect, bool reverse) {
+    sw_mat4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far, reverse);
+    sw_mat4 inverse_projection;
     sw_mat4_inverse(&inverse_projection, &projection);
     sw_mat4 inverse_view = sw__look_at_inverse(sw__v3(camera->eye), sw__v3(camera->target), sw__v3(camera->up));
     return sw_mat4_mul(&inverse_view, &inverse_projection);
 }
 
-void sw_camera_view_projection(const sw_camera* camera, float aspect, float out_matrix[16]) {
+void sw__camera_matrix(const sw_camera* camera, float aspect, bool reverse, float out_matrix[16]) {
     sw_mat4 view = sw__look_at(sw__v3(camera->eye), sw__v3(camera->target), sw__v3(camera->up));
-    sw_mat4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far);
+    sw_mat4 projection = sw__perspective(camera->fov_y, aspect, camera->z_near, camera->z_far, reverse);
     sw_mat4 vp = sw_mat4_mul(&projection, &view);
     memcpy(out_matrix, vp.m, sizeof vp.m);
+}
+
+void sw_camera_view_projection(const sw_camera* camera, float aspect, float out_matrix[16]) {
+    sw__camera_matrix(camera, aspect, false, out_matrix);
+}
+
+float sw__depth_at_distance(float d, float n, float f, bool reverse) {
+    if (reverse) return isinf(f) ? n / d : n * (f - d) / (d * (f - n));
+    return isinf(f) ? 1.0f - n / d : f * (d - n) / (d * (f - n));
 }
 
 void sw_camera_frame_bounds(const float bounds_min[3], const float bounds_max[3], float azimuth_degrees,

@@ -11,22 +11,25 @@
 
 /* A stage's source as the strings glShaderSource concatenates: "#version"
    (source string 0 in compiler messages), the interface header (1), the
-   material block for the stages that read it, else nothing (2), the
-   shared lighting for the stages that shade metallic-roughness surfaces,
-   else nothing (3), the stage (4). */
-#define SW__SOURCE_PARTS 8
+   depth convention (2, shaders/depth.glsl), the material block for the
+   stages that read it, else nothing (3), the shared lighting for the
+   stages that shade metallic-roughness surfaces, else nothing (4), the
+   stage (5). */
+#define SW__SOURCE_PARTS 10
 
 static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_PARTS]) {
     const bool material = body == sw_shader_gbuffer_vert || body == sw_shader_gbuffer_frag || body == sw_shader_toon_frag;
     out_parts[0] = "#version 430 core\n#line 1 1\n";
     out_parts[1] = sw_shader_render_interface_h;
     out_parts[2] = "\n#line 1 2\n";
-    out_parts[3] = material ? sw_shader_material_block_glsl : "";
-    const bool lighting = body == sw_shader_gbuffer_frag || body == sw_shader_lighting_frag;
+    out_parts[3] = sw_shader_depth_glsl;
     out_parts[4] = "\n#line 1 3\n";
-    out_parts[5] = lighting ? sw_shader_lighting_common_glsl : "";
+    out_parts[5] = material ? sw_shader_material_block_glsl : "";
+    const bool lighting = body == sw_shader_gbuffer_frag || body == sw_shader_lighting_frag;
     out_parts[6] = "\n#line 1 4\n";
-    out_parts[7] = body;
+    out_parts[7] = lighting ? sw_shader_lighting_common_glsl : "";
+    out_parts[8] = "\n#line 1 5\n";
+    out_parts[9] = body;
 }
 
 void sw_render_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),
@@ -43,6 +46,8 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         {"post_edge_weights", "frag", sw_shader_post_edge_weights_frag},
         {"post_edge_blend", "frag", sw_shader_post_edge_blend_frag}, {"post_taa", "frag", sw_shader_post_taa_frag},
         {"sky", "frag", sw_shader_sky_frag},
+        /* the Hi-Z pyramid (hiz.c) */
+        {"hiz", "frag", sw_shader_hiz_frag},
     };
     for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
         /* One string, exactly what glShaderSource joins. */

@@ -13,6 +13,7 @@
 extern const char sw_shader_render_interface_h[];
 extern const char sw_shader_material_block_glsl[];
 extern const char sw_shader_lighting_common_glsl[];
+extern const char sw_shader_depth_glsl[];
 extern const char sw_shader_gbuffer_vert[];
 extern const char sw_shader_gbuffer_frag[];
 extern const char sw_shader_toon_frag[];
@@ -31,10 +32,11 @@ extern const char sw_shader_post_edge_weights_frag[];
 extern const char sw_shader_post_edge_blend_frag[];
 extern const char sw_shader_post_taa_frag[];
 extern const char sw_shader_sky_frag[];
+extern const char sw_shader_hiz_frag[];
 
 /* A program of two embedded stages (sw_shader_*), each compiled with
-   "#version", render_interface.h and, for the stages that read it, the
-   material block (shaders/material_block.glsl) before it. On failure
+   "#version", render_interface.h, the depth convention (shaders/depth.glsl)
+   and, for the stages that read it, the material block (shaders/material_block.glsl) before it. On failure
    nothing is kept and diag has the driver's log. */
 sw_result sw__program(const char* vs, const char* fs, const char* name, GLuint* out, sw_diag* diag);
 

@@ -202,6 +202,11 @@
    (shaders/material_block.glsl): one uniform buffer per material, made
    when the scene is set (material.c); a draw binds its material's. */
 #define SW_MATERIAL_BLOCK 0
+/* ---- Every pass: the depth convention (shaders/depth.glsl) ---- */
+/* Uniform block binding (std140) of the DepthConvention block: one int,
+   1 under reverse-Z, 0 under ordinary depth; bound by the renderer once per
+   frame (docs/depth.md). */
+#define SW_DEPTH_BLOCK 1
 /* Entries of its u_uv_transform and u_uv_set arrays: the material slots
    (SW_MATERIAL_SLOT_*), then the toon pass's normal map (the toon normal
    texture where the toon data names one, else the core one), then the
@@ -280,7 +285,7 @@
 #define SW_SHADE_LOC_SHADOW_TEXEL 26              /* float: 1 / shadow map size */
 /* The punctual lights (sw_renderer_set_lights): a uniform block of a
    count and SW_LIGHT_VEC4S vec4 per light (src/render/lights.c). */
-#define SW_LIGHTS_BLOCK 1                         /* uniform buffer binding */
+#define SW_LIGHTS_BLOCK 2                         /* uniform buffer binding */
 #define SW_LIGHT_MAX 16                           /* = SW_RENDER_LIGHT_MAX (sinew/render.h) */
 #define SW_LIGHT_VEC4S 4
 #define SW_LIGHT_TYPE_DIRECTIONAL 0               /* = sw_render_light_type */
@@ -386,6 +391,11 @@
 #define SW_SKY_NOISE_SIZE 256
 #define SW_SKY_PALETTE_SIZE 16
 #define SW_SKY_STAR_THRESHOLD 251                 /* noise bytes at or above it are stars */
+/* ---- Hi-Z pyramid (hiz.c, hiz.frag) ---- */
+#define SW_HIZ_UNIT_SOURCE 0                      /* the depth target, or the pyramid with the level read as its base */
+#define SW_HIZ_LOC_MODE 0                         /* int: SW_HIZ_MODE_* */
+#define SW_HIZ_MODE_COPY 0                        /* level 0: the depth target's value */
+#define SW_HIZ_MODE_REDUCE 1                      /* level k + 1: the farthest of level k's texels it covers */
 
 /* ---- Lines pass (bones) ---- */
 #define SW_LINES_ATTR_POSITION 0                  /* vec3, world space */

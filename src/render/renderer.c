@@ -122,6 +122,8 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     r->shadow_size = desc->shadow_map_size > 0 ? desc->shadow_map_size : 2048;
     r->weight_joint = -1;
     r->head_node = -1;
+    /* Reverse-Z where the context can map NDC z in [0, 1] to depth (docs/depth.md). */
+    r->reverse_z = !desc->ordinary_depth && (epoxy_gl_version() >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control"));
 
     sw_result res = sw_gpu_skinner_create(&r->skinner, diag);
     if (res == SW_OK) res = sw__make_programs(r, diag);
@@ -133,6 +135,14 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     r->ground_block = sw__ground_block();
     if (res == SW_OK) res = sw__post_chain_create(r->width, r->height, &r->post, diag);
     if (res == SW_OK) res = sw__sky_pass_create(r->t_hdr, r->t_motion, &r->sky, diag);
+    if (res == SW_OK) res = sw__hiz_create(r->width, r->height, &r->hiz, diag);
+    if (res == SW_OK) {
+        const GLint convention[4] = {r->reverse_z ? 1 : 0, 0, 0, 0}; /* std140: one int, 16 bytes */
+        glGenBuffers(1, &r->depth_block);
+        glBindBuffer(GL_UNIFORM_BUFFER, r->depth_block);
+        glBufferData(GL_UNIFORM_BUFFER, sizeof convention, convention, GL_STATIC_DRAW);
+        glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    }
     if (res == SW_OK) res = sw_gl_check("creating the renderer", diag);
     if (res != SW_OK) {
         sw_renderer_destroy(r);
@@ -150,6 +160,8 @@ void sw_renderer_destroy(sw_renderer* r) {
     for (int i = 0; i < 5; i++) glDeleteProgram(programs[i]);
     sw__post_chain_destroy(r->post);
     sw__sky_pass_destroy(r->sky);
+    sw__hiz_destroy(r->hiz);
+    glDeleteBuffers(1, &r->depth_block);
     glDeleteQueries(2, r->skin_queries);
     GLuint fbos[4] = {r->gbuffer_fbo, r->lighting_fbo, r->image_fbo, r->shadow_fbo};
     glDeleteFramebuffers(4, fbos);
@@ -305,22 +317,82 @@ static bool sw__masked(const sw_renderer* r, const sw__draw* d) {
     return r->materials[d->material].core->alpha_mode == SW_MODEL_ALPHA_MASK;
 }
 
+/* Whether occlusion culling may skip draw d this frame: a rigid draw
+   (no skin, no morph targets: its primitive's box at its node's world
+   transform holds it) of the G-buffer program, one copy (no crowd), whole
+   (not the first-person copy). Stage draws are such draws. */
+static bool sw__cullable(const sw_renderer* r, const sw_render_frame* f, const sw__draw* d) {
+    const sw_model_node* node = &r->asset->nodes[d->node];
+    return !f->crowd.count && !d->headless && !(node->skin >= 0 && d->prim->influence_count > 0) && !d->prim->target_count;
+}
+
+/* The draw's world box: its primitive's box at its node's world transform. */
+static void sw__world_box(const sw_render_frame* f, const sw__draw* d, float lo[3], float hi[3]) {
+    sw__hiz_transform_box((const float(*)[4])f->pose->world[d->node].m, d->prim->bounds_min, d->prim->bounds_max, lo, hi);
+}
+
+/* The G-buffer program's draws of one phase (sw__gbuffer_pass): the
+   first draws every draw but the culling candidates the last frame found
+   hidden (and, when `prepassed`, the alpha-tested draws, whose colour
+   sw__mask_colour draws), the second tests those against the pyramid and draws the ones
+   it cannot prove hidden. Counts toon draws (drawn by the toon pass) and
+   culling candidates. */
+static size_t sw__gbuffer_draws(sw_renderer* r, const sw_render_frame* f, sw_render_style style, int flags,
+                                const sw_mat4* vp, bool culling, int phase, bool prepassed, size_t* candidates) {
+    size_t toon_draws = 0;
+    *candidates = 0;
+    for (size_t i = 0; i < r->draw_count; i++) {
+        sw__draw* d = &r->draws[i];
+        if (sw__hidden(f, d) || sw__blended(r, f, d, style)) continue;
+        if (sw__toon_of(r, d, style)) {
+            toon_draws++;
+            continue;
+        }
+        const bool candidate = culling && sw__cullable(r, f, d);
+        *candidates += candidate;
+        if (phase == 1) {
+            /* alpha-tested draws with a pre-pass: their colour pass comes after (sw__mask_colour) */
+            if ((!candidate || !d->occlusion_hidden) && !(prepassed && sw__masked(r, d)))
+                sw__draw_gbuffer(r, d, flags, SW__FACES_MATERIAL);
+            continue;
+        }
+        if (!candidate) continue;
+        /* The next frame's hint for every candidate; this frame's culling
+           for those not drawn yet. */
+        float lo[3], hi[3];
+        sw__world_box(f, d, lo, hi);
+        const bool hidden = sw__hiz_box_hidden(sw__hiz_pyramid(r->hiz), vp->m, lo, hi);
+        if (d->occlusion_hidden) {
+            r->stats.occlusion_tested++;
+            if (hidden) r->stats.occlusion_culled++;
+            else sw__draw_gbuffer(r, d, flags, SW__FACES_MATERIAL);
+        }
+        d->occlusion_hidden = hidden;
+    }
+    return toon_draws;
+
+/* Whether draw d takes the alpha-tested pre-pass this frame: a MASK draw
+   of the G-buffer program that the first phase draws (a culling candidate
+   held back draws in one alpha-tested pass in the second phase). */
+static bool sw__prepass_draw(const sw_renderer* r, const sw_render_frame* f, const sw__draw* d, sw_render_style style,
+                             bool culling) {
+    if (sw__hidden(f, d) || sw__blended(r, f, d, style) || sw__toon_of(r, d, style) || !sw__masked(r, d)) return false;
+    return !(culling && sw__cullable(r, f, d) && d->occlusion_hidden);
+}
+
 /* Plants as the frame analysis draws them (SEED-002 notes §2.6): the
    G-buffer program's MASK draws write depth alone, with the alpha test
    and nothing else (SW_GBUFFER_FLAG_PREPASS), before every other draw;
-   their colour pass then runs with the depth test EQUAL, no depth write
-   and no alpha test, so the material shader runs once per visible pixel
-   and the edges are the pre-pass's. Toon MASK draws keep one pass. The
-   number of draws that took the pre-pass. */
-static size_t sw__mask_prepass(sw_renderer* r, const sw_render_frame* f, int flags, sw_render_style style) {
+   their colour pass (sw__mask_colour) then runs with the depth test
+   EQUAL, no depth write and no alpha test, so the material shader runs
+   once per visible pixel and the edges are the pre-pass's. Toon MASK
+   draws keep one pass. The number of draws that took the pre-pass. */
+static size_t sw__mask_prepass(sw_renderer* r, const sw_render_frame* f, int flags, sw_render_style style, bool culling) {
     size_t count = 0;
     glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glDepthMask(GL_TRUE);
     for (size_t i = 0; i < r->draw_count; i++) {
         const sw__draw* d = &r->draws[i];
-        if (sw__hidden(f, d) || sw__blended(r, f, d, style) || sw__toon_of(r, d, style) || !sw__masked(r, d)) continue;
+        if (!sw__prepass_draw(r, f, d, style, culling)) continue;
         sw__draw_gbuffer(r, d, flags | SW_GBUFFER_FLAG_PREPASS, SW__FACES_MATERIAL);
         count++;
     }
@@ -328,22 +400,48 @@ static size_t sw__mask_prepass(sw_renderer* r, const sw_render_frame* f, int fla
     return count;
 }
 
+/* The alpha-tested draws' colour, where the pre-pass left their depth. */
+static void sw__mask_colour(sw_renderer* r, const sw_render_frame* f, int flags, sw_render_style style, bool culling) {
+    glDepthFunc(GL_EQUAL);
+    glDepthMask(GL_FALSE);
+    for (size_t i = 0; i < r->draw_count; i++) {
+        const sw__draw* d = &r->draws[i];
+        if (sw__prepass_draw(r, f, d, style, culling))
+            sw__draw_gbuffer(r, d, flags | SW_GBUFFER_FLAG_DEPTH_EQUAL, SW__FACES_MATERIAL);
+    }
+    glDepthFunc(sw__depth_nearer(r));
+    glDepthMask(GL_TRUE);
+}
+}
+
 /* 2. The G-buffer of columns x0..x1: the glTF materials, the toon pass
    (but in the UV and weight views), the ground; not the transparent draws
-   (sw__blended: the transparent pass, 4). */
-static void sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, const sw_mat4* vp,
-                             const sw_mat4* previous_vp, sw_vec3 light_direction, const sw_mat4* light_vp) {
+   (sw__blended: the transparent pass, 4). With occlusion culling (not in
+   a split frame, a crowd or when the frame turns it off), in two phases
+   (docs/depth.md): first every draw but the rigid ones the last frame
+   found hidden; then the Hi-Z pyramid of that depth, and each of those
+   drawn unless its world box is hidden behind it. A draw that is visible
+   is never skipped: the pyramid holds only depth drawn this frame. */
+static sw_result sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, const sw_mat4* vp,
+                                  const sw_mat4* previous_vp, sw_vec3 light_direction, const sw_mat4* light_vp,
+                                  sw_diag* diag) {
     glBindFramebuffer(GL_FRAMEBUFFER, r->gbuffer_fbo);
     glViewport(0, 0, r->width, r->height);
     glEnable(GL_SCISSOR_TEST);
     glScissor(x0, 0, x1 - x0, r->height);
     glEnable(GL_FRAMEBUFFER_SRGB);
-    const float zero[4] = {0, 0, 0, 0};
+    sw__camera_depth_begin(r);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(sw__depth_nearer(r));
+    glDepthMask(GL_TRUE);
+    const float zero[4] = {0, 0, 0, 0}, far = sw__depth_far(r->reverse_z);
     const GLuint background_class[4] = {SW_CLASS_BACKGROUND, 0, 0, 0};
     for (int i = 0; i < SW_GBUFFER_TARGET_COUNT; i++)
         if (i == SW_GBUFFER_CLASS) glClearBufferuiv(GL_COLOR, i, background_class);
         else glClearBufferfv(GL_COLOR, i, zero);
+    glClearDepth(far);
     glClear(GL_DEPTH_BUFFER_BIT);
+    glClearDepth(1.0); /* GL's default, which the shadow pass clears to */
     glUseProgram(r->p_gbuffer);
     glUniformMatrix4fv(SW_GBUFFER_LOC_VIEW_PROJECTION, 1, GL_FALSE, vp->m);
     glUniformMatrix4fv(SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION, 1, GL_FALSE, f->first_frame ? vp->m : previous_vp->m);
@@ -355,35 +453,31 @@ static void sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int x0, i
     glCullFace(GL_BACK);
     glFrontFace(GL_CCW);
     const sw_render_style style = sw__frame_style(f);
-    size_t toon_draws = 0;
-    const size_t masked = f->shading.no_mask_prepass ? 0 : sw__mask_prepass(r, f, flags, style);
-    for (size_t i = 0; i < r->draw_count; i++) {
-        if (sw__hidden(f, &r->draws[i]) || sw__blended(r, f, &r->draws[i], style)) continue;
-        if (sw__toon_of(r, &r->draws[i], style)) {
-            toon_draws++;
-            continue;
-        }
-        if (masked && sw__masked(r, &r->draws[i])) continue;
-        sw__draw_gbuffer(r, &r->draws[i], flags, SW__FACES_MATERIAL);
-    }
-    if (masked) { /* the alpha-tested draws' colour: where the pre-pass left their depth */
-        glDepthFunc(GL_EQUAL);
-        glDepthMask(GL_FALSE);
-        for (size_t i = 0; i < r->draw_count; i++) {
-            const sw__draw* d = &r->draws[i];
-            if (sw__hidden(f, d) || sw__blended(r, f, d, style) || sw__toon_of(r, d, style) || !sw__masked(r, d)) continue;
-            sw__draw_gbuffer(r, d, flags | SW_GBUFFER_FLAG_DEPTH_EQUAL, SW__FACES_MATERIAL);
-        }
-        glDepthFunc(GL_LESS);
-        glDepthMask(GL_TRUE);
-    }
+    const bool culling = r->hiz && !f->debug.split && !f->debug.no_occlusion_culling && !f->crowd.count;
+    const size_t masked = f->shading.no_mask_prepass ? 0 : sw__mask_prepass(r, f, flags, style, culling);
+    size_t candidates = 0;
+    const size_t toon_draws = sw__gbuffer_draws(r, f, style, flags, vp, culling, 1, masked > 0, &candidates);
+    if (masked) sw__mask_colour(r, f, flags, style, culling);
     r->stats.mask_prepass_draws = masked;
     if (toon_draws) {
         sw__draw_toon(r, f, style, vp, previous_vp, light_direction, light_vp, flags);
         glUseProgram(r->p_gbuffer);
     }
     sw__draw_ground(r, first_frame);
+    sw_result res = SW_OK;
+    if (candidates) { /* no rigid draw, no pyramid */
+        res = sw__hiz_build(r->hiz, r->t_depth, r->reverse_z, r->empty_vao, diag);
+        /* Back to the G-buffer pass's state. */
+        glBindFramebuffer(GL_FRAMEBUFFER, r->gbuffer_fbo);
+        glViewport(0, 0, r->width, r->height);
+        glEnable(GL_SCISSOR_TEST);
+        glEnable(GL_DEPTH_TEST);
+        glUseProgram(r->p_gbuffer);
+        if (res == SW_OK) sw__gbuffer_draws(r, f, style, flags, vp, culling, 2, false, &candidates);
+    }
     glDisable(GL_FRAMEBUFFER_SRGB);
+    sw__camera_depth_end(r);
+    return res;
 }
 
 /* 3. Lighting, added onto the emission already in the HDR target. */
@@ -394,7 +488,8 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE);
     glUseProgram(r->p_lighting);
-    const sw_mat4 inverse_vp = sw__inverse_view_projection(&f->camera.current, (float)r->width / (float)r->height);
+    const sw_mat4 inverse_vp =
+        sw__inverse_view_projection(&f->camera.current, (float)r->width / (float)r->height, r->reverse_z);
     glUniformMatrix4fv(SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION, 1, GL_FALSE, inverse_vp.m);
     sw__shade_uniforms(r, f, light_direction, light_vp);
     const GLuint inputs[SW_LIGHTING_UNIT_COUNT] = {
@@ -500,8 +595,9 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
     glBlendFuncSeparatei(SW_GBUFFER_EMISSION, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glEnablei(GL_BLEND, SW_GBUFFER_MOTION); /* the motion output's alpha is 0 or 1: keep or replace */
     glBlendFunci(SW_GBUFFER_MOTION, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    sw__camera_depth_begin(r);
     glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
+    glDepthFunc(sw__depth_nearer(r));
     const int flags = SW_GBUFFER_FLAG_BLEND | (f->first_frame ? SW_GBUFFER_FLAG_FIRST_FRAME : 0);
     GLuint program = 0;
     for (size_t i = 0; i < count; i++) {
@@ -531,11 +627,12 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
         if (double_sided) sw__draw_toon_one(r, d, f, t, flags, false, SW__FACES_BACK);
         sw__draw_toon_one(r, d, f, t, flags, false, double_sided ? SW__FACES_FRONT : SW__FACES_MATERIAL);
         glEnable(GL_POLYGON_OFFSET_FILL); /* as in the G-buffer pass: the surface wins where both meet */
-        glPolygonOffset(1.0f, 1.0f);
+        sw__depth_offset_away(r, 1.0f, 1.0f);
         sw__draw_toon_one(r, d, f, t, flags, true, SW__FACES_MATERIAL);
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
     glDepthMask(GL_TRUE);
+    sw__camera_depth_end(r);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glDisablei(GL_BLEND, SW_GBUFFER_EMISSION);
     glDisablei(GL_BLEND, SW_GBUFFER_MOTION);
@@ -574,7 +671,8 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__frame_light_towards(f, towards);
     sw__light(r->scene_min, r->scene_max, towards, &light_direction, &light_vp);
     sw__shadow_pass(r, f, &light_vp);
-    sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
+    res = sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp, diag);
+    if (res != SW_OK) return res;
     sw__lighting_pass(r, f, light_direction, &light_vp);
     sw__sky_pass(r, f, x0, x1);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
@@ -599,12 +697,18 @@ sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* di
     if (res == SW_OK) res = sw__apply_overrides(r, f, diag);
     if (res != SW_OK) return res;
     if (!f->debug.split) r->skin_ms[1] = 0.0; /* one half's time only */
+    r->stats.occlusion_tested = r->stats.occlusion_culled = 0;
+    r->stats.reverse_z = r->reverse_z;
+    /* Every pass's shaders read the depth convention here (shaders/depth.glsl). */
+    glBindBufferBase(GL_UNIFORM_BUFFER, SW_DEPTH_BLOCK, r->depth_block);
     const float aspect = (float)r->width / (float)r->height;
-    sw_mat4 vp, previous_vp;
+    sw_mat4 vp, scene_vp, scene_previous_vp;
     sw_camera_view_projection(&f->camera.current, aspect, vp.m);
-    sw_camera_view_projection(&f->camera.previous, aspect, previous_vp.m);
-    /* The scene is drawn with the TAA jitter; the bones (below) without it. */
-    sw_mat4 scene_vp = vp, scene_previous_vp = previous_vp;
+    /* The scene is drawn with the depth convention's matrices and the TAA
+       jitter; the bones (below) with OpenGL's, without it, under GL's
+       default clip control. */
+    sw__camera_matrix(&f->camera.current, aspect, r->reverse_z, scene_vp.m);
+    sw__camera_matrix(&f->camera.previous, aspect, r->reverse_z, scene_previous_vp.m);
     sw__post_chain_jitter(r->post, f, scene_vp.m, scene_previous_vp.m);
     if (f->debug.split) {
         int middle = r->width / 2;

@@ -20,9 +20,12 @@
                     toon data a draw gets, its head joint
      outline.c      outline normals (CPU only)
      sky_pass.c     the sky on background pixels (its numbers: sky.c, sky.h)
-     camera.c       camera and light matrices (CPU only)
      lights.c       sw_renderer_set_lights, the lighting uniforms both
                     lit paths share
+     hiz.c          the Hi-Z pyramid and the occlusion test of rigid
+                    draws (hiz.h: the test's CPU reference)
+     camera.c       camera and light matrices, the depth convention's C
+                    twin (depth_convention.h; CPU only)
      gl_objects.c   programs, textures, framebuffer checks (gl_objects.h;
                     the post chain uses it too) */
 #ifndef SINEW_RENDER_RENDERER_INTERNAL_H
@@ -33,7 +36,9 @@
 #include <epoxy/gl.h>
 #include <math.h>
 
+#include "depth_convention.h"
 #include "gl_objects.h"
+#include "hiz.h"
 #include "post_chain.h"
 #include "render_interface.h"
 
@@ -48,8 +53,9 @@ static inline bool sw__beyond_extent(float x) { return !(fabsf(x) <= (float)SW_M
 /* ---- camera.c ---------------------------------------------------------------------- */
 
 sw_mat4 sw__look_at(sw_vec3 eye, sw_vec3 target, sw_vec3 up);
-/* (projection · view)⁻¹, each factor inverted on its own. */
-sw_mat4 sw__inverse_view_projection(const sw_camera* camera, float aspect);
+/* (projection · view)⁻¹, each factor inverted on its own; the projection
+   reversed or not (depth_convention.h, sw__camera_matrix). */
+sw_mat4 sw__inverse_view_projection(const sw_camera* camera, float aspect, bool reverse);
 /* The light: the frame's direction, else from the upper front left; an
    orthographic box around the box [lo, hi]'s bounding sphere. */
 void sw__light(const float lo[3], const float hi[3], const float towards[3], sw_vec3* direction,
@@ -219,6 +225,10 @@ struct sw__draw {
     const sw_gpu_model_primitive* drawn;
     const sw_gpu_model_primitive* drawn_outline;
     bool headless;
+    /* Occlusion culling (hiz.c): the last frame found it hidden, so the
+       G-buffer pass tests it in its second phase instead of drawing it in
+       the first. */
+    bool occlusion_hidden;
 };
 
 static inline bool sw__hidden(const sw_render_frame* f, const sw__draw* d) {
@@ -311,6 +321,21 @@ void sw__frame_light_towards(const sw_render_frame* frame, float out[3]);
 /* Factors on the light's colour and the ambient of the lighting and toon
    passes: 1 without a time of day (sw__sky_light_scale). */
 void sw__frame_light_scale(const sw_render_frame* frame, float light[3], float ambient[3]);
+/* ---- hiz.c ------------------------------------------------------------------------- */
+
+typedef struct sw__hiz sw__hiz;
+/* The pyramid's texture (R32F, every level) and framebuffer for a
+   width × height depth target, its program, the readback memory. */
+sw_result sw__hiz_create(int width, int height, sw__hiz** out, sw_diag* diag);
+void sw__hiz_destroy(sw__hiz* hiz);
+/* Builds every level from the depth texture and reads the test's levels
+   back (sw__hiz_pyramid). Leaves depth test, face culling, scissor and
+   blending off and no framebuffer bound. */
+sw_result sw__hiz_build(sw__hiz* hiz, GLuint depth, bool reverse, GLuint empty_vao, sw_diag* diag);
+const sw__hiz_levels* sw__hiz_pyramid(const sw__hiz* hiz);
+/* For the other screen passes (ambient occlusion, reflections): the R32F
+   pyramid of this frame's G-buffer depth, the farthest depth per texel. */
+GLuint sw__hiz_texture(const sw__hiz* hiz);
 
 /* ---- the renderer ------------------------------------------------------------------- */
 
@@ -355,6 +380,13 @@ struct sw_renderer {
     float scene_min[3], scene_max[3];
     bool have_bounds;
     float ground_y;
+    /* Reverse-Z (docs/depth.md): the camera passes draw with GL_ZERO_TO_ONE
+       clip control and the reversed projection; false where the context
+       has no clip control or the desc asked for ordinary depth. The
+       shaders read it from depth_block (SW_DEPTH_BLOCK), bound each frame. */
+    bool reverse_z;
+    GLuint depth_block;
+    sw__hiz* hiz;             /* the Hi-Z pyramid and occlusion culling (hiz.c) */
     /* The last drawn frame's shading time: the UV animation's step for
        motion vectors (toon_pass.c). */
     float previous_time;
@@ -375,5 +407,27 @@ void sw__shade_uniforms(sw_renderer* renderer, const sw_render_frame* frame, sw_
 
 /* The ground: a square under the box [lo, hi] (scene.c). */
 void sw__ground_geometry(sw_renderer* renderer, const float lo[3], const float hi[3]);
+
+/* ---- the depth convention of the camera passes (docs/depth.md) ------------------- */
+
+/* Around every pass that draws with the camera's matrix (G-buffer,
+   transparent, and any later one): begin sets the clip control the
+   renderer's convention needs, end gives back GL's default, under which
+   the shadow map and everything else draw. */
+static inline void sw__camera_depth_begin(const sw_renderer* r) {
+    if (r->reverse_z) glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
+}
+static inline void sw__camera_depth_end(const sw_renderer* r) {
+    if (r->reverse_z) glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
+}
+/* The depth test that keeps the nearer fragment (GL_LESS's meaning), and
+   its "or equal" form. */
+static inline GLenum sw__depth_nearer(const sw_renderer* r) { return r->reverse_z ? GL_GREATER : GL_LESS; }
+static inline GLenum sw__depth_nearer_or_equal(const sw_renderer* r) { return r->reverse_z ? GL_GEQUAL : GL_LEQUAL; }
+/* A polygon offset that pushes away from the eye by (factor, units) as
+   glPolygonOffset does under ordinary depth: the signs flip under reverse-Z. */
+static inline void sw__depth_offset_away(const sw_renderer* r, float factor, float units) {
+    glPolygonOffset(r->reverse_z ? -factor : factor, r->reverse_z ? -units : units);
+}
 
 #endif

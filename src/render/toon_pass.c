@@ -99,7 +99,7 @@ void sw__draw_toon(sw_renderer* r, const sw_render_frame* f, sw_render_style sty
     for (int pass = 0; pass < 2; pass++) {
         const bool outline = pass == 1;
         /* The hull a little farther than the surface: where both meet, the surface wins. */
-        if (outline) glEnable(GL_POLYGON_OFFSET_FILL), glPolygonOffset(1.0f, 1.0f);
+        if (outline) glEnable(GL_POLYGON_OFFSET_FILL), sw__depth_offset_away(r, 1.0f, 1.0f);
         for (size_t i = 0; i < r->draw_count; i++) {
             const sw__draw* d = &r->draws[i];
             const sw_toon_material* t = sw__toon_of(r, d, style);
