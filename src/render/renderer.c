@@ -370,6 +370,7 @@ static size_t sw__gbuffer_draws(sw_renderer* r, const sw_render_frame* f, sw_ren
         d->occlusion_hidden = hidden;
     }
     return toon_draws;
+}
 
 /* Whether draw d takes the alpha-tested pre-pass this frame: a MASK draw
    of the G-buffer program that the first phase draws (a culling candidate
@@ -411,7 +412,6 @@ static void sw__mask_colour(sw_renderer* r, const sw_render_frame* f, int flags,
     }
     glDepthFunc(sw__depth_nearer(r));
     glDepthMask(GL_TRUE);
-}
 }
 
 /* 2. The G-buffer of columns x0..x1: the glTF materials, the toon pass

@@ -111,7 +111,8 @@ void sw__sky_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1) {
     glDisable(GL_CULL_FACE);
     glUseProgram(s->program);
     const float aspect = (float)r->width / (float)r->height;
-    const sw_mat4 inverse_vp = sw__inverse_view_projection(&f->camera.current, aspect);
+    /* The sky reads no depth: directions through the ordinary convention. */
+    const sw_mat4 inverse_vp = sw__inverse_view_projection(&f->camera.current, aspect, false);
     sw_mat4 previous_vp;
     sw_camera_view_projection(&f->camera.previous, aspect, previous_vp.m);
     /* The jitter the scene was drawn with: its NDC shift, read off an identity. */

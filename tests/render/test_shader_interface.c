@@ -84,7 +84,7 @@ static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* A set of names, small and linear. */
 typedef struct name_set {
-    char names[256][64];
+    char names[1024][64];
     int count;
 } name_set;
 
@@ -95,7 +95,7 @@ static bool set_has(const name_set* s, const char* name, size_t length) {
 }
 
 static void set_add(name_set* s, const char* name, size_t length) {
-    if (set_has(s, name, length) || s->count == 256 || length >= 64) return;
+    if (set_has(s, name, length) || s->count == 1024 || length >= 64) return;
     memcpy(s->names[s->count], name, length);
     s->names[s->count][length] = '\0';
     s->count++;
