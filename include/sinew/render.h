@@ -181,6 +181,41 @@ sw_result sw_renderer_set_erased_joints(sw_renderer* renderer, const uint8_t* er
 sw_result sw_renderer_set_toon_material(sw_renderer* renderer, uint32_t material, const sw_toon_material* toon,
                                         sw_diag* diag);
 
+/* ---- Stages (docs/stage.md) ----
+
+   A stage is a set of models drawn with the character: the ground it
+   stands on, walls, props. Each stage model is drawn whole (every (node,
+   primitive), its own materials) at its rest pose, or at a frame's
+   stage_poses entry, then moved by its placement. A static stage model is
+   skinned once and never again (the skin cache is not even asked). Every
+   pass draws it as it draws the character (shadow map, G-buffer, toon,
+   transparent pass); what belongs to the character alone stays so:
+   hidden and headless nodes, crowds, material overrides, the weight and
+   retention views, sw_renderer_scene_bounds. While a stage is set the
+   built-in ground is not drawn, and the light's shadow box covers the
+   character's scene box joined with the stage, clamped to a cube of side
+   SW_RENDER_STAGE_SHADOW_REACH × the character box's largest side (at
+   least 1 unit) around the character (a large stage keeps the shadow map's
+   detail on the character's surroundings). */
+typedef struct sw_render_stage_model {
+    const sw_model* model;
+    const sw_material_set* materials; /* as in sw_renderer_set_scene; NULL: no textures, no toon data */
+    sw_mat34 placement;               /* world transform after its pose (sw_mat34_identity(): none) */
+} sw_render_stage_model;
+
+#define SW_RENDER_STAGE_SHADOW_REACH 8
+
+/* Sets the stage (count models, copied; their models and material sets
+   must outlive the renderer, the next set_stage or set_scene): call after
+   sw_renderer_set_scene, which clears it. count 0 clears it. Checks the
+   material counts and extents as set_scene does, naming the stage model.
+   The scene box is recomputed at the next frame unless
+   sw_renderer_set_scene_box is called again. */
+sw_result sw_renderer_set_stage(sw_renderer* renderer, const sw_render_stage_model* models, size_t count,
+                                sw_diag* diag);
+/* The world-space bounds of the stage as drawn at rest (false: no stage). */
+bool sw_renderer_stage_bounds(const sw_renderer* renderer, float out_min[3], float out_max[3]);
+
 /* Makes the GPU objects of a crowd of `count` copies of the scene (palettes
    per skin, output buffers, outline instances; see sw_render_frame's
    crowd), so that frames with crowd.count = count draw; 0 frees them.
@@ -335,6 +370,15 @@ typedef struct sw_render_frame {
     sw_render_frame_post post;
     sw_render_frame_crowd crowd;
     sw_render_frame_avatar avatar;
+    /* Where the character stands: a world transform applied after its pose
+       (its palettes are placement · skin matrices, as a crowd copy's, so
+       motion vectors, shadows and toon head frames follow). NULL: none.
+       Crowd frames ignore it (their copies carry placements). */
+    const sw_mat34* placement;
+    /* The stage (sw_renderer_set_stage): stage model k drawn at
+       stage_poses[k] (a pose of that model after sw_pose_update) · its
+       placement; NULL, or a NULL entry: its rest pose, skinned once. */
+    const sw_pose* const* stage_poses;
 } sw_render_frame;
 
 /* Frames to draw before a single TAA picture, frame_index 0, 1, ...,

@@ -45,7 +45,7 @@ sw_result sw__retention_buffers(sw_renderer* r, const sw_pose* pose, sw_diag* di
     double* rotations = (double*)sw__malloc((a->skin_joint_count + 1) * 9 * sizeof(double));
     if (!rotations) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for joint rotations");
     sw_skin_rotations(pose->skin_matrices, a->skin_joint_count, rotations);
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         float* kept = (float*)sw__malloc((d->prim->vertex_count + 1) * sizeof(float));
         if (!kept) {
@@ -85,7 +85,7 @@ sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag* diag) 
     /* Until every buffer holds the new joint's weights, none is trusted: a
        failure half-way makes the next call start over. */
     r->weight_joint = -1;
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         float* w = (float*)sw__calloc(d->prim->vertex_count, sizeof(float));
         if (!w) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for joint weights");
@@ -102,7 +102,7 @@ sw_result sw_renderer_read_vertex_values(sw_renderer* r, size_t node, size_t pri
     if (!r || !out) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or output");
     if (r->weight_joint == -1)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no frame was drawn with the weights or retention view");
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         const sw__draw* d = &r->draws[i];
         if (d->node != node || d->primitive != primitive) continue;
         glBindBuffer(GL_ARRAY_BUFFER, d->weight_buffer);

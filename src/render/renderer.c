@@ -216,16 +216,18 @@ static sw_result sw__skin_frame(sw_renderer* r, const sw_render_frame* f, sw_ski
     if (f->crowd.count) {
         res = sw__skin_crowd(r, f, method, diag);
     } else {
-        res = sw__skin_scene(r, f->pose, method, diag);
-        if (res == SW_OK) res = sw__skin_outlines(r, f->pose, method, f->shading.style, diag);
+        res = sw__skin_scene(r, f->pose, f->placement, method, diag);
+        if (res == SW_OK) res = sw__skin_outlines(r, f->pose, f->placement, method, f->shading.style, diag);
     }
+    if (res == SW_OK) res = sw__skin_stage(r, f, diag);
     if (timed) glEndQuery(GL_TIME_ELAPSED);
     r->skin_query_pending[half] = r->skin_query_pending[half] || timed;
     if (res != SW_OK) return res;
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
-        d->drawn = f->crowd.count ? d->crowd_gpu : d->gpu;
-        d->drawn_outline = f->crowd.count ? d->crowd_outline_gpu : d->outline_gpu;
+        const bool crowd = f->crowd.count && !sw__draw_is_stage(d); /* the stage is drawn once */
+        d->drawn = crowd ? d->crowd_gpu : d->gpu;
+        d->drawn_outline = crowd ? d->crowd_outline_gpu : d->outline_gpu;
         d->headless = d->has_headless && f->avatar.headless_nodes && f->avatar.headless_nodes[d->node];
     }
     return SW_OK;
@@ -337,7 +339,7 @@ static void sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int x0, i
         sw__draw_toon(r, f, style, vp, previous_vp, light_direction, light_vp, flags);
         glUseProgram(r->p_gbuffer);
     }
-    sw__draw_ground(r, first_frame);
+    if (!r->stage_count) sw__draw_ground(r, first_frame); /* a stage brings its own ground */
     glDisable(GL_FRAMEBUFFER_SRGB);
 }
 
@@ -405,10 +407,18 @@ static float sw__draw_depth(const sw_renderer* r, const sw__draw* d, const sw_po
                             const float forward[3]) {
     float c[3], w[3];
     for (int k = 0; k < 3; k++) c[k] = 0.5f * (d->prim->bounds_min[k] + d->prim->bounds_max[k]);
+    if (sw__draw_is_stage(d)) { /* its world bounds' centre */
+        for (int k = 0; k < 3; k++) w[k] = 0.5f * (d->world_min[k] + d->world_max[k]);
+        return (w[0] - eye[0]) * forward[0] + (w[1] - eye[1]) * forward[1] + (w[2] - eye[2]) * forward[2];
+    }
     const bool skinned = r->asset->nodes[d->node].skin >= 0 && d->prim->influence_count > 0;
     for (int k = 0; k < 3; k++) {
         const float* row = pose->world[d->node].m[k];
         w[k] = skinned ? c[k] : row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3];
+    }
+    if (r->placed) { /* the character's placement follows its pose */
+        const sw_vec3 p = sw_mat34_apply_point(&r->placement, sw_vec3_make(w[0], w[1], w[2]));
+        w[0] = p.x, w[1] = p.y, w[2] = p.z;
     }
     return (w[0] - eye[0]) * forward[0] + (w[1] - eye[1]) * forward[1] + (w[2] - eye[2]) * forward[2];
 }
@@ -510,6 +520,7 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
         float lo[3], hi[3];
         res = sw_renderer_scene_bounds(r, f->pose, lo, hi, diag);
         if (res != SW_OK) return res;
+        if (f->placement) sw__place_box(f->placement, lo, hi);
         sw_renderer_set_scene_box(r, lo, hi);
     }
     res = sw__skin_frame(r, f, method, x0 == 0 ? 0 : 1, diag);
@@ -522,7 +533,9 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     }
     sw_vec3 light_direction;
     sw_mat4 light_vp;
-    sw__light(r->scene_min, r->scene_max, f->shading.light_direction, &light_direction, &light_vp);
+    float light_lo[3], light_hi[3];
+    sw__light_box(r, light_lo, light_hi);
+    sw__light(light_lo, light_hi, f->shading.light_direction, &light_direction, &light_vp);
     sw__shadow_pass(r, f, &light_vp);
     sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     sw__lighting_pass(r, f, light_direction, &light_vp);
@@ -544,6 +557,8 @@ static sw_result sw__debug_values(sw_renderer* r, const sw_render_frame* f, sw_d
 
 sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
     if (!r || !f || !r->asset || !f->pose || !f->pose->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or frame");
+    r->placed = f->placement && !f->crowd.count;
+    r->placement = r->placed ? *f->placement : sw_mat34_identity();
     sw_result res = sw__debug_values(r, f, diag);
     if (res == SW_OK) res = sw__apply_overrides(r, f, diag);
     if (res != SW_OK) return res;
