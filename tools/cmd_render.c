@@ -490,6 +490,10 @@ static int render_frame_camera(tool_args* args, render_session* s) {
             return tool_fail(args, "%s: %s", asset->path, diag.message);
         if (!scene_stage_placement(&o->stage, s->anchor, lo[1], s->shift, &err)) return tool_fail(args, "%s", err.message);
         s->placement = sw_mat34_translation(sw_vec3_make(s->shift[0], s->shift[1], s->shift[2]));
+        if (!o->quiet)
+            fprintf(stderr, "--place: the root at %g, %g, %g; the feet at y %g on the stage\n",
+                    (double)(s->anchor[0] + s->shift[0]), (double)(s->anchor[1] + s->shift[1]),
+                    (double)(s->anchor[2] + s->shift[2]), (double)(lo[1] + s->shift[1]));
     }
     float* points = NULL;
     size_t point_count = 0;
