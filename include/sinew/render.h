@@ -392,12 +392,15 @@ sw_result sw_renderer_draw(sw_renderer* renderer, const sw_render_frame* frame, 
 /* World-space bounds of the scene at a pose (every drawn vertex, skinned
    on the GPU and read back). Returns SW_ERR_INVALID_DATA for an empty
    scene and for a posed vertex that is not finite or lies beyond
-   SW_MODEL_MAX_EXTENT. Does not draw; the skin cache sees the pose. */
+   SW_MODEL_MAX_EXTENT. Does not draw; the skin cache sees the pose. The
+   character's alone (not the stage), without a frame's placement. */
 sw_result sw_renderer_scene_bounds(sw_renderer* renderer, const sw_pose* pose, float out_min[3], float out_max[3],
                                    sw_diag* diag);
 
 /* The box the ground and the shadow map are fitted to (the ground lies at
-   its lowest y). By default the first drawn frame's skinned bounds; a
+   its lowest y), in world space (a placed character's box placed; a
+   stage joins it for the shadow map, see "Stages"). By default the first
+   drawn frame's skinned bounds, moved by its placement; a
    sequence whose character travels should give the bounds of all of it
    (sinew render gives those of the whole clip). */
 void sw_renderer_set_scene_box(sw_renderer* renderer, const float box_min[3], const float box_max[3]);

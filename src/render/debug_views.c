@@ -147,6 +147,13 @@ static size_t sw__octahedron(float* v, const float head[3], const float tail[3])
     return n;
 }
 
+/* A joint's origin where it is drawn: moved by the frame's placement. */
+static void sw__joint_place(const sw_renderer* r, const sw_mat34* m, float out[3]) {
+    sw_vec3 p = sw_vec3_make(m->m[0][3], m->m[1][3], m->m[2][3]);
+    if (r->placed) p = sw_mat34_apply_point(&r->placement, p);
+    out[0] = p.x, out[1] = p.y, out[2] = p.z;
+}
+
 /* The bones' line vertices (position + colour): an octahedron from every
    skin joint's parent to the joint when the parent is a joint too, and a
    small cross at every joint. Returns the vertex count. */
@@ -158,12 +165,12 @@ static size_t sw__bone_lines(const sw_renderer* r, const sw_pose* pose, const bo
     size_t count = 0;
     for (size_t n = 0; n < a->node_count; n++) {
         if (!is_joint[n]) continue;
-        const sw_mat34* m = &pose->world[n];
-        float p[3] = {m->m[0][3], m->m[1][3], m->m[2][3]};
+        float p[3];
+        sw__joint_place(r, &pose->world[n], p);
         int32_t parent = a->nodes[n].parent;
         if (parent >= 0 && is_joint[parent]) {
-            const sw_mat34* pm = &pose->world[parent];
-            float q[3] = {pm->m[0][3], pm->m[1][3], pm->m[2][3]};
+            float q[3];
+            sw__joint_place(r, &pose->world[parent], q);
             count += sw__octahedron(v + count * 6, q, p);
         }
         for (int axis = 0; axis < 3; axis++) {

@@ -419,7 +419,7 @@ sw_result sw__prepare_model_materials(sw_renderer* r, const sw_model* model, con
 
 void sw__clear_model_materials(sw_renderer* r, const sw_model* model, size_t base, GLuint* textures) {
     for (size_t i = 0; textures && i < model->texture_count; i++)
-        if (textures[i]) glDeleteTextures(1, &textures[i]);
+        if (textures[i]) glDeleteTextures(1, &textures[i]), r->stats.textures--;
     sw__free(textures);
     for (size_t i = 0; r->materials && i < model->material_count; i++) {
         sw__material* m = &r->materials[base + i];

@@ -193,7 +193,7 @@ static sw_result sw__check_stage(const sw_render_stage_model* models, size_t cou
             return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, (int64_t)k,
                                "stage model %zu: the material set holds %zu materials and %zu images, the model %zu "
                                "and %zu", k, m->material_count, m->image_count, a->material_count, a->image_count);
-        char what[32];
+        char what[48];
         snprintf(what, sizeof what, "stage model %zu", k);
         sw_result res = sw__check_extent(a, what, diag);
         if (res != SW_OK) return res;
