@@ -10,7 +10,7 @@
      - a static stage is skinned once: two frames of a moving character
        dispatch as many skinnings with a stage as without;
      - a frame's placement moves the character's pixels as the camera
-       projects the move;
+       projects the move, and a frame that moves her has that motion;
      - a stage pose moves a stage model;
      - bad calls are refused.
    Skips, saying so, only when no EGL display exists at all. */
@@ -248,6 +248,30 @@ static void test_placement(void) {
         SW_CHECK(n0 > 300);
         SW_CHECK_NEAR(x1 - x0, bx - ax, 1.0);
         SW_CHECK_NEAR(y1 - y0, by - ay, 1.0);
+        /* The placed frame after the unplaced one: its motion vectors are
+           the move (texture coordinates, current - previous), since the
+           placement is folded into the palettes the previous positions
+           come from. The median over her pixels (depths differ a little). */
+        moved.first_frame = false;
+        static picture again;
+        static float motion[W * H * 2];
+        static float xs[W * H];
+        sw_diag d;
+        ok = draw(r, &frame, &again) && draw(r, &moved, &placed) && sw_renderer_read_motion(r, motion, &d) == SW_OK;
+        SW_CHECK(ok);
+        size_t n = 0;
+        for (int y = 0; ok && y < H; y++)
+            for (int x = 0; x < W; x++)
+                if (is_character(class_at(&placed, x, y))) xs[n++] = motion[((size_t)(H - 1 - y) * W + (size_t)x) * 2];
+        for (size_t i = 1; i < n; i++) /* insertion sort: a few hundred values */
+            for (size_t j = i; j > 0 && xs[j - 1] > xs[j]; j--) {
+                const float t = xs[j];
+                xs[j] = xs[j - 1], xs[j - 1] = t;
+            }
+        const float median = n ? xs[n / 2] * W : 0.0f;
+        fprintf(stderr, "  motion of the move: median %.2f px over %zu pixels (projected %.2f)\n", median, n, bx - ax);
+        SW_CHECK(n > 300);
+        SW_CHECK_NEAR(median, bx - ax, 0.1 * (bx - ax));
     }
     sw_renderer_destroy(r);
 }
