@@ -56,6 +56,7 @@ enum {
     SW_RENDER_CLASS_LIT = 2,        /* glTF metallic-roughness materials */
     SW_RENDER_CLASS_UNLIT = 3,      /* KHR_materials_unlit */
     SW_RENDER_CLASS_TOON = 4,       /* toon materials (sinew/toon.h), lit in the G-buffer pass */
+    SW_RENDER_CLASS_STAGE = 5,      /* a stage's metallic-roughness materials: lit as LIT; decals land on it */
     SW_RENDER_CLASS_MASK = 0x3F,
     /* Glints are visible at this pixel (TAA keeps the per-channel max). */
     SW_RENDER_CLASS_HISTORY_SPARKLE = 0x40,
@@ -404,6 +405,36 @@ sw_result sw_renderer_scene_bounds(sw_renderer* renderer, const sw_pose* pose, f
    sequence whose character travels should give the bounds of all of it
    (sinew render gives those of the whole clip). */
 void sw_renderer_set_scene_box(sw_renderer* renderer, const float box_min[3], const float box_max[3]);
+
+/* Deferred box decals (docs/decals.md): drawn after the G-buffer's opaque
+   draws and before the lighting, they change the base colour and (with a
+   normal map) the normal of what lies inside their box, and nothing else:
+   the class byte, material and motion targets keep their values. A decal
+   is the world transform of the unit cube [-0.5, 0.5]^3 and projects
+   along its local -Y: its picture lies on the local XZ square (u = x +
+   0.5 to the right, v = z + 0.5 down the picture), its +Y faces out of
+   the surfaces it lands on; surfaces turned away from +Y by more than
+   about 70 degrees are left alone (a smooth fade from 60). It lands only
+   on pixels of the receiving classes: by default the ground and stage
+   classes, never a character's. Colour weight = baseColor alpha (factor x
+   texture) x opacity; normal weight = that alpha x normal_strength;
+   "over" blending in linear colour. */
+typedef struct sw_render_decal {
+    sw_mat34 box;                     /* world from decal space */
+    float base_color[4];              /* linear RGB and alpha, times the texture */
+    const sw_material_image* base_color_image; /* sRGB colour, linear alpha; NULL or no pixels: white */
+    const sw_material_image* normal_image;     /* tangent space (red +u, green up the picture, blue
+                                                  out); NULL or no pixels: the normal is kept */
+    float opacity;                    /* 0..1 */
+    float normal_strength;            /* 0..1 */
+    uint32_t receivers;               /* bit k: class k (SW_RENDER_CLASS_*) takes it; 0 = ground and stage */
+} sw_render_decal;
+#define SW_RENDER_DECAL_MAX 64
+/* Replaces the decals (count 0: none); the images are uploaded now and
+   need not outlive the call. More than SW_RENDER_DECAL_MAX, a box without
+   an inverse, a non-finite value or a weight outside 0..1:
+   SW_ERR_INVALID_ARGUMENT naming the decal. Kept across set_scene. */
+sw_result sw_renderer_set_decals(sw_renderer* renderer, const sw_render_decal* decals, size_t count, sw_diag* diag);
 
 /* Readbacks of the last frame, rows bottom to top as OpenGL stores them
    unless said otherwise. */

@@ -145,6 +145,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     if (!r) return;
     sw__clear_crowd(r);
     sw__clear_scene(r);
+    sw__decals_destroy(r);
     GLuint programs[5] = {r->p_gbuffer, r->p_shadow, r->p_lighting, r->p_lines, r->p_toon};
     for (int i = 0; i < 5; i++) glDeleteProgram(programs[i]);
     sw__post_chain_destroy(r->post);
@@ -538,6 +539,7 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__light(light_lo, light_hi, f->shading.light_direction, &light_direction, &light_vp);
     sw__shadow_pass(r, f, &light_vp);
     sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
+    sw__decal_pass(r, f);
     sw__lighting_pass(r, f, light_direction, &light_vp);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     return sw_gl_check("drawing the scene", diag);

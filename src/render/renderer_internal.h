@@ -21,6 +21,8 @@
                     (sw__material_block, shaders/material_block.glsl); which
                     toon data a draw gets, its head joint
      outline.c      outline normals (CPU only)
+     decal.c        sw_renderer_set_decals and the decal pass (decal_math.c
+                    is its C reference, no GL)
      camera.c       camera and light matrices (CPU only)
      gl_objects.c   programs, textures, framebuffer checks (gl_objects.h;
                     the post chain uses it too) */
@@ -349,6 +351,16 @@ sw_result sw__draw_bones(sw_renderer* renderer, const sw_pose* pose, const sw_ma
 /* weight_joint when the weight buffers hold the retention view's values. */
 #define SW__WEIGHTS_RETENTION (-2)
 
+/* ---- decal.c ----------------------------------------------------------------------- */
+
+/* The decals (sw_renderer_set_decals): made by the first call. */
+typedef struct sw__decals sw__decals;
+/* The decal pass: after the G-buffer pass (its framebuffer's scissor
+   kept), before the lighting; nothing without decals or in the UV and
+   weight views. */
+void sw__decal_pass(sw_renderer* renderer, const sw_render_frame* frame);
+void sw__decals_destroy(sw_renderer* renderer);
+
 /* ---- the renderer ------------------------------------------------------------------- */
 
 struct sw_renderer {
@@ -405,6 +417,7 @@ struct sw_renderer {
     /* The last drawn frame's shading time: the UV animation's step for
        motion vectors (toon_pass.c). */
     float previous_time;
+    sw__decals* decals;       /* NULL: none set */
 };
 
 static inline size_t sw__stage_draw_count(const sw_renderer* r) { return r->draw_count - r->character_draw_count; }
