@@ -1,6 +1,7 @@
 /* The scene option values shared by `sinew render` and `sinew view`
    (scene_options.h). */
 #include "scene_options.h"
+#include "stage_decals.h"
 
 #include "sinew/demo.h"
 #include "sinew/gltf.h"
@@ -443,6 +444,7 @@ bool scene_stage_load(scene_stage* s, const sw_gltf_options* load, tool_error* e
         res = tool_load_model(s->file, load, &s->model, &diag);
     }
     if (res == SW_OK) res = sw_material_set_read(s->model, &s->materials, &diag);
+    if (res == SW_OK) res = sw_decal_read(s->model, &s->decals, &diag);
     if (res != SW_OK) {
         /* the importers' messages name the file already */
         if (!demo && strstr(diag.message, s->file)) return tool_error_set(err, "--stage: %s", diag.message);
@@ -459,6 +461,12 @@ bool scene_stage_set(const scene_stage* s, sw_renderer* renderer, tool_error* er
     const sw_render_stage_model m = {.model = s->model, .materials = &s->materials, .placement = sw_mat34_identity()};
     sw_diag diag;
     if (sw_renderer_set_stage(renderer, &m, 1, &diag) != SW_OK)
+        return tool_error_set(err, "--stage %s: %s", s->file, diag.message);
+    if (!s->decals) return true;
+    sw_render_decal decals[SW_RENDER_DECAL_MAX];
+    size_t count = 0;
+    stage_decals_make(s->decals, s->model, s->rest.world, NULL, &s->materials, decals, SW_RENDER_DECAL_MAX, &count);
+    if (sw_renderer_set_decals(renderer, decals, count, &diag) != SW_OK)
         return tool_error_set(err, "--stage %s: %s", s->file, diag.message);
     return true;
 }
@@ -482,6 +490,8 @@ bool scene_stage_placement(const scene_stage* s, const float root[3], float feet
 }
 
 void scene_stage_free(scene_stage* s) {
+    sw_decal_set_free(s->decals);
+    s->decals = NULL;
     sw_material_set_free(&s->materials);
     sw_model_free(s->model);
     free(s->rest_memory);

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "sinew/decal.h"
 #include "sinew/materials.h"
 #include "sinew/model.h"
 #include "sinew/pose.h"
@@ -114,6 +115,7 @@ typedef struct scene_stage {
     sw_material_set materials;
     sw_pose rest;
     void* rest_memory;
+    sw_decal_set* decals;        /* its SW_decal boxes, NULL: none */
 } scene_stage;
 
 #define SCENE_STAGE_HELP                                                                                     \
@@ -132,7 +134,8 @@ bool scene_stage_check(const scene_stage* s, tool_error* err);
 /* Loads --stage's model (load: the command's glTF options), its materials
    and rest pose; nothing without --stage. Errors name the file. */
 bool scene_stage_load(scene_stage* s, const sw_gltf_options* load, tool_error* err);
-/* Gives the loaded stage to the renderer (after sw_renderer_set_scene). */
+/* Gives the loaded stage and its decals to the renderer (after
+   sw_renderer_set_scene). */
 bool scene_stage_set(const scene_stage* s, sw_renderer* renderer, tool_error* err);
 /* --place: the translation that moves `root` (the character's root in the
    first frame) to X,Z and its lowest point `feet_y` onto the stage's

@@ -412,6 +412,13 @@ sw_result sw__prepare_model_materials(sw_renderer* r, const sw_model* model, con
         else sw_toon_defaults(SW_TOON_BODY, &m->toon);
         sw_toon_derive(m->core, &m->derived);
         res = sw__build_material(r, m, diag);
+        if (res == SW_OK && m->values.class_id == SW_CLASS_LIT) {
+            /* A stage's lit surfaces: lit as LIT, and decals land on them. */
+            m->values.class_id = SW_CLASS_STAGE;
+            glBindBuffer(GL_UNIFORM_BUFFER, m->block);
+            glBufferData(GL_UNIFORM_BUFFER, sizeof m->values, &m->values, GL_STATIC_DRAW);
+            glBindBuffer(GL_UNIFORM_BUFFER, 0);
+        }
     }
     r->asset = scene_asset, r->material_set = scene_set, r->textures = scene_textures;
     return res;

@@ -190,6 +190,9 @@ static void test_stage_pictures(void) {
     fprintf(stderr, "  box top %d %d %d, ground %d %d %d\n", red[0], red[1], red[2], green[0], green[1], green[2]);
     SW_CHECK(red[0] > red[1] + 40 && red[0] > red[2] + 40);
     SW_CHECK(green[1] > green[0] + 30 && green[1] > green[2] + 30);
+    float bx, by;
+    project(box_top, &bx, &by);
+    SW_CHECK_EQ_INT(class_at(&staged, (int)bx, (int)by), SW_RENDER_CLASS_STAGE); /* lit, and decals land there */
     const uint8_t* no_box = pixel_at(&plain, box_top);
     SW_CHECK(!(no_box[0] > no_box[1] + 40)); /* not red without the stage */
     /* No built-in ground with a stage. */
