@@ -31,7 +31,8 @@ const char cmd_render_help[] =
     "                    [--bones]\n"
     "                    [--aa none|edge|taa|edge+taa] [--bloom|--no-bloom] [--motion-blur]\n"
     "                    [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
-    "                    [--crowd N] [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
+    "                    [--crowd N] [--stage FILE|demo [--place X,Z]]\n"
+    "                    [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
     "                    [--progress auto|bar|lines|none] [animation options, below]\n"
     "\n"
     "Draws MODEL (glTF, GLB or VRM, or FBX, Collada, IQM, BVH... through the\n"
@@ -78,6 +79,7 @@ const char cmd_render_help[] =
     "                  the model's animations in turn from the chosen one, each\n"
     "                  from its own time; skinned in one GPU dispatch and drawn\n"
     "                  with instanced draws (not with animation options)\n"
+    SCENE_STAGE_HELP
     "  -o, --output FILE\n"
     "                  .png (one frame), .mp4 (H.264) or .gif (through ffmpeg),\n"
     "                  or a pattern such as frames/%04d.png; missing folders\n"
@@ -119,6 +121,7 @@ typedef struct render_options {
     const char* weight_joint;
     const char* out;
     sw_gltf_options load;
+    scene_stage stage;    /* --stage, --place */
 } render_options;
 
 /* The pose at playback time t: the clip loops from its first key. With
@@ -220,6 +223,8 @@ typedef struct render_session {
     sw_camera previous_camera; /* the last frame drawn's (--follow moves it) */
     scene_frame_nodes framing; /* the root, the joint --frame names */
     float anchor[3];           /* the root's place at the first frame */
+    float shift[3];            /* --place: the character's move onto the stage */
+    sw_mat34 placement;        /* the same as a placement */
     sw_renderer_stats before; /* the counts before the first frame */
 } render_session;
 
@@ -231,6 +236,7 @@ static void render_session_free(render_session* s) {
     free(s->pose_memory);
     crowd_free(&s->crowd);
     sw_renderer_destroy(s->renderer);
+    scene_stage_free(&s->o.stage);
     sw_material_set_free(&s->materials);
     sw_gl_context_destroy(s->gl);
     anim_file_detach(&s->anim_src, &s->asset);
@@ -255,6 +261,8 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
         if ((took = scene_camera_take(&o->cam, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if ((took = scene_sky_take(&o->time_of_day, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
+        if ((took = scene_stage_take(&o->stage, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if (tool_args_flag(arg, "--dqs")) o->dqs = true;
         else if (tool_args_flag(arg, "--split")) o->split = true;
@@ -330,7 +338,9 @@ static int check_render_options(tool_args* args, anim_options* program, render_o
         return tool_usage(args, "%ld frames do not fit in one PNG: write .mp4, .gif or a pattern such as frames/%%04d.png",
                           o->frames);
     if (o->split && o->dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
-    if (!anim_options_check(program, &err)) return tool_usage(args, "%s", err.message);
+    if (!anim_options_check(program, &err) || !scene_stage_check(&o->stage, &err))
+        return tool_usage(args, "%s", err.message);
+    if (o->crowd > 0 && o->stage.has_place) return tool_usage(args, "--place stands one character; drop --crowd");
     if (o->crowd > 0 && (o->cam.frame != SCENE_FRAME_AUTO || o->cam.follow))
         return tool_usage(args, "--crowd frames the whole grid; --frame and --follow are for one character");
     if (o->crowd > 0 && anim_options_any(program))
@@ -361,6 +371,7 @@ static int render_load(tool_args* args, anim_options* program, render_session* s
         if (res != SW_OK) return tool_fail(args, "demo character: %s", diag.message);
     }
     if (!anim_file_attach(&s->anim_src, &s->asset, &program->file, &err)) return tool_fail(args, "%s", err.message);
+    if (!scene_stage_load(&s->o.stage, &o->load, &err)) return tool_fail(args, "%s", err.message);
     if (s->anim_src.view && !o->quiet) fprintf(stderr, "%s\n", s->anim_src.summary);
     const sw_model* asset = s->asset;
     uint32_t weight_found = 0;
@@ -404,6 +415,7 @@ static int render_open(tool_args* args, render_session* s) {
     if (sw_renderer_set_scene(s->renderer, s->asset, &s->materials, &diag) != SW_OK ||
         sw_renderer_set_erased_joints(s->renderer, s->prog.avatar.erase_joints, NULL, &diag) != SW_OK)
         return tool_fail(args, "%s: %s", s->asset->path, diag.message);
+    if (!scene_stage_set(&o->stage, s->renderer, &err)) return tool_fail(args, "%s", err.message);
     /* The renderer counts the textures it drew white; which images and why,
        the tool finds out by decoding them again (only when there are any). */
     sw_renderer_stats loaded;
@@ -473,6 +485,20 @@ static int render_frame_camera(tool_args* args, render_session* s) {
     /* The first frame: where the root starts, and the vertices --frame fits. */
     if (!pose_at(asset, s->clip, s->active, &s->pose, o->time, &err)) return tool_fail(args, "%s", err.message);
     root_place(s, &s->pose, s->anchor);
+    /* --place: the root to X,Z, the first frame's lowest point onto the stage's ground. */
+    s->placement = sw_mat34_identity();
+    if (o->stage.has_place) {
+        float lo[3], hi[3];
+        sw_diag diag;
+        if (sw_renderer_scene_bounds(s->renderer, &s->pose, lo, hi, &diag) != SW_OK)
+            return tool_fail(args, "%s: %s", asset->path, diag.message);
+        if (!scene_stage_placement(&o->stage, s->anchor, lo[1], s->shift, &err)) return tool_fail(args, "%s", err.message);
+        s->placement = sw_mat34_translation(sw_vec3_make(s->shift[0], s->shift[1], s->shift[2]));
+        if (!o->quiet)
+            fprintf(stderr, "--place: the root at %g, %g, %g; the feet at y %g on the stage\n",
+                    (double)(s->anchor[0] + s->shift[0]), (double)(s->anchor[1] + s->shift[1]),
+                    (double)(s->anchor[2] + s->shift[2]), (double)(lo[1] + s->shift[1]));
+    }
     float* points = NULL;
     size_t point_count = 0;
     int status = o->cam.frame == SCENE_FRAME_AUTO || o->cam.frame == SCENE_FRAME_PATH
@@ -515,7 +541,9 @@ static int frame_the_rest(tool_args* args, render_session* s, const float* point
         if (sw_renderer_set_crowd(s->renderer, crowd->count, &diag) != SW_OK)
             return tool_fail(args, "%s: %s", asset->path, diag.message);
     }
-    sw_renderer_set_scene_box(s->renderer, lo, hi);
+    float placed_lo[3], placed_hi[3]; /* the box where --place moves the character */
+    for (int k = 0; k < 3; k++) placed_lo[k] = lo[k] + s->shift[k], placed_hi[k] = hi[k] + s->shift[k];
+    sw_renderer_set_scene_box(s->renderer, placed_lo, placed_hi);
     const float* box_lo = lo;
     const float* box_hi = hi;
     if (o->cam.frame == SCENE_FRAME_AUTO && o->crowd == 0) {
@@ -535,6 +563,7 @@ static int frame_the_rest(tool_args* args, render_session* s, const float* point
     }
     /* full, upper, face, JOINT: the points (box_lo, box_hi unused) */
     scene_camera_place(&o->cam, box_lo, box_hi, points, point_count, (float)o->width / (float)o->height, &s->camera);
+    for (int k = 0; k < 3; k++) s->camera.eye[k] += s->shift[k], s->camera.target[k] += s->shift[k]; /* --place */
     s->previous_camera = s->camera;
     return TOOL_EXIT_OK;
 }
@@ -572,6 +601,7 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
                     .time_of_day_given = o->time_of_day >= 0.0, .time_of_day = (float)o->time_of_day},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
         .crowd = {.count = s->crowd.count, .poses = s->crowd.pointers, .placements = s->crowd.placements},
+        .placement = o->stage.has_place ? &s->placement : NULL,
     };
     avatar_program_render(&s->prog.avatar, &s->materials, &frame.avatar); /* VRM expression binds, first person */
     /* TAA: the first frame comes after warm-up frames of its own pose and

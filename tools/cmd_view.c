@@ -55,7 +55,8 @@ const char cmd_view_help[] =
     "                  [--bones] [--aa none|edge|taa|edge+taa] [--bloom|--no-bloom]\n"
     "                  [--motion-blur] [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                  [--screenshot FILE.png] [--frames N] [--exit] [--script KEYS]\n"
-    "                  [--no-vsync] [--quiet] [animation options, below]\n"
+    "                  [--no-vsync] [--quiet] [--stage FILE|demo [--place X,Z]]\n"
+    "                  [animation options, below]\n"
     "\n"
     "Opens a window (GLFW, OpenGL 4.3 core) showing MODEL (any format sinew\n"
     "reads; without MODEL the built-in demo character) drawn by the same\n"
@@ -114,6 +115,7 @@ const char cmd_view_help[] =
     "  --no-vsync      do not wait for the display between frames (scripted\n"
     "                  runs never wait)\n"
     "  --quiet         no \"wrote FILE\" lines on stderr\n"
+    SCENE_STAGE_HELP
     "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
     "  -h, --help      show this help\n"
     "\n" ANIM_OPTIONS_HELP;
@@ -137,6 +139,7 @@ typedef struct view_options {
     bool exit_after, no_vsync;
     const char* script_text;
     sw_gltf_options load;
+    scene_stage stage;    /* --stage, --place (loaded by view_run) */
 } view_options;
 
 /* 0 when the options are fine, else the exit status (the message printed). */
@@ -154,6 +157,8 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
         if ((took = scene_camera_take(&o->cam, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if ((took = scene_sky_take(&o->time_of_day, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
+        if ((took = scene_stage_take(&o->stage, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if (tool_args_flag(arg, "--dqs")) o->dqs = true;
         else if (tool_args_flag(arg, "--split")) o->split = true;
@@ -210,7 +215,8 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
     }
     if (o->split && o->dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
     if (!frames_given && (o->exit_after || o->screenshot)) o->frames = 1;
-    if (!anim_options_check(program, &err)) return tool_usage(args, "%s", err.message);
+    if (!anim_options_check(program, &err) || !scene_stage_check(&o->stage, &err))
+        return tool_usage(args, "%s", err.message);
     return 0;
 }
 
@@ -262,6 +268,9 @@ typedef struct view_scene {
     int32_t root;                   /* the node --follow follows (scene_frame_resolve), or -1 */
     float place_lo[3], place_hi[3]; /* the same with the root's travel taken out (x, z) */
     float travel;                   /* the root's farthest distance from where it starts */
+    const scene_stage* stage;       /* --stage, --place: the command line's */
+    float shift[3];                 /* --place: the character's move onto the stage */
+    sw_mat34 placement;             /* the same as a placement */
     uint32_t* joints;               /* skin joint nodes, ascending, each once */
     size_t joint_count;
     size_t vertex_count;            /* every drawn (node, primitive) */
@@ -431,6 +440,19 @@ static bool scene_bounds(view_scene* sc, sw_renderer* r, double time, tool_error
             sc->place_hi[k] = fmaxf(sc->place_hi[k], b[k] - shift[k]);
         }
     }
+    /* --place: the root to X,Z, the first pose's lowest point onto the
+       stage's ground; every box the camera frames moves with her. */
+    float feet[3], ignored[3];
+    sw_diag diag;
+    if (!scene_pose(sc, time, true, err)) return false;
+    if (sc->stage && sc->stage->has_place && sw_renderer_scene_bounds(r, &sc->pose, feet, ignored, &diag) != SW_OK)
+        return tool_error_set(err, "%s: %s", sc->model->path, diag.message);
+    if (sc->stage && !scene_stage_placement(sc->stage, anchor, feet[1], sc->shift, err)) return false;
+    sc->placement = sw_mat34_translation(sw_vec3_make(sc->shift[0], sc->shift[1], sc->shift[2]));
+    for (int k = 0; k < 3; k++) {
+        lo[k] += sc->shift[k], hi[k] += sc->shift[k];
+        sc->place_lo[k] += sc->shift[k], sc->place_hi[k] += sc->shift[k];
+    }
     memcpy(sc->lo, lo, sizeof lo);
     memcpy(sc->hi, hi, sizeof hi);
     sw_renderer_set_scene_box(r, lo, hi);
@@ -591,6 +613,7 @@ static bool camera_start(viewer* v, tool_error* err) {
     } else {
         ok = scene_pose(sc, v->o->time, true, err) &&
              scene_frame_collect(sc->model, &sc->pose, &nodes, c, &v->frame_points, &v->frame_point_count, err);
+        for (size_t i = 0; ok && i < v->frame_point_count * 3; i++) v->frame_points[i] += sc->shift[i % 3]; /* --place */
         v->option_framing = true;
     }
     scene_frame_nodes_free(&nodes);
@@ -750,6 +773,11 @@ static sw_result set_renderer_scene(sw_renderer* r, const view_scene* sc, sw_dia
     sw_result res = sw_renderer_set_scene(r, sc->model, sc->materials, diag);
     if (res == SW_OK)
         res = sw_renderer_set_erased_joints(r, sc->prog_ready ? sc->prog.avatar.erase_joints : NULL, NULL, diag);
+    if (res == SW_OK && sc->stage && sc->stage->model) { /* --stage */
+        const sw_render_stage_model m = {.model = sc->stage->model, .materials = &sc->stage->materials,
+                                         .placement = sw_mat34_identity()};
+        res = sw_renderer_set_stage(r, &m, 1, diag);
+    }
     return res;
 }
 
@@ -789,6 +817,7 @@ static void open_model(viewer* v, const char* path) {
         say(v, true, "%s", err.message);
         return;
     }
+    next.stage = v->scene.stage;
     sw_diag diag;
     bool ok = set_renderer_scene(v->renderer, &next, &diag) == SW_OK;
     if (!ok) tool_error_set(&err, "%s: %s", next.model->path, diag.message);
@@ -1320,6 +1349,7 @@ static bool draw_frame(viewer* v, tool_error* err) {
         .shading = {.style = v->style, .night = v->night, .time = (float)v->time,
                     .time_of_day_given = v->time_of_day >= 0.0, .time_of_day = (float)v->time_of_day},
         .post = {.aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur, .frame_index = v->frame_index},
+        .placement = sc->stage && sc->stage->has_place ? &sc->placement : NULL,
     };
     if (sc->prog_ready) avatar_program_render(&sc->prog.avatar, sc->materials, &frame.avatar);
     sw_renderer_stats before, after;
@@ -1370,7 +1400,9 @@ int cmd_view(tool_args* args) {
         anim_options_free(&program);
         return tool_usage(args, "%s", err.message);
     }
-    status = view_run(args, &o, &program, &script);
+    if (!scene_stage_load(&o.stage, &o.load, &err)) status = tool_fail(args, "%s", err.message);
+    else status = view_run(args, &o, &program, &script);
+    scene_stage_free(&o.stage);
     view_script_free(&script);
     anim_options_free(&program);
     return status;
@@ -1440,6 +1472,7 @@ static int start_scene(tool_args* args, viewer* v, const anim_options* program) 
     tool_error err;
     if (!scene_load(&v->scene, o->model, &o->load, program, o->anim, &err))
         return v->scene.bad_name ? tool_usage(args, "%s", err.message) : tool_fail(args, "%s", err.message);
+    v->scene.stage = &o->stage;
     uint32_t weight_found = 0;
     if (o->weight_joint && !tool_find_node(v->scene.model, "--view weights", o->weight_joint, &weight_found, &err))
         return tool_usage(args, "%s", err.message);

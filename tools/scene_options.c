@@ -1,8 +1,12 @@
 /* The scene option values shared by `sinew render` and `sinew view`
    (scene_options.h). */
 #include "scene_options.h"
+#include "stage_decals.h"
 
+#include "sinew/demo.h"
+#include "sinew/gltf.h"
 #include "sinew/humanoid.h"
+#include "sinew/materials.h"
 #include "sinew/retarget.h"
 #include "sinew/vrm.h"
 
@@ -390,4 +394,112 @@ bool scene_frame_collect(const sw_model* m, const sw_pose* pose, const scene_fra
     }
     *points = p, *point_count = n;
     return true;
+}
+
+/* ---- stages ---------------------------------------------------------------------- */
+
+int scene_stage_take(scene_stage* s, tool_args* args, const char* arg, tool_error* err) {
+    const char* v;
+    if (tool_args_option(args, arg, "--stage")) {
+        if (!(v = tool_args_value(args, "--stage", err))) return -1;
+        if (!*v) {
+            tool_error_set(err, "--stage: an empty name (give a model file or 'demo')");
+            return -1;
+        }
+        s->file = v;
+        return 1;
+    }
+    if (tool_args_option(args, arg, "--place")) {
+        if (!(v = tool_args_value(args, "--place", err))) return -1;
+        const char* p = v;
+        for (int i = 0; i < 2; i++) {
+            char* end = NULL;
+            double x = strtod(p, &end);
+            if (end == p || !isfinite(x) || fabs(x) > 1e6 || *end != (i == 0 ? ',' : '\0')) {
+                tool_error_set(err, "--place: '%s' is not X,Z (two numbers, a comma between)", v);
+                return -1;
+            }
+            s->place[i] = (float)x;
+            p = end + 1;
+        }
+        s->has_place = true;
+        return 1;
+    }
+    return 0;
+}
+
+bool scene_stage_check(const scene_stage* s, tool_error* err) {
+    if (s->has_place && !s->file)
+        return tool_error_set(err, "--place stands the character on a stage's ground: give --stage FILE (or demo)");
+    return true;
+}
+
+bool scene_stage_load(scene_stage* s, const sw_gltf_options* load, tool_error* err) {
+    if (!s->file) return true;
+    sw_diag diag;
+    const bool demo = strcmp(s->file, "demo") == 0;
+    const char* name = demo ? "demo stage" : s->file;
+    sw_result res;
+    if (demo) {
+        uint8_t* glb = NULL;
+        size_t size = 0;
+        res = sw_demo_stage_glb(&glb, &size, &diag);
+        if (res == SW_OK) res = sw_gltf_load_memory(glb, size, SW_DEMO_STAGE_NAME, NULL, NULL, &s->model, &diag);
+        sw_demo_stage_glb_free(glb);
+    } else {
+        res = tool_load_model(s->file, load, &s->model, &diag);
+    }
+    if (res == SW_OK) res = sw_material_set_read(s->model, &s->materials, &diag);
+    if (res == SW_OK) res = sw_decal_read(s->model, &s->decals, &diag);
+    if (res != SW_OK) {
+        /* the importers' messages name the file already */
+        if (!demo && strstr(diag.message, s->file)) return tool_error_set(err, "--stage: %s", diag.message);
+        return tool_error_set(err, "--stage %s: %s", name, diag.message);
+    }
+    if (!(s->rest_memory = tool_pose_alloc(s->model, &s->rest))) return tool_error_set(err, "out of memory");
+    sw_pose_rest(s->model, &s->rest);
+    sw_pose_update(s->model, &s->rest);
+    return true;
+}
+
+bool scene_stage_set(const scene_stage* s, sw_renderer* renderer, tool_error* err) {
+    if (!s->model) return true;
+    const sw_render_stage_model m = {.model = s->model, .materials = &s->materials, .placement = sw_mat34_identity()};
+    sw_diag diag;
+    if (sw_renderer_set_stage(renderer, &m, 1, &diag) != SW_OK)
+        return tool_error_set(err, "--stage %s: %s", s->file, diag.message);
+    if (!s->decals) return true;
+    sw_render_decal decals[SW_RENDER_DECAL_MAX];
+    size_t count = 0;
+    stage_decals_make(s->decals, s->model, s->rest.world, NULL, &s->materials, decals, SW_RENDER_DECAL_MAX, &count);
+    if (sw_renderer_set_decals(renderer, decals, count, &diag) != SW_OK)
+        return tool_error_set(err, "--stage %s: %s", s->file, diag.message);
+    return true;
+}
+
+bool scene_stage_placement(const scene_stage* s, const float root[3], float feet_y, float out_shift[3],
+                           tool_error* err) {
+    out_shift[0] = out_shift[1] = out_shift[2] = 0.0f;
+    if (!s->has_place || !s->model) return true;
+    float y = 0.0f;
+    bool found = false;
+    sw_diag diag;
+    if (sw_model_ground_height(s->model, &s->rest, NULL, s->place[0], s->place[1], &y, &found, &diag) != SW_OK)
+        return tool_error_set(err, "--stage %s: %s", s->file, diag.message);
+    if (!found)
+        return tool_error_set(err, "--place %g,%g: the stage %s has no walkable ground there (a triangle within 50 "
+                                   "degrees of level)", (double)s->place[0], (double)s->place[1], s->file);
+    out_shift[0] = s->place[0] - root[0];
+    out_shift[1] = y - feet_y;
+    out_shift[2] = s->place[1] - root[2];
+    return true;
+}
+
+void scene_stage_free(scene_stage* s) {
+    sw_decal_set_free(s->decals);
+    s->decals = NULL;
+    sw_material_set_free(&s->materials);
+    sw_model_free(s->model);
+    free(s->rest_memory);
+    s->model = NULL, s->rest_memory = NULL;
 }

@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 
+#include "sinew/decal.h"
+#include "sinew/materials.h"
 #include "sinew/model.h"
 #include "sinew/pose.h"
 #include "sinew/render.h"
@@ -114,6 +116,46 @@ bool scene_frame_collect(const sw_model* model, const sw_pose* pose, const scene
    others. */
 void scene_camera_place(const scene_camera* c, const float lo[3], const float hi[3], const float* points,
                         size_t point_count, float aspect, sw_camera* out);
+
+/* --stage FILE|demo and --place X,Z (docs/stage.md), shared by render
+   and view: the stage model, its materials and rest pose, the placement. */
+typedef struct scene_stage {
+    const char* file;            /* --stage: a model file of any format sinew imports, or "demo" */
+    bool has_place;              /* --place X,Z */
+    float place[2];
+    sw_model* model;
+    sw_material_set materials;
+    sw_pose rest;
+    void* rest_memory;
+    sw_decal_set* decals;        /* its SW_decal boxes, NULL: none */
+} scene_stage;
+
+#define SCENE_STAGE_HELP                                                                                     \
+    "  --stage FILE    draw the character on a stage: a model file of any format\n"                          \
+    "                  sinew imports (its meshes and materials, at rest), or\n"                             \
+    "                  'demo' for the built-in demo stage\n"                                                 \
+    "  --place X,Z     stand the character's root at X,Z on the stage, its feet\n"                           \
+    "                  (the lowest point of the first frame) on the stage's\n"                              \
+    "                  highest walkable ground there (needs --stage)\n"
+
+/* --stage or --place at `arg` into *s: 1 when taken, 0 when `arg` is not
+   one, -1 on a bad value (err set). */
+int scene_stage_take(scene_stage* s, tool_args* args, const char* arg, tool_error* err);
+/* The options go together: --place needs --stage. */
+bool scene_stage_check(const scene_stage* s, tool_error* err);
+/* Loads --stage's model (load: the command's glTF options), its materials
+   and rest pose; nothing without --stage. Errors name the file. */
+bool scene_stage_load(scene_stage* s, const sw_gltf_options* load, tool_error* err);
+/* Gives the loaded stage and its decals to the renderer (after
+   sw_renderer_set_scene). */
+bool scene_stage_set(const scene_stage* s, sw_renderer* renderer, tool_error* err);
+/* --place: the translation that moves `root` (the character's root in the
+   first frame) to X,Z and its lowest point `feet_y` onto the stage's
+   ground there; the identity without --place. No walkable ground under
+   X,Z is an error naming the stage. */
+bool scene_stage_placement(const scene_stage* s, const float root[3], float feet_y, float out_shift[3],
+                           tool_error* err);
+void scene_stage_free(scene_stage* s);
 
 /* --view shaded|normals|motion|uv|retention|weights:JOINT|bones; JOINT is
    left in *weight_joint (pointing into text), bones sets *bones. */

@@ -1,4 +1,4 @@
-/* sinew/demo.h — the built-in demo character, generated at run time. It is
+/* sinew/demo.h — the built-in demo character and stage, generated at run time. It is
    not part of the core (sinew/sinew.h does not include this header): link
    the sinew_demo library.
 
@@ -96,6 +96,39 @@ sw_result sw_demo_character_glb(uint8_t** out_glb, size_t* out_size, sw_diag* di
 /* Releases the bytes from sw_demo_character_glb (through the allocator of
    sw_set_allocator, as they were allocated); NULL is allowed. */
 void sw_demo_character_glb_free(uint8_t* glb);
+
+/* ---- the demo stage ----------------------------------------------------------------
+
+   A static stage for the character, built by code like her (no file is
+   read; the same bytes every call; about 0.01 s), as a GLB with:
+   - a 24 × 24 m ground at y = 0 (a 48 × 48 grid, so vertex data varies),
+     whose COLOR_0 alpha is the snow coverage (1 on the snow field, 0 on a
+     path of stone and dirt that passes 1 m to her left, +X, and under a
+     pond), its rgb the snow's white-blue or the path's colour;
+   - props that cast and receive shadows: three wooden crates, a stone
+     lantern with a glowing (emissive) firebox, three stone steps, a
+     14 m brick wall behind her (its front face at z = -4), a red low wall
+     to her right (x = -3.4);
+   - alpha-tested, double-sided cards (alphaMode MASK, textures painted by
+     code): a tree's leaves and grass tufts;
+   - alphaMode BLEND surfaces: a glass pane in an iron frame (to her left
+     and front) and a small pond;
+   - KHR_lights_punctual (listed in extensionsUsed): a warm point light in
+     the lantern and a spot light from above her front-right;
+   - two box decals in SW_decal (docs/extensions.md, docs/decals.md): an
+     emblem with a normal map on the path in front of her, a sign on the
+     wall.
+   docs/demo-stage.md lists what each part exercises. */
+
+/* The name to give the importer for the demo stage's bytes. */
+#define SW_DEMO_STAGE_NAME "demo-stage.glb"
+
+/* Builds the demo stage as a GLB in memory, as sw_demo_character_glb
+   does the character (same ownership and failure rules). */
+sw_result sw_demo_stage_glb(uint8_t** out_glb, size_t* out_size, sw_diag* diag);
+
+/* Releases the bytes from sw_demo_stage_glb; NULL is allowed. */
+void sw_demo_stage_glb_free(uint8_t* glb);
 
 SW_EXTERN_C_END
 

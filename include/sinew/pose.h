@@ -178,6 +178,21 @@ typedef struct sw_deform {
 size_t sw_deform_scratch_size(const sw_model* model, size_t node, size_t primitive);
 sw_result sw_deform_primitive(const sw_model* model, const sw_pose* pose, const sw_deform* deform, sw_diag* diag);
 
+/* ---- The ground under a point ------------------------------------------------
+
+   Where something standing at (x, z) rests on a posed model (a stage):
+   the highest walkable triangle under the point, its height there. A
+   triangle is walkable when its normal (by its winding, either side for a
+   double-sided material) is within 50° of up, normal.y > cos 50° (the
+   frame analysis' walkable test); (x, z) may lie on its edge. Each
+   primitive is deformed as sw_deform_primitive draws it (pose: after
+   sw_pose_update, e.g. the rest pose), then moved by `placement` (NULL:
+   none). Linear in the triangles; allocates scratch per primitive.
+   *out_found false (and *out_y 0): no walkable triangle under (x, z). */
+#define SW_GROUND_WALKABLE_COS 0.642788f
+sw_result sw_model_ground_height(const sw_model* model, const sw_pose* pose, const sw_mat34* placement, float x,
+                                 float z, float* out_y, bool* out_found, sw_diag* diag);
+
 SW_EXTERN_C_END
 
 #endif

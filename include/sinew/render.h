@@ -56,6 +56,7 @@ enum {
     SW_RENDER_CLASS_LIT = 2,        /* glTF metallic-roughness materials */
     SW_RENDER_CLASS_UNLIT = 3,      /* KHR_materials_unlit */
     SW_RENDER_CLASS_TOON = 4,       /* toon materials (sinew/toon.h), lit in the G-buffer pass */
+    SW_RENDER_CLASS_STAGE = 5,      /* a stage's metallic-roughness materials: lit as LIT; decals land on it */
     SW_RENDER_CLASS_MASK = 0x3F,
     /* Glints are visible at this pixel (TAA keeps the per-channel max). */
     SW_RENDER_CLASS_HISTORY_SPARKLE = 0x40,
@@ -184,6 +185,41 @@ sw_result sw_renderer_set_erased_joints(sw_renderer* renderer, const uint8_t* er
    are the model's, drawn from the scene's material set. */
 sw_result sw_renderer_set_toon_material(sw_renderer* renderer, uint32_t material, const sw_toon_material* toon,
                                         sw_diag* diag);
+
+/* ---- Stages (docs/stage.md) ----
+
+   A stage is a set of models drawn with the character: the ground it
+   stands on, walls, props. Each stage model is drawn whole (every (node,
+   primitive), its own materials) at its rest pose, or at a frame's
+   stage_poses entry, then moved by its placement. A static stage model is
+   skinned once and never again (the skin cache is not even asked). Every
+   pass draws it as it draws the character (shadow map, G-buffer, toon,
+   transparent pass); what belongs to the character alone stays so:
+   hidden and headless nodes, crowds, material overrides, the weight and
+   retention views, sw_renderer_scene_bounds. While a stage is set the
+   built-in ground is not drawn, and the light's shadow box covers the
+   character's scene box joined with the stage, clamped to a cube of side
+   SW_RENDER_STAGE_SHADOW_REACH × the character box's largest side (at
+   least 1 unit) around the character (a large stage keeps the shadow map's
+   detail on the character's surroundings). */
+typedef struct sw_render_stage_model {
+    const sw_model* model;
+    const sw_material_set* materials; /* as in sw_renderer_set_scene; NULL: no textures, no toon data */
+    sw_mat34 placement;               /* world transform after its pose (sw_mat34_identity(): none) */
+} sw_render_stage_model;
+
+#define SW_RENDER_STAGE_SHADOW_REACH 8
+
+/* Sets the stage (count models, copied; their models and material sets
+   must outlive the renderer, the next set_stage or set_scene): call after
+   sw_renderer_set_scene, which clears it. count 0 clears it. Checks the
+   material counts and extents as set_scene does, naming the stage model.
+   The scene box is recomputed at the next frame unless
+   sw_renderer_set_scene_box is called again. */
+sw_result sw_renderer_set_stage(sw_renderer* renderer, const sw_render_stage_model* models, size_t count,
+                                sw_diag* diag);
+/* The world-space bounds of the stage as drawn at rest (false: no stage). */
+bool sw_renderer_stage_bounds(const sw_renderer* renderer, float out_min[3], float out_max[3]);
 
 /* Makes the GPU objects of a crowd of `count` copies of the scene (palettes
    per skin, output buffers, outline instances; see sw_render_frame's
@@ -352,6 +388,15 @@ typedef struct sw_render_frame {
     sw_render_frame_post post;
     sw_render_frame_crowd crowd;
     sw_render_frame_avatar avatar;
+    /* Where the character stands: a world transform applied after its pose
+       (its palettes are placement · skin matrices, as a crowd copy's, so
+       motion vectors, shadows and toon head frames follow). NULL: none.
+       Crowd frames ignore it (their copies carry placements). */
+    const sw_mat34* placement;
+    /* The stage (sw_renderer_set_stage): stage model k drawn at
+       stage_poses[k] (a pose of that model after sw_pose_update) · its
+       placement; NULL, or a NULL entry: its rest pose, skinned once. */
+    const sw_pose* const* stage_poses;
 } sw_render_frame;
 
 /* Frames to draw before a single TAA picture, frame_index 0, 1, ...,
@@ -365,12 +410,15 @@ sw_result sw_renderer_draw(sw_renderer* renderer, const sw_render_frame* frame, 
 /* World-space bounds of the scene at a pose (every drawn vertex, skinned
    on the GPU and read back). Returns SW_ERR_INVALID_DATA for an empty
    scene and for a posed vertex that is not finite or lies beyond
-   SW_MODEL_MAX_EXTENT. Does not draw; the skin cache sees the pose. */
+   SW_MODEL_MAX_EXTENT. Does not draw; the skin cache sees the pose. The
+   character's alone (not the stage), without a frame's placement. */
 sw_result sw_renderer_scene_bounds(sw_renderer* renderer, const sw_pose* pose, float out_min[3], float out_max[3],
                                    sw_diag* diag);
 
 /* The box the ground and the shadow map are fitted to (the ground lies at
-   its lowest y). By default the first drawn frame's skinned bounds; a
+   its lowest y), in world space (a placed character's box placed; a
+   stage joins it for the shadow map, see "Stages"). By default the first
+   drawn frame's skinned bounds, moved by its placement; a
    sequence whose character travels should give the bounds of all of it
    (sinew render gives those of the whole clip). */
 void sw_renderer_set_scene_box(sw_renderer* renderer, const float box_min[3], const float box_max[3]);
@@ -429,6 +477,36 @@ void sw_render_light_incident(const sw_render_light* light, const float p[3], fl
 void sw_render_transmit(const float surface[3], float alpha, float transmission, const float base[3], float thickness,
                         float attenuation_distance, const float attenuation_color[3], const float behind[3],
                         float out[3]);
+
+/* Deferred box decals (docs/decals.md): drawn after the G-buffer's opaque
+   draws and before the lighting, they change the base colour and (with a
+   normal map) the normal of what lies inside their box, and nothing else:
+   the class byte, material and motion targets keep their values. A decal
+   is the world transform of the unit cube [-0.5, 0.5]^3 and projects
+   along its local -Y: its picture lies on the local XZ square (u = x +
+   0.5 to the right, v = z + 0.5 down the picture), its +Y faces out of
+   the surfaces it lands on; surfaces turned away from +Y by more than
+   about 70 degrees are left alone (a smooth fade from 60). It lands only
+   on pixels of the receiving classes: by default the ground and stage
+   classes, never a character's. Colour weight = baseColor alpha (factor x
+   texture) x opacity; normal weight = that alpha x normal_strength;
+   "over" blending in linear colour. */
+typedef struct sw_render_decal {
+    sw_mat34 box;                     /* world from decal space */
+    float base_color[4];              /* linear RGB and alpha, times the texture */
+    const sw_material_image* base_color_image; /* sRGB colour, linear alpha; NULL or no pixels: white */
+    const sw_material_image* normal_image;     /* tangent space (red +u, green up the picture, blue
+                                                  out); NULL or no pixels: the normal is kept */
+    float opacity;                    /* 0..1 */
+    float normal_strength;            /* 0..1 */
+    uint32_t receivers;               /* bit k: class k (SW_RENDER_CLASS_*) takes it; 0 = ground and stage */
+} sw_render_decal;
+#define SW_RENDER_DECAL_MAX 64
+/* Replaces the decals (count 0: none); the images are uploaded now and
+   need not outlive the call. More than SW_RENDER_DECAL_MAX, a box without
+   an inverse, a non-finite value or a weight outside 0..1:
+   SW_ERR_INVALID_ARGUMENT naming the decal. Kept across set_scene. */
+sw_result sw_renderer_set_decals(sw_renderer* renderer, const sw_render_decal* decals, size_t count, sw_diag* diag);
 
 /* Readbacks of the last frame, rows bottom to top as OpenGL stores them
    unless said otherwise. */

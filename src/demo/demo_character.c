@@ -36,30 +36,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef SW_DEMO_FACE_SDF_BAKED
-#include "demo_face_sdf.h" /* generated at build time by demo_face_sdf_gen.c */
-#endif
-
-/* A private, static copy of stb_image_write (the PNG encoder): Debian's
-   libstb exports the same names, and the encoder's settings are
-   process-wide variables there; static, they are this file's and keep
-   their defaults. Only the callback writer is used. The demo is built on
-   every `sinew render` without a model: the encoder is optimised even in
-   debug builds, where it would otherwise take most of that time. */
 #include "../base/base_internal.h"
 #include "../base/cjson_alloc_internal.h"
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBIW_MALLOC(size) sw__malloc(size)
-#define STBIW_REALLOC(ptr, size) sw__realloc(ptr, size)
-#define STBIW_FREE(ptr) sw__free(ptr)
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
-#pragma GCC push_options
-#pragma GCC optimize("O2")
-#include <stb/stb_image_write.h>
-#pragma GCC pop_options
-#else
-#include <stb/stb_image_write.h>
+#include "glb_writer.h"
+
+#ifdef SW_DEMO_FACE_SDF_BAKED
+#include "demo_face_sdf.h" /* generated at build time by demo_face_sdf_gen.c */
 #endif
 
 /* ---- the skeleton ------------------------------------------------------------ */
@@ -212,51 +194,7 @@ static sw_vec3 sw__rest_local_translation(const sw__demo_skeleton* sk, int joint
     return parent < 0 ? sk->position[joint] : sw_vec3_sub(sk->position[joint], sk->position[parent]);
 }
 
-/* ---- growable byte buffers ------------------------------------------------------ */
-
-typedef struct sw__byte_buffer {
-    unsigned char* data;
-    size_t size, capacity;
-    bool failed; /* an allocation failed: everything after is dropped */
-} sw__byte_buffer;
-
-static bool sw__buffer_reserve(sw__byte_buffer* b, size_t extra) {
-    if (b->failed) return false;
-    if (extra > SIZE_MAX - b->size) return !(b->failed = true);
-    size_t need = b->size + extra;
-    if (need <= b->capacity) return true;
-    size_t capacity = b->capacity ? b->capacity : 4096;
-    while (capacity < need) {
-        if (capacity > SIZE_MAX / 2) return !(b->failed = true);
-        capacity *= 2;
-    }
-    unsigned char* grown = sw__realloc(b->data, capacity);
-    if (!grown) return !(b->failed = true);
-    b->data = grown;
-    b->capacity = capacity;
-    return true;
-}
-
-static void sw__buffer_append(sw__byte_buffer* b, const void* data, size_t size) {
-    if (!size || !sw__buffer_reserve(b, size)) return;
-    memcpy(b->data + b->size, data, size);
-    b->size += size;
-}
-
-/* Pads with `fill` bytes up to a multiple of 4 (glTF aligns every chunk and view). */
-static void sw__buffer_align4(sw__byte_buffer* b, unsigned char fill) {
-    while (b->size % 4 && !b->failed) sw__buffer_append(b, &fill, 1);
-}
-
 /* ---- small maths ------------------------------------------------------------------ */
-
-static float sw__clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-
-/* 0 below edge0, 1 above edge1, a C1 S-curve between (edge0 < edge1). */
-static float sw__smoothstep(float edge0, float edge1, float x) {
-    float t = sw__clamp01((x - edge0) / (edge1 - edge0));
-    return t * t * (3.0f - 2.0f * t);
-}
 
 static sw_quat sw__rotation_deg(sw_vec3 axis, double degrees) {
     return sw_quat_from_axis_angle(axis, (float)(degrees * SW_PI / 180.0));
@@ -338,7 +276,7 @@ static sw__profile_key sw__profile_at(const sw__demo_part* p, float s) {
     if (s <= k[0].s) return k[0];
     for (int i = 0; i + 1 < p->profile_count; i++) {
         if (s <= k[i + 1].s) {
-            float t = sw__smoothstep(k[i].s, k[i + 1].s, s);
+            float t = sw__glb_smoothstep(k[i].s, k[i + 1].s, s);
             sw__profile_key r = {s, k[i].radius_a + (k[i + 1].radius_a - k[i].radius_a) * t,
                              k[i].radius_b + (k[i + 1].radius_b - k[i].radius_b) * t,
                              k[i].lift + (k[i + 1].lift - k[i].lift) * t};
@@ -401,7 +339,7 @@ static void sw__chain_weights(const sw__demo_part* p, float s, float* w) {
     }
     for (int i = 0; i + 1 < n; i++) {
         if (s < k[i + 1].s) {
-            float t = sw__smoothstep(k[i].s, k[i + 1].s, s);
+            float t = sw__glb_smoothstep(k[i].s, k[i + 1].s, s);
             w[k[i].joint] += 1.0f - t;
             w[k[i + 1].joint] += t;
             return;
@@ -416,13 +354,13 @@ static void sw__part_weights(const sw__demo_part* p, sw_vec3 position, float* w)
     sw__chain_weights(p, sw_vec3_dot(sw_vec3_sub(position, p->start), p->axis), w);
     if (p->kind == SW__PART_TORSO) {
         /* The top corners follow the shoulder of their side. */
-        float shoulder = sw__smoothstep(0.06f, 0.15f, fabsf(position.x)) * sw__smoothstep(1.28f, 1.40f, position.y);
+        float shoulder = sw__glb_smoothstep(0.06f, 0.15f, fabsf(position.x)) * sw__glb_smoothstep(1.28f, 1.40f, position.y);
         for (int j = 0; j < SW__JOINT_COUNT; j++) w[j] *= 1.0f - shoulder;
         w[sw__arm_joint(position.x >= 0.0f ? 0 : 1, SW__ARM_SHOULDER)] += shoulder;
     } else if (p->kind == SW__PART_FOOT) {
         /* The top of the heel, under the ankle, stays partly with the shin. */
         float shin =
-            0.6f * sw__smoothstep(0.05f, 0.10f, position.y) * (1.0f - sw__smoothstep(-0.03f, 0.05f, position.z));
+            0.6f * sw__glb_smoothstep(0.05f, 0.10f, position.y) * (1.0f - sw__glb_smoothstep(-0.03f, 0.05f, position.z));
         for (int j = 0; j < SW__JOINT_COUNT; j++) w[j] *= 1.0f - shin;
         w[sw__leg_joint(p->side, SW__LEG_SHIN)] += shin;
     } else if (p->kind == SW__PART_SKIRT) {
@@ -430,13 +368,13 @@ static void sw__part_weights(const sw__demo_part* p, sw_vec3 position, float* w)
            azimuth, each from its root to its tip along the axis. */
         memset(w, 0, SW__JOINT_COUNT * sizeof *w);
         float s = sw_vec3_dot(sw_vec3_sub(position, p->start), p->axis);
-        float below = sw__smoothstep(0.0f, 0.08f, s), tip = sw__smoothstep(0.08f, 0.26f, s);
+        float below = sw__glb_smoothstep(0.0f, 0.08f, s), tip = sw__glb_smoothstep(0.08f, 0.26f, s);
         w[SW__J_PELVIS] = 1.0f - below;
         double azimuth = atan2(position.x, position.z); /* 0 in front, +90° on the left */
         double turns = azimuth / (2.0 * SW_PI) * SW__SKIRT_CHAINS;
         if (turns < 0.0) turns += SW__SKIRT_CHAINS;
         int first = (int)turns % SW__SKIRT_CHAINS, second = (first + 1) % SW__SKIRT_CHAINS;
-        float t = sw__smoothstep(0.0f, 1.0f, (float)(turns - floor(turns)));
+        float t = sw__glb_smoothstep(0.0f, 1.0f, (float)(turns - floor(turns)));
         w[sw__skirt_joint(first, 0)] += below * (1.0f - tip) * (1.0f - t);
         w[sw__skirt_joint(first, 1)] += below * tip * (1.0f - t);
         w[sw__skirt_joint(second, 0)] += below * (1.0f - tip) * t;
@@ -974,7 +912,7 @@ static void sw__walk_pose(const sw__demo_skeleton* sk, float time, sw_transform*
    radius (linear blend skinning keeps |cos(φ/2)| of it), so only `twist` shows the collapse. */
 static void sw__wave_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
     sw__rest_pose(sk, local);
-    double up = sw__smoothstep(0.0f, 0.5f, time) * (1.0f - sw__smoothstep(1.5f, SW__WAVE_DURATION_S, time));
+    double up = sw__glb_smoothstep(0.0f, 0.5f, time) * (1.0f - sw__glb_smoothstep(1.5f, SW__WAVE_DURATION_S, time));
     double wave = sin(2.0 * SW_PI * 2.5 * time) * up * up;
     const int side = 1;
     sw_vec3 raise = sw__v3(0, 0, sw__side_sign[side]); /* positive angles lift the arm */
@@ -1141,7 +1079,7 @@ static void sw__mix3(float* rgb, const float* to, float t) {
 
 /* Coverage of a shape from its signed distance d (negative inside), over
    `soft` of blur (about a texel). */
-static float sw__inside(float d, float soft) { return 1.0f - sw__smoothstep(-soft, soft, d); }
+static float sw__inside(float d, float soft) { return 1.0f - sw__glb_smoothstep(-soft, soft, d); }
 
 /* An ellipse's approximate signed distance (exact on the axes). */
 static float sw__ellipse_distance(float x, float y, float cx, float cy, float rx, float ry) {
@@ -1170,12 +1108,12 @@ static void sw__paint_eye(float x, float y, float side, float* rgb) {
         float eye[3] = {0.95f, 0.95f, 0.97f};
         /* The upper lid's shadow on the white. */
         const float lid[3] = {0.72f, 0.74f, 0.86f};
-        sw__mix3(eye, lid, sw__smoothstep(cy + 2e-3f, cy + 0.008f, ty));
+        sw__mix3(eye, lid, sw__glb_smoothstep(cy + 2e-3f, cy + 0.008f, ty));
         /* The iris: tall, darker at the top, a darker ring, the pupil and two highlights. */
         float iris = sw__ellipse_distance(x, y, cx, cy - 0.0006f, 0.0078f, 0.0102f);
-        float t = sw__clamp01((y - (cy - 0.0108f)) / 0.0204f);
+        float t = sw__glb_clamp01((y - (cy - 0.0108f)) / 0.0204f);
         float iris_rgb[3] = {sw__mixf(0.30f, 0.03f, t), sw__mixf(0.62f, 0.09f, t), sw__mixf(0.80f, 0.24f, t)};
-        float ring = sw__smoothstep(-1.6e-3f, -2e-4f, iris);
+        float ring = sw__glb_smoothstep(-1.6e-3f, -2e-4f, iris);
         for (int c = 0; c < 3; c++) iris_rgb[c] *= 1.0f - 0.55f * ring;
         const float pupil_rgb[3] = {0.01f, 0.015f, 0.05f};
         sw__mix3(iris_rgb, pupil_rgb,
@@ -1194,13 +1132,13 @@ static void sw__paint_eye(float x, float y, float side, float* rgb) {
        thickest and winged at the outer corner; a short thin lower line. */
     const float lash[3] = {0.05f, 0.02f, 0.025f};
     float upper = sw__ellipse_distance(x, ty, cx, cy + 0.0006f, 0.0150f, 0.0124f);
-    float thickness = 0.0016f + 0.0012f * sw__smoothstep(-0.004f, 0.012f, outward);
+    float thickness = 0.0016f + 0.0012f * sw__glb_smoothstep(-0.004f, 0.012f, outward);
     float band = fabsf(upper + 0.0008f) - thickness;
-    float upper_side = sw__smoothstep(cy - 0.0035f, cy - 0.0005f, ty + 0.25f * fmaxf(outward, 0.0f));
+    float upper_side = sw__glb_smoothstep(cy - 0.0035f, cy - 0.0005f, ty + 0.25f * fmaxf(outward, 0.0f));
     sw__mix3(rgb, lash, sw__inside(band, SW__FACE_AA) * upper_side);
     float lower = fabsf(sw__ellipse_distance(x, ty, cx, cy, 0.0140f, 0.0112f)) - 0.0005f;
-    sw__mix3(rgb, lash, 0.7f * sw__inside(lower, SW__FACE_AA) * sw__smoothstep(cy - 0.005f, cy - 0.009f, ty) *
-                        sw__smoothstep(2e-3f, 0.008f, outward));
+    sw__mix3(rgb, lash, 0.7f * sw__inside(lower, SW__FACE_AA) * sw__glb_smoothstep(cy - 0.005f, cy - 0.009f, ty) *
+                        sw__glb_smoothstep(2e-3f, 0.008f, outward));
     /* The brow: a thin arc, thinning towards its ends. */
     const float brow[3] = {0.16f, 0.07f, 0.04f};
     float bx = (x - cx - side * 0.001f) / 0.0145f;
@@ -1217,8 +1155,8 @@ static void sw__paint_eye(float x, float y, float side, float* rgb) {
 static void sw__paint_fringe(float x, float y, float* rgb) {
     float ax = fabsf(x);
     float saw = fabsf(ax / 0.019f - floorf(ax / 0.019f) - 0.5f) * 2.0f; /* 0 at a tip, 1 between */
-    float edge = 1.600f + 0.011f * saw + 0.012f * (1.0f - sw__smoothstep(0.0f, 0.012f, ax)) -
-                 0.055f * sw__smoothstep(0.052f, 0.085f, ax);
+    float edge = 1.600f + 0.011f * saw + 0.012f * (1.0f - sw__glb_smoothstep(0.0f, 0.012f, ax)) -
+                 0.055f * sw__glb_smoothstep(0.052f, 0.085f, ax);
     const float shade[3] = {sw__skin_rgb[0] * 0.93f, sw__skin_rgb[1] * 0.62f, sw__skin_rgb[2] * 0.55f};
     sw__mix3(rgb, shade, 0.8f * sw__inside(edge - 0.005f - y, 0.0015f));
     float hair[3] = {0.33f, 0.15f, 0.09f};
@@ -1236,7 +1174,7 @@ static void sw__paint_face(const sw__texel_point* p, float* rgb) {
         float s = sw__side_sign[side];
         if (fabsf(x - s * 0.044f) > 0.016f || fabsf(y - 1.533f) > 0.009f) continue;
         float d = sw__ellipse_distance(x, y, s * 0.044f, 1.533f, 0.0125f, 0.0060f);
-        sw__mix3(rgb, blush, 0.40f * (1.0f - sw__smoothstep(-0.006f, 2e-3f, d)));
+        sw__mix3(rgb, blush, 0.40f * (1.0f - sw__glb_smoothstep(-0.006f, 2e-3f, d)));
     }
     sw__paint_eye(x, y, 1.0f, rgb);
     sw__paint_eye(x, y, -1.0f, rgb);
@@ -1330,7 +1268,7 @@ static void sw__paint_skirt(const sw__texel_point* p, sw__map_kind kind, float* 
         double azimuth = atan2(pos.x, pos.z);
         /* Fold lines, fading in below the waistband. */
         float fold =
-            powf(0.5f + 0.5f * (float)cos(azimuth * SW__SKIRT_PLEATS), 12.0f) * sw__smoothstep(0.97f, 0.90f, pos.y);
+            powf(0.5f + 0.5f * (float)cos(azimuth * SW__SKIRT_PLEATS), 12.0f) * sw__glb_smoothstep(0.97f, 0.90f, pos.y);
         memcpy(rgb, navy, sizeof rgb);
         for (int c = 0; c < 3; c++) rgb[c] *= 1.0f - 0.45f * fold;
         g = 0.5f - 0.28f * fold;
@@ -1372,7 +1310,7 @@ static void sw__paint_skin_control(const sw__texel_point* p, float* out) {
 /* Hair: the underside darker. */
 static void sw__paint_hair_control(const sw__texel_point* p, float* out) {
     out[0] = 0.0f;
-    out[1] = 0.5f - 0.18f * sw__smoothstep(-0.1f, -0.6f, p->normal.y);
+    out[1] = 0.5f - 0.18f * sw__glb_smoothstep(-0.1f, -0.6f, p->normal.y);
     out[2] = 0.0f;
     out[3] = SW__REGION_1;
 }
@@ -1388,14 +1326,14 @@ static void sw__paint_hair_map(const sw__texel_point* p, float* out) {
         sw_vec3 r = sw_vec3_sub(d, sw_vec3_scale(dir, sw_vec3_dot(d, dir)));
         sw_vec3 side = sw_vec3_normalize(sw_vec3_cross(dir, sw__v3(1, 0, 0)));
         angle = atan2f(sw_vec3_dot(r, side), r.x);
-        strength = sw__smoothstep(0.0f, 0.5f, sw_vec3_dot(p->normal, sw__v3(0, 1, 0)) + 0.3f);
+        strength = sw__glb_smoothstep(0.0f, 0.5f, sw_vec3_dot(p->normal, sw__v3(0, 1, 0)) + 0.3f);
     } else {
         angle = atan2f(pos.x, pos.z);
-        strength = sw__smoothstep(1.54f, 1.64f, pos.y);
+        strength = sw__glb_smoothstep(1.54f, 1.64f, pos.y);
     }
     /* Strands: narrow stripes along the hair, wavy so they do not look ruled. */
     float strand = 0.5f + 0.5f * cosf(angle * 24.0f + 2.2f * sinf(angle * 5.0f + pos.y * 40.0f));
-    float mask = sw__smoothstep(0.72f, 0.92f, strand) * strength;
+    float mask = sw__glb_smoothstep(0.72f, 0.92f, strand) * strength;
     float tier = p->tag == SW__TAG_PONYTAIL ? 0.125f
                : pos.y > 1.665f         ? 0.875f
                : pos.y > 1.615f         ? 0.625f
@@ -1520,15 +1458,11 @@ static void sw__dilate(sw__paint_map* map, const float fill[4]) {
         if (!map->covered[i]) memcpy(&map->texels[i * 4], fill, 4 * sizeof *fill);
 }
 
-static uint8_t sw__unorm8(float x) { return (uint8_t)(sw__clamp01(x) * 255.0f + 0.5f); }
-
-static float sw__srgb_decode(float s) { return s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f); }
-
 /* The sRGB code of a linear value: the nearest of the 256 codes, found by
    bisection on the midpoints between codes (`bounds`, from
    sw__srgb_bounds), so texels cost no powf. */
 static void sw__srgb_bounds(float bounds[255]) {
-    for (int k = 0; k < 255; k++) bounds[k] = sw__srgb_decode(((float)k + 0.5f) / 255.0f);
+    for (int k = 0; k < 255; k++) bounds[k] = sw__glb_srgb_decode(((float)k + 0.5f) / 255.0f);
 }
 
 static uint8_t sw__srgb8_table(const float bounds[255], float linear) {
@@ -1541,11 +1475,6 @@ static uint8_t sw__srgb8_table(const float bounds[255], float linear) {
             hi = mid;
     }
     return (uint8_t)lo;
-}
-
-static uint8_t sw__srgb8(float linear) {
-    float c = sw__clamp01(linear);
-    return sw__unorm8(c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f);
 }
 
 /* The size of material `material`'s map of `kind`: the face's features,
@@ -1579,7 +1508,7 @@ static bool sw__paint_texture(const sw__demo_mesh* mesh, int material, sw__map_k
     for (size_t i = 0; i < texels; i++)
         for (int c = 0; c < channels; c++) {
             float x = map.texels[i * 4 + (size_t)c];
-            out[i * (size_t)channels + (size_t)c] = kind == SW__MAP_BASE ? sw__srgb8_table(bounds, x) : sw__unorm8(x);
+            out[i * (size_t)channels + (size_t)c] = kind == SW__MAP_BASE ? sw__srgb8_table(bounds, x) : sw__glb_unorm8(x);
         }
     sw__free(map.texels);
     sw__free(map.covered);
@@ -1600,13 +1529,13 @@ static void sw__paint_ramp(const sw__demo_look* look, uint8_t* out) {
         for (int x = 0; x < SW_TOON_RAMP_WIDTH; x++) {
             float u = ((float)x + 0.5f) / SW_TOON_RAMP_WIDTH;
             float rgb[3];
-            for (int c = 0; c < 3; c++) rgb[c] = shade[c] * (0.9f + 0.1f * sw__smoothstep(0.4f, 0.9f, u));
-            sw__mix3(rgb, look->edge, sw__smoothstep(0.90f, 0.965f, u));
+            for (int c = 0; c < 3; c++) rgb[c] = shade[c] * (0.9f + 0.1f * sw__glb_smoothstep(0.4f, 0.9f, u));
+            sw__mix3(rgb, look->edge, sw__glb_smoothstep(0.90f, 0.965f, u));
             const float white[3] = {1.0f, 1.0f, 1.0f};
-            sw__mix3(rgb, white, sw__smoothstep(0.965f, 0.995f, u));
+            sw__mix3(rgb, white, sw__glb_smoothstep(0.965f, 0.995f, u));
             for (int row = 2 * band; row < 2 * band + 2; row++) {
                 uint8_t* texel = &out[((size_t)row * SW_TOON_RAMP_WIDTH + (size_t)x) * 3];
-                for (int c = 0; c < 3; c++) texel[c] = sw__srgb8(band >= 5 ? rgb[c] * night[c] : rgb[c]);
+                for (int c = 0; c < 3; c++) texel[c] = sw__glb_srgb8(band >= 5 ? rgb[c] * night[c] : rgb[c]);
             }
         }
     }
@@ -1614,122 +1543,13 @@ static void sw__paint_ramp(const sw__demo_look* look, uint8_t* out) {
 
 /* ---- the GLB ---------------------------------------------------------------------------------- */
 
-#define SW__GL_UNSIGNED_BYTE 5121
-#define SW__GL_UNSIGNED_SHORT 5123
-#define SW__GL_FLOAT 5126
-#define SW__GL_ARRAY_BUFFER 34962
-#define SW__GL_ELEMENT_ARRAY_BUFFER 34963
-
-#define SW__MAX_ACCESSORS 256
-
-typedef struct sw__gltf_accessor {
-    size_t view_offset, view_length;
-    int view_target;      /* 0 = none */
-    int component_type;
-    size_t count;
-    const char* type;     /* "SCALAR", "VEC3", ... */
-    int bound_count;      /* components in min/max; 0 = none */
-    float min[4], max[4];
-} sw__gltf_accessor;
-
-/* An image in BIN (a bufferView after the accessors' views); each image
-   is the source of one texture, with the same index. */
-#define SW__MAX_IMAGES 24
-typedef struct sw__gltf_image {
-    char name[24];
-    size_t view_offset, view_length;
-    int sampler;
-} sw__gltf_image;
-
 /* The samplers: ramps and the face map are read at their texels' values
    (no mipmaps, clamped); the painted maps are mipmapped. */
 enum { SW__SAMPLER_EXACT, SW__SAMPLER_MIPMAPPED, SW__SAMPLER_COUNT };
-
-typedef struct sw__glb_writer {
-    sw__byte_buffer bin;
-    sw__gltf_accessor accessors[SW__MAX_ACCESSORS];
-    int accessor_count;
-    sw__gltf_image images[SW__MAX_IMAGES];
-    int image_count;
-    bool failed;
-} sw__glb_writer;
-
-static int sw__type_components(const char* type) {
-    return strcmp(type, "SCALAR") == 0 ? 1 : strcmp(type, "VEC2") == 0 ? 2 : strcmp(type, "VEC3") == 0 ? 3
-         : strcmp(type, "VEC4") == 0 ? 4 : 16;
-}
-
-/* Appends `size` bytes to BIN as one bufferView and accessor; returns the
-   accessor's index (or -1 once anything failed). */
-static int sw__add_accessor(sw__glb_writer* w, const void* data, size_t size, int component_type, size_t count,
-                        const char* type, int target) {
-    if (w->failed || w->accessor_count >= SW__MAX_ACCESSORS) {
-        w->failed = true;
-        return -1;
-    }
-    sw__buffer_align4(&w->bin, 0);
-    sw__gltf_accessor* a = &w->accessors[w->accessor_count];
-    memset(a, 0, sizeof *a);
-    a->view_offset = w->bin.size;
-    a->view_length = size;
-    a->view_target = target;
-    a->component_type = component_type;
-    a->count = count;
-    a->type = type;
-    sw__buffer_append(&w->bin, data, size);
-    if (w->bin.failed) w->failed = true;
-    return w->accessor_count++;
-}
-
-/* Float accessor with min/max per component (POSITION and animation
-   inputs must have them). */
-static int sw__add_float_accessor(sw__glb_writer* w, const float* data, size_t count, const char* type, int target,
-                              bool bounds) {
-    int components = sw__type_components(type);
-    int index =
-        sw__add_accessor(w, data, count * (size_t)components * sizeof(float), SW__GL_FLOAT, count, type, target);
-    if (index < 0 || !bounds) return index;
-    sw__gltf_accessor* a = &w->accessors[index];
-    a->bound_count = components;
-    for (int c = 0; c < components; c++) a->min[c] = INFINITY, a->max[c] = -INFINITY;
-    for (size_t i = 0; i < count; i++)
-        for (int c = 0; c < components; c++) {
-            float x = data[i * (size_t)components + (size_t)c];
-            if (x < a->min[c]) a->min[c] = x;
-            if (x > a->max[c]) a->max[c] = x;
-        }
-    return index;
-}
-
-static void sw__png_sink(void* context, void* data, int size) {
-    if (size > 0) sw__buffer_append(context, data, (size_t)size);
-}
-
-/* Appends `pixels` (width × height × comp bytes, rows top to bottom) as a
-   PNG image in BIN; returns its index (or -1 once anything failed). */
-static int sw__add_png(sw__glb_writer* w, const char* name, const uint8_t* pixels, int width, int height, int comp,
-                   int sampler) {
-    if (w->failed || w->image_count >= SW__MAX_IMAGES) {
-        w->failed = true;
-        return -1;
-    }
-    sw__buffer_align4(&w->bin, 0);
-    size_t start = w->bin.size;
-    /* Light compression: the painted textures are mostly flat, so the GLB
-       grows by little, and the encoder runs on every `sinew render` without
-       a model (this file's static copy: no other code sees the setting). */
-    stbi_write_png_compression_level = 3;
-    if (!stbi_write_png_to_func(sw__png_sink, &w->bin, width, height, comp, pixels, width * comp) || w->bin.failed) {
-        w->failed = true;
-        return -1;
-    }
-    sw__gltf_image* image = &w->images[w->image_count];
-    snprintf(image->name, sizeof image->name, "%s", name);
-    image->view_offset = start;
-    image->view_length = w->bin.size - start;
-    image->sampler = sampler;
-    return w->image_count++;
-}
+static const sw__glb_sampler sw__samplers[SW__SAMPLER_COUNT] = {
+    [SW__SAMPLER_EXACT] = {9729, 9729, 33071, 33071},     /* LINEAR, CLAMP_TO_EDGE */
+    [SW__SAMPLER_MIPMAPPED] = {9729, 9987, 33071, 33071}, /* LINEAR_MIPMAP_LINEAR */
+};
 
 /* The textures of one material (indices; -1 = none). */
 typedef struct sw__material_textures {
@@ -1750,23 +1570,23 @@ static bool sw__write_primitive(sw__glb_writer* w, const sw__demo_primitive* p, 
         return false;
     }
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 3], p->vertices[i].position, 3 * sizeof(float));
-    out->position = sw__add_float_accessor(w, floats, n, "VEC3", SW__GL_ARRAY_BUFFER, true);
+    out->position = sw__glb_add_float_accessor(w, floats, n, "VEC3", SW__GL_ARRAY_BUFFER, true);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 3], p->vertices[i].normal, 3 * sizeof(float));
-    out->normal = sw__add_float_accessor(w, floats, n, "VEC3", SW__GL_ARRAY_BUFFER, false);
+    out->normal = sw__glb_add_float_accessor(w, floats, n, "VEC3", SW__GL_ARRAY_BUFFER, false);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 4], p->vertices[i].tangent, 4 * sizeof(float));
-    out->tangent = sw__add_float_accessor(w, floats, n, "VEC4", SW__GL_ARRAY_BUFFER, false);
+    out->tangent = sw__glb_add_float_accessor(w, floats, n, "VEC4", SW__GL_ARRAY_BUFFER, false);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 2], p->vertices[i].uv, 2 * sizeof(float));
-    out->texcoord = sw__add_float_accessor(w, floats, n, "VEC2", SW__GL_ARRAY_BUFFER, false);
+    out->texcoord = sw__glb_add_float_accessor(w, floats, n, "VEC2", SW__GL_ARRAY_BUFFER, false);
     out->texcoord1 = -1;
     if (with_uv1) {
         for (size_t i = 0; i < n; i++) memcpy(&floats[i * 2], p->vertices[i].uv1, 2 * sizeof(float));
-        out->texcoord1 = sw__add_float_accessor(w, floats, n, "VEC2", SW__GL_ARRAY_BUFFER, false);
+        out->texcoord1 = sw__glb_add_float_accessor(w, floats, n, "VEC2", SW__GL_ARRAY_BUFFER, false);
     }
     for (size_t i = 0; i < n; i++) memcpy(&joints[i * 4], p->vertices[i].joints, 4);
-    out->joints = sw__add_accessor(w, joints, n * 4, SW__GL_UNSIGNED_BYTE, n, "VEC4", SW__GL_ARRAY_BUFFER);
+    out->joints = sw__glb_add_accessor(w, joints, n * 4, SW__GL_UNSIGNED_BYTE, n, "VEC4", SW__GL_ARRAY_BUFFER);
     for (size_t i = 0; i < n; i++) memcpy(&floats[i * 4], p->vertices[i].weights, 4 * sizeof(float));
-    out->weights = sw__add_float_accessor(w, floats, n, "VEC4", SW__GL_ARRAY_BUFFER, false);
-    out->indices = sw__add_accessor(w, p->indices, p->index_count * sizeof(uint16_t), SW__GL_UNSIGNED_SHORT,
+    out->weights = sw__glb_add_float_accessor(w, floats, n, "VEC4", SW__GL_ARRAY_BUFFER, false);
+    out->indices = sw__glb_add_accessor(w, p->indices, p->index_count * sizeof(uint16_t), SW__GL_UNSIGNED_SHORT,
                                     p->index_count, "SCALAR", SW__GL_ELEMENT_ARRAY_BUFFER);
     sw__free(floats);
     sw__free(joints);
@@ -1778,55 +1598,6 @@ typedef struct sw__clip_accessors {
 } sw__clip_accessors;
 
 /* ---- the JSON (cJSON) ----------------------------------------------------------------------- */
-
-/* A failed cJSON allocation returns NULL: sw__json_add then records the
-   failure, drops the item and adds nothing more below a missing parent;
-   the caller checks `failed` once at the end and deletes the tree either
-   way. */
-typedef struct sw__json_builder {
-    bool failed;
-} sw__json_builder;
-
-/* Adds `item` to an object under `key`, or to an array (key NULL). */
-static cJSON* sw__json_add(sw__json_builder* b, cJSON* parent, const char* key, cJSON* item) {
-    bool added =
-        item && parent && (key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item));
-    if (!added) {
-        cJSON_Delete(item);
-        b->failed = true;
-        return NULL;
-    }
-    return item;
-}
-
-/* cJSON prints integral doubles as integers and others so that they read
-   back as the same double, hence the same float. It prints −0 as 0, so a
-   negative zero is written raw to keep its sign. */
-static cJSON* sw__json_float(float value) {
-    return value == 0.0f && signbit(value) ? cJSON_CreateRaw("-0") : cJSON_CreateNumber((double)value);
-}
-
-static cJSON* sw__json_floats(sw__json_builder* b, const float* values, int count) {
-    cJSON* array = cJSON_CreateArray();
-    for (int i = 0; i < count && array; i++) sw__json_add(b, array, NULL, sw__json_float(values[i]));
-    return array;
-}
-
-static void sw__json_int(sw__json_builder* b, cJSON* parent, const char* key, double value) {
-    sw__json_add(b, parent, key, cJSON_CreateNumber(value));
-}
-
-static void sw__json_string(sw__json_builder* b, cJSON* parent, const char* key, const char* value) {
-    sw__json_add(b, parent, key, cJSON_CreateString(value));
-}
-
-static cJSON* sw__json_object(sw__json_builder* b, cJSON* parent, const char* key) {
-    return sw__json_add(b, parent, key, cJSON_CreateObject());
-}
-
-static cJSON* sw__json_array(sw__json_builder* b, cJSON* parent, const char* key) {
-    return sw__json_add(b, parent, key, cJSON_CreateArray());
-}
 
 /* ---- the spring bones (SW_spring_bones, docs/extensions.md) ------------------------------------ */
 
@@ -1858,48 +1629,48 @@ typedef struct sw__spring_params {
 static const sw__spring_params sw__ponytail_params = {0.9f, 0.35f, 0.25f, 0.025f, 0};
 static const sw__spring_params sw__skirt_params = {1.4f, 0.2f, 0.35f, 0.02f, 1};
 
-static void sw__json_spring(sw__json_builder* b, cJSON* springs, const char* name, const int* chain, int count,
+static void sw__json_spring(sw__glb_json* b, cJSON* springs, const char* name, const int* chain, int count,
                         const sw__spring_params* params) {
-    cJSON* spring = sw__json_object(b, springs, NULL);
-    sw__json_string(b, spring, "name", name);
-    cJSON* joints = sw__json_array(b, spring, "joints");
+    cJSON* spring = sw__glb_json_object(b, springs, NULL);
+    sw__glb_json_string(b, spring, "name", name);
+    cJSON* joints = sw__glb_json_array(b, spring, "joints");
     const float down[3] = {0.0f, -1.0f, 0.0f};
     for (int k = 0; k < count; k++) {
-        cJSON* joint = sw__json_object(b, joints, NULL);
-        sw__json_int(b, joint, "node", sw__joint_node(chain[k]));
-        sw__json_add(b, joint, "stiffness", sw__json_float(params->stiffness));
-        sw__json_add(b, joint, "gravityPower", sw__json_float(params->gravity_power));
-        sw__json_add(b, joint, "gravityDir", sw__json_floats(b, down, 3));
-        sw__json_add(b, joint, "dragForce", sw__json_float(params->drag_force));
-        sw__json_add(b, joint, "hitRadius", sw__json_float(params->hit_radius));
+        cJSON* joint = sw__glb_json_object(b, joints, NULL);
+        sw__glb_json_int(b, joint, "node", sw__joint_node(chain[k]));
+        sw__glb_json_add(b, joint, "stiffness", sw__glb_json_float(params->stiffness));
+        sw__glb_json_add(b, joint, "gravityPower", sw__glb_json_float(params->gravity_power));
+        sw__glb_json_add(b, joint, "gravityDir", sw__glb_json_floats(b, down, 3));
+        sw__glb_json_add(b, joint, "dragForce", sw__glb_json_float(params->drag_force));
+        sw__glb_json_add(b, joint, "hitRadius", sw__glb_json_float(params->hit_radius));
     }
-    sw__json_int(b, sw__json_array(b, spring, "colliderGroups"), NULL, params->group);
+    sw__glb_json_int(b, sw__glb_json_array(b, spring, "colliderGroups"), NULL, params->group);
 }
 
 /* extensions.SW_spring_bones: the shape of VRMC_springBone 1.0. */
-static void sw__json_spring_bones(sw__json_builder* b, cJSON* root, cJSON* used) {
-    sw__json_string(b, used, NULL, "SW_spring_bones");
-    cJSON* ext = sw__json_object(b, sw__json_object(b, root, "extensions"), "SW_spring_bones");
-    sw__json_string(b, ext, "specVersion", "1.0");
-    cJSON* colliders = sw__json_array(b, ext, "colliders");
+static void sw__json_spring_bones(sw__glb_json* b, cJSON* root, cJSON* used) {
+    sw__glb_json_string(b, used, NULL, "SW_spring_bones");
+    cJSON* ext = sw__glb_json_object(b, sw__glb_json_object(b, root, "extensions"), "SW_spring_bones");
+    sw__glb_json_string(b, ext, "specVersion", "1.0");
+    cJSON* colliders = sw__glb_json_array(b, ext, "colliders");
     for (int i = 0; i < SW__SPRING_COLLIDER_COUNT; i++) {
-        cJSON* collider = sw__json_object(b, colliders, NULL);
-        sw__json_int(b, collider, "node", sw__joint_node(spring_colliders[i].joint));
-        cJSON* sphere = sw__json_object(b, sw__json_object(b, collider, "shape"), "sphere");
-        sw__json_add(b, sphere, "offset", sw__json_floats(b, spring_colliders[i].offset, 3));
-        sw__json_add(b, sphere, "radius", sw__json_float(spring_colliders[i].radius));
+        cJSON* collider = sw__glb_json_object(b, colliders, NULL);
+        sw__glb_json_int(b, collider, "node", sw__joint_node(spring_colliders[i].joint));
+        cJSON* sphere = sw__glb_json_object(b, sw__glb_json_object(b, collider, "shape"), "sphere");
+        sw__glb_json_add(b, sphere, "offset", sw__glb_json_floats(b, spring_colliders[i].offset, 3));
+        sw__glb_json_add(b, sphere, "radius", sw__glb_json_float(spring_colliders[i].radius));
     }
-    cJSON* groups = sw__json_array(b, ext, "colliderGroups");
-    cJSON* upper = sw__json_object(b, groups, NULL);
-    sw__json_string(b, upper, "name", "upper_body");
-    cJSON* upper_list = sw__json_array(b, upper, "colliders");
-    for (int i = 0; i < 4; i++) sw__json_int(b, upper_list, NULL, i);
-    cJSON* legs = sw__json_object(b, groups, NULL);
-    sw__json_string(b, legs, "name", "legs");
-    cJSON* legs_list = sw__json_array(b, legs, "colliders");
-    for (int i = 4; i < SW__SPRING_COLLIDER_COUNT; i++) sw__json_int(b, legs_list, NULL, i);
+    cJSON* groups = sw__glb_json_array(b, ext, "colliderGroups");
+    cJSON* upper = sw__glb_json_object(b, groups, NULL);
+    sw__glb_json_string(b, upper, "name", "upper_body");
+    cJSON* upper_list = sw__glb_json_array(b, upper, "colliders");
+    for (int i = 0; i < 4; i++) sw__glb_json_int(b, upper_list, NULL, i);
+    cJSON* legs = sw__glb_json_object(b, groups, NULL);
+    sw__glb_json_string(b, legs, "name", "legs");
+    cJSON* legs_list = sw__glb_json_array(b, legs, "colliders");
+    for (int i = 4; i < SW__SPRING_COLLIDER_COUNT; i++) sw__glb_json_int(b, legs_list, NULL, i);
 
-    cJSON* springs = sw__json_array(b, ext, "springs");
+    cJSON* springs = sw__glb_json_array(b, ext, "springs");
     int chain[SW__PONYTAIL_JOINTS];
     for (int k = 0; k < SW__PONYTAIL_JOINTS; k++) chain[k] = SW__J_PONYTAIL_0 + k;
     sw__json_spring(b, springs, "ponytail", chain, SW__PONYTAIL_JOINTS, &sw__ponytail_params);
@@ -1913,28 +1684,16 @@ static void sw__json_spring_bones(sw__json_builder* b, cJSON* root, cJSON* used)
 
 /* ---- the toon materials (SW_materials_toon, docs/toon.md) ------------------------------------ */
 
-static void sw__json_bool(sw__json_builder* b, cJSON* parent, const char* key, bool value) {
-    sw__json_add(b, parent, key, cJSON_CreateBool(value));
-}
-
-/* A glTF textureInfo: {"index": texture, "texCoord": set}; nothing for -1. */
-static void sw__json_texture_info(sw__json_builder* b, cJSON* parent, const char* key, int texture, int texcoord) {
-    if (texture < 0) return;
-    cJSON* info = sw__json_object(b, parent, key);
-    sw__json_int(b, info, "index", texture);
-    sw__json_int(b, info, "texCoord", texcoord);
-}
-
-static void sw__json_glint(sw__json_builder* b, cJSON* glints, const sw_toon_glint* g) {
-    cJSON* set = sw__json_object(b, glints, NULL);
-    sw__json_add(b, set, "grid", sw__json_float(g->grid));
-    sw__json_add(b, set, "spotScale", sw__json_float(g->spot_scale));
-    sw__json_add(b, set, "phaseRate", sw__json_float(g->phase_rate));
-    sw__json_add(b, set, "activeWidth", sw__json_float(g->active_width));
-    sw__json_add(b, set, "intensity", sw__json_float(g->intensity));
-    sw__json_add(b, set, "lumaLerp", sw__json_float(g->luma_lerp));
-    sw__json_add(b, set, "color", sw__json_floats(b, g->color, 3));
-    sw__json_add(b, set, "cameraScale", sw__json_float(g->camera_scale));
+static void sw__json_glint(sw__glb_json* b, cJSON* glints, const sw_toon_glint* g) {
+    cJSON* set = sw__glb_json_object(b, glints, NULL);
+    sw__glb_json_add(b, set, "grid", sw__glb_json_float(g->grid));
+    sw__glb_json_add(b, set, "spotScale", sw__glb_json_float(g->spot_scale));
+    sw__glb_json_add(b, set, "phaseRate", sw__glb_json_float(g->phase_rate));
+    sw__glb_json_add(b, set, "activeWidth", sw__glb_json_float(g->active_width));
+    sw__glb_json_add(b, set, "intensity", sw__glb_json_float(g->intensity));
+    sw__glb_json_add(b, set, "lumaLerp", sw__glb_json_float(g->luma_lerp));
+    sw__glb_json_add(b, set, "color", sw__glb_json_floats(b, g->color, 3));
+    sw__glb_json_add(b, set, "cameraScale", sw__glb_json_float(g->camera_scale));
 }
 
 /* The skirt's two glint sets: the frame analysis' table. */
@@ -1952,58 +1711,58 @@ static const sw_toon_glint sw__hair_glints[2] = {
 };
 
 /* materials[m].extensions.SW_materials_toon. */
-static void sw__json_toon(sw__json_builder* b, cJSON* material, int m, const sw__material_textures* t, int head_node) {
+static void sw__json_toon(sw__glb_json* b, cJSON* material, int m, const sw__material_textures* t, int head_node) {
     const sw__demo_look* look = &sw__looks[m];
-    cJSON* toon = sw__json_object(b, sw__json_object(b, material, "extensions"), "SW_materials_toon");
-    sw__json_string(b, toon, "kind", sw__toon_kind_name(look->kind));
-    sw__json_texture_info(b, toon, "controlTexture", t->control, 0);
-    sw__json_texture_info(b, toon, "rampTexture", t->ramp, 0);
-    sw__json_add(b, toon, "shadeColor", sw__json_floats(b, look->shade[0], 3));
-    cJSON* regions = sw__json_array(b, toon, "regionEnabled");
+    cJSON* toon = sw__glb_json_object(b, sw__glb_json_object(b, material, "extensions"), "SW_materials_toon");
+    sw__glb_json_string(b, toon, "kind", sw__toon_kind_name(look->kind));
+    sw__glb_json_texture_info(b, toon, "controlTexture", t->control, 0);
+    sw__glb_json_texture_info(b, toon, "rampTexture", t->ramp, 0);
+    sw__glb_json_add(b, toon, "shadeColor", sw__glb_json_floats(b, look->shade[0], 3));
+    cJSON* regions = sw__glb_json_array(b, toon, "regionEnabled");
     for (int g = 0; g < SW_TOON_REGION_COUNT; g++)
-        sw__json_add(b, regions, NULL, cJSON_CreateBool(g < SW__LOOK_GROUPS));
-    sw__json_add(b, toon, "lightArea", sw__json_float(0.55f));
-    sw__json_add(b, toon, "rampWidth", sw__json_float(1.0f));
+        sw__glb_json_add(b, regions, NULL, cJSON_CreateBool(g < SW__LOOK_GROUPS));
+    sw__glb_json_add(b, toon, "lightArea", sw__glb_json_float(0.55f));
+    sw__glb_json_add(b, toon, "rampWidth", sw__glb_json_float(1.0f));
     if (m == SW__M_SKIRT) {
         /* Back faces: the lining's UVs, always on the dark side (as the
            analysis' frame draws its skirt). */
-        sw__json_bool(b, toon, "backUv1", true);
-        sw__json_bool(b, toon, "backForceDark", true);
+        sw__glb_json_bool(b, toon, "backUv1", true);
+        sw__glb_json_bool(b, toon, "backForceDark", true);
     }
-    cJSON* glints = sw__json_array(b, toon, "glints"); /* empty: none (the body kind's default is the skirt's) */
+    cJSON* glints = sw__glb_json_array(b, toon, "glints"); /* empty: none (the body kind's default is the skirt's) */
     const sw_toon_glint* sets = m == SW__M_SKIRT ? sw__skirt_glints : m == SW__M_HAIR ? sw__hair_glints : NULL;
     for (int i = 0; sets && i < 2; i++) sw__json_glint(b, glints, &sets[i]);
     if (look->kind == SW_TOON_HAIR) {
         /* The glint mask (B) and tier (A), kept out of the core
            normalTexture: its B is no normal's Z, so PBR viewers would light
            the hair from inside. */
-        sw__json_texture_info(b, toon, "normalTexture", t->hair_map, 0);
+        sw__glb_json_texture_info(b, toon, "normalTexture", t->hair_map, 0);
         /* The analysis' two bands (lower bounds lost: 0), coloured warm. */
         static const float exponent[2] = {6.4f, 5.0f}, upper[2] = {0.844f, 0.773f}, intensity[2] = {0.099f, 0.399f},
                            color[2][3] = {{1.0f, 0.92f, 0.85f}, {1.0f, 0.72f, 0.56f}};
-        sw__json_add(b, toon, "viewLift", sw__json_float(-0.06f));
-        cJSON* bands = sw__json_array(b, toon, "bands");
+        sw__glb_json_add(b, toon, "viewLift", sw__glb_json_float(-0.06f));
+        cJSON* bands = sw__glb_json_array(b, toon, "bands");
         for (int i = 0; i < 2; i++) {
-            cJSON* band = sw__json_object(b, bands, NULL);
-            sw__json_add(b, band, "exponent", sw__json_float(exponent[i]));
-            sw__json_add(b, band, "lower", sw__json_float(0.0f));
-            sw__json_add(b, band, "upper", sw__json_float(upper[i]));
-            sw__json_add(b, band, "intensity", sw__json_float(intensity[i]));
-            sw__json_add(b, band, "color", sw__json_floats(b, color[i], 3));
+            cJSON* band = sw__glb_json_object(b, bands, NULL);
+            sw__glb_json_add(b, band, "exponent", sw__glb_json_float(exponent[i]));
+            sw__glb_json_add(b, band, "lower", sw__glb_json_float(0.0f));
+            sw__glb_json_add(b, band, "upper", sw__glb_json_float(upper[i]));
+            sw__glb_json_add(b, band, "intensity", sw__glb_json_float(intensity[i]));
+            sw__glb_json_add(b, band, "color", sw__glb_json_floats(b, color[i], 3));
         }
     }
-    sw__json_add(b, toon, "rimColor", sw__json_floats(b, look->rim_color, 3));
-    sw__json_add(b, toon, "rimWidth", sw__json_float(0.3f));
-    sw__json_add(b, toon, "rimPower", sw__json_float(2.0f));
+    sw__glb_json_add(b, toon, "rimColor", sw__glb_json_floats(b, look->rim_color, 3));
+    sw__glb_json_add(b, toon, "rimWidth", sw__glb_json_float(0.3f));
+    sw__glb_json_add(b, toon, "rimPower", sw__glb_json_float(2.0f));
     if (look->kind == SW_TOON_FACE) {
-        sw__json_texture_info(b, toon, "faceSdfTexture", t->face_sdf, 0);
-        sw__json_int(b, toon, "headNode", head_node);
-        sw__json_add(b, toon, "sdfSteepness", sw__json_float(SW__FACE_SDF_STEEPNESS));
-        sw__json_bool(b, toon, "sdfMirror", true);
+        sw__glb_json_texture_info(b, toon, "faceSdfTexture", t->face_sdf, 0);
+        sw__glb_json_int(b, toon, "headNode", head_node);
+        sw__glb_json_add(b, toon, "sdfSteepness", sw__glb_json_float(SW__FACE_SDF_STEEPNESS));
+        sw__glb_json_bool(b, toon, "sdfMirror", true);
     }
-    sw__json_bool(b, toon, "outline", true);
-    sw__json_add(b, toon, "outlineWidth", sw__json_float(look->outline_width));
-    sw__json_add(b, toon, "outlineColor", sw__json_floats(b, look->outline_color, 3));
+    sw__glb_json_bool(b, toon, "outline", true);
+    sw__glb_json_add(b, toon, "outlineWidth", sw__glb_json_float(look->outline_width));
+    sw__glb_json_add(b, toon, "outlineColor", sw__glb_json_floats(b, look->outline_color, 3));
 }
 
 /* Everything the GLB is assembled from. */
@@ -2020,177 +1779,117 @@ typedef struct sw__demo_build {
 
 /* "asset", "scene", "scenes" and "nodes": the joints in their order,
    the body's node between the body joints and the spring joints. */
-static void sw__json_scene_nodes(sw__json_builder* b, cJSON* root, const sw__demo_skeleton* sk) {
-    cJSON* asset = sw__json_object(b, root, "asset");
-    sw__json_string(b, asset, "version", "2.0");
-    sw__json_string(b, asset, "generator", "sinew " SW_VERSION_STRING " built-in demo character");
-    sw__json_int(b, root, "scene", 0);
-    cJSON* scene = sw__json_object(b, sw__json_array(b, root, "scenes"), NULL);
-    sw__json_string(b, scene, "name", "demo character");
-    cJSON* roots = sw__json_array(b, scene, "nodes");
-    sw__json_int(b, roots, NULL, SW__J_PELVIS);
-    sw__json_int(b, roots, NULL, SW__BODY_NODE);
+static void sw__json_scene_nodes(sw__glb_json* b, cJSON* root, const sw__demo_skeleton* sk) {
+    cJSON* asset = sw__glb_json_object(b, root, "asset");
+    sw__glb_json_string(b, asset, "version", "2.0");
+    sw__glb_json_string(b, asset, "generator", "sinew " SW_VERSION_STRING " built-in demo character");
+    sw__glb_json_int(b, root, "scene", 0);
+    cJSON* scene = sw__glb_json_object(b, sw__glb_json_array(b, root, "scenes"), NULL);
+    sw__glb_json_string(b, scene, "name", "demo character");
+    cJSON* roots = sw__glb_json_array(b, scene, "nodes");
+    sw__glb_json_int(b, roots, NULL, SW__J_PELVIS);
+    sw__glb_json_int(b, roots, NULL, SW__BODY_NODE);
 
-    cJSON* nodes = sw__json_array(b, root, "nodes");
+    cJSON* nodes = sw__glb_json_array(b, root, "nodes");
     for (int node_index = 0; node_index <= SW__JOINT_COUNT; node_index++) {
         if (node_index == SW__BODY_NODE) {
-            cJSON* body = sw__json_object(b, nodes, NULL);
-            sw__json_string(b, body, "name", "body");
-            sw__json_int(b, body, "mesh", 0);
-            sw__json_int(b, body, "skin", 0);
+            cJSON* body = sw__glb_json_object(b, nodes, NULL);
+            sw__glb_json_string(b, body, "name", "body");
+            sw__glb_json_int(b, body, "mesh", 0);
+            sw__glb_json_int(b, body, "skin", 0);
             continue;
         }
         int n = node_index < SW__BODY_NODE ? node_index : node_index - 1;
-        cJSON* node = sw__json_object(b, nodes, NULL);
+        cJSON* node = sw__glb_json_object(b, nodes, NULL);
         sw_vec3 t = sw__rest_local_translation(sk, n);
         float translation[3] = {t.x, t.y, t.z};
-        sw__json_string(b, node, "name", sw__joint_names[n]);
-        sw__json_add(b, node, "translation", sw__json_floats(b, translation, 3));
+        sw__glb_json_string(b, node, "name", sw__joint_names[n]);
+        sw__glb_json_add(b, node, "translation", sw__glb_json_floats(b, translation, 3));
         cJSON* children = NULL;
         for (int c = 0; c < SW__JOINT_COUNT; c++) {
             if (sw__joint_parents[c] != n) continue;
-            if (!children) children = sw__json_array(b, node, "children");
-            sw__json_int(b, children, NULL, sw__joint_node(c));
+            if (!children) children = sw__glb_json_array(b, node, "children");
+            sw__glb_json_int(b, children, NULL, sw__joint_node(c));
         }
     }
 }
 
 /* "skins": one skin over every joint. */
-static void sw__json_skin(sw__json_builder* b, cJSON* root, int inverse_binds) {
-    cJSON* skin = sw__json_object(b, sw__json_array(b, root, "skins"), NULL);
-    sw__json_string(b, skin, "name", "skeleton");
-    sw__json_int(b, skin, "inverseBindMatrices", inverse_binds);
-    sw__json_int(b, skin, "skeleton", SW__J_PELVIS);
-    cJSON* joints = sw__json_array(b, skin, "joints");
-    for (int n = 0; n < SW__JOINT_COUNT; n++) sw__json_int(b, joints, NULL, sw__joint_node(n));
+static void sw__json_skin(sw__glb_json* b, cJSON* root, int inverse_binds) {
+    cJSON* skin = sw__glb_json_object(b, sw__glb_json_array(b, root, "skins"), NULL);
+    sw__glb_json_string(b, skin, "name", "skeleton");
+    sw__glb_json_int(b, skin, "inverseBindMatrices", inverse_binds);
+    sw__glb_json_int(b, skin, "skeleton", SW__J_PELVIS);
+    cJSON* joints = sw__glb_json_array(b, skin, "joints");
+    for (int n = 0; n < SW__JOINT_COUNT; n++) sw__glb_json_int(b, joints, NULL, sw__joint_node(n));
 }
 
 /* "meshes": the body, one primitive per material. */
-static void sw__json_mesh(sw__json_builder* b, cJSON* root, const sw__primitive_accessors* prims) {
-    cJSON* mesh = sw__json_object(b, sw__json_array(b, root, "meshes"), NULL);
-    sw__json_string(b, mesh, "name", "body");
-    cJSON* primitives = sw__json_array(b, mesh, "primitives");
+static void sw__json_mesh(sw__glb_json* b, cJSON* root, const sw__primitive_accessors* prims) {
+    cJSON* mesh = sw__glb_json_object(b, sw__glb_json_array(b, root, "meshes"), NULL);
+    sw__glb_json_string(b, mesh, "name", "body");
+    cJSON* primitives = sw__glb_json_array(b, mesh, "primitives");
     for (int m = 0; m < SW__MATERIAL_COUNT; m++) {
         const sw__primitive_accessors* a = &prims[m];
-        cJSON* primitive = sw__json_object(b, primitives, NULL);
-        cJSON* attributes = sw__json_object(b, primitive, "attributes");
-        sw__json_int(b, attributes, "POSITION", a->position);
-        sw__json_int(b, attributes, "NORMAL", a->normal);
-        sw__json_int(b, attributes, "TANGENT", a->tangent);
-        sw__json_int(b, attributes, "TEXCOORD_0", a->texcoord);
-        if (a->texcoord1 >= 0) sw__json_int(b, attributes, "TEXCOORD_1", a->texcoord1);
-        sw__json_int(b, attributes, "JOINTS_0", a->joints);
-        sw__json_int(b, attributes, "WEIGHTS_0", a->weights);
-        sw__json_int(b, primitive, "indices", a->indices);
-        sw__json_int(b, primitive, "material", m);
-        sw__json_int(b, primitive, "mode", 4);
+        cJSON* primitive = sw__glb_json_object(b, primitives, NULL);
+        cJSON* attributes = sw__glb_json_object(b, primitive, "attributes");
+        sw__glb_json_int(b, attributes, "POSITION", a->position);
+        sw__glb_json_int(b, attributes, "NORMAL", a->normal);
+        sw__glb_json_int(b, attributes, "TANGENT", a->tangent);
+        sw__glb_json_int(b, attributes, "TEXCOORD_0", a->texcoord);
+        if (a->texcoord1 >= 0) sw__glb_json_int(b, attributes, "TEXCOORD_1", a->texcoord1);
+        sw__glb_json_int(b, attributes, "JOINTS_0", a->joints);
+        sw__glb_json_int(b, attributes, "WEIGHTS_0", a->weights);
+        sw__glb_json_int(b, primitive, "indices", a->indices);
+        sw__glb_json_int(b, primitive, "material", m);
+        sw__glb_json_int(b, primitive, "mode", 4);
     }
 }
 
 /* "materials": metallic-roughness and SW_materials_toon. */
-static void sw__json_materials(sw__json_builder* b, cJSON* root, const sw__material_textures* textures) {
-    cJSON* materials_json = sw__json_array(b, root, "materials");
+static void sw__json_materials(sw__glb_json* b, cJSON* root, const sw__material_textures* textures) {
+    cJSON* materials_json = sw__glb_json_array(b, root, "materials");
     for (int m = 0; m < SW__MATERIAL_COUNT; m++) {
-        cJSON* material = sw__json_object(b, materials_json, NULL);
-        sw__json_string(b, material, "name", sw__looks[m].name);
-        cJSON* pbr = sw__json_object(b, material, "pbrMetallicRoughness");
-        sw__json_add(b, pbr, "baseColorFactor", sw__json_floats(b, sw__looks[m].base_color, 4));
-        sw__json_texture_info(b, pbr, "baseColorTexture", textures[m].base, 0);
-        sw__json_int(b, pbr, "metallicFactor", 0);
-        sw__json_add(b, pbr, "roughnessFactor", sw__json_float(sw__looks[m].roughness));
-        if (m == SW__M_SKIRT) sw__json_bool(b, material, "doubleSided", true);
+        cJSON* material = sw__glb_json_object(b, materials_json, NULL);
+        sw__glb_json_string(b, material, "name", sw__looks[m].name);
+        cJSON* pbr = sw__glb_json_object(b, material, "pbrMetallicRoughness");
+        sw__glb_json_add(b, pbr, "baseColorFactor", sw__glb_json_floats(b, sw__looks[m].base_color, 4));
+        sw__glb_json_texture_info(b, pbr, "baseColorTexture", textures[m].base, 0);
+        sw__glb_json_int(b, pbr, "metallicFactor", 0);
+        sw__glb_json_add(b, pbr, "roughnessFactor", sw__glb_json_float(sw__looks[m].roughness));
+        if (m == SW__M_SKIRT) sw__glb_json_bool(b, material, "doubleSided", true);
         sw__json_toon(b, material, m, &textures[m], sw__joint_node(SW__J_HEAD));
-    }
-}
-
-/* "samplers", "images" (PNG in bufferViews after the accessors') and
-   "textures", one per image. */
-static void sw__json_images(sw__json_builder* b, cJSON* root, const sw__glb_writer* w) {
-    static const int wrap_clamp = 33071, linear = 9729, linear_mipmap_linear = 9987;
-    cJSON* sampler_list = sw__json_array(b, root, "samplers");
-    for (int s = 0; s < SW__SAMPLER_COUNT; s++) {
-        cJSON* sampler = sw__json_object(b, sampler_list, NULL);
-        sw__json_int(b, sampler, "magFilter", linear);
-        sw__json_int(b, sampler, "minFilter", s == SW__SAMPLER_MIPMAPPED ? linear_mipmap_linear : linear);
-        sw__json_int(b, sampler, "wrapS", wrap_clamp);
-        sw__json_int(b, sampler, "wrapT", wrap_clamp);
-    }
-    cJSON* images = sw__json_array(b, root, "images");
-    cJSON* textures_json = sw__json_array(b, root, "textures");
-    for (int i = 0; i < w->image_count; i++) {
-        cJSON* image = sw__json_object(b, images, NULL);
-        sw__json_string(b, image, "name", w->images[i].name);
-        sw__json_int(b, image, "bufferView", w->accessor_count + i);
-        sw__json_string(b, image, "mimeType", "image/png");
-        cJSON* texture = sw__json_object(b, textures_json, NULL);
-        sw__json_int(b, texture, "sampler", w->images[i].sampler);
-        sw__json_int(b, texture, "source", i);
     }
 }
 
 /* "animations": one sampler per channel, the pelvis's translation, then
    every body joint's rotation. */
-static void sw__json_animations(sw__json_builder* b, cJSON* root, const sw__clip_accessors* anims) {
-    cJSON* animations = sw__json_array(b, root, "animations");
+static void sw__json_animations(sw__glb_json* b, cJSON* root, const sw__clip_accessors* anims) {
+    cJSON* animations = sw__glb_json_array(b, root, "animations");
     for (size_t c = 0; c < SW__CLIP_COUNT; c++) {
         const sw__clip_accessors* a = &anims[c];
-        cJSON* animation = sw__json_object(b, animations, NULL);
-        sw__json_string(b, animation, "name", sw__clips[c].name);
-        cJSON* channels = sw__json_array(b, animation, "channels");
-        cJSON* samplers = sw__json_array(b, animation, "samplers");
+        cJSON* animation = sw__glb_json_object(b, animations, NULL);
+        sw__glb_json_string(b, animation, "name", sw__clips[c].name);
+        cJSON* channels = sw__glb_json_array(b, animation, "channels");
+        cJSON* samplers = sw__glb_json_array(b, animation, "samplers");
         for (int k = 0; k <= SW__BODY_JOINT_COUNT; k++) {
             /* k = 0: the pelvis's translation; k ≥ 1: joint k − 1's rotation */
-            cJSON* channel = sw__json_object(b, channels, NULL);
-            sw__json_int(b, channel, "sampler", k);
-            cJSON* target = sw__json_object(b, channel, "target");
-            sw__json_int(b, target, "node", k == 0 ? SW__J_PELVIS : k - 1);
-            sw__json_string(b, target, "path", k == 0 ? "translation" : "rotation");
-            cJSON* sampler = sw__json_object(b, samplers, NULL);
-            sw__json_int(b, sampler, "input", a->times);
-            sw__json_int(b, sampler, "output", k == 0 ? a->translation : a->rotation[k - 1]);
-            sw__json_string(b, sampler, "interpolation", "LINEAR");
+            cJSON* channel = sw__glb_json_object(b, channels, NULL);
+            sw__glb_json_int(b, channel, "sampler", k);
+            cJSON* target = sw__glb_json_object(b, channel, "target");
+            sw__glb_json_int(b, target, "node", k == 0 ? SW__J_PELVIS : k - 1);
+            sw__glb_json_string(b, target, "path", k == 0 ? "translation" : "rotation");
+            cJSON* sampler = sw__glb_json_object(b, samplers, NULL);
+            sw__glb_json_int(b, sampler, "input", a->times);
+            sw__glb_json_int(b, sampler, "output", k == 0 ? a->translation : a->rotation[k - 1]);
+            sw__glb_json_string(b, sampler, "interpolation", "LINEAR");
         }
     }
-}
-
-/* "accessors", "bufferViews" (one per accessor, then one per image) and
-   "buffers": the GLB's BIN chunk. */
-static void sw__json_buffers(sw__json_builder* b, cJSON* root, const sw__glb_writer* w) {
-    cJSON* accessors = sw__json_array(b, root, "accessors");
-    for (int i = 0; i < w->accessor_count; i++) {
-        const sw__gltf_accessor* a = &w->accessors[i];
-        cJSON* accessor = sw__json_object(b, accessors, NULL);
-        sw__json_int(b, accessor, "bufferView", i);
-        sw__json_int(b, accessor, "componentType", a->component_type);
-        sw__json_int(b, accessor, "count", (double)a->count);
-        sw__json_string(b, accessor, "type", a->type);
-        if (a->bound_count) {
-            sw__json_add(b, accessor, "min", sw__json_floats(b, a->min, a->bound_count));
-            sw__json_add(b, accessor, "max", sw__json_floats(b, a->max, a->bound_count));
-        }
-    }
-    cJSON* views = sw__json_array(b, root, "bufferViews");
-    for (int i = 0; i < w->accessor_count; i++) {
-        const sw__gltf_accessor* a = &w->accessors[i];
-        cJSON* view = sw__json_object(b, views, NULL);
-        sw__json_int(b, view, "buffer", 0);
-        sw__json_int(b, view, "byteOffset", (double)a->view_offset);
-        sw__json_int(b, view, "byteLength", (double)a->view_length);
-        if (a->view_target) sw__json_int(b, view, "target", a->view_target);
-    }
-    for (int i = 0; i < w->image_count; i++) {
-        cJSON* view = sw__json_object(b, views, NULL);
-        sw__json_int(b, view, "buffer", 0);
-        sw__json_int(b, view, "byteOffset", (double)w->images[i].view_offset);
-        sw__json_int(b, view, "byteLength", (double)w->images[i].view_length);
-    }
-    cJSON* buffer = sw__json_object(b, sw__json_array(b, root, "buffers"), NULL);
-    sw__json_int(b, buffer, "byteLength", (double)w->bin.size);
 }
 
 /* The glTF JSON; NULL when an allocation failed. */
 static cJSON* sw__build_json(const sw__demo_build* d) {
-    sw__json_builder b = {false};
+    sw__glb_json b = {false};
     sw__cjson_use_allocator();
     cJSON* root = cJSON_CreateObject();
     if (!root) return NULL;
@@ -2198,23 +1897,18 @@ static cJSON* sw__build_json(const sw__demo_build* d) {
     sw__json_skin(&b, root, d->inverse_binds);
     sw__json_mesh(&b, root, d->prims);
     sw__json_materials(&b, root, d->textures);
-    sw__json_images(&b, root, d->w);
+    sw__glb_json_images(&b, root, d->w, sw__samplers, SW__SAMPLER_COUNT);
     sw__json_animations(&b, root, d->anims);
-    sw__json_buffers(&b, root, d->w);
-    cJSON* used = sw__json_array(&b, root, "extensionsUsed");
+    sw__glb_json_buffers(&b, root, d->w);
+    cJSON* used = sw__glb_json_array(&b, root, "extensionsUsed");
     sw__json_spring_bones(&b, root, used);
-    sw__json_string(&b, used, NULL, "SW_materials_toon");
+    sw__glb_json_string(&b, used, NULL, "SW_materials_toon");
 
     if (b.failed) {
         cJSON_Delete(root);
         return NULL;
     }
     return root;
-}
-
-static void sw__put_u32(unsigned char* p, uint32_t v) {
-    p[0] = (unsigned char)(v & 0xff), p[1] = (unsigned char)((v >> 8) & 0xff);
-    p[2] = (unsigned char)((v >> 16) & 0xff), p[3] = (unsigned char)(v >> 24);
 }
 
 /* Every material's painted maps and ramp, as PNG images (not the face's
@@ -2233,19 +1927,19 @@ static bool sw__add_textures(sw__glb_writer* w, const sw__demo_mesh* mesh, sw__m
             sw__map_size(m, SW__MAP_BASE, &width, &height);
             ok &= sw__paint_texture(mesh, m, SW__MAP_BASE, width, height, 3, pixels);
             snprintf(name, sizeof name, "%s_base", material);
-            t->base = sw__add_png(w, name, pixels, width, height, 3, SW__SAMPLER_MIPMAPPED);
+            t->base = sw__glb_add_png(w, name, pixels, width, height, 3, SW__SAMPLER_MIPMAPPED);
         }
         sw__map_size(m, SW__MAP_CONTROL, &width, &height);
         ok &= sw__paint_texture(mesh, m, SW__MAP_CONTROL, width, height, 4, pixels);
         snprintf(name, sizeof name, "%s_control", material);
-        t->control = sw__add_png(w, name, pixels, width, height, 4, SW__SAMPLER_MIPMAPPED);
+        t->control = sw__glb_add_png(w, name, pixels, width, height, 4, SW__SAMPLER_MIPMAPPED);
         sw__paint_ramp(&sw__looks[m], pixels);
         snprintf(name, sizeof name, "%s_ramp", material);
-        t->ramp = sw__add_png(w, name, pixels, SW_TOON_RAMP_WIDTH, SW_TOON_RAMP_HEIGHT, 3, SW__SAMPLER_EXACT);
+        t->ramp = sw__glb_add_png(w, name, pixels, SW_TOON_RAMP_WIDTH, SW_TOON_RAMP_HEIGHT, 3, SW__SAMPLER_EXACT);
         if (m == SW__M_HAIR) {
             sw__map_size(m, SW__MAP_HAIR, &width, &height);
             ok &= sw__paint_texture(mesh, m, SW__MAP_HAIR, width, height, 4, pixels);
-            t->hair_map = sw__add_png(w, "hair_glint_mask", pixels, width, height, 4, SW__SAMPLER_MIPMAPPED);
+            t->hair_map = sw__glb_add_png(w, "hair_glint_mask", pixels, width, height, 4, SW__SAMPLER_MIPMAPPED);
         }
     }
     sw__free(pixels);
@@ -2255,42 +1949,16 @@ static bool sw__add_textures(sw__glb_writer* w, const sw__demo_mesh* mesh, sw__m
 /* The GLB of the writer's buffers and images: a block for free() in
    *out_glb, or false when memory ran out. */
 static bool sw__assemble_glb(sw__demo_build* d, uint8_t** out_glb, size_t* out_size) {
-    sw__glb_writer* w = d->w;
-    sw__buffer_align4(&w->bin, 0);
-    if (w->failed || w->bin.failed) return false;
     cJSON* tree = sw__build_json(d);
-    char* text = tree ? cJSON_PrintUnformatted(tree) : NULL;
+    bool ok = sw__glb_assemble(tree, d->w, out_glb, out_size);
     cJSON_Delete(tree);
-    if (!text) return false;
-    size_t json_size = (strlen(text) + 3) / 4 * 4;
-    size_t total = 12 + 8 + json_size + 8 + w->bin.size;
-    uint8_t* glb = total <= UINT32_MAX ? sw__malloc(total) : NULL;
-    if (!glb) {
-        cJSON_free(text);
-        return false;
-    }
-    sw__put_u32(glb, 0x46546C67u); /* "glTF" */
-    sw__put_u32(glb + 4, 2);
-    sw__put_u32(glb + 8, (uint32_t)total);
-    sw__put_u32(glb + 12, (uint32_t)json_size);
-    sw__put_u32(glb + 16, 0x4E4F534Au); /* "JSON" */
-    memset(glb + 20, ' ', json_size);
-    memcpy(glb + 20, text, strlen(text));
-    cJSON_free(text);
-    unsigned char* bin = glb + 20 + json_size;
-    sw__put_u32(bin, (uint32_t)w->bin.size);
-    sw__put_u32(bin + 4, 0x004E4942u); /* "BIN\0" */
-    memcpy(bin + 8, w->bin.data, w->bin.size);
-    *out_glb = glb;
-    *out_size = total;
-    return true;
+    return ok;
 }
 
 static void sw__free_build(sw__demo_build* d) {
     sw__free_mesh(&d->mesh);
     for (size_t c = 0; c < SW__CLIP_COUNT; c++) sw__free_clip_keys(&d->keys[c]);
-    if (d->w) sw__free(d->w->bin.data);
-    sw__free(d->w);
+    sw__glb_writer_free(d->w);
     d->w = NULL;
 }
 
@@ -2306,7 +1974,7 @@ static bool sw__write_mesh_buffers(sw__demo_build* d) {
         inverse_bind[n][13] = -d->sk.position[n].y;
         inverse_bind[n][14] = -d->sk.position[n].z;
     }
-    d->inverse_binds = sw__add_float_accessor(d->w, &inverse_bind[0][0], SW__JOINT_COUNT, "MAT4", 0, false);
+    d->inverse_binds = sw__glb_add_float_accessor(d->w, &inverse_bind[0][0], SW__JOINT_COUNT, "MAT4", 0, false);
     for (int m = 0; m < SW__MATERIAL_COUNT; m++)
         if (!sw__write_primitive(d->w, &d->mesh.primitives[m], m == SW__M_SKIRT, &d->prims[m])) return false;
     return true;
@@ -2321,12 +1989,12 @@ static bool sw__write_clips(sw__demo_build* d) {
         sw__clip_accessors* anim = &d->anims[c];
         if (!sw__sample_clip(&d->sk, &sw__clips[c], keys)) return false;
         size_t n = (size_t)keys->key_count;
-        anim->times = sw__add_float_accessor(w, keys->times, n, "SCALAR", 0, true);
-        anim->translation = sw__add_float_accessor(w, keys->translations, n, "VEC3", 0, false);
+        anim->times = sw__glb_add_float_accessor(w, keys->times, n, "SCALAR", 0, true);
+        anim->translation = sw__glb_add_float_accessor(w, keys->translations, n, "VEC3", 0, false);
         for (int j = 0; j < SW__BODY_JOINT_COUNT; j++)
-            anim->rotation[j] = sw__add_float_accessor(w, &keys->rotations[(size_t)j * n * 4], n, "VEC4", 0, false);
+            anim->rotation[j] = sw__glb_add_float_accessor(w, &keys->rotations[(size_t)j * n * 4], n, "VEC4", 0, false);
     }
-    sw__buffer_align4(&w->bin, 0);
+    sw__glb_bytes_align4(&w->bin, 0);
     return !w->failed && !w->bin.failed;
 }
 
@@ -2341,7 +2009,7 @@ static void sw__add_face_sdf(sw__demo_build* d, sw_result* result, char* detail,
     (void)result, (void)detail, (void)detail_size;
     _Static_assert(sizeof sw__demo_face_sdf_rgba == (size_t)SW__FACE_SDF_SIZE * SW__FACE_SDF_SIZE * 4,
                    "demo_face_sdf.h was made for another SW__FACE_SDF_SIZE");
-    d->textures[SW__M_FACE].face_sdf = sw__add_png(d->w, "face_sdf", sw__demo_face_sdf_rgba, SW__FACE_SDF_SIZE,
+    d->textures[SW__M_FACE].face_sdf = sw__glb_add_png(d->w, "face_sdf", sw__demo_face_sdf_rgba, SW__FACE_SDF_SIZE,
                                                    SW__FACE_SDF_SIZE, 4, SW__SAMPLER_EXACT);
 #else
     uint8_t* sdf = sw__malloc((size_t)SW__FACE_SDF_SIZE * SW__FACE_SDF_SIZE * 4);
@@ -2356,7 +2024,7 @@ static void sw__add_face_sdf(sw__demo_build* d, sw_result* result, char* detail,
                                             SW__FACE_SDF_SIZE, sdf, &bake_diag);
         if (*result == SW_OK)
             d->textures[SW__M_FACE].face_sdf =
-                sw__add_png(d->w, "face_sdf", sdf, SW__FACE_SDF_SIZE, SW__FACE_SDF_SIZE, 4, SW__SAMPLER_EXACT);
+                sw__glb_add_png(d->w, "face_sdf", sdf, SW__FACE_SDF_SIZE, SW__FACE_SDF_SIZE, 4, SW__SAMPLER_EXACT);
         else /* our own GLB: only memory should fail, but say what did */
             snprintf(detail, detail_size, ": %s", bake_diag.message);
     }

@@ -9,7 +9,7 @@
 #include "../base/base_internal.h"
 
 void sw__clear_crowd(sw_renderer* r) {
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         if (d->crowd_outline_gpu != d->crowd_gpu) sw_gpu_model_primitive_destroy(d->crowd_outline_gpu);
         sw_gpu_model_primitive_destroy(d->crowd_gpu);
@@ -51,7 +51,7 @@ sw_result sw_renderer_set_crowd(sw_renderer* r, size_t count, sw_diag* diag) {
     if (!r->crowd_palettes) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a crowd");
     r->crowd_size = count;
     sw_result res = SW_OK;
-    for (size_t i = 0; res == SW_OK && i < r->draw_count; i++) res = sw__make_crowd_draw(r, &r->draws[i], count, diag);
+    for (size_t i = 0; res == SW_OK && i < r->character_draw_count; i++) res = sw__make_crowd_draw(r, &r->draws[i], count, diag);
     if (res == SW_OK) res = sw_gl_check("making a crowd", diag);
     if (res != SW_OK) sw__clear_crowd(r); /* no half-made crowd stays behind */
     return res;
@@ -71,7 +71,7 @@ sw_result sw__skin_crowd(sw_renderer* r, const sw_render_frame* f, sw_skin_metho
         if (r->crowd_palettes[i])
             res = sw_gpu_model_palette_pose(r->crowd_palettes[i], crowd->poses, crowd->placements, crowd->count, diag);
     sw_gpu_skin_desc desc = {.method = method == SW_SKIN_DQS ? SW_SKIN_DQS : SW_SKIN_LBS};
-    for (size_t i = 0; res == SW_OK && i < r->draw_count; i++) {
+    for (size_t i = 0; res == SW_OK && i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         /* The morph weights (poses[0]'s): the palettes are posed. */
         res = sw_gpu_model_primitive_pose_crowd(d->crowd_gpu, crowd->poses, crowd->placements, crowd->count, diag);
@@ -87,7 +87,7 @@ sw_result sw__skin_crowd(sw_renderer* r, const sw_render_frame* f, sw_skin_metho
 
 sw_result sw__crowd_bounds(sw_renderer* r, float lo[3], float hi[3], sw_diag* diag) {
     for (int c = 0; c < 3; c++) lo[c] = FLT_MAX, hi[c] = -FLT_MAX;
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         const sw__draw* d = &r->draws[i];
         const size_t n = d->prim->vertex_count * r->crowd_size;
         float* p = (float*)sw__malloc(n * 12);

@@ -45,7 +45,7 @@ sw_result sw__retention_buffers(sw_renderer* r, const sw_pose* pose, sw_diag* di
     double* rotations = (double*)sw__malloc((a->skin_joint_count + 1) * 9 * sizeof(double));
     if (!rotations) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for joint rotations");
     sw_skin_rotations(pose->skin_matrices, a->skin_joint_count, rotations);
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         float* kept = (float*)sw__malloc((d->prim->vertex_count + 1) * sizeof(float));
         if (!kept) {
@@ -85,7 +85,7 @@ sw_result sw__weight_buffers(sw_renderer* r, int32_t joint_node, sw_diag* diag) 
     /* Until every buffer holds the new joint's weights, none is trusted: a
        failure half-way makes the next call start over. */
     r->weight_joint = -1;
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         float* w = (float*)sw__calloc(d->prim->vertex_count, sizeof(float));
         if (!w) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for joint weights");
@@ -102,7 +102,7 @@ sw_result sw_renderer_read_vertex_values(sw_renderer* r, size_t node, size_t pri
     if (!r || !out) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or output");
     if (r->weight_joint == -1)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no frame was drawn with the weights or retention view");
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         const sw__draw* d = &r->draws[i];
         if (d->node != node || d->primitive != primitive) continue;
         glBindBuffer(GL_ARRAY_BUFFER, d->weight_buffer);
@@ -147,6 +147,13 @@ static size_t sw__octahedron(float* v, const float head[3], const float tail[3])
     return n;
 }
 
+/* A joint's origin where it is drawn: moved by the frame's placement. */
+static void sw__joint_place(const sw_renderer* r, const sw_mat34* m, float out[3]) {
+    sw_vec3 p = sw_vec3_make(m->m[0][3], m->m[1][3], m->m[2][3]);
+    if (r->placed) p = sw_mat34_apply_point(&r->placement, p);
+    out[0] = p.x, out[1] = p.y, out[2] = p.z;
+}
+
 /* The bones' line vertices (position + colour): an octahedron from every
    skin joint's parent to the joint when the parent is a joint too, and a
    small cross at every joint. Returns the vertex count. */
@@ -158,12 +165,12 @@ static size_t sw__bone_lines(const sw_renderer* r, const sw_pose* pose, const bo
     size_t count = 0;
     for (size_t n = 0; n < a->node_count; n++) {
         if (!is_joint[n]) continue;
-        const sw_mat34* m = &pose->world[n];
-        float p[3] = {m->m[0][3], m->m[1][3], m->m[2][3]};
+        float p[3];
+        sw__joint_place(r, &pose->world[n], p);
         int32_t parent = a->nodes[n].parent;
         if (parent >= 0 && is_joint[parent]) {
-            const sw_mat34* pm = &pose->world[parent];
-            float q[3] = {pm->m[0][3], pm->m[1][3], pm->m[2][3]};
+            float q[3];
+            sw__joint_place(r, &pose->world[parent], q);
             count += sw__octahedron(v + count * 6, q, p);
         }
         for (int axis = 0; axis < 3; axis++) {

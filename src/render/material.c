@@ -405,6 +405,50 @@ sw_result sw__prepare_materials(sw_renderer* r, const sw_material_set* set, sw_d
     return res;
 }
 
+/* The helpers above read the scene's model, set and textures from the
+   renderer: a stage model's are put in their place while its materials
+   are made, then the scene's are put back. */
+sw_result sw__prepare_model_materials(sw_renderer* r, const sw_model* model, const sw_material_set* set, size_t base,
+                                      GLuint** out_textures, sw_diag* diag) {
+    const sw_model* scene_asset = r->asset;
+    const sw_material_set* scene_set = r->material_set;
+    GLuint* scene_textures = r->textures;
+    r->asset = model, r->material_set = set, r->textures = NULL;
+    sw_result res = sw__upload_textures(r, diag);
+    *out_textures = r->textures;
+    for (size_t i = 0; i < model->material_count && res == SW_OK; i++) {
+        sw__material* m = &r->materials[base + i];
+        memset(m, 0, sizeof *m);
+        m->core = &model->materials[i];
+        if (set) m->toon = set->toon[i];
+        else sw_toon_defaults(SW_TOON_BODY, &m->toon);
+        sw_toon_derive(m->core, &m->derived);
+        res = sw__build_material(r, m, diag);
+        if (res == SW_OK && m->values.class_id == SW_CLASS_LIT) {
+            /* A stage's lit surfaces: lit as LIT, and decals land on them. */
+            m->values.class_id = SW_CLASS_STAGE;
+            glBindBuffer(GL_UNIFORM_BUFFER, m->block);
+            glBufferData(GL_UNIFORM_BUFFER, sizeof m->values, &m->values, GL_STATIC_DRAW);
+            glBindBuffer(GL_UNIFORM_BUFFER, 0);
+        }
+    }
+    r->asset = scene_asset, r->material_set = scene_set, r->textures = scene_textures;
+    return res;
+}
+
+void sw__clear_model_materials(sw_renderer* r, const sw_model* model, size_t base, GLuint* textures) {
+    for (size_t i = 0; textures && i < model->texture_count; i++)
+        if (textures[i]) glDeleteTextures(1, &textures[i]), r->stats.textures--;
+    sw__free(textures);
+    for (size_t i = 0; r->materials && i < model->material_count; i++) {
+        sw__material* m = &r->materials[base + i];
+        glDeleteTextures(1, &m->ramp);
+        glDeleteBuffers(1, &m->block);
+        glDeleteBuffers(1, &m->override_block);
+        memset(m, 0, sizeof *m);
+    }
+}
+
 void sw__clear_materials(sw_renderer* r) {
     if (r->asset && r->textures) {
         for (size_t i = 0; i < r->asset->texture_count; i++)
@@ -495,9 +539,8 @@ bool sw__may_outline(const sw_renderer* r, const sw__draw* d) {
     return sw__drawn_toon(m)->outline;
 }
 
-/* The unit axes of a node's world matrix (right, up, forward) and its origin. */
-static void sw__node_frame(const sw_pose* pose, int32_t node, float axes[3][3], float origin[3]) {
-    const sw_mat34* m = &pose->world[node];
+/* The unit axes of a world matrix (right, up, forward) and its origin. */
+static void sw__node_frame(const sw_mat34* m, float axes[3][3], float origin[3]) {
     for (int c = 0; c < 3; c++) {
         sw_vec3 a = sw_vec3_make(m->m[0][c], m->m[1][c], m->m[2][c]);
         float length = sw_vec3_length(a);
@@ -509,9 +552,15 @@ static void sw__node_frame(const sw_pose* pose, int32_t node, float axes[3][3], 
 
 void sw__head_frame(const sw_renderer* r, const sw__draw* d, const sw_pose* pose, const sw_toon_material* t,
                     float axes[3][3], float origin[3]) {
+    if (sw__draw_is_stage(d)) { /* a stage model has no head: the draw's own node */
+        const sw_mat34 m = sw__stage_node_world(r, d);
+        sw__node_frame(&m, axes, origin);
+        return;
+    }
     int32_t head = t->head_node >= 0 && (size_t)t->head_node < r->asset->node_count ? t->head_node : r->head_node;
     if (head < 0) head = (int32_t)d->node;
-    sw__node_frame(pose, head, axes, origin);
+    const sw_mat34 m = r->placed ? sw_mat34_mul(&r->placement, &pose->world[head]) : pose->world[head];
+    sw__node_frame(&m, axes, origin);
 }
 
 bool sw__folds(const sw__draw* d, const sw_toon_material* t) {

@@ -30,6 +30,7 @@
 #define SW_CLASS_GROUND 1
 #define SW_CLASS_LIT 2              /* glTF metallic-roughness */
 #define SW_CLASS_UNLIT 3            /* KHR_materials_unlit: emission holds the colour */
+#define SW_CLASS_STAGE 5            /* a stage's glTF metallic-roughness: lit as LIT; decals land on it */
 #define SW_CLASS_MASK 63
 
 /* ---- Toon lighting (sinew/toon.h materials; gbuffer.vert + toon.frag) ---- */
@@ -259,6 +260,24 @@
 #define SW_SHADOW_LOC_FOLD_MASK 1                 /* int: bit k folds the vertices tagged k; 0 = off */
 #define SW_SHADOW_LOC_FOLD_UV_SET 2               /* int: the TEXCOORD set holding the tag */
 #define SW_SHADOW_LOC_FOLD_POINT 3                /* vec3: where folded vertices go (world) */
+
+/* ---- Decal pass (decal.c, decal.frag; decal_math.h) ---- */
+/* The surface turns away from a decal's projection: facing is 0 below
+   n · up = MIN/100 and 1 above FULL/100 (smoothstep between). */
+#define SW_DECAL_FACING_MIN_PERCENT 20
+#define SW_DECAL_FACING_FULL_PERCENT 50
+#define SW_DECAL_UNIT_DEPTH 0
+#define SW_DECAL_UNIT_CLASS 1
+#define SW_DECAL_UNIT_BASE_COLOR 2
+#define SW_DECAL_UNIT_NORMAL 3
+#define SW_DECAL_LOC_INVERSE_VIEW_PROJECTION 0    /* mat4 */
+#define SW_DECAL_LOC_WORLD_TO_BOX 1               /* mat4: the box's inverse */
+#define SW_DECAL_LOC_BOX_X 2                      /* vec3: the box's +X axis, world */
+#define SW_DECAL_LOC_BOX_UP 3                     /* vec3: the box's unit +Y, world */
+#define SW_DECAL_LOC_BASE_COLOR 4                 /* vec4: linear factor */
+#define SW_DECAL_LOC_WEIGHTS 5                    /* vec2: opacity, normal strength (0: no normal map) */
+#define SW_DECAL_LOC_RECEIVERS 6                  /* uint: bit k set = class k takes decals */
+#define SW_DECAL_LOC_EYE 7                        /* vec3 */
 
 /* ---- Lighting pass: texture units ---- */
 #define SW_LIGHTING_UNIT_NORMAL 0

@@ -156,6 +156,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     if (!r) return;
     sw__clear_crowd(r);
     sw__clear_scene(r);
+    sw__decals_destroy(r);
     GLuint programs[5] = {r->p_gbuffer, r->p_shadow, r->p_lighting, r->p_lines, r->p_toon};
     for (int i = 0; i < 5; i++) glDeleteProgram(programs[i]);
     sw__post_chain_destroy(r->post);
@@ -231,16 +232,18 @@ static sw_result sw__skin_frame(sw_renderer* r, const sw_render_frame* f, sw_ski
     if (f->crowd.count) {
         res = sw__skin_crowd(r, f, method, diag);
     } else {
-        res = sw__skin_scene(r, f->pose, method, diag);
-        if (res == SW_OK) res = sw__skin_outlines(r, f->pose, method, f->shading.style, diag);
+        res = sw__skin_scene(r, f->pose, f->placement, method, diag);
+        if (res == SW_OK) res = sw__skin_outlines(r, f->pose, f->placement, method, f->shading.style, diag);
     }
+    if (res == SW_OK) res = sw__skin_stage(r, f, diag);
     if (timed) glEndQuery(GL_TIME_ELAPSED);
     r->skin_query_pending[half] = r->skin_query_pending[half] || timed;
     if (res != SW_OK) return res;
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
-        d->drawn = f->crowd.count ? d->crowd_gpu : d->gpu;
-        d->drawn_outline = f->crowd.count ? d->crowd_outline_gpu : d->outline_gpu;
+        const bool crowd = f->crowd.count && !sw__draw_is_stage(d); /* the stage is drawn once */
+        d->drawn = crowd ? d->crowd_gpu : d->gpu;
+        d->drawn_outline = crowd ? d->crowd_outline_gpu : d->outline_gpu;
         d->headless = d->has_headless && f->avatar.headless_nodes && f->avatar.headless_nodes[d->node];
     }
     return SW_OK;
@@ -322,13 +325,23 @@ static bool sw__masked(const sw_renderer* r, const sw__draw* d) {
    transform holds it) of the G-buffer program, one copy (no crowd), whole
    (not the first-person copy). Stage draws are such draws. */
 static bool sw__cullable(const sw_renderer* r, const sw_render_frame* f, const sw__draw* d) {
+    if (f->crowd.count || d->headless) return false;
+    /* A stage model posed this frame has moved away from its box. */
+    if (sw__draw_is_stage(d)) return !(f->stage_poses && f->stage_poses[d->stage - 1]);
     const sw_model_node* node = &r->asset->nodes[d->node];
-    return !f->crowd.count && !d->headless && !(node->skin >= 0 && d->prim->influence_count > 0) && !d->prim->target_count;
+    return !(node->skin >= 0 && d->prim->influence_count > 0) && !d->prim->target_count;
 }
 
-/* The draw's world box: its primitive's box at its node's world transform. */
+/* The draw's world box: a stage draw's, kept from when the stage was set;
+   a character's rigid draw: its primitive's box at its node's world
+   transform, moved by the frame's placement. */
 static void sw__world_box(const sw_render_frame* f, const sw__draw* d, float lo[3], float hi[3]) {
-    sw__hiz_transform_box((const float(*)[4])f->pose->world[d->node].m, d->prim->bounds_min, d->prim->bounds_max, lo, hi);
+    if (sw__draw_is_stage(d)) {
+        for (int k = 0; k < 3; k++) lo[k] = d->world_min[k], hi[k] = d->world_max[k];
+        return;
+    }
+    const sw_mat34 world = f->placement ? sw_mat34_mul(f->placement, &f->pose->world[d->node]) : f->pose->world[d->node];
+    sw__hiz_transform_box((const float(*)[4])world.m, d->prim->bounds_min, d->prim->bounds_max, lo, hi);
 }
 
 /* The G-buffer program's draws of one phase (sw__gbuffer_pass): the
@@ -463,7 +476,7 @@ static sw_result sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int 
         sw__draw_toon(r, f, style, vp, previous_vp, light_direction, light_vp, flags);
         glUseProgram(r->p_gbuffer);
     }
-    sw__draw_ground(r, first_frame);
+    if (!r->stage_count) sw__draw_ground(r, first_frame); /* a stage brings its own ground */
     sw_result res = SW_OK;
     if (candidates) { /* no rigid draw, no pyramid */
         res = sw__hiz_build(r->hiz, r->t_depth, r->reverse_z, r->empty_vao, diag);
@@ -537,10 +550,18 @@ static float sw__draw_depth(const sw_renderer* r, const sw__draw* d, const sw_po
                             const float forward[3]) {
     float c[3], w[3];
     for (int k = 0; k < 3; k++) c[k] = 0.5f * (d->prim->bounds_min[k] + d->prim->bounds_max[k]);
+    if (sw__draw_is_stage(d)) { /* its world bounds' centre */
+        for (int k = 0; k < 3; k++) w[k] = 0.5f * (d->world_min[k] + d->world_max[k]);
+        return (w[0] - eye[0]) * forward[0] + (w[1] - eye[1]) * forward[1] + (w[2] - eye[2]) * forward[2];
+    }
     const bool skinned = r->asset->nodes[d->node].skin >= 0 && d->prim->influence_count > 0;
     for (int k = 0; k < 3; k++) {
         const float* row = pose->world[d->node].m[k];
         w[k] = skinned ? c[k] : row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3];
+    }
+    if (r->placed) { /* the character's placement follows its pose */
+        const sw_vec3 p = sw_mat34_apply_point(&r->placement, sw_vec3_make(w[0], w[1], w[2]));
+        w[0] = p.x, w[1] = p.y, w[2] = p.z;
     }
     return (w[0] - eye[0]) * forward[0] + (w[1] - eye[1]) * forward[1] + (w[2] - eye[2]) * forward[2];
 }
@@ -655,6 +676,7 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
         float lo[3], hi[3];
         res = sw_renderer_scene_bounds(r, f->pose, lo, hi, diag);
         if (res != SW_OK) return res;
+        if (f->placement) sw__place_box(f->placement, lo, hi);
         sw_renderer_set_scene_box(r, lo, hi);
     }
     res = sw__skin_frame(r, f, method, x0 == 0 ? 0 : 1, diag);
@@ -667,12 +689,14 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     }
     sw_vec3 light_direction;
     sw_mat4 light_vp;
-    float towards[3];
+    float towards[3], light_lo[3], light_hi[3];
     sw__frame_light_towards(f, towards);
-    sw__light(r->scene_min, r->scene_max, towards, &light_direction, &light_vp);
+    sw__light_box(r, light_lo, light_hi);
+    sw__light(light_lo, light_hi, towards, &light_direction, &light_vp);
     sw__shadow_pass(r, f, &light_vp);
     res = sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp, diag);
     if (res != SW_OK) return res;
+    sw__decal_pass(r, f);
     sw__lighting_pass(r, f, light_direction, &light_vp);
     sw__sky_pass(r, f, x0, x1);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
@@ -693,6 +717,8 @@ static sw_result sw__debug_values(sw_renderer* r, const sw_render_frame* f, sw_d
 
 sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
     if (!r || !f || !r->asset || !f->pose || !f->pose->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or frame");
+    r->placed = f->placement && !f->crowd.count;
+    r->placement = r->placed ? *f->placement : sw_mat34_identity();
     sw_result res = sw__debug_values(r, f, diag);
     if (res == SW_OK) res = sw__apply_overrides(r, f, diag);
     if (res != SW_OK) return res;

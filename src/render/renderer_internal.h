@@ -10,6 +10,8 @@
      toon_pass.c    the toon draws: per-draw state, surfaces and outlines
                     (the G-buffer pass's, and one at a time for the
                     transparent pass)
+     stage.c        sw_renderer_set_stage: the stage models' draws (appended
+                    to the scene's), materials, palettes; skinning them
      crowd.c        a crowd's GPU objects (sw_renderer_set_crowd), posing,
                     skinning and bounds
      scene.c        sw_renderer_set_scene: draws, palettes, vertex arrays,
@@ -26,6 +28,8 @@
                     draws (hiz.h: the test's CPU reference)
      camera.c       camera and light matrices, the depth convention's C
                     twin (depth_convention.h; CPU only)
+     decal.c        sw_renderer_set_decals and the decal pass (decal_math.c
+                    is its C reference, no GL)
      gl_objects.c   programs, textures, framebuffer checks (gl_objects.h;
                     the post chain uses it too) */
 #ifndef SINEW_RENDER_RENDERER_INTERNAL_H
@@ -139,6 +143,12 @@ typedef struct sw__material {
     int toon_flags;                 /* SW_TOON_FLAG_*, but the outline pass's */
 } sw__material;
 
+/* A stage model's textures (into *out_textures) and materials, into
+   renderer->materials[base, base + model->material_count), made as the
+   scene's are; the array must have room. Freed by sw__clear_model_materials. */
+sw_result sw__prepare_model_materials(sw_renderer* renderer, const sw_model* model, const sw_material_set* set,
+                                      size_t base, GLuint** out_textures, sw_diag* diag);
+void sw__clear_model_materials(sw_renderer* renderer, const sw_model* model, size_t base, GLuint* textures);
 /* Textures from the set's images, every material's toon data, ramps and
    blocks, the ground's block. NULL materials: no textures, no toon data. */
 sw_result sw__prepare_materials(sw_renderer* renderer, const sw_material_set* materials, sw_diag* diag);
@@ -190,6 +200,14 @@ sw_result sw__set_material_toon(sw_renderer* renderer, size_t m, const sw_toon_m
 /* ---- scene.c ----------------------------------------------------------------------- */
 
 struct sw__draw {
+    /* Whose draw it is: 0 the character's (the scene of set_scene), k + 1
+       stage model k's (stage.c); node, primitive and prim are that
+       model's. Stage draws follow the character's in the renderer's array. */
+    uint32_t stage;
+    const sw_model* model;
+    /* Stage draws: world-space bounds at the placed rest pose (read back
+       once, when the stage is set). */
+    float world_min[3], world_max[3];
     size_t node, primitive;
     const sw_model_primitive* prim;
     size_t material;          /* index into the renderer's materials (material_count: the fallback) */
@@ -231,17 +249,20 @@ struct sw__draw {
     bool occlusion_hidden;
 };
 
+static inline bool sw__draw_is_stage(const sw__draw* d) { return d->stage != 0; }
+
 static inline bool sw__hidden(const sw_render_frame* f, const sw__draw* d) {
-    return f->avatar.hidden_nodes && f->avatar.hidden_nodes[d->node];
+    return !sw__draw_is_stage(d) && f->avatar.hidden_nodes && f->avatar.hidden_nodes[d->node];
 }
 
-/* Skins every draw at a pose: each palette posed once, then each
-   primitive skinned. */
-sw_result sw__skin_scene(sw_renderer* renderer, const sw_pose* pose, sw_skin_method method, sw_diag* diag);
+/* Skins every draw of the character at a pose, moved by placement (NULL:
+   none): each palette posed once, then each primitive skinned. */
+sw_result sw__skin_scene(sw_renderer* renderer, const sw_pose* pose, const sw_mat34* placement, sw_skin_method method,
+                         sw_diag* diag);
 /* Skins the outline instances that `style` draws, after sw__skin_scene
    posed the palettes. */
-sw_result sw__skin_outlines(sw_renderer* renderer, const sw_pose* pose, sw_skin_method method, sw_render_style style,
-                            sw_diag* diag);
+sw_result sw__skin_outlines(sw_renderer* renderer, const sw_pose* pose, const sw_mat34* placement,
+                            sw_skin_method method, sw_render_style style, sw_diag* diag);
 /* Makes the draw's outline instance when it may draw one and has none. */
 sw_result sw__make_outline(sw_renderer* renderer, sw__draw* draw, sw_diag* diag);
 /* Draws one primitive from the buffers of `gpu` (the draw's instance, or
@@ -259,6 +280,52 @@ sw_result sw__palette_for(sw_renderer* renderer, const sw__draw* draw, sw_gpu_mo
 sw_result sw__prepare_scene(sw_renderer* renderer, const sw_model* model, const sw_material_set* materials,
                             sw_diag* diag);
 void sw__clear_scene(sw_renderer* renderer);
+/* Shared with stage.c: a primitive mode's GL mode; a draw's vertex array
+   and static streams; frees a draw's GL objects and instances; the
+   positions of every mesh the model's nodes draw, within
+   SW_MODEL_MAX_EXTENT (`what` names the model in the message). */
+GLenum sw__gl_mode(sw_model_mode mode);
+void sw__setup_vao(sw__draw* draw);
+void sw__free_draw(sw__draw* draw);
+sw_result sw__check_extent(const sw_model* model, const char* what, sw_diag* diag);
+/* The triangles a draw's primitive counts (its element count for lists,
+   strips and fans), for the stats. */
+size_t sw__draw_triangles(const sw__draw* draw);
+
+/* ---- stage.c ----------------------------------------------------------------------- */
+
+/* One stage model as set (sw_renderer_set_stage): its draws are
+   draws[first_draw, first_draw + draw_count); its material i is
+   materials[material_base + i]. */
+typedef struct sw__stage_model {
+    const sw_model* model;
+    const sw_material_set* materials;
+    sw_mat34 placement;
+    size_t material_base;
+    size_t first_draw, draw_count;
+    GLuint* textures;                  /* one per model texture (material.c) */
+    sw_gpu_model_palette** palettes;   /* skin_count + node_count, as the scene's */
+    void* rest_memory;
+    sw_pose rest;                      /* its rest pose, world and skin matrices evaluated */
+    const sw_pose* pose;               /* the pose its draws were last skinned at */
+    bool at_rest;                      /* skinned at rest: nothing to do until a frame poses it */
+} sw__stage_model;
+
+/* Frees the stage's draws, materials, palettes (sw_renderer_set_stage with 0). */
+void sw__clear_stage(sw_renderer* renderer);
+/* Skins the stage models a frame poses (stage_poses) or that are not at
+   rest; a static stage model costs nothing. */
+sw_result sw__skin_stage(sw_renderer* renderer, const sw_render_frame* frame, sw_diag* diag);
+/* Stage draw d's node's world matrix as drawn (its pose's, placed). */
+sw_mat34 sw__stage_node_world(const sw_renderer* renderer, const sw__draw* draw);
+/* The box the light and shadow map fit this frame: the scene box, joined
+   with the stage's bounds and clamped around the scene box (render.h,
+   "Stages"); the scene box itself without a stage. */
+void sw__light_box(const sw_renderer* renderer, float lo[3], float hi[3]);
+/* The box [lo, hi] moved by a placement: the box of its eight corners. */
+void sw__place_box(const sw_mat34* placement, float lo[3], float hi[3]);
+/* The number of stage draws. */
+static inline size_t sw__stage_draw_count(const sw_renderer* renderer);
 
 /* ---- crowd.c ----------------------------------------------------------------------- */
 
@@ -336,6 +403,15 @@ const sw__hiz_levels* sw__hiz_pyramid(const sw__hiz* hiz);
 /* For the other screen passes (ambient occlusion, reflections): the R32F
    pyramid of this frame's G-buffer depth, the farthest depth per texel. */
 GLuint sw__hiz_texture(const sw__hiz* hiz);
+/* ---- decal.c ----------------------------------------------------------------------- */
+
+/* The decals (sw_renderer_set_decals): made by the first call. */
+typedef struct sw__decals sw__decals;
+/* The decal pass: after the G-buffer pass (its framebuffer's scissor
+   kept), before the lighting; nothing without decals or in the UV and
+   weight views. */
+void sw__decal_pass(sw_renderer* renderer, const sw_render_frame* frame);
+void sw__decals_destroy(sw_renderer* renderer);
 
 /* ---- the renderer ------------------------------------------------------------------- */
 
@@ -356,7 +432,18 @@ struct sw_renderer {
     const sw_model* asset;
     const sw_material_set* material_set; /* NULL: none given */
     sw__draw* draws;
-    size_t draw_count;
+    size_t draw_count;        /* the character's draws, then the stage's */
+    size_t character_draw_count; /* draws[0, this): the character's (set_scene) */
+    /* The stage (stage.c): its models; their materials follow the scene's
+       (material_count + 1) in `materials`. */
+    sw__stage_model* stage;
+    size_t stage_count;
+    size_t stage_material_count;
+    float stage_min[3], stage_max[3]; /* the stage's bounds at rest, placed */
+    /* The frame's character placement (sw_render_frame.placement); placed
+       false: none. Read by sw__head_frame and the transparent sort. */
+    sw_mat34 placement;
+    bool placed;
     sw__blend_entry* blend_order; /* draw_count + 1: the transparent pass's draws, sorted each frame */
     /* The palettes the draws are skinned with: one per skin (skin s at s),
        then one per node drawn rigidly (node n at skin_count + n); NULL where
@@ -394,7 +481,10 @@ struct sw_renderer {
        (0 until the first frame or call) and its count. */
     GLuint lights_block;
     size_t light_count;
+    sw__decals* decals;       /* NULL: none set */
 };
+
+static inline size_t sw__stage_draw_count(const sw_renderer* r) { return r->draw_count - r->character_draw_count; }
 
 /* ---- lights.c ---------------------------------------------------------------------- */
 

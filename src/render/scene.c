@@ -10,7 +10,7 @@
 
 #include "../base/base_internal.h"
 
-static GLenum sw__gl_mode(sw_model_mode mode) {
+GLenum sw__gl_mode(sw_model_mode mode) {
     switch (mode) {
     case SW_MODEL_POINTS: return GL_POINTS;
     case SW_MODEL_LINES: return GL_LINES;
@@ -56,7 +56,7 @@ static void sw__static_streams(sw__draw* d) {
    attribute reading the binding point of its own number; position,
    previous position, normal and tangent follow the skinned buffers and are
    rebound every draw. */
-static void sw__setup_vao(sw__draw* d) {
+void sw__setup_vao(sw__draw* d) {
     const sw_model_primitive* p = d->prim;
     static const struct { GLuint attribute; GLint size; } formats[] = {
         {SW_ATTR_POSITION, 3}, {SW_ATTR_PREVIOUS_POSITION, 3}, {SW_ATTR_NORMAL, 3}, {SW_ATTR_TANGENT, 4},
@@ -84,7 +84,7 @@ static void sw__setup_vao(sw__draw* d) {
 
 /* The positions of every mesh a node draws, as stored: the first one
    beyond SW_MODEL_MAX_EXTENT fails (SW_ERR_INVALID_DATA). */
-static sw_result sw__check_extent(const sw_model* asset, sw_diag* diag) {
+sw_result sw__check_extent(const sw_model* asset, const char* what, sw_diag* diag) {
     bool* seen = (bool*)sw__calloc(asset->mesh_count + 1, sizeof(bool));
     if (!seen) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
     for (size_t n = 0; n < asset->node_count; n++) {
@@ -97,9 +97,9 @@ static sw_result sw__check_extent(const sw_model* asset, sw_diag* diag) {
                 if (!sw__beyond_extent(prim->positions[i])) continue;
                 sw__free(seen);
                 return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)(i / 3),
-                                   "mesh %d primitive %zu: vertex %zu lies at %g on an axis, beyond the %g model units "
-                                   "the renderer can frame (SW_MODEL_MAX_EXTENT)",
-                                   (int)m, p, i / 3, (double)prim->positions[i], SW_MODEL_MAX_EXTENT);
+                                   "%s%smesh %d primitive %zu: vertex %zu lies at %g on an axis, beyond the %g model "
+                                   "units the renderer can frame (SW_MODEL_MAX_EXTENT)",
+                                   what ? what : "", what ? ": " : "", (int)m, p, i / 3, (double)prim->positions[i], SW_MODEL_MAX_EXTENT);
             }
         }
     }
@@ -131,6 +131,7 @@ sw_result sw__make_outline(sw_renderer* r, sw__draw* d, sw_diag* diag) {
 static sw_result sw__make_draw(sw_renderer* r, size_t n, size_t p, sw__draw* d, sw_diag* diag) {
     const sw_model* asset = r->asset;
     const sw_model_primitive* prim = &asset->meshes[asset->nodes[n].mesh].primitives[p];
+    d->model = asset, d->stage = 0;
     d->node = n, d->primitive = p, d->prim = prim, d->mode = sw__gl_mode(prim->mode);
     d->material = prim->material >= 0 && (size_t)prim->material < asset->material_count ? (size_t)prim->material
                                                                                           : asset->material_count;
@@ -172,13 +173,18 @@ static sw_result sw__make_draws(sw_renderer* r, sw_diag* diag) {
             sw_result res = sw__make_draw(r, n, p, d, diag);
             if (res != SW_OK) return res;
             r->stats.primitives++;
-            size_t elements = prim->indices ? prim->index_count : prim->vertex_count;
-            if (d->mode == GL_TRIANGLES) r->stats.triangles += elements / 3;
-            else if (d->mode == GL_TRIANGLE_STRIP || d->mode == GL_TRIANGLE_FAN)
-                r->stats.triangles += elements > 2 ? elements - 2 : 0;
+            r->stats.triangles += sw__draw_triangles(d);
         }
     }
+    r->character_draw_count = r->draw_count;
     return SW_OK;
+}
+
+size_t sw__draw_triangles(const sw__draw* d) {
+    const size_t elements = d->prim->indices ? d->prim->index_count : d->prim->vertex_count;
+    if (d->mode == GL_TRIANGLES) return elements / 3;
+    if (d->mode == GL_TRIANGLE_STRIP || d->mode == GL_TRIANGLE_FAN) return elements > 2 ? elements - 2 : 0;
+    return 0;
 }
 
 sw_result sw__prepare_scene(sw_renderer* r, const sw_model* asset, const sw_material_set* materials, sw_diag* diag) {
@@ -188,7 +194,7 @@ sw_result sw__prepare_scene(sw_renderer* r, const sw_model* asset, const sw_mate
                            "the material set holds %zu materials and %zu images, the model %zu and %zu",
                            materials->material_count, materials->image_count, asset->material_count,
                            asset->image_count);
-    sw_result res = sw__check_extent(asset, diag);
+    sw_result res = sw__check_extent(asset, NULL, diag);
     if (res != SW_OK) return res;
     r->asset = asset;
     res = sw__prepare_materials(r, materials, diag);
@@ -203,21 +209,23 @@ sw_result sw__prepare_scene(sw_renderer* r, const sw_model* asset, const sw_mate
     return res;
 }
 
+void sw__free_draw(sw__draw* d) {
+    if (d->outline_gpu != d->gpu) sw_gpu_model_primitive_destroy(d->outline_gpu);
+    sw__free(d->outline_normals);
+    sw_gpu_model_primitive_destroy(d->gpu);
+    glDeleteVertexArrays(1, &d->vao);
+    GLuint buffers[4] = {d->static_buffer, d->index_buffer, d->weight_buffer, d->headless_index_buffer};
+    glDeleteBuffers(4, buffers);
+}
+
 void sw__clear_scene(sw_renderer* r) {
-    for (size_t i = 0; i < r->draw_count; i++) {
-        sw__draw* d = &r->draws[i];
-        if (d->outline_gpu != d->gpu) sw_gpu_model_primitive_destroy(d->outline_gpu);
-        sw__free(d->outline_normals);
-        sw_gpu_model_primitive_destroy(d->gpu);
-        glDeleteVertexArrays(1, &d->vao);
-        GLuint buffers[4] = {d->static_buffer, d->index_buffer, d->weight_buffer, d->headless_index_buffer};
-        glDeleteBuffers(4, buffers);
-    }
+    sw__clear_stage(r);
+    for (size_t i = 0; i < r->draw_count; i++) sw__free_draw(&r->draws[i]);
     sw__free(r->draws);
     r->draws = NULL;
     sw__free(r->blend_order);
     r->blend_order = NULL;
-    r->draw_count = 0;
+    r->draw_count = r->character_draw_count = 0;
     for (size_t i = 0; r->palettes && i < r->palette_count; i++) sw_gpu_model_palette_destroy(r->palettes[i]);
     sw__free(r->palettes);
     r->palettes = NULL;
@@ -232,14 +240,15 @@ void sw__clear_scene(sw_renderer* r) {
     memset(&r->stats, 0, sizeof r->stats);
 }
 
-sw_result sw__skin_scene(sw_renderer* r, const sw_pose* pose, sw_skin_method method, sw_diag* diag) {
+sw_result sw__skin_scene(sw_renderer* r, const sw_pose* pose, const sw_mat34* placement, sw_skin_method method,
+                         sw_diag* diag) {
     for (size_t i = 0; i < r->palette_count; i++) {
         if (!r->palettes[i]) continue;
-        sw_result res = sw_gpu_model_palette_pose(r->palettes[i], &pose, NULL, 1, diag);
+        sw_result res = sw_gpu_model_palette_pose(r->palettes[i], &pose, placement, 1, diag);
         if (res != SW_OK) return res;
     }
     sw_gpu_skin_desc desc = {.method = method == SW_SKIN_DQS ? SW_SKIN_DQS : SW_SKIN_LBS};
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         sw_result res = sw_gpu_model_primitive_pose(d->gpu, pose, diag); /* the morph weights: the palette is posed */
         if (res == SW_OK) res = sw_gpu_model_primitive_skin(r->skinner, d->gpu, &desc, NULL, diag);
@@ -248,10 +257,11 @@ sw_result sw__skin_scene(sw_renderer* r, const sw_pose* pose, sw_skin_method met
     return SW_OK;
 }
 
-sw_result sw__skin_outlines(sw_renderer* r, const sw_pose* pose, sw_skin_method method, sw_render_style style,
-                            sw_diag* diag) {
+sw_result sw__skin_outlines(sw_renderer* r, const sw_pose* pose, const sw_mat34* placement, sw_skin_method method,
+                            sw_render_style style, sw_diag* diag) {
+    (void)placement; /* the outline instances share the posed palettes */
     sw_gpu_skin_desc desc = {.method = method == SW_SKIN_DQS ? SW_SKIN_DQS : SW_SKIN_LBS};
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         const sw_toon_material* t = sw__toon_of(r, d, style);
         if (!t || !t->outline || !d->outline_gpu || d->outline_gpu == d->gpu) continue;
@@ -291,10 +301,10 @@ static sw_result sw__draw_bounds(const sw_renderer* r, const sw__draw* d, float 
 sw_result sw_renderer_scene_bounds(sw_renderer* r, const sw_pose* pose, float out_min[3], float out_max[3],
                                    sw_diag* diag) {
     if (!r || !r->asset || !pose || !pose->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or pose");
-    sw_result res = sw__skin_scene(r, pose, SW_SKIN_LBS, diag);
+    sw_result res = sw__skin_scene(r, pose, NULL, SW_SKIN_LBS, diag);
     if (res != SW_OK) return res;
     float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         res = sw__draw_bounds(r, &r->draws[i], lo, hi, diag);
         if (res != SW_OK) return res;
     }
@@ -451,7 +461,7 @@ sw_result sw_renderer_set_erased_joints(sw_renderer* r, const uint8_t* erase_nod
     const sw_model* asset = r->asset;
     if (out_erased) memset(out_erased, 0, asset->node_count * sizeof *out_erased);
     size_t most_vertices = 1, most_indices = 3;
-    for (size_t i = 0; i < r->draw_count; i++) {
+    for (size_t i = 0; i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         glDeleteBuffers(1, &d->headless_index_buffer);
         d->headless_index_buffer = 0, d->headless_index_count = 0, d->erased_triangles = 0;
@@ -464,7 +474,7 @@ sw_result sw_renderer_set_erased_joints(sw_renderer* r, const uint8_t* erase_nod
     uint8_t* erased = (uint8_t*)sw__malloc(most_vertices);
     uint32_t* kept = (uint32_t*)sw__malloc(most_indices * sizeof(uint32_t));
     sw_result res = erased && kept ? SW_OK : sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory");
-    for (size_t i = 0; res == SW_OK && i < r->draw_count; i++) {
+    for (size_t i = 0; res == SW_OK && i < r->character_draw_count; i++) {
         sw__draw* d = &r->draws[i];
         if (asset->nodes[d->node].skin < 0 || !d->prim->influence_count || !sw__triangle_count(d->prim)) continue;
         res = sw__make_headless(d, asset, erase_nodes, erased, kept, diag);

@@ -17,7 +17,7 @@ starts_with_gltf() { [ "$(head -c 4 "$1")" = "glTF" ]; }
 # ---- usage ----------------------------------------------------------------------
 sinew demo-asset --help
 check "demo-asset --help exits 0" status_is 0
-check "demo-asset --help prints usage" out_has "usage: sinew demo-asset -o FILE.glb"
+check "demo-asset --help prints usage" out_has "usage: sinew demo-asset .*-o FILE.glb"
 check "demo-asset --help documents -o, --output FILE and --quiet" \
     sh -c "grep -q '^  -o, --output FILE' '$WORK/out' && grep -q -e '^  --quiet' '$WORK/out'"
 sinew --help
@@ -55,6 +55,10 @@ sinew demo-asset --output "$WORK/third.glb" --quiet
 check "--output FILE --quiet exits 0" status_is 0
 check "... not a word" sh -c "[ ! -s '$WORK/out' ] && [ ! -s '$WORK/err' ]"
 check "... the same bytes" cmp -s "$WORK/demo.glb" "$WORK/third.glb"
+sinew demo-asset --stage -o "$WORK/stage.glb" --quiet
+check "--stage exits 0" status_is 0
+check "... writes a GLB" starts_with_gltf "$WORK/stage.glb"
+check "... the stage, not the character" sh -c "grep -q 'built-in demo stage' '$WORK/stage.glb' && ! cmp -s '$WORK/demo.glb' '$WORK/stage.glb'"
 sinew demo-asset -o "$WORK/no/such/dir/demo.glb"
 check "missing folders are created" status_is 0
 check "... and the file written" cmp -s "$WORK/demo.glb" "$WORK/no/such/dir/demo.glb"
