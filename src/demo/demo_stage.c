@@ -247,7 +247,7 @@ static void sw__build_ground(sw__stage_geometry* g) {
     sw__stage_prim* p = sw__stage_prim_of(g, SW__SMESH_GROUND, SW__SM_GROUND);
     p->colors = true;
     const float snow[3] = {0.86f, 0.9f, 0.98f};  /* white-blue */
-    const float path[3] = {0.42f, 0.36f, 0.3f};  /* stone and dirt */
+    const float path[3] = {0.2f, 0.16f, 0.12f};   /* wet stone and dirt */
     const int n = SW__GROUND_CELLS;
     const float cell = 2.0f * SW__GROUND_HALF / (float)n;
     for (int j = 0; j <= n; j++)

@@ -140,7 +140,16 @@ static void sw__mat34_columns(const sw_mat34* m, float out[16]) {
     }
 }
 
-static void sw__draw_decal(const sw__decals* d, const sw__decal_gpu* g) {
+/* One decal, drawn only over its box's pixels within `scissor` (the
+   half being drawn: x, y, width, height). */
+static void sw__draw_decal(const sw__decals* d, const sw__decal_gpu* g, const float vp[16], int width, int height,
+                           const GLint scissor[4]) {
+    int rect[4];
+    if (!sw__decal_screen_rect(&g->values.box, vp, width, height, rect)) return;
+    const int x0 = rect[0] > scissor[0] ? rect[0] : scissor[0];
+    const int x1 = rect[2] < scissor[0] + scissor[2] ? rect[2] : scissor[0] + scissor[2];
+    if (x1 <= x0) return;
+    glScissor(x0, rect[1], x1 - x0, rect[3] - rect[1]);
     float world_to_box[16];
     sw__mat34_columns(&g->world_to_box, world_to_box);
     const sw_mat34* box = &g->values.box;
@@ -170,7 +179,7 @@ void sw__decal_pass(sw_renderer* r, const sw_render_frame* f) {
     if (!d || !d->count || (view != SW_RENDER_VIEW_SHADED && view != SW_RENDER_VIEW_NORMALS &&
                             view != SW_RENDER_VIEW_MOTION))
         return;
-    glBindFramebuffer(GL_FRAMEBUFFER, d->fbo); /* the G-buffer pass's scissor (a split's half) stays */
+    glBindFramebuffer(GL_FRAMEBUFFER, d->fbo); /* within the G-buffer pass's scissor (a split's half) */
     glViewport(0, 0, r->width, r->height);
     const GLboolean depth_test = glIsEnabled(GL_DEPTH_TEST);
     glDisable(GL_DEPTH_TEST);
@@ -192,7 +201,15 @@ void sw__decal_pass(sw_renderer* r, const sw_render_frame* f) {
     glActiveTexture(GL_TEXTURE0 + SW_DECAL_UNIT_CLASS);
     glBindTexture(GL_TEXTURE_2D, r->t_class);
     glBindVertexArray(r->empty_vao);
-    for (size_t i = 0; i < d->count; i++) sw__draw_decal(d, &d->items[i]);
+    sw_mat4 vp;
+    sw_camera_view_projection(&f->camera.current, (float)r->width / (float)r->height, vp.m);
+    GLint scissor[4] = {0, 0, r->width, r->height};
+    const GLboolean scissored = glIsEnabled(GL_SCISSOR_TEST);
+    if (scissored) glGetIntegerv(GL_SCISSOR_BOX, scissor);
+    glEnable(GL_SCISSOR_TEST);
+    for (size_t i = 0; i < d->count; i++) sw__draw_decal(d, &d->items[i], vp.m, r->width, r->height, scissor);
+    glScissor(scissor[0], scissor[1], scissor[2], scissor[3]);
+    if (!scissored) glDisable(GL_SCISSOR_TEST);
     for (int i = 0; i < 2; i++) {
         glDisablei(GL_BLEND, buffers[i]);
         glColorMaski(buffers[i], GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);

@@ -40,6 +40,32 @@ void sw__decal_normal(const float n[3], const float box_x[3], const float m[3], 
     sw__normalize3(out);
 }
 
+bool sw__decal_screen_rect(const sw_mat34* box, const float view_projection[16], int width, int height,
+                           int rect[4]) {
+    const float* m = view_projection;
+    float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    for (int k = 0; k < 8; k++) {
+        sw_vec3 c = sw_mat34_apply_point(
+            box, sw_vec3_make(k & 1 ? 0.5f : -0.5f, k & 2 ? 0.5f : -0.5f, k & 4 ? 0.5f : -0.5f));
+        float clip[4];
+        for (int r = 0; r < 4; r++) clip[r] = m[r] * c.x + m[4 + r] * c.y + m[8 + r] * c.z + m[12 + r];
+        if (!(clip[3] > 1e-6f)) { /* behind the eye: the projection folds; take the whole image */
+            rect[0] = rect[1] = 0, rect[2] = width, rect[3] = height;
+            return width > 0 && height > 0;
+        }
+        float px = (clip[0] / clip[3] * 0.5f + 0.5f) * (float)width;
+        float py = (clip[1] / clip[3] * 0.5f + 0.5f) * (float)height;
+        lo[0] = fminf(lo[0], px), lo[1] = fminf(lo[1], py), hi[0] = fmaxf(hi[0], px), hi[1] = fmaxf(hi[1], py);
+    }
+    const int size[2] = {width, height};
+    for (int a = 0; a < 2; a++) {
+        float l = floorf(lo[a]) - 1.0f, h = floorf(hi[a]) + 2.0f; /* a pixel of margin (TAA jitter) */
+        rect[a] = l < 0.0f ? 0 : l > (float)size[a] ? size[a] : (int)l;
+        rect[a + 2] = h < 0.0f ? 0 : h > (float)size[a] ? size[a] : (int)h;
+    }
+    return rect[2] > rect[0] && rect[3] > rect[1];
+}
+
 void sw__decal_over(float dst[3], const float src[3], float a) {
     for (int k = 0; k < 3; k++) dst[k] = a * src[k] + (1.0f - a) * dst[k];
 }

@@ -45,6 +45,15 @@ float sw__decal_facing(const float n[3], const float up[3]);
    box's +X axis (any length). */
 void sw__decal_normal(const float n[3], const float box_x[3], const float m[3], float out[3]);
 
+/* The pixels the box can cover on a width × height image seen through
+   view_projection (column-major): the bounds of its 8 corners' pixels,
+   one pixel wider on each side, clamped to the image, as x0, y0 (from the
+   bottom), x1, y1 exclusive. A corner at or behind the eye gives the whole
+   image (the box reaches behind the camera). False: nothing to draw (the
+   rectangle is empty). The pass draws each decal only there. */
+bool sw__decal_screen_rect(const sw_mat34* box, const float view_projection[16], int width, int height,
+                           int rect[4]);
+
 /* dst' = a·src + (1 − a)·dst on three components. */
 void sw__decal_over(float dst[3], const float src[3], float a);
 

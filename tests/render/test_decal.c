@@ -69,6 +69,28 @@ static void test_facing_and_normal(void) {
     SW_CHECK_NEAR(out[1], 0.0, 1e-6);
 }
 
+/* The screen rectangle: a unit box 5 m in front of a 90° camera on a
+   100 × 100 image reaches ±0.5/4.5 = ±0.111 in NDC at its near face:
+   pixels 44.4..55.6, with a pixel of margin 43..57 (exclusive end). */
+static void test_screen_rect(void) {
+    /* column-major perspective, fov 90°, aspect 1, near 0.1, far 100, looking down −Z from the origin */
+    const float n = 0.1f, f = 100.0f;
+    float vp[16] = {0};
+    vp[0] = 1, vp[5] = 1, vp[10] = -(f + n) / (f - n), vp[11] = -1, vp[14] = -2 * f * n / (f - n);
+    sw_mat34 box = {{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, -5}}};
+    int rect[4];
+    SW_CHECK(sw__decal_screen_rect(&box, vp, 100, 100, rect));
+    SW_CHECK_EQ_INT(rect[0], 43);
+    SW_CHECK_EQ_INT(rect[2], 57);
+    SW_CHECK_EQ_INT(rect[1], 43);
+    SW_CHECK_EQ_INT(rect[3], 57);
+    box.m[0][3] = 100; /* far to the right: off the image */
+    SW_CHECK(!sw__decal_screen_rect(&box, vp, 100, 100, rect));
+    box.m[0][3] = 0, box.m[2][3] = 0; /* around the eye: the whole image */
+    SW_CHECK(sw__decal_screen_rect(&box, vp, 100, 100, rect));
+    SW_CHECK(rect[0] == 0 && rect[1] == 0 && rect[2] == 100 && rect[3] == 100);
+}
+
 static void test_shade(void) {
     /* colour: a = 0.5 × 0.8 × 1 = 0.4 → 0.4·(1, 0, 0) + 0.6·(0.2, 0.4, 0.6) */
     float rgb[3] = {0.2f, 0.4f, 0.6f}, n[3] = {0, 1, 0};
@@ -315,6 +337,7 @@ int main(void) {
     SW_RUN(test_box_projection);
     SW_RUN(test_facing_and_normal);
     SW_RUN(test_shade);
+    SW_RUN(test_screen_rect);
     int early = sw_test_gl_begin(&g_context);
     if (early >= 0) return early == 0 ? sw_test_finish() : early;
     s_loaded = scene_load(&g_scene);
