@@ -773,11 +773,7 @@ static sw_result set_renderer_scene(sw_renderer* r, const view_scene* sc, sw_dia
     sw_result res = sw_renderer_set_scene(r, sc->model, sc->materials, diag);
     if (res == SW_OK)
         res = sw_renderer_set_erased_joints(r, sc->prog_ready ? sc->prog.avatar.erase_joints : NULL, NULL, diag);
-    if (res == SW_OK && sc->stage && sc->stage->model) { /* --stage */
-        const sw_render_stage_model m = {.model = sc->stage->model, .materials = &sc->stage->materials,
-                                         .placement = sw_mat34_identity()};
-        res = sw_renderer_set_stage(r, &m, 1, diag);
-    }
+    if (res == SW_OK && sc->stage && sc->stage->model) res = scene_stage_apply(sc->stage, r, diag); /* --stage */
     return res;
 }
 

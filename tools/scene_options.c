@@ -459,21 +459,36 @@ bool scene_stage_load(scene_stage* s, const sw_gltf_options* load, tool_error* e
     if (!(s->rest_memory = tool_pose_alloc(s->model, &s->rest))) return tool_error_set(err, "out of memory");
     sw_pose_rest(s->model, &s->rest);
     sw_pose_update(s->model, &s->rest);
+    if (s->model->light_count > SW_RENDER_LIGHT_MAX)
+        fprintf(stderr, "warning: --stage %s: %zu lights; the renderer draws the first %d\n", name,
+                s->model->light_count, SW_RENDER_LIGHT_MAX);
     return true;
+}
+
+sw_result scene_stage_apply(const scene_stage* s, sw_renderer* renderer, sw_diag* diag) {
+    const sw_render_stage_model m = {.model = s->model, .materials = &s->materials, .placement = sw_mat34_identity()};
+    sw_result res = sw_renderer_set_stage(renderer, s->model ? &m : NULL, s->model ? 1 : 0, diag);
+    if (res != SW_OK || !s->model) return res;
+    /* Its KHR_lights_punctual lights where its rest pose puts them: the
+       first SW_RENDER_LIGHT_MAX (scene_stage_load warned about the rest). */
+    sw_render_light lights[SW_RENDER_LIGHT_MAX];
+    size_t light_count = 0;
+    for (size_t i = 0; i < s->model->light_count && light_count < SW_RENDER_LIGHT_MAX; i++) {
+        const sw_model_light* l = &s->model->lights[i];
+        if (l->node >= 0) sw_render_light_from_model(l, &s->rest.world[l->node], &lights[light_count++]);
+    }
+    res = sw_renderer_set_lights(renderer, lights, light_count, diag);
+    if (res != SW_OK || !s->decals) return res;
+    sw_render_decal decals[SW_RENDER_DECAL_MAX];
+    size_t count = 0;
+    stage_decals_make(s->decals, s->model, s->rest.world, NULL, &s->materials, decals, SW_RENDER_DECAL_MAX, &count);
+    return sw_renderer_set_decals(renderer, decals, count, diag);
 }
 
 bool scene_stage_set(const scene_stage* s, sw_renderer* renderer, tool_error* err) {
     if (!s->model) return true;
-    const sw_render_stage_model m = {.model = s->model, .materials = &s->materials, .placement = sw_mat34_identity()};
     sw_diag diag;
-    if (sw_renderer_set_stage(renderer, &m, 1, &diag) != SW_OK)
-        return tool_error_set(err, "--stage %s: %s", s->file, diag.message);
-    if (!s->decals) return true;
-    sw_render_decal decals[SW_RENDER_DECAL_MAX];
-    size_t count = 0;
-    stage_decals_make(s->decals, s->model, s->rest.world, NULL, &s->materials, decals, SW_RENDER_DECAL_MAX, &count);
-    if (sw_renderer_set_decals(renderer, decals, count, &diag) != SW_OK)
-        return tool_error_set(err, "--stage %s: %s", s->file, diag.message);
+    if (scene_stage_apply(s, renderer, &diag) != SW_OK) return tool_error_set(err, "--stage %s: %s", s->file, diag.message);
     return true;
 }
 

@@ -149,6 +149,10 @@ bool scene_stage_load(scene_stage* s, const sw_gltf_options* load, tool_error* e
 /* Gives the loaded stage and its decals to the renderer (after
    sw_renderer_set_scene). */
 bool scene_stage_set(const scene_stage* s, sw_renderer* renderer, tool_error* err);
+/* The stage into the renderer: its models, its KHR_lights_punctual lights
+   at its rest pose, its SW_decal boxes (also with no stage: clears the
+   stage). */
+sw_result scene_stage_apply(const scene_stage* s, sw_renderer* renderer, sw_diag* diag);
 /* --place: the translation that moves `root` (the character's root in the
    first frame) to X,Z and its lowest point `feet_y` onto the stage's
    ground there; the identity without --place. No walkable ground under
