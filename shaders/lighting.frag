@@ -3,6 +3,10 @@
 // the emission already. Units, locations and classes: src/render/render_interface.h.
 in vec2 v_uv;
 layout(location = SW_OUT_COLOR) out vec4 out_color;
+// Dual-source blending (ONE, SRC1_COLOR): the HDR target, which holds the
+// emission and the toon pixels' colour, is multiplied by this, then
+// out_color is added: toon pixels get their ambient occlusion here.
+layout(location = SW_OUT_COLOR, index = SW_OUT_BLEND_FACTOR_INDEX) out vec4 out_factor;
 
 layout(binding = SW_LIGHTING_UNIT_NORMAL) uniform sampler2D t_normal;
 layout(binding = SW_LIGHTING_UNIT_ALBEDO) uniform sampler2D t_albedo;
@@ -10,6 +14,7 @@ layout(binding = SW_LIGHTING_UNIT_MATERIAL) uniform sampler2D t_material;
 layout(binding = SW_LIGHTING_UNIT_CLASS) uniform usampler2D t_class;
 layout(binding = SW_LIGHTING_UNIT_DEPTH) uniform sampler2D t_depth;
 layout(binding = SW_LIGHTING_UNIT_SHADOW) uniform sampler2DShadow t_shadow;
+layout(binding = SW_LIGHTING_UNIT_AO) uniform sampler2D t_ao;  // ao.frag: R ambient occlusion, G contact shadow; 1 = open
 
 layout(location = SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION) uniform mat4 u_inverse_view_projection;
 layout(location = SW_LIGHTING_LOC_LIGHT_VIEW_PROJECTION) uniform mat4 u_light_view_projection;
@@ -51,6 +56,7 @@ vec3 sw_specular(vec3 n, vec3 v, vec3 l, vec3 f0, float roughness) {
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy);
     uint cls = texelFetch(t_class, pixel, 0).r & uint(SW_CLASS_MASK);
+    out_factor = vec4(1.0);
     if (cls == uint(SW_CLASS_BACKGROUND)) {
         out_color = vec4(mix(u_background_bottom, u_background_top, smoothstep(0.0, 1.0, v_uv.y)), 1.0);
         return;
@@ -59,6 +65,10 @@ void main() {
     // (toon materials are lit in the G-buffer pass, toon.frag).
     if (cls == uint(SW_CLASS_UNLIT) || cls == uint(SW_CLASS_TOON)) {
         out_color = vec4(0.0);
+        // Toon pixels: their colour darkened by part of the ambient occlusion
+        // (the toon model has no separate ambient term to multiply).
+        if (cls == uint(SW_CLASS_TOON))
+            out_factor = vec4(vec3(mix(1.0, texelFetch(t_ao, pixel, 0).r, float(SW_AO_TOON_PERCENT) / 100.0)), 1.0);
         return;
     }
     float depth = texelFetch(t_depth, pixel, 0).r;
@@ -72,10 +82,12 @@ void main() {
     vec3 v = normalize(u_eye - world);
     vec3 l = normalize(u_light_direction);
     float shadow = sw_shadow(world, n);
+    vec2 ao = texelFetch(t_ao, pixel, 0).rg;  // ambient, contact (direct)
+
     float nl = max(dot(n, l), 0.0);
     vec3 diffuse_color = albedo * (1.0 - metallic);
     vec3 f0 = mix(vec3(0.04), albedo, metallic);
-    vec3 direct = (diffuse_color / PI + sw_specular(n, v, l, f0, roughness)) * u_light_color * nl * shadow;
-    vec3 ambient = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5) * (diffuse_color + f0 * 0.25) * occlusion;
+    vec3 direct = (diffuse_color / PI + sw_specular(n, v, l, f0, roughness)) * u_light_color * nl * shadow * ao.g;
+    vec3 ambient = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5) * (diffuse_color + f0 * 0.25) * occlusion * ao.r;
     out_color = vec4(direct + ambient, 1.0);
 }

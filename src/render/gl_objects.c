@@ -38,6 +38,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         {"post_bloom", "frag", sw_shader_post_bloom_frag},       {"post_edges", "frag", sw_shader_post_edges_frag},
         {"post_edge_weights", "frag", sw_shader_post_edge_weights_frag},
         {"post_edge_blend", "frag", sw_shader_post_edge_blend_frag}, {"post_taa", "frag", sw_shader_post_taa_frag},
+        {"ao", "frag", sw_shader_ao_frag}, /* ambient occlusion (ao.c) */
     };
     for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
         /* One string, exactly what glShaderSource joins. */

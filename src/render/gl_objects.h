@@ -29,6 +29,7 @@ extern const char sw_shader_post_edges_frag[];
 extern const char sw_shader_post_edge_weights_frag[];
 extern const char sw_shader_post_edge_blend_frag[];
 extern const char sw_shader_post_taa_frag[];
+extern const char sw_shader_ao_frag[];
 
 /* A program of two embedded stages (sw_shader_*), each compiled with
    "#version", render_interface.h and, for the stages that read it, the
