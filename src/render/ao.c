@@ -353,7 +353,7 @@ GLuint sw__ao_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_dire
         .depth = r->t_depth, .normal = r->t_normal, .empty_vao = r->empty_vao,
         .lens = {1.0f / tanf(0.5f * camera->fov_y), (float)r->width / (float)r->height, camera->z_near, camera->z_far,
                  r->width, r->height},
-        .settings = {height > 0.0f && isfinite(height) ? 0.2f * height : 0.35f, 1.0f, 0.1f},
+        .settings = {height > 0.0f && isfinite(height) ? 0.2f * height : 0.35f, 2.0f, 0.1f},
         .frame = f->post.frame_index,
     };
     memcpy(in.view, view.m, sizeof in.view);
