@@ -16,6 +16,8 @@ layout(location = SW_AO_LOC_SETTINGS) uniform vec3 u_settings;     // radius, st
 layout(location = SW_AO_LOC_FRAME) uniform int u_frame;
 layout(location = SW_AO_LOC_PROXY_COUNT) uniform int u_proxy_count;
 layout(location = SW_AO_LOC_LIGHT) uniform vec3 u_light;           // towards the light, view space
+layout(location = SW_AO_LOC_PROXY_MIN) uniform vec3 u_proxy_min;   // no proxy reaches outside this box
+layout(location = SW_AO_LOC_PROXY_MAX) uniform vec3 u_proxy_max;
 layout(location = SW_AO_LOC_DIRECTIONS) uniform vec2 u_directions[SW_AO_DIRECTION_COUNT];
 layout(location = SW_AO_LOC_PROXIES) uniform vec4 u_proxies[2 * SW_AO_MAX_PROXIES];
 
@@ -98,5 +100,9 @@ void main() {
     }
     vec3 p = sw_view_position(vec2(pixel) + 0.5, depth);
     vec3 n = normalize(mat3(u_view) * normalize(texelFetch(t_normal, pixel, 0).xyz * 2.0 - 1.0));
-    out_ao = vec4(sw_screen_ao(pixel, p, n) * sw_proxies(p, n), sw_proxies(p, normalize(n + u_light)), 0.0, 1.0);
+    // Outside the proxies' box every proxy gives 0: the loops are skipped.
+    bool near_proxies = all(greaterThanEqual(p, u_proxy_min)) && all(lessThanEqual(p, u_proxy_max));
+    float ambient = near_proxies ? sw_proxies(p, n) : 1.0;
+    float contact = near_proxies ? sw_proxies(p, normalize(n + u_light)) : 1.0;
+    out_ao = vec4(sw_screen_ao(pixel, p, n) * ambient, contact, 0.0, 1.0);
 }

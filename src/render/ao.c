@@ -106,6 +106,17 @@ float sw__ao_proxies(const float p[3], const float n[3], const sw__ao_capsule* c
     return visibility;
 }
 
+void sw__ao_proxy_box(const sw__ao_capsule* capsules, size_t count, float lo[3], float hi[3]) {
+    for (int k = 0; k < 3; k++) lo[k] = 1e30f, hi[k] = -1e30f; /* empty: nothing is inside */
+    for (size_t i = 0; i < count; i++) {
+        const float reach = (float)SW_AO_PROXY_REACH * capsules[i].radius;
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fminf(lo[k], fminf(capsules[i].a[k], capsules[i].b[k]) - reach);
+            hi[k] = fmaxf(hi[k], fmaxf(capsules[i].a[k], capsules[i].b[k]) + reach);
+        }
+    }
+}
+
 /* ---- shape proxies ---------------------------------------------------------------- */
 
 /* The joint's origin in bind space: the inverse bind matrix's inverse, applied to 0. */
@@ -315,6 +326,10 @@ void sw__ao_pass_run(sw__ao_pass* pass, const sw__ao_inputs* in) {
         proxies[2 * i + 1][3] = 0.0f;
     }
     glUniform1i(SW_AO_LOC_PROXY_COUNT, (GLint)count);
+    float lo[3], hi[3];
+    sw__ao_proxy_box(in->capsules, count, lo, hi);
+    glUniform3fv(SW_AO_LOC_PROXY_MIN, 1, lo);
+    glUniform3fv(SW_AO_LOC_PROXY_MAX, 1, hi);
     if (count) glUniform4fv(SW_AO_LOC_PROXIES, (GLsizei)(2 * count), &proxies[0][0]);
     glActiveTexture(GL_TEXTURE0 + SW_AO_UNIT_DEPTH);
     glBindTexture(GL_TEXTURE_2D, in->depth);

@@ -70,6 +70,11 @@ float sw__ao_capsule_occlusion(const float p[3], const float n[3], const sw__ao_
 /* The proxies' visibility at p: the product of (1 − occlusion). */
 float sw__ao_proxies(const float p[3], const float n[3], const sw__ao_capsule* capsules, size_t count);
 
+/* The box (lo, hi) holding every point a capsule's occlusion reaches
+   (each segment's box grown by SW_AO_PROXY_REACH radii): outside it
+   sw__ao_proxies is 1, so the shader skips its loops there. Empty
+   (lo = 1e30, hi = −1e30) without capsules. */
+void sw__ao_proxy_box(const sw__ao_capsule* capsules, size_t count, float lo[3], float hi[3]);
 /* Fits at most `capacity` capsules to the model's skins (bind space): per
    joint, the segment from the joint to its child joint with the most
    descendants (a sphere at a leaf), the radius the mean distance to it of

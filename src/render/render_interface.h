@@ -281,6 +281,8 @@
 #define SW_AO_LOC_FRAME 3                         /* int: the frame index (noise) */
 #define SW_AO_LOC_PROXY_COUNT 4                   /* int */
 #define SW_AO_LOC_LIGHT 5                         /* vec3: towards the light, view space (unit) */
+#define SW_AO_LOC_PROXY_MIN 6                     /* vec3: the box (view space) outside which no proxy reaches */
+#define SW_AO_LOC_PROXY_MAX 7                     /* vec3 */
 #define SW_AO_LOC_DIRECTIONS 8                    /* vec2[SW_AO_DIRECTION_COUNT] */
 #define SW_AO_LOC_PROXIES 32                      /* vec4[2 * SW_AO_MAX_PROXIES]: (a, radius), (b, 0), view space */
 

@@ -53,6 +53,27 @@ static void test_sphere_occlusion(void) {
     const sw__ao_capsule two[2] = {{{0, 2, 0}, {0, 2, 0}, 1.0f}, {{0, 2, 0}, {0, 2, 0}, 1.0f}};
     SW_CHECK_NEAR(sw__ao_proxies(p, up, two, 2), (1.0 - 1.0 / 6.0) * (1.0 - 1.0 / 6.0), 1e-6);
     SW_CHECK_NEAR(sw__ao_proxies(p, up, two, 0), 1.0, 0.0);
+
+    /* The box the shader skips outside: every point outside it gets 1,
+       some inside get less (points on a grid, normals towards the capsule). */
+    float lo[3], hi[3];
+    sw__ao_proxy_box(&c, 1, lo, hi);
+    SW_CHECK_NEAR(lo[0], -3.0, 1e-6);
+    SW_CHECK_NEAR(hi[1], 3.0, 1e-6);
+    int outside_occluded = 0, inside_occluded = 0;
+    for (int i = 0; i < 21 * 21 * 21; i++) {
+        const float q[3] = {-5.0f + 0.5f * (float)(i % 21), -5.0f + 0.5f * (float)(i / 21 % 21), -5.0f + 0.5f * (float)(i / 441)};
+        float towards[3] = {-q[0] * 0.1f, 1.0f - q[1], -q[2]};
+        const float length = sqrtf(towards[0] * towards[0] + towards[1] * towards[1] + towards[2] * towards[2]);
+        if (length == 0.0f) continue;
+        for (int k = 0; k < 3; k++) towards[k] /= length;
+        const bool inside = q[0] >= lo[0] && q[1] >= lo[1] && q[2] >= lo[2] && q[0] <= hi[0] && q[1] <= hi[1] && q[2] <= hi[2];
+        const bool occluded = sw__ao_proxies(q, towards, &c, 1) < 1.0f;
+        outside_occluded += !inside && occluded;
+        inside_occluded += inside && occluded;
+    }
+    SW_CHECK_EQ_INT(outside_occluded, 0);
+    SW_CHECK(inside_occluded > 100);
 }
 
 /* ---- proxy fitting ---------------------------------------------------------------- */
