@@ -19,6 +19,7 @@ layout(location = SW_AO_LOC_LIGHT) uniform vec3 u_light;           // towards th
 layout(location = SW_AO_LOC_PROXY_MIN) uniform vec3 u_proxy_min;   // no proxy reaches outside this box
 layout(location = SW_AO_LOC_PROXY_MAX) uniform vec3 u_proxy_max;
 layout(location = SW_AO_LOC_DIRECTIONS) uniform vec2 u_directions[SW_AO_DIRECTION_COUNT];
+layout(location = SW_AO_LOC_COLUMNS) uniform ivec2 u_columns;      // a split frame's half: samples stay inside
 layout(location = SW_AO_LOC_PROXIES) uniform vec4 u_proxies[2 * SW_AO_MAX_PROXIES];
 
 const float TAU = 6.28318530717959;
@@ -52,7 +53,7 @@ float sw_screen_ao(ivec2 pixel, vec3 p, vec3 n) {
         float t = (float(i) + jitter) / float(SW_AO_DIRECTION_COUNT);
         float reach = 1.0 + t * max(radius_px - 1.0, 0.0);
         ivec2 q = ivec2(floor(vec2(pixel) + 0.5 + d * reach));
-        if (any(lessThan(q, ivec2(0))) || any(greaterThanEqual(q, size))) continue;
+        if (q.x < u_columns.x || q.y < 0 || q.x >= u_columns.y || q.y >= size.y) continue;
         float dq = texelFetch(t_depth, q, 0).r;
         if (dq >= 1.0) continue;
         vec3 v = sw_view_position(vec2(q) + 0.5, dq) - p;

@@ -306,8 +306,11 @@ void sw__ao_pass_run(sw__ao_pass* pass, const sw__ao_inputs* in) {
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
-    glDisable(GL_SCISSOR_TEST);
+    const int x0 = in->x1 > in->x0 ? in->x0 : 0, x1 = in->x1 > in->x0 ? in->x1 : pass->width;
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, 0, x1 - x0, pass->height);
     glUseProgram(pass->program);
+    glUniform2i(SW_AO_LOC_COLUMNS, x0, x1);
     glUniformMatrix4fv(SW_AO_LOC_VIEW, 1, GL_FALSE, in->view);
     glUniform4f(SW_AO_LOC_LENS, in->lens.focal, in->lens.aspect, in->lens.z_near, in->lens.z_far);
     glUniform3f(SW_AO_LOC_SETTINGS, in->settings.radius, in->settings.strength, in->settings.bias);
@@ -337,6 +340,7 @@ void sw__ao_pass_run(sw__ao_pass* pass, const sw__ao_inputs* in) {
     glBindTexture(GL_TEXTURE_2D, in->normal);
     glBindVertexArray(in->empty_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_SCISSOR_TEST);
 }
 
 void sw__ao_pass_clear(sw__ao_pass* pass) {
@@ -355,9 +359,16 @@ void sw__ao_contact_direction(const float view[16], const float towards_light[3]
     for (int k = 0; k < 3; k++) out[k] = length > 0.0f ? v[k] / length : 0.0f;
 }
 
-GLuint sw__ao_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction) {
+/* The scissor as the G-buffer pass leaves it for the lighting pass. */
+static void sw__ao_scissor(const sw_renderer* r, int x0, int x1) {
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, 0, x1 - x0, r->height);
+}
+
+GLuint sw__ao_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction, int x0, int x1) {
     if (f->shading.ao == SW_RENDER_AO_OFF) { /* the target cleared to 1: the lighting pass reads it the same way */
         sw__ao_pass_clear(r->ao);
+        sw__ao_scissor(r, x0, x1);
         return sw__ao_pass_texture(r->ao);
     }
     const sw_camera* camera = &f->camera.current;
@@ -369,7 +380,7 @@ GLuint sw__ao_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_dire
         .lens = {1.0f / tanf(0.5f * camera->fov_y), (float)r->width / (float)r->height, camera->z_near, camera->z_far,
                  r->width, r->height},
         .settings = {height > 0.0f && isfinite(height) ? 0.2f * height : 0.35f, 2.0f, 0.1f},
-        .frame = f->post.frame_index,
+        .frame = f->post.frame_index, .x0 = x0, .x1 = x1,
     };
     memcpy(in.view, view.m, sizeof in.view);
     const float towards_light[3] = {light_direction.x, light_direction.y, light_direction.z};
@@ -381,5 +392,6 @@ GLuint sw__ao_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_dire
         in.capsule_count = r->ao_rig_count;
     }
     sw__ao_pass_run(r->ao, &in);
+    sw__ao_scissor(r, x0, x1);
     return sw__ao_pass_texture(r->ao);
 }

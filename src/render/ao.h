@@ -102,6 +102,7 @@ typedef struct sw__ao_inputs {
     const sw__ao_capsule* capsules; /* view space */
     size_t capsule_count;           /* at most SW_AO_MAX_PROXIES */
     uint32_t frame;
+    int x0, x1;                     /* the columns drawn, samples kept inside (x1 <= x0: all) */
 } sw__ao_inputs;
 
 /* The direction `towards_light` (world) in view space, unit. */

@@ -377,6 +377,7 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
     }
     glBindVertexArray(r->empty_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBlendFunc(GL_ONE, GL_ONE); /* no dual-source factor left for the passes with several draw buffers */
     glDisable(GL_BLEND);
     glDisable(GL_SCISSOR_TEST);
 }
@@ -531,7 +532,7 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__light(r->scene_min, r->scene_max, f->shading.light_direction, &light_direction, &light_vp);
     sw__shadow_pass(r, f, &light_vp);
     sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
-    const GLuint ao = sw__ao_frame(r, f, light_direction); /* 2b. ambient occlusion (ao.c) */
+    const GLuint ao = sw__ao_frame(r, f, light_direction, x0, x1); /* 2b. ambient occlusion (ao.c) */
     sw__lighting_pass(r, f, light_direction, &light_vp, ao);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     return sw_gl_check("drawing the scene", diag);

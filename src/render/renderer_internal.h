@@ -277,9 +277,10 @@ void sw__draw_toon(sw_renderer* renderer, const sw_render_frame* frame, sw_rende
 
 /* The frame's ambient occlusion from the finished G-buffer (screen AO ×
    the scene's shape proxies at f->pose; none for a crowd; the contact
-   term towards light_direction, world): its target (ao.h), or
+   term towards light_direction, world), in columns x0..x1 (a split
+   frame's half: its samples stay in them): its target (ao.h), or
    cleared to 1 with SW_RENDER_AO_OFF. */
-GLuint sw__ao_frame(sw_renderer* renderer, const sw_render_frame* frame, sw_vec3 light_direction);
+GLuint sw__ao_frame(sw_renderer* renderer, const sw_render_frame* frame, sw_vec3 light_direction, int x0, int x1);
 
 /* ---- debug_views.c ----------------------------------------------------------------- */
 
