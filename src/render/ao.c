@@ -380,7 +380,9 @@ GLuint sw__ao_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_dire
         .lens = {1.0f / tanf(0.5f * camera->fov_y), (float)r->width / (float)r->height, camera->z_near, camera->z_far,
                  r->width, r->height},
         .settings = {height > 0.0f && isfinite(height) ? 0.2f * height : 0.35f, 2.0f, 0.1f},
-        .frame = f->post.frame_index, .x0 = x0, .x1 = x1,
+        /* The noise turns with the frame only where TAA averages it; without
+           TAA a still pattern (it would crawl, and a frame would depend on its index). */
+        .frame = (f->post.aa & SW_RENDER_AA_TAA) ? f->post.frame_index : 0, .x0 = x0, .x1 = x1,
     };
     memcpy(in.view, view.m, sizeof in.view);
     const float towards_light[3] = {light_direction.x, light_direction.y, light_direction.z};
