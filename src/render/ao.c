@@ -138,34 +138,6 @@ static float sw__ao_segment_distance(const float p[3], const float a[3], const f
     return sqrtf(sw__ao_dot(d, d));
 }
 
-/* Mean distance to segment a–b of the bind-pose vertices of skin s whose
-   largest weight (≥ 0.5) is joint j; *count gets how many. */
-static float sw__ao_mean_distance(const sw_model* model, size_t s, size_t j, const float a[3], const float b[3],
-                                  size_t* count) {
-    double sum = 0.0;
-    *count = 0;
-    for (size_t ni = 0; ni < model->node_count; ni++) {
-        const sw_model_node* node = &model->nodes[ni];
-        if (node->mesh < 0 || node->skin != (int32_t)s) continue;
-        const sw_model_mesh* mesh = &model->meshes[node->mesh];
-        for (size_t pi = 0; pi < mesh->primitive_count; pi++) {
-            const sw_model_primitive* prim = &mesh->primitives[pi];
-            const int k = prim->influence_count;
-            if (k <= 0 || !prim->joints || !prim->weights) continue;
-            for (size_t v = 0; v < prim->vertex_count; v++) {
-                int best = 0;
-                for (int e = 1; e < k; e++)
-                    if (prim->weights[v * (size_t)k + (size_t)e] > prim->weights[v * (size_t)k + (size_t)best]) best = e;
-                if (prim->joints[v * (size_t)k + (size_t)best] != j || prim->weights[v * (size_t)k + (size_t)best] < 0.5f)
-                    continue;
-                sum += sw__ao_segment_distance(prim->positions + v * 3, a, b);
-                (*count)++;
-            }
-        }
-    }
-    return *count ? (float)(sum / (double)*count) : 0.0f;
-}
-
 /* Index in skin s of node `node`, or -1. */
 static long sw__ao_joint_index(const sw_model_skin* skin, uint32_t node) {
     for (size_t j = 0; j < skin->joint_count; j++)
@@ -186,51 +158,90 @@ static int sw__ao_larger_first(const void* pa, const void* pb) {
     return a->joint < b->joint ? -1 : a->joint > b->joint ? 1 : 0;
 }
 
-/* The fitted capsule of joint j of skin s; false when it gets none. */
-static bool sw__ao_fit_joint(const sw_model* model, size_t s, size_t j, const size_t* descendants, sw__ao_capsule* out) {
+/* Joint j of skin s's segment (bind space): to its child joint with the
+   most descendants, or a point at a leaf. */
+static void sw__ao_joint_segment(const sw_model* model, size_t s, size_t j, const size_t* descendants,
+                                 sw__ao_capsule* out) {
     const sw_model_skin* skin = &model->skins[s];
     const sw_model_node* node = &model->nodes[skin->joints[j]];
-    float a[3], b[3];
-    sw__ao_bind_origin(&skin->inverse_bind[j], a);
-    memcpy(b, a, sizeof b);
+    sw__ao_bind_origin(&skin->inverse_bind[j], out->a);
+    memcpy(out->b, out->a, sizeof out->b);
     size_t best = 0;
     for (size_t c = 0; c < node->child_count; c++) {
         const long k = sw__ao_joint_index(skin, node->children[c]);
         if (k < 0 || (best && descendants[node->children[c]] + 1 <= best)) continue;
         best = descendants[node->children[c]] + 1;
-        sw__ao_bind_origin(&skin->inverse_bind[k], b);
+        sw__ao_bind_origin(&skin->inverse_bind[k], out->b);
     }
-    size_t count = 0;
-    const float radius = sw__ao_mean_distance(model, s, j, a, b, &count);
-    if (count < 4 || !(radius > 0.0f) || !isfinite(radius)) return false;
-    *out = (sw__ao_capsule){{a[0], a[1], a[2]}, {b[0], b[1], b[2]}, radius};
-    return true;
+    out->radius = 0.0f;
+}
+
+/* One pass over the skinned vertices: each vertex whose largest weight
+   (≥ 0.5) is a joint adds its distance to that joint's segment. `first`
+   is each skin's first entry in the per-joint arrays. */
+static void sw__ao_accumulate(const sw_model* model, const size_t* first, const sw__ao_capsule* segments, double* sums,
+                              size_t* counts) {
+    for (size_t ni = 0; ni < model->node_count; ni++) {
+        const sw_model_node* node = &model->nodes[ni];
+        if (node->mesh < 0 || node->skin < 0) continue;
+        const size_t s = (size_t)node->skin, joints = model->skins[s].joint_count;
+        const sw_model_mesh* mesh = &model->meshes[node->mesh];
+        for (size_t pi = 0; pi < mesh->primitive_count; pi++) {
+            const sw_model_primitive* prim = &mesh->primitives[pi];
+            const size_t k = prim->influence_count > 0 ? (size_t)prim->influence_count : 0;
+            if (!k || !prim->joints || !prim->weights) continue;
+            for (size_t v = 0; v < prim->vertex_count; v++) {
+                size_t best = 0;
+                for (size_t e = 1; e < k; e++)
+                    if (prim->weights[v * k + e] > prim->weights[v * k + best]) best = e;
+                const size_t j = prim->joints[v * k + best];
+                if (j >= joints || !(prim->weights[v * k + best] >= 0.5f)) continue;
+                const sw__ao_capsule* c = &segments[first[s] + j];
+                sums[first[s] + j] += sw__ao_segment_distance(prim->positions + v * 3, c->a, c->b);
+                counts[first[s] + j]++;
+            }
+        }
+    }
 }
 
 size_t sw__ao_fit_proxies(const sw_model* model, sw__ao_rig_proxy* out, size_t capacity) {
     if (!model || !model->skin_count || !capacity) return 0;
     size_t total = 0;
-    for (size_t s = 0; s < model->skin_count; s++) total += model->skins[s].joint_count;
+    size_t* first = (size_t*)sw__calloc(model->skin_count, sizeof *first);
+    for (size_t s = 0; first && s < model->skin_count; s++) first[s] = total, total += model->skins[s].joint_count;
+    const size_t slots = total ? total : 1;
     size_t* descendants = (size_t*)sw__calloc(model->node_count ? model->node_count : 1, sizeof *descendants);
-    sw__ao_rig_proxy* all = (sw__ao_rig_proxy*)sw__calloc(total ? total : 1, sizeof *all);
+    sw__ao_rig_proxy* all = (sw__ao_rig_proxy*)sw__calloc(slots, sizeof *all);
+    sw__ao_capsule* segments = (sw__ao_capsule*)sw__calloc(slots, sizeof *segments);
+    double* sums = (double*)sw__calloc(slots, sizeof *sums);
+    size_t* counts = (size_t*)sw__calloc(slots, sizeof *counts);
     size_t count = 0;
-    if (descendants && all) {
+    if (first && descendants && all && segments && sums && counts) {
         /* Parents come first: children add into their parents from the end. */
         for (size_t i = model->node_count; i-- > 0;)
             if (model->nodes[i].parent >= 0) descendants[model->nodes[i].parent] += descendants[i] + 1;
         for (size_t s = 0; s < model->skin_count; s++)
             for (size_t j = 0; j < model->skins[s].joint_count; j++)
-                if (sw__ao_fit_joint(model, s, j, descendants, &all[count].bind)) {
-                    all[count].skin = (uint32_t)s;
-                    all[count].joint = (uint32_t)j;
-                    count++;
-                }
+                sw__ao_joint_segment(model, s, j, descendants, &segments[first[s] + j]);
+        sw__ao_accumulate(model, first, segments, sums, counts);
+        for (size_t s = 0; s < model->skin_count; s++)
+            for (size_t j = 0; j < model->skins[s].joint_count; j++) {
+                const size_t i = first[s] + j;
+                const float radius = counts[i] ? (float)(sums[i] / (double)counts[i]) : 0.0f;
+                if (counts[i] < 4 || !(radius > 0.0f) || !isfinite(radius)) continue;
+                all[count] = (sw__ao_rig_proxy){(uint32_t)s, (uint32_t)j, segments[i]};
+                all[count++].bind.radius = radius;
+            }
         qsort(all, count, sizeof *all, sw__ao_larger_first);
         if (count > capacity) count = capacity;
         memcpy(out, all, count * sizeof *all);
     }
+    sw__free(counts);
+    sw__free(sums);
+    sw__free(segments);
     sw__free(all);
     sw__free(descendants);
+    sw__free(first);
     return count;
 }
 
