@@ -1,5 +1,5 @@
 // Lighting pass: one directional light with a PCF shadow map, hemisphere
-// ambient, the background gradient. Adds onto the HDR target, which holds
+// ambient, the background gradient, the ambient occlusion (ao.frag). Adds onto the HDR target, which holds
 // the emission already. Units, locations and classes: src/render/render_interface.h.
 in vec2 v_uv;
 layout(location = SW_OUT_COLOR) out vec4 out_color;
@@ -83,7 +83,6 @@ void main() {
     vec3 l = normalize(u_light_direction);
     float shadow = sw_shadow(world, n);
     vec2 ao = texelFetch(t_ao, pixel, 0).rg;  // ambient, contact (direct)
-
     float nl = max(dot(n, l), 0.0);
     vec3 diffuse_color = albedo * (1.0 - metallic);
     vec3 f0 = mix(vec3(0.04), albedo, metallic);
