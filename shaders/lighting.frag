@@ -1,6 +1,7 @@
 // Lighting pass: one directional light with a PCF shadow map, hemisphere
 // ambient, the background gradient, the ambient occlusion (ao.frag). Adds
-// onto the HDR target, which holds the emission already. Units, locations and classes: src/render/render_interface.h.
+// onto the HDR target, which holds the emission already. Units, locations
+// and classes: src/render/render_interface.h.
 in vec2 v_uv;
 layout(location = SW_OUT_COLOR) out vec4 out_color;
 // Dual-source blending (ONE, SRC1_COLOR): the HDR target, which holds the
