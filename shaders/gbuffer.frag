@@ -89,7 +89,7 @@ void main() {
     // The transparent pass lights a metallic-roughness surface here, with
     // the lighting pass's own code and lights (lighting_common.glsl).
     if (blend && u_class == uint(SW_CLASS_LIT))
-        color = sw_air(emission + sw_shade(i.world, n, base.rgb, metallic, roughness, occlusion), i.world);
+        color = sw_air(emission + sw_shade(i.world, n, base.rgb, metallic, roughness, occlusion, vec2(1.0)), i.world);
     float alpha = blend ? base.a : 1.0;
     if (blend && u_transmission.x > 0.0) {
         // KHR_materials_transmission / _volume, as sw_render_transmit

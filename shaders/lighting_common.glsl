@@ -80,21 +80,21 @@ vec3 sw_punctual(int k, vec3 p, out vec3 l) {
 
 // The light leaving a metallic-roughness surface towards the eye: the sun
 // (shadowed), the punctual lights (unshadowed), the hemisphere ambient.
-vec3 sw_shade(vec3 world, vec3 n, vec3 albedo, float metallic, float roughness, float occlusion) {
+vec3 sw_shade(vec3 world, vec3 n, vec3 albedo, float metallic, float roughness, float occlusion, vec2 ao) {
     vec3 v = normalize(u_eye - world);
     vec3 diffuse_color = albedo * (1.0 - metallic);
     vec3 f0 = mix(vec3(0.04), albedo, metallic);
     vec3 l = normalize(u_light_direction);
     float nl = max(dot(n, l), 0.0);
     float shadow = nl > 0.0 ? sw_shadow(world, n) : 0.0;
-    vec3 direct = (diffuse_color / PI + sw_specular(n, v, l, f0, roughness)) * u_light_color * nl * shadow;
+    vec3 direct = (diffuse_color / PI + sw_specular(n, v, l, f0, roughness)) * u_light_color * nl * shadow * ao.y;
     for (int k = 0; k < min(u_light_count.x, SW_LIGHT_MAX); k++) {
         vec3 lk;
         vec3 arriving = sw_punctual(k, world, lk);
         float nlk = max(dot(n, lk), 0.0);
         if (nlk > 0.0) direct += (diffuse_color / PI + sw_specular(n, v, lk, f0, roughness)) * arriving * nlk;
     }
-    vec3 ambient = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5) * (diffuse_color + f0 * 0.25) * occlusion;
+    vec3 ambient = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5) * (diffuse_color + f0 * 0.25) * occlusion * ao.x;
     return direct + ambient;
 }
 

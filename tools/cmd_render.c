@@ -29,7 +29,7 @@ const char cmd_render_help[] =
     "                    [--follow] [--dqs] [--split]\n"
     "                    [--view shaded|normals|motion|uv|weights:JOINT|retention|bones]\n"
     "                    [--bones]\n"
-    "                    [--aa none|edge|taa|edge+taa] [--bloom|--no-bloom] [--motion-blur]\n"
+    "                    [--aa none|edge|taa|edge+taa] [--ao on|off] [--bloom|--no-bloom] [--motion-blur]\n"
     "                    [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                    [--crowd N] [--stage FILE|demo [--place X,Z]]\n"
     "                    [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
@@ -66,6 +66,9 @@ const char cmd_render_help[] =
     "                  taa (temporal) or edge+taa (default); with TAA, 8\n"
     "                  warm-up frames of the same pose come before the first\n"
     "                  frame, so a still is the converged picture\n"
+    "  --ao on|off     ambient occlusion: screen AO and the character's\n"
+    "                  contact shadows from capsules fitted to its skeleton\n"
+    "                  (default on; docs/ao.md)\n"
     "  --bloom, --no-bloom\n"
     "                  glow around what is brighter than white (default on)\n"
     "  --motion-blur   blur along the motion of each frame (for videos;\n"
@@ -113,6 +116,7 @@ typedef struct render_options {
     frame_progress_mode progress;
     long crowd;           /* --crowd N, 0 = one character */
     sw_render_aa aa;
+    sw_render_ao ao;      /* --ao on|off */
     bool bloom, motion_blur;
     sw_render_view view;
     sw_render_style style;
@@ -303,6 +307,9 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
             else if (strcmp(v, "toon") == 0) o->style = SW_RENDER_STYLE_TOON;
             else if (strcmp(v, "pbr") == 0) o->style = SW_RENDER_STYLE_PBR;
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
+        } else if (tool_args_option(args, arg, "--ao")) {
+            if (!(v = tool_args_value(args, "--ao", &err)) || !scene_parse_ao(v, &o->ao, &err))
+                return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
                 return tool_usage(args, "%s", err.message);
@@ -597,7 +604,7 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         .first_frame = f == 0,
         .camera = {.current = frame_camera(s), .previous = s->previous_camera},
         .debug = {.view = o->view, .weight_joint = s->weight_node, .bones = o->bones, .split = o->split},
-        .shading = {.style = o->style, .night = o->night, .time = (float)t,
+        .shading = {.style = o->style, .night = o->night, .time = (float)t, .ao = o->ao,
                     .time_of_day_given = o->time_of_day >= 0.0, .time_of_day = (float)o->time_of_day},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
         .crowd = {.count = s->crowd.count, .poses = s->crowd.pointers, .placements = s->crowd.placements},

@@ -101,6 +101,13 @@ const char* scene_view_name(sw_render_view view) {
     return "?";
 }
 
+bool scene_parse_ao(const char* text, sw_render_ao* ao, tool_error* err) {
+    if (strcmp(text, "on") == 0) *ao = SW_RENDER_AO_ON;
+    else if (strcmp(text, "off") == 0) *ao = SW_RENDER_AO_OFF;
+    else return tool_error_set(err, "--ao: '%s' is not on or off", text);
+    return true;
+}
+
 const char* scene_aa_name(sw_render_aa aa) {
     for (size_t i = 0; i < sizeof aa_names / sizeof aa_names[0]; i++)
         if (aa_names[i].aa == aa) return aa_names[i].name;

@@ -236,6 +236,16 @@ typedef enum sw_render_style {
     SW_RENDER_STYLE_PBR,       /* glTF metallic-roughness everywhere, toon data ignored */
 } sw_render_style;
 
+/* Ambient occlusion (docs/ao.md): the 18-direction screen AO and the
+   characters' shape proxies (capsules fitted to the skeleton), multiplied
+   into the lit (non-toon) pixels' ambient light; the proxies also soften
+   the direct light (contact shadows). DEFAULT is on. */
+typedef enum sw_render_ao {
+    SW_RENDER_AO_DEFAULT = 0,
+    SW_RENDER_AO_ON,
+    SW_RENDER_AO_OFF,
+} sw_render_ao;
+
 /* Anti-aliasing of the post chain (docs/post.md): a set of two bits. */
 typedef enum sw_render_aa {
     SW_RENDER_AA_NONE = 0,
@@ -289,6 +299,7 @@ typedef struct sw_render_frame_shading {
        sky, a gradient from a pale horizon to a blue zenith. */
     bool time_of_day_given;
     float time_of_day;
+    sw_render_ao ao;              /* ambient occlusion; zero: on */
 } sw_render_frame_shading;
 
 /* The post chain (docs/post.md). After the lighting: motion blur and bloom

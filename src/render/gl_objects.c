@@ -49,6 +49,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         {"sky", "frag", sw_shader_sky_frag},
         /* the Hi-Z pyramid (hiz.c) */
         {"hiz", "frag", sw_shader_hiz_frag},
+        {"ao", "frag", sw_shader_ao_frag}, /* ambient occlusion (ao.c) */
     };
     for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
         /* One string, exactly what glShaderSource joins. */

@@ -187,6 +187,7 @@
    attachment 0 of the HDR and image framebuffers, their only draw buffer
    (so it stays 0). */
 #define SW_OUT_COLOR 0
+#define SW_OUT_BLEND_FACTOR_INDEX 1               /* the lighting pass's second (dual-source) output: HDR × it */
 
 /* ---- G-buffer pass: material texture slots ---- */
 /* Slot i is texture unit i, sampler binding i, and entry i of the
@@ -286,7 +287,8 @@
 #define SW_LIGHTING_UNIT_CLASS 3
 #define SW_LIGHTING_UNIT_DEPTH 4
 #define SW_LIGHTING_UNIT_SHADOW 5
-#define SW_LIGHTING_UNIT_COUNT 6
+#define SW_LIGHTING_UNIT_AO 6                     /* RG8: ambient occlusion, contact shadow (ao.frag) */
+#define SW_LIGHTING_UNIT_COUNT 7
 
 /* ---- Lighting pass: uniform locations ---- */
 #define SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION 0 /* mat4 */
@@ -310,6 +312,25 @@
 #define SW_LIGHT_TYPE_DIRECTIONAL 0               /* = sw_render_light_type */
 #define SW_LIGHT_TYPE_POINT 1
 #define SW_LIGHT_TYPE_SPOT 2
+
+/* ---- Ambient occlusion pass (ao.frag; src/render/ao.h, docs/ao.md) ---- */
+#define SW_AO_DIRECTION_COUNT 18                  /* the stored directions, one sample each */
+#define SW_AO_MAX_PROXIES 32                      /* shape proxies (capsules) looped over per pixel */
+#define SW_AO_PROXY_REACH 4                       /* a proxy occludes up to 4 radii from its axis */
+#define SW_AO_TOON_PERCENT 50                     /* toon pixels (lit in the G-buffer pass) × mix(1, AO, this / 100) */
+#define SW_AO_UNIT_DEPTH 0
+#define SW_AO_UNIT_NORMAL 1
+#define SW_AO_LOC_VIEW 0                          /* mat4: world -> view */
+#define SW_AO_LOC_LENS 1                          /* vec4: focal, aspect, near, far */
+#define SW_AO_LOC_SETTINGS 2                      /* vec3: radius, strength, bias */
+#define SW_AO_LOC_FRAME 3                         /* int: the frame index (noise) */
+#define SW_AO_LOC_PROXY_COUNT 4                   /* int */
+#define SW_AO_LOC_LIGHT 5                         /* vec3: towards the light, view space (unit) */
+#define SW_AO_LOC_PROXY_MIN 6                     /* vec3: the box (view space) outside which no proxy reaches */
+#define SW_AO_LOC_PROXY_MAX 7                     /* vec3 */
+#define SW_AO_LOC_DIRECTIONS 8                    /* vec2[SW_AO_DIRECTION_COUNT] */
+#define SW_AO_LOC_COLUMNS 26                      /* ivec2: the columns drawn (x0, x1): samples stay inside */
+#define SW_AO_LOC_PROXIES 32                      /* vec4[2 * SW_AO_MAX_PROXIES]: (a, radius), (b, 0), view space */
 
 /* ---- Post pass: texture units ---- */
 #define SW_POST_UNIT_HDR 0

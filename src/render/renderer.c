@@ -134,6 +134,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     r->flat_normal_texture = sw__solid_texture((const uint8_t[4]){128, 128, 255, 255});
     r->ground_block = sw__ground_block();
     if (res == SW_OK) res = sw__post_chain_create(r->width, r->height, &r->post, diag);
+<<<<<<< HEAD
     if (res == SW_OK) res = sw__sky_pass_create(r->t_hdr, r->t_motion, &r->sky, diag);
     if (res == SW_OK) res = sw__hiz_create(r->width, r->height, &r->hiz, diag);
     if (res == SW_OK) {
@@ -143,6 +144,9 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
         glBufferData(GL_UNIFORM_BUFFER, sizeof convention, convention, GL_STATIC_DRAW);
         glBindBuffer(GL_UNIFORM_BUFFER, 0);
     }
+=======
+    if (res == SW_OK) res = sw__ao_pass_create(r->width, r->height, &r->ao, diag);
+>>>>>>> ao
     if (res == SW_OK) res = sw_gl_check("creating the renderer", diag);
     if (res != SW_OK) {
         sw_renderer_destroy(r);
@@ -160,9 +164,13 @@ void sw_renderer_destroy(sw_renderer* r) {
     GLuint programs[5] = {r->p_gbuffer, r->p_shadow, r->p_lighting, r->p_lines, r->p_toon};
     for (int i = 0; i < 5; i++) glDeleteProgram(programs[i]);
     sw__post_chain_destroy(r->post);
+<<<<<<< HEAD
     sw__sky_pass_destroy(r->sky);
     sw__hiz_destroy(r->hiz);
     glDeleteBuffers(1, &r->depth_block);
+=======
+    sw__ao_pass_destroy(r->ao);
+>>>>>>> ao
     glDeleteQueries(2, r->skin_queries);
     GLuint fbos[4] = {r->gbuffer_fbo, r->lighting_fbo, r->image_fbo, r->shadow_fbo};
     glDeleteFramebuffers(4, fbos);
@@ -181,6 +189,7 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, const sw_
     if (!r || !asset) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or asset");
     sw__clear_crowd(r);
     sw__clear_scene(r);
+    r->ao_rig_count = sw__ao_fit_proxies(asset, r->ao_rig, SW_AO_MAX_PROXIES);
     return sw__prepare_scene(r, asset, materials, diag);
 }
 
@@ -494,12 +503,14 @@ static sw_result sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int 
 }
 
 /* 3. Lighting, added onto the emission already in the HDR target. */
-static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction, const sw_mat4* light_vp) {
+static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction, const sw_mat4* light_vp,
+                              GLuint ao) {
     glBindFramebuffer(GL_FRAMEBUFFER, r->lighting_fbo);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
     glEnable(GL_BLEND);
-    glBlendFunc(GL_ONE, GL_ONE);
+    /* HDR × the second output (toon pixels' AO; 1 elsewhere) + the first. */
+    glBlendFuncSeparate(GL_ONE, GL_SRC1_COLOR, GL_ONE, GL_ONE);
     glUseProgram(r->p_lighting);
     const sw_mat4 inverse_vp =
         sw__inverse_view_projection(&f->camera.current, (float)r->width / (float)r->height, r->reverse_z);
@@ -509,6 +520,7 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
         [SW_LIGHTING_UNIT_NORMAL] = r->t_normal, [SW_LIGHTING_UNIT_ALBEDO] = r->t_albedo,
         [SW_LIGHTING_UNIT_MATERIAL] = r->t_material, [SW_LIGHTING_UNIT_CLASS] = r->t_class,
         [SW_LIGHTING_UNIT_DEPTH] = r->t_depth, [SW_LIGHTING_UNIT_SHADOW] = r->t_shadow,
+        [SW_LIGHTING_UNIT_AO] = ao,
     };
     for (int i = 0; i < SW_LIGHTING_UNIT_COUNT; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
@@ -516,6 +528,7 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
     }
     glBindVertexArray(r->empty_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBlendFunc(GL_ONE, GL_ONE); /* no dual-source factor left for the passes with several draw buffers */
     glDisable(GL_BLEND);
     glDisable(GL_SCISSOR_TEST);
 }
@@ -694,11 +707,17 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__light_box(r, light_lo, light_hi);
     sw__light(light_lo, light_hi, towards, &light_direction, &light_vp);
     sw__shadow_pass(r, f, &light_vp);
+<<<<<<< HEAD
     res = sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp, diag);
     if (res != SW_OK) return res;
     sw__decal_pass(r, f);
     sw__lighting_pass(r, f, light_direction, &light_vp);
     sw__sky_pass(r, f, x0, x1);
+=======
+    sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
+    const GLuint ao = sw__ao_frame(r, f, light_direction, x0, x1); /* 2b. ambient occlusion (ao.c) */
+    sw__lighting_pass(r, f, light_direction, &light_vp, ao);
+>>>>>>> ao
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     return sw_gl_check("drawing the scene", diag);
 }

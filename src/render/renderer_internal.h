@@ -30,6 +30,7 @@
                     twin (depth_convention.h; CPU only)
      decal.c        sw_renderer_set_decals and the decal pass (decal_math.c
                     is its C reference, no GL)
+     ao.c           ambient occlusion: the C reference, proxy fitting, the pass
      gl_objects.c   programs, textures, framebuffer checks (gl_objects.h;
                     the post chain uses it too) */
 #ifndef SINEW_RENDER_RENDERER_INTERNAL_H
@@ -41,6 +42,7 @@
 #include <math.h>
 
 #include "depth_convention.h"
+#include "ao.h"
 #include "gl_objects.h"
 #include "hiz.h"
 #include "post_chain.h"
@@ -358,6 +360,15 @@ void sw__draw_toon_one(const sw_renderer* renderer, const sw__draw* draw, const 
 void sw__draw_toon(sw_renderer* renderer, const sw_render_frame* frame, sw_render_style style, const sw_mat4* vp,
                    const sw_mat4* previous_vp, sw_vec3 light_direction, const sw_mat4* light_vp, int flags);
 
+/* ---- ao.c ------------------------------------------------------------------------- */
+
+/* The frame's ambient occlusion from the finished G-buffer (screen AO ×
+   the scene's shape proxies at f->pose; none for a crowd; the contact
+   term towards light_direction, world), in columns x0..x1 (a split
+   frame's half: its samples stay in them): its target (ao.h), or
+   cleared to 1 with SW_RENDER_AO_OFF. */
+GLuint sw__ao_frame(sw_renderer* renderer, const sw_render_frame* frame, sw_vec3 light_direction, int x0, int x1);
+
 /* ---- debug_views.c ----------------------------------------------------------------- */
 
 /* The weight view's per-vertex weights of one joint (node), into every
@@ -424,6 +435,9 @@ struct sw_renderer {
     GLuint p_gbuffer, p_shadow, p_lighting, p_lines, p_toon;
     sw__post_chain* post;     /* display mapping and the rest of the post chain */
     sw__sky_state* sky;       /* the sky on background pixels (sky_pass.c) */
+    sw__ao_pass* ao;          /* ambient occlusion (ao.c) */
+    sw__ao_rig_proxy ao_rig[SW_AO_MAX_PROXIES]; /* the scene's shape proxies, fitted by set_scene */
+    size_t ao_rig_count;
     GLuint empty_vao;
     GLuint white_texture, flat_normal_texture;
     GLuint ground_block;      /* the ground's material block */

@@ -300,7 +300,10 @@ static void test_split_twist(void) {
     sw_diag d = {0};
     for (int i = 0; i < 3; i++) {
         img[i] = malloc(W * H * 4), cls[i] = malloc(W * H);
-        sw_render_frame f = {.first_frame = true, .debug.split = i == 2, .method = i == 1 ? SW_SKIN_DQS : SW_SKIN_LBS};
+        /* AO off: the screen AO of a half samples only its own columns, so
+           near the divider a split half is not the whole frame's. */
+        sw_render_frame f = {.first_frame = true, .debug.split = i == 2, .method = i == 1 ? SW_SKIN_DQS : SW_SKIN_LBS,
+                             .shading.ao = SW_RENDER_AO_OFF};
         draw(r, &s, &camera, f);
         SW_CHECK(sw_renderer_read_image(r, img[i], &d) == SW_OK);
         SW_CHECK(sw_renderer_read_class(r, cls[i], &d) == SW_OK);
