@@ -12,6 +12,7 @@ layout(binding = SW_AO_UNIT_NORMAL) uniform sampler2D t_normal;
 
 layout(location = SW_AO_LOC_VIEW) uniform mat4 u_view;             // world -> view
 layout(location = SW_AO_LOC_LENS) uniform vec4 u_lens;             // focal, aspect, near, far
+layout(location = SW_AO_LOC_REVERSE_Z) uniform int u_reverse_z;      // sw__ao_lens.reverse_z
 layout(location = SW_AO_LOC_SETTINGS) uniform vec3 u_settings;     // radius, strength, bias
 layout(location = SW_AO_LOC_FRAME) uniform int u_frame;
 layout(location = SW_AO_LOC_PROXY_COUNT) uniform int u_proxy_count;
@@ -30,11 +31,14 @@ float sw_noise(vec2 p) {
     return fract(52.9829189 * fract(0.06711056 * (p.x + shift) + 0.00583715 * (p.y + shift)));
 }
 
+// sw__ao_far
+bool sw_far(float depth) { return u_reverse_z != 0 ? depth <= 0.0 : depth >= 1.0; }
+
 // sw__ao_view_position
 vec3 sw_view_position(vec2 pixel, float depth) {
     float n = u_lens.z, f = u_lens.w;
-    float z_ndc = depth * 2.0 - 1.0;
-    float z = -2.0 * f * n / ((f + n) - z_ndc * (f - n));
+    float z = u_reverse_z != 0 ? -(isinf(f) ? n / depth : n * f / (depth * (f - n) + n))
+                               : -2.0 * f * n / ((f + n) - (depth * 2.0 - 1.0) * (f - n));
     vec2 ndc = pixel / vec2(textureSize(t_depth, 0)) * 2.0 - 1.0;
     return vec3(ndc.x * -z * u_lens.y / u_lens.x, ndc.y * -z / u_lens.x, z);
 }
@@ -55,7 +59,7 @@ float sw_screen_ao(ivec2 pixel, vec3 p, vec3 n) {
         ivec2 q = ivec2(floor(vec2(pixel) + 0.5 + d * reach));
         if (q.x < u_columns.x || q.y < 0 || q.x >= u_columns.y || q.y >= size.y) continue;
         float dq = texelFetch(t_depth, q, 0).r;
-        if (dq >= 1.0) continue;
+        if (sw_far(dq)) continue;
         vec3 v = sw_view_position(vec2(q) + 0.5, dq) - p;
         float vv = dot(v, v);
         if (vv < 1e-12) continue;
@@ -95,7 +99,7 @@ float sw_proxies(vec3 p, vec3 n) {
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy);
     float depth = texelFetch(t_depth, pixel, 0).r;
-    if (depth >= 1.0) {
+    if (sw_far(depth)) {
         out_ao = vec4(1.0);
         return;
     }

@@ -30,10 +30,16 @@ float sw__ao_noise(float x, float y, uint32_t frame) {
     return sw__ao_fract(52.9829189f * sw__ao_fract(0.06711056f * (x + shift) + 0.00583715f * (y + shift)));
 }
 
+/* Whether a depth-buffer value is the far plane's (nothing drawn there). */
+static bool sw__ao_far(const sw__ao_lens* lens, float depth) { return lens->reverse_z ? depth <= 0.0f : depth >= 1.0f; }
+
 void sw__ao_view_position(const sw__ao_lens* lens, float px, float py, float depth, float out[3]) {
     const float n = lens->z_near, f = lens->z_far;
-    const float z_ndc = depth * 2.0f - 1.0f;
-    const float z = -2.0f * f * n / ((f + n) - z_ndc * (f - n));
+    /* View z from the stored depth: ordinary depth through NDC z = 2d − 1;
+       reverse-Z stores n(f − e)/(e(f − n)) at eye distance e (n/e with no
+       far plane). */
+    const float z = lens->reverse_z ? -(isfinite(f) ? n * f / (depth * (f - n) + n) : n / depth)
+                                    : -2.0f * f * n / ((f + n) - (depth * 2.0f - 1.0f) * (f - n));
     const float x_ndc = px / (float)lens->width * 2.0f - 1.0f, y_ndc = py / (float)lens->height * 2.0f - 1.0f;
     out[0] = x_ndc * -z * lens->aspect / lens->focal;
     out[1] = y_ndc * -z / lens->focal;
@@ -44,7 +50,7 @@ float sw__ao_screen(const sw__ao_lens* lens, const sw__ao_settings* s, const flo
                     int y, uint32_t frame) {
     const int w = lens->width, h = lens->height;
     const float d0 = depth[(size_t)y * (size_t)w + (size_t)x];
-    if (d0 >= 1.0f) return 1.0f;
+    if (sw__ao_far(lens, d0)) return 1.0f;
     float p[3];
     sw__ao_view_position(lens, (float)x + 0.5f, (float)y + 0.5f, d0, p);
     const float* n = normals + ((size_t)y * (size_t)w + (size_t)x) * 3;
@@ -66,7 +72,7 @@ float sw__ao_screen(const sw__ao_lens* lens, const sw__ao_settings* s, const flo
         const int qx = (int)floorf((float)x + 0.5f + dx * reach), qy = (int)floorf((float)y + 0.5f + dy * reach);
         if (qx < 0 || qy < 0 || qx >= w || qy >= h) continue;
         const float dq = depth[(size_t)qy * (size_t)w + (size_t)qx];
-        if (dq >= 1.0f) continue;
+        if (sw__ao_far(lens, dq)) continue;
         float q[3];
         sw__ao_view_position(lens, (float)qx + 0.5f, (float)qy + 0.5f, dq, q);
         const float v[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
@@ -324,6 +330,7 @@ void sw__ao_pass_run(sw__ao_pass* pass, const sw__ao_inputs* in) {
     glUniform2i(SW_AO_LOC_COLUMNS, x0, x1);
     glUniformMatrix4fv(SW_AO_LOC_VIEW, 1, GL_FALSE, in->view);
     glUniform4f(SW_AO_LOC_LENS, in->lens.focal, in->lens.aspect, in->lens.z_near, in->lens.z_far);
+    glUniform1i(SW_AO_LOC_REVERSE_Z, in->lens.reverse_z ? 1 : 0);
     glUniform3f(SW_AO_LOC_SETTINGS, in->settings.radius, in->settings.strength, in->settings.bias);
     glUniform1i(SW_AO_LOC_FRAME, (GLint)(in->frame % 64u));
     glUniform3fv(SW_AO_LOC_LIGHT, 1, in->light);
@@ -389,7 +396,7 @@ GLuint sw__ao_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_dire
     sw__ao_inputs in = {
         .depth = r->t_depth, .normal = r->t_normal, .empty_vao = r->empty_vao,
         .lens = {1.0f / tanf(0.5f * camera->fov_y), (float)r->width / (float)r->height, camera->z_near, camera->z_far,
-                 r->width, r->height},
+                 r->width, r->height, r->reverse_z},
         .settings = {height > 0.0f && isfinite(height) ? 0.2f * height : 0.35f, 2.0f, 0.1f},
         /* The noise turns with the frame only where TAA averages it; without
            TAA a still pattern (it would crawl, and a frame would depend on its index). */

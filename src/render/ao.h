@@ -26,6 +26,7 @@ typedef struct sw__ao_lens {
     float aspect;         /* width / height */
     float z_near, z_far;
     int width, height;    /* pixels */
+    bool reverse_z;       /* the depth buffer's convention (depth_convention.h): near 1, far 0 */
 } sw__ao_lens;
 
 typedef struct sw__ao_settings {

@@ -330,6 +330,7 @@
 #define SW_AO_LOC_PROXY_MAX 7                     /* vec3 */
 #define SW_AO_LOC_DIRECTIONS 8                    /* vec2[SW_AO_DIRECTION_COUNT] */
 #define SW_AO_LOC_COLUMNS 26                      /* ivec2: the columns drawn (x0, x1): samples stay inside */
+#define SW_AO_LOC_REVERSE_Z 27                    /* int: 1 = reverse-Z depth (the lens's convention; not the depth block, so a test can feed its own) */
 #define SW_AO_LOC_PROXIES 32                      /* vec4[2 * SW_AO_MAX_PROXIES]: (a, radius), (b, 0), view space */
 
 /* ---- Post pass: texture units ---- */

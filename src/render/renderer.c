@@ -134,7 +134,6 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     r->flat_normal_texture = sw__solid_texture((const uint8_t[4]){128, 128, 255, 255});
     r->ground_block = sw__ground_block();
     if (res == SW_OK) res = sw__post_chain_create(r->width, r->height, &r->post, diag);
-<<<<<<< HEAD
     if (res == SW_OK) res = sw__sky_pass_create(r->t_hdr, r->t_motion, &r->sky, diag);
     if (res == SW_OK) res = sw__hiz_create(r->width, r->height, &r->hiz, diag);
     if (res == SW_OK) {
@@ -144,9 +143,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
         glBufferData(GL_UNIFORM_BUFFER, sizeof convention, convention, GL_STATIC_DRAW);
         glBindBuffer(GL_UNIFORM_BUFFER, 0);
     }
-=======
     if (res == SW_OK) res = sw__ao_pass_create(r->width, r->height, &r->ao, diag);
->>>>>>> ao
     if (res == SW_OK) res = sw_gl_check("creating the renderer", diag);
     if (res != SW_OK) {
         sw_renderer_destroy(r);
@@ -164,13 +161,10 @@ void sw_renderer_destroy(sw_renderer* r) {
     GLuint programs[5] = {r->p_gbuffer, r->p_shadow, r->p_lighting, r->p_lines, r->p_toon};
     for (int i = 0; i < 5; i++) glDeleteProgram(programs[i]);
     sw__post_chain_destroy(r->post);
-<<<<<<< HEAD
     sw__sky_pass_destroy(r->sky);
     sw__hiz_destroy(r->hiz);
     glDeleteBuffers(1, &r->depth_block);
-=======
     sw__ao_pass_destroy(r->ao);
->>>>>>> ao
     glDeleteQueries(2, r->skin_queries);
     GLuint fbos[4] = {r->gbuffer_fbo, r->lighting_fbo, r->image_fbo, r->shadow_fbo};
     glDeleteFramebuffers(4, fbos);
@@ -707,17 +701,12 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__light_box(r, light_lo, light_hi);
     sw__light(light_lo, light_hi, towards, &light_direction, &light_vp);
     sw__shadow_pass(r, f, &light_vp);
-<<<<<<< HEAD
     res = sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp, diag);
     if (res != SW_OK) return res;
     sw__decal_pass(r, f);
-    sw__lighting_pass(r, f, light_direction, &light_vp);
-    sw__sky_pass(r, f, x0, x1);
-=======
-    sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
-    const GLuint ao = sw__ao_frame(r, f, light_direction, x0, x1); /* 2b. ambient occlusion (ao.c) */
+    const GLuint ao = sw__ao_frame(r, f, light_direction, x0, x1); /* 2c. ambient occlusion (ao.c), over the decals' normals */
     sw__lighting_pass(r, f, light_direction, &light_vp, ao);
->>>>>>> ao
+    sw__sky_pass(r, f, x0, x1);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     return sw_gl_check("drawing the scene", diag);
 }

@@ -168,7 +168,7 @@ static void test_proxy_fitting(void) {
 /* ---- screen AO on synthetic depth ------------------------------------------------------ */
 
 enum { W = 96, H = 72 };
-static const sw__ao_lens g_lens = {1.7320508f /* fov 60° */, (float)W / H, 0.1f, 50.0f, W, H};
+static const sw__ao_lens g_lens = {1.7320508f /* fov 60° */, (float)W / H, 0.1f, 50.0f, W, H, false};
 static const float FLOOR_Y = -1.0f, WALL_X = 0.8f;
 
 /* The view-space scene: a floor at y = −1 and, with `wall`, a wall at
@@ -436,10 +436,42 @@ static void test_no_ghost(sw_renderer* moved) {
     sw_renderer_destroy(fresh);
 }
 
+/* Reverse-Z depth (near 1, far 0: n(f − e)/(e(f − n)) at eye distance e)
+   reads back the same view-space points as ordinary depth, and AO is the
+   same: the convention changes how depth is stored, not what it means. */
+static void test_reverse_z_lens(void) {
+    static float depth[W * H], reversed[W * H], normals[W * H * 3], points[W * H * 3];
+    synthetic_scene(true, depth, normals, points);
+    const float n = g_lens.z_near, f = g_lens.z_far;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        const float e = -points[i * 3 + 2];
+        reversed[i] = depth[i] >= 1.0f ? 0.0f : n * (f - e) / (e * (f - n));
+    }
+    sw__ao_lens lens = g_lens;
+    lens.reverse_z = true;
+    double worst_point = 0.0, worst_ao = 0.0;
+    for (int y = 0; y < H; y += 3)
+        for (int x = 0; x < W; x += 3) {
+            const size_t i = (size_t)y * W + (size_t)x;
+            if (depth[i] >= 1.0f) continue;
+            float p[3], q[3];
+            sw__ao_view_position(&g_lens, x + 0.5f, y + 0.5f, depth[i], p);
+            sw__ao_view_position(&lens, x + 0.5f, y + 0.5f, reversed[i], q);
+            for (int k = 0; k < 3; k++) worst_point = fmax(worst_point, fabs(p[k] - q[k]) / fmax(1.0, fabs(p[2])));
+            const float a = sw__ao_screen(&g_lens, &g_settings, depth, normals, x, y, 0);
+            const float b = sw__ao_screen(&lens, &g_settings, reversed, normals, x, y, 0);
+            worst_ao = fmax(worst_ao, fabs(a - b));
+        }
+    printf("  reverse-Z: worst point difference %.2g (relative), worst AO difference %.2g\n", worst_point, worst_ao);
+    SW_CHECK(worst_point < 1e-3);
+    SW_CHECK(worst_ao < 0.02);
+}
+
 int main(void) {
     SW_RUN(test_sphere_occlusion);
     SW_RUN(test_proxy_fitting);
     SW_RUN(test_screen_ao);
+    SW_RUN(test_reverse_z_lens);
     sw_gl_context* context = NULL;
     int early = sw_test_gl_begin(&context);
     if (early > 0) return early;
