@@ -97,7 +97,8 @@ const char cmd_render_help[] =
     "                  bar on a terminal, else lines), bar, lines (one per 5 %\n"
     "                  of the frames: count, time elapsed, time left) or none;\n"
     "                  given with --quiet, it still shows\n"
-    "  --stats         print what was drawn and the skin cache's counts on stderr\n"
+    "  --stats         print what was drawn, the skin cache's counts and each pass's\n"
+    "                  time per frame (GPU timer query, CPU wall time) on stderr\n"
     "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
     "  -h, --help      show this help\n"
     "\n"
@@ -419,6 +420,7 @@ static int render_open(tool_args* args, render_session* s) {
         sw_material_set_read(s->asset, &s->materials, &diag) != SW_OK)
         return tool_fail(args, "%s: %s", s->asset->path, diag.message);
     if (diag.message[0]) tool_warn(args, "%s", diag.message); /* what the materials have and sinew does not draw */
+    sw_renderer_set_exact_pass_times(s->renderer, o->stats); /* --stats: each pass's whole cost */
     if (sw_renderer_set_scene(s->renderer, s->asset, &s->materials, &diag) != SW_OK ||
         sw_renderer_set_erased_joints(s->renderer, s->prog.avatar.erase_joints, NULL, &diag) != SW_OK)
         return tool_fail(args, "%s: %s", s->asset->path, diag.message);
@@ -637,6 +639,30 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
     return TOOL_EXIT_OK;
 }
 
+/* --stats: each pass's time, averaged over the frames drawn (TAA's warm-up
+   frames included). The renderer closes every pass with glFinish under
+   --stats (sw_renderer_set_exact_pass_times), so the CPU column is the
+   pass's whole cost; on llvmpipe the GPU column is CPU time too (its
+   rasteriser threads'). */
+static void print_pass_times(const render_session* s) {
+    sw_renderer_wait_pass_times(s->renderer);
+    sw_render_pass_time times[32];
+    size_t n = sw_renderer_get_pass_times(s->renderer, times, 32);
+    if (n > 32) n = 32;
+    fprintf(stderr, "%-14s %9s %9s   (ms per frame, average of %llu frames drawn, TAA warm-up included)\n", "pass", "GPU ms", "CPU ms",
+            (unsigned long long)(n ? times[0].cpu_frames : 0));
+    double gpu = 0.0, cpu = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (times[i].gpu_frames) /* "-": the driver gave no possible answer */
+            fprintf(stderr, "%-14s %9.3f %9.3f\n", times[i].name, times[i].gpu_average_ms, times[i].cpu_average_ms);
+        else
+            fprintf(stderr, "%-14s %9s %9.3f\n", times[i].name, "-", times[i].cpu_average_ms);
+        gpu += times[i].gpu_average_ms;
+        cpu += times[i].cpu_average_ms;
+    }
+    fprintf(stderr, "%-14s %9.3f %9.3f\n", "total", gpu, cpu);
+}
+
 /* --stats: what was drawn and what the skin cache did during the frames. */
 static void print_render_stats(const render_session* s) {
     sw_renderer_stats st;
@@ -649,6 +675,7 @@ static void print_render_stats(const render_session* s) {
     if (s->crowd.count)
         fprintf(stderr, "crowd: %zu copies, %llu vertices skinned\n", s->crowd.count,
                 (unsigned long long)(st.skin.vertices_skinned - s->before.skin.vertices_skinned));
+    print_pass_times(s);
 }
 
 /* 5. The frames, then the output finished and named. */

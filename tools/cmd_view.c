@@ -83,6 +83,8 @@ const char cmd_view_help[] =
     "  T               style: auto, toon, PBR       A: anti-aliasing mode\n"
     "  Y               sky: one hour later (from the plain sky: 6:00)\n"
     "  H               hide / show the overlay and the timeline\n"
+    "  C               frame cost per pass in the overlay (GPU timer query,\n"
+    "                  CPU submit time, ms) on / off\n"
     "  P               screenshot: sinew-view-NNNN.png in the current folder\n"
     "  E X             VRM: next expression, its weight (0, 0.5, 1)\n"
     "  G V             VRM: eyes follow the camera, first-person view\n"
@@ -499,6 +501,7 @@ typedef struct viewer {
     sw_skin_method method;
     bool split, bones, overlay_hidden, bloom, motion_blur, night;
     double time_of_day;   /* the sky's hour, negative: the plain sky; Y steps it */
+    bool pass_times; /* C: the frame cost per pass in the overlay */
     sw_render_view view;
     int32_t weight_node;
     sw_render_style style;
@@ -1134,6 +1137,7 @@ static void handle_char(viewer* v, char c) {
     case 't': v->style = (sw_render_style)((v->style + 1) % 3); break;
     case 'a': v->aa = (sw_render_aa)((v->aa + 1) % 4), v->first_frame = true; break;
     case 'h': v->overlay_hidden = !v->overlay_hidden; break;
+    case 'c': v->pass_times = !v->pass_times; break;
     case 'p': v->screenshot_now = true; break;
     case 'f': camera_frame(v); break;
     case 'y': v->time_of_day = v->time_of_day < 0.0 ? 6.0 : fmod(v->time_of_day + 1.0, 24.0); break;
@@ -1268,18 +1272,34 @@ static void play_step(viewer* v, const view_step* st) {
 
 static const char* method_name(const viewer* v) { return v->split ? "LBS|DQS" : v->method == SW_SKIN_DQS ? "DQS" : "LBS"; }
 
+/* The frame cost per pass, two lines: the GPU timer queries' answers (on
+   llvmpipe: its rasteriser threads' time) and the CPU time to submit each
+   pass, newest frame. Returns 2. */
+static int pass_time_lines(const sw_renderer* r, char* gpu, char* cpu, size_t size) {
+    sw_render_pass_time times[16];
+    size_t n = sw_renderer_get_pass_times(r, times, 16);
+    if (n > 16) n = 16;
+    int g = snprintf(gpu, size, "GPU ms"), c = snprintf(cpu, size, "CPU ms");
+    for (size_t i = 0; i < n; i++) {
+        if (g > 0 && (size_t)g < size) g += snprintf(gpu + g, size - (size_t)g, "  %s %.2f", times[i].name, times[i].gpu_ms);
+        if (c > 0 && (size_t)c < size) c += snprintf(cpu + c, size - (size_t)c, "  %s %.2f", times[i].name, times[i].cpu_ms);
+    }
+    return 2;
+}
+
 static void draw_overlay(viewer* v) {
     const int scale = overlay_scale(v);
     view_overlay* o = v->overlay;
     view_overlay_begin(o, v->width, v->height, scale);
     const view_scene* sc = &v->scene;
     const float pad = 3.0f * (float)scale, line = view_overlay_line_height(o);
-    char lines[8][360];
+    char lines[10][360];
     int n = 0;
     sw_renderer_stats st;
     sw_renderer_get_stats(v->renderer, &st);
     snprintf(lines[n++], sizeof lines[0], "%.1f ms  pose %.2f ms CPU  skin %.2f ms GPU", v->frame_ms, v->pose_ms,
              st.skin_gpu_ms);
+    if (v->pass_times) n += pass_time_lines(v->renderer, lines[n], lines[n + 1], sizeof lines[0]);
     const double d = clip_duration(sc);
     snprintf(lines[n++], sizeof lines[0], "%s  %.2f/%.2f s  x%g%s%s", clip_name(sc), v->time, d, v->speed,
              v->loop ? "  loop" : "", v->playing ? "" : "  paused");

@@ -555,7 +555,7 @@ typedef struct sw_renderer_stats {
     sw_gpu_skin_stats skin;       /* the skin cache's counts */
     /* GPU time of a recent frame's skinning dispatches (a GL timer query,
        read once the GPU has it, without waiting), milliseconds; 0 until
-       the first result. */
+       the first result. The "skinning" pass of sw_renderer_get_pass_times. */
     double skin_gpu_ms;
     /* Alpha-tested (MASK) draws the last frame drew with a depth pre-pass
        and a depth-equal colour pass (docs/transparency.md, "Plants"). */
@@ -567,6 +567,40 @@ typedef struct sw_renderer_stats {
     bool reverse_z;               /* the renderer draws with reverse-Z depth */
 } sw_renderer_stats;
 void sw_renderer_get_stats(const sw_renderer* renderer, sw_renderer_stats* out_stats);
+
+/* Frame cost per pass. Every pass of sw_renderer_draw (in frame order:
+   "skinning", "shadow", "gbuffer", "lighting", "transparent", "post"; more
+   as the renderer grows) is timed twice:
+   - gpu_ms: a GL_TIME_ELAPSED timer query around the pass, read once the
+     driver has answered (a few frames late; drawing never waits for it).
+     On a hardware GPU it is the pass's execution time on the GPU; on Mesa
+     llvmpipe (software GL) it is the CPU time its rasteriser threads spent
+     executing the pass.
+   - cpu_ms: the wall time the pass took on the calling thread. Normally
+     the time to submit its GL calls (a driver runs them later); with
+     sw_renderer_set_exact_pass_times on, each pass ends in glFinish, so it
+     is the pass's whole cost including its execution (and every pass pays
+     a pipeline drain: for measuring, not for shipping).
+   The _ms values are the newest answered frame (gpu) and the last drawn
+   frame (cpu); the _average_ms values average every frame timed so far,
+   over gpu_frames / cpu_frames frames (0 until the first). A pass drawn
+   twice in a frame (the split LBS|DQS view) counts both. A pass a frame
+   did not run keeps its older values. */
+typedef struct sw_render_pass_time {
+    const char* name; /* static, lower case */
+    double gpu_ms, cpu_ms;
+    double gpu_average_ms, cpu_average_ms;
+    uint64_t gpu_frames, cpu_frames;
+} sw_render_pass_time;
+/* Writes the first min(capacity, count) passes to out (NULL: none) and
+   returns the count of passes. */
+size_t sw_renderer_get_pass_times(const sw_renderer* renderer, sw_render_pass_time* out, size_t capacity);
+/* Waits for every timer query not answered yet and adds it to the pass
+   times (a stall: call once drawing is over, before reading them). */
+void sw_renderer_wait_pass_times(sw_renderer* renderer);
+/* On: a glFinish before and after every pass, so cpu_ms is each pass's
+   whole cost (see sw_render_pass_time). Off by default. */
+void sw_renderer_set_exact_pass_times(sw_renderer* renderer, bool exact);
 
 /* The GLSL of every renderer stage as compiled (version line included),
    for offline validation: visit(name, stage, source, user), stage "vert"

@@ -129,7 +129,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     if (res == SW_OK) res = sw__make_programs(r, diag);
     if (res == SW_OK) res = sw__make_targets(r, diag);
     glGenVertexArrays(1, &r->empty_vao);
-    glGenQueries(2, r->skin_queries);
+    sw__pass_timer_create(&r->pass_timer);
     r->white_texture = sw__solid_texture((const uint8_t[4]){255, 255, 255, 255});
     r->flat_normal_texture = sw__solid_texture((const uint8_t[4]){128, 128, 255, 255});
     r->ground_block = sw__ground_block();
@@ -165,7 +165,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     sw__hiz_destroy(r->hiz);
     glDeleteBuffers(1, &r->depth_block);
     sw__ao_pass_destroy(r->ao);
-    glDeleteQueries(2, r->skin_queries);
+    sw__pass_timer_destroy(&r->pass_timer);
     GLuint fbos[4] = {r->gbuffer_fbo, r->lighting_fbo, r->image_fbo, r->shadow_fbo};
     glDeleteFramebuffers(4, fbos);
     GLuint textures[11] = {r->t_normal, r->t_albedo, r->t_material, r->t_class, r->t_motion, r->t_depth,
@@ -217,20 +217,9 @@ static sw_render_style sw__frame_style(const sw_render_frame* f) {
 }
 
 /* Skins what the frame draws (the single copy and its outlines, or the
-   crowd) with `method`, inside a GPU timer query of this half; the last
-   query's result is read when the GPU has it, never waited for. */
-static sw_result sw__skin_frame(sw_renderer* r, const sw_render_frame* f, sw_skin_method method, int half,
-                                sw_diag* diag) {
-    GLuint available = 0;
-    if (r->skin_query_pending[half]) glGetQueryObjectuiv(r->skin_queries[half], GL_QUERY_RESULT_AVAILABLE, &available);
-    if (available) {
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(r->skin_queries[half], GL_QUERY_RESULT, &ns);
-        r->skin_ms[half] = (double)ns * 1e-6;
-        r->skin_query_pending[half] = false;
-    }
-    const bool timed = !r->skin_query_pending[half];
-    if (timed) glBeginQuery(GL_TIME_ELAPSED, r->skin_queries[half]);
+   crowd) with `method` (the skinning pass). */
+static sw_result sw__skin_frame(sw_renderer* r, const sw_render_frame* f, sw_skin_method method, sw_diag* diag) {
+    sw__pass_begin(&r->pass_timer, SW__PASS_SKIN);
     sw_result res;
     if (f->crowd.count) {
         res = sw__skin_crowd(r, f, method, diag);
@@ -239,8 +228,7 @@ static sw_result sw__skin_frame(sw_renderer* r, const sw_render_frame* f, sw_ski
         if (res == SW_OK) res = sw__skin_outlines(r, f->pose, f->placement, method, f->shading.style, diag);
     }
     if (res == SW_OK) res = sw__skin_stage(r, f, diag);
-    if (timed) glEndQuery(GL_TIME_ELAPSED);
-    r->skin_query_pending[half] = r->skin_query_pending[half] || timed;
+    sw__pass_end(&r->pass_timer, SW__PASS_SKIN);
     if (res != SW_OK) return res;
     for (size_t i = 0; i < r->draw_count; i++) {
         sw__draw* d = &r->draws[i];
@@ -686,7 +674,7 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
         if (f->placement) sw__place_box(f->placement, lo, hi);
         sw_renderer_set_scene_box(r, lo, hi);
     }
-    res = sw__skin_frame(r, f, method, x0 == 0 ? 0 : 1, diag);
+    res = sw__skin_frame(r, f, method, diag);
     if (res != SW_OK) return res;
     if (f->crowd.count && !r->have_bounds) {
         float lo[3], hi[3];
@@ -700,14 +688,29 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__frame_light_towards(f, towards);
     sw__light_box(r, light_lo, light_hi);
     sw__light(light_lo, light_hi, towards, &light_direction, &light_vp);
+    sw__pass_timer* timer = &r->pass_timer;
+    sw__pass_begin(timer, SW__PASS_SHADOW);
     sw__shadow_pass(r, f, &light_vp);
+    sw__pass_end(timer, SW__PASS_SHADOW);
+    sw__pass_begin(timer, SW__PASS_GBUFFER);
     res = sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp, diag);
+    sw__pass_end(timer, SW__PASS_GBUFFER);
     if (res != SW_OK) return res;
+    sw__pass_begin(timer, SW__PASS_DECAL);
     sw__decal_pass(r, f);
-    const GLuint ao = sw__ao_frame(r, f, light_direction, x0, x1); /* 2c. ambient occlusion (ao.c), over the decals' normals */
+    sw__pass_end(timer, SW__PASS_DECAL);
+    sw__pass_begin(timer, SW__PASS_AO);
+    const GLuint ao = sw__ao_frame(r, f, light_direction, x0, x1); /* ambient occlusion (ao.c), over the decals' normals */
+    sw__pass_end(timer, SW__PASS_AO);
+    sw__pass_begin(timer, SW__PASS_LIGHTING);
     sw__lighting_pass(r, f, light_direction, &light_vp, ao);
+    sw__pass_end(timer, SW__PASS_LIGHTING);
+    sw__pass_begin(timer, SW__PASS_SKY);
     sw__sky_pass(r, f, x0, x1);
+    sw__pass_end(timer, SW__PASS_SKY);
+    sw__pass_begin(timer, SW__PASS_TRANSPARENT);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
+    sw__pass_end(timer, SW__PASS_TRANSPARENT);
     return sw_gl_check("drawing the scene", diag);
 }
 
@@ -723,14 +726,12 @@ static sw_result sw__debug_values(sw_renderer* r, const sw_render_frame* f, sw_d
     return SW_OK;
 }
 
-sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
-    if (!r || !f || !r->asset || !f->pose || !f->pose->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or frame");
+static sw_result sw__draw_frame(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
     r->placed = f->placement && !f->crowd.count;
     r->placement = r->placed ? *f->placement : sw_mat34_identity();
     sw_result res = sw__debug_values(r, f, diag);
     if (res == SW_OK) res = sw__apply_overrides(r, f, diag);
     if (res != SW_OK) return res;
-    if (!f->debug.split) r->skin_ms[1] = 0.0; /* one half's time only */
     r->stats.occlusion_tested = r->stats.occlusion_culled = 0;
     r->stats.reverse_z = r->reverse_z;
     /* Every pass's shaders read the depth convention here (shaders/depth.glsl). */
@@ -759,7 +760,9 @@ sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* di
         .hdr = r->t_hdr, .normal = r->t_normal, .albedo = r->t_albedo, .classes = r->t_class, .motion = r->t_motion,
         .depth = r->t_depth, .image = r->t_image, .image_fbo = r->image_fbo, .empty_vao = r->empty_vao,
     };
+    sw__pass_begin(&r->pass_timer, SW__PASS_POST);
     res = sw__post_chain_run(r->post, f, &post_inputs, diag);
+    sw__pass_end(&r->pass_timer, SW__PASS_POST);
     if (res != SW_OK) return res;
     if (f->debug.split) {
         /* A thin divider between the LBS and DQS halves. */
@@ -778,6 +781,14 @@ sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* di
     glBindVertexArray(0);
     r->previous_time = isfinite(f->shading.time) ? f->shading.time : 0.0f;
     return sw_gl_check("finishing the frame", diag);
+}
+
+sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
+    if (!r || !f || !r->asset || !f->pose || !f->pose->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or frame");
+    sw__pass_timer_frame_begin(&r->pass_timer);
+    sw_result res = sw__draw_frame(r, f, diag);
+    sw__pass_timer_frame_end(&r->pass_timer);
+    return res;
 }
 
 /* ---- readbacks --------------------------------------------------------------------- */
@@ -833,7 +844,20 @@ void sw_renderer_get_stats(const sw_renderer* r, sw_renderer_stats* out) {
     if (!r) return;
     *out = r->stats;
     sw_gpu_skinner_get_stats(r->skinner, &out->skin);
-    out->skin_gpu_ms = r->skin_ms[0] + r->skin_ms[1];
+    out->skin_gpu_ms = r->pass_timer.gpu_ms[SW__PASS_SKIN];
+}
+
+size_t sw_renderer_get_pass_times(const sw_renderer* r, sw_render_pass_time* out, size_t capacity) {
+    if (!r) return 0;
+    return sw__pass_timer_get(&r->pass_timer, out, capacity);
+}
+
+void sw_renderer_wait_pass_times(sw_renderer* r) {
+    if (r) sw__pass_timer_wait(&r->pass_timer);
+}
+
+void sw_renderer_set_exact_pass_times(sw_renderer* r, bool exact) {
+    if (r) r->pass_timer.exact = exact;
 }
 
 uint32_t sw_renderer_image_texture(const sw_renderer* r) { return r ? r->t_image : 0; }

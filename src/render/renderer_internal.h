@@ -32,7 +32,8 @@
                     is its C reference, no GL)
      ao.c           ambient occlusion: the C reference, proxy fitting, the pass
      gl_objects.c   programs, textures, framebuffer checks (gl_objects.h;
-                    the post chain uses it too) */
+                    the post chain uses it too)
+     pass_timer.c   each pass's GPU and CPU time (pass_timer.h) */
 #ifndef SINEW_RENDER_RENDERER_INTERNAL_H
 #define SINEW_RENDER_RENDERER_INTERNAL_H
 
@@ -45,6 +46,7 @@
 #include "ao.h"
 #include "gl_objects.h"
 #include "hiz.h"
+#include "pass_timer.h"
 #include "post_chain.h"
 #include "render_interface.h"
 
@@ -471,11 +473,7 @@ struct sw_renderer {
     GLuint ground_vao, ground_buffer;
     int32_t weight_joint;     /* node the weight buffers hold, -1 = none, SW__WEIGHTS_RETENTION */
     size_t crowd_size;        /* copies the crowd objects hold, 0 = none */
-    /* GPU time of the skinning (sw_renderer_stats.skin_gpu_ms): one timer
-       query per half of a split frame, read when the GPU has answered. */
-    GLuint skin_queries[2];
-    bool skin_query_pending[2];
-    double skin_ms[2];
+    sw__pass_timer pass_timer; /* each pass's GPU and CPU time (pass_timer.h) */
     /* last frame, for readbacks */
     sw_renderer_stats stats;
     float scene_min[3], scene_max[3];

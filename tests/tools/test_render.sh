@@ -102,6 +102,10 @@ sinew render $S --anim twist --time 1 --split --camera orbit:0,0 -o "$WORK/o/spl
 check "--split on the twist clip renders" status_is 0
 sinew render $S --anim twist --time 1 --dqs --camera orbit:0,0 --stats -o "$WORK/o/dqs.png"
 check "--dqs renders, --stats reports the skin cache" err_has "skin cache: [0-9]* dispatched"
+for pass in skinning shadow gbuffer lighting transparent post total; do
+    check "... and the time of pass $pass (GPU and CPU ms)" err_has "^$pass  *\([0-9][0-9.]*\|-\)  *[0-9][0-9.]*\$"
+done
+check "... averaged over the frames drawn" err_has "average of [1-9][0-9]* frames"
 
 # A texture whose image file is missing, and one that is not an image: drawn
 # white, with a warning on stderr naming the file, image, uri and reason

@@ -328,4 +328,10 @@ sinew view "$AVATAR" $CS --view weights:Kopf --script "h wait:14" --follow --scr
 w=$(measure "$WORK/walk.png" cx) f=$(measure "$WORK/follow.png" cx)
 check "view: the avatar walks off centre ($w); with --follow it stays centred ($f)" \
     "$PY" -c "import sys; sys.exit(0 if $w > 0.6 and abs($f - 0.5) < 0.03 else 1)"
+
+# C: the frame cost per pass joins the overlay (two more lines of text).
+"$SINEW" view $S --frames 3 --exit --screenshot "$WORK/cost_off.png" >"$WORK/out" 2>"$WORK/err" || true
+"$SINEW" view $S --script c --frames 3 --exit --screenshot "$WORK/cost_on.png" >"$WORK/out" 2>"$WORK/err" || true
+check "C: the pass times add text to the overlay" png differ "$WORK/cost_on.png" "$WORK/cost_off.png" 200
+
 finish
