@@ -27,7 +27,7 @@ const char cmd_render_help[] =
     "                    [--size WxH] [--camera auto|orbit:DEG[,ELEV]] [--frame F]\n"
     "                    [--camera-target X,Y,Z] [--camera-distance M] [--fov DEG]\n"
     "                    [--follow] [--dqs] [--split]\n"
-    "                    [--view shaded|normals|motion|uv|weights:JOINT|retention|bones]\n"
+    "                    [--view shaded|normals|motion|uv|weights:JOINT|retention|ao|depth|bones]\n"
     "                    [--bones]\n"
     "                    [--aa none|edge|taa|edge+taa] [--ao on|off] [--bloom|--no-bloom] [--motion-blur]\n"
     "                    [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
@@ -59,8 +59,9 @@ const char cmd_render_help[] =
     "                  or index, as a heat map),\n"
     "                  retention (the radius LBS keeps at each vertex in this\n"
     "                  pose, from its weights and its joints' rotations: blue\n"
-    "                  all kept, red all lost) or bones (shaded with the\n"
-    "                  skeleton over it)\n"
+    "                  all kept, red all lost), ao (the ambient occlusion\n"
+    "                  as grey), depth (eye distance, log scale: white near,\n"
+    "                  black far) or bones (shaded with the skeleton over it)\n"
     "  --bones         draw the skeleton over any view\n"
     "  --aa A          anti-aliasing: none, edge (morphological, this frame),\n"
     "                  taa (temporal) or edge+taa (default); with TAA, 8\n"
@@ -97,8 +98,10 @@ const char cmd_render_help[] =
     "                  bar on a terminal, else lines), bar, lines (one per 5 %\n"
     "                  of the frames: count, time elapsed, time left) or none;\n"
     "                  given with --quiet, it still shows\n"
-    "  --stats         print what was drawn, the skin cache's counts and each pass's\n"
-    "                  time per frame (GPU timer query, CPU wall time) on stderr\n"
+    "  --stats         print what was drawn, the skin cache's counts, the last\n"
+    "                  frame's occlusion culling (stage draws tested, culled) and\n"
+    "                  each pass's time per frame (GPU timer query, CPU wall time)\n"
+    "                  on stderr\n"
     "  --allow-outside-paths   let buffer URIs leave the model's folder\n"
     "  -h, --help      show this help\n"
     "\n"
@@ -675,6 +678,8 @@ static void print_render_stats(const render_session* s) {
     if (s->crowd.count)
         fprintf(stderr, "crowd: %zu copies, %llu vertices skinned\n", s->crowd.count,
                 (unsigned long long)(st.skin.vertices_skinned - s->before.skin.vertices_skinned));
+    fprintf(stderr, "occlusion culling (last frame): %zu tested, %zu culled\n", st.occlusion_tested,
+            st.occlusion_culled);
     print_pass_times(s);
 }
 

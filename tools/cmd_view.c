@@ -51,7 +51,7 @@ const char cmd_view_help[] =
     "                  [--size WxH] [--camera auto|orbit:DEG[,ELEV]] [--frame F]\n"
     "                  [--camera-target X,Y,Z] [--camera-distance M] [--fov DEG]\n"
     "                  [--follow] [--dqs] [--split]\n"
-    "                  [--view shaded|normals|motion|uv|weights:JOINT|retention|bones]\n"
+    "                  [--view shaded|normals|motion|uv|weights:JOINT|retention|ao|depth|bones]\n"
     "                  [--bones] [--aa none|edge|taa|edge+taa] [--ao on|off] [--bloom|--no-bloom]\n"
     "                  [--motion-blur] [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                  [--screenshot FILE.png] [--frames N] [--exit] [--script KEYS]\n"
@@ -79,7 +79,7 @@ const char cmd_view_help[] =
     "  W               weights of the joint under the cursor (ray against the\n"
     "                  skinned mesh); tab, shift+tab: next, previous joint\n"
     "  R               retention: the radius LBS keeps per vertex (red: lost)\n"
-    "  1 2 3 4 5 6     shaded, normals, motion, UV, weights, retention\n"
+    "  1 2 3 4 5 6 7 8 shaded, normals, motion, UV, weights, retention, AO, depth\n"
     "  T               style: auto, toon, PBR       A: anti-aliasing mode\n"
     "  Y               sky: one hour later (from the plain sky: 6:00)\n"
     "  H               hide / show the overlay and the timeline\n"
@@ -1129,10 +1129,11 @@ static void handle_char(viewer* v, char c) {
         break;
     }
     case 'r': v->view = v->view == SW_RENDER_VIEW_RETENTION ? SW_RENDER_VIEW_SHADED : SW_RENDER_VIEW_RETENTION; break;
-    case '1': case '2': case '3': case '4': case '5': case '6':
+    case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
         set_view(v, (const sw_render_view[]){SW_RENDER_VIEW_SHADED, SW_RENDER_VIEW_NORMALS, SW_RENDER_VIEW_MOTION,
                                               SW_RENDER_VIEW_UV, SW_RENDER_VIEW_WEIGHTS,
-                                              SW_RENDER_VIEW_RETENTION}[c - '1']);
+                                              SW_RENDER_VIEW_RETENTION, SW_RENDER_VIEW_AO,
+                                              SW_RENDER_VIEW_DEPTH}[c - '1']);
         break;
     case 't': v->style = (sw_render_style)((v->style + 1) % 3); break;
     case 'a': v->aa = (sw_render_aa)((v->aa + 1) % 4), v->first_frame = true; break;

@@ -21,6 +21,7 @@ static const struct {
 } view_names[] = {
     {"shaded", SW_RENDER_VIEW_SHADED}, {"normals", SW_RENDER_VIEW_NORMALS}, {"motion", SW_RENDER_VIEW_MOTION},
     {"uv", SW_RENDER_VIEW_UV},         {"weights", SW_RENDER_VIEW_WEIGHTS}, {"retention", SW_RENDER_VIEW_RETENTION},
+    {"ao", SW_RENDER_VIEW_AO},         {"depth", SW_RENDER_VIEW_DEPTH},
 };
 
 static const struct {
@@ -82,7 +83,7 @@ bool scene_parse_view(const char* text, sw_render_view* view, bool* bones, const
         *view = SW_RENDER_VIEW_WEIGHTS, *weight_joint = text + 8;
         return true;
     }
-    return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT, retention or bones",
+    return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT, retention, ao, depth or bones",
                           text);
 }
 

@@ -81,6 +81,17 @@ typedef enum sw_render_view {
        (sw_renderer_read_vertex_values reads it back), with
        sw_skin_rotations and sw_skin_vertex_retention (sinew/skin.h). */
     SW_RENDER_VIEW_RETENTION,
+    /* The ambient-occlusion target's R (screen AO × the shape proxies, what
+       the ambient light is multiplied by; docs/ao.md) as grey: the byte is
+       the target's byte. White everywhere with SW_RENDER_AO_OFF. */
+    SW_RENDER_VIEW_AO,
+    /* The eye distance d read back from the depth buffer (either depth
+       convention) as grey on a log scale, 1 − log(d/near)/log(far/near):
+       white at the near plane, black at the far plane and where nothing
+       was drawn (an infinite far plane: 10⁴ near distances). Draws the
+       Hi-Z test culled are not in the buffer (sw_renderer_stats counts
+       them). docs/depth.md. */
+    SW_RENDER_VIEW_DEPTH,
 } sw_render_view;
 
 /* A perspective camera. */

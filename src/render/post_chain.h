@@ -32,6 +32,7 @@ typedef struct sw__post_inputs {
     GLuint hdr, normal, albedo, classes, motion, depth; /* textures */
     GLuint image, image_fbo;                            /* RGBA8 result and its framebuffer */
     GLuint empty_vao;
+    GLuint ao; /* the AO target (the AO view) */
 } sw__post_inputs;
 
 typedef struct sw__post_chain sw__post_chain;

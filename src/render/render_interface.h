@@ -162,6 +162,8 @@
 #define SW_VIEW_UV 3
 #define SW_VIEW_WEIGHTS 4
 #define SW_VIEW_RETENTION 5           /* per-vertex LBS radius retention as a heat map */
+#define SW_VIEW_AO 6                  /* the AO target's R (ambient AO × proxies) as grey */
+#define SW_VIEW_DEPTH 7               /* eye distance, log scale: white at the near plane */
 
 /* ---- Vertex attributes of the scene (gbuffer.vert, shadow.vert) ---- */
 /* Each attribute reads the vertex buffer binding point of the same number. */
@@ -340,13 +342,16 @@
 #define SW_POST_UNIT_CLASS 3
 #define SW_POST_UNIT_MOTION 4
 #define SW_POST_UNIT_BLOOM 5                      /* the bloom chain's finest level */
-#define SW_POST_UNIT_COUNT 6
+#define SW_POST_UNIT_DEPTH 6                      /* the depth target (the depth view) */
+#define SW_POST_UNIT_AO 7                         /* the AO target, RG8 (the AO view) */
+#define SW_POST_UNIT_COUNT 8
 
 /* ---- Post pass: uniform locations ---- */
 #define SW_POST_LOC_VIEW 0                        /* int: SW_VIEW_* */
 #define SW_POST_LOC_EXPOSURE 1                    /* float */
 #define SW_POST_LOC_MOTION_SCALE 2                /* float */
 #define SW_POST_LOC_BLOOM_STRENGTH 3              /* float: 0 = no bloom */
+#define SW_POST_LOC_DEPTH_RANGE 4                 /* vec3: near, far (0 = infinite), the grey scale's far end (depth_view.h) */
 
 /* ---- The post chain around the display mapping (src/render/post_chain.c,
    shaders/post_*.frag; docs/post.md). Every pass draws the fullscreen

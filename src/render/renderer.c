@@ -19,7 +19,8 @@ _Static_assert(SW_RENDER_CLASS_BACKGROUND == SW_CLASS_BACKGROUND && SW_RENDER_CL
                "SW_RENDER_CLASS_* (sinew/render.h) must be the SW_CLASS_* of render_interface.h");
 _Static_assert(SW_RENDER_VIEW_SHADED == SW_VIEW_SHADED && SW_RENDER_VIEW_NORMALS == SW_VIEW_NORMALS &&
                    SW_RENDER_VIEW_MOTION == SW_VIEW_MOTION && SW_RENDER_VIEW_UV == SW_VIEW_UV &&
-                   SW_RENDER_VIEW_WEIGHTS == SW_VIEW_WEIGHTS && SW_RENDER_VIEW_RETENTION == SW_VIEW_RETENTION,
+                   SW_RENDER_VIEW_WEIGHTS == SW_VIEW_WEIGHTS && SW_RENDER_VIEW_RETENTION == SW_VIEW_RETENTION &&
+                   SW_RENDER_VIEW_AO == SW_VIEW_AO && SW_RENDER_VIEW_DEPTH == SW_VIEW_DEPTH,
                "sw_render_view (sinew/render.h) must be the SW_VIEW_* of render_interface.h");
 /* Toon lighting: the class, its history bit and the material kinds. */
 _Static_assert(SW_RENDER_CLASS_TOON == SW_CLASS_TOON && SW_RENDER_CLASS_HISTORY_SPARKLE == SW_CLASS_HISTORY_SPARKLE &&
@@ -759,6 +760,7 @@ static sw_result sw__draw_frame(sw_renderer* r, const sw_render_frame* f, sw_dia
     const sw__post_inputs post_inputs = {
         .hdr = r->t_hdr, .normal = r->t_normal, .albedo = r->t_albedo, .classes = r->t_class, .motion = r->t_motion,
         .depth = r->t_depth, .image = r->t_image, .image_fbo = r->image_fbo, .empty_vao = r->empty_vao,
+        .ao = sw__ao_pass_texture(r->ao),
     };
     sw__pass_begin(&r->pass_timer, SW__PASS_POST);
     res = sw__post_chain_run(r->post, f, &post_inputs, diag);

@@ -93,7 +93,7 @@ check "a pattern two missing folders down" status_is 0
 check "... writes f_0.png and f_1.png" sh -c "[ \"\$(ls '$WORK/o/deep/er' | tr '\n' ' ')\" = 'f_0.png f_1.png ' ]"
 rm -rf "$WORK/o/deep"
 
-for view in normals motion uv weights:forearm_l bones; do
+for view in normals motion uv weights:forearm_l ao depth bones; do
     sinew render $S --anim walk --time 0.3 --view "$view" -o "$WORK/o/view.png"
     check "--view $view renders" status_is 0
     check "... differently from shaded" sh -c "! cmp -s '$WORK/o/view.png' '$WORK/o/demo.png'"
@@ -102,6 +102,7 @@ sinew render $S --anim twist --time 1 --split --camera orbit:0,0 -o "$WORK/o/spl
 check "--split on the twist clip renders" status_is 0
 sinew render $S --anim twist --time 1 --dqs --camera orbit:0,0 --stats -o "$WORK/o/dqs.png"
 check "--dqs renders, --stats reports the skin cache" err_has "skin cache: [0-9]* dispatched"
+check "... and the last frame's occlusion culling" err_has "^occlusion culling (last frame): [0-9]* tested, [0-9]* culled$"
 for pass in skinning shadow gbuffer lighting transparent post total; do
     check "... and the time of pass $pass (GPU and CPU ms)" err_has "^$pass  *\([0-9][0-9.]*\|-\)  *[0-9][0-9.]*\$"
 done
