@@ -169,6 +169,15 @@ check "... as a heat map" png differ "$(shot 10)" "$(shot 9)" 1000
 check "size:200x150 resizes the window and the picture" png size "$(shot 11)" 200 150
 check "a model that opens replaces the character" png differ "$(shot 12)" "$(shot 11)" 1000
 
+# Keys 8 and 7: the depth and AO views, the same pictures as render --view depth|ao.
+mkdir -p "$WORK/k"
+if (cd "$WORK/k" && "$SINEW" view $S --script "space h 8 p 7 p" --frames 3 --exit) >"$WORK/out" 2>"$WORK/err"; then rc=0; else rc=$?; fi
+check "keys 8 and 7 in a scripted session" status_is 0
+"$SINEW" render $S --view depth --quiet -o "$WORK/render_depth.png"
+"$SINEW" render $S --view ao --quiet -o "$WORK/render_ao.png"
+check "8: the depth view, sinew render --view depth's image" png same "$WORK/k/sinew-view-0001.png" "$WORK/render_depth.png"
+check "7: the AO view, sinew render --view ao's image" png same "$WORK/k/sinew-view-0002.png" "$WORK/render_ao.png"
+
 # ---- the retention view on a twist tube --------------------------------------------------
 # A tube along +X of 13 rings × 8 segments, joint 1 (at x = 1.5) turned 170°
 # about X; ring r has the child's weight w = clamp(r/4 − 1, 0, 1): rings 0..4
