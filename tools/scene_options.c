@@ -83,7 +83,8 @@ bool scene_parse_view(const char* text, sw_render_view* view, bool* bones, const
         *view = SW_RENDER_VIEW_WEIGHTS, *weight_joint = text + 8;
         return true;
     }
-    return tool_error_set(err, "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT, retention, ao, depth or bones",
+    return tool_error_set(err,
+                          "--view: '%s' is not shaded, normals, motion, uv, weights:JOINT, retention, ao, depth or bones",
                           text);
 }
 

@@ -305,7 +305,8 @@ sw_result sw__post_chain_run(sw__post_chain* c, const sw_render_frame* f, const 
     glUniform1f(SW_POST_LOC_MOTION_SCALE, 20.0f);
     glUniform1f(SW_POST_LOC_BLOOM_STRENGTH, bloom);
     const float z_near = f->camera.current.z_near, z_far = f->camera.current.z_far;
-    glUniform3f(SW_POST_LOC_DEPTH_RANGE, z_near, isfinite(z_far) ? z_far : 0.0f, sw__depth_view_scale_far(z_near, z_far));
+    glUniform3f(SW_POST_LOC_DEPTH_RANGE, z_near, isfinite(z_far) ? z_far : 0.0f,
+                sw__depth_view_scale_far(z_near, z_far));
     const GLuint inputs[SW_POST_UNIT_COUNT] = {
         [SW_POST_UNIT_HDR] = hdr,          [SW_POST_UNIT_NORMAL] = in->normal, [SW_POST_UNIT_ALBEDO] = in->albedo,
         [SW_POST_UNIT_CLASS] = in->classes, [SW_POST_UNIT_MOTION] = in->motion, [SW_POST_UNIT_BLOOM] = c->t_bloom[0],

@@ -179,7 +179,8 @@ static void test_ao_view(void) {
         SW_CHECK(occluded > 20);
         if (view_frame(r, SW_RENDER_VIEW_AO, SW_RENDER_AO_OFF, image)) {
             int white = 0;
-            for (int i = 0; i < W * H; i++) white += image[4 * i] == 255 && image[4 * i + 1] == 255 && image[4 * i + 2] == 255;
+            for (int i = 0; i < W * H; i++)
+                white += image[4 * i] == 255 && image[4 * i + 1] == 255 && image[4 * i + 2] == 255;
             SW_CHECK_EQ_INT(white, W * H);
         }
     }
