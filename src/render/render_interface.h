@@ -245,6 +245,11 @@
 #define SW_SHADOW_LOC_FOLD_UV_SET 2               /* int: the TEXCOORD set holding the tag */
 #define SW_SHADOW_LOC_FOLD_POINT 3                /* vec3: where folded vertices go (world) */
 
+/* ---- Static shadow decode (shadow_decode.frag, shadow_cache.c) ---- */
+#define SW_SHADOW_DECODE_BUFFER 0                 /* shader storage binding: the records (shadow_codec.h) */
+#define SW_SHADOW_DECODE_LOC_BLOCKS_X 0           /* int: blocks per row */
+#define SW_SHADOW_DECODE_LOC_ORIGIN 1             /* ivec2: the map's texel (0, 0) in the target */
+
 /* ---- Lighting pass: texture units ---- */
 #define SW_LIGHTING_UNIT_NORMAL 0
 #define SW_LIGHTING_UNIT_ALBEDO 1

@@ -132,6 +132,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     r->flat_normal_texture = sw__solid_texture((const uint8_t[4]){128, 128, 255, 255});
     r->ground_block = sw__ground_block();
     if (res == SW_OK) res = sw__post_chain_create(r->width, r->height, &r->post, diag);
+    if (res == SW_OK) res = sw__shadow_cache_create(&r->shadow_cache, diag);
     if (res == SW_OK) res = sw_gl_check("creating the renderer", diag);
     if (res != SW_OK) {
         sw_renderer_destroy(r);
@@ -148,6 +149,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     GLuint programs[5] = {r->p_gbuffer, r->p_shadow, r->p_lighting, r->p_lines, r->p_toon};
     for (int i = 0; i < 5; i++) glDeleteProgram(programs[i]);
     sw__post_chain_destroy(r->post);
+    sw__shadow_cache_destroy(r->shadow_cache);
     glDeleteQueries(2, r->skin_queries);
     GLuint fbos[4] = {r->gbuffer_fbo, r->lighting_fbo, r->image_fbo, r->shadow_fbo};
     glDeleteFramebuffers(4, fbos);
@@ -165,6 +167,7 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, const sw_
     if (!r || !asset) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or asset");
     sw__clear_crowd(r);
     sw__clear_scene(r);
+    sw_renderer_set_static_casters(r, NULL, NULL); /* a new scene: no static casters */
     return sw__prepare_scene(r, asset, materials, diag);
 }
 
@@ -231,25 +234,21 @@ static sw_result sw__skin_frame(sw_renderer* r, const sw_render_frame* f, sw_ski
     return SW_OK;
 }
 
-/* 1. The shadow map, from the light. Toon faces fold here as in the
-   G-buffer pass (same style rule). */
-static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_mat4* light_vp) {
-    glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
-    glViewport(0, 0, r->shadow_size, r->shadow_size);
-    glDisable(GL_SCISSOR_TEST);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glDepthMask(GL_TRUE);
-    glClear(GL_DEPTH_BUFFER_BIT);
-    glDisable(GL_CULL_FACE);
-    glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(1.5f, 2.0f);
+/* The casters of the shadow map (the shadow program in use): every
+   visible draw, or only the static or the dynamic ones (shadow_cache.h). */
+typedef enum sw__casters { SW__CASTERS_ALL, SW__CASTERS_STATIC, SW__CASTERS_DYNAMIC } sw__casters;
+
+static void sw__draw_casters(sw_renderer* r, const sw_render_frame* f, const sw_mat4* light_vp, sw__casters which) {
     glUseProgram(r->p_shadow);
     glUniformMatrix4fv(SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.5f, 2.0f);
     const sw_render_style style = sw__frame_style(f);
     for (size_t i = 0; i < r->draw_count; i++) {
         const sw__draw* d = &r->draws[i];
         if (sw__hidden(f, d)) continue;
+        const bool is_static = sw__shadow_cache_static_node(r->shadow_cache, d->node);
+        if ((which == SW__CASTERS_STATIC && !is_static) || (which == SW__CASTERS_DYNAMIC && is_static)) continue;
         const sw_toon_material* t = sw__toon_of(r, d, style);
         const bool fold = t && sw__folds(d, t);
         float axes[3][3], origin[3] = {0, 0, 0};
@@ -260,6 +259,31 @@ static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_m
         sw__draw_copies(d, d->drawn, false); /* shadow.vert reads attributes: copy after copy */
     }
     glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
+/* 1. The shadow map, from the light. Toon faces fold here as in the
+   G-buffer pass (same style rule). With static casters (shadow_cache.h)
+   their compressed depth is decoded first (drawn and compressed again
+   when the light changed), then the dynamic casters drawn over it. */
+static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_mat4* light_vp) {
+    glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
+    glViewport(0, 0, r->shadow_size, r->shadow_size);
+    glDisable(GL_SCISSOR_TEST);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glDisable(GL_CULL_FACE);
+    sw__shadow_cache* cache = r->shadow_cache;
+    bool cached = cache->static_nodes != NULL && r->shadow_size % SW__SHADOW_BLOCK == 0;
+    if (cached && !sw__shadow_cache_valid(cache, light_vp->m, r->shadow_size)) {
+        sw__draw_casters(r, f, light_vp, SW__CASTERS_STATIC);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->shadow_fbo);
+        cached = sw__shadow_cache_bake(cache, light_vp->m, r->shadow_size);
+        glClear(GL_DEPTH_BUFFER_BIT);
+    }
+    if (cached) sw__shadow_cache_decode(cache, r->shadow_size / SW__SHADOW_BLOCK, 0, 0, r->empty_vao);
+    sw__draw_casters(r, f, light_vp, cached ? SW__CASTERS_DYNAMIC : SW__CASTERS_ALL);
 }
 
 /* One draw of the G-buffer program: its material's block and textures,

@@ -33,6 +33,7 @@
 #include "gl_objects.h"
 #include "post_chain.h"
 #include "render_interface.h"
+#include "shadow_cache.h"
 
 #define SW__PI 3.14159265358979f
 
@@ -294,6 +295,7 @@ struct sw_renderer {
     /* programs */
     GLuint p_gbuffer, p_shadow, p_lighting, p_lines, p_toon;
     sw__post_chain* post;     /* display mapping and the rest of the post chain */
+    sw__shadow_cache* shadow_cache; /* the static casters' compressed depth (shadow_cache.h) */
     GLuint empty_vao;
     GLuint white_texture, flat_normal_texture;
     GLuint ground_block;      /* the ground's material block */

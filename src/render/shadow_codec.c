@@ -75,9 +75,14 @@ float sw__shadow_decode_texel(const uint32_t* data, int blocks_x, int x, int y) 
         node = sw__shadow_node_get(nodes, n);
     }
     const uint32_t* leaf = payload + (node & SW__SHADOW_NODE_OFFSET);
-    if (leaf[0] & 1u) return sw__shadow_quad_depth(leaf[0], leaf[1], lx & 1, ly & 1);
-    const float dx = (float)(2 * (lx - ox) - (size - 1)) * 0.5f, dy = (float)(2 * (ly - oy) - (size - 1)) * 0.5f;
-    return sw__shadow_plane_depth(leaf[0], lo, range, dx, dy);
+    float z;
+    if (leaf[0] & 1u) {
+        z = sw__shadow_quad_depth(leaf[0], leaf[1], lx & 1, ly & 1);
+    } else {
+        const float dx = (float)(2 * (lx - ox) - (size - 1)) * 0.5f, dy = (float)(2 * (ly - oy) - (size - 1)) * 0.5f;
+        z = sw__shadow_plane_depth(leaf[0], lo, range, dx, dy);
+    }
+    return z < 0.0f ? 0.0f : z > 1.0f ? 1.0f : z; /* as a depth target stores it */
 }
 
 void sw__shadow_decode_block(const uint32_t* data, int blocks_x, int bx, int by, float* out) {

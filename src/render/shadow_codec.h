@@ -90,7 +90,8 @@ typedef struct sw__shadow_records {
 int sw__shadow_encode(const float* depth, int width, int height, float tolerance, sw__shadow_records* out);
 void sw__shadow_records_free(sw__shadow_records* records);
 
-/* The decoded depth of texel (x, y): the reference the shader follows. */
+/* The decoded depth of texel (x, y), clamped to 0..1 as a depth target
+   stores it: the reference the shader follows. */
 float sw__shadow_decode_texel(const uint32_t* data, int blocks_x, int x, int y);
 /* Block (bx, by) into out (32 × 32, row by row). */
 void sw__shadow_decode_block(const uint32_t* data, int blocks_x, int bx, int by, float* out);

@@ -395,7 +395,7 @@ static void test_c_uses_names(void) {
     int before = g_problems;
     static const char* const files[] = {
         "src/render/renderer.c", "src/render/scene.c",       "src/render/material.c", "src/render/toon_pass.c",
-        "src/render/crowd.c",    "src/render/debug_views.c", "src/render/gl_objects.c", "src/render/post_chain.c",
+        "src/render/crowd.c",    "src/render/debug_views.c", "src/render/gl_objects.c", "src/render/post_chain.c", "src/render/shadow_cache.c",
         "src/gpu/gpu_skin.c",
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) lint_c_file(files[i]);

@@ -72,7 +72,7 @@ static void test_hand_built_record(void) {
     sw__shadow_node_set(nodes, 0, 1);      /* split: children are nodes 1..4 */
     for (uint32_t q = 0; q < 4; q++) sw__shadow_node_set(nodes, 1 + q, SW__SHADOW_NODE_LEAF | q);
     uint32_t* payload = data + 4;
-    for (uint32_t q = 0; q < 4; q++) payload[q] = (0xF0u << 1) | (0x0u << 11) | ((q * 500u) << 21); /* a ≈ 1.03 */
+    for (uint32_t q = 0; q < 4; q++) payload[q] = (0x50u << 1) | (0x0u << 11) | ((q * 500u) << 21); /* a = 2⁻¹⁰·1.03125 */
     payload[1] = (0x50u << 1) | (0x250u << 11) | (1023u << 21); /* a = 2⁻¹⁰·1.03125, b = −a, c = 1023/2047 */
     /* Nodes packed by hand: node 0 = 1, node 1 = 0x200, node 2 = 0x201 | node 3 = 0x202, node 4 = 0x203. */
     SW_CHECK_EQ_INT(nodes[0], 1u | (0x200u << 10) | (0x201u << 20));
@@ -81,9 +81,8 @@ static void test_hand_built_record(void) {
     const float a = ldexpf(1.03125f, -10);
     const float expect = 1023.0f / 2047.0f + a * -3.5f + -a * -4.5f;
     SW_CHECK_NEAR(sw__shadow_decode_texel(data, 1, 20, 3), expect, 1e-7f);
-    /* Texel (2, 30): quadrant 2, c = 1000/2047, a = 1.03125, offset −5.5. */
-    SW_CHECK_NEAR(sw__shadow_decode_texel(data, 1, 2, 30), 1000.0f / 2047.0f + 1.03125f * -5.5f + ldexpf(1.0f, -19) * 6.5f,
-                  1e-6f);
+    /* Texel (2, 30): quadrant 2 (centre (8, 24)), c = 1000/2047, offsets (−5.5, 6.5), b = 2⁻¹⁹ (field 0). */
+    SW_CHECK_NEAR(sw__shadow_decode_texel(data, 1, 2, 30), 1000.0f / 2047.0f + a * -5.5f + ldexpf(1.0f, -19) * 6.5f, 1e-7f);
     /* A 2×2 leaf: samples 10/63, 100/127, 0, 127/127 of base 0.25, scale 0.5. */
     const uint32_t word = 1u | (10u << 6) | (100u << 12) | (0u << 19) | (127u << 25);
     const uint32_t base_scale = 16384u | (32768u << 16);
