@@ -91,13 +91,15 @@
 #define SW_TOON_LOC_SKY_COLOR 44         /* vec3: the ambient's upper hemisphere */
 #define SW_TOON_LOC_GROUND_COLOR 45      /* vec3 */
 #define SW_TOON_LOC_EYE 46               /* vec3 */
-#define SW_TOON_LOC_LIGHT_VIEW_PROJECTION 47 /* mat4 */
 #define SW_TOON_LOC_SHADOW_TEXEL 48      /* float */
 #define SW_TOON_LOC_NIGHT_TIME 49        /* vec2: night (0 or 1), time (seconds) */
 #define SW_TOON_LOC_HEAD_RIGHT 67        /* vec3: the head joint's axes (world, unit) */
 #define SW_TOON_LOC_HEAD_UP 68
 #define SW_TOON_LOC_HEAD_FORWARD 69
 #define SW_TOON_LOC_AMBIENT 72           /* float: the hemisphere ambient's scale */
+#define SW_TOON_LOC_CASCADE_COUNT 74             /* the shadow cascades, as the lighting pass's */
+#define SW_TOON_LOC_CASCADE_VIEW_PROJECTION 75   /* mat4[SW_SHADOW_MAX_CASCADES]: 75..78 */
+#define SW_TOON_LOC_CASCADE_RECT 79              /* vec4[SW_SHADOW_MAX_CASCADES]: 79..82 */
 #define SW_TOON_LOC_TIME_STEP 73         /* float: seconds since the previous frame's time (0 on a first frame) */
 
 /* toon.frag: the material kinds (sw_toon_kind of sinew/toon.h). */
@@ -245,6 +247,9 @@
 #define SW_SHADOW_LOC_FOLD_UV_SET 2               /* int: the TEXCOORD set holding the tag */
 #define SW_SHADOW_LOC_FOLD_POINT 3                /* vec3: where folded vertices go (world) */
 
+/* ---- Shadow atlas and cascades (shadow_atlas.h) ---- */
+#define SW_SHADOW_MAX_CASCADES 4
+
 /* ---- Static shadow decode (shadow_decode.frag, shadow_cache.c) ---- */
 #define SW_SHADOW_DECODE_BUFFER 0                 /* shader storage binding: the records (shadow_codec.h) */
 #define SW_SHADOW_DECODE_LOC_BLOCKS_X 0           /* int: blocks per row */
@@ -261,7 +266,6 @@
 
 /* ---- Lighting pass: uniform locations ---- */
 #define SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION 0 /* mat4 */
-#define SW_LIGHTING_LOC_LIGHT_VIEW_PROJECTION 1   /* mat4 */
 #define SW_LIGHTING_LOC_LIGHT_DIRECTION 2         /* vec3, towards the light */
 #define SW_LIGHTING_LOC_LIGHT_COLOR 3             /* vec3 */
 #define SW_LIGHTING_LOC_SKY_COLOR 4               /* vec3 */
@@ -270,6 +274,12 @@
 #define SW_LIGHTING_LOC_BACKGROUND_TOP 7          /* vec3 */
 #define SW_LIGHTING_LOC_BACKGROUND_BOTTOM 8       /* vec3 */
 #define SW_LIGHTING_LOC_SHADOW_TEXEL 9            /* float: 1 / shadow map size */
+/* The shadow cascades (shadow_atlas.h): count, then per cascade its
+   light view-projection and its cell's usable area in atlas texture space
+   (x, y, size; w = the pick margin in the cell's units). */
+#define SW_LIGHTING_LOC_CASCADE_COUNT 10          /* int */
+#define SW_LIGHTING_LOC_CASCADE_VIEW_PROJECTION 11 /* mat4[SW_SHADOW_MAX_CASCADES]: 11..14 */
+#define SW_LIGHTING_LOC_CASCADE_RECT 15           /* vec4[SW_SHADOW_MAX_CASCADES]: 15..18 */
 
 /* ---- Post pass: texture units ---- */
 #define SW_POST_UNIT_HDR 0

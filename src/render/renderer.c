@@ -261,12 +261,15 @@ static void sw__draw_casters(sw_renderer* r, const sw_render_frame* f, const sw_
     glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
-/* 1. The shadow map, from the light. Toon faces fold here as in the
-   G-buffer pass (same style rule). With static casters (shadow_cache.h)
-   their compressed depth is decoded first (drawn and compressed again
-   when the light changed), then the dynamic casters drawn over it. */
-static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_mat4* light_vp) {
+/* 1. The shadow atlas, from the light: each cascade (sw__shadow_place)
+   in its cell's usable area. Toon faces fold here as in the G-buffer pass
+   (same style rule). With static casters (shadow_cache.h) each cascade's
+   compressed static depth is decoded into its cell first (drawn and
+   compressed again when its light box changed), then the dynamic casters
+   drawn over it. */
+static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f) {
     glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, r->shadow_fbo);
     glViewport(0, 0, r->shadow_size, r->shadow_size);
     glDisable(GL_SCISSOR_TEST);
     glEnable(GL_DEPTH_TEST);
@@ -275,15 +278,34 @@ static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_m
     glClear(GL_DEPTH_BUFFER_BIT);
     glDisable(GL_CULL_FACE);
     sw__shadow_cache* cache = r->shadow_cache;
-    bool cached = cache->static_nodes != NULL && r->shadow_size % SW__SHADOW_BLOCK == 0;
-    if (cached && !sw__shadow_cache_valid(cache, light_vp->m, r->shadow_size)) {
-        sw__draw_casters(r, f, light_vp, SW__CASTERS_STATIC);
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->shadow_fbo);
-        cached = sw__shadow_cache_bake(cache, light_vp->m, r->shadow_size);
+    const bool has_static = cache->static_nodes != NULL && !cache->bypass;
+    bool cached[SW_SHADOW_MAX_CASCADES] = {false}, baked = false;
+    for (int i = 0; has_static && i < cache->cascade_count; i++) {
+        const sw__shadow_cell cell = cache->cells[i];
+        cached[i] = sw__shadow_cache_valid(cache, i, cache->view_projections[i].m, cell.size);
+        if (cached[i]) continue;
+        int vp[4];
+        sw__shadow_cell_viewport(cell, vp);
+        glViewport(vp[0], vp[1], vp[2], vp[3]);
+        sw__draw_casters(r, f, &cache->view_projections[i], SW__CASTERS_STATIC);
+        cached[i] = sw__shadow_cache_bake(cache, i, cell, cache->view_projections[i].m);
+        baked = true;
+    }
+    if (baked) {
+        glViewport(0, 0, r->shadow_size, r->shadow_size);
         glClear(GL_DEPTH_BUFFER_BIT);
     }
-    if (cached) sw__shadow_cache_decode(cache, r->shadow_size / SW__SHADOW_BLOCK, 0, 0, r->empty_vao);
-    sw__draw_casters(r, f, light_vp, cached ? SW__CASTERS_DYNAMIC : SW__CASTERS_ALL);
+    for (int i = 0; i < cache->cascade_count; i++) {
+        const sw__shadow_cell cell = cache->cells[i];
+        if (cached[i]) {
+            glViewport(cell.x, cell.y, cell.size, cell.size);
+            sw__shadow_cache_decode(cache, i, cell.x, cell.y, r->empty_vao);
+        }
+        int vp[4];
+        sw__shadow_cell_viewport(cell, vp);
+        glViewport(vp[0], vp[1], vp[2], vp[3]);
+        sw__draw_casters(r, f, &cache->view_projections[i], cached[i] ? SW__CASTERS_DYNAMIC : SW__CASTERS_ALL);
+    }
 }
 
 /* One draw of the G-buffer program: its material's block and textures,
@@ -375,7 +397,9 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
     glUseProgram(r->p_lighting);
     const sw_mat4 inverse_vp = sw__inverse_view_projection(&f->camera.current, (float)r->width / (float)r->height);
     glUniformMatrix4fv(SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION, 1, GL_FALSE, inverse_vp.m);
-    glUniformMatrix4fv(SW_LIGHTING_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
+    (void)light_vp; /* the cascades' (shadow_cache.h) */
+    sw__shadow_cascade_uniforms(r->shadow_cache, SW_LIGHTING_LOC_CASCADE_COUNT, SW_LIGHTING_LOC_CASCADE_VIEW_PROJECTION,
+                                SW_LIGHTING_LOC_CASCADE_RECT);
     glUniform3f(SW_LIGHTING_LOC_LIGHT_DIRECTION, light_direction.x, light_direction.y, light_direction.z);
     glUniform3f(SW_LIGHTING_LOC_LIGHT_COLOR, 2.6f, 2.5f, 2.35f);
     glUniform3f(SW_LIGHTING_LOC_SKY_COLOR, 0.55f, 0.62f, 0.75f);
@@ -547,7 +571,8 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw_vec3 light_direction;
     sw_mat4 light_vp;
     sw__light(r->scene_min, r->scene_max, f->shading.light_direction, &light_direction, &light_vp);
-    sw__shadow_pass(r, f, &light_vp);
+    sw__shadow_place(r, f, light_direction, &light_vp);
+    sw__shadow_pass(r, f);
     sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     sw__lighting_pass(r, f, light_direction, &light_vp);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);

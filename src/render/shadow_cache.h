@@ -16,21 +16,41 @@
 #include <epoxy/gl.h>
 
 #include "sinew/render.h"
+#include "shadow_atlas.h"
 #include "shadow_codec.h"
 
 /* The encoder's tolerance: a sixth of the shadow bias (0.0015 in
    lighting.frag and toon.frag), in light depth units. */
 #define SW__SHADOW_CACHE_TOLERANCE (1.0f / 4096.0f)
+/* Cascades with static casters (each in a cell of half the atlas), and
+   without: one cell, the whole atlas, fitted to the scene box as before. */
+#define SW__SHADOW_STAGE_CASCADES 3
 
-typedef struct sw__shadow_cache {
-    GLuint program, buffer;
-    bool* static_nodes;   /* node_count flags (NULL: none static) */
-    size_t node_count;
+/* One cascade's compressed static depth. */
+typedef struct sw__shadow_slot {
+    GLuint buffer;        /* shader storage: the records */
+    sw__shadow_records records;
+    int blocks_x;         /* of the records in the buffer */
     bool valid;           /* the records are of light_vp, size and the static set */
     float light_vp[16];
     int size;
-    sw__shadow_records records;
-    float* readback;      /* size × size */
+} sw__shadow_slot;
+
+typedef struct sw__shadow_cache {
+    GLuint program;
+    bool* static_nodes;   /* node_count flags (NULL: none static) */
+    size_t node_count;
+    bool bypass;          /* tests: static casters drawn every frame like the others */
+    /* This frame's cascades (sw__shadow_place): cells of the atlas, light
+       view-projections, and for the shaders each usable area in atlas
+       texture space (x, y, size) and the pick margin in its own units. */
+    int cascade_count;
+    sw__shadow_cell cells[SW_SHADOW_MAX_CASCADES];
+    sw_mat4 view_projections[SW_SHADOW_MAX_CASCADES];
+    float rects[SW_SHADOW_MAX_CASCADES][4];
+    sw__shadow_slot slots[SW_SHADOW_MAX_CASCADES];
+    float* readback;      /* the largest cell's texels */
+    size_t readback_texels;
     sw_shadow_cache_stats stats;
 } sw__shadow_cache;
 
@@ -40,17 +60,30 @@ void sw__shadow_cache_destroy(sw__shadow_cache* cache);
 static inline bool sw__shadow_cache_static_node(const sw__shadow_cache* c, size_t node) {
     return c && c->static_nodes && node < c->node_count && c->static_nodes[node];
 }
-/* Whether the records hold the static casters' depth of this light and size. */
-bool sw__shadow_cache_valid(const sw__shadow_cache* c, const float light_vp[16], int size);
-/* The bound framebuffer's depth (size × size at 0, 0: the static casters
-   alone) read back, encoded and uploaded; the stats measured. False (the
-   cache stays invalid) when out of memory. */
-bool sw__shadow_cache_bake(sw__shadow_cache* c, const float light_vp[16], int size);
-/* records into the buffer (made valid for nothing: the GL test's way in). */
-void sw__shadow_cache_upload(sw__shadow_cache* c, const sw__shadow_records* records);
-/* The records decoded into the bound framebuffer's depth, the map's texel
-   (0, 0) at (x0, y0), over the current viewport (depth test always, depth
-   written); the depth function is left GL_LESS. */
-void sw__shadow_cache_decode(const sw__shadow_cache* c, int blocks_x, int x0, int y0, GLuint empty_vao);
+/* Whether slot i holds the static casters' depth of this light and size. */
+bool sw__shadow_cache_valid(const sw__shadow_cache* c, int i, const float light_vp[16], int size);
+/* The bound read framebuffer's depth in `cell` (the static casters alone)
+   read back, encoded and uploaded into slot i; the stats measured. False
+   (the slot stays invalid) when out of memory. */
+bool sw__shadow_cache_bake(sw__shadow_cache* c, int i, sw__shadow_cell cell, const float light_vp[16]);
+/* records into slot i's buffer (the GL test's way in; not made valid). */
+void sw__shadow_cache_upload(sw__shadow_cache* c, int i, const sw__shadow_records* records);
+/* Slot i's records decoded into the bound framebuffer's depth, the map's
+   texel (0, 0) at (x0, y0), over the current viewport (depth test always,
+   depth written); the depth function is left GL_LESS. */
+void sw__shadow_cache_decode(const sw__shadow_cache* c, int i, int x0, int y0, GLuint empty_vao);
+/* The cascades' uniforms (count, view-projections, rects) at the given
+   locations of the program in use. */
+void sw__shadow_cascade_uniforms(const sw__shadow_cache* c, GLint count_location, GLint vp_location,
+                                 GLint rect_location);
+
+/* This frame's cascades into c (renderer r's cache): without static
+   casters one cell, the whole atlas, with `light_vp` (the scene box's
+   light box); with them SW__SHADOW_STAGE_CASCADES cells of half the atlas
+   over the camera's depth range across the scene and static casters'
+   box, the first holding the scene box (the character). */
+/* The renderer's cache (for tests: bypass). */
+sw__shadow_cache* sw__renderer_shadow_cache(sw_renderer* r);
+void sw__shadow_place(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction, const sw_mat4* light_vp);
 
 #endif
