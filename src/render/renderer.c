@@ -247,7 +247,7 @@ static void sw__draw_casters(sw_renderer* r, const sw_render_frame* f, const sw_
     for (size_t i = 0; i < r->draw_count; i++) {
         const sw__draw* d = &r->draws[i];
         if (sw__hidden(f, d)) continue;
-        const bool is_static = sw__shadow_cache_static_node(r->shadow_cache, d->node);
+        const bool is_static = sw__shadow_static_draw(r, d);
         if ((which == SW__CASTERS_STATIC && !is_static) || (which == SW__CASTERS_DYNAMIC && is_static)) continue;
         const sw_toon_material* t = sw__toon_of(r, d, style);
         const bool fold = t && sw__folds(d, t);
@@ -278,7 +278,7 @@ static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f) {
     glClear(GL_DEPTH_BUFFER_BIT);
     glDisable(GL_CULL_FACE);
     sw__shadow_cache* cache = r->shadow_cache;
-    const bool has_static = cache->static_nodes != NULL && !cache->bypass;
+    const bool has_static = sw__shadow_has_static(r) && !cache->bypass;
     bool cached[SW_SHADOW_MAX_CASCADES] = {false}, baked = false;
     for (int i = 0; has_static && i < cache->cascade_count; i++) {
         const sw__shadow_cell cell = cache->cells[i];

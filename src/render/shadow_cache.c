@@ -145,6 +145,15 @@ void sw_renderer_get_shadow_cache_stats(const sw_renderer* r, sw_shadow_cache_st
     if (r && r->shadow_cache) *out = r->shadow_cache->stats;
 }
 
+/* ---- which casters are static ------------------------------------------------------- */
+
+bool sw__shadow_has_static(const sw_renderer* r) { return r->shadow_cache && r->shadow_cache->static_nodes; }
+
+bool sw__shadow_static_draw(const sw_renderer* r, const sw__draw* d) {
+    const sw__shadow_cache* c = r->shadow_cache;
+    return c && c->static_nodes && d->node < c->node_count && c->static_nodes[d->node];
+}
+
 /* ---- placing the cascades ------------------------------------------------------------ */
 
 /* The static casters' box at this pose (rigid draws at their nodes' world
@@ -153,7 +162,7 @@ static bool sw__static_bounds(const sw_renderer* r, const sw_pose* pose, float l
     bool any = false;
     for (size_t i = 0; i < r->draw_count; i++) {
         const sw__draw* d = &r->draws[i];
-        if (!sw__shadow_cache_static_node(r->shadow_cache, d->node)) continue;
+        if (!sw__shadow_static_draw(r, d)) continue;
         const bool skinned = r->asset->nodes[d->node].skin >= 0 && d->prim->influence_count > 0;
         for (int c = 0; c < 8; c++) {
             float p[3], w[3];
@@ -176,7 +185,7 @@ void sw__shadow_place(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_di
     sw__shadow_cache* c = r->shadow_cache;
     const int atlas = r->shadow_size;
     float lo[3], hi[3];
-    const bool stage = c->static_nodes && atlas >= 64 && (atlas & (atlas - 1)) == 0 &&
+    const bool stage = sw__shadow_has_static(r) && atlas >= 64 && (atlas & (atlas - 1)) == 0 &&
                        sw__static_bounds(r, f->pose, lo, hi);
     if (!stage) { /* one cell, the whole atlas: the scene box's light box */
         c->cascade_count = 1;

@@ -56,10 +56,10 @@ typedef struct sw__shadow_cache {
 
 sw_result sw__shadow_cache_create(sw__shadow_cache** out, sw_diag* diag);
 void sw__shadow_cache_destroy(sw__shadow_cache* cache);
-/* Whether node `node`'s draws are static casters. */
-static inline bool sw__shadow_cache_static_node(const sw__shadow_cache* c, size_t node) {
-    return c && c->static_nodes && node < c->node_count && c->static_nodes[node];
-}
+/* Whether the renderer has static casters, and whether draw d is one. */
+bool sw__shadow_has_static(const sw_renderer* r);
+struct sw__draw;
+bool sw__shadow_static_draw(const sw_renderer* r, const struct sw__draw* d);
 /* Whether slot i holds the static casters' depth of this light and size. */
 bool sw__shadow_cache_valid(const sw__shadow_cache* c, int i, const float light_vp[16], int size);
 /* The bound read framebuffer's depth in `cell` (the static casters alone)
