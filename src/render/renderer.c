@@ -283,7 +283,7 @@ static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f) {
     for (int i = 0; has_static && i < cache->cascade_count; i++) {
         const sw__shadow_cell cell = cache->cells[i];
         cached[i] = sw__shadow_cache_valid(cache, i, cache->view_projections[i].m, cell.size);
-        if (cached[i]) continue;
+        if (cached[i] || cell.size % SW__SHADOW_BLOCK) continue; /* blocks of 32: else drawn every frame */
         int vp[4];
         sw__shadow_cell_viewport(cell, vp);
         glViewport(vp[0], vp[1], vp[2], vp[3]);
