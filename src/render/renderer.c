@@ -167,7 +167,7 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, const sw_
     if (!r || !asset) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or asset");
     sw__clear_crowd(r);
     sw__clear_scene(r);
-    sw_renderer_set_static_casters(r, NULL, NULL); /* a new scene: no static casters */
+    sw__shadow_cache_clear(r->shadow_cache); /* a new scene: no static casters */
     return sw__prepare_scene(r, asset, materials, diag);
 }
 

@@ -123,15 +123,20 @@ void sw__shadow_cascade_uniforms(const sw__shadow_cache* c, GLint count_location
 
 /* ---- the public face ---------------------------------------------------------------- */
 
-sw_result sw_renderer_set_static_casters(sw_renderer* r, const bool* nodes, sw_diag* diag) {
-    if (!r || !r->asset || !r->shadow_cache)
-        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "static casters: NULL renderer or no scene");
-    sw__shadow_cache* c = r->shadow_cache;
+void sw__shadow_cache_clear(sw__shadow_cache* c) {
+    if (!c) return;
     sw__free(c->static_nodes);
     c->static_nodes = NULL;
     c->node_count = 0;
     for (int i = 0; i < SW_SHADOW_MAX_CASCADES; i++) c->slots[i].valid = false;
     c->stats = (sw_shadow_cache_stats){0};
+}
+
+sw_result sw_renderer_set_static_casters(sw_renderer* r, const bool* nodes, sw_diag* diag) {
+    if (!r || !r->asset || !r->shadow_cache)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "static casters: NULL renderer or no scene");
+    sw__shadow_cache* c = r->shadow_cache;
+    sw__shadow_cache_clear(c);
     if (!nodes) return SW_OK;
     c->static_nodes = (bool*)sw__malloc(r->asset->node_count * sizeof(bool) + 1);
     if (!c->static_nodes) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the static casters");

@@ -56,6 +56,8 @@ typedef struct sw__shadow_cache {
 
 sw_result sw__shadow_cache_create(sw__shadow_cache** out, sw_diag* diag);
 void sw__shadow_cache_destroy(sw__shadow_cache* cache);
+/* No static casters given, every slot invalid, the stats zero (a new scene). */
+void sw__shadow_cache_clear(sw__shadow_cache* cache);
 /* Whether the renderer has static casters, and whether draw d is one. */
 bool sw__shadow_has_static(const sw_renderer* r);
 struct sw__draw;

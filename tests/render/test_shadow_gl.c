@@ -125,10 +125,17 @@ static void test_cached_character(void) {
         printf("  picture with the cache against drawn: %d channel values differ by more than 2, worst %d; "
                "the cascades changed %d values against one map\n", differ, worst, cascades_changed);
         SW_CHECK(differ <= (int)(count / 1000));
-        /* No static casters: the cache is off again. */
+        /* No static casters: the cache is off again; a new scene clears them too. */
         SW_CHECK(sw_renderer_set_static_casters(g_small, NULL, &d) == SW_OK);
         sw_renderer_get_shadow_cache_stats(g_small, &s);
         SW_CHECK(!s.active);
+        SW_CHECK(sw_renderer_set_static_casters(g_small, all, &d) == SW_OK);
+        SW_CHECK(still(g_small, SW_RENDER_AA_NONE, NULL));
+        SW_CHECK(sw_renderer_set_scene(g_small, g_asset, &g_materials, &d) == SW_OK);
+        sw_renderer_get_shadow_cache_stats(g_small, &s);
+        SW_CHECK(!s.active && s.bakes == 0);
+        SW_CHECK(!cache->static_nodes);
+        SW_CHECK(sw_renderer_set_static_casters(NULL, all, &d) == SW_ERR_INVALID_ARGUMENT);
         g_style = SW_RENDER_STYLE_AUTO;
     }
     free(drawn), free(cached), free(plain), free(all);
