@@ -162,14 +162,23 @@ static uint32_t sw__quad_sample(uint32_t word, uint32_t base_scale, int bx, int 
     const uint32_t width = 6u + (uint32_t)bx, shift = 6u + 6u * (uint32_t)bx + 13u * (uint32_t)by;
     const uint32_t top = (1u << width) - 1u;
     word &= ~(top << shift);
-    /* decoded depths rise with q inside each cluster; the far cluster's
-       start is at or above the near one's: a search over all codes is
-       small (≤ 128) and sure. */
+    /* Decoded depths rise with the code inside each cluster (e = 0: one
+       cluster of all codes; else codes below and above the top bit): in
+       each, the first code not nearer than z, by bisection. */
+    const bool two = ((word >> 1) & 31u) != 0;
+    const uint32_t ranges[2][2] = {{0, two ? top / 2 : top}, {top / 2 + 1, top}};
     uint32_t best = top;
     float best_d = INFINITY;
-    for (uint32_t q = 0; q <= top; q++) {
-        const float d = sw__shadow_quad_depth(word | (q << shift), base_scale, bx, by);
-        if (d >= z && d < best_d) best_d = d, best = q;
+    for (int k = 0; k < (two ? 2 : 1); k++) {
+        uint32_t lo = ranges[k][0], hi = ranges[k][1] + 1; /* the answer in [lo, hi]; hi: none */
+        while (lo < hi) {
+            const uint32_t mid = (lo + hi) / 2;
+            if (sw__shadow_quad_depth(word | (mid << shift), base_scale, bx, by) >= z) hi = mid;
+            else lo = mid + 1;
+        }
+        if (lo > ranges[k][1]) continue;
+        const float d = sw__shadow_quad_depth(word | (lo << shift), base_scale, bx, by);
+        if (d < best_d) best_d = d, best = lo;
     }
     if (!(best_d < INFINITY)) best_d = sw__shadow_quad_depth(word | (top << shift), base_scale, bx, by);
     *error = fabsf(best_d - z);
