@@ -9,7 +9,9 @@
 // gbuffer.frag; the uniforms have the same locations in both programs.
 layout(binding = SW_LIGHTING_UNIT_SHADOW) uniform sampler2DShadow t_shadow;
 
-layout(location = SW_SHADE_LOC_LIGHT_VIEW_PROJECTION) uniform mat4 u_light_view_projection;
+layout(location = SW_SHADE_LOC_CASCADE_COUNT) uniform int u_cascade_count;
+layout(location = SW_SHADE_LOC_CASCADE_VIEW_PROJECTION) uniform mat4 u_cascade_view_projection[SW_SHADOW_MAX_CASCADES];
+layout(location = SW_SHADE_LOC_CASCADE_RECT) uniform vec4 u_cascade_rect[SW_SHADOW_MAX_CASCADES];
 layout(location = SW_SHADE_LOC_LIGHT_DIRECTION) uniform vec3 u_light_direction;  // towards the sun
 layout(location = SW_SHADE_LOC_LIGHT_COLOR) uniform vec3 u_light_color;
 layout(location = SW_SHADE_LOC_SKY_COLOR) uniform vec3 u_sky_color;
@@ -28,17 +30,27 @@ layout(std140, binding = SW_LIGHTS_BLOCK) uniform Lights {
 
 const float PI = 3.14159265358979;
 
-// 3×3 percentage-closer filtering, each tap a hardware 2×2 compare.
+// 3×3 percentage-closer filtering, each tap a hardware 2×2 compare, in
+// the first cascade that holds the point (sw__shadow_pick_cascade,
+// shadow_atlas.c): its cell's usable area of the atlas, the guard band
+// around it catching the filter's reach.
 float sw_shadow(vec3 world, vec3 n) {
-    vec4 light_clip = u_light_view_projection * vec4(world + n * (2.0 * u_shadow_texel), 1.0);
-    vec3 p = light_clip.xyz / light_clip.w * 0.5 + 0.5;
-    if (any(lessThan(p, vec3(0.0))) || any(greaterThan(p, vec3(1.0)))) return 1.0;
+    vec4 w = vec4(world + n * (2.0 * u_shadow_texel), 1.0);
     float bias = 0.0015;
-    float lit = 0.0;
-    for (int y = -1; y <= 1; y++)
-        for (int x = -1; x <= 1; x++)
-            lit += texture(t_shadow, vec3(p.xy + vec2(x, y) * u_shadow_texel, p.z - bias));
-    return lit / 9.0;
+    for (int c = 0; c < u_cascade_count; c++) {
+        vec4 light_clip = u_cascade_view_projection[c] * w;
+        vec3 p = light_clip.xyz / light_clip.w * 0.5 + 0.5;
+        vec4 rect = u_cascade_rect[c];
+        if (any(lessThan(p.xy, vec2(rect.w))) || any(greaterThan(p.xy, vec2(1.0 - rect.w))) || p.z < 0.0 || p.z > 1.0)
+            continue;
+        vec2 uv = rect.xy + p.xy * rect.z;
+        float lit = 0.0;
+        for (int y = -1; y <= 1; y++)
+            for (int x = -1; x <= 1; x++)
+                lit += texture(t_shadow, vec3(uv + vec2(x, y) * u_shadow_texel, p.z - bias));
+        return lit / 9.0;
+    }
+    return 1.0;
 }
 
 // GGX distribution with Smith height-correlated visibility and Schlick Fresnel.

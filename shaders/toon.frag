@@ -47,7 +47,9 @@ layout(location = SW_TOON_LOC_LIGHT_COLOR) uniform vec3 u_light_color;
 layout(location = SW_TOON_LOC_SKY_COLOR) uniform vec3 u_sky_color;
 layout(location = SW_TOON_LOC_GROUND_COLOR) uniform vec3 u_ground_color;
 layout(location = SW_TOON_LOC_EYE) uniform vec3 u_eye;
-layout(location = SW_TOON_LOC_LIGHT_VIEW_PROJECTION) uniform mat4 u_light_view_projection;
+layout(location = SW_TOON_LOC_CASCADE_COUNT) uniform int u_cascade_count;
+layout(location = SW_TOON_LOC_CASCADE_VIEW_PROJECTION) uniform mat4 u_cascade_view_projection[SW_SHADOW_MAX_CASCADES];
+layout(location = SW_TOON_LOC_CASCADE_RECT) uniform vec4 u_cascade_rect[SW_SHADOW_MAX_CASCADES];
 layout(location = SW_TOON_LOC_SHADOW_TEXEL) uniform float u_shadow_texel;
 layout(location = SW_TOON_LOC_NIGHT_TIME) uniform vec2 u_night_time;
 layout(location = SW_TOON_LOC_HEAD_RIGHT) uniform vec3 u_head_right;
@@ -182,16 +184,24 @@ vec4 sw_hash42(vec2 c) {
     return fract(q);
 }
 
-// 3×3 percentage-closer filtering, as the lighting pass.
+// 3×3 percentage-closer filtering in the first cascade that holds the
+// point, as the lighting pass.
 float sw_shadow(vec3 world, vec3 n) {
-    vec4 light_clip = u_light_view_projection * vec4(world + n * (2.0 * u_shadow_texel), 1.0);
-    vec3 p = light_clip.xyz / light_clip.w * 0.5 + 0.5;
-    if (any(lessThan(p, vec3(0.0))) || any(greaterThan(p, vec3(1.0)))) return 1.0;
-    float lit = 0.0;
-    for (int y = -1; y <= 1; y++)
-        for (int x = -1; x <= 1; x++)
-            lit += texture(t_shadow, vec3(p.xy + vec2(x, y) * u_shadow_texel, p.z - 0.0015));
-    return lit / 9.0;
+    vec4 w = vec4(world + n * (2.0 * u_shadow_texel), 1.0);
+    for (int c = 0; c < u_cascade_count; c++) {
+        vec4 light_clip = u_cascade_view_projection[c] * w;
+        vec3 p = light_clip.xyz / light_clip.w * 0.5 + 0.5;
+        vec4 rect = u_cascade_rect[c];
+        if (any(lessThan(p.xy, vec2(rect.w))) || any(greaterThan(p.xy, vec2(1.0 - rect.w))) || p.z < 0.0 || p.z > 1.0)
+            continue;
+        vec2 uv = rect.xy + p.xy * rect.z;
+        float lit = 0.0;
+        for (int y = -1; y <= 1; y++)
+            for (int x = -1; x <= 1; x++)
+                lit += texture(t_shadow, vec3(uv + vec2(x, y) * u_shadow_texel, p.z - 0.0015));
+        return lit / 9.0;
+    }
+    return 1.0;
 }
 
 // The cotangent frame of position p and texture coordinate uv around n

@@ -680,6 +680,14 @@ static void print_render_stats(const render_session* s) {
                 (unsigned long long)(st.skin.vertices_skinned - s->before.skin.vertices_skinned));
     fprintf(stderr, "occlusion culling (last frame): %zu tested, %zu culled\n", st.occlusion_tested,
             st.occlusion_culled);
+    sw_shadow_cache_stats sc;
+    sw_renderer_get_shadow_cache_stats(s->renderer, &sc);
+    if (sc.active)
+        fprintf(stderr,
+                "static shadows: %zu bytes for %zu texels (%.1f:1 against 32-bit float, %.1f:1 against 16-bit depth), "
+                "worst depth error %.3g (nearer the light at most %.3g), mean %.3g; %llu bakes, the last %.1f ms\n",
+                sc.bytes, sc.texels, sc.ratio_float32, sc.ratio_depth16, sc.max_error, sc.max_nearer, sc.mean_error,
+                (unsigned long long)sc.bakes, sc.bake_ms);
     print_pass_times(s);
 }
 

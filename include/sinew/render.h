@@ -613,6 +613,28 @@ void sw_renderer_wait_pass_times(sw_renderer* renderer);
    whole cost (see sw_render_pass_time). Off by default. */
 void sw_renderer_set_exact_pass_times(sw_renderer* renderer, bool exact);
 
+/* Static shadow casters (docs/shadows.md): the draws of the nodes flagged
+   in `nodes` (the scene model's node_count flags; NULL: none) cast a
+   shadow that is drawn once from the light, compressed and decoded into
+   the shadow map every frame, under the other casters. The caller
+   promises they do not move; they are re-drawn when the light or the
+   scene box changes. SW_ERR_INVALID_ARGUMENT without a scene. */
+sw_result sw_renderer_set_static_casters(sw_renderer* renderer, const bool* nodes, sw_diag* diag);
+
+/* The static shadow cache's last bake. */
+typedef struct sw_shadow_cache_stats {
+    bool active;                  /* static casters were baked and are decoded each frame */
+    size_t bytes;                 /* the compressed records */
+    size_t texels;                /* of the map they replace */
+    double ratio_float32;         /* texels·4 / bytes */
+    double ratio_depth16;         /* texels·2 / bytes */
+    double max_error, mean_error; /* |decoded − drawn depth| over the map, light depth units */
+    double max_nearer;            /* the most a decoded depth lies nearer the light than drawn */
+    uint64_t bakes;               /* how many times it was drawn and compressed */
+    double bake_ms;               /* CPU time of the last bake (read back, encode, upload) */
+} sw_shadow_cache_stats;
+void sw_renderer_get_shadow_cache_stats(const sw_renderer* renderer, sw_shadow_cache_stats* out_stats);
+
 /* The GLSL of every renderer stage as compiled (version line included),
    for offline validation: visit(name, stage, source, user), stage "vert"
    or "frag" (sw_gpu_shader_sources does the same for the skinner's). */

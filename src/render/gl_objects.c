@@ -41,6 +41,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         {"shadow", "frag", sw_shader_shadow_frag},         {"lines", "vert", sw_shader_lines_vert},
         {"lines", "frag", sw_shader_lines_frag},          {"toon", "frag", sw_shader_toon_frag},
         {"decal", "frag", sw_shader_decal_frag},
+        {"shadow_decode", "frag", sw_shader_shadow_decode_frag},
         /* the post chain (post_chain.c) */
         {"post_velocity", "frag", sw_shader_post_velocity_frag}, {"post_motion_blur", "frag", sw_shader_post_motion_blur_frag},
         {"post_bloom", "frag", sw_shader_post_bloom_frag},       {"post_edges", "frag", sw_shader_post_edges_frag},

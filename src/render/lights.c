@@ -146,7 +146,9 @@ void sw_render_transmit(const float surface[3], float alpha, float transmission,
 
 void sw__shade_uniforms(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction, const sw_mat4* light_vp) {
     if (!r->lights_block) (void)sw_renderer_set_lights(r, NULL, 0, NULL); /* the empty block */
-    glUniformMatrix4fv(SW_SHADE_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
+    (void)light_vp; /* the cascades' (shadow_cache.h) */
+    sw__shadow_cascade_uniforms(r->shadow_cache, SW_SHADE_LOC_CASCADE_COUNT, SW_SHADE_LOC_CASCADE_VIEW_PROJECTION,
+                                SW_SHADE_LOC_CASCADE_RECT);
     glUniform3f(SW_SHADE_LOC_LIGHT_DIRECTION, light_direction.x, light_direction.y, light_direction.z);
     float light[3], ambient[3]; /* the time of day's (sky_pass.c), else 1 */
     sw__frame_light_scale(f, light, ambient);

@@ -92,13 +92,15 @@
 #define SW_TOON_LOC_SKY_COLOR 44         /* vec3: the ambient's upper hemisphere */
 #define SW_TOON_LOC_GROUND_COLOR 45      /* vec3 */
 #define SW_TOON_LOC_EYE 46               /* vec3 */
-#define SW_TOON_LOC_LIGHT_VIEW_PROJECTION 47 /* mat4 */
 #define SW_TOON_LOC_SHADOW_TEXEL 48      /* float */
 #define SW_TOON_LOC_NIGHT_TIME 49        /* vec2: night (0 or 1), time (seconds) */
 #define SW_TOON_LOC_HEAD_RIGHT 67        /* vec3: the head joint's axes (world, unit) */
 #define SW_TOON_LOC_HEAD_UP 68
 #define SW_TOON_LOC_HEAD_FORWARD 69
 #define SW_TOON_LOC_AMBIENT 72           /* float: the hemisphere ambient's scale */
+#define SW_TOON_LOC_CASCADE_COUNT 74             /* the shadow cascades, as the lighting pass's */
+#define SW_TOON_LOC_CASCADE_VIEW_PROJECTION 75   /* mat4[SW_SHADOW_MAX_CASCADES]: 75..78 */
+#define SW_TOON_LOC_CASCADE_RECT 79              /* vec4[SW_SHADOW_MAX_CASCADES]: 79..82 */
 #define SW_TOON_LOC_TIME_STEP 73         /* float: seconds since the previous frame's time (0 on a first frame) */
 
 /* toon.frag: the material kinds (sw_toon_kind of sinew/toon.h). */
@@ -282,6 +284,14 @@
 #define SW_DECAL_LOC_RECEIVERS 6                  /* uint: bit k set = class k takes decals */
 #define SW_DECAL_LOC_EYE 7                        /* vec3 */
 
+/* ---- Shadow atlas and cascades (shadow_atlas.h) ---- */
+#define SW_SHADOW_MAX_CASCADES 4
+
+/* ---- Static shadow decode (shadow_decode.frag, shadow_cache.c) ---- */
+#define SW_SHADOW_DECODE_BUFFER 0                 /* shader storage binding: the records (shadow_codec.h) */
+#define SW_SHADOW_DECODE_LOC_BLOCKS_X 0           /* int: blocks per row */
+#define SW_SHADOW_DECODE_LOC_ORIGIN 1             /* ivec2: the map's texel (0, 0) in the target */
+
 /* ---- Lighting pass: texture units ---- */
 #define SW_LIGHTING_UNIT_NORMAL 0
 #define SW_LIGHTING_UNIT_ALBEDO 1
@@ -299,13 +309,18 @@
    forward path read (shaders/lighting_common.glsl): uniform locations,
    the same in the lighting and G-buffer programs; the shadow map on
    texture unit SW_LIGHTING_UNIT_SHADOW in both. ---- */
-#define SW_SHADE_LOC_LIGHT_VIEW_PROJECTION 20     /* mat4 */
 #define SW_SHADE_LOC_LIGHT_DIRECTION 21           /* vec3, towards the sun */
 #define SW_SHADE_LOC_LIGHT_COLOR 22               /* vec3 */
 #define SW_SHADE_LOC_SKY_COLOR 23                 /* vec3 */
 #define SW_SHADE_LOC_GROUND_COLOR 24              /* vec3 */
 #define SW_SHADE_LOC_EYE 25                       /* vec3 */
 #define SW_SHADE_LOC_SHADOW_TEXEL 26              /* float: 1 / shadow map size */
+/* The shadow cascades (shadow_atlas.h): count, then per cascade its
+   light view-projection and its cell's usable area in atlas texture space
+   (x, y, size; w = the pick margin in the cell's units). */
+#define SW_SHADE_LOC_CASCADE_COUNT 27             /* int */
+#define SW_SHADE_LOC_CASCADE_VIEW_PROJECTION 28   /* mat4[SW_SHADOW_MAX_CASCADES]: 28..31 */
+#define SW_SHADE_LOC_CASCADE_RECT 32              /* vec4[SW_SHADOW_MAX_CASCADES]: 32..35 */
 /* The punctual lights (sw_renderer_set_lights): a uniform block of a
    count and SW_LIGHT_VEC4S vec4 per light (src/render/lights.c). */
 #define SW_LIGHTS_BLOCK 2                         /* uniform buffer binding */

@@ -145,6 +145,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
         glBindBuffer(GL_UNIFORM_BUFFER, 0);
     }
     if (res == SW_OK) res = sw__ao_pass_create(r->width, r->height, &r->ao, diag);
+    if (res == SW_OK) res = sw__shadow_cache_create(&r->shadow_cache, diag);
     if (res == SW_OK) res = sw_gl_check("creating the renderer", diag);
     if (res != SW_OK) {
         sw_renderer_destroy(r);
@@ -167,6 +168,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     glDeleteBuffers(1, &r->depth_block);
     sw__ao_pass_destroy(r->ao);
     sw__pass_timer_destroy(&r->pass_timer);
+    sw__shadow_cache_destroy(r->shadow_cache);
     GLuint fbos[4] = {r->gbuffer_fbo, r->lighting_fbo, r->image_fbo, r->shadow_fbo};
     glDeleteFramebuffers(4, fbos);
     GLuint textures[11] = {r->t_normal, r->t_albedo, r->t_material, r->t_class, r->t_motion, r->t_depth,
@@ -185,6 +187,7 @@ sw_result sw_renderer_set_scene(sw_renderer* r, const sw_model* asset, const sw_
     sw__clear_crowd(r);
     sw__clear_scene(r);
     r->ao_rig_count = sw__ao_fit_proxies(asset, r->ao_rig, SW_AO_MAX_PROXIES);
+    sw__shadow_cache_clear(r->shadow_cache); /* a new scene: no static casters */
     return sw__prepare_scene(r, asset, materials, diag);
 }
 
@@ -241,25 +244,21 @@ static sw_result sw__skin_frame(sw_renderer* r, const sw_render_frame* f, sw_ski
     return SW_OK;
 }
 
-/* 1. The shadow map, from the light. Toon faces fold here as in the
-   G-buffer pass (same style rule). */
-static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_mat4* light_vp) {
-    glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
-    glViewport(0, 0, r->shadow_size, r->shadow_size);
-    glDisable(GL_SCISSOR_TEST);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glDepthMask(GL_TRUE);
-    glClear(GL_DEPTH_BUFFER_BIT);
-    glDisable(GL_CULL_FACE);
-    glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(1.5f, 2.0f);
+/* The casters of the shadow map (the shadow program in use): every
+   visible draw, or only the static or the dynamic ones (shadow_cache.h). */
+typedef enum sw__casters { SW__CASTERS_ALL, SW__CASTERS_STATIC, SW__CASTERS_DYNAMIC } sw__casters;
+
+static void sw__draw_casters(sw_renderer* r, const sw_render_frame* f, const sw_mat4* light_vp, sw__casters which) {
     glUseProgram(r->p_shadow);
     glUniformMatrix4fv(SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.5f, 2.0f);
     const sw_render_style style = sw__frame_style(f);
     for (size_t i = 0; i < r->draw_count; i++) {
         const sw__draw* d = &r->draws[i];
         if (sw__hidden(f, d)) continue;
+        const bool is_static = sw__shadow_static_draw(r, f, d);
+        if ((which == SW__CASTERS_STATIC && !is_static) || (which == SW__CASTERS_DYNAMIC && is_static)) continue;
         const sw_toon_material* t = sw__toon_of(r, d, style);
         const bool fold = t && sw__folds(d, t);
         float axes[3][3], origin[3] = {0, 0, 0};
@@ -270,6 +269,53 @@ static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f, const sw_m
         sw__draw_copies(d, d->drawn, false); /* shadow.vert reads attributes: copy after copy */
     }
     glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
+/* 1. The shadow atlas, from the light: each cascade (sw__shadow_place)
+   in its cell's usable area. Toon faces fold here as in the G-buffer pass
+   (same style rule). With static casters (shadow_cache.h) each cascade's
+   compressed static depth is decoded into its cell first (drawn and
+   compressed again when its light box changed), then the dynamic casters
+   drawn over it. */
+static void sw__shadow_pass(sw_renderer* r, const sw_render_frame* f) {
+    glBindFramebuffer(GL_FRAMEBUFFER, r->shadow_fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, r->shadow_fbo);
+    glViewport(0, 0, r->shadow_size, r->shadow_size);
+    glDisable(GL_SCISSOR_TEST);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glDisable(GL_CULL_FACE);
+    sw__shadow_cache* cache = r->shadow_cache;
+    const bool has_static = sw__shadow_has_static(r, f) && !cache->bypass;
+    bool cached[SW_SHADOW_MAX_CASCADES] = {false}, baked = false;
+    for (int i = 0; has_static && i < cache->cascade_count; i++) {
+        const sw__shadow_cell cell = cache->cells[i];
+        cached[i] = sw__shadow_cache_valid(cache, i, cache->view_projections[i].m, cell.size);
+        if (cached[i] || cell.size % SW__SHADOW_BLOCK) continue; /* blocks of 32: else drawn every frame */
+        int vp[4];
+        sw__shadow_cell_viewport(cell, vp);
+        glViewport(vp[0], vp[1], vp[2], vp[3]);
+        sw__draw_casters(r, f, &cache->view_projections[i], SW__CASTERS_STATIC);
+        cached[i] = sw__shadow_cache_bake(cache, i, cell, cache->view_projections[i].m);
+        baked = true;
+    }
+    if (baked) {
+        glViewport(0, 0, r->shadow_size, r->shadow_size);
+        glClear(GL_DEPTH_BUFFER_BIT);
+    }
+    for (int i = 0; i < cache->cascade_count; i++) {
+        const sw__shadow_cell cell = cache->cells[i];
+        if (cached[i]) {
+            glViewport(cell.x, cell.y, cell.size, cell.size);
+            sw__shadow_cache_decode(cache, i, cell.x, cell.y, r->empty_vao);
+        }
+        int vp[4];
+        sw__shadow_cell_viewport(cell, vp);
+        glViewport(vp[0], vp[1], vp[2], vp[3]);
+        sw__draw_casters(r, f, &cache->view_projections[i], cached[i] ? SW__CASTERS_DYNAMIC : SW__CASTERS_ALL);
+    }
 }
 
 /* One draw of the G-buffer program: its material's block and textures,
@@ -691,7 +737,8 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__light(light_lo, light_hi, towards, &light_direction, &light_vp);
     sw__pass_timer* timer = &r->pass_timer;
     sw__pass_begin(timer, SW__PASS_SHADOW);
-    sw__shadow_pass(r, f, &light_vp);
+    sw__shadow_place(r, f, light_direction, &light_vp);
+    sw__shadow_pass(r, f);
     sw__pass_end(timer, SW__PASS_SHADOW);
     sw__pass_begin(timer, SW__PASS_GBUFFER);
     res = sw__gbuffer_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp, diag);

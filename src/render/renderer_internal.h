@@ -49,6 +49,7 @@
 #include "pass_timer.h"
 #include "post_chain.h"
 #include "render_interface.h"
+#include "shadow_cache.h"
 
 #define SW__PI 3.14159265358979f
 
@@ -440,6 +441,7 @@ struct sw_renderer {
     sw__ao_pass* ao;          /* ambient occlusion (ao.c) */
     sw__ao_rig_proxy ao_rig[SW_AO_MAX_PROXIES]; /* the scene's shape proxies, fitted by set_scene */
     size_t ao_rig_count;
+    sw__shadow_cache* shadow_cache; /* the static casters' compressed depth (shadow_cache.h) */
     GLuint empty_vao;
     GLuint white_texture, flat_normal_texture;
     GLuint ground_block;      /* the ground's material block */

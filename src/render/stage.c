@@ -220,6 +220,7 @@ static sw_result sw__grow_for_stage(sw_renderer* r, size_t draws, size_t materia
 sw_result sw_renderer_set_stage(sw_renderer* r, const sw_render_stage_model* models, size_t count, sw_diag* diag) {
     if (!r || !r->asset) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer, or no scene set");
     sw__clear_stage(r);
+    sw__shadow_cache_invalidate(r->shadow_cache); /* the static casters changed */
     if (count == 0) return SW_OK;
     sw_result res = sw__check_stage(models, count, diag);
     if (res != SW_OK) return res;

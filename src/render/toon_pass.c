@@ -27,7 +27,9 @@ void sw__toon_frame(const sw_renderer* r, const sw_render_frame* f, const sw_mat
     glUniform3f(SW_TOON_LOC_GROUND_COLOR, 0.22f * ambient[0], 0.2f * ambient[1], 0.18f * ambient[2]);
     glUniform1f(SW_TOON_LOC_AMBIENT, sw__toon_ambient);
     glUniform3fv(SW_TOON_LOC_EYE, 1, f->camera.current.eye);
-    glUniformMatrix4fv(SW_TOON_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
+    (void)light_vp; /* the cascades' (shadow_cache.h) */
+    sw__shadow_cascade_uniforms(r->shadow_cache, SW_TOON_LOC_CASCADE_COUNT, SW_TOON_LOC_CASCADE_VIEW_PROJECTION,
+                                SW_TOON_LOC_CASCADE_RECT);
     glUniform1f(SW_TOON_LOC_SHADOW_TEXEL, 1.0f / (float)r->shadow_size);
     const float time = isfinite(f->shading.time) ? f->shading.time : 0.0f;
     glUniform2f(SW_TOON_LOC_NIGHT_TIME, f->shading.night ? 1.0f : 0.0f, time);

@@ -301,7 +301,7 @@ static void test_render_sources(void) {
     sw_render_shader_sources(visit, &fam);
     fam.collecting = false;
     sw_render_shader_sources(visit, &fam);
-    SW_CHECK_EQ_INT(fam.programs, 21); /* with sky, hiz, decal and ao */
+    SW_CHECK_EQ_INT(fam.programs, 22); /* with sky, hiz, decal, ao and shadow_decode */
     SW_CHECK_EQ_INT(g_problems - before, 0);
     free(fam.header);
 }
@@ -396,7 +396,7 @@ static void test_c_uses_names(void) {
     static const char* const files[] = {
         "src/render/renderer.c", "src/render/scene.c",       "src/render/material.c", "src/render/toon_pass.c",
         "src/render/crowd.c",    "src/render/debug_views.c", "src/render/gl_objects.c", "src/render/post_chain.c",
-        "src/render/sky_pass.c", "src/gpu/gpu_skin.c", "src/render/hiz.c", "src/render/decal.c", "src/render/ao.c",
+        "src/render/sky_pass.c", "src/gpu/gpu_skin.c", "src/render/hiz.c", "src/render/decal.c", "src/render/ao.c", "src/render/shadow_cache.c",
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) lint_c_file(files[i]);
     SW_CHECK_EQ_INT(g_problems - before, 0);
