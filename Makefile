@@ -1,6 +1,6 @@
 # Two commands do everything on a fresh Debian machine:
 #   make demo   install what is missing, build, render the demo character
-#               walking to out/demo.mp4 and one frame to out/demo.png
+#               walking on the demo stage to out/demo.mp4 and one frame to out/demo.png
 #   make test   install what is missing, build and run the whole test suite
 #               in every configuration: release, debug, no-SIMD, ASan+UBSan
 # `make check` runs the release configuration only (the quick loop).
@@ -74,8 +74,8 @@ install: deps
 demo: configure-release
 	cmake --build $(BUILD_DIR)/release -j $(JOBS) --target sinew
 	@mkdir -p out
-	$(BUILD_DIR)/release/sinew render --anim walk --frames 90 -o out/demo.mp4
-	$(BUILD_DIR)/release/sinew render --anim walk --time 0.25 -o out/demo.png
+	$(BUILD_DIR)/release/sinew render --stage demo --anim walk --frames 90 -o out/demo.mp4
+	$(BUILD_DIR)/release/sinew render --stage demo --anim walk --time 0.25 -o out/demo.png
 	@echo "wrote out/demo.mp4 and out/demo.png"
 
 clean:
