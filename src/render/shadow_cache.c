@@ -214,6 +214,7 @@ void sw__shadow_place(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_di
     float lo[3], hi[3];
     const bool stage = sw__shadow_has_static(r, f) && atlas >= 64 && (atlas & (atlas - 1)) == 0 &&
                        sw__static_bounds(r, f, lo, hi);
+    if (!sw__shadow_has_static(r, f)) c->stats.active = false; /* e.g. the stage cleared or posed */
     if (!stage) { /* one cell, the whole atlas: the scene box's light box */
         c->cascade_count = 1;
         c->cells[0] = (sw__shadow_cell){0, 0, atlas};
