@@ -383,5 +383,6 @@ sw_result sw__decode_data_uri(const char* uri, size_t uri_length, void* out, siz
 
 const char* sw__path_base_name(const char* path) {
     const char* slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    /* "dir/" has no base name: name it whole, so a message names something */
+    return slash && slash[1] ? slash + 1 : path;
 }

@@ -104,4 +104,13 @@ else
     echo "note: /dev/full is missing; skipped the write-error check"
 fi
 
+# A folder given as a model, with or without its trailing slash: one line
+# that names it (the base name of "dir/" is empty, so the path is named).
+mkdir -p "$WORK/folder"
+sinew info "$WORK/folder/"
+check "a folder with a trailing slash as the model: failure (1)" status_is 1
+check "... named in the message" err_has_text "$WORK/folder/: not a regular file (a directory)"
+sinew info "$WORK/folder"
+check "a folder as the model: named in the message" err_has_text "folder: not a regular file (a directory)"
+
 finish
