@@ -238,9 +238,9 @@ static void test_blend_over_mask(void) {
     const sw_camera c = camera_at(12.0f);
     const size_t over_leaf = pixel_of(&c, (const float[3]){12.0f, 0.0f, 0.4f});
     const size_t over_cut = pixel_of(&c, (const float[3]){12.0f, 0.7f, 0.4f});
-    /* The sun from below: Film's shadow (it casts one, as three.js's
-       transparent meshes do) falls above the kept pixel, so hiding Film
-       shows the Leaf as lit behind it. */
+    /* The sun from below: Film's shadow (BLEND at alpha ½ casts one,
+       docs/shadows.md) falls above the kept pixel, so hiding Film shows
+       the Leaf as lit behind it. */
     SW_CHECK(render(&g.lit, (shot){.x = 12.0f, .hide = NULL, .from_below = true}, g.a, NULL));
     SW_CHECK(render(&g.lit, (shot){.x = 12.0f, .hide = "Film", .from_below = true}, g.c, NULL));
     float expected[3];
@@ -248,8 +248,8 @@ static void test_blend_over_mask(void) {
     SW_CHECK(expected[1] > 2.0f * expected[0]); /* the cyan leaf, not the blue behind */
     over(expected, (const float[3]){0.9f, 0.1f, 0.1f}, 0.5f);
     check_rgb("unlit red over MASK (kept)", g.a + 4 * over_leaf, expected, 0.005f);
-    /* The cut quad changes nothing: the same as without it (the sun from
-       above: its shadow, cast whole, falls below the pixel). */
+    /* The cut quad changes nothing: the same as without it (alpha 0.3
+       under its cutoff: it casts no shadow either). */
     SW_CHECK(render(&g.lit, (shot){.x = 12.0f, .hide = NULL, .no_prepass = false}, g.a, NULL));
     SW_CHECK(render(&g.lit, (shot){.x = 12.0f, .hide = "Cut", .no_prepass = false}, g.b, NULL));
     check_rgb("unlit red over MASK (cut)", g.a + 4 * over_cut, g.b + 4 * over_cut, 0.0f);
