@@ -18,8 +18,8 @@
 #define SW__SOURCE_PARTS 10
 
 static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_PARTS]) {
-    const bool material = body == sw_shader_gbuffer_vert || body == sw_shader_gbuffer_frag || body == sw_shader_toon_frag ||
-                          body == sw_shader_shadow_mask_frag;
+    const bool material = body == sw_shader_gbuffer_vert || body == sw_shader_gbuffer_frag ||
+                          body == sw_shader_toon_frag || body == sw_shader_shadow_mask_frag;
     out_parts[0] = "#version 430 core\n#line 1 1\n";
     out_parts[1] = sw_shader_render_interface_h;
     out_parts[2] = "\n#line 1 2\n";

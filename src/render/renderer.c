@@ -256,7 +256,8 @@ typedef enum sw__casters { SW__CASTERS_ALL, SW__CASTERS_STATIC, SW__CASTERS_DYNA
 static int sw__shadow_alpha_rule(const sw_renderer* r, const sw__draw* d, sw_render_style style) {
     if (sw__transmissive(r, d, style)) return SW_SHADOW_ALPHA_TRANSMIT;
     const sw_model_alpha_mode mode = r->materials[d->material].core->alpha_mode;
-    return mode == SW_MODEL_ALPHA_MASK ? SW_SHADOW_ALPHA_MASK : mode == SW_MODEL_ALPHA_BLEND ? SW_SHADOW_ALPHA_BLEND : 0;
+    if (mode == SW_MODEL_ALPHA_MASK) return SW_SHADOW_ALPHA_MASK;
+    return mode == SW_MODEL_ALPHA_BLEND ? SW_SHADOW_ALPHA_BLEND : 0;
 }
 
 /* Binds what the alpha-tested shadow program reads of draw d's material:
