@@ -18,7 +18,8 @@
 #define SW__SOURCE_PARTS 10
 
 static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_PARTS]) {
-    const bool material = body == sw_shader_gbuffer_vert || body == sw_shader_gbuffer_frag || body == sw_shader_toon_frag;
+    const bool material = body == sw_shader_gbuffer_vert || body == sw_shader_gbuffer_frag ||
+                          body == sw_shader_toon_frag || body == sw_shader_shadow_mask_frag;
     out_parts[0] = "#version 430 core\n#line 1 1\n";
     out_parts[1] = sw_shader_render_interface_h;
     out_parts[2] = "\n#line 1 2\n";
@@ -42,6 +43,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         {"lines", "frag", sw_shader_lines_frag},          {"toon", "frag", sw_shader_toon_frag},
         {"decal", "frag", sw_shader_decal_frag},
         {"shadow_decode", "frag", sw_shader_shadow_decode_frag},
+        {"shadow_mask", "frag", sw_shader_shadow_mask_frag},
         /* the post chain (post_chain.c) */
         {"post_velocity", "frag", sw_shader_post_velocity_frag}, {"post_motion_blur", "frag", sw_shader_post_motion_blur_frag},
         {"post_bloom", "frag", sw_shader_post_bloom_frag},       {"post_edges", "frag", sw_shader_post_edges_frag},

@@ -21,6 +21,7 @@ extern const char sw_shader_lighting_frag[];
 extern const char sw_shader_shadow_vert[];
 extern const char sw_shader_shadow_frag[];
 extern const char sw_shader_shadow_decode_frag[];
+extern const char sw_shader_shadow_mask_frag[];
 extern const char sw_shader_lines_vert[];
 extern const char sw_shader_lines_frag[];
 extern const char sw_shader_fullscreen_vert[];

@@ -265,6 +265,15 @@
 #define SW_SHADOW_LOC_FOLD_MASK 1                 /* int: bit k folds the vertices tagged k; 0 = off */
 #define SW_SHADOW_LOC_FOLD_UV_SET 2               /* int: the TEXCOORD set holding the tag */
 #define SW_SHADOW_LOC_FOLD_POINT 3                /* vec3: where folded vertices go (world) */
+/* The alpha-tested shadow program (shadow.vert + shadow_mask.frag, with
+   the material block and base colour texture; docs/shadows.md): MASK
+   draws cast where base alpha >= the cutoff; BLEND and transmissive draws
+   where their coverage (alpha, × (1 − transmission)) >= BLEND_PERCENT/100. */
+#define SW_SHADOW_LOC_ALPHA_RULE 4                /* int: SW_SHADOW_ALPHA_* */
+#define SW_SHADOW_ALPHA_MASK 1
+#define SW_SHADOW_ALPHA_BLEND 2
+#define SW_SHADOW_ALPHA_TRANSMIT 3
+#define SW_SHADOW_BLEND_PERCENT 50
 
 /* ---- Decal pass (decal.c, decal.frag; decal_math.h) ---- */
 /* The surface turns away from a decal's projection: facing is 0 below

@@ -44,8 +44,10 @@ static sw_result sw__make_programs(sw_renderer* r, sw_diag* diag) {
         res = sw__program(sw_shader_fullscreen_vert, sw_shader_lighting_frag, "lighting", &r->p_lighting, diag);
     if (res == SW_OK) res = sw__program(sw_shader_lines_vert, sw_shader_lines_frag, "lines", &r->p_lines, diag);
     if (res == SW_OK) res = sw__program(sw_shader_gbuffer_vert, sw_shader_toon_frag, "toon", &r->p_toon, diag);
-    const GLuint programs[2] = {r->p_gbuffer, r->p_toon};
-    for (int i = 0; res == SW_OK && i < 2; i++) {
+    if (res == SW_OK)
+        res = sw__program(sw_shader_shadow_vert, sw_shader_shadow_mask_frag, "shadow_mask", &r->p_shadow_mask, diag);
+    const GLuint programs[3] = {r->p_gbuffer, r->p_toon, r->p_shadow_mask};
+    for (int i = 0; res == SW_OK && i < 3; i++) {
         GLint size = 0;
         GLuint block = glGetUniformBlockIndex(programs[i], "Material");
         if (block != GL_INVALID_INDEX) glGetActiveUniformBlockiv(programs[i], block, GL_UNIFORM_BLOCK_DATA_SIZE, &size);
@@ -160,8 +162,8 @@ void sw_renderer_destroy(sw_renderer* r) {
     sw__clear_crowd(r);
     sw__clear_scene(r);
     sw__decals_destroy(r);
-    GLuint programs[5] = {r->p_gbuffer, r->p_shadow, r->p_lighting, r->p_lines, r->p_toon};
-    for (int i = 0; i < 5; i++) glDeleteProgram(programs[i]);
+    GLuint programs[6] = {r->p_gbuffer, r->p_shadow, r->p_lighting, r->p_lines, r->p_toon, r->p_shadow_mask};
+    for (int i = 0; i < 6; i++) glDeleteProgram(programs[i]);
     sw__post_chain_destroy(r->post);
     sw__sky_pass_destroy(r->sky);
     sw__hiz_destroy(r->hiz);
@@ -244,13 +246,38 @@ static sw_result sw__skin_frame(sw_renderer* r, const sw_render_frame* f, sw_ski
     return SW_OK;
 }
 
-/* The casters of the shadow map (the shadow program in use): every
-   visible draw, or only the static or the dynamic ones (shadow_cache.h). */
+/* The casters of the shadow map: every visible draw, or only the static
+   or the dynamic ones (shadow_cache.h). */
 typedef enum sw__casters { SW__CASTERS_ALL, SW__CASTERS_STATIC, SW__CASTERS_DYNAMIC } sw__casters;
 
+/* How draw d casts (docs/shadows.md, "Casters"): 0 depth only (OPAQUE),
+   else the SW_SHADOW_ALPHA_* rule of the alpha-tested program. A
+   transmissive draw is blended whatever its alpha mode (sw__transmissive). */
+static int sw__shadow_alpha_rule(const sw_renderer* r, const sw__draw* d, sw_render_style style) {
+    if (sw__transmissive(r, d, style)) return SW_SHADOW_ALPHA_TRANSMIT;
+    const sw_model_alpha_mode mode = r->materials[d->material].core->alpha_mode;
+    if (mode == SW_MODEL_ALPHA_MASK) return SW_SHADOW_ALPHA_MASK;
+    return mode == SW_MODEL_ALPHA_BLEND ? SW_SHADOW_ALPHA_BLEND : 0;
+}
+
+/* Binds what the alpha-tested shadow program reads of draw d's material:
+   its block and base colour texture. */
+static void sw__bind_shadow_material(const sw_renderer* r, const sw__draw* d, int rule) {
+    const sw__material* m = &r->materials[d->material];
+    glBindBufferBase(GL_UNIFORM_BUFFER, SW_MATERIAL_BLOCK, sw__block_of(m));
+    glActiveTexture(GL_TEXTURE0 + SW_MATERIAL_SLOT_BASE_COLOR);
+    const GLuint base = m->gbuffer_textures[SW_MATERIAL_SLOT_BASE_COLOR];
+    glBindTexture(GL_TEXTURE_2D, base ? base : r->white_texture);
+    glUniform1i(SW_SHADOW_LOC_ALPHA_RULE, rule);
+}
+
 static void sw__draw_casters(sw_renderer* r, const sw_render_frame* f, const sw_mat4* light_vp, sw__casters which) {
-    glUseProgram(r->p_shadow);
-    glUniformMatrix4fv(SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
+    const GLuint programs[2] = {r->p_shadow, r->p_shadow_mask};
+    for (int p = 0; p < 2; p++) {
+        glUseProgram(programs[p]);
+        glUniformMatrix4fv(SW_SHADOW_LOC_LIGHT_VIEW_PROJECTION, 1, GL_FALSE, light_vp->m);
+    }
+    GLuint program = r->p_shadow_mask;
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.5f, 2.0f);
     const sw_render_style style = sw__frame_style(f);
@@ -259,6 +286,11 @@ static void sw__draw_casters(sw_renderer* r, const sw_render_frame* f, const sw_
         if (sw__hidden(f, d)) continue;
         const bool is_static = sw__shadow_static_draw(r, f, d);
         if ((which == SW__CASTERS_STATIC && !is_static) || (which == SW__CASTERS_DYNAMIC && is_static)) continue;
+        /* OPAQUE draws: depth only, no texture fetch; the others test alpha. */
+        const int rule = sw__shadow_alpha_rule(r, d, style);
+        const GLuint wanted = rule ? r->p_shadow_mask : r->p_shadow;
+        if (wanted != program) glUseProgram(program = wanted);
+        if (rule) sw__bind_shadow_material(r, d, rule);
         const sw_toon_material* t = sw__toon_of(r, d, style);
         const bool fold = t && sw__folds(d, t);
         float axes[3][3], origin[3] = {0, 0, 0};

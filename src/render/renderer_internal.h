@@ -436,6 +436,7 @@ struct sw_renderer {
     GLuint t_normal, t_albedo, t_material, t_class, t_motion, t_depth, t_hdr, t_image, t_shadow;
     /* programs */
     GLuint p_gbuffer, p_shadow, p_lighting, p_lines, p_toon;
+    GLuint p_shadow_mask;           /* the shadow pass's alpha-tested casters (shadow_mask.frag) */
     sw__post_chain* post;     /* display mapping and the rest of the post chain */
     sw__sky_state* sky;       /* the sky on background pixels (sky_pass.c) */
     sw__ao_pass* ao;          /* ambient occlusion (ao.c) */

@@ -11,7 +11,9 @@
    the forward path must light it the same) and what is behind it with
    the quad hidden; unlit colours are the base colours themselves. The
    point light's brightening is checked against sw_render_light_incident
-   and the GGX + Lambert terms written out below.
+   and the GGX + Lambert terms written out below. Shadow casters by alpha
+   (mask_shadow.gltf): a MASK card casts only where its texture keeps it,
+   BLEND at alpha 0.3 and transmissive glass cast none (docs/shadows.md).
    Skips, saying so, only when no EGL display exists at all. */
 #include <math.h>
 #include <stdio.h>
@@ -162,7 +164,7 @@ static void test_light_incident(void) {
 /* ---- the GL tests ----------------------------------------------------------------- */
 
 typedef struct scenes {
-    scene lit, ref, swapped;
+    scene lit, ref, swapped, mask;
     float *a, *b, *c;
     uint8_t* image;
     bool ok;
@@ -236,9 +238,9 @@ static void test_blend_over_mask(void) {
     const sw_camera c = camera_at(12.0f);
     const size_t over_leaf = pixel_of(&c, (const float[3]){12.0f, 0.0f, 0.4f});
     const size_t over_cut = pixel_of(&c, (const float[3]){12.0f, 0.7f, 0.4f});
-    /* The sun from below: Film's shadow (it casts one, as three.js's
-       transparent meshes do) falls above the kept pixel, so hiding Film
-       shows the Leaf as lit behind it. */
+    /* The sun from below: Film's shadow (BLEND at alpha ½ casts one,
+       docs/shadows.md) falls above the kept pixel, so hiding Film shows
+       the Leaf as lit behind it. */
     SW_CHECK(render(&g.lit, (shot){.x = 12.0f, .hide = NULL, .from_below = true}, g.a, NULL));
     SW_CHECK(render(&g.lit, (shot){.x = 12.0f, .hide = "Film", .from_below = true}, g.c, NULL));
     float expected[3];
@@ -246,8 +248,8 @@ static void test_blend_over_mask(void) {
     SW_CHECK(expected[1] > 2.0f * expected[0]); /* the cyan leaf, not the blue behind */
     over(expected, (const float[3]){0.9f, 0.1f, 0.1f}, 0.5f);
     check_rgb("unlit red over MASK (kept)", g.a + 4 * over_leaf, expected, 0.005f);
-    /* The cut quad changes nothing: the same as without it (the sun from
-       above: its shadow, cast whole, falls below the pixel). */
+    /* The cut quad changes nothing: the same as without it (alpha 0.3
+       under its cutoff: it casts no shadow either). */
     SW_CHECK(render(&g.lit, (shot){.x = 12.0f, .hide = NULL, .no_prepass = false}, g.a, NULL));
     SW_CHECK(render(&g.lit, (shot){.x = 12.0f, .hide = "Cut", .no_prepass = false}, g.b, NULL));
     check_rgb("unlit red over MASK (cut)", g.a + 4 * over_cut, g.b + 4 * over_cut, 0.0f);
@@ -275,6 +277,52 @@ static void test_mask_prepass(void) {
     printf("  pixels differing: %zu; green card %zu, yellow card %zu\n", differ, green, yellow);
     SW_CHECK_EQ_INT((int)differ, 0);
     SW_CHECK(green > 200 && yellow > 200); /* both cards show, cut by their alpha */
+}
+
+/* The sRGB image's pixel (rows top to bottom) of HDR index px. */
+static const uint8_t* image_at(const uint8_t* image, size_t px) {
+    const int x = (int)(px % W), y = H - 1 - (int)(px / W);
+    return image + 4 * ((size_t)y * W + (size_t)x);
+}
+
+/* The largest channel difference, in 1/255, of two image pixels. */
+static int image_difference(const uint8_t* a, const uint8_t* b) {
+    int most = 0;
+    for (int k = 0; k < 3; k++) most = abs(a[k] - b[k]) > most ? abs(a[k] - b[k]) : most;
+    return most;
+}
+
+/* Level casters 0.5 above a white floor, the sun from above and in front,
+   (0, 0.8, 0.6): the floor point (x, −0.5, z) is shadowed by the caster
+   point (x, 0, z + 0.375). The MASK card's left half (alpha 0) leaves
+   the floor as lit as with no card; its right half shadows it; the BLEND
+   veil (alpha 0.3 < ½) and the glass (transmission 0.9: covers 0.1) cast
+   nothing. */
+static void test_shadow_by_alpha(void) {
+    if (!g.ok) return;
+    const sw_camera c = camera_at(0.0f);
+    const size_t cut = pixel_of(&c, (const float[3]){-0.4f, -0.5f, -0.55f});
+    const size_t kept = pixel_of(&c, (const float[3]){0.4f, -0.5f, -0.55f});
+    const size_t veil = pixel_of(&c, (const float[3]){-1.15f, -0.5f, -0.55f});
+    const size_t glass = pixel_of(&c, (const float[3]){1.15f, -0.5f, -0.55f});
+    uint8_t* no_card = malloc(4 * W * H);
+    SW_CHECK(no_card != NULL);
+    if (!no_card) return;
+    SW_CHECK(render(&g.mask, (shot){.x = 0.0f}, g.a, g.image));
+    SW_CHECK(render(&g.mask, (shot){.x = 0.0f, .hide = "Card"}, g.b, no_card));
+    const uint8_t *a = image_at(g.image, cut), *b = image_at(no_card, cut);
+    printf("  under the cut half (%d, %d, %d), no card (%d, %d, %d)\n", a[0], a[1], a[2], b[0], b[1], b[2]);
+    SW_CHECK(image_difference(a, b) <= 3);
+    printf("  under the kept half %.4f, no card %.4f\n", g.a[4 * kept + 1], g.b[4 * kept + 1]);
+    SW_CHECK(g.a[4 * kept + 1] < 0.6f * g.b[4 * kept + 1]);
+    const struct { const char* hide; size_t px; } clear[2] = {{"Veil", veil}, {"Glass", glass}};
+    for (int i = 0; i < 2; i++) {
+        SW_CHECK(render(&g.mask, (shot){.x = 0.0f, .hide = clear[i].hide}, NULL, no_card));
+        a = image_at(g.image, clear[i].px), b = image_at(no_card, clear[i].px);
+        printf("  under %s (%d, %d, %d), without it (%d, %d, %d)\n", clear[i].hide, a[0], a[1], a[2], b[0], b[1], b[2]);
+        SW_CHECK(image_difference(a, b) <= 3);
+    }
+    free(no_card);
 }
 
 /* GGX (height-correlated Smith, Schlick) + Lambert for metallic 0, as
@@ -377,7 +425,8 @@ int main(void) {
     g.a = malloc(sizeof(float) * 4 * W * H), g.b = malloc(sizeof(float) * 4 * W * H);
     g.c = malloc(sizeof(float) * 4 * W * H), g.image = malloc(4 * W * H);
     g.ok = g.a && g.b && g.c && g.image && scene_load("transparent_lit.gltf", &g.lit) &&
-           scene_load("transparent_lit_ref.gltf", &g.ref) && scene_load("transparent_lit_swapped.gltf", &g.swapped);
+           scene_load("transparent_lit_ref.gltf", &g.ref) && scene_load("transparent_lit_swapped.gltf", &g.swapped) &&
+           scene_load("mask_shadow.gltf", &g.mask);
     SW_CHECK(g.ok);
     SW_RUN(test_lit_over_opaque);
     SW_RUN(test_unlit_over_opaque);
@@ -386,7 +435,8 @@ int main(void) {
     SW_RUN(test_mask_prepass);
     SW_RUN(test_point_light);
     SW_RUN(test_transmission);
-    scene_free(&g.lit), scene_free(&g.ref), scene_free(&g.swapped);
+    SW_RUN(test_shadow_by_alpha);
+    scene_free(&g.lit), scene_free(&g.ref), scene_free(&g.swapped), scene_free(&g.mask);
     free(g.a), free(g.b), free(g.c), free(g.image);
     sw_gl_context_destroy(g_context);
     return sw_test_finish();

@@ -161,6 +161,44 @@ def gallery():
     g.write("transparency_gallery.gltf")
 
 
+def mask_shadow():
+    """mask_shadow.gltf: shadow casters by alpha (docs/shadows.md). A white
+    floor 3 × 2 at y −0.5 (x −1.5..1.5, z −1..1); above it at y 0, level
+    (seen edge-on from the camera), "Card": MASK (cutoff 0.5), white, a
+    4 × 4 nearest-filtered texture whose left half (u < 0.5, x < 0) has
+    alpha 0 and right half alpha 1, x −0.8..0.8, z −0.6..0.2; "Veil": BLEND,
+    alpha 0.3, x −1.4..−0.9, z −0.6..0.2; "Glass": OPAQUE with
+    KHR_materials_transmission 0.9, x 0.9..1.4, z −0.6..0.2."""
+    g = Gltf()
+    g.json["extensionsUsed"] = ["KHR_materials_transmission"]
+
+    def material(label, rgba, mode="OPAQUE", texture=None):
+        m = {"name": label, "pbrMetallicRoughness": {"baseColorFactor": list(rgba), "metallicFactor": 0.0,
+                                                      "roughnessFactor": 1.0}}
+        if mode != "OPAQUE":
+            m["alphaMode"] = mode
+        if mode == "MASK":
+            m["alphaCutoff"] = 0.5
+        if texture is not None:
+            m["pbrMetallicRoughness"]["baseColorTexture"] = {"index": texture}
+        g.json["materials"].append(m)
+        return len(g.json["materials"]) - 1
+
+    def level(label, x0, x1, m):  # UV u along +x
+        g.quad(label, [(x0, 0, 0.2), (x1, 0, 0.2), (x1, 0, -0.6), (x0, 0, -0.6)], (0, 1, 0), m, [0, 0, 0])
+
+    g.quad("Floor", [(-1.5, 0, 1), (1.5, 0, 1), (1.5, 0, -1), (-1.5, 0, -1)], (0, 1, 0),
+           material("Floor", (1, 1, 1, 1)), [0, -0.5, 0])
+    half = g.texture(png(4, 4, lambda x, y: (255, 255, 255, 0 if x < 2 else 255)), nearest=True)
+    level("Card", -0.8, 0.8, material("Card", (1, 1, 1, 1), "MASK", half))
+    level("Veil", -1.4, -0.9, material("Veil", (1, 1, 1, 0.3), "BLEND"))
+    glass = material("Glass", (1, 1, 1, 1))
+    g.json["materials"][glass]["extensions"] = {"KHR_materials_transmission": {"transmissionFactor": 0.9}}
+    level("Glass", 0.9, 1.4, glass)
+    g.json["asset"]["generator"] = "sinew make_transparency_files.py"
+    g.write("mask_shadow.gltf")
+
+
 def lights():
     """lights.gltf: KHR_lights_punctual, a point light on "Bulb" (y 2), a
     spot on "Lamp" (turned to point down), a directional on "Sun"; the spot
@@ -202,3 +240,4 @@ if __name__ == "__main__":
     scene("transparent_lit_ref.gltf", True, "OPAQUE", glass_transmits=False)
     lights()
     gallery()
+    mask_shadow()
