@@ -121,6 +121,8 @@ typedef struct render_options {
     long crowd;           /* --crowd N, 0 = one character */
     sw_render_aa aa;
     sw_render_ao ao;      /* --ao on|off */
+    float fog_density;    /* --fog: 0 none */
+    float fog_colour[3];
     bool bloom, motion_blur;
     sw_render_view view;
     sw_render_style style;
@@ -313,6 +315,9 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
         } else if (tool_args_option(args, arg, "--ao")) {
             if (!(v = tool_args_value(args, "--ao", &err)) || !scene_parse_ao(v, &o->ao, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--fog")) {
+            if (!(v = tool_args_value(args, "--fog", &err)) || !scene_parse_fog(v, &o->fog_density, o->fog_colour, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
@@ -609,7 +614,7 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         .first_frame = f == 0,
         .camera = {.current = frame_camera(s), .previous = s->previous_camera},
         .debug = {.view = o->view, .weight_joint = s->weight_node, .bones = o->bones, .split = o->split},
-        .shading = {.style = o->style, .night = o->night, .time = (float)t, .ao = o->ao,
+        .shading = {.style = o->style, .night = o->night, .time = (float)t, .ao = o->ao, .fog_density = o->fog_density, .fog_colour = {o->fog_colour[0], o->fog_colour[1], o->fog_colour[2]},
                     .time_of_day_given = o->time_of_day >= 0.0, .time_of_day = (float)o->time_of_day},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
         .crowd = {.count = s->crowd.count, .poses = s->crowd.pointers, .placements = s->crowd.placements},

@@ -131,6 +131,8 @@ typedef struct view_options {
     bool dqs, split, bones, quiet;
     sw_render_aa aa;
     sw_render_ao ao;      /* --ao on|off */
+    float fog_density;    /* --fog: 0 none */
+    float fog_colour[3];
     bool bloom, motion_blur;
     sw_render_view view;
     sw_render_style style;
@@ -198,6 +200,9 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
         } else if (tool_args_option(args, arg, "--ao")) {
             if (!(v = tool_args_value(args, "--ao", &err)) || !scene_parse_ao(v, &o->ao, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--fog")) {
+            if (!(v = tool_args_value(args, "--fog", &err)) || !scene_parse_fog(v, &o->fog_density, o->fog_colour, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
@@ -1367,7 +1372,7 @@ static bool draw_frame(viewer* v, tool_error* err) {
         .first_frame = v->first_frame,
         .camera = {.current = v->camera, .previous = v->first_frame ? v->camera : v->previous_camera},
         .debug = {.view = v->view, .weight_joint = v->weight_node, .bones = v->bones, .split = v->split},
-        .shading = {.style = v->style, .night = v->night, .time = (float)v->time, .ao = v->o->ao,
+        .shading = {.style = v->style, .night = v->night, .time = (float)v->time, .ao = v->o->ao, .fog_density = v->o->fog_density, .fog_colour = {v->o->fog_colour[0], v->o->fog_colour[1], v->o->fog_colour[2]},
                     .time_of_day_given = v->time_of_day >= 0.0, .time_of_day = (float)v->time_of_day},
         .post = {.aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur, .frame_index = v->frame_index},
         .placement = sc->stage && sc->stage->has_place ? &sc->placement : NULL,

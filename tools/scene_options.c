@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 static const struct {
@@ -107,6 +108,29 @@ bool scene_parse_ao(const char* text, sw_render_ao* ao, tool_error* err) {
     if (strcmp(text, "on") == 0) *ao = SW_RENDER_AO_ON;
     else if (strcmp(text, "off") == 0) *ao = SW_RENDER_AO_OFF;
     else return tool_error_set(err, "--ao: '%s' is not on or off", text);
+    return true;
+}
+
+bool scene_parse_fog(const char* text, float* density, float colour[3], tool_error* err) {
+    colour[0] = colour[1] = colour[2] = 0.0f; /* white */
+    if (strcmp(text, "off") == 0) {
+        *density = 0.0f;
+        return true;
+    }
+    if (strcmp(text, "on") == 0) {
+        *density = SCENE_FOG_DEFAULT_DENSITY;
+        return true;
+    }
+    double v[4] = {0.0, 0.0, 0.0, 0.0};
+    char tail = 0;
+    const int n = sscanf(text, "%lf,%lf,%lf,%lf%c", &v[0], &v[1], &v[2], &v[3], &tail);
+    if (!(n == 1 || n == 4) || !(v[0] >= 0.0 && v[0] <= 10.0))
+        return tool_error_set(err, "--fog: '%s' is not on, off, DENSITY (0..10 per unit) or DENSITY,R,G,B", text);
+    for (int i = 1; i < 4; i++)
+        if (!(v[i] >= 0.0 && v[i] <= 1.0))
+            return tool_error_set(err, "--fog: '%s': the colour's R,G,B are each 0..1", text);
+    *density = (float)v[0];
+    for (int i = 0; i < 3; i++) colour[i] = (float)v[i + 1];
     return true;
 }
 

@@ -169,6 +169,12 @@ bool scene_parse_view(const char* text, sw_render_view* view, bool* bones, const
 bool scene_parse_aa(const char* text, sw_render_aa* aa, tool_error* err);
 /* --ao on|off (ambient occlusion, docs/ao.md). */
 bool scene_parse_ao(const char* text, sw_render_ao* ao, tool_error* err);
+/* --fog on|off|DENSITY[,R,G,B] (volumetric fog, docs/fog.md): the medium's
+   extinction per unit (0 or off: none; on: SCENE_FOG_DEFAULT_DENSITY, the
+   frame analysis' mean) and the colour it scatters (R,G,B 0..1; not
+   given: all zero, which the renderer reads as white). */
+#define SCENE_FOG_DEFAULT_DENSITY 8.5e-4f
+bool scene_parse_fog(const char* text, float* density, float colour[3], tool_error* err);
 
 /* The option names of a view ("weights" for SW_RENDER_VIEW_WEIGHTS) and of
    an AA mode. */

@@ -311,6 +311,12 @@ typedef struct sw_render_frame_shading {
     bool time_of_day_given;
     float time_of_day;
     sw_render_ao ao;              /* ambient occlusion; zero: on */
+    /* Volumetric fog (docs/fog.md): a uniform medium of `fog_density`
+       extinction per unit (0: no fog, the picture as without it), lit by
+       the light and the ambient, scattering `fog_colour` (all zero: white)
+       of what it takes out, composited after the sky. */
+    float fog_density;
+    float fog_colour[3];
 } sw_render_frame_shading;
 
 /* The post chain (docs/post.md). After the lighting: motion blur and bloom

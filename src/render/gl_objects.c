@@ -53,6 +53,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         /* the Hi-Z pyramid (hiz.c) */
         {"hiz", "frag", sw_shader_hiz_frag},
         {"ao", "frag", sw_shader_ao_frag}, /* ambient occlusion (ao.c) */
+        {"fog", "comp", sw_shader_fog_comp}, {"fog", "frag", sw_shader_fog_frag}, /* fog_pass.c */
     };
     for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
         /* One string, exactly what glShaderSource joins. */
@@ -94,6 +95,19 @@ sw_result sw__program(const char* vs, const char* fs, const char* name, GLuint* 
     glDeleteShader(v);
     glDeleteShader(f);
     if (r == SW_OK) *out = p;
+    return r;
+}
+
+sw_result sw__compute_program(const char* cs, const char* name, GLuint* out, sw_diag* diag) {
+    GLuint c = 0;
+    sw_result r = sw__compile(GL_COMPUTE_SHADER, cs, name, &c, diag);
+    if (r != SW_OK) return r;
+    GLuint p = glCreateProgram();
+    glAttachShader(p, c);
+    r = sw_gl_link_program(p, name, diag);
+    glDeleteShader(c);
+    if (r == SW_OK) *out = p;
+    else glDeleteProgram(p);
     return r;
 }
 

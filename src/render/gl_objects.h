@@ -37,12 +37,15 @@ extern const char sw_shader_sky_frag[];
 extern const char sw_shader_hiz_frag[];
 extern const char sw_shader_decal_frag[];
 extern const char sw_shader_ao_frag[];
+extern const char sw_shader_fog_comp[], sw_shader_fog_frag[];
 
 /* A program of two embedded stages (sw_shader_*), each compiled with
    "#version", render_interface.h, the depth convention (shaders/depth.glsl)
    and, for the stages that read it, the material block (shaders/material_block.glsl) before it. On failure
    nothing is kept and diag has the driver's log. */
 sw_result sw__program(const char* vs, const char* fs, const char* name, GLuint* out, sw_diag* diag);
+/* A compute program from one embedded stage (same source parts). */
+sw_result sw__compute_program(const char* cs, const char* name, GLuint* out, sw_diag* diag);
 
 /* An immutable w × h 2D texture, one level, `filter` both ways, clamped to
    the edge; left bound. */

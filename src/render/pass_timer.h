@@ -44,6 +44,7 @@
     X(AO, "ao")              \
     X(LIGHTING, "lighting")  \
     X(SKY, "sky")            \
+    X(FOG, "fog")            \
     X(TRANSPARENT, "transparent") \
     X(POST, "post")
 

@@ -472,4 +472,21 @@
 #define SW_LINES_ATTR_COLOR 1                     /* vec3 */
 #define SW_LINES_LOC_VIEW_PROJECTION 0            /* mat4 */
 
+
+/* ---- the volumetric fog (fog_pass.c, shaders/fog.comp + fog.frag; docs/fog.md).
+   The froxel volume's sizes and slicing rule: src/render/fog.h (SW__FOG_*). ---- */
+#define SW_FOG_WIDTH 160                          /* froxels across the screen */
+#define SW_FOG_HEIGHT 68                          /* froxels up the screen */
+#define SW_FOG_SLICES 128                         /* depth slices */
+#define SW_FOG_LINEAR_SLICES 16                   /* 0.3125 deep each, up to depth 5; then exponential to 500 */
+#define SW_FOG_GROUP 8                            /* fog.comp: 8 × 8 columns per work group */
+#define SW_FOG_IMAGE_VOLUME 0                     /* fog.comp: image3D rgba16f, (in-scatter, transmittance) at each slice's far end */
+#define SW_FOG_UNIT_DEPTH 0                       /* fog.frag: sampler2D, the depth target */
+#define SW_FOG_UNIT_VOLUME 1                      /* fog.frag: sampler3D, the integrated volume, linear */
+#define SW_FOG_LOC_INVERSE_VIEW_PROJECTION 0      /* mat4: the drawing matrix's inverse */
+#define SW_FOG_LOC_EYE 1                          /* vec3: the camera's position */
+#define SW_FOG_LOC_FORWARD 2                      /* vec3: the camera's unit forward axis */
+#define SW_FOG_LOC_MEDIUM 3                       /* vec4: density, height density, height base, height falloff */
+#define SW_FOG_LOC_LIGHT 4                        /* vec3: the light the medium scatters, colour × the light scale */
+
 #endif

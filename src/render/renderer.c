@@ -138,6 +138,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
     r->ground_block = sw__ground_block();
     if (res == SW_OK) res = sw__post_chain_create(r->width, r->height, &r->post, diag);
     if (res == SW_OK) res = sw__sky_pass_create(r->t_hdr, r->t_motion, &r->sky, diag);
+    if (res == SW_OK) res = sw__fog_pass_create(r->t_hdr, &r->fog, diag);
     if (res == SW_OK) res = sw__hiz_create(r->width, r->height, &r->hiz, diag);
     if (res == SW_OK) {
         const GLint convention[4] = {r->reverse_z ? 1 : 0, 0, 0, 0}; /* std140: one int, 16 bytes */
@@ -166,6 +167,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     for (int i = 0; i < 6; i++) glDeleteProgram(programs[i]);
     sw__post_chain_destroy(r->post);
     sw__sky_pass_destroy(r->sky);
+    sw__fog_pass_destroy(r->fog);
     sw__hiz_destroy(r->hiz);
     glDeleteBuffers(1, &r->depth_block);
     sw__ao_pass_destroy(r->ao);
@@ -788,6 +790,9 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__pass_begin(timer, SW__PASS_SKY);
     sw__sky_pass(r, f, x0, x1);
     sw__pass_end(timer, SW__PASS_SKY);
+    sw__pass_begin(timer, SW__PASS_FOG);
+    sw__fog_pass(r, f, x0, x1);
+    sw__pass_end(timer, SW__PASS_FOG);
     sw__pass_begin(timer, SW__PASS_TRANSPARENT);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     sw__pass_end(timer, SW__PASS_TRANSPARENT);

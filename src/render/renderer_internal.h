@@ -385,6 +385,16 @@ sw_result sw__draw_bones(sw_renderer* renderer, const sw_pose* pose, const sw_ma
 /* weight_joint when the weight buffers hold the retention view's values. */
 #define SW__WEIGHTS_RETENTION (-2)
 
+/* ---- fog_pass.c --------------------------------------------------------------------- */
+
+typedef struct sw__fog_state sw__fog_state;
+/* The fog's programs, volume and framebuffer (the HDR target). */
+sw_result sw__fog_pass_create(GLuint hdr, sw__fog_state** out, sw_diag* diag);
+void sw__fog_pass_destroy(sw__fog_state* fog);
+/* The volume of the frame's medium, then its composite over columns
+   x0..x1 of the HDR target; nothing when the frame has no fog. */
+void sw__fog_pass(sw_renderer* renderer, const sw_render_frame* frame, int x0, int x1);
+
 /* ---- sky_pass.c --------------------------------------------------------------------- */
 
 typedef struct sw__sky_state sw__sky_state;
@@ -438,6 +448,7 @@ struct sw_renderer {
     GLuint p_gbuffer, p_shadow, p_lighting, p_lines, p_toon;
     GLuint p_shadow_mask;           /* the shadow pass's alpha-tested casters (shadow_mask.frag) */
     sw__post_chain* post;     /* display mapping and the rest of the post chain */
+    sw__fog_state* fog;       /* the volumetric fog (fog_pass.c) */
     sw__sky_state* sky;       /* the sky on background pixels (sky_pass.c) */
     sw__ao_pass* ao;          /* ambient occlusion (ao.c) */
     sw__ao_rig_proxy ao_rig[SW_AO_MAX_PROXIES]; /* the scene's shape proxies, fitted by set_scene */

@@ -1,0 +1,51 @@
+// The volumetric fog's volume (docs/fog.md; frame analysis §2.13): one
+// invocation per froxel column, the medium evaluated at each slice's
+// midpoint and integrated near→far in the energy-conserving form. Mirrors
+// src/render/fog.c (sw__fog_slice_depth, sw__fog_extinction, sw__fog_fade,
+// sw__fog_integrate_column; tests/render/test_fog.c).
+layout(local_size_x = SW_FOG_GROUP, local_size_y = SW_FOG_GROUP) in;
+layout(binding = SW_FOG_IMAGE_VOLUME, rgba16f) writeonly uniform image3D u_volume;
+
+layout(location = SW_FOG_LOC_INVERSE_VIEW_PROJECTION) uniform mat4 u_inverse_view_projection;
+layout(location = SW_FOG_LOC_EYE) uniform vec3 u_eye;
+layout(location = SW_FOG_LOC_FORWARD) uniform vec3 u_forward;
+layout(location = SW_FOG_LOC_MEDIUM) uniform vec4 u_medium; // density, height density, base, falloff
+layout(location = SW_FOG_LOC_LIGHT) uniform vec3 u_light;
+
+const float LINEAR_DEPTH = 5.0, FAR_DEPTH = 500.0, FADE_START = 450.0;
+
+float fog_slice_depth(float i) {
+    if (i <= float(SW_FOG_LINEAR_SLICES)) return LINEAR_DEPTH / float(SW_FOG_LINEAR_SLICES) * max(i, 0.0);
+    float t = (i - float(SW_FOG_LINEAR_SLICES)) / float(SW_FOG_SLICES - SW_FOG_LINEAR_SLICES);
+    return LINEAR_DEPTH * pow(FAR_DEPTH / LINEAR_DEPTH, t);
+}
+
+float fog_extinction(float y) {
+    return u_medium.x + u_medium.y * exp(-max(y - u_medium.z, 0.0) / max(u_medium.w, 1e-6));
+}
+
+float fog_fade(float d) { return clamp((FAR_DEPTH - d) / (FAR_DEPTH - FADE_START), 0.0, 1.0); }
+
+void main() {
+    ivec2 cell = ivec2(gl_GlobalInvocationID.xy);
+    if (cell.x >= SW_FOG_WIDTH || cell.y >= SW_FOG_HEIGHT) return;
+    // The column's ray through its centre, from a point on the near plane.
+    vec2 ndc = (vec2(cell) + 0.5) / vec2(SW_FOG_WIDTH, SW_FOG_HEIGHT) * 2.0 - 1.0;
+    vec4 p = u_inverse_view_projection * vec4(ndc, sw_depth_to_ndc_z(1.0 - sw_depth_far()), 1.0);
+    vec3 ray = normalize(p.xyz / p.w - u_eye);
+    float ray_scale = 1.0 / max(dot(ray, u_forward), 1e-4); // ray length per unit of depth
+    vec3 s = vec3(0.0);
+    float transmittance = 1.0, z_near = 0.0;
+    for (int i = 0; i < SW_FOG_SLICES; i++) {
+        float z_far = fog_slice_depth(float(i + 1));
+        float d_mid = 0.5 * (z_near + z_far) * ray_scale;
+        float len = fog_fade(d_mid) * (z_far - z_near) * ray_scale;
+        float sigma = fog_extinction(u_eye.y + ray.y * d_mid);
+        float tau = exp(-sigma * len);
+        float through = sigma * len > 1e-4 ? (1.0 - tau) / sigma : len * (1.0 - 0.5 * sigma * len);
+        s += transmittance * sigma * u_light * through;
+        transmittance *= tau;
+        imageStore(u_volume, ivec3(cell, i), vec4(s, transmittance));
+        z_near = z_far;
+    }
+}

@@ -1,0 +1,128 @@
+/* The volumetric fog pass (docs/fog.md): after the sky, before the
+   transparent draws. A compute dispatch fills the 160×68×128 froxel volume
+   with (in-scatter, transmittance) integrated near→far per column
+   (shaders/fog.comp), then one full-screen draw (shaders/fog.frag) reads
+   it at each pixel's depth and blends it onto the HDR target:
+   colour·T + S. The numbers are fog.c's; this file makes the GL objects
+   and draws. */
+#include "renderer_internal.h"
+
+#include "../base/base_internal.h"
+#include "fog.h"
+
+_Static_assert(SW_FOG_WIDTH == SW__FOG_WIDTH && SW_FOG_HEIGHT == SW__FOG_HEIGHT && SW_FOG_SLICES == SW__FOG_SLICES &&
+                   SW_FOG_LINEAR_SLICES == SW__FOG_LINEAR_SLICES,
+               "the shaders' volume is fog.h's");
+
+struct sw__fog_state {
+    GLuint volume_program, composite_program, fbo;
+    GLuint volume; /* RGBA16F, SW_FOG_WIDTH × SW_FOG_HEIGHT × SW_FOG_SLICES */
+};
+
+sw_result sw__fog_pass_create(GLuint hdr, sw__fog_state** out, sw_diag* diag) {
+    *out = NULL;
+    sw__fog_state* s = (sw__fog_state*)sw__calloc(1, sizeof *s);
+    if (!s) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the fog");
+    sw_result res = sw__compute_program(sw_shader_fog_comp, "fog volume", &s->volume_program, diag);
+    if (res == SW_OK) res = sw__program(sw_shader_fullscreen_vert, sw_shader_fog_frag, "fog", &s->composite_program, diag);
+    glGenTextures(1, &s->volume);
+    glBindTexture(GL_TEXTURE_3D, s->volume);
+    glTexStorage3D(GL_TEXTURE_3D, 1, GL_RGBA16F, SW_FOG_WIDTH, SW_FOG_HEIGHT, SW_FOG_SLICES);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
+    glGenFramebuffers(1, &s->fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + SW_OUT_COLOR, GL_TEXTURE_2D, hdr, 0);
+    const GLenum buffer = GL_COLOR_ATTACHMENT0 + SW_OUT_COLOR;
+    glDrawBuffers(1, &buffer);
+    if (res == SW_OK) res = sw__framebuffer_complete("fog", diag);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (res != SW_OK) {
+        sw__fog_pass_destroy(s);
+        return res;
+    }
+    *out = s;
+    return SW_OK;
+}
+
+void sw__fog_pass_destroy(sw__fog_state* s) {
+    if (!s) return;
+    glDeleteProgram(s->volume_program);
+    glDeleteProgram(s->composite_program);
+    glDeleteFramebuffers(1, &s->fbo);
+    glDeleteTextures(1, &s->volume);
+    sw__free(s);
+}
+
+/* The camera's unit forward axis. */
+static void sw__fog_forward(const sw_camera* c, float out[3]) {
+    float len2 = 0.0f;
+    for (int i = 0; i < 3; i++) {
+        out[i] = c->target[i] - c->eye[i];
+        len2 += out[i] * out[i];
+    }
+    const float inv = len2 > 0.0f ? 1.0f / sqrtf(len2) : 0.0f;
+    for (int i = 0; i < 3; i++) out[i] *= inv;
+}
+
+/* The uniforms both programs share. */
+static void sw__fog_camera_uniforms(const sw_renderer* r, const sw_camera* c) {
+    const sw_mat4 inverse_vp = sw__inverse_view_projection(c, (float)r->width / (float)r->height, r->reverse_z);
+    float forward[3];
+    sw__fog_forward(c, forward);
+    glUniformMatrix4fv(SW_FOG_LOC_INVERSE_VIEW_PROJECTION, 1, GL_FALSE, inverse_vp.m);
+    glUniform3fv(SW_FOG_LOC_EYE, 1, c->eye);
+    glUniform3fv(SW_FOG_LOC_FORWARD, 1, forward);
+}
+
+void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1) {
+    const float density = f->shading.fog_density;
+    if (!(density > 0.0f)) return;
+    sw__fog_state* s = r->fog;
+    const sw_camera* camera = &f->camera.current;
+    /* The light the medium scatters: its colour × the light's scale of
+       the time of day (1 without one), the phase function folded in: a
+       thick white medium glows at the light's level. The ambient factor is
+       the same as the light's by day (sw__sky_light_scale); not added. */
+    const float* c = f->shading.fog_colour;
+    const bool white = c[0] == 0.0f && c[1] == 0.0f && c[2] == 0.0f;
+    float light[3], ambient[3], scattered[3];
+    sw__frame_light_scale(f, light, ambient);
+    for (int i = 0; i < 3; i++) scattered[i] = (white ? 1.0f : c[i]) * light[i];
+
+    /* The volume, once per frame (both halves of a split frame share it). */
+    if (x0 == 0) {
+        glUseProgram(s->volume_program);
+        sw__fog_camera_uniforms(r, camera);
+        glUniform4f(SW_FOG_LOC_MEDIUM, density, 0.0f, 0.0f, 1.0f);
+        glUniform3fv(SW_FOG_LOC_LIGHT, 1, scattered);
+        glBindImageTexture(SW_FOG_IMAGE_VOLUME, s->volume, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA16F);
+        glDispatchCompute((SW_FOG_WIDTH + SW_FOG_GROUP - 1) / SW_FOG_GROUP,
+                          (SW_FOG_HEIGHT + SW_FOG_GROUP - 1) / SW_FOG_GROUP, 1);
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+    }
+
+    /* The composite: colour·T + S, the target's alpha kept. */
+    glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
+    glViewport(0, 0, r->width, r->height);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, 0, x1 - x0, r->height);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glUseProgram(s->composite_program);
+    sw__fog_camera_uniforms(r, camera);
+    glActiveTexture(GL_TEXTURE0 + SW_FOG_UNIT_DEPTH);
+    glBindTexture(GL_TEXTURE_2D, r->t_depth);
+    glActiveTexture(GL_TEXTURE0 + SW_FOG_UNIT_VOLUME);
+    glBindTexture(GL_TEXTURE_3D, s->volume);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_ONE, GL_SRC_ALPHA, GL_ZERO, GL_ONE);
+    glBindVertexArray(r->empty_vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST);
+    glBindTexture(GL_TEXTURE_3D, 0);
+}
