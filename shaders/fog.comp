@@ -2,12 +2,15 @@
 // invocation per froxel column, the medium evaluated at each slice's
 // midpoint and integrated near→far in the energy-conserving form. Mirrors
 // src/render/fog.c (sw__fog_slice_depth, sw__fog_extinction, sw__fog_fade,
-// sw__fog_integrate_column; tests/render/test_fog.c).
+// sw__fog_integrate_column; tests/render/test_fog.c). The sun's shadow
+// comes from the cascades of lighting_common.glsl (pasted before this
+// stage, with u_eye, the camera's position): the medium scatters the light
+// × (ambient share + (1 − ambient share) × the sun's visibility), so the
+// shadows of the stage and the character cut shafts into the fog.
 layout(local_size_x = SW_FOG_GROUP, local_size_y = SW_FOG_GROUP) in;
 layout(binding = SW_FOG_IMAGE_VOLUME, rgba16f) writeonly uniform image3D u_volume;
 
 layout(location = SW_FOG_LOC_INVERSE_VIEW_PROJECTION) uniform mat4 u_inverse_view_projection;
-layout(location = SW_FOG_LOC_EYE) uniform vec3 u_eye;
 layout(location = SW_FOG_LOC_FORWARD) uniform vec3 u_forward;
 layout(location = SW_FOG_LOC_MEDIUM) uniform vec4 u_medium; // density, height density, base, falloff
 layout(location = SW_FOG_LOC_LIGHT) uniform vec3 u_light;
@@ -26,6 +29,21 @@ float fog_extinction(float y) {
 
 float fog_fade(float d) { return clamp((FAR_DEPTH - d) / (FAR_DEPTH - FADE_START), 0.0, 1.0); }
 
+// The sun's visibility at a point of the medium: one hardware 2×2 compare
+// in the first cascade that holds it (sw_shadow without the 3×3 filter:
+// the volume's cells are coarser than the shadow map's texels).
+float fog_sun_visibility(vec3 world) {
+    for (int c = 0; c < u_cascade_count; c++) {
+        vec4 light_clip = u_cascade_view_projection[c] * vec4(world, 1.0);
+        vec3 p = light_clip.xyz / light_clip.w * 0.5 + 0.5;
+        vec4 rect = u_cascade_rect[c];
+        if (any(lessThan(p.xy, vec2(rect.w))) || any(greaterThan(p.xy, vec2(1.0 - rect.w))) || p.z < 0.0 || p.z > 1.0)
+            continue;
+        return texture(t_shadow, vec3(rect.xy + p.xy * rect.z, p.z - 0.0015));
+    }
+    return 1.0;
+}
+
 void main() {
     ivec2 cell = ivec2(gl_GlobalInvocationID.xy);
     if (cell.x >= SW_FOG_WIDTH || cell.y >= SW_FOG_HEIGHT) return;
@@ -43,7 +61,9 @@ void main() {
         float sigma = fog_extinction(u_eye.y + ray.y * d_mid);
         float tau = exp(-sigma * len);
         float through = sigma * len > 1e-4 ? (1.0 - tau) / sigma : len * (1.0 - 0.5 * sigma * len);
-        s += transmittance * sigma * u_light * through;
+        const float ambient = float(SW_FOG_AMBIENT_PERCENT) / 100.0;
+        float lit = ambient + (1.0 - ambient) * fog_sun_visibility(u_eye + ray * d_mid);
+        s += transmittance * sigma * u_light * lit * through;
         transmittance *= tau;
         imageStore(u_volume, ivec3(cell, i), vec4(s, transmittance));
         z_near = z_far;

@@ -68,17 +68,19 @@ static void sw__fog_forward(const sw_camera* c, float out[3]) {
     for (int i = 0; i < 3; i++) out[i] *= inv;
 }
 
-/* The uniforms both programs share. */
-static void sw__fog_camera_uniforms(const sw_renderer* r, const sw_camera* c) {
+/* The camera's uniforms (the volume's program reads the eye from
+   lighting_common.glsl's u_eye instead: `eye` false). */
+static void sw__fog_camera_uniforms(const sw_renderer* r, const sw_camera* c, bool eye) {
     const sw_mat4 inverse_vp = sw__inverse_view_projection(c, (float)r->width / (float)r->height, r->reverse_z);
     float forward[3];
     sw__fog_forward(c, forward);
     glUniformMatrix4fv(SW_FOG_LOC_INVERSE_VIEW_PROJECTION, 1, GL_FALSE, inverse_vp.m);
-    glUniform3fv(SW_FOG_LOC_EYE, 1, c->eye);
+    if (eye) glUniform3fv(SW_FOG_LOC_EYE, 1, c->eye);
     glUniform3fv(SW_FOG_LOC_FORWARD, 1, forward);
 }
 
-void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1) {
+void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, sw_vec3 light_direction,
+                  const sw_mat4* light_vp) {
     const float density = f->shading.fog_density;
     if (!(density > 0.0f)) return;
     sw__fog_state* s = r->fog;
@@ -96,7 +98,8 @@ void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1) {
     /* The volume, once per frame (both halves of a split frame share it). */
     if (x0 == 0) {
         glUseProgram(s->volume_program);
-        sw__fog_camera_uniforms(r, camera);
+        sw__fog_camera_uniforms(r, camera, false);
+        sw__shade_uniforms(r, f, light_direction, light_vp); /* the shadow cascades and u_eye */
         glUniform4f(SW_FOG_LOC_MEDIUM, density, 0.0f, 0.0f, 1.0f);
         glUniform3fv(SW_FOG_LOC_LIGHT, 1, scattered);
         glBindImageTexture(SW_FOG_IMAGE_VOLUME, s->volume, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA16F);
@@ -113,7 +116,7 @@ void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1) {
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
     glUseProgram(s->composite_program);
-    sw__fog_camera_uniforms(r, camera);
+    sw__fog_camera_uniforms(r, camera, true);
     glActiveTexture(GL_TEXTURE0 + SW_FOG_UNIT_DEPTH);
     glBindTexture(GL_TEXTURE_2D, r->t_depth);
     glActiveTexture(GL_TEXTURE0 + SW_FOG_UNIT_VOLUME);

@@ -26,7 +26,7 @@ static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_
     out_parts[3] = sw_shader_depth_glsl;
     out_parts[4] = "\n#line 1 3\n";
     out_parts[5] = material ? sw_shader_material_block_glsl : "";
-    const bool lighting = body == sw_shader_gbuffer_frag || body == sw_shader_lighting_frag;
+    const bool lighting = body == sw_shader_gbuffer_frag || body == sw_shader_lighting_frag || body == sw_shader_fog_comp;
     out_parts[6] = "\n#line 1 4\n";
     out_parts[7] = lighting ? sw_shader_lighting_common_glsl : "";
     out_parts[8] = "\n#line 1 5\n";

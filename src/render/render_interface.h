@@ -487,6 +487,7 @@
 #define SW_FOG_LOC_EYE 1                          /* vec3: the camera's position */
 #define SW_FOG_LOC_FORWARD 2                      /* vec3: the camera's unit forward axis */
 #define SW_FOG_LOC_MEDIUM 3                       /* vec4: density, height density, height base, height falloff */
+#define SW_FOG_AMBIENT_PERCENT 25                 /* the share of the light the medium scatters in the sun's shadow */
 #define SW_FOG_LOC_LIGHT 4                        /* vec3: the light the medium scatters, colour × the light scale */
 
 #endif

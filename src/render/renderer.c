@@ -791,7 +791,7 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__sky_pass(r, f, x0, x1);
     sw__pass_end(timer, SW__PASS_SKY);
     sw__pass_begin(timer, SW__PASS_FOG);
-    sw__fog_pass(r, f, x0, x1);
+    sw__fog_pass(r, f, x0, x1, light_direction, &light_vp);
     sw__pass_end(timer, SW__PASS_FOG);
     sw__pass_begin(timer, SW__PASS_TRANSPARENT);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);

@@ -391,9 +391,11 @@ typedef struct sw__fog_state sw__fog_state;
 /* The fog's programs, volume and framebuffer (the HDR target). */
 sw_result sw__fog_pass_create(GLuint hdr, sw__fog_state** out, sw_diag* diag);
 void sw__fog_pass_destroy(sw__fog_state* fog);
-/* The volume of the frame's medium, then its composite over columns
-   x0..x1 of the HDR target; nothing when the frame has no fog. */
-void sw__fog_pass(sw_renderer* renderer, const sw_render_frame* frame, int x0, int x1);
+/* The volume of the frame's medium (lit by the sun through its shadow
+   cascades), then its composite over columns x0..x1 of the HDR target;
+   nothing when the frame has no fog. */
+void sw__fog_pass(sw_renderer* renderer, const sw_render_frame* frame, int x0, int x1, sw_vec3 light_direction,
+                  const sw_mat4* light_vp);
 
 /* ---- sky_pass.c --------------------------------------------------------------------- */
 
