@@ -111,5 +111,28 @@ vec3 sw_shade(vec3 world, vec3 n, vec3 albedo, float metallic, float roughness, 
 }
 
 // The air between the surface and the eye, for forward-shaded surfaces
-// (the transparent pass). None yet: the fog pass replaces this hook.
-vec3 sw_air(vec3 color, vec3 world) { return color; }
+// (the transparent pass): the volumetric fog's integrated volume
+// (fog_pass.c, docs/fog.md) read at the surface's depth, colour·T + S, as
+// the fog's composite does for the opaque pixels (fog.frag).
+layout(binding = SW_SHADE_UNIT_FOG) uniform sampler3D t_fog;
+layout(location = SW_SHADE_LOC_FOG) uniform int u_fog;
+layout(location = SW_SHADE_LOC_FOG_FORWARD) uniform vec3 u_fog_forward;
+layout(location = SW_SHADE_LOC_FOG_VIEW_PROJECTION) uniform mat4 u_fog_view_projection;
+
+// sw__fog_depth_slice (src/render/fog.c): the volume's slice coordinate of view depth z.
+float sw_fog_depth_slice(float z) {
+    if (!(z > 0.0)) return 0.0;
+    if (z <= 5.0) return z * float(SW_FOG_LINEAR_SLICES) / 5.0;
+    return min(float(SW_FOG_LINEAR_SLICES) + float(SW_FOG_SLICES - SW_FOG_LINEAR_SLICES) * log(z / 5.0) / log(100.0),
+               float(SW_FOG_SLICES));
+}
+
+vec3 sw_air(vec3 color, vec3 world) {
+    if (u_fog == 0) return color;
+    vec4 clip = u_fog_view_projection * vec4(world, 1.0);
+    vec2 uv = clip.xy / clip.w * 0.5 + 0.5;
+    float e = sw_fog_depth_slice(dot(world - u_eye, u_fog_forward));
+    vec4 v = e < 1.0 ? mix(vec4(0.0, 0.0, 0.0, 1.0), texture(t_fog, vec3(uv, 0.5 / float(SW_FOG_SLICES))), e)
+                     : texture(t_fog, vec3(uv, (e - 0.5) / float(SW_FOG_SLICES)));
+    return color * v.a + v.rgb;
+}

@@ -129,3 +129,18 @@ void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, sw_v
     glDisable(GL_SCISSOR_TEST);
     glBindTexture(GL_TEXTURE_3D, 0);
 }
+
+void sw__fog_air_uniforms(sw_renderer* r, const sw_render_frame* f) {
+    const bool on = f->shading.fog_density > 0.0f;
+    glUniform1i(SW_SHADE_LOC_FOG, on ? 1 : 0);
+    if (!on) return;
+    const sw_camera* camera = &f->camera.current;
+    float forward[3];
+    sw__fog_forward(camera, forward);
+    sw_mat4 vp;
+    sw_camera_view_projection(camera, (float)r->width / (float)r->height, vp.m);
+    glUniform3fv(SW_SHADE_LOC_FOG_FORWARD, 1, forward);
+    glUniformMatrix4fv(SW_SHADE_LOC_FOG_VIEW_PROJECTION, 1, GL_FALSE, vp.m);
+    glActiveTexture(GL_TEXTURE0 + SW_SHADE_UNIT_FOG);
+    glBindTexture(GL_TEXTURE_3D, r->fog->volume);
+}

@@ -489,5 +489,11 @@
 #define SW_FOG_LOC_MEDIUM 3                       /* vec4: density, height density, height base, height falloff */
 #define SW_FOG_AMBIENT_PERCENT 25                 /* the share of the light the medium scatters in the sun's shadow */
 #define SW_FOG_LOC_LIGHT 4                        /* vec3: the light the medium scatters, colour × the light scale */
+/* The transparent pass's forward path reads the volume through sw_air
+   (lighting_common.glsl), in the G-buffer program. */
+#define SW_SHADE_UNIT_FOG 7                       /* sampler3D: the integrated volume (free in gbuffer.frag and lighting.frag) */
+#define SW_SHADE_LOC_FOG 90                       /* int: 1 = read the fog volume, 0 = no fog */
+#define SW_SHADE_LOC_FOG_FORWARD 91               /* vec3: the camera's unit forward axis */
+#define SW_SHADE_LOC_FOG_VIEW_PROJECTION 92       /* mat4: world -> clip, for the volume's uv (92..95) */
 
 #endif

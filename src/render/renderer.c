@@ -706,6 +706,7 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
             if (program != r->p_gbuffer) {
                 glUseProgram(program = r->p_gbuffer);
                 sw__shade_uniforms(r, f, light_direction, light_vp);
+                sw__fog_air_uniforms(r, f); /* the fog volume at the surface's depth (fog_pass.c) */
             }
             if (sw__transmissive(r, d, style)) { /* first scale what is behind by what passes */
                 glBlendFuncSeparatei(SW_GBUFFER_EMISSION, GL_ZERO, GL_SRC_COLOR, GL_ZERO, GL_ONE);

@@ -396,6 +396,9 @@ void sw__fog_pass_destroy(sw__fog_state* fog);
    nothing when the frame has no fog. */
 void sw__fog_pass(sw_renderer* renderer, const sw_render_frame* frame, int x0, int x1, sw_vec3 light_direction,
                   const sw_mat4* light_vp);
+/* The transparent pass's fog (sw_air in lighting_common.glsl) for the
+   G-buffer program in use: the volume and the camera, or off. */
+void sw__fog_air_uniforms(sw_renderer* renderer, const sw_render_frame* frame);
 
 /* ---- sky_pass.c --------------------------------------------------------------------- */
 

@@ -93,6 +93,7 @@ typedef struct shot {
     const char* hide;             /* a node name, or NULL */
     bool no_prepass;
     bool from_below;              /* the sun from below and in front: shadows fall upwards */
+    float fog;                    /* the fog's density (0: none) */
 } shot;
 
 static bool render(scene* s, shot at, float* hdr, uint8_t* image) {
@@ -106,6 +107,7 @@ static bool render(scene* s, shot at, float* hdr, uint8_t* image) {
     sw_render_frame f = {.pose = &s->pose, .first_frame = true, .camera = {c, c}};
     f.shading.light_direction[1] = at.from_below ? -0.8f : 0.8f, f.shading.light_direction[2] = 0.6f;
     f.shading.no_mask_prepass = at.no_prepass;
+    f.shading.fog_density = at.fog;
     f.avatar.hidden_nodes = s->hidden;
     sw_diag d = {0};
     if (sw_renderer_draw(s->renderer, &f, &d) != SW_OK || (hdr && sw_renderer_read_hdr(s->renderer, hdr, &d) != SW_OK) ||
@@ -201,6 +203,28 @@ static void test_lit_over_opaque(void) {
     SW_CHECK(rgb[0] > 60 && rgb[2] > 60);
     SW_CHECK(sw_renderer_set_lights(g.lit.renderer, NULL, 0, &d) == SW_OK);
     SW_CHECK(sw_renderer_set_lights(g.ref.renderer, NULL, 0, &d) == SW_OK);
+}
+
+/* The same in thick fog (docs/fog.md): the forward path reads the fog
+   volume at the quad's depth (sw_air) as the composite does for the
+   opaque quad, so the blend of the two fogged colours still holds. */
+static void test_lit_in_fog(void) {
+    if (!g.ok) return;
+    const float p[3] = {0.0f, 0.25f, 0.3f};
+    const sw_camera c = camera_at(0.0f);
+    const size_t px = pixel_of(&c, p);
+    SW_CHECK(render(&g.ref, (shot){.fog = 0.0f}, g.b, NULL));
+    const float clear = g.b[4 * px];
+    SW_CHECK(render(&g.lit, (shot){.fog = 0.3f}, g.a, NULL));
+    SW_CHECK(render(&g.ref, (shot){.fog = 0.3f}, g.b, NULL));
+    SW_CHECK(render(&g.lit, (shot){.hide = "Red", .fog = 0.3f}, g.c, NULL));
+    float expected[3];
+    memcpy(expected, g.c + 4 * px, sizeof expected);
+    over(expected, g.b + 4 * px, 0.5f);
+    printf("  in fog 0.3: red (opaque) %.4f (%.4f without fog), the blend (%.4f, %.4f, %.4f)\n", g.b[4 * px], clear,
+           g.a[4 * px], g.a[4 * px + 1], g.a[4 * px + 2]);
+    SW_CHECK(fabsf(g.b[4 * px] - clear) > 0.05f); /* the fog shows */
+    check_rgb("lit red over lit blue, in fog", g.a + 4 * px, expected, 0.02f);
 }
 
 /* An unlit red quad over a lit blue one: its base colour, blended. */
@@ -429,6 +453,7 @@ int main(void) {
            scene_load("mask_shadow.gltf", &g.mask);
     SW_CHECK(g.ok);
     SW_RUN(test_lit_over_opaque);
+    SW_RUN(test_lit_in_fog);
     SW_RUN(test_unlit_over_opaque);
     SW_RUN(test_sorted);
     SW_RUN(test_blend_over_mask);
