@@ -75,3 +75,19 @@ void sw__fog_sample_column(const float column[SW__FOG_SLICES][4], float z, float
 void sw__fog_apply(const float fog[4], const float colour[3], float out[3]) {
     for (int c = 0; c < 3; c++) out[c] = fog[c] + colour[c] * fog[3];
 }
+
+bool sw__fog_reproject(const float world[3], const float previous_view_projection[16], const float previous_eye[3],
+                       const float previous_forward[3], float out_uvw[3]) {
+    const float* m = previous_view_projection;
+    float clip[4];
+    for (int r = 0; r < 4; r++) clip[r] = m[r] * world[0] + m[4 + r] * world[1] + m[8 + r] * world[2] + m[12 + r];
+    float depth = 0.0f;
+    for (int i = 0; i < 3; i++) depth += (world[i] - previous_eye[i]) * previous_forward[i];
+    if (!(clip[3] > 0.0f) || !(depth > 0.0f)) return false; /* behind the previous camera */
+    out_uvw[0] = clip[0] / clip[3] * 0.5f + 0.5f;
+    out_uvw[1] = clip[1] / clip[3] * 0.5f + 0.5f;
+    out_uvw[2] = sw__fog_depth_slice(depth) / (float)SW__FOG_SLICES;
+    for (int i = 0; i < 3; i++)
+        if (out_uvw[i] < 0.0f || out_uvw[i] > 1.0f) return false;
+    return depth <= SW__FOG_FAR_DEPTH;
+}

@@ -11,6 +11,8 @@
 #ifndef SINEW_RENDER_FOG_H
 #define SINEW_RENDER_FOG_H
 
+#include <stdbool.h>
+
 #include "render_interface.h"
 
 /* The froxel volume: 160 × 68 cells across the screen, 128 depth slices
@@ -90,6 +92,19 @@ void sw__fog_integrate_column(const sw__fog_froxel column[SW__FOG_SLICES], float
    reads the volume: linear between slice ends, and between (0,0,0,1) at
    the eye and the first slice's end. */
 void sw__fog_sample_column(const float column[SW__FOG_SLICES][4], float z, float out[4]);
+
+/* Temporal history (the analysis' reprojection, β = 0.9): each froxel's
+   source (scatter, extinction) is blended with the previous frame's at
+   the same world point, found by moving the point into the previous
+   camera and slicing it with the same rule. `previous_view_projection`
+   is the previous frame's world → clip matrix (column-major, any depth
+   convention), `previous_eye` / `previous_forward` its camera. out_uvw:
+   the point's coordinate in the previous source volume (u, v across the
+   screen, w = slice coordinate / 128; froxel centres at (i + 0.5)/n).
+   False when the point lay outside that volume (then no history). */
+#define SW__FOG_HISTORY_WEIGHT 0.9f
+bool sw__fog_reproject(const float world[3], const float previous_view_projection[16], const float previous_eye[3],
+                       const float previous_forward[3], float out_uvw[3]);
 
 /* The composite over a lit pixel (colour `c`): c·T + S — what the GPU's
    blend ONE, SRC_ALPHA does with the fragment (S, T). */

@@ -157,11 +157,44 @@ static void test_energy(void) {
     SW_CHECK_NEAR(integrated[71][3], 1.0f, 0.0f);
 }
 
+static void test_reproject(void) {
+    /* A camera at the origin looking down −z, 90° field of view, aspect 1
+       (hand-built perspective: x_clip = x, y_clip = y, w_clip = −z; z_clip
+       is not read). */
+    const float vp[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0};
+    const float eye[3] = {0, 0, 0}, forward[3] = {0, 0, -1};
+    float uvw[3];
+    /* On the axis at depth 50: the centre, slice 72 of 128. */
+    const float p[3] = {0.0f, 0.0f, -50.0f};
+    SW_CHECK(sw__fog_reproject(p, vp, eye, forward, uvw));
+    SW_CHECK_NEAR(uvw[0], 0.5f, 1e-6f);
+    SW_CHECK_NEAR(uvw[1], 0.5f, 1e-6f);
+    SW_CHECK_NEAR(uvw[2], 72.0f / 128.0f, 1e-4f);
+    /* Half way to the right edge at depth 2.5: u = 0.75, slice 8. */
+    const float q[3] = {1.25f, 0.0f, -2.5f};
+    SW_CHECK(sw__fog_reproject(q, vp, eye, forward, uvw));
+    SW_CHECK_NEAR(uvw[0], 0.75f, 1e-6f);
+    SW_CHECK_NEAR(uvw[2], 8.0f / 128.0f, 1e-5f);
+    /* The previous camera 45 units further back (the camera moved
+       forward): the point at depth 5 now was at depth 50. */
+    const float back[3] = {0.0f, 0.0f, 45.0f};
+    const float vp_back[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, -1, 0, 0, 45, 45};
+    const float r[3] = {0.0f, 0.0f, -5.0f};
+    SW_CHECK(sw__fog_reproject(r, vp_back, back, forward, uvw));
+    SW_CHECK_NEAR(uvw[2], 72.0f / 128.0f, 1e-4f);
+    /* Outside: behind the camera, beyond the side, beyond 500. */
+    const float behind[3] = {0.0f, 0.0f, 3.0f}, side[3] = {6.0f, 0.0f, -5.0f}, far[3] = {0.0f, 0.0f, -600.0f};
+    SW_CHECK(!sw__fog_reproject(behind, vp, eye, forward, uvw));
+    SW_CHECK(!sw__fog_reproject(side, vp, eye, forward, uvw));
+    SW_CHECK(!sw__fog_reproject(far, vp, eye, forward, uvw));
+}
+
 int main(void) {
     SW_RUN(test_slicing);
     SW_RUN(test_medium);
     SW_RUN(test_uniform_slice_ends);
     SW_RUN(test_uniform_between_slices);
     SW_RUN(test_energy);
+    SW_RUN(test_reproject);
     return sw_test_finish();
 }
