@@ -9,11 +9,18 @@
 // shadows of the stage and the character cut shafts into the fog.
 layout(local_size_x = SW_FOG_GROUP, local_size_y = SW_FOG_GROUP) in;
 layout(binding = SW_FOG_IMAGE_VOLUME, rgba16f) writeonly uniform image3D u_volume;
+layout(binding = SW_FOG_IMAGE_SOURCE, rgba16f) writeonly uniform image3D u_source;
+layout(binding = SW_FOG_UNIT_HISTORY) uniform sampler3D t_history;
 
 layout(location = SW_FOG_LOC_INVERSE_VIEW_PROJECTION) uniform mat4 u_inverse_view_projection;
 layout(location = SW_FOG_LOC_FORWARD) uniform vec3 u_forward;
 layout(location = SW_FOG_LOC_MEDIUM) uniform vec4 u_medium; // density, height density, base, falloff
 layout(location = SW_FOG_LOC_LIGHT) uniform vec3 u_light;
+layout(location = SW_FOG_LOC_PREVIOUS_VIEW_PROJECTION) uniform mat4 u_previous_view_projection;
+layout(location = SW_FOG_LOC_PREVIOUS_EYE) uniform vec3 u_previous_eye;
+layout(location = SW_FOG_LOC_PREVIOUS_FORWARD) uniform vec3 u_previous_forward;
+layout(location = SW_FOG_LOC_HISTORY) uniform int u_history;
+layout(location = SW_FOG_LOC_JITTER) uniform float u_jitter;
 
 const float LINEAR_DEPTH = 5.0, FAR_DEPTH = 500.0, FADE_START = 450.0;
 
@@ -44,6 +51,20 @@ float fog_sun_visibility(vec3 world) {
     return 1.0;
 }
 
+// sw__fog_reproject (fog.c): where a world point was in the previous
+// frame's source volume; false outside it.
+bool fog_reproject(vec3 world, out vec3 uvw) {
+    vec4 clip = u_previous_view_projection * vec4(world, 1.0);
+    float depth = dot(world - u_previous_eye, u_previous_forward);
+    if (!(clip.w > 0.0) || !(depth > 0.0)) return false;
+    float s;
+    if (depth <= LINEAR_DEPTH) s = depth * float(SW_FOG_LINEAR_SLICES) / LINEAR_DEPTH;
+    else s = min(float(SW_FOG_LINEAR_SLICES) + float(SW_FOG_SLICES - SW_FOG_LINEAR_SLICES) * log(depth / LINEAR_DEPTH) /
+                                              log(FAR_DEPTH / LINEAR_DEPTH), float(SW_FOG_SLICES));
+    uvw = vec3(clip.xy / clip.w * 0.5 + 0.5, s / float(SW_FOG_SLICES));
+    return all(greaterThanEqual(uvw, vec3(0.0))) && all(lessThanEqual(uvw, vec3(1.0))) && depth <= FAR_DEPTH;
+}
+
 void main() {
     ivec2 cell = ivec2(gl_GlobalInvocationID.xy);
     if (cell.x >= SW_FOG_WIDTH || cell.y >= SW_FOG_HEIGHT) return;
@@ -58,12 +79,23 @@ void main() {
         float z_far = fog_slice_depth(float(i + 1));
         float d_mid = 0.5 * (z_near + z_far) * ray_scale;
         float len = fog_fade(d_mid) * (z_far - z_near) * ray_scale;
-        float sigma = fog_extinction(u_eye.y + ray.y * d_mid);
+        // The medium and its light at a point of the slice (its midpoint
+        // without history; jittered per frame with it), blended with the
+        // same world point's source of the previous frame.
+        float d_sample = fog_slice_depth(float(i) + u_jitter) * ray_scale;
+        vec3 world = u_eye + ray * d_sample;
+        float sigma = fog_extinction(world.y);
+        const float ambient = float(SW_FOG_AMBIENT_PERCENT) / 100.0;
+        float lit = ambient + (1.0 - ambient) * fog_sun_visibility(world);
+        vec4 source = vec4(sigma * u_light * lit, sigma);
+        vec3 uvw;
+        if (u_history != 0 && fog_reproject(world, uvw))
+            source = mix(source, texture(t_history, uvw), float(SW_FOG_HISTORY_PERCENT) / 100.0);
+        imageStore(u_source, ivec3(cell, i), source);
+        sigma = source.a;
         float tau = exp(-sigma * len);
         float through = sigma * len > 1e-4 ? (1.0 - tau) / sigma : len * (1.0 - 0.5 * sigma * len);
-        const float ambient = float(SW_FOG_AMBIENT_PERCENT) / 100.0;
-        float lit = ambient + (1.0 - ambient) * fog_sun_visibility(u_eye + ray * d_mid);
-        s += transmittance * sigma * u_light * lit * through;
+        s += transmittance * source.rgb * through;
         transmittance *= tau;
         imageStore(u_volume, ivec3(cell, i), vec4(s, transmittance));
         z_near = z_far;

@@ -9,6 +9,7 @@
 
 #include "../base/base_internal.h"
 #include "fog.h"
+#include "post_math.h"
 
 _Static_assert(SW_FOG_WIDTH == SW__FOG_WIDTH && SW_FOG_HEIGHT == SW__FOG_HEIGHT && SW_FOG_SLICES == SW__FOG_SLICES &&
                    SW_FOG_LINEAR_SLICES == SW__FOG_LINEAR_SLICES,
@@ -17,7 +18,26 @@ _Static_assert(SW_FOG_WIDTH == SW__FOG_WIDTH && SW_FOG_HEIGHT == SW__FOG_HEIGHT 
 struct sw__fog_state {
     GLuint volume_program, composite_program, fbo;
     GLuint volume; /* RGBA16F, SW_FOG_WIDTH × SW_FOG_HEIGHT × SW_FOG_SLICES */
+    /* The per-froxel sources (scatter, extinction) of this frame and the
+       previous, swapped each frame: `current` is written, the other read. */
+    GLuint sources[2];
+    int current;
+    bool have_history; /* the previous frame drew fog: sources[1 − current] holds it */
 };
+
+/* A froxel volume, RGBA16F, linear, clamped. */
+static GLuint sw__fog_volume_texture(void) {
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_3D, t);
+    glTexStorage3D(GL_TEXTURE_3D, 1, GL_RGBA16F, SW_FOG_WIDTH, SW_FOG_HEIGHT, SW_FOG_SLICES);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
+    return t;
+}
 
 sw_result sw__fog_pass_create(GLuint hdr, sw__fog_state** out, sw_diag* diag) {
     *out = NULL;
@@ -25,14 +45,9 @@ sw_result sw__fog_pass_create(GLuint hdr, sw__fog_state** out, sw_diag* diag) {
     if (!s) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the fog");
     sw_result res = sw__compute_program(sw_shader_fog_comp, "fog volume", &s->volume_program, diag);
     if (res == SW_OK) res = sw__program(sw_shader_fullscreen_vert, sw_shader_fog_frag, "fog", &s->composite_program, diag);
-    glGenTextures(1, &s->volume);
-    glBindTexture(GL_TEXTURE_3D, s->volume);
-    glTexStorage3D(GL_TEXTURE_3D, 1, GL_RGBA16F, SW_FOG_WIDTH, SW_FOG_HEIGHT, SW_FOG_SLICES);
-    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
+    s->volume = sw__fog_volume_texture();
+    s->sources[0] = sw__fog_volume_texture();
+    s->sources[1] = sw__fog_volume_texture();
     glGenFramebuffers(1, &s->fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + SW_OUT_COLOR, GL_TEXTURE_2D, hdr, 0);
@@ -54,6 +69,7 @@ void sw__fog_pass_destroy(sw__fog_state* s) {
     glDeleteProgram(s->composite_program);
     glDeleteFramebuffers(1, &s->fbo);
     glDeleteTextures(1, &s->volume);
+    glDeleteTextures(2, s->sources);
     sw__free(s);
 }
 
@@ -82,8 +98,11 @@ static void sw__fog_camera_uniforms(const sw_renderer* r, const sw_camera* c, bo
 void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, sw_vec3 light_direction,
                   const sw_mat4* light_vp) {
     const float density = f->shading.fog_density;
-    if (!(density > 0.0f)) return;
     sw__fog_state* s = r->fog;
+    if (!(density > 0.0f)) {
+        s->have_history = false;
+        return;
+    }
     const sw_camera* camera = &f->camera.current;
     /* The light the medium scatters: its colour × the light's scale of
        the time of day (1 without one), the phase function folded in: a
@@ -103,9 +122,29 @@ void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, sw_v
         glUniform4f(SW_FOG_LOC_MEDIUM, density, 0.0f, 0.0f, 1.0f);
         glUniform3fv(SW_FOG_LOC_LIGHT, 1, scattered);
         glBindImageTexture(SW_FOG_IMAGE_VOLUME, s->volume, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA16F);
+        /* The history: last frame's sources, unless this is a first frame. */
+        s->current = 1 - s->current;
+        const bool history = s->have_history && !f->first_frame;
+        const sw_camera* previous = &f->camera.previous;
+        sw_mat4 previous_vp;
+        sw_camera_view_projection(previous, (float)r->width / (float)r->height, previous_vp.m);
+        float previous_forward[3];
+        sw__fog_forward(previous, previous_forward);
+        glUniformMatrix4fv(SW_FOG_LOC_PREVIOUS_VIEW_PROJECTION, 1, GL_FALSE, previous_vp.m);
+        glUniform3fv(SW_FOG_LOC_PREVIOUS_EYE, 1, previous->eye);
+        glUniform3fv(SW_FOG_LOC_PREVIOUS_FORWARD, 1, previous_forward);
+        glUniform1i(SW_FOG_LOC_HISTORY, history ? 1 : 0);
+        /* Without history the slices' midpoints; with it a different point
+           of each slice every frame (base-2 radical inverse of the frame),
+           which the history averages. */
+        glUniform1f(SW_FOG_LOC_JITTER, history ? sw__radical_inverse(f->post.frame_index % 16u + 1u, 2) : 0.5f);
+        glActiveTexture(GL_TEXTURE0 + SW_FOG_UNIT_HISTORY);
+        glBindTexture(GL_TEXTURE_3D, s->sources[1 - s->current]);
+        glBindImageTexture(SW_FOG_IMAGE_SOURCE, s->sources[s->current], 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA16F);
         glDispatchCompute((SW_FOG_WIDTH + SW_FOG_GROUP - 1) / SW_FOG_GROUP,
                           (SW_FOG_HEIGHT + SW_FOG_GROUP - 1) / SW_FOG_GROUP, 1);
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+        s->have_history = true;
     }
 
     /* The composite: colour·T + S, the target's alpha kept. */

@@ -489,6 +489,14 @@
 #define SW_FOG_LOC_MEDIUM 3                       /* vec4: density, height density, height base, height falloff */
 #define SW_FOG_AMBIENT_PERCENT 25                 /* the share of the light the medium scatters in the sun's shadow */
 #define SW_FOG_LOC_LIGHT 4                        /* vec3: the light the medium scatters, colour × the light scale */
+#define SW_FOG_IMAGE_SOURCE 1                     /* fog.comp: image3D rgba16f, this frame's per-froxel source (scatter, extinction) */
+#define SW_FOG_UNIT_HISTORY 8                     /* fog.comp: sampler3D, the previous frame's source volume, linear */
+#define SW_FOG_LOC_PREVIOUS_VIEW_PROJECTION 5     /* mat4 (5..8): the previous frame's world -> clip */
+#define SW_FOG_LOC_PREVIOUS_EYE 9                 /* vec3 */
+#define SW_FOG_LOC_PREVIOUS_FORWARD 10            /* vec3 */
+#define SW_FOG_LOC_HISTORY 11                     /* int: 1 = blend with the history, 0 = none (first frame) */
+#define SW_FOG_LOC_JITTER 12                      /* float: where in each slice the medium is sampled, 0..1 (0.5 without history) */
+#define SW_FOG_HISTORY_PERCENT 90                 /* the history's weight (sw__fog_reproject, fog.h) */
 /* The transparent pass's forward path reads the volume through sw_air
    (lighting_common.glsl), in the G-buffer program. */
 #define SW_SHADE_UNIT_FOG 7                       /* sampler3D: the integrated volume (free in gbuffer.frag and lighting.frag) */

@@ -4,6 +4,7 @@
      - a uniform medium: every background pixel's HDR colour is
        c·T + S of the C reference (sw__fog_integrate_column with that
        pixel's ray, read at the end of the volume), within 3/255;
+     - the same after three frames of a still camera (with the history);
      - the character is fogged less than the background (it is nearer).
    The GL part skips, saying so, only when no EGL display exists. */
 #include "test_post_scene.h"
@@ -17,12 +18,19 @@ static uint8_t classes[N * N];
 static sw__fog_froxel column[SW__FOG_SLICES];
 static float integrated[SW__FOG_SLICES][4];
 
-static bool draw_hdr(float density, float* hdr, uint8_t* image) {
-    sw_render_frame f = {.first_frame = true, .shading = {.style = g_style, .fog_density = density}};
+static bool draw_hdr_frames(float density, int frames, float* hdr, uint8_t* image) {
+    for (int i = 0; i + 1 < frames; i++)
+        if (!draw(g_small, (sw_render_frame){.first_frame = i == 0, .post.frame_index = (uint32_t)i,
+                                             .shading = {.style = g_style, .fog_density = density}}, NULL))
+            return false;
+    sw_render_frame f = {.first_frame = frames == 1, .post.frame_index = (uint32_t)(frames - 1),
+                         .shading = {.style = g_style, .fog_density = density}};
     if (!draw(g_small, f, image)) return false;
     sw_diag d = {0};
     return sw_renderer_read_hdr(g_small, hdr, &d) == SW_OK;
 }
+
+static bool draw_hdr(float density, float* hdr, uint8_t* image) { return draw_hdr_frames(density, 1, hdr, image); }
 
 /* The ray length per unit of view depth through the centre of GL pixel
    (x, y) (rows bottom first). */
@@ -32,15 +40,12 @@ static float ray_scale(int x, int y) {
     return sqrtf(1.0f + u * u * t * t + v * v * t * t); /* square image: aspect 1 */
 }
 
-static void test_fog_gpu(void) {
-    SW_CHECK(draw_hdr(0.0f, hdr_plain, image_plain));
-    /* Off: the same frame, bit for bit (a negative density is off too). */
-    SW_CHECK(draw_hdr(-1.0f, hdr_fog, image_again));
-    SW_CHECK(memcmp(image_plain, image_again, sizeof image_plain) == 0);
-    SW_CHECK(memcmp(hdr_plain, hdr_fog, sizeof hdr_plain) == 0);
-
-    const float sigma = 0.01f;
-    SW_CHECK(draw_hdr(sigma, hdr_fog, NULL));
+/* σ uniform, `frames` frames of the still camera (history from the
+   second): the background against the C reference, the character fogged
+   less than the background. */
+static void check_uniform(float sigma, int frames) {
+    SW_CHECK(draw_hdr_frames(0.0f, frames, hdr_plain, NULL));
+    SW_CHECK(draw_hdr_frames(sigma, frames, hdr_fog, NULL));
     read_classes(g_small, N, classes); /* image rows */
     float light[3], ambient[3];
     sw__sky_light_scale(NAN, light, ambient);
@@ -71,13 +76,25 @@ static void test_fog_gpu(void) {
                 if (e > worst) worst = e;
             }
         }
-    printf("  fog %.3g: %d background pixels, worst |HDR − C reference| %.5f (×255: %.2f)\n", sigma, background,
-           worst, worst * 255.0);
+    printf("  fog %.3g, %d frame(s): %d background pixels, worst |HDR − C reference| %.5f (×255: %.2f)\n", sigma,
+           frames, background, worst, worst * 255.0);
     SW_CHECK(background > 100);
     SW_CHECK(worst <= 3.0 / 255.0);
     SW_CHECK(character > 100);
     if (character > 0 && background > 0)
         SW_CHECK(character_change / character < background_change / background);
+}
+
+static void test_fog_gpu(void) {
+    SW_CHECK(draw_hdr(0.0f, hdr_plain, image_plain));
+    /* Off: the same frame, bit for bit (a negative density is off too). */
+    SW_CHECK(draw_hdr(-1.0f, hdr_fog, image_again));
+    SW_CHECK(memcmp(image_plain, image_again, sizeof image_plain) == 0);
+    SW_CHECK(memcmp(hdr_plain, hdr_fog, sizeof hdr_plain) == 0);
+    /* One frame (no history), then three of a still camera: the history of
+       a uniform medium is the medium itself. */
+    check_uniform(0.01f, 1);
+    check_uniform(0.01f, 3);
 }
 
 int main(void) {
