@@ -69,6 +69,16 @@ rm -f "$WORK/o/dawn.png"
 sinew render $S --time-of-day 25 -o "$WORK/o/late.png"
 check "--time-of-day 25: usage error" status_is 2
 check "... naming the option" err_has_text "--time-of-day expects a number from 0 to 24"
+sinew render $S --fog 0 -o "$WORK/o/fog0.png"
+check "--fog 0: the picture without fog, byte for byte" cmp -s "$WORK/o/demo.png" "$WORK/o/fog0.png"
+rm -f "$WORK/o/fog0.png"
+sinew render $S --fog 0.05,0.8,0.9,1 -o "$WORK/o/fog.png"
+check "--fog 0.05,0.8,0.9,1 renders" status_is 0
+check "... a picture other than the clear one" sh -c "! cmp -s '$WORK/o/demo.png' '$WORK/o/fog.png'"
+rm -f "$WORK/o/fog.png"
+sinew render $S --fog 0.05,2 -o "$WORK/o/fog.png"
+check "--fog 0.05,2: usage error" status_is 2
+check "... naming the option" err_has_text "--fog: '0.05,2' is not on, off, DENSITY"
 # The default (edge AA + TAA, with its warm-up frames) is covered above and
 # by the renderer's own post-processing tests; the rest test the command's
 # outputs and options, without TAA's warm-up to keep the test short.
