@@ -9,7 +9,9 @@
 // shadows of the stage and the character cut shafts into the fog.
 layout(local_size_x = SW_FOG_GROUP, local_size_y = SW_FOG_GROUP) in;
 layout(binding = SW_FOG_IMAGE_VOLUME, rgba16f) writeonly uniform image3D u_volume;
-layout(binding = SW_FOG_IMAGE_SOURCE, rgba16f) writeonly uniform image3D u_source;
+layout(binding = SW_FOG_IMAGE_RAW, rgba16f) uniform image3D u_raw;
+layout(binding = SW_FOG_IMAGE_INVALID, r8) uniform image3D u_invalid;
+layout(binding = SW_FOG_IMAGE_SOURCE, rgba16f) uniform image3D u_source;
 layout(binding = SW_FOG_UNIT_HISTORY) uniform sampler3D t_history;
 
 layout(location = SW_FOG_LOC_INVERSE_VIEW_PROJECTION) uniform mat4 u_inverse_view_projection;
@@ -21,6 +23,7 @@ layout(location = SW_FOG_LOC_PREVIOUS_EYE) uniform vec3 u_previous_eye;
 layout(location = SW_FOG_LOC_PREVIOUS_FORWARD) uniform vec3 u_previous_forward;
 layout(location = SW_FOG_LOC_HISTORY) uniform int u_history;
 layout(location = SW_FOG_LOC_JITTER) uniform float u_jitter;
+layout(location = SW_FOG_LOC_STAGE) uniform int u_stage;
 
 const float LINEAR_DEPTH = 5.0, FAR_DEPTH = 500.0, FADE_START = 450.0;
 
@@ -65,6 +68,63 @@ bool fog_reproject(vec3 world, out vec3 uvw) {
     return all(greaterThanEqual(uvw, vec3(0.0))) && all(lessThanEqual(uvw, vec3(1.0))) && depth <= FAR_DEPTH;
 }
 
+// Stage SOURCE: the medium and its light at a point of each slice of the
+// column (its midpoint without history; jittered per frame with it),
+// blended with the same world point's source of the previous frame.
+void fog_sources(ivec2 cell, vec3 ray, float ray_scale) {
+    for (int i = 0; i < SW_FOG_SLICES; i++) {
+        vec3 world = u_eye + ray * (fog_slice_depth(float(i) + u_jitter) * ray_scale);
+        float sigma = fog_extinction(world.y);
+        const float ambient = float(SW_FOG_AMBIENT_PERCENT) / 100.0;
+        float lit = ambient + (1.0 - ambient) * fog_sun_visibility(world);
+        vec4 source = vec4(sigma * u_light * lit, sigma);
+        vec3 uvw;
+        bool valid = u_history == 0 || fog_reproject(world, uvw);
+        if (u_history != 0 && valid)
+            source = mix(source, texture(t_history, uvw), float(SW_FOG_HISTORY_PERCENT) / 100.0);
+        imageStore(u_raw, ivec3(cell, i), source);
+        imageStore(u_invalid, ivec3(cell, i), vec4(valid ? 0.0 : 1.0));
+    }
+}
+
+// Stage REPAIR: sw__fog_repair_27 (fog.c) where the history was invalid,
+// gathered from the raw volume into the source volume (no read after write).
+void fog_repair(ivec2 cell) {
+    const ivec3 last = ivec3(SW_FOG_WIDTH - 1, SW_FOG_HEIGHT - 1, SW_FOG_SLICES - 1);
+    for (int i = 0; i < SW_FOG_SLICES; i++) {
+        ivec3 at = ivec3(cell, i);
+        vec4 value = imageLoad(u_raw, at);
+        if (imageLoad(u_invalid, at).r > 0.5) {
+            value = vec4(0.0);
+            for (int dz = -1; dz <= 1; dz++)
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++)
+                        value += imageLoad(u_raw, clamp(at + ivec3(dx, dy, dz), ivec3(0), last));
+            value /= 27.0;
+        }
+        imageStore(u_source, at, value);
+    }
+}
+
+// Stage INTEGRATE: sw__fog_integrate_column (fog.c), near -> far.
+void fog_integrate(ivec2 cell, float ray_scale) {
+    vec3 s = vec3(0.0);
+    float transmittance = 1.0, z_near = 0.0;
+    for (int i = 0; i < SW_FOG_SLICES; i++) {
+        float z_far = fog_slice_depth(float(i + 1));
+        float d_mid = 0.5 * (z_near + z_far) * ray_scale;
+        float len = fog_fade(d_mid) * (z_far - z_near) * ray_scale;
+        vec4 source = imageLoad(u_source, ivec3(cell, i));
+        float sigma = source.a;
+        float tau = exp(-sigma * len);
+        float through = sigma * len > 1e-4 ? (1.0 - tau) / sigma : len * (1.0 - 0.5 * sigma * len);
+        s += transmittance * source.rgb * through;
+        transmittance *= tau;
+        imageStore(u_volume, ivec3(cell, i), vec4(s, transmittance));
+        z_near = z_far;
+    }
+}
+
 void main() {
     ivec2 cell = ivec2(gl_GlobalInvocationID.xy);
     if (cell.x >= SW_FOG_WIDTH || cell.y >= SW_FOG_HEIGHT) return;
@@ -73,31 +133,7 @@ void main() {
     vec4 p = u_inverse_view_projection * vec4(ndc, sw_depth_to_ndc_z(1.0 - sw_depth_far()), 1.0);
     vec3 ray = normalize(p.xyz / p.w - u_eye);
     float ray_scale = 1.0 / max(dot(ray, u_forward), 1e-4); // ray length per unit of depth
-    vec3 s = vec3(0.0);
-    float transmittance = 1.0, z_near = 0.0;
-    for (int i = 0; i < SW_FOG_SLICES; i++) {
-        float z_far = fog_slice_depth(float(i + 1));
-        float d_mid = 0.5 * (z_near + z_far) * ray_scale;
-        float len = fog_fade(d_mid) * (z_far - z_near) * ray_scale;
-        // The medium and its light at a point of the slice (its midpoint
-        // without history; jittered per frame with it), blended with the
-        // same world point's source of the previous frame.
-        float d_sample = fog_slice_depth(float(i) + u_jitter) * ray_scale;
-        vec3 world = u_eye + ray * d_sample;
-        float sigma = fog_extinction(world.y);
-        const float ambient = float(SW_FOG_AMBIENT_PERCENT) / 100.0;
-        float lit = ambient + (1.0 - ambient) * fog_sun_visibility(world);
-        vec4 source = vec4(sigma * u_light * lit, sigma);
-        vec3 uvw;
-        if (u_history != 0 && fog_reproject(world, uvw))
-            source = mix(source, texture(t_history, uvw), float(SW_FOG_HISTORY_PERCENT) / 100.0);
-        imageStore(u_source, ivec3(cell, i), source);
-        sigma = source.a;
-        float tau = exp(-sigma * len);
-        float through = sigma * len > 1e-4 ? (1.0 - tau) / sigma : len * (1.0 - 0.5 * sigma * len);
-        s += transmittance * source.rgb * through;
-        transmittance *= tau;
-        imageStore(u_volume, ivec3(cell, i), vec4(s, transmittance));
-        z_near = z_far;
-    }
+    if (u_stage == SW_FOG_STAGE_SOURCE) fog_sources(cell, ray, ray_scale);
+    else if (u_stage == SW_FOG_STAGE_REPAIR) fog_repair(cell);
+    else fog_integrate(cell, ray_scale);
 }

@@ -2,6 +2,7 @@
 #include "fog.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* The exponential part spans two decades (5 → 500) over its 112 slices. */
 #define SW__FOG_EXP_SLICES (SW__FOG_SLICES - SW__FOG_LINEAR_SLICES)
@@ -90,4 +91,18 @@ bool sw__fog_reproject(const float world[3], const float previous_view_projectio
     for (int i = 0; i < 3; i++)
         if (out_uvw[i] < 0.0f || out_uvw[i] > 1.0f) return false;
     return depth <= SW__FOG_FAR_DEPTH;
+}
+
+static int sw__fog_clamp(int v, int n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
+
+void sw__fog_repair_27(const float* volume, int w, int h, int d, int x, int y, int z, float out[4]) {
+    float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                const size_t at = (((size_t)sw__fog_clamp(z + dz, d) * (size_t)h + (size_t)sw__fog_clamp(y + dy, h)) *
+                                       (size_t)w + (size_t)sw__fog_clamp(x + dx, w)) * 4u;
+                for (int c = 0; c < 4; c++) sum[c] += volume[at + (size_t)c];
+            }
+    for (int c = 0; c < 4; c++) out[c] = sum[c] / 27.0f;
 }

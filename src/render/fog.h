@@ -106,6 +106,14 @@ void sw__fog_sample_column(const float column[SW__FOG_SLICES][4], float z, float
 bool sw__fog_reproject(const float world[3], const float previous_view_projection[16], const float previous_eye[3],
                        const float previous_forward[3], float out_uvw[3]);
 
+/* The repair of a voxel whose history was invalid (the analysis: such
+   voxels go to a list; two passes average their 27 neighbours, 3×3×3
+   with coordinates clamped to the volume, then write back, gathering
+   first so no voxel reads a repaired neighbour). `volume` holds
+   w × h × d RGBA values, x fastest; `out` the average around (x, y, z)
+   (the voxel itself included). */
+void sw__fog_repair_27(const float* volume, int w, int h, int d, int x, int y, int z, float out[4]);
+
 /* The composite over a lit pixel (colour `c`): c·T + S — what the GPU's
    blend ONE, SRC_ALPHA does with the fragment (S, T). */
 void sw__fog_apply(const float fog[4], const float colour[3], float out[3]);

@@ -21,6 +21,7 @@ struct sw__fog_state {
     /* The per-froxel sources (scatter, extinction) of this frame and the
        previous, swapped each frame: `current` is written, the other read. */
     GLuint sources[2];
+    GLuint raw, invalid; /* before the repair; 1 where the history was invalid (R8) */
     int current;
     bool have_history; /* the previous frame drew fog: sources[1 − current] holds it */
 };
@@ -48,6 +49,10 @@ sw_result sw__fog_pass_create(GLuint hdr, sw__fog_state** out, sw_diag* diag) {
     s->volume = sw__fog_volume_texture();
     s->sources[0] = sw__fog_volume_texture();
     s->sources[1] = sw__fog_volume_texture();
+    s->raw = sw__fog_volume_texture();
+    glGenTextures(1, &s->invalid);
+    glBindTexture(GL_TEXTURE_3D, s->invalid);
+    glTexStorage3D(GL_TEXTURE_3D, 1, GL_R8, SW_FOG_WIDTH, SW_FOG_HEIGHT, SW_FOG_SLICES);
     glGenFramebuffers(1, &s->fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + SW_OUT_COLOR, GL_TEXTURE_2D, hdr, 0);
@@ -70,6 +75,8 @@ void sw__fog_pass_destroy(sw__fog_state* s) {
     glDeleteFramebuffers(1, &s->fbo);
     glDeleteTextures(1, &s->volume);
     glDeleteTextures(2, s->sources);
+    glDeleteTextures(1, &s->raw);
+    glDeleteTextures(1, &s->invalid);
     sw__free(s);
 }
 
@@ -140,9 +147,18 @@ void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, sw_v
         glUniform1f(SW_FOG_LOC_JITTER, history ? sw__radical_inverse(f->post.frame_index % 16u + 1u, 2) : 0.5f);
         glActiveTexture(GL_TEXTURE0 + SW_FOG_UNIT_HISTORY);
         glBindTexture(GL_TEXTURE_3D, s->sources[1 - s->current]);
-        glBindImageTexture(SW_FOG_IMAGE_SOURCE, s->sources[s->current], 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA16F);
-        glDispatchCompute((SW_FOG_WIDTH + SW_FOG_GROUP - 1) / SW_FOG_GROUP,
-                          (SW_FOG_HEIGHT + SW_FOG_GROUP - 1) / SW_FOG_GROUP, 1);
+        glBindImageTexture(SW_FOG_IMAGE_RAW, s->raw, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA16F);
+        glBindImageTexture(SW_FOG_IMAGE_INVALID, s->invalid, 0, GL_TRUE, 0, GL_READ_WRITE, GL_R8);
+        glBindImageTexture(SW_FOG_IMAGE_SOURCE, s->sources[s->current], 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA16F);
+        /* Sources, the repair of invalid history (only with history), the
+           integration: each stage reads what the one before wrote. */
+        const int stages[3] = {SW_FOG_STAGE_SOURCE, SW_FOG_STAGE_REPAIR, SW_FOG_STAGE_INTEGRATE};
+        for (int k = 0; k < 3; k++) {
+            glUniform1i(SW_FOG_LOC_STAGE, stages[k]);
+            glDispatchCompute((SW_FOG_WIDTH + SW_FOG_GROUP - 1) / SW_FOG_GROUP,
+                              (SW_FOG_HEIGHT + SW_FOG_GROUP - 1) / SW_FOG_GROUP, 1);
+            glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+        }
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
         s->have_history = true;
     }

@@ -489,7 +489,13 @@
 #define SW_FOG_LOC_MEDIUM 3                       /* vec4: density, height density, height base, height falloff */
 #define SW_FOG_AMBIENT_PERCENT 25                 /* the share of the light the medium scatters in the sun's shadow */
 #define SW_FOG_LOC_LIGHT 4                        /* vec3: the light the medium scatters, colour × the light scale */
-#define SW_FOG_IMAGE_SOURCE 1                     /* fog.comp: image3D rgba16f, this frame's per-froxel source (scatter, extinction) */
+#define SW_FOG_IMAGE_RAW 1                        /* fog.comp: image3D rgba16f, this frame's per-froxel source (scatter, extinction) before the repair */
+#define SW_FOG_IMAGE_INVALID 2                    /* fog.comp: image3D r8, 1 where the history was invalid (repaired) */
+#define SW_FOG_IMAGE_SOURCE 3                     /* fog.comp: image3D rgba16f, the repaired source: integrated, and next frame's history */
+#define SW_FOG_LOC_STAGE 13                       /* int: SW_FOG_STAGE_* */
+#define SW_FOG_STAGE_SOURCE 0                     /* medium, light and history per froxel -> raw, invalid */
+#define SW_FOG_STAGE_REPAIR 1                     /* invalid froxels: the mean of 27 raw neighbours -> source (others copied) */
+#define SW_FOG_STAGE_INTEGRATE 2                  /* source, near -> far per column -> volume */
 #define SW_FOG_UNIT_HISTORY 8                     /* fog.comp: sampler3D, the previous frame's source volume, linear */
 #define SW_FOG_LOC_PREVIOUS_VIEW_PROJECTION 5     /* mat4 (5..8): the previous frame's world -> clip */
 #define SW_FOG_LOC_PREVIOUS_EYE 9                 /* vec3 */

@@ -189,6 +189,27 @@ static void test_reproject(void) {
     SW_CHECK(!sw__fog_reproject(far, vp, eye, forward, uvw));
 }
 
+static void test_repair(void) {
+    /* A 3×3×3 volume whose value is x + 10y + 100z (in every channel). */
+    enum { S = 3 };
+    float volume[S * S * S * 4];
+    for (int z = 0; z < S; z++)
+        for (int y = 0; y < S; y++)
+            for (int x = 0; x < S; x++)
+                for (int c = 0; c < 4; c++) volume[((z * S + y) * S + x) * 4 + c] = (float)(x + 10 * y + 100 * z);
+    float out[4];
+    /* The centre: the mean of a linear field around it, its own value. */
+    sw__fog_repair_27(volume, S, S, S, 1, 1, 1, out);
+    SW_CHECK_NEAR(out[0], 111.0f, 1e-4f);
+    /* The corner (0,0,0): per axis the clamped neighbours are 0, 0, 1
+       (mean 1/3): 1/3 + 10/3 + 100/3 = 37. */
+    sw__fog_repair_27(volume, S, S, S, 0, 0, 0, out);
+    SW_CHECK_NEAR(out[3], 37.0f, 1e-4f);
+    /* The far corner: per axis 1, 2, 2 (mean 5/3): 5/3·111 = 185. */
+    sw__fog_repair_27(volume, S, S, S, 2, 2, 2, out);
+    SW_CHECK_NEAR(out[1], 185.0f, 1e-4f);
+}
+
 int main(void) {
     SW_RUN(test_slicing);
     SW_RUN(test_medium);
@@ -196,5 +217,6 @@ int main(void) {
     SW_RUN(test_uniform_between_slices);
     SW_RUN(test_energy);
     SW_RUN(test_reproject);
+    SW_RUN(test_repair);
     return sw_test_finish();
 }

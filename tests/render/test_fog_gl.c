@@ -4,7 +4,8 @@
      - a uniform medium: every background pixel's HDR colour is
        c·T + S of the C reference (sw__fog_integrate_column with that
        pixel's ray, read at the end of the volume), within 3/255;
-     - the same after three frames of a still camera (with the history);
+     - the same after three frames of a still camera (with the history),
+       and of a moving one (history invalid at the side: repaired);
      - the character is fogged less than the background (it is nearer).
    The GL part skips, saying so, only when no EGL display exists. */
 #include "test_post_scene.h"
@@ -18,12 +19,24 @@ static uint8_t classes[N * N];
 static sw__fog_froxel column[SW__FOG_SLICES];
 static float integrated[SW__FOG_SLICES][4];
 
+/* The camera moves this far sideways (and turns to keep the character in
+   view) every frame: the history is invalid at the volume's side. */
+static float g_step;
+
+static sw_camera camera_of(int frame) {
+    sw_camera c = g_camera;
+    c.eye[0] += g_step * (float)frame;
+    return c;
+}
+
 static bool draw_hdr_frames(float density, int frames, float* hdr, uint8_t* image) {
     for (int i = 0; i + 1 < frames; i++)
         if (!draw(g_small, (sw_render_frame){.first_frame = i == 0, .post.frame_index = (uint32_t)i,
+                                             .camera = {camera_of(i), camera_of(i > 0 ? i - 1 : 0)},
                                              .shading = {.style = g_style, .fog_density = density}}, NULL))
             return false;
     sw_render_frame f = {.first_frame = frames == 1, .post.frame_index = (uint32_t)(frames - 1),
+                         .camera = {camera_of(frames - 1), camera_of(frames > 1 ? frames - 2 : 0)},
                          .shading = {.style = g_style, .fog_density = density}};
     if (!draw(g_small, f, image)) return false;
     sw_diag d = {0};
@@ -95,6 +108,12 @@ static void test_fog_gpu(void) {
        a uniform medium is the medium itself. */
     check_uniform(0.01f, 1);
     check_uniform(0.01f, 3);
+    /* A camera that moves: the froxels whose history falls outside the
+       previous volume are repaired from their 27 neighbours; a uniform
+       medium stays uniform. */
+    g_step = 0.3f;
+    check_uniform(0.01f, 3);
+    g_step = 0.0f;
 }
 
 int main(void) {
