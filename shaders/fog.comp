@@ -1,6 +1,8 @@
 // The volumetric fog's volume (docs/fog.md; frame analysis §2.13): one
-// invocation per froxel column, the medium evaluated at each slice's
-// midpoint and integrated near→far in the energy-conserving form. Mirrors
+// invocation per froxel column, in three stages (u_stage): the sources
+// (the medium and its light in each slice, blended with the history), the
+// 27-neighbour repair where the history was invalid, and the near→far
+// integration in the energy-conserving form. Mirrors
 // src/render/fog.c (sw__fog_slice_depth, sw__fog_extinction, sw__fog_fade,
 // sw__fog_integrate_column; tests/render/test_fog.c). The sun's shadow
 // comes from the cascades of lighting_common.glsl (pasted before this

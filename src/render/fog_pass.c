@@ -1,7 +1,9 @@
 /* The volumetric fog pass (docs/fog.md): after the sky, before the
-   transparent draws. A compute dispatch fills the 160×68×128 froxel volume
-   with (in-scatter, transmittance) integrated near→far per column
-   (shaders/fog.comp), then one full-screen draw (shaders/fog.frag) reads
+   transparent draws. Three compute dispatches over the 160×68 froxel
+   columns (shaders/fog.comp): each froxel's source (medium × light,
+   blended with its reprojected history), the 27-neighbour repair where
+   the history was invalid, the near→far integration into (in-scatter,
+   transmittance); then one full-screen draw (shaders/fog.frag) reads
    it at each pixel's depth and blends it onto the HDR target:
    colour·T + S. The numbers are fog.c's; this file makes the GL objects
    and draws. */
