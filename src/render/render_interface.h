@@ -467,6 +467,18 @@
 #define SW_HIZ_MODE_COPY 0                        /* level 0: the depth target's value */
 #define SW_HIZ_MODE_REDUCE 1                      /* level k + 1: the farthest of level k's texels it covers */
 
+/* ---- Character environment feedback (feedback.c; docs/feedback.md) ---- */
+/* The 70-column state: columns 0..9 colour (one per direction around the
+   character), 10..69 shadow (6 height rings of 10 directions); five
+   samples per column in the intermediate 70×5 texture. */
+#define SW_FEEDBACK_COLUMNS 70
+#define SW_FEEDBACK_SAMPLES 5
+#define SW_FEEDBACK_DIRECTIONS 10
+#define SW_FEEDBACK_COLOUR_COLUMNS 10
+#define SW_FEEDBACK_SHADOW_RINGS 6
+#define SW_FEEDBACK_UPDATE_PERCENT 10             /* C' = C + 0.1·(mean − C) */
+#define SW_FEEDBACK_SNAP_CONTROL 1000             /* a shadow control above 999 snaps the state */
+
 /* ---- Lines pass (bones) ---- */
 #define SW_LINES_ATTR_POSITION 0                  /* vec3, world space */
 #define SW_LINES_ATTR_COLOR 1                     /* vec3 */
