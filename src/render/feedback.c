@@ -15,7 +15,7 @@ void sw__feedback_sample_point(const sw__feedback_body* body, int column, int sa
     float dir[3];
     if (column < SW_FEEDBACK_COLOUR_COLUMNS) {
         sw__feedback_direction(column, dir);
-        float reach = body->height * (0.3f + 0.2f * (float)sample);
+        float reach = body->height * (0.5f + 0.5f * (float)sample);
         out[0] = body->feet[0] + dir[0] * reach;
         out[1] = body->feet[1] + 0.4f * body->height;
         out[2] = body->feet[2] + dir[2] * reach;

@@ -29,8 +29,9 @@ void sw__feedback_direction(int d, float out[3]);
 
 /* The world point of sample `sample` (0..4) of column `column` (0..69).
    Colour column d: five points along direction d at 0.4·height above the
-   feet, radii (0.3, 0.5, 0.7, 0.9, 1.1)·height from the feet — far enough
-   out to land on the surroundings, not on her. Shadow column 10 + 10·r + d:
+   feet, radii (0.5, 1, 1.5, 2, 2.5)·height from the feet — far enough
+   out to land on the surroundings, not on her: each is projected to the
+   screen and reads whatever surface is visible there. Shadow column 10 + 10·r + d:
    the point `radius` out along direction d at height (r + 0.5)/6·height
    (the centre sample 0), and four more a quarter radius to each side and
    1/24 height above and below (samples 1..4). */

@@ -96,14 +96,14 @@ static void test_shadow_runs_to_the_clamp(void) {
 static void test_layout(void) {
     sw__feedback_body body = {{1.0f, 2.0f, 3.0f}, 1.6f, 0.25f};
     float p[3];
-    /* Colour column 0 (+Z), sample 2: 0.7·1.6 out, 0.4·1.6 up. */
+    /* Colour column 0 (+Z), sample 2: 1.5·1.6 out, 0.4·1.6 up. */
     sw__feedback_sample_point(&body, 0, 2, p);
     SW_CHECK_NEAR(p[0], 1.0f, 1e-6f);
     SW_CHECK_NEAR(p[1], 2.0f + 0.64f, 1e-6f);
-    SW_CHECK_NEAR(p[2], 3.0f + 1.12f, 1e-6f);
+    SW_CHECK_NEAR(p[2], 3.0f + 2.4f, 1e-6f);
     /* Colour column 5 (−Z, half a turn). */
     sw__feedback_sample_point(&body, 5, 0, p);
-    SW_CHECK_NEAR(p[2], 3.0f - 0.48f, 1e-5f);
+    SW_CHECK_NEAR(p[2], 3.0f - 0.8f, 1e-5f);
     /* Every shadow sample lies on the body cylinder's neighbourhood:
        centres at exactly the radius, within the body's height. */
     for (int col = SW_FEEDBACK_COLOUR_COLUMNS; col < SW_FEEDBACK_COLUMNS; col++) {
