@@ -169,6 +169,8 @@ bool scene_parse_view(const char* text, sw_render_view* view, bool* bones, const
 bool scene_parse_aa(const char* text, sw_render_aa* aa, tool_error* err);
 /* --ao on|off (ambient occlusion, docs/ao.md). */
 bool scene_parse_ao(const char* text, sw_render_ao* ao, tool_error* err);
+/* "on" or "off" for `option` (named in the error). */
+bool scene_parse_switch(const char* option, const char* text, bool* on, tool_error* err);
 
 /* The option names of a view ("weights" for SW_RENDER_VIEW_WEIGHTS) and of
    an AA mode. */

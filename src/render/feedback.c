@@ -49,10 +49,11 @@ bool sw__feedback_colour_mean(const float rgb[SW_FEEDBACK_SAMPLES][3], const flo
     return true;
 }
 
-void sw__feedback_colour_update(float colour[3], const float mean[3], bool any_valid) {
+void sw__feedback_colour_update(float colour[4], const float mean[3], bool any_valid) {
     if (!any_valid) return;
     const float rate = (float)SW_FEEDBACK_UPDATE_PERCENT / 100.0f;
     for (int i = 0; i < 3; i++) colour[i] += rate * (mean[i] - colour[i]);
+    colour[3] += rate * (1.0f - colour[3]); /* the confidence, mean 1 */
 }
 
 bool sw__feedback_shadow_mean(const float pass[SW_FEEDBACK_SAMPLES], const float valid[SW_FEEDBACK_SAMPLES],
@@ -99,17 +100,18 @@ void sw__feedback_reset(sw__feedback_state* state) {
     }
 }
 
-void sw__feedback_read_colour(const sw__feedback_state* state, const float normal[3], float out[3]) {
-    float sum[3] = {0.0f, 0.0f, 0.0f}, weight = 0.0f;
+void sw__feedback_read_colour(const sw__feedback_state* state, const float normal[3], float out[4]) {
+    float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}, weight = 0.0f;
     for (int d = 0; d < SW_FEEDBACK_DIRECTIONS; d++) {
         float dir[3];
         sw__feedback_direction(d, dir);
         float w = normal[0] * dir[0] + normal[2] * dir[2];
         if (w <= 0.0f) continue;
-        for (int i = 0; i < 3; i++) sum[i] += w * state->column[d][i];
+        w *= w; /* squared: a side takes its own colour, not the front's */
+        for (int i = 0; i < 4; i++) sum[i] += w * state->column[d][i];
         weight += w;
     }
-    for (int i = 0; i < 3; i++) out[i] = weight > 0.0f ? sum[i] / weight : 0.0f;
+    for (int i = 0; i < 4; i++) out[i] = weight > 0.0f ? sum[i] / weight : 0.0f;
 }
 
 float sw__feedback_read_shadow(const sw__feedback_state* state, const sw__feedback_body* body,
@@ -121,4 +123,15 @@ float sw__feedback_read_shadow(const sw__feedback_state* state, const sw__feedba
     if (phi < 0.0f) phi += 6.2831853f;
     int d = (int)floorf(phi / 6.2831853f * (float)SW_FEEDBACK_DIRECTIONS + 0.5f) % SW_FEEDBACK_DIRECTIONS;
     return state->column[SW_FEEDBACK_COLOUR_COLUMNS + ring * SW_FEEDBACK_DIRECTIONS + d][0];
+}
+
+void sw__feedback_apply(float colour[3], const float surroundings[4], float shadow) {
+    const float luma = 0.2126f * surroundings[0] + 0.7152f * surroundings[1] + 0.0722f * surroundings[2];
+    const float strength = (float)SW_FEEDBACK_TINT_PERCENT / 100.0f * surroundings[3];
+    const float keep = 1.0f - (float)SW_FEEDBACK_SHADOW_PERCENT / 100.0f * shadow;
+    for (int i = 0; i < 3; i++) {
+        float tint = luma > 1e-4f ? surroundings[i] / luma : 1.0f;
+        tint = tint > 4.0f ? 4.0f : tint;
+        colour[i] *= keep * (1.0f - strength + strength * tint);
+    }
 }

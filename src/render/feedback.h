@@ -43,9 +43,10 @@ bool sw__feedback_colour_mean(const float rgb[SW_FEEDBACK_SAMPLES][3], const flo
                               float mean[3]);
 
 /* The colour update: C' = C + 0.1·(mean − C) when any sample was valid,
-   else C unchanged. After n updates toward a fixed mean the old difference
-   is 0.9ⁿ of what it was. */
-void sw__feedback_colour_update(float colour[3], const float mean[3], bool any_valid);
+   else C unchanged; colour[3], the confidence, moves the same way towards
+   1. After n updates toward a fixed mean the old difference is 0.9ⁿ of
+   what it was. */
+void sw__feedback_colour_update(float colour[4], const float mean[3], bool any_valid);
 
 /* One shadow column's samples: the pass rate (1 = lit) of each, its
    validity (> 0.001: valid) and its control. The mean pass rate s̄ of the
@@ -63,20 +64,27 @@ bool sw__feedback_shadow_mean(const float pass[SW_FEEDBACK_SAMPLES], const float
    The frame analysis' example: s̄ = 0.4, c = 1, (0.5, 0.55) → (0.602, 0.602). */
 void sw__feedback_shadow_update(float state[2], float sbar, float c, bool any_valid);
 
-/* The 70×1 state: (r, g, b, 0) for colour columns, (x, y, 0, 1) for
-   shadow columns. The reset state: colour 0 (no tint), shadow (0, 0.5)
-   (lit, no deviation). */
+/* The 70×1 state: (r, g, b, confidence) for colour columns, (x, y, 0, 1)
+   for shadow columns. The reset state: colour and confidence 0 (no tint),
+   shadow (0, 0.5) (lit, no deviation). */
 typedef struct sw__feedback_state {
     float column[SW_FEEDBACK_COLUMNS][4];
 } sw__feedback_state;
 void sw__feedback_reset(sw__feedback_state* state);
 
 /* What a character point reads from the state: the colour from the
-   surroundings its normal faces (the colour columns weighted by
-   max(0, n·dir_d), rgb), and the shadow x of the nearest shadow column to
+   surroundings its normal faces (the colour columns, rgb and confidence,
+   weighted by max(0, n·dir_d)²), and the shadow x of the nearest shadow column to
    the point (ring by height, direction by azimuth around the feet). */
-void sw__feedback_read_colour(const sw__feedback_state* state, const float normal[3], float out[3]);
+void sw__feedback_read_colour(const sw__feedback_state* state, const float normal[3], float out[4]);
 float sw__feedback_read_shadow(const sw__feedback_state* state, const sw__feedback_body* body,
                                const float point[3]);
+
+/* A character pixel's colour with the feedback: darkened by half its
+   shadow x (SW_FEEDBACK_SHADOW_PERCENT) and tinted towards the chroma of
+   the surroundings it faces, rgb / luma (at most 4), by 0.35 × their
+   confidence (SW_FEEDBACK_TINT_PERCENT): its brightness stays, its hue
+   leans towards a coloured wall. */
+void sw__feedback_apply(float colour[3], const float surroundings[4], float shadow);
 
 #endif

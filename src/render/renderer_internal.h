@@ -44,6 +44,7 @@
 
 #include "depth_convention.h"
 #include "ao.h"
+#include "feedback_pass.h"
 #include "gl_objects.h"
 #include "hiz.h"
 #include "pass_timer.h"
@@ -440,6 +441,8 @@ struct sw_renderer {
     sw__post_chain* post;     /* display mapping and the rest of the post chain */
     sw__sky_state* sky;       /* the sky on background pixels (sky_pass.c) */
     sw__ao_pass* ao;          /* ambient occlusion (ao.c) */
+    sw__feedback_pass feedback; /* the character's environment feedback (feedback_pass.c) */
+    bool feedback_dirty;      /* the state holds updates: reset it when the feedback is off */
     sw__ao_rig_proxy ao_rig[SW_AO_MAX_PROXIES]; /* the scene's shape proxies, fitted by set_scene */
     size_t ao_rig_count;
     sw__shadow_cache* shadow_cache; /* the static casters' compressed depth (shadow_cache.h) */

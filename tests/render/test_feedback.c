@@ -35,21 +35,22 @@ static void test_worked_example(void) {
 }
 
 static void test_colour_converges(void) {
-    float colour[3] = {0.0f, 0.0f, 0.0f};
+    float colour[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     const float mean[3] = {1.0f, 0.5f, 0.25f};
     for (int n = 1; n <= 30; n++) {
         sw__feedback_colour_update(colour, mean, true);
         double left = pow(0.9, n);
         for (int i = 0; i < 3; i++) SW_CHECK_NEAR(mean[i] - colour[i], mean[i] * left, 1e-5);
+        SW_CHECK_NEAR(1.0 - colour[3], left, 1e-5); /* the confidence */
         if (n == 7) SW_CHECK(colour[0] > 0.5f && colour[0] < 0.55f);    /* 1 − 0.9⁷ = 0.522 */
         if (n == 6) SW_CHECK(colour[0] < 0.5f);                          /* 0.469 */
         if (n == 22) SW_CHECK(colour[0] > 0.9f);                         /* 0.902 */
         if (n == 21) SW_CHECK(colour[0] < 0.9f);                         /* 0.891 */
     }
-    float before[3] = {colour[0], colour[1], colour[2]};
+    float before[4] = {colour[0], colour[1], colour[2], colour[3]};
     const float other[3] = {0.0f, 1.0f, 0.0f};
     sw__feedback_colour_update(colour, other, false);
-    for (int i = 0; i < 3; i++) SW_CHECK_NEAR(colour[i], before[i], 0.0f);
+    for (int i = 0; i < 4; i++) SW_CHECK_NEAR(colour[i], before[i], 0.0f);
     float rgb[5][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {9, 9, 9}, {1, 1, 1}};
     float valid[5] = {1, 1, 1, 0, 1};
     float m[3];
@@ -126,10 +127,12 @@ static void test_read(void) {
     sw__feedback_reset(&state);
     /* A red wall at +X: the columns 2 and 3 (72°, 108°) see red. */
     state.column[2][0] = state.column[3][0] = 0.8f;
-    float out[3];
+    state.column[2][3] = state.column[3][3] = 1.0f;
+    float out[4];
     sw__feedback_read_colour(&state, (const float[3]){1, 0, 0}, out);
-    SW_CHECK_NEAR(out[0], (0.8f * 0.9511f * 2.0f) / (0.9511f * 2 + 0.5878f * 2 + 0.0f), 1e-3f);
+    SW_CHECK_NEAR(out[0], (0.8f * 0.9045f * 2.0f) / (0.9045f * 2 + 0.3455f * 2), 1e-3f); /* cos² 18°, cos² 54° */
     SW_CHECK_NEAR(out[1], 0.0f, 0.0f);
+    SW_CHECK_NEAR(out[3], 0.9045f / (0.9045f + 0.3455f), 1e-3f);
     sw__feedback_read_colour(&state, (const float[3]){-1, 0, 0}, out);
     SW_CHECK_NEAR(out[0], 0.0f, 0.0f);
     sw__feedback_read_colour(&state, (const float[3]){0, 1, 0}, out);
@@ -144,7 +147,27 @@ static void test_read(void) {
     SW_CHECK_NEAR(sw__feedback_read_shadow(&state, &body, (const float[3]){0, 0.65f, 0.1f}), 0.0f, 0.0f);
 }
 
+static void test_apply(void) {
+    /* Grey surroundings, full confidence: no tint; shadow 1 halves. */
+    float c[3] = {0.4f, 0.6f, 0.8f};
+    sw__feedback_apply(c, (const float[4]){0.5f, 0.5f, 0.5f, 1.0f}, 1.0f);
+    SW_CHECK_NEAR(c[0], 0.2f, 1e-6f);
+    SW_CHECK_NEAR(c[2], 0.4f, 1e-6f);
+    /* Red surroundings (0.62, 0.06, 0.05): luma 0.1790; tint R 3.464,
+       G 0.335, B 0.279; strength 0.35: R × 1.8624, G × 0.7673. */
+    float r[3] = {0.5f, 0.5f, 0.5f};
+    sw__feedback_apply(r, (const float[4]){0.62f, 0.06f, 0.05f, 1.0f}, 0.0f);
+    SW_CHECK_NEAR(r[0], 0.5f * (0.65f + 0.35f * 0.62f / 0.178334f), 1e-4f);
+    SW_CHECK_NEAR(r[1], 0.5f * (0.65f + 0.35f * 0.06f / 0.178334f), 1e-4f);
+    SW_CHECK(r[0] > 0.9f && r[1] < 0.4f);
+    /* No confidence (the reset state): unchanged. */
+    float z[3] = {0.3f, 0.3f, 0.3f};
+    sw__feedback_apply(z, (const float[4]){0.0f, 0.0f, 0.0f, 0.0f}, 0.0f);
+    SW_CHECK_NEAR(z[0], 0.3f, 0.0f);
+}
+
 int main(void) {
+    SW_RUN(test_apply);
     SW_RUN(test_worked_example);
     SW_RUN(test_colour_converges);
     SW_RUN(test_shadow_runs_to_the_clamp);
