@@ -48,7 +48,7 @@ void sw__feedback_pass_reset(sw__feedback_pass* pass) {
     pass->current = 0;
 }
 
-GLuint sw__feedback_pass_state(sw__feedback_pass* pass) { return pass->state[pass->current]; }
+GLuint sw__feedback_pass_state(const sw__feedback_pass* pass) { return pass->state[pass->current]; }
 
 void sw__feedback_pass_update(sw__feedback_pass* pass, const sw__feedback_body* body, const float view_projection[16],
                               const float light_direction[3], GLuint albedo, GLuint class_target, GLuint shadow_atlas,

@@ -23,7 +23,7 @@ void sw__feedback_pass_destroy(sw__feedback_pass* pass);
 /* Back to the reset state (a new scene, or feedback turned off). */
 void sw__feedback_pass_reset(sw__feedback_pass* pass);
 /* The state this frame's character shading reads (the previous frame's). */
-GLuint sw__feedback_pass_state(sw__feedback_pass* pass);
+GLuint sw__feedback_pass_state(const sw__feedback_pass* pass);
 
 /* One update: samples around `body` with the camera's view-projection,
    the G-buffer's albedo and class, the shadow atlas and its cascades,

@@ -497,6 +497,9 @@
 /* What character pixels read (lighting.frag for LIT characters): */
 #define SW_LIGHTING_UNIT_FEEDBACK 7               /* rgba16f 70×1: the previous frame's state */
 #define SW_LIGHTING_LOC_FEEDBACK_BODY 1           /* vec4: feet xyz, height; height 0 = off */
+/* ... and toon.frag for toon characters (a unit past the toon maps'). */
+#define SW_TOON_UNIT_FEEDBACK 16
+#define SW_TOON_LOC_FEEDBACK_BODY 90
 #define SW_FEEDBACK_SHADOW_PERCENT 50             /* colour × (1 − 0.5·x) */
 #define SW_FEEDBACK_TINT_PERCENT 35               /* × lerp(1, rgb / luma, 0.35·confidence) */
 

@@ -570,7 +570,7 @@ static sw_result sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int 
    skinned bounds on the first frame, placed): feet at the bottom centre,
    the radius half the narrower horizontal extent (a T-pose's arms would
    make the wider one far too wide). */
-static bool sw__feedback_body_of(const sw_renderer* r, sw__feedback_body* body) {
+bool sw__feedback_body_of(const sw_renderer* r, sw__feedback_body* body) {
     *body = (sw__feedback_body){{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f};
     if (!r->have_bounds) return false;
     const float* lo = r->scene_min;
@@ -579,6 +579,14 @@ static bool sw__feedback_body_of(const sw_renderer* r, sw__feedback_body* body) 
     body->height = hi[1] - lo[1];
     body->radius = 0.5f * fminf(hi[0] - lo[0], hi[2] - lo[2]);
     return body->height > 0.0f && body->radius > 0.0f;
+}
+
+void sw__feedback_bind(const sw_renderer* r, const sw_render_frame* f, GLint location, GLenum unit) {
+    sw__feedback_body body;
+    const bool feedback = f->shading.env_feedback && sw__feedback_body_of(r, &body);
+    glUniform4f(location, body.feet[0], body.feet[1], body.feet[2], feedback ? body.height : 0.0f);
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(GL_TEXTURE_2D, sw__feedback_pass_state(&r->feedback));
 }
 
 /* The feedback update after the lighting (it reads the G-buffer and the
@@ -619,11 +627,7 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glBindTexture(GL_TEXTURE_2D, inputs[i]);
     }
-    sw__feedback_body body;
-    const bool feedback = f->shading.env_feedback && sw__feedback_body_of(r, &body);
-    glUniform4f(SW_LIGHTING_LOC_FEEDBACK_BODY, body.feet[0], body.feet[1], body.feet[2], feedback ? body.height : 0.0f);
-    glActiveTexture(GL_TEXTURE0 + SW_LIGHTING_UNIT_FEEDBACK);
-    glBindTexture(GL_TEXTURE_2D, sw__feedback_pass_state(&r->feedback));
+    sw__feedback_bind(r, f, SW_LIGHTING_LOC_FEEDBACK_BODY, SW_LIGHTING_UNIT_FEEDBACK);
     glBindVertexArray(r->empty_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBlendFunc(GL_ONE, GL_ONE); /* no dual-source factor left for the passes with several draw buffers */

@@ -510,6 +510,13 @@ static inline size_t sw__stage_draw_count(const sw_renderer* r) { return r->draw
    program in use (the lighting or the G-buffer program): the sun, its
    shadow map (unit SW_LIGHTING_UNIT_SHADOW), the hemisphere, the eye, the
    punctual lights' block. */
+/* Where the character stands for the environment feedback (renderer.c);
+   false when there is no scene box yet. */
+bool sw__feedback_body_of(const sw_renderer* renderer, sw__feedback_body* body);
+/* The feedback's uniform (feet, height; height 0 = off) at `location` and
+   its state texture on `unit`, for a pass that shades character pixels. */
+void sw__feedback_bind(const sw_renderer* renderer, const sw_render_frame* frame, GLint location, GLenum unit);
+
 void sw__shade_uniforms(sw_renderer* renderer, const sw_render_frame* frame, sw_vec3 light_direction,
                         const sw_mat4* light_vp);
 

@@ -7,6 +7,7 @@
        she is darker than with the feedback off by more than she is out
        in the sun, and redder on the wall's side than on the other;
      - turned off, the picture is the plain one again (the state resets).
+     - toon materials (toon.frag) darken in the shadow too.
    The GL part skips, saying so, only when no EGL display exists. */
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,8 @@ static const float g_light[3] = {0.0f, 0.447f, -0.894f};
 
 /* Draws `frames` frames with her standing at (x, 0, z), the camera 4
    units in front; keeps the last. */
+static sw_render_style g_style = SW_RENDER_STYLE_PBR;
+
 static bool run(sw_renderer* r, float x, float z, bool feedback, int frames, picture* out) {
     sw_diag d = {0};
     const sw_mat34 place = sw_mat34_translation(sw_vec3_make(x, 0.0f, z));
@@ -75,7 +78,7 @@ static bool run(sw_renderer* r, float x, float z, bool feedback, int frames, pic
                            .z_near = 0.05f, .z_far = 100.0f};
     for (int i = 0; i < frames; i++) {
         sw_render_frame f = {.pose = &g_pose, .placement = &place, .camera.current = cam, .camera.previous = cam,
-                             .first_frame = i == 0, .shading.style = SW_RENDER_STYLE_PBR,
+                             .first_frame = i == 0, .shading.style = g_style,
                              .shading.env_feedback = feedback};
         memcpy(f.shading.light_direction, g_light, sizeof g_light);
         if (sw_renderer_draw(r, &f, &d) != SW_OK) break;
@@ -91,24 +94,25 @@ static bool is_character(const picture* p, size_t i) {
 
 /* Over her pixels: the mean luma, and the mean of R − G over the left
    and right thirds of each row of her silhouette (the pixels whose
-   normals face most to the side). */
+   normals face most to the side). Her pixels: `mask`'s metallic-
+   roughness class (a picture of the same view in that style). */
 typedef struct measure {
     double luma, red_left, red_right;
     size_t count;
 } measure;
 
-static measure measure_of(const picture* p) {
+static measure measure_of(const picture* p, const picture* mask) {
     measure m = {0};
     size_t left = 0, right = 0;
     for (int y = 0; y < H; y++) {
         int first = W, last = -1;
         for (int x = 0; x < W; x++)
-            if (is_character(p, (size_t)y * W + (size_t)x)) first = x < first ? x : first, last = x;
+            if (is_character(mask, (size_t)y * W + (size_t)x)) first = x < first ? x : first, last = x;
         if (last < first) continue;
         const double third = (double)(last - first + 1) / 3.0;
         for (int x = first; x <= last; x++) {
             const size_t i = (size_t)y * W + (size_t)x;
-            if (!is_character(p, i)) continue;
+            if (!is_character(mask, i)) continue;
             const uint8_t* c = &p->rgba[i * 4];
             m.luma += 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
             m.count++;
@@ -144,20 +148,28 @@ static void test_feedback_pictures(void) {
               run(r, shade[0], shade[1], false, 1, &off_shade) && run(r, shade[0], shade[1], true, FRAMES, &on_shade) &&
               run(r, sun[0], sun[1], false, 1, &off_sun) && run(r, sun[0], sun[1], true, FRAMES, &on_sun) &&
               run(r, wall[0], wall[1], false, 1, &off_again);
+    /* The toon materials (toon.frag) read it the same way. */
+    static picture toon_off, toon_on;
+    g_style = SW_RENDER_STYLE_TOON;
+    ok = ok && run(r, shade[0], shade[1], false, FRAMES, &toon_off) && run(r, shade[0], shade[1], true, FRAMES, &toon_on);
+    g_style = SW_RENDER_STYLE_PBR;
     SW_CHECK(ok);
     sw_renderer_destroy(r);
     if (!ok) return;
     /* One frame late: the first frame is the plain picture. */
     SW_CHECK(memcmp(first_wall.rgba, off_wall.rgba, sizeof off_wall.rgba) == 0);
     SW_CHECK(memcmp(off_again.rgba, off_wall.rgba, sizeof off_wall.rgba) == 0);
-    const measure w0 = measure_of(&off_wall), w1 = measure_of(&on_wall);
-    const measure h0 = measure_of(&off_shade), h1 = measure_of(&on_shade);
-    const measure s0 = measure_of(&off_sun), s1 = measure_of(&on_sun);
+    const measure w0 = measure_of(&off_wall, &off_wall), w1 = measure_of(&on_wall, &on_wall);
+    const measure h0 = measure_of(&off_shade, &off_shade), h1 = measure_of(&on_shade, &on_shade);
+    const measure s0 = measure_of(&off_sun, &off_sun), s1 = measure_of(&on_sun, &on_sun);
     fprintf(stderr, "  by the red wall: %zu pixels, R−G left %.1f → %.1f, right %.1f → %.1f\n", w0.count, w0.red_left,
             w1.red_left, w0.red_right, w1.red_right);
     fprintf(stderr, "  luma off → on after %d frames: in the shade %.1f → %.1f (%zu pixels), in the sun %.1f → %.1f (%zu)\n",
             FRAMES, h0.luma, h1.luma, h0.count, s0.luma, s1.luma, s0.count);
-    SW_CHECK(w0.count > 300 && h0.count > 300 && s0.count > 300);
+    const measure t0 = measure_of(&toon_off, &off_shade), t1 = measure_of(&toon_on, &off_shade);
+    fprintf(stderr, "  toon materials in the shade: %.1f → %.1f (%zu pixels)\n", t0.luma, t1.luma, t0.count);
+    SW_CHECK(w0.count > 300 && h0.count > 300 && s0.count > 300 && t0.count > 300);
+    SW_CHECK(t1.luma < t0.luma * 0.9);
     /* In the wall's shadow she darkens, far more than in the sun. */
     SW_CHECK(h1.luma < h0.luma * 0.9);
     SW_CHECK(s1.luma > s0.luma * 0.95);
