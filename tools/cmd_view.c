@@ -52,7 +52,8 @@ const char cmd_view_help[] =
     "                  [--camera-target X,Y,Z] [--camera-distance M] [--fov DEG]\n"
     "                  [--follow] [--dqs] [--split]\n"
     "                  [--view shaded|normals|motion|uv|weights:JOINT|retention|ao|depth|bones]\n"
-    "                  [--bones] [--aa none|edge|taa|edge+taa] [--ao on|off] [--bloom|--no-bloom]\n"
+    "                  [--bones] [--aa none|edge|taa|edge+taa] [--ao on|off] [--env-feedback on|off]\n"
+    "                  [--bloom|--no-bloom]\n"
     "                  [--motion-blur] [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                  [--screenshot FILE.png] [--frames N] [--exit] [--script KEYS]\n"
     "                  [--no-vsync] [--quiet] [--stage FILE|demo [--place X,Z]]\n"
@@ -131,6 +132,7 @@ typedef struct view_options {
     bool dqs, split, bones, quiet;
     sw_render_aa aa;
     sw_render_ao ao;      /* --ao on|off */
+    bool env_feedback;    /* --env-feedback on|off */
     bool bloom, motion_blur;
     sw_render_view view;
     sw_render_style style;
@@ -198,6 +200,10 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
         } else if (tool_args_option(args, arg, "--ao")) {
             if (!(v = tool_args_value(args, "--ao", &err)) || !scene_parse_ao(v, &o->ao, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--env-feedback")) {
+            if (!(v = tool_args_value(args, "--env-feedback", &err)) ||
+                !scene_parse_switch("--env-feedback", v, &o->env_feedback, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
@@ -1367,7 +1373,7 @@ static bool draw_frame(viewer* v, tool_error* err) {
         .first_frame = v->first_frame,
         .camera = {.current = v->camera, .previous = v->first_frame ? v->camera : v->previous_camera},
         .debug = {.view = v->view, .weight_joint = v->weight_node, .bones = v->bones, .split = v->split},
-        .shading = {.style = v->style, .night = v->night, .time = (float)v->time, .ao = v->o->ao,
+        .shading = {.style = v->style, .night = v->night, .time = (float)v->time, .ao = v->o->ao, .env_feedback = v->o->env_feedback,
                     .time_of_day_given = v->time_of_day >= 0.0, .time_of_day = (float)v->time_of_day},
         .post = {.aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur, .frame_index = v->frame_index},
         .placement = sc->stage && sc->stage->has_place ? &sc->placement : NULL,
