@@ -7,7 +7,8 @@
        she is darker than with the feedback off by more than she is out
        in the sun, and redder on the wall's side than on the other;
      - turned off, the picture is the plain one again (the state resets).
-     - toon materials (toon.frag) darken in the shadow too.
+     - toon materials (toon.frag) darken in the shadow too, and only hers:
+       with her hidden, the toon-styled stage is the same picture on and off.
    The GL part skips, saying so, only when no EGL display exists. */
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,7 @@ static const float g_light[3] = {0.0f, 0.447f, -0.894f};
 /* Draws `frames` frames with her standing at (x, 0, z), the camera 4
    units in front; keeps the last. */
 static sw_render_style g_style = SW_RENDER_STYLE_PBR;
+static const uint8_t* g_hidden; /* her nodes' hidden flags for run(), NULL: all drawn */
 
 static bool run(sw_renderer* r, float x, float z, bool feedback, int frames, picture* out) {
     sw_diag d = {0};
@@ -79,7 +81,7 @@ static bool run(sw_renderer* r, float x, float z, bool feedback, int frames, pic
     for (int i = 0; i < frames; i++) {
         sw_render_frame f = {.pose = &g_pose, .placement = &place, .camera.current = cam, .camera.previous = cam,
                              .first_frame = i == 0, .shading.style = g_style,
-                             .shading.env_feedback = feedback};
+                             .shading.env_feedback = feedback, .avatar.hidden_nodes = g_hidden};
         memcpy(f.shading.light_direction, g_light, sizeof g_light);
         if (sw_renderer_draw(r, &f, &d) != SW_OK) break;
     }
@@ -152,6 +154,15 @@ static void test_feedback_pictures(void) {
     static picture toon_off, toon_on;
     g_style = SW_RENDER_STYLE_TOON;
     ok = ok && run(r, shade[0], shade[1], false, FRAMES, &toon_off) && run(r, shade[0], shade[1], true, FRAMES, &toon_on);
+    /* Only her draws read it: with her hidden, the toon stage is the same
+       picture with the feedback on (its state still updates around her box). */
+    static picture hidden_off, hidden_on;
+    uint8_t* hidden = calloc(g_demo->node_count ? g_demo->node_count : 1, 1);
+    if (hidden) memset(hidden, 1, g_demo->node_count);
+    g_hidden = hidden;
+    ok = ok && hidden && run(r, shade[0], shade[1], false, 3, &hidden_off) && run(r, shade[0], shade[1], true, 3, &hidden_on);
+    g_hidden = NULL;
+    free(hidden);
     g_style = SW_RENDER_STYLE_PBR;
     SW_CHECK(ok);
     sw_renderer_destroy(r);
@@ -170,6 +181,7 @@ static void test_feedback_pictures(void) {
     fprintf(stderr, "  toon materials in the shade: %.1f → %.1f (%zu pixels)\n", t0.luma, t1.luma, t0.count);
     SW_CHECK(w0.count > 300 && h0.count > 300 && s0.count > 300 && t0.count > 300);
     SW_CHECK(t1.luma < t0.luma * 0.9);
+    SW_CHECK(memcmp(hidden_off.rgba, hidden_on.rgba, sizeof hidden_on.rgba) == 0);
     /* In the wall's shadow she darkens, far more than in the sun. */
     SW_CHECK(h1.luma < h0.luma * 0.9);
     SW_CHECK(s1.luma > s0.luma * 0.95);
