@@ -18,7 +18,37 @@ layout(binding = SW_LIGHTING_UNIT_DEPTH) uniform sampler2D t_depth;
 layout(binding = SW_LIGHTING_UNIT_AO) uniform sampler2D t_ao;  // ao.frag: R ambient occlusion, G contact shadow; 1 = open
 
 layout(location = SW_LIGHTING_LOC_INVERSE_VIEW_PROJECTION) uniform mat4 u_inverse_view_projection;
-// The lights, the shadow map and sw_shade: lighting_common.glsl.
+// The character's environment feedback (feedback.comp): the previous
+// frame's 70×1 state and where she stands (height 0: off).
+layout(binding = SW_LIGHTING_UNIT_FEEDBACK) uniform sampler2D t_feedback;
+layout(location = SW_LIGHTING_LOC_FEEDBACK_BODY) uniform vec4 u_feedback_body;
+
+// sw__feedback_read_colour, sw__feedback_read_shadow, sw__feedback_apply
+// (src/render/feedback.c).
+vec3 sw_feedback(vec3 color, vec3 world, vec3 n) {
+    vec4 sum = vec4(0.0);
+    float weight = 0.0;
+    for (int d = 0; d < SW_FEEDBACK_DIRECTIONS; d++) {
+        float phi = 6.2831853 * float(d) / float(SW_FEEDBACK_DIRECTIONS);
+        float w = n.x * sin(phi) + n.z * cos(phi);
+        if (w <= 0.0) continue;
+        w *= w;
+        sum += w * texelFetch(t_feedback, ivec2(d, 0), 0);
+        weight += w;
+    }
+    vec4 around = weight > 0.0 ? sum / weight : vec4(0.0);
+    vec3 rel = world - u_feedback_body.xyz;
+    int ring = clamp(int(floor(rel.y / u_feedback_body.w * float(SW_FEEDBACK_SHADOW_RINGS))), 0, SW_FEEDBACK_SHADOW_RINGS - 1);
+    float phi = atan(rel.x, rel.z);
+    if (phi < 0.0) phi += 6.2831853;
+    int d = int(floor(phi / 6.2831853 * float(SW_FEEDBACK_DIRECTIONS) + 0.5)) % SW_FEEDBACK_DIRECTIONS;
+    float shadow = texelFetch(t_feedback, ivec2(SW_FEEDBACK_COLOUR_COLUMNS + ring * SW_FEEDBACK_DIRECTIONS + d, 0), 0).x;
+    float luma = dot(around.rgb, vec3(0.2126, 0.7152, 0.0722));
+    vec3 tint = luma > 1e-4 ? min(around.rgb / luma, vec3(4.0)) : vec3(1.0);
+    float strength = float(SW_FEEDBACK_TINT_PERCENT) / 100.0 * around.a;
+    float keep = 1.0 - float(SW_FEEDBACK_SHADOW_PERCENT) / 100.0 * shadow;
+    return color * keep * (1.0 - strength + strength * tint);
+}
 
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy);
@@ -44,4 +74,6 @@ void main() {
 
     vec2 ao = texelFetch(t_ao, pixel, 0).rg;  // ambient, contact (the sun's direct light)
     out_color = vec4(sw_shade(world, n, albedo, metallic, roughness, occlusion, ao), 1.0);
+    // Only characters' pixels (stage surfaces are SW_CLASS_STAGE).
+    if (cls == uint(SW_CLASS_LIT) && u_feedback_body.w > 0.0) out_color.rgb = sw_feedback(out_color.rgb, world, n);
 }

@@ -57,6 +57,39 @@ layout(location = SW_TOON_LOC_HEAD_UP) uniform vec3 u_head_up;
 layout(location = SW_TOON_LOC_HEAD_FORWARD) uniform vec3 u_head_forward;
 layout(location = SW_TOON_LOC_AMBIENT) uniform float u_ambient;
 layout(location = SW_TOON_LOC_TIME_STEP) uniform float u_time_step;
+// The character's environment feedback (feedback.comp): the previous
+// frame's 70×1 state and where she stands (height 0: off); sw_feedback is
+// lighting.frag's, the same lines.
+layout(binding = SW_TOON_UNIT_FEEDBACK) uniform sampler2D t_feedback;
+layout(location = SW_TOON_LOC_FEEDBACK_BODY) uniform vec4 u_feedback_body;
+
+// sw__feedback_read_colour, sw__feedback_read_shadow, sw__feedback_apply
+// (src/render/feedback.c).
+vec3 sw_feedback(vec3 color, vec3 world, vec3 n) {
+    vec4 sum = vec4(0.0);
+    float weight = 0.0;
+    for (int d = 0; d < SW_FEEDBACK_DIRECTIONS; d++) {
+        float phi = 6.2831853 * float(d) / float(SW_FEEDBACK_DIRECTIONS);
+        float w = n.x * sin(phi) + n.z * cos(phi);
+        if (w <= 0.0) continue;
+        w *= w;
+        sum += w * texelFetch(t_feedback, ivec2(d, 0), 0);
+        weight += w;
+    }
+    vec4 around = weight > 0.0 ? sum / weight : vec4(0.0);
+    vec3 rel = world - u_feedback_body.xyz;
+    int ring = clamp(int(floor(rel.y / u_feedback_body.w * float(SW_FEEDBACK_SHADOW_RINGS))), 0, SW_FEEDBACK_SHADOW_RINGS - 1);
+    float phi = atan(rel.x, rel.z);
+    if (phi < 0.0) phi += 6.2831853;
+    int d = int(floor(phi / 6.2831853 * float(SW_FEEDBACK_DIRECTIONS) + 0.5)) % SW_FEEDBACK_DIRECTIONS;
+    float shadow = texelFetch(t_feedback, ivec2(SW_FEEDBACK_COLOUR_COLUMNS + ring * SW_FEEDBACK_DIRECTIONS + d, 0), 0).x;
+    float luma = dot(around.rgb, vec3(0.2126, 0.7152, 0.0722));
+    vec3 tint = luma > 1e-4 ? min(around.rgb / luma, vec3(4.0)) : vec3(1.0);
+    float strength = float(SW_FEEDBACK_TINT_PERCENT) / 100.0 * around.a;
+    float keep = 1.0 - float(SW_FEEDBACK_SHADOW_PERCENT) / 100.0 * shadow;
+    return color * keep * (1.0 - strength + strength * tint);
+}
+
 // The material's values, toon ones included: the Material block
 // (material_block.glsl).
 
@@ -356,6 +389,7 @@ void sw_mtoon(vec4 base, vec3 n, vec3 v, bool back, bool outline) {
         out_normal = vec4(n * 0.5 + 0.5, float(SW_NORMAL_TAG_OUTLINE) / 3.0);
     } else {
         out_normal = vec4(n * 0.5 + 0.5, 0.0);
+        if (u_feedback_body.w > 0.0) color = sw_feedback(color, i.world, n);
     }
     out_class = uint(SW_CLASS_TOON) | (g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
     out_emission = vec4(color, g_alpha);
@@ -504,6 +538,7 @@ void main() {
     // Glints (× the normal map's B).
     vec3 glint = u_glint_count > 0 ? sw_glints(base_uv, normal_a) * glint_mask : vec3(0.0);
     color += glint + u_emissive * texture(t_emissive, sw_slot_uv(SW_MATERIAL_SLOT_EMISSIVE, back)).rgb;
+    if (u_feedback_body.w > 0.0) color = sw_feedback(color, i.world, n);
 
     out_normal = vec4(n * 0.5 + 0.5, 0.0);
     bool sparkle = max(glint.r, max(glint.g, glint.b)) > 0.02;

@@ -30,7 +30,7 @@ const char cmd_render_help[] =
     "                    [--view shaded|normals|motion|uv|weights:JOINT|retention|ao|depth|bones]\n"
     "                    [--bones]\n"
     "                    [--aa none|edge|taa|edge+taa] [--ao on|off] [--fog on|off|D[,R,G,B]]\n"
-    "                    [--bloom|--no-bloom] [--motion-blur]\n"
+    "                    [--env-feedback on|off] [--bloom|--no-bloom] [--motion-blur]\n"
     "                    [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                    [--crowd N] [--stage FILE|demo [--place X,Z]]\n"
     "                    [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
@@ -75,6 +75,10 @@ const char cmd_render_help[] =
     "                  volumetric fog: a medium of DENSITY extinction per unit\n"
     "                  (on: 8.5e-4), scattering R,G,B of the light (default\n"
     "                  white; default off; docs/fog.md)\n"
+    "  --env-feedback on|off\n"
+    "                  the character darkens in the stage's shadow and takes\n"
+    "                  the colour of what she faces, one frame late (default\n"
+    "                  off; docs/feedback.md)\n"
     "  --bloom, --no-bloom\n"
     "                  glow around what is brighter than white (default on)\n"
     "  --motion-blur   blur along the motion of each frame (for videos;\n"
@@ -128,6 +132,7 @@ typedef struct render_options {
     sw_render_ao ao;      /* --ao on|off */
     float fog_density;    /* --fog: 0 none */
     float fog_colour[3];
+    bool env_feedback;    /* --env-feedback on|off */
     bool bloom, motion_blur;
     sw_render_view view;
     sw_render_style style;
@@ -318,6 +323,10 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
             else if (strcmp(v, "toon") == 0) o->style = SW_RENDER_STYLE_TOON;
             else if (strcmp(v, "pbr") == 0) o->style = SW_RENDER_STYLE_PBR;
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
+        } else if (tool_args_option(args, arg, "--env-feedback")) {
+            if (!(v = tool_args_value(args, "--env-feedback", &err)) ||
+                !scene_parse_switch("--env-feedback", v, &o->env_feedback, &err))
+                return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--ao")) {
             if (!(v = tool_args_value(args, "--ao", &err)) || !scene_parse_ao(v, &o->ao, &err))
                 return tool_usage(args, "%s", err.message);
@@ -619,7 +628,8 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         .first_frame = f == 0,
         .camera = {.current = frame_camera(s), .previous = s->previous_camera},
         .debug = {.view = o->view, .weight_joint = s->weight_node, .bones = o->bones, .split = o->split},
-        .shading = {.style = o->style, .night = o->night, .time = (float)t, .ao = o->ao, .fog_density = o->fog_density, .fog_colour = {o->fog_colour[0], o->fog_colour[1], o->fog_colour[2]},
+        .shading = {.style = o->style, .night = o->night, .time = (float)t, .ao = o->ao, .env_feedback = o->env_feedback,
+                    .fog_density = o->fog_density, .fog_colour = {o->fog_colour[0], o->fog_colour[1], o->fog_colour[2]},
                     .time_of_day_given = o->time_of_day >= 0.0, .time_of_day = (float)o->time_of_day},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
         .crowd = {.count = s->crowd.count, .poses = s->crowd.pointers, .placements = s->crowd.placements},

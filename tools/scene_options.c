@@ -104,6 +104,13 @@ const char* scene_view_name(sw_render_view view) {
     return "?";
 }
 
+bool scene_parse_switch(const char* option, const char* text, bool* on, tool_error* err) {
+    if (strcmp(text, "on") == 0) *on = true;
+    else if (strcmp(text, "off") == 0) *on = false;
+    else return tool_error_set(err, "%s: '%s' is not on or off", option, text);
+    return true;
+}
+
 bool scene_parse_ao(const char* text, sw_render_ao* ao, tool_error* err) {
     if (strcmp(text, "on") == 0) *ao = SW_RENDER_AO_ON;
     else if (strcmp(text, "off") == 0) *ao = SW_RENDER_AO_OFF;

@@ -175,6 +175,8 @@ bool scene_parse_ao(const char* text, sw_render_ao* ao, tool_error* err);
    given: all zero, which the renderer reads as white). */
 #define SCENE_FOG_DEFAULT_DENSITY 8.5e-4f
 bool scene_parse_fog(const char* text, float* density, float colour[3], tool_error* err);
+/* "on" or "off" for `option` (named in the error). */
+bool scene_parse_switch(const char* option, const char* text, bool* on, tool_error* err);
 
 /* The option names of a view ("weights" for SW_RENDER_VIEW_WEIGHTS) and of
    an AA mode. */

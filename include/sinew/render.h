@@ -317,6 +317,11 @@ typedef struct sw_render_frame_shading {
        of what it takes out, composited after the sky. */
     float fog_density;
     float fog_colour[3];
+    /* The character's environment feedback (docs/feedback.md): she darkens
+       in the stage's shadow and takes the colour of the surroundings she
+       faces, from the state the previous frames left (the first frame is
+       unaffected). Off: the state is reset. */
+    bool env_feedback;
 } sw_render_frame_shading;
 
 /* The post chain (docs/post.md). After the lighting: motion blur and bloom

@@ -54,6 +54,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         {"hiz", "frag", sw_shader_hiz_frag},
         {"ao", "frag", sw_shader_ao_frag}, /* ambient occlusion (ao.c) */
         {"fog", "comp", sw_shader_fog_comp}, {"fog", "frag", sw_shader_fog_frag}, /* fog_pass.c */
+        {"feedback", "comp", sw_shader_feedback_comp}, /* environment feedback (feedback_pass.c) */
     };
     for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
         /* One string, exactly what glShaderSource joins. */

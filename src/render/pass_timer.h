@@ -43,6 +43,7 @@
     X(DECAL, "decals")       \
     X(AO, "ao")              \
     X(LIGHTING, "lighting")  \
+    X(FEEDBACK, "feedback")  \
     X(SKY, "sky")            \
     X(FOG, "fog")            \
     X(TRANSPARENT, "transparent") \

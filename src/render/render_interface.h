@@ -467,6 +467,42 @@
 #define SW_HIZ_MODE_COPY 0                        /* level 0: the depth target's value */
 #define SW_HIZ_MODE_REDUCE 1                      /* level k + 1: the farthest of level k's texels it covers */
 
+/* ---- Character environment feedback (feedback.c; docs/feedback.md) ---- */
+/* The 70-column state: columns 0..9 colour (one per direction around the
+   character), 10..69 shadow (6 height rings of 10 directions); five
+   samples per column in the intermediate 70×5 texture. */
+#define SW_FEEDBACK_COLUMNS 70
+#define SW_FEEDBACK_SAMPLES 5
+#define SW_FEEDBACK_DIRECTIONS 10
+#define SW_FEEDBACK_COLOUR_COLUMNS 10
+#define SW_FEEDBACK_SHADOW_RINGS 6
+#define SW_FEEDBACK_UPDATE_PERCENT 10             /* C' = C + 0.1·(mean − C) */
+#define SW_FEEDBACK_SNAP_CONTROL 1000             /* a shadow control above 999 snaps the state */
+
+/* The feedback pass (feedback_pass.c, feedback.comp): one work group of
+   SW_FEEDBACK_SAMPLES invocations per column. */
+#define SW_FEEDBACK_UNIT_ALBEDO 0                 /* the G-buffer's material colour */
+#define SW_FEEDBACK_UNIT_CLASS 1                  /* the class byte */
+#define SW_FEEDBACK_UNIT_SHADOW 2                 /* the shadow atlas (compare sampler) */
+#define SW_FEEDBACK_IMAGE_PREVIOUS 0              /* rgba16f 70×1: the state read */
+#define SW_FEEDBACK_IMAGE_NEXT 1                  /* rgba16f 70×1: the state written */
+#define SW_FEEDBACK_IMAGE_SAMPLES 2               /* rgba16f 70×5: the samples */
+#define SW_FEEDBACK_LOC_BODY 0                    /* vec4: feet xyz, height */
+#define SW_FEEDBACK_LOC_RADIUS 1                  /* float: body radius */
+#define SW_FEEDBACK_LOC_VIEW_PROJECTION 2         /* mat4: the camera's, this frame */
+#define SW_FEEDBACK_LOC_LIGHT_DIRECTION 3         /* vec3, towards the sun */
+#define SW_FEEDBACK_LOC_CASCADE_COUNT 4
+#define SW_FEEDBACK_LOC_CASCADE_VIEW_PROJECTION 5 /* mat4[SW_SHADOW_MAX_CASCADES]: 5..8 */
+#define SW_FEEDBACK_LOC_CASCADE_RECT 9            /* vec4[SW_SHADOW_MAX_CASCADES]: 9..12 */
+/* What character pixels read (lighting.frag for LIT characters): */
+#define SW_LIGHTING_UNIT_FEEDBACK 7               /* rgba16f 70×1: the previous frame's state */
+#define SW_LIGHTING_LOC_FEEDBACK_BODY 1           /* vec4: feet xyz, height; height 0 = off */
+/* ... and toon.frag for toon characters (a unit past the toon maps'). */
+#define SW_TOON_UNIT_FEEDBACK 16
+#define SW_TOON_LOC_FEEDBACK_BODY 90
+#define SW_FEEDBACK_SHADOW_PERCENT 50             /* colour × (1 − 0.5·x) */
+#define SW_FEEDBACK_TINT_PERCENT 35               /* × lerp(1, rgb / luma, 0.35·confidence) */
+
 /* ---- Lines pass (bones) ---- */
 #define SW_LINES_ATTR_POSITION 0                  /* vec3, world space */
 #define SW_LINES_ATTR_COLOR 1                     /* vec3 */

@@ -148,6 +148,7 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
         glBindBuffer(GL_UNIFORM_BUFFER, 0);
     }
     if (res == SW_OK) res = sw__ao_pass_create(r->width, r->height, &r->ao, diag);
+    if (res == SW_OK) res = sw__feedback_pass_create(&r->feedback, diag);
     if (res == SW_OK) res = sw__shadow_cache_create(&r->shadow_cache, diag);
     if (res == SW_OK) res = sw_gl_check("creating the renderer", diag);
     if (res != SW_OK) {
@@ -171,6 +172,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     sw__hiz_destroy(r->hiz);
     glDeleteBuffers(1, &r->depth_block);
     sw__ao_pass_destroy(r->ao);
+    sw__feedback_pass_destroy(&r->feedback);
     sw__pass_timer_destroy(&r->pass_timer);
     sw__shadow_cache_destroy(r->shadow_cache);
     GLuint fbos[4] = {r->gbuffer_fbo, r->lighting_fbo, r->image_fbo, r->shadow_fbo};
@@ -566,6 +568,44 @@ static sw_result sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int 
 }
 
 /* 3. Lighting, added onto the emission already in the HDR target. */
+/* Where the character stands for the feedback: the scene box's (her
+   skinned bounds on the first frame, placed): feet at the bottom centre,
+   the radius half the narrower horizontal extent (a T-pose's arms would
+   make the wider one far too wide). */
+bool sw__feedback_body_of(const sw_renderer* r, sw__feedback_body* body) {
+    *body = (sw__feedback_body){{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f};
+    if (!r->have_bounds) return false;
+    const float* lo = r->scene_min;
+    const float* hi = r->scene_max;
+    body->feet[0] = 0.5f * (lo[0] + hi[0]), body->feet[1] = lo[1], body->feet[2] = 0.5f * (lo[2] + hi[2]);
+    body->height = hi[1] - lo[1];
+    body->radius = 0.5f * fminf(hi[0] - lo[0], hi[2] - lo[2]);
+    return body->height > 0.0f && body->radius > 0.0f;
+}
+
+void sw__feedback_bind(const sw_renderer* r, const sw_render_frame* f, GLint location, GLenum unit) {
+    sw__feedback_body body;
+    const bool feedback = f->shading.env_feedback && sw__feedback_body_of(r, &body);
+    glUniform4f(location, body.feet[0], body.feet[1], body.feet[2], feedback ? body.height : 0.0f);
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(GL_TEXTURE_2D, sw__feedback_pass_state(&r->feedback));
+}
+
+/* The feedback update after the lighting (it reads the G-buffer and the
+   shadow atlas; the state it writes is read from the next frame on). */
+static void sw__feedback_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction, const sw_mat4* vp) {
+    sw__feedback_body body;
+    if (!f->shading.env_feedback || !sw__feedback_body_of(r, &body)) {
+        if (r->feedback_dirty) sw__feedback_pass_reset(&r->feedback);
+        r->feedback_dirty = false;
+        return;
+    }
+    const float towards[3] = {light_direction.x, light_direction.y, light_direction.z};
+    sw__feedback_pass_update(&r->feedback, &body, vp->m, towards, r->t_albedo, r->t_class, r->t_shadow,
+                             r->shadow_cache);
+    r->feedback_dirty = true;
+}
+
 static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction, const sw_mat4* light_vp,
                               GLuint ao) {
     glBindFramebuffer(GL_FRAMEBUFFER, r->lighting_fbo);
@@ -589,6 +629,7 @@ static void sw__lighting_pass(sw_renderer* r, const sw_render_frame* f, sw_vec3 
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glBindTexture(GL_TEXTURE_2D, inputs[i]);
     }
+    sw__feedback_bind(r, f, SW_LIGHTING_LOC_FEEDBACK_BODY, SW_LIGHTING_UNIT_FEEDBACK);
     glBindVertexArray(r->empty_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBlendFunc(GL_ONE, GL_ONE); /* no dual-source factor left for the passes with several draw buffers */
@@ -788,6 +829,9 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__pass_begin(timer, SW__PASS_LIGHTING);
     sw__lighting_pass(r, f, light_direction, &light_vp, ao);
     sw__pass_end(timer, SW__PASS_LIGHTING);
+    sw__pass_begin(timer, SW__PASS_FEEDBACK);
+    sw__feedback_frame(r, f, light_direction, vp);
+    sw__pass_end(timer, SW__PASS_FEEDBACK);
     sw__pass_begin(timer, SW__PASS_SKY);
     sw__sky_pass(r, f, x0, x1);
     sw__pass_end(timer, SW__PASS_SKY);

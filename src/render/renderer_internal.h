@@ -44,6 +44,7 @@
 
 #include "depth_convention.h"
 #include "ao.h"
+#include "feedback_pass.h"
 #include "gl_objects.h"
 #include "hiz.h"
 #include "pass_timer.h"
@@ -456,6 +457,8 @@ struct sw_renderer {
     sw__fog_state* fog;       /* the volumetric fog (fog_pass.c) */
     sw__sky_state* sky;       /* the sky on background pixels (sky_pass.c) */
     sw__ao_pass* ao;          /* ambient occlusion (ao.c) */
+    sw__feedback_pass feedback; /* the character's environment feedback (feedback_pass.c) */
+    bool feedback_dirty;      /* the state holds updates: reset it when the feedback is off */
     sw__ao_rig_proxy ao_rig[SW_AO_MAX_PROXIES]; /* the scene's shape proxies, fitted by set_scene */
     size_t ao_rig_count;
     sw__shadow_cache* shadow_cache; /* the static casters' compressed depth (shadow_cache.h) */
@@ -523,6 +526,13 @@ static inline size_t sw__stage_draw_count(const sw_renderer* r) { return r->draw
    program in use (the lighting or the G-buffer program): the sun, its
    shadow map (unit SW_LIGHTING_UNIT_SHADOW), the hemisphere, the eye, the
    punctual lights' block. */
+/* Where the character stands for the environment feedback (renderer.c);
+   false when there is no scene box yet. */
+bool sw__feedback_body_of(const sw_renderer* renderer, sw__feedback_body* body);
+/* The feedback's uniform (feet, height; height 0 = off) at `location` and
+   its state texture on `unit`, for a pass that shades character pixels. */
+void sw__feedback_bind(const sw_renderer* renderer, const sw_render_frame* frame, GLint location, GLenum unit);
+
 void sw__shade_uniforms(sw_renderer* renderer, const sw_render_frame* frame, sw_vec3 light_direction,
                         const sw_mat4* light_vp);
 

@@ -57,6 +57,9 @@ static void sw__bind_toon(const sw_renderer* r, const sw__draw* d, const sw_rend
     }
     glUniform1i(SW_GBUFFER_LOC_FLAGS, flags | (d->prim->normals ? SW_GBUFFER_FLAG_NORMALS : 0) | m->toon_gbuffer_flags);
     glUniform1i(SW_TOON_LOC_FLAGS, m->toon_flags | (outline ? SW_TOON_FLAG_OUTLINE : 0));
+    /* The environment feedback is the character's: a stage draw reads none. */
+    if (sw__draw_is_stage(d)) glUniform4f(SW_TOON_LOC_FEEDBACK_BODY, 0.0f, 0.0f, 0.0f, 0.0f);
+    else sw__feedback_bind(r, f, SW_TOON_LOC_FEEDBACK_BODY, SW_TOON_UNIT_FEEDBACK);
     /* The head joint's frame; folded face vertices go to its origin. */
     float axes[3][3], origin[3];
     sw__head_frame(r, d, f->pose, t, axes, origin);
