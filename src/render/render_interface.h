@@ -472,4 +472,10 @@
 #define SW_LINES_ATTR_COLOR 1                     /* vec3 */
 #define SW_LINES_LOC_VIEW_PROJECTION 0            /* mat4 */
 
+/* ---- environment probes (probe_math.h; docs/probes.md) ---- */
+#define SW_PROBE_CLUSTERS_X 32                    /* screen tiles across */
+#define SW_PROBE_CLUSTERS_Y 24                    /* screen tiles down */
+#define SW_PROBE_CLUSTERS_Z 16                    /* logarithmic depth slices */
+#define SW_PROBE_MAX 64                           /* two 32-bit masks per cluster */
+
 #endif

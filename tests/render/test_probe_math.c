@@ -1,0 +1,179 @@
+/* The C reference of environment probes (src/render/probe_math.c;
+   docs/probes.md), no GL, on closed forms and hand-computed cases. */
+#include <math.h>
+#include <string.h>
+
+#include "harness.h"
+
+#include "../../src/render/probe_math.h"
+
+#define PI 3.14159265358979323846
+
+static void test_cube_directions_and_solid_angles(void) {
+    const int size = 8;
+    double total = 0.0;
+    for (int f = 0; f < 6; f++)
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                float d[3];
+                sw__cube_texel_direction(f, x, y, size, d);
+                /* Each face's texels lie around its major axis, with its sign. */
+                int axis = f / 2;
+                float sign = (f & 1) ? -1.0f : 1.0f;
+                SW_CHECK(d[axis] * sign > 0.0f);
+                SW_CHECK(fabsf(d[axis]) >= fabsf(d[(axis + 1) % 3]) && fabsf(d[axis]) >= fabsf(d[(axis + 2) % 3]));
+                SW_CHECK_NEAR(d[0] * d[0] + d[1] * d[1] + d[2] * d[2], 1.0, 1e-6);
+                total += sw__cube_texel_solid_angle(x, y, size);
+            }
+    SW_CHECK_NEAR(total, 4.0 * PI, 1e-4);
+    /* GL's +X face: texel (0, 0) is at s = t = −1, direction (1, −t, −s) → +y, +z. */
+    float d[3];
+    sw__cube_texel_direction(0, 0, 0, size, d);
+    SW_CHECK(d[1] > 0.0f && d[2] > 0.0f);
+    /* A 1×1 face is the whole face: 4π/6. */
+    SW_CHECK_NEAR(sw__cube_texel_solid_angle(0, 0, 1), 4.0 * PI / 6.0, 1e-6);
+}
+
+static void fill_faces(float* storage, int size, const float rgb[3], const float* faces[6]) {
+    for (int f = 0; f < 6; f++) {
+        faces[f] = storage + (size_t)f * size * size * 3;
+        for (int i = 0; i < size * size; i++) memcpy(storage + ((size_t)f * size * size + i) * 3, rgb, sizeof(float) * 3);
+    }
+}
+
+/* A constant radiance L: L00 = L·√(4π) and E(n) = π·L for every n. */
+static void test_constant_environment(void) {
+    enum { size = 16 };
+    static float storage[6 * size * size * 3];
+    const float L[3] = {1.0f, 0.5f, 0.25f};
+    const float* faces[6];
+    fill_faces(storage, size, L, faces);
+    float sh[SW__SH9][3];
+    sw__sh9_project_cube(faces, size, sh);
+    SW_CHECK_NEAR(sh[0][0], sqrt(4.0 * PI), 1e-4);
+    for (int k = 1; k < SW__SH9; k++) SW_CHECK_NEAR(sh[k][0], 0.0, 1e-5);
+    const float normals[4][3] = {{0, 1, 0}, {0, -1, 0}, {0.6f, 0, 0.8f}, {-0.48f, 0.6f, -0.64f}};
+    for (int i = 0; i < 4; i++) {
+        float e[3];
+        sw__sh9_irradiance((const float(*)[3])sh, normals[i], e);
+        for (int c = 0; c < 3; c++) SW_CHECK_NEAR(e[c], PI * L[c], 1e-4 * PI);
+    }
+}
+
+/* One bright texel of solid angle Ω in direction d: SH9 keeps bands 0..2 of
+   the clamped cosine, E(n) = L·Ω·Σ_l A_l (2l+1)/(4π) P_l(n·d) =
+   L·Ω·(1/4 + 1/2·c + 5/16·(3c² − 1)/2), c = n·d: 1.0625 at c = 1, 0.09375 at
+   c = 0, 0.0625 at c = −1 (the true lobe: 1, 0, 0). */
+static void test_single_bright_direction(void) {
+    enum { size = 16 };
+    static float storage[6 * size * size * 3];
+    const float* faces[6];
+    fill_faces(storage, size, (const float[3]){0, 0, 0}, faces);
+    const int face = 2, x = 5, y = 9; /* on +Y, off the centre */
+    const float L = 50.0f;
+    storage[((size_t)face * size * size + (size_t)y * size + x) * 3 + 0] = L;
+    float d[3];
+    sw__cube_texel_direction(face, x, y, size, d);
+    float omega = sw__cube_texel_solid_angle(x, y, size);
+    float sh[SW__SH9][3];
+    sw__sh9_project_cube(faces, size, sh);
+    float perp[3] = {d[1], -d[0], 0}; /* ⊥ d */
+    float len = sqrtf(perp[0] * perp[0] + perp[1] * perp[1]);
+    perp[0] /= len, perp[1] /= len;
+    const float back[3] = {-d[0], -d[1], -d[2]};
+    float e[3];
+    sw__sh9_irradiance((const float(*)[3])sh, d, e);
+    SW_CHECK_NEAR(e[0], 1.0625 * L * omega, 1e-4 * L * omega);
+    SW_CHECK_NEAR(e[1], 0.0, 1e-7);
+    sw__sh9_irradiance((const float(*)[3])sh, perp, e);
+    SW_CHECK_NEAR(e[0], 0.09375 * L * omega, 1e-4 * L * omega);
+    sw__sh9_irradiance((const float(*)[3])sh, back, e);
+    SW_CHECK_NEAR(e[0], 0.0625 * L * omega, 1e-4 * L * omega);
+}
+
+static void test_box_projection(void) {
+    const sw__probe_box probe = {{0, 1, 0}, {-2, 0, -1}, {2, 3, 1}, 0.5f};
+    float out[3];
+    sw__probe_box_project(&probe, (const float[3]){1, 1, 0}, (const float[3]){1, 0, 0}, out);
+    SW_CHECK(out[0] == 2.0f && out[1] == 0.0f && out[2] == 0.0f); /* hit (2, 1, 0) */
+    const float diag = (float)(1.0 / sqrt(2.0));
+    sw__probe_box_project(&probe, (const float[3]){1, 1, 0}, (const float[3]){diag, diag, 0}, out);
+    SW_CHECK_NEAR(out[0], 2.0, 1e-6); /* x wall at t = √2 before y at 2√2: hit (2, 2, 0) */
+    SW_CHECK_NEAR(out[1], 1.0, 1e-6);
+    SW_CHECK_NEAR(out[2], 0.0, 1e-6);
+    sw__probe_box_project(&probe, (const float[3]){1, 1, 0}, (const float[3]){0, -1, 0}, out);
+    SW_CHECK(out[0] == 1.0f && out[1] == -1.0f && out[2] == 0.0f); /* hit the floor (1, 0, 0) */
+    sw__probe_box_project(&probe, (const float[3]){-1.5f, 2.5f, 0.5f}, (const float[3]){0, 0, -1}, out);
+    SW_CHECK(out[0] == -1.5f && out[1] == 1.5f && out[2] == -1.0f); /* hit (−1.5, 2.5, −1) */
+    /* Outside the box: the ray itself. */
+    sw__probe_box_project(&probe, (const float[3]){3, 1, 0}, (const float[3]){0, 0, 1}, out);
+    SW_CHECK(out[0] == 0.0f && out[1] == 0.0f && out[2] == 1.0f);
+}
+
+static void test_weight(void) {
+    sw__probe_box probe = {{0, 1, 0}, {-2, 0, -1}, {2, 3, 1}, 0.5f};
+    SW_CHECK(sw__probe_weight(&probe, (const float[3]){0, 1, 0}) == 1.0f);
+    SW_CHECK(sw__probe_weight(&probe, (const float[3]){2, 3, 1}) == 1.0f);          /* on the corner */
+    SW_CHECK_NEAR(sw__probe_weight(&probe, (const float[3]){2.25f, 1, 0}), 0.5, 1e-6); /* 0.25 out */
+    SW_CHECK_NEAR(sw__probe_weight(&probe, (const float[3]){2.3f, 3.2f, 0}), 1.0 - sqrt(0.13) / 0.5, 1e-5);
+    SW_CHECK(sw__probe_weight(&probe, (const float[3]){2.3f, 3.4f, 0}) < 1e-6f);    /* 0.5 out */
+    SW_CHECK(sw__probe_weight(&probe, (const float[3]){0, -5, 0}) == 0.0f);
+    probe.fade = 0.0f;
+    SW_CHECK(sw__probe_weight(&probe, (const float[3]){2.01f, 1, 0}) == 0.0f);
+    SW_CHECK(sw__probe_weight(&probe, (const float[3]){1.99f, 1, 0}) == 1.0f);
+}
+
+static void test_budget(void) {
+    float used[3];
+    float global = sw__probe_budget(0.3f, (const float[3]){0.5f, 0.4f, 1.0f}, 3, used);
+    SW_CHECK_NEAR(used[0], 0.5, 1e-6);
+    SW_CHECK_NEAR(used[1], 0.2, 1e-6); /* only 0.2 left */
+    SW_CHECK(used[2] == 0.0f);
+    SW_CHECK_NEAR(global, 0.0, 1e-6);
+    global = sw__probe_budget(0.0f, (const float[1]){0.25f}, 1, used);
+    SW_CHECK_NEAR(used[0], 0.25, 1e-6);
+    SW_CHECK_NEAR(global, 0.75, 1e-6); /* too little coverage is not black */
+    global = sw__probe_budget(1.0f, (const float[2]){1, 1}, 2, used);
+    SW_CHECK(used[0] == 0.0f && used[1] == 0.0f && global == 0.0f);
+    global = sw__probe_budget(0.1f, (const float[2]){0.2f, 0.3f}, 2, used);
+    SW_CHECK_NEAR(0.1 + used[0] + used[1] + global, 1.0, 1e-6);
+    SW_CHECK_NEAR(global, 0.4, 1e-6);
+}
+
+static void test_clusters(void) {
+    const float near_z = 0.1f, far_z = 100.0f; /* far/near = 1000 */
+    SW_CHECK_EQ_INT(sw__probe_cluster_index(0, 0, 160, 120, 0.1f, near_z, far_z), 0);
+    SW_CHECK_EQ_INT(sw__probe_cluster_index(159.5f, 119.5f, 160, 120, 100.0f, near_z, far_z), 32 * 24 * 16 - 1);
+    /* Depth 1: ln 10 / ln 1000 = 1/3 → slice floor(16/3) = 5; tile (16, 12). */
+    SW_CHECK_EQ_INT(sw__probe_cluster_index(80, 60, 160, 120, 1.0f, near_z, far_z), 16 + 32 * (12 + 24 * 5));
+    /* Tile width 5 px: x = 14.9 → 2, x = 15 → 3; tile height 5 px: y = 4.9 → 0. */
+    SW_CHECK_EQ_INT(sw__probe_cluster_index(14.9f, 4.9f, 160, 120, 0.1f, near_z, far_z), 2);
+    SW_CHECK_EQ_INT(sw__probe_cluster_index(15.0f, 5.0f, 160, 120, 0.1f, near_z, far_z), 3 + 32);
+    /* Slice 8 starts at 0.1·1000^½ = 3.1623; beyond far and before near clamp. */
+    SW_CHECK_NEAR(sw__probe_slice_depth(8, near_z, far_z), 3.16228, 1e-4);
+    SW_CHECK_EQ_INT(sw__probe_cluster_index(0, 0, 160, 120, 3.17f, near_z, far_z), 32 * 24 * 8);
+    SW_CHECK_EQ_INT(sw__probe_cluster_index(0, 0, 160, 120, 3.15f, near_z, far_z), 32 * 24 * 7);
+    SW_CHECK_EQ_INT(sw__probe_cluster_index(0, 0, 160, 120, 500.0f, near_z, far_z), 32 * 24 * 15);
+    SW_CHECK_EQ_INT(sw__probe_cluster_index(-3, 200, 160, 120, 0.01f, near_z, far_z), 32 * 23);
+
+    sw__probe_masks masks = {{0, 0}};
+    sw__probe_masks_add(&masks, 0);
+    sw__probe_masks_add(&masks, 31);
+    sw__probe_masks_add(&masks, 32);
+    sw__probe_masks_add(&masks, 63);
+    sw__probe_masks_add(&masks, 64); /* beyond the two masks: ignored */
+    SW_CHECK(masks.mask[0] == 0x80000001u && masks.mask[1] == 0x80000001u);
+    SW_CHECK(sw__probe_masks_has(&masks, 32) && sw__probe_masks_has(&masks, 63) && !sw__probe_masks_has(&masks, 33));
+    SW_CHECK(!sw__probe_masks_has(&masks, 64) && !sw__probe_masks_has(&masks, -1));
+}
+
+int main(void) {
+    SW_RUN(test_cube_directions_and_solid_angles);
+    SW_RUN(test_constant_environment);
+    SW_RUN(test_single_bright_direction);
+    SW_RUN(test_box_projection);
+    SW_RUN(test_weight);
+    SW_RUN(test_budget);
+    SW_RUN(test_clusters);
+    return sw_test_finish();
+}
