@@ -1,0 +1,113 @@
+/* Environment probes (sinew/render.h, sw_renderer_set_probes and
+   sw_renderer_capture_probe; shaders/probes.glsl; docs/probes.md): the
+   probes' uniform block, and the capture of one probe's SH9 from six
+   renders of the current stage. The maths is probe_math.c's. */
+#include "renderer_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../base/base_internal.h"
+#include "probe_math.h"
+
+_Static_assert(SW_RENDER_PROBE_MAX == SW_PROBE_MAX, "SW_RENDER_PROBE_MAX (sinew/render.h) must be SW_PROBE_MAX");
+
+/* The block as probes.glsl declares it (std140). */
+typedef struct sw__probes_block {
+    int32_t count[4];
+    float probes[SW_PROBE_MAX * SW_PROBE_VEC4S][4];
+} sw__probes_block;
+
+static bool sw__probe_valid(const sw_render_probe* p) {
+    const float* v = p->position;
+    for (size_t k = 0; k < sizeof *p / sizeof(float); k++)
+        if (!isfinite(v[k])) return false;
+    for (int k = 0; k < 3; k++)
+        if (p->box_min[k] > p->box_max[k]) return false;
+    return p->fade >= 0.0f;
+}
+
+sw_result sw_renderer_set_probes(sw_renderer* r, const sw_render_probe* probes, size_t count, sw_diag* diag) {
+    if (!r || (count && !probes)) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or probes");
+    if (count > SW_PROBE_MAX)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "%zu probes: at most %d", count, SW_PROBE_MAX);
+    for (size_t i = 0; i < count; i++)
+        if (!sw__probe_valid(&probes[i]))
+            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1,
+                               "probe %zu: a non-finite value, a box with min > max or a negative fade", i);
+    sw__probes_block* block = sw__calloc(1, sizeof *block);
+    if (!block) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the probes");
+    block->count[0] = (int32_t)count;
+    for (size_t i = 0; i < count; i++) {
+        float(*v)[4] = &block->probes[i * SW_PROBE_VEC4S];
+        memcpy(v[0], probes[i].position, sizeof(float) * 3);
+        v[0][3] = probes[i].fade;
+        memcpy(v[1], probes[i].box_min, sizeof(float) * 3);
+        memcpy(v[2], probes[i].box_max, sizeof(float) * 3);
+        for (int k = 0; k < SW__SH9; k++) memcpy(v[3 + k], probes[i].sh9[k], sizeof(float) * 3);
+    }
+    if (!r->probes_block) glGenBuffers(1, &r->probes_block);
+    glBindBuffer(GL_UNIFORM_BUFFER, r->probes_block);
+    glBufferData(GL_UNIFORM_BUFFER, sizeof *block, block, GL_STATIC_DRAW);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    sw__free(block);
+    r->probe_count = count;
+    return sw_gl_check("setting the probes", diag);
+}
+
+void sw__probes_bind(sw_renderer* r) {
+    if (!r->probes_block) (void)sw_renderer_set_probes(r, NULL, 0, NULL); /* the empty block */
+    glBindBufferBase(GL_UNIFORM_BUFFER, SW_PROBES_BLOCK, r->probes_block);
+}
+
+/* GL's cube faces (+X, −X, +Y, −Y, +Z, −Z): the look direction and the
+   camera's up, so that the readback (rows bottom to top) is the face's
+   texel rows (probe_math.h's sw__cube_texel_direction). */
+static const float sw__cube_forward[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+static const float sw__cube_up[6][3] = {{0, -1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}, {0, -1, 0}};
+
+sw_result sw_renderer_capture_probe(sw_renderer* r, const sw_render_frame* frame, const float position[3],
+                                    float out_sh9[9][3], sw_diag* diag) {
+    if (!r || !frame || !position || !out_sh9)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer, frame, position or output");
+    if (r->width != r->height)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "capturing a probe needs a square renderer (%d x %d)",
+                           r->width, r->height);
+    if (r->probe_count)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "capturing a probe with probes set: clear them first");
+    const int size = r->width;
+    const size_t texels = (size_t)size * (size_t)size;
+    float* rgba = sw__malloc(texels * 4 * sizeof(float));
+    float* faces = sw__malloc(6 * texels * 3 * sizeof(float));
+    if (!rgba || !faces) {
+        sw__free(rgba), sw__free(faces);
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a probe capture");
+    }
+    sw_result res = SW_OK;
+    for (int f = 0; f < 6 && res == SW_OK; f++) {
+        sw_render_frame face = *frame;
+        sw_camera camera = {.fov_y = 1.57079633f, .z_near = 0.05f, .z_far = 500.0f};
+        for (int k = 0; k < 3; k++) {
+            camera.eye[k] = position[k];
+            camera.target[k] = position[k] + sw__cube_forward[f][k];
+            camera.up[k] = sw__cube_up[f][k];
+        }
+        face.camera.current = face.camera.previous = camera;
+        face.first_frame = true;
+        face.post = (sw_render_frame_post){0};
+        res = sw_renderer_draw(r, &face, diag);
+        if (res == SW_OK) res = sw_renderer_read_hdr(r, rgba, diag);
+        if (res != SW_OK) break;
+        float* out = faces + (size_t)f * texels * 3;
+        for (size_t i = 0; i < texels; i++)
+            for (int c = 0; c < 3; c++) out[i * 3 + c] = isfinite(rgba[i * 4 + c]) ? rgba[i * 4 + c] : 0.0f;
+    }
+    if (res == SW_OK) {
+        const float* face_pointers[6];
+        for (int f = 0; f < 6; f++) face_pointers[f] = faces + (size_t)f * texels * 3;
+        sw__sh9_project_cube(face_pointers, size, out_sh9);
+    }
+    sw__free(rgba);
+    sw__free(faces);
+    return res;
+}
