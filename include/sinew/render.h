@@ -558,6 +558,21 @@ sw_result sw_renderer_set_probes(sw_renderer* renderer, const sw_render_probe* p
    out. */
 sw_result sw_renderer_capture_probe(sw_renderer* renderer, const sw_render_frame* frame, const float position[3],
                                     float out_sh9[9][3], sw_diag* diag);
+/* The probe file (docs/probes.md, "The file"), little-endian: the 8 bytes
+   "SWPROBES", u32 version (1), u32 probe count (≤ SW_RENDER_PROBE_MAX),
+   u32 floats per probe (37), u32 reserved (0); then per probe 37 float32:
+   position, box_min, box_max, fade, sh9 (27). Its size in bytes: */
+#define SW_RENDER_PROBE_FILE_VERSION 1
+size_t sw_render_probe_file_size(size_t count);
+/* Writes `count` probes into out (sw_render_probe_file_size(count) bytes). */
+sw_result sw_render_probe_file_write(const sw_render_probe* probes, size_t count, uint8_t* out, size_t out_size,
+                                     sw_diag* diag);
+/* Reads a probe file of `size` bytes into out (room for
+   SW_RENDER_PROBE_MAX). A wrong magic, another version, a size that is not
+   the header's, or a probe sw_renderer_set_probes would refuse:
+   SW_ERR_INVALID_DATA with a message saying which. */
+sw_result sw_render_probe_file_read(const uint8_t* bytes, size_t size, sw_render_probe* out, size_t* out_count,
+                                    sw_diag* diag);
 
 /* Readbacks of the last frame, rows bottom to top as OpenGL stores them
    unless said otherwise. */

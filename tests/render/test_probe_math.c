@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "sinew/render.h"
 
 #include "../../src/render/probe_math.h"
 
@@ -167,7 +168,63 @@ static void test_clusters(void) {
     SW_CHECK(!sw__probe_masks_has(&masks, 64) && !sw__probe_masks_has(&masks, -1));
 }
 
+/* The probe file: written and read back bit for bit; each kind of damage
+   refused with its own message. */
+static void test_file(void) {
+    sw_render_probe probes[3];
+    for (int i = 0; i < 3; i++) {
+        float* v = probes[i].position;
+        for (int k = 0; k < 37; k++) v[k] = (float)(i * 37 + k) * 0.37f - 5.0f;
+        for (int k = 0; k < 3; k++) probes[i].box_min[k] = -1.0f - (float)k, probes[i].box_max[k] = 2.0f + (float)i;
+        probes[i].fade = 0.25f * (float)i;
+    }
+    probes[1].sh9[8][2] = -0.0f;
+    enum { SIZE = 24 + 3 * 148 };
+    SW_CHECK_EQ_INT((int)sw_render_probe_file_size(3), SIZE);
+    uint8_t bytes[SIZE + 4];
+    sw_diag d;
+    SW_CHECK(sw_render_probe_file_write(probes, 3, bytes, sizeof bytes, &d) == SW_OK);
+    SW_CHECK(memcmp(bytes, "SWPROBES\x01\0\0\0\x03\0\0\0\x25\0\0\0\0\0\0\0", 24) == 0);
+    /* Little-endian floats: the first is −5 = 0xC0A00000. */
+    SW_CHECK(bytes[24] == 0x00 && bytes[25] == 0x00 && bytes[26] == 0xA0 && bytes[27] == 0xC0);
+    sw_render_probe back[SW_RENDER_PROBE_MAX];
+    size_t count = 99;
+    SW_CHECK(sw_render_probe_file_read(bytes, SIZE, back, &count, &d) == SW_OK);
+    SW_CHECK_EQ_INT((int)count, 3);
+    SW_CHECK(memcmp(back, probes, sizeof probes) == 0);
+    SW_CHECK(sw_render_probe_file_read(bytes, 24, back, &count, &d) == SW_ERR_INVALID_DATA);
+    SW_CHECK(strstr(d.message, "truncated") != NULL && count == 0);
+    SW_CHECK(sw_render_probe_file_read(bytes, SIZE - 1, back, &count, &d) == SW_ERR_INVALID_DATA);
+    SW_CHECK(strstr(d.message, "truncated") != NULL);
+    SW_CHECK(sw_render_probe_file_read(bytes, SIZE + 4, back, &count, &d) == SW_ERR_INVALID_DATA);
+    SW_CHECK(strstr(d.message, "trailing") != NULL);
+    SW_CHECK(sw_render_probe_file_read(bytes, 10, back, &count, &d) == SW_ERR_INVALID_DATA);
+    SW_CHECK(strstr(d.message, "not a probe file") != NULL);
+    uint8_t bad[SIZE];
+    memcpy(bad, bytes, SIZE);
+    bad[8] = 2;
+    SW_CHECK(sw_render_probe_file_read(bad, SIZE, back, &count, &d) == SW_ERR_INVALID_DATA);
+    SW_CHECK(strstr(d.message, "version 2") != NULL);
+    memcpy(bad, bytes, SIZE);
+    bad[12] = 65;
+    SW_CHECK(sw_render_probe_file_read(bad, SIZE, back, &count, &d) == SW_ERR_INVALID_DATA);
+    SW_CHECK(strstr(d.message, "at most 64") != NULL);
+    memcpy(bad, bytes, SIZE);
+    bad[16] = 36;
+    SW_CHECK(sw_render_probe_file_read(bad, SIZE, back, &count, &d) == SW_ERR_INVALID_DATA);
+    memcpy(bad, bytes, SIZE);
+    bad[0] = 'X';
+    SW_CHECK(sw_render_probe_file_read(bad, SIZE, back, &count, &d) == SW_ERR_INVALID_DATA);
+    /* Probe 2's fade (float 9) made NaN. */
+    memcpy(bad, bytes, SIZE);
+    memset(bad + 24 + 2 * 148 + 9 * 4, 0xFF, 4);
+    SW_CHECK(sw_render_probe_file_read(bad, SIZE, back, &count, &d) == SW_ERR_INVALID_DATA);
+    SW_CHECK(strstr(d.message, "probe 2") != NULL && count == 0);
+    SW_CHECK(sw_render_probe_file_write(probes, 3, bytes, SIZE - 1, &d) == SW_ERR_BUFFER_TOO_SMALL);
+}
+
 int main(void) {
+    SW_RUN(test_file);
     SW_RUN(test_cube_directions_and_solid_angles);
     SW_RUN(test_constant_environment);
     SW_RUN(test_single_bright_direction);
