@@ -30,16 +30,21 @@ float sw_probe_weight(vec3 p, int base) {
     return fade > 0.0 ? max(1.0 - d / fade, 0.0) : 0.0;
 }
 
-// The ambient radiance at world point p with unit normal n (E/π, as the
-// hemisphere term it replaces).
-vec3 sw_probe_ambient(vec3 p, vec3 n, vec3 fallback) {
+// The probes' blend at world point p: with `mean`, the ambient averaged
+// over every normal (band 0 alone: L00·Y00, sw__sh9_mean_radiance), else at unit normal n (E/π,
+// as the hemisphere term it replaces); `fallback` fills the budget left.
+vec3 sw_probe_blend(vec3 p, vec3 n, vec3 fallback, bool mean) {
     float acc = 0.0;
     vec3 color = vec3(0.0);
     for (int k = 0; k < min(u_probe_count.x, SW_PROBE_MAX) && acc < 1.0; k++) {
         int base = k * SW_PROBE_VEC4S;
         float w = min(sw_probe_weight(p, base), 1.0 - acc);
-        if (w > 0.0) color += w * sw_probe_irradiance(base, n) * (1.0 / 3.14159265);
+        if (w > 0.0)
+            color += w * (mean ? 0.282094792 * u_probes[base + 3].rgb : sw_probe_irradiance(base, n) * (1.0 / 3.14159265));
         acc += w;
     }
     return color + (1.0 - acc) * fallback;
 }
+
+vec3 sw_probe_ambient(vec3 p, vec3 n, vec3 fallback) { return sw_probe_blend(p, n, fallback, false); }
+vec3 sw_probe_ambient_mean(vec3 p, vec3 fallback) { return sw_probe_blend(p, vec3(0.0, 1.0, 0.0), fallback, true); }

@@ -80,6 +80,10 @@ void sw__sh9_irradiance(const float sh[SW__SH9][3], const float n[3], float out[
     }
 }
 
+void sw__sh9_mean_radiance(const float sh[SW__SH9][3], float out[3]) {
+    for (int c = 0; c < 3; c++) out[c] = 0.282094792f * sh[0][c];
+}
+
 static bool inside_box(const sw__probe_box* probe, const float p[3]) {
     for (int i = 0; i < 3; i++)
         if (p[i] < probe->box_min[i] || p[i] > probe->box_max[i]) return false;

@@ -46,6 +46,10 @@ void sw__sh9_project_cube(const float* const faces[6], int size, float out[SW__S
    albedo ρ sends ρ·E/π) at unit normal n from projected radiance sh. */
 void sw__sh9_irradiance(const float sh[SW__SH9][3], const float n[3], float out[3]);
 
+/* The ambient radiance E/π averaged over every normal: band 0 alone,
+   L00·Y00 (the toon pass's GI equalisation evens out towards it). */
+void sw__sh9_mean_radiance(const float sh[SW__SH9][3], float out[3]);
+
 /* An axis-aligned probe: where it was captured, its box (world), and the
    transition width outside the box over which its weight falls to 0. */
 typedef struct sw__probe_box {

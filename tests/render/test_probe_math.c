@@ -92,6 +92,25 @@ static void test_single_bright_direction(void) {
     SW_CHECK_NEAR(e[0], 0.0625 * L * omega, 1e-4 * L * omega);
 }
 
+/* The mean of E(n)/π over the sphere's normals (a Fibonacci lattice) is
+   band 0 alone, as sw__sh9_mean_radiance says. */
+static void test_mean_radiance(void) {
+    float sh[SW__SH9][3];
+    for (int k = 0; k < SW__SH9; k++)
+        for (int c = 0; c < 3; c++) sh[k][c] = 0.1f * (float)((k * 7 + c * 3) % 5) + (k == 0 ? 2.0f : 0.0f);
+    const int n = 20000;
+    double sum[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        double z = 1.0 - (2.0 * i + 1.0) / n, r = sqrt(1.0 - z * z), phi = i * 2.39996322972865332;
+        float normal[3] = {(float)(r * cos(phi)), (float)(r * sin(phi)), (float)z}, e[3];
+        sw__sh9_irradiance((const float(*)[3])sh, normal, e);
+        for (int c = 0; c < 3; c++) sum[c] += e[c] / PI / n;
+    }
+    float mean[3];
+    sw__sh9_mean_radiance((const float(*)[3])sh, mean);
+    for (int c = 0; c < 3; c++) SW_CHECK_NEAR(mean[c], sum[c], 1e-3);
+}
+
 static void test_box_projection(void) {
     const sw__probe_box probe = {{0, 1, 0}, {-2, 0, -1}, {2, 3, 1}, 0.5f};
     float out[3];
@@ -228,6 +247,7 @@ int main(void) {
     SW_RUN(test_cube_directions_and_solid_angles);
     SW_RUN(test_constant_environment);
     SW_RUN(test_single_bright_direction);
+    SW_RUN(test_mean_radiance);
     SW_RUN(test_box_projection);
     SW_RUN(test_weight);
     SW_RUN(test_budget);
