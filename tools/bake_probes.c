@@ -13,6 +13,7 @@
 #include "sinew/import.h"
 #include "sinew/pose.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ typedef struct probes_options {
     scene_stage stage;
     const char* out;
     long grid[2];
+    bool grid_given;              /* --grid or --height */
     long size;
     double height;
     bool has_time;
@@ -88,6 +90,34 @@ static size_t place_probes(const probes_options* o, const float lo[3], const flo
     return n;
 }
 
+/* The stage's own probes: nodes whose name starts with "probe" (any case),
+   at their rest world position; the box is where the node's rest world
+   transform puts the cube [−1, 1]³ (its axis-aligned bounds: a node scaled
+   by 2 has a box 4 m wide), fading over PROBES_NODE_FADE metres. Returns
+   how many (0: none, the grid is used); more than out can hold: -1. */
+#define PROBES_NODE_FADE 0.5f
+static long node_probes(const scene_stage* stage, sw_render_probe* out) {
+    long n = 0;
+    for (size_t i = 0; i < stage->model->node_count; i++) {
+        const char* name = stage->model->nodes[i].name;
+        if (!name || strlen(name) < 5) continue;
+        bool match = true;
+        for (int k = 0; k < 5 && match; k++) match = (name[k] | 0x20) == "probe"[k];
+        if (!match) continue;
+        if (n == SW_RENDER_PROBE_MAX) return -1;
+        const sw_mat34* w = &stage->rest.world[i];
+        sw_render_probe* p = &out[n++];
+        memset(p, 0, sizeof *p);
+        for (int r = 0; r < 3; r++) {
+            float half = fabsf(w->m[r][0]) + fabsf(w->m[r][1]) + fabsf(w->m[r][2]);
+            p->position[r] = w->m[r][3];
+            p->box_min[r] = w->m[r][3] - half, p->box_max[r] = w->m[r][3] + half;
+        }
+        p->fade = PROBES_NODE_FADE;
+    }
+    return n;
+}
+
 static bool write_probes(const char* path, const sw_render_probe* probes, size_t count, tool_error* err) {
     size_t size = sw_render_probe_file_size(count);
     uint8_t* bytes = malloc(size);
@@ -119,6 +149,7 @@ static int parse(tool_args* args, probes_options* o) {
         } else if (tool_args_option(args, arg, "--grid")) {
             char* end = NULL;
             if (!(v = tool_args_value(args, "--grid", &err))) return tool_usage(args, "%s", err.message);
+            o->grid_given = true;
             o->grid[0] = strtol(v, &end, 10);
             if (*end == ',') o->grid[1] = strtol(end + 1, &end, 10);
             if (*end || o->grid[0] < 1 || o->grid[1] < 1 || o->grid[0] * o->grid[1] > SW_RENDER_PROBE_MAX)
@@ -131,6 +162,7 @@ static int parse(tool_args* args, probes_options* o) {
             if (!(v = tool_args_value(args, "--height", &err)) ||
                 !tool_parse_double("--height", v, 0.0, 1000.0, &o->height, &err))
                 return tool_usage(args, "%s", err.message);
+            o->grid_given = true;
         } else if (tool_args_option(args, arg, "--time")) {
             if (!(v = tool_args_value(args, "--time", &err)) || !tool_parse_double("--time", v, 0.0, 24.0, &o->hours, &err))
                 return tool_usage(args, "%s", err.message);
@@ -174,7 +206,12 @@ static int capture_all(tool_args* args, probes_options* o, probes_scene* scene, 
         status = tool_fail(args, "%s: the stage has nothing to draw (no bounds)", o->stage.file);
         goto done;
     }
-    *count = place_probes(o, lo, hi, probes);
+    long named = node_probes(&o->stage, probes);
+    if (named < 0) {
+        status = tool_fail(args, "%s: more than %d nodes named probe*", o->stage.file, SW_RENDER_PROBE_MAX);
+        goto done;
+    }
+    *count = named ? (size_t)named : place_probes(o, lo, hi, probes);
     /* She stands beyond the stage's far corner, out of every probe's view. */
     sw_mat34 away = sw_mat34_identity();
     away.m[0][3] = hi[0] + 1000.0f, away.m[2][3] = hi[2] + 1000.0f;
@@ -212,8 +249,9 @@ int bake_probes(tool_args* args) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
-    tool_wrote(o.quiet, "%s (%zu probes, a %ldx%ld grid at %.2f m, %ldx%ld cube faces)", o.out, count, o.grid[0],
-               o.grid[1], o.height, o.size, o.size);
+    if (o.grid_given && count && node_probes(&o.stage, probes) > 0)
+        tool_warn(args, "%s has nodes named probe*: --grid and --height are not used", o.stage.file);
+    tool_wrote(o.quiet, "%s (%zu probes, %ldx%ld cube faces)", o.out, count, o.size, o.size);
 done:
     probes_scene_free(&scene);
     scene_stage_free(&o.stage);
