@@ -148,6 +148,42 @@ float sw__probe_slice_depth(int slice, float near_z, float far_z) {
     return near_z * powf(far_z / near_z, (float)slice / SW_PROBE_CLUSTERS_Z);
 }
 
+static int slice_of(float depth, float near_z, float far_z) {
+    float ratio = depth > near_z ? logf(depth / near_z) / logf(far_z / near_z) : 0.0f;
+    return clamp_int((int)floorf(ratio * SW_PROBE_CLUSTERS_Z), 0, SW_PROBE_CLUSTERS_Z - 1);
+}
+
+bool sw__probe_cluster_range(const float vp[16], float near_z, float far_z, const float lo[3], const float hi[3],
+                             int margin, sw__cluster_range* out) {
+    float xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY, dmin = INFINITY, dmax = -INFINITY;
+    bool near_corner = false;
+    for (int c = 0; c < 8; c++) {
+        const float p[3] = {(c & 1) ? hi[0] : lo[0], (c & 2) ? hi[1] : lo[1], (c & 4) ? hi[2] : lo[2]};
+        float clip[4];
+        for (int row = 0; row < 4; row++)
+            clip[row] = vp[row] * p[0] + vp[4 + row] * p[1] + vp[8 + row] * p[2] + vp[12 + row];
+        dmin = fminf(dmin, clip[3]), dmax = fmaxf(dmax, clip[3]);
+        if (clip[3] < near_z) {
+            near_corner = true;
+            continue;
+        }
+        float x = clip[0] / clip[3], y = clip[1] / clip[3];
+        xmin = fminf(xmin, x), xmax = fmaxf(xmax, x), ymin = fminf(ymin, y), ymax = fmaxf(ymax, y);
+    }
+    if (dmax < near_z || dmin > far_z) return false;
+    if (near_corner) {
+        out->x0 = 0, out->x1 = SW_PROBE_CLUSTERS_X - 1, out->y0 = 0, out->y1 = SW_PROBE_CLUSTERS_Y - 1;
+    } else {
+        if (xmax < -1.0f || xmin > 1.0f || ymax < -1.0f || ymin > 1.0f) return false;
+        out->x0 = clamp_int((int)floorf((xmin * 0.5f + 0.5f) * SW_PROBE_CLUSTERS_X) - margin, 0, SW_PROBE_CLUSTERS_X - 1);
+        out->x1 = clamp_int((int)floorf((xmax * 0.5f + 0.5f) * SW_PROBE_CLUSTERS_X) + margin, 0, SW_PROBE_CLUSTERS_X - 1);
+        out->y0 = clamp_int((int)floorf((ymin * 0.5f + 0.5f) * SW_PROBE_CLUSTERS_Y) - margin, 0, SW_PROBE_CLUSTERS_Y - 1);
+        out->y1 = clamp_int((int)floorf((ymax * 0.5f + 0.5f) * SW_PROBE_CLUSTERS_Y) + margin, 0, SW_PROBE_CLUSTERS_Y - 1);
+    }
+    out->z0 = slice_of(dmin, near_z, far_z), out->z1 = slice_of(dmax, near_z, far_z);
+    return true;
+}
+
 void sw__probe_masks_add(sw__probe_masks* masks, int probe) {
     if (probe >= 0 && probe < SW_PROBE_MAX) masks->mask[probe >> 5] |= 1u << (probe & 31);
 }

@@ -82,6 +82,19 @@ int sw__probe_cluster_index(float x, float y, int width, int height, float depth
 /* The view depth at which slice `slice` (0..16) starts: near·(far/near)^(slice/16). */
 float sw__probe_slice_depth(int slice, float near_z, float far_z);
 
+/* The clusters a world box [lo, hi] may touch, seen through the column-
+   major view-projection `vp` (GL's, w = view depth) of a view whose depth
+   slices run from near to far: tiles x0..x1, y0..y1 (y up from the
+   bottom, as gl_FragCoord) and slices z0..z1, inclusive, widened by
+   `margin` tiles (TAA's jitter moves pixels by less than one). A corner
+   nearer than `near` makes the tiles the whole screen. False when the box
+   is wholly before near or beyond far. */
+typedef struct sw__cluster_range {
+    int x0, x1, y0, y1, z0, z1;
+} sw__cluster_range;
+bool sw__probe_cluster_range(const float vp[16], float near_z, float far_z, const float lo[3], const float hi[3],
+                             int margin, sw__cluster_range* out);
+
 /* A cluster's probe masks: probe i is bit i % 32 of mask[i / 32]. */
 typedef struct sw__probe_masks {
     uint32_t mask[2];

@@ -242,7 +242,56 @@ static void test_file(void) {
     SW_CHECK(sw_render_probe_file_write(probes, 3, bytes, SIZE - 1, &d) == SW_ERR_BUFFER_TOO_SMALL);
 }
 
+/* A box's cluster range holds the cluster of every point of the box a
+   camera sees (the points' own projection through sw__probe_cluster_index);
+   a box behind the camera or beyond far touches none. */
+static void test_cluster_range(void) {
+    const sw_camera camera = {.eye = {0.5f, 1.5f, 4.0f}, .target = {0, 1, 0}, .up = {0, 1, 0}, .fov_y = 0.9f,
+                              .z_near = 0.1f, .z_far = 50.0f};
+    const int width = 320, height = 240;
+    float vp[16];
+    sw_camera_view_projection(&camera, (float)width / height, vp);
+    const float near_z = 0.1f, far_z = 50.0f;
+    const float boxes[4][2][3] = {{{-1, 0, -1}, {1, 2, 1}}, {{-3.5f, 0.2f, -0.5f}, {-2.0f, 1.4f, 1.5f}},
+                                  {{0, 0, 3.5f}, {1, 2, 5}} /* around the eye */, {{2, 0, -20}, {6, 3, -12}}};
+    unsigned seed = 12345;
+    for (int b = 0; b < 4; b++) {
+        sw__cluster_range range;
+        SW_CHECK(sw__probe_cluster_range(vp, near_z, far_z, boxes[b][0], boxes[b][1], 0, &range));
+        int inside = 0, seen = 0;
+        for (int i = 0; i < 4000; i++) {
+            float p[3], clip[4];
+            for (int k = 0; k < 3; k++) {
+                seed = seed * 1103515245u + 12345u;
+                float t = (float)((seed >> 8) & 0xFFFF) / 65535.0f;
+                p[k] = boxes[b][0][k] + t * (boxes[b][1][k] - boxes[b][0][k]);
+            }
+            for (int row = 0; row < 4; row++) clip[row] = vp[row] * p[0] + vp[4 + row] * p[1] + vp[8 + row] * p[2] + vp[12 + row];
+            if (clip[3] < near_z || fabsf(clip[0]) > clip[3] || fabsf(clip[1]) > clip[3]) continue;
+            seen++;
+            float x = (clip[0] / clip[3] * 0.5f + 0.5f) * width, y = (clip[1] / clip[3] * 0.5f + 0.5f) * height;
+            int index = sw__probe_cluster_index(x, y, width, height, clip[3], near_z, far_z);
+            int tx = index % 32, ty = index / 32 % 24, tz = index / (32 * 24);
+            if (tx >= range.x0 && tx <= range.x1 && ty >= range.y0 && ty <= range.y1 && tz >= range.z0 && tz <= range.z1)
+                inside++;
+        }
+        SW_CHECK(seen > 50); /* the box around the eye: 69 of 4000 in view */
+        SW_CHECK_EQ_INT(inside, seen);
+    }
+    /* Behind the camera, and beyond far. */
+    sw__cluster_range range;
+    SW_CHECK(!sw__probe_cluster_range(vp, near_z, far_z, (const float[3]){-1, 0, 8}, (const float[3]){1, 2, 9}, 0, &range));
+    SW_CHECK(!sw__probe_cluster_range(vp, near_z, far_z, (const float[3]){-1, 0, -80}, (const float[3]){1, 2, -60}, 0,
+                                      &range));
+    /* A margin widens the tiles, clamped to the grid. */
+    sw__cluster_range narrow, wide;
+    SW_CHECK(sw__probe_cluster_range(vp, near_z, far_z, boxes[1][0], boxes[1][1], 0, &narrow));
+    SW_CHECK(sw__probe_cluster_range(vp, near_z, far_z, boxes[1][0], boxes[1][1], 1, &wide));
+    SW_CHECK(wide.x1 == narrow.x1 + 1 && wide.y0 == (narrow.y0 > 0 ? narrow.y0 - 1 : 0));
+}
+
 int main(void) {
+    SW_RUN(test_cluster_range);
     SW_RUN(test_file);
     SW_RUN(test_cube_directions_and_solid_angles);
     SW_RUN(test_constant_environment);
