@@ -7,10 +7,30 @@
 // G-buffer's forward path, toon).
 layout(std140, binding = SW_PROBES_BLOCK) uniform Probes {
     ivec4 u_probe_count;
+    vec4 u_probe_depth_row;  // the view-projection's w row: a world point's view depth
+    vec4 u_probe_grid;       // width, height, near, far
+
     // SW_PROBE_VEC4S per probe: position, fade; box min; box max; the nine
     // SH9 coefficients (rgb) in probe_math.h's order.
     vec4 u_probes[SW_PROBE_MAX * SW_PROBE_VEC4S];
 };
+
+// The probes that may touch each cluster (sw__probe_cluster_range): probe i
+// is bit i % 32 of component i / 32. Read only while there are probes.
+layout(std430, binding = SW_PROBE_CLUSTER_BUFFER) readonly buffer ProbeClusters {
+    uvec2 u_probe_masks[];
+};
+
+// The cluster of this fragment at world point p (sw__probe_cluster_index,
+// y from the bottom).
+int sw_probe_cluster(vec3 p) {
+    float depth = dot(u_probe_depth_row, vec4(p, 1.0));
+    float ratio = depth > u_probe_grid.z ? log(depth / u_probe_grid.z) / log(u_probe_grid.w / u_probe_grid.z) : 0.0;
+    int tx = clamp(int(floor(gl_FragCoord.x * float(SW_PROBE_CLUSTERS_X) / u_probe_grid.x)), 0, SW_PROBE_CLUSTERS_X - 1);
+    int ty = clamp(int(floor(gl_FragCoord.y * float(SW_PROBE_CLUSTERS_Y) / u_probe_grid.y)), 0, SW_PROBE_CLUSTERS_Y - 1);
+    int tz = clamp(int(floor(ratio * float(SW_PROBE_CLUSTERS_Z))), 0, SW_PROBE_CLUSTERS_Z - 1);
+    return tx + SW_PROBE_CLUSTERS_X * (ty + SW_PROBE_CLUSTERS_Y * tz);
+}
 
 vec3 sw_probe_irradiance(int base, vec3 n) {
     float b[9] = float[9](0.282094792, 0.488602512 * n.y, 0.488602512 * n.z, 0.488602512 * n.x,
@@ -33,15 +53,23 @@ float sw_probe_weight(vec3 p, int base) {
 // The probes' blend at world point p: with `mean`, the ambient averaged
 // over every normal (band 0 alone: L00·Y00, sw__sh9_mean_radiance), else at unit normal n (E/π,
 // as the hemisphere term it replaces); `fallback` fills the budget left.
+// Only the probes of this fragment's cluster, in index order (the budget's).
 vec3 sw_probe_blend(vec3 p, vec3 n, vec3 fallback, bool mean) {
+    if (u_probe_count.x == 0) return fallback;
+    uvec2 masks = u_probe_masks[sw_probe_cluster(p)];
     float acc = 0.0;
     vec3 color = vec3(0.0);
-    for (int k = 0; k < min(u_probe_count.x, SW_PROBE_MAX) && acc < 1.0; k++) {
-        int base = k * SW_PROBE_VEC4S;
-        float w = min(sw_probe_weight(p, base), 1.0 - acc);
-        if (w > 0.0)
-            color += w * (mean ? 0.282094792 * u_probes[base + 3].rgb : sw_probe_irradiance(base, n) * (1.0 / 3.14159265));
-        acc += w;
+    for (int half_index = 0; half_index < 2; half_index++) {
+        uint bits = half_index == 0 ? masks.x : masks.y;
+        while (bits != 0u && acc < 1.0) {
+            int k = half_index * 32 + findLSB(bits);
+            bits &= bits - 1u;
+            int base = k * SW_PROBE_VEC4S;
+            float w = min(sw_probe_weight(p, base), 1.0 - acc);
+            if (w > 0.0)
+                color += w * (mean ? 0.282094792 * u_probes[base + 3].rgb : sw_probe_irradiance(base, n) * (1.0 / 3.14159265));
+            acc += w;
+        }
     }
     return color + (1.0 - acc) * fallback;
 }

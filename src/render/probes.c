@@ -15,6 +15,8 @@ _Static_assert(SW_RENDER_PROBE_MAX == SW_PROBE_MAX, "SW_RENDER_PROBE_MAX (sinew/
 /* The block as probes.glsl declares it (std140). */
 typedef struct sw__probes_block {
     int32_t count[4];
+    float depth_row[4]; /* the view-projection's w row: view depth of a world point */
+    float grid[4];      /* width, height, near, far of the cluster grid */
     float probes[SW_PROBE_MAX * SW_PROBE_VEC4S][4];
 } sw__probes_block;
 
@@ -51,12 +53,60 @@ sw_result sw_renderer_set_probes(sw_renderer* r, const sw_render_probe* probes, 
     glBufferData(GL_UNIFORM_BUFFER, sizeof *block, block, GL_STATIC_DRAW);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
     sw__free(block);
+    sw__free(r->probes);
+    r->probes = NULL;
+    if (count && !(r->probes = sw__malloc(count * sizeof *probes))) {
+        r->probe_count = 0;
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for the probes");
+    }
+    if (count) memcpy(r->probes, probes, count * sizeof *probes);
     r->probe_count = count;
     return sw_gl_check("setting the probes", diag);
 }
 
-void sw__probes_bind(sw_renderer* r) {
+void sw__probes_destroy(sw_renderer* r) {
+    glDeleteBuffers(1, &r->probes_block);
+    glDeleteBuffers(1, &r->probe_clusters);
+    sw__free(r->probes);
+    r->probes = NULL, r->probe_count = 0;
+}
+
+enum { SW__CLUSTERS = SW_PROBE_CLUSTERS_X * SW_PROBE_CLUSTERS_Y * SW_PROBE_CLUSTERS_Z };
+
+/* This frame's cluster masks: each probe (its box widened by its fade) in
+   every cluster its range may touch, one tile of margin for TAA's jitter. */
+static void sw__probes_cluster(sw_renderer* r, const sw_render_frame* f) {
+    static sw__probe_masks masks[SW__CLUSTERS]; /* one frame's scratch, as the GL context: one thread */
+    memset(masks, 0, sizeof masks);
+    const sw_camera* camera = &f->camera.current;
+    float vp[16];
+    sw_camera_view_projection(camera, (float)r->width / (float)r->height, vp);
+    const float near_z = camera->z_near, far_z = camera->z_far > camera->z_near ? camera->z_far : camera->z_near * 2.0f;
+    for (size_t i = 0; i < r->probe_count; i++) {
+        const sw_render_probe* p = &r->probes[i];
+        float lo[3], hi[3];
+        for (int k = 0; k < 3; k++) lo[k] = p->box_min[k] - p->fade, hi[k] = p->box_max[k] + p->fade;
+        sw__cluster_range range;
+        if (!sw__probe_cluster_range(vp, near_z, far_z, lo, hi, 1, &range)) continue;
+        for (int z = range.z0; z <= range.z1; z++)
+            for (int y = range.y0; y <= range.y1; y++)
+                for (int x = range.x0; x <= range.x1; x++)
+                    sw__probe_masks_add(&masks[x + SW_PROBE_CLUSTERS_X * (y + SW_PROBE_CLUSTERS_Y * z)], (int)i);
+    }
+    const float header[8] = {vp[3], vp[7], vp[11], vp[15], (float)r->width, (float)r->height, near_z, far_z};
+    glBindBuffer(GL_UNIFORM_BUFFER, r->probes_block);
+    glBufferSubData(GL_UNIFORM_BUFFER, 16, sizeof header, header);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    if (!r->probe_clusters) glGenBuffers(1, &r->probe_clusters);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, r->probe_clusters);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof masks, masks, GL_STREAM_DRAW);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_PROBE_CLUSTER_BUFFER, r->probe_clusters);
+}
+
+void sw__probes_bind(sw_renderer* r, const sw_render_frame* f) {
     if (!r->probes_block) (void)sw_renderer_set_probes(r, NULL, 0, NULL); /* the empty block */
+    if (r->probe_count) sw__probes_cluster(r, f);
     glBindBufferBase(GL_UNIFORM_BUFFER, SW_PROBES_BLOCK, r->probes_block);
 }
 

@@ -478,6 +478,7 @@
 #define SW_PROBE_CLUSTERS_Z 16                    /* logarithmic depth slices */
 #define SW_PROBE_MAX 64                           /* two 32-bit masks per cluster; = SW_RENDER_PROBE_MAX */
 #define SW_PROBES_BLOCK 3                         /* uniform buffer binding (probes.glsl) */
+#define SW_PROBE_CLUSTER_BUFFER 4                 /* shader storage binding: uvec2 masks per cluster */
 #define SW_PROBE_VEC4S 12                         /* per probe: position+fade, box min, box max, 9 SH9 */
 
 #endif

@@ -501,6 +501,8 @@ struct sw_renderer {
        (0 until the first frame or call) and its count. */
     GLuint probes_block;
     size_t probe_count;
+    sw_render_probe* probes;  /* a copy, for the per-frame cluster masks */
+    GLuint probe_clusters;    /* the masks' storage buffer (0 until probes are drawn) */
 };
 
 static inline size_t sw__stage_draw_count(const sw_renderer* r) { return r->draw_count - r->character_draw_count; }
@@ -542,7 +544,9 @@ static inline void sw__depth_offset_away(const sw_renderer* r, float factor, flo
 /* ---- probes.c ------------------------------------------------------------------------ */
 
 /* Makes the (possibly empty) probe block and binds it (SW_PROBES_BLOCK)
-   for the lighting and toon programs. */
-void sw__probes_bind(sw_renderer* renderer);
+   for the lighting and toon programs; with probes, this frame's cluster
+   masks (SW_PROBE_CLUSTER_BUFFER) for the frame's camera. */
+void sw__probes_bind(sw_renderer* renderer, const sw_render_frame* frame);
+void sw__probes_destroy(sw_renderer* renderer);
 
 #endif
