@@ -106,7 +106,7 @@ vec3 sw_shade(vec3 world, vec3 n, vec3 albedo, float metallic, float roughness, 
         float nlk = max(dot(n, lk), 0.0);
         if (nlk > 0.0) direct += (diffuse_color / PI + sw_specular(n, v, lk, f0, roughness)) * arriving * nlk;
     }
-    vec3 ambient = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5) * (diffuse_color + f0 * 0.25) * occlusion * ao.x;
+    vec3 ambient = sw_probe_ambient(world, n, mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5)) * (diffuse_color + f0 * 0.25) * occlusion * ao.x;
     return direct + ambient;
 }
 

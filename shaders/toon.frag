@@ -373,10 +373,12 @@ void sw_mtoon(vec4 base, vec3 n, vec3 v, bool back, bool outline) {
     float shading = sw_linearstep(-1.0 + toony, 1.0 - toony, clamp(dot(n, l), -1.0, 1.0) + shift);
     if (sw_toon(SW_TOON_FLAG_SHADOW)) shading *= sw_shadow(i.world, n);
     vec3 color = u_light_color * mix(shade, base.rgb, shading);
-    // Global illumination: the hemisphere at n, evened out towards its
-    // mean (what it is for every direction) by the GI equalisation.
-    vec3 gi_n = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5);
-    vec3 gi = mix(gi_n, 0.5 * (u_ground_color + u_sky_color), u_gi_equalization) * u_ambient;
+    // Global illumination: the probes' (else the hemisphere's) at n, evened
+    // out towards their mean (what it is for every direction) by the GI
+    // equalisation.
+    vec3 gi_n = sw_probe_ambient(i.world, n, mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5));
+    vec3 gi_mean = sw_probe_ambient_mean(i.world, 0.5 * (u_ground_color + u_sky_color));
+    vec3 gi = mix(gi_n, gi_mean, u_gi_equalization) * u_ambient;
     color += gi * base.rgb;
     // Rim and matcap, × the light they sit in by the rim lighting mix.
     vec3 rim = u_rim_color * pow(sw_sat(1.0 - dot(n, v) + u_rim.z), max(u_rim.y, 1e-5));
@@ -502,7 +504,7 @@ void main() {
         shade = in_shadow ? texture(t_ramp, vec2(ramp_u, ramp_t)).rgb : vec3(1.0);
     }
 
-    vec3 ambient = mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5) * u_ambient;
+    vec3 ambient = sw_probe_ambient(i.world, n, mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5)) * u_ambient;
     vec3 color = base.rgb * (shade * u_light_color + ambient);
 
     // Hair: two specular bands around H' (the view lifted by view_lift), lit side only.

@@ -2,6 +2,7 @@
    the face shadow threshold map of the toon renderer (sw_toon_bake_face_sdf,
    sinew/toon.h; the algorithm is described in src/toon/face_sdf.c and
    docs/cli.md). */
+#include "bake_probes.h"
 #include "text_escape.h"
 #include "tool_common.h"
 
@@ -24,7 +25,20 @@
 const char cmd_bake_help[] =
     "usage: sinew bake face-sdf MODEL [--head JOINT] [--material NAME|INDEX] [--size N]\n"
     "                           -o FILE.png [--quiet] [--allow-outside-paths]\n"
+    "       sinew bake probes STAGE [--grid NX,NZ] [--height M] [--size N] [--time HOURS]\n"
+    "                         -o FILE [--quiet] [--allow-outside-paths]\n"
     "\n"
+    "probes: environment probes of a stage (a model file, or 'demo'), for\n"
+    "render/view --probes FILE (docs/probes.md): one per node whose name starts\n"
+    "with 'probe' (any case; its box the node's cube [-1,1]^3, fading over\n"
+    "0.5 m), else an NX x NZ grid (default 6,6; at most 64 probes) over the\n"
+    "stage's bounds, each probe at its cell's centre --height metres (default\n"
+    "1) above the stage's bottom, its box the cell (and the stage's height),\n"
+    "fading over half a cell outside it; six cube faces of N x N texels\n"
+    "(default 32, 8..256) rendered there (with the sky of --time HOURS, else\n"
+    "the default sky) and projected on SH9.\n"
+    "\n"
+    "face-sdf:\n"
     "Bakes the face shadow threshold map the toon renderer reads (a face\n"
     "material's face_sdf_texture): for a light turning around the head from\n"
     "the front (0 degrees) to the head's right side and behind (180), the lit\n"
@@ -268,5 +282,6 @@ int cmd_bake(tool_args* args) {
     if (!kind) return tool_usage(args, "no kind of map given (sinew bake face-sdf MODEL ...)");
     if (tool_args_is_help(kind)) return tool_print_help(args);
     if (strcmp(kind, "face-sdf") == 0) return bake_face_sdf(args);
-    return tool_usage(args, "unknown kind of map '%s' (known: face-sdf)", kind);
+    if (strcmp(kind, "probes") == 0) return bake_probes(args);
+    return tool_usage(args, "unknown kind of map '%s' (known: face-sdf, probes)", kind);
 }

@@ -11,7 +11,9 @@
 #include "sinew/vrm.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -449,6 +451,11 @@ int scene_stage_take(scene_stage* s, tool_args* args, const char* arg, tool_erro
         s->file = v;
         return 1;
     }
+    if (tool_args_option(args, arg, "--probes")) {
+        if (!(v = tool_args_value(args, "--probes", err))) return -1;
+        s->probes_file = v;
+        return 1;
+    }
     if (tool_args_option(args, arg, "--place")) {
         if (!(v = tool_args_value(args, "--place", err))) return -1;
         const char* p = v;
@@ -471,11 +478,38 @@ int scene_stage_take(scene_stage* s, tool_args* args, const char* arg, tool_erro
 bool scene_stage_check(const scene_stage* s, tool_error* err) {
     if (s->has_place && !s->file)
         return tool_error_set(err, "--place stands the character on a stage's ground: give --stage FILE (or demo)");
+    if (s->probes_file && !s->file)
+        return tool_error_set(err, "--probes lights a stage's scene: give --stage FILE (or demo), the stage they were baked from");
+    return true;
+}
+
+/* --probes FILE into s->probes; errors name the file. */
+static bool scene_probes_load(scene_stage* s, tool_error* err) {
+    FILE* f = fopen(s->probes_file, "rb");
+    if (!f) return tool_error_set(err, "--probes: cannot open '%s': %s", s->probes_file, strerror(errno));
+    /* At most the header and SW_RENDER_PROBE_MAX probes: one byte more shows a longer file. */
+    size_t capacity = sw_render_probe_file_size(SW_RENDER_PROBE_MAX) + 1;
+    uint8_t* bytes = malloc(capacity);
+    s->probes = calloc(SW_RENDER_PROBE_MAX, sizeof *s->probes);
+    if (!bytes || !s->probes) {
+        fclose(f);
+        free(bytes);
+        return tool_error_set(err, "out of memory");
+    }
+    size_t size = fread(bytes, 1, capacity, f);
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    sw_diag diag;
+    bool ok = !failed && sw_render_probe_file_read(bytes, size, s->probes, &s->probe_count, &diag) == SW_OK;
+    free(bytes);
+    if (failed) return tool_error_set(err, "--probes: cannot read '%s'", s->probes_file);
+    if (!ok) return tool_error_set(err, "--probes %s: %s", s->probes_file, diag.message);
     return true;
 }
 
 bool scene_stage_load(scene_stage* s, const sw_gltf_options* load, tool_error* err) {
     if (!s->file) return true;
+    if (s->probes_file && !scene_probes_load(s, err)) return false;
     sw_diag diag;
     const bool demo = strcmp(s->file, "demo") == 0;
     const char* name = demo ? "demo stage" : s->file;
@@ -518,6 +552,7 @@ sw_result scene_stage_apply(const scene_stage* s, sw_renderer* renderer, sw_diag
         if (l->node >= 0) sw_render_light_from_model(l, &s->rest.world[l->node], &lights[light_count++]);
     }
     res = sw_renderer_set_lights(renderer, lights, light_count, diag);
+    if (res == SW_OK) res = sw_renderer_set_probes(renderer, s->probes, s->probe_count, diag);
     if (res != SW_OK || !s->decals) return res;
     sw_render_decal decals[SW_RENDER_DECAL_MAX];
     size_t count = 0;
@@ -556,5 +591,6 @@ void scene_stage_free(scene_stage* s) {
     sw_material_set_free(&s->materials);
     sw_model_free(s->model);
     free(s->rest_memory);
-    s->model = NULL, s->rest_memory = NULL;
+    free(s->probes);
+    s->model = NULL, s->rest_memory = NULL, s->probes = NULL, s->probe_count = 0;
 }

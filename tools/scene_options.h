@@ -128,6 +128,9 @@ typedef struct scene_stage {
     sw_pose rest;
     void* rest_memory;
     sw_decal_set* decals;        /* its SW_decal boxes, NULL: none */
+    const char* probes_file;     /* --probes: a probe file of `sinew bake probes` (docs/probes.md) */
+    sw_render_probe* probes;     /* its probes (loaded with the stage), NULL: none */
+    size_t probe_count;
 } scene_stage;
 
 #define SCENE_STAGE_HELP                                                                                     \
@@ -136,7 +139,9 @@ typedef struct scene_stage {
     "                  'demo' for the built-in demo stage\n"                                                 \
     "  --place X,Z     stand the character's root at X,Z on the stage, its feet\n"                           \
     "                  (the lowest point of the first frame) on the stage's\n"                              \
-    "                  highest walkable ground there (needs --stage)\n"
+    "                  highest walkable ground there (needs --stage)\n"                             \
+    "  --probes FILE   light the scene's ambient from the environment probes of\n"                          \
+    "                  FILE (sinew bake probes; needs --stage)\n"
 
 /* --stage or --place at `arg` into *s: 1 when taken, 0 when `arg` is not
    one, -1 on a bad value (err set). */

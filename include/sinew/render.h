@@ -541,6 +541,50 @@ typedef struct sw_render_decal {
    SW_ERR_INVALID_ARGUMENT naming the decal. Kept across set_scene. */
 sw_result sw_renderer_set_decals(sw_renderer* renderer, const sw_render_decal* decals, size_t count, sw_diag* diag);
 
+/* ---- Environment probes (docs/probes.md) ----
+   A probe is a point where the stage's light was captured as six cube
+   faces, kept as its radiance projected on the nine spherical harmonics of
+   bands 0..2 (SH9), and an axis-aligned box: inside it the probe's weight
+   is 1, outside it falls to 0 over `fade` metres. Surfaces lit by the
+   lighting and toon passes take their ambient from the probes (weights
+   taken in order from a budget of 1) instead of the sky/ground
+   hemisphere, which fills whatever the probes leave. */
+#define SW_RENDER_PROBE_MAX 64
+typedef struct sw_render_probe {
+    float position[3];                /* where it was captured (world) */
+    float box_min[3], box_max[3];     /* its box (world, axis-aligned) */
+    float fade;                       /* the transition width outside the box, metres (≥ 0) */
+    float sh9[9][3];                  /* linear radiance on SH9: Y00, Y1-1, Y10, Y11, Y2-2, Y2-1, Y20, Y21, Y22 */
+} sw_render_probe;
+/* Replaces the probes (count 0: none). More than SW_RENDER_PROBE_MAX, a
+   non-finite value, an inverted box or a negative fade:
+   SW_ERR_INVALID_ARGUMENT naming the probe. Kept across set_scene. */
+sw_result sw_renderer_set_probes(sw_renderer* renderer, const sw_render_probe* probes, size_t count, sw_diag* diag);
+/* Captures a probe at `position`: draws `frame` six times with its camera
+   replaced by the 90° cube cameras there (GL's face order and
+   orientation; no post chain), reads the HDR target and projects it on
+   SH9 into out_sh9. The renderer must be square (its width is the face
+   size) and hold no probes (the capture would see them). The frame's
+   character is drawn too: place her away (frame->placement) to leave her
+   out. */
+sw_result sw_renderer_capture_probe(sw_renderer* renderer, const sw_render_frame* frame, const float position[3],
+                                    float out_sh9[9][3], sw_diag* diag);
+/* The probe file (docs/probes.md, "The file"), little-endian: the 8 bytes
+   "SWPROBES", u32 version (1), u32 probe count (≤ SW_RENDER_PROBE_MAX),
+   u32 floats per probe (37), u32 reserved (0); then per probe 37 float32:
+   position, box_min, box_max, fade, sh9 (27). Its size in bytes: */
+#define SW_RENDER_PROBE_FILE_VERSION 1
+size_t sw_render_probe_file_size(size_t count);
+/* Writes `count` probes into out (sw_render_probe_file_size(count) bytes). */
+sw_result sw_render_probe_file_write(const sw_render_probe* probes, size_t count, uint8_t* out, size_t out_size,
+                                     sw_diag* diag);
+/* Reads a probe file of `size` bytes into out (room for
+   SW_RENDER_PROBE_MAX). A wrong magic, another version, a size that is not
+   the header's, or a probe sw_renderer_set_probes would refuse:
+   SW_ERR_INVALID_DATA with a message saying which. */
+sw_result sw_render_probe_file_read(const uint8_t* bytes, size_t size, sw_render_probe* out, size_t* out_count,
+                                    sw_diag* diag);
+
 /* Readbacks of the last frame, rows bottom to top as OpenGL stores them
    unless said otherwise. */
 /* The final image, sRGB-encoded RGBA8, rows top to bottom (ready for a

@@ -15,7 +15,7 @@
    stages that read it, else nothing (3), the shared lighting for the
    stages that shade metallic-roughness surfaces, else nothing (4), the
    stage (5). */
-#define SW__SOURCE_PARTS 10
+#define SW__SOURCE_PARTS 12
 
 static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_PARTS]) {
     const bool material = body == sw_shader_gbuffer_vert || body == sw_shader_gbuffer_frag ||
@@ -27,10 +27,13 @@ static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_
     out_parts[4] = "\n#line 1 3\n";
     out_parts[5] = material ? sw_shader_material_block_glsl : "";
     const bool lighting = body == sw_shader_gbuffer_frag || body == sw_shader_lighting_frag || body == sw_shader_fog_comp;
-    out_parts[6] = "\n#line 1 4\n";
-    out_parts[7] = lighting ? sw_shader_lighting_common_glsl : "";
-    out_parts[8] = "\n#line 1 5\n";
-    out_parts[9] = body;
+    /* the probes' ambient (probes.glsl) for the programs that shade */
+    out_parts[6] = "\n#line 1 6\n";
+    out_parts[7] = lighting || body == sw_shader_toon_frag ? sw_shader_probes_glsl : "";
+    out_parts[8] = "\n#line 1 4\n";
+    out_parts[9] = lighting ? sw_shader_lighting_common_glsl : "";
+    out_parts[10] = "\n#line 1 5\n";
+    out_parts[11] = body;
 }
 
 void sw_render_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),

@@ -13,6 +13,7 @@
 extern const char sw_shader_render_interface_h[];
 extern const char sw_shader_material_block_glsl[];
 extern const char sw_shader_lighting_common_glsl[];
+extern const char sw_shader_probes_glsl[];
 extern const char sw_shader_depth_glsl[];
 extern const char sw_shader_gbuffer_vert[];
 extern const char sw_shader_gbuffer_frag[];

@@ -546,4 +546,13 @@
 #define SW_SHADE_LOC_FOG_FORWARD 91               /* vec3: the camera's unit forward axis */
 #define SW_SHADE_LOC_FOG_VIEW_PROJECTION 92       /* mat4: world -> clip, for the volume's uv (92..95) */
 
+/* ---- environment probes (probe_math.h; docs/probes.md) ---- */
+#define SW_PROBE_CLUSTERS_X 32                    /* screen tiles across */
+#define SW_PROBE_CLUSTERS_Y 24                    /* screen tiles down */
+#define SW_PROBE_CLUSTERS_Z 16                    /* logarithmic depth slices */
+#define SW_PROBE_MAX 64                           /* two 32-bit masks per cluster; = SW_RENDER_PROBE_MAX */
+#define SW_PROBES_BLOCK 3                         /* uniform buffer binding (probes.glsl) */
+#define SW_PROBE_CLUSTER_BUFFER 4                 /* shader storage binding: uvec2 masks per cluster */
+#define SW_PROBE_VEC4S 12                         /* per probe: position+fade, box min, box max, 9 SH9 */
+
 #endif

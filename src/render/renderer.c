@@ -182,6 +182,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     glDeleteTextures(11, textures);
     glDeleteBuffers(1, &r->ground_block);
     glDeleteBuffers(1, &r->lights_block);
+    sw__probes_destroy(r);
     glDeleteVertexArrays(1, &r->empty_vao);
     sw_gpu_skinner_destroy(r->skinner);
     sw__free(r);
@@ -917,6 +918,7 @@ static sw_result sw__draw_frame(sw_renderer* r, const sw_render_frame* f, sw_dia
 sw_result sw_renderer_draw(sw_renderer* r, const sw_render_frame* f, sw_diag* diag) {
     if (!r || !f || !r->asset || !f->pose || !f->pose->world) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no scene or frame");
     sw__pass_timer_frame_begin(&r->pass_timer);
+    sw__probes_bind(r, f);
     sw_result res = sw__draw_frame(r, f, diag);
     sw__pass_timer_frame_end(&r->pass_timer);
     return res;

@@ -516,6 +516,12 @@ struct sw_renderer {
     GLuint lights_block;
     size_t light_count;
     sw__decals* decals;       /* NULL: none set */
+    /* The environment probes (probes.c, sw_renderer_set_probes): the block
+       (0 until the first frame or call) and its count. */
+    GLuint probes_block;
+    size_t probe_count;
+    sw_render_probe* probes;  /* a copy, for the per-frame cluster masks */
+    GLuint probe_clusters;    /* the masks' storage buffer (0 until probes are drawn) */
 };
 
 static inline size_t sw__stage_draw_count(const sw_renderer* r) { return r->draw_count - r->character_draw_count; }
@@ -560,5 +566,13 @@ static inline GLenum sw__depth_nearer_or_equal(const sw_renderer* r) { return r-
 static inline void sw__depth_offset_away(const sw_renderer* r, float factor, float units) {
     glPolygonOffset(r->reverse_z ? -factor : factor, r->reverse_z ? -units : units);
 }
+
+/* ---- probes.c ------------------------------------------------------------------------ */
+
+/* Makes the (possibly empty) probe block and binds it (SW_PROBES_BLOCK)
+   for the lighting and toon programs; with probes, this frame's cluster
+   masks (SW_PROBE_CLUSTER_BUFFER) for the frame's camera. */
+void sw__probes_bind(sw_renderer* renderer, const sw_render_frame* frame);
+void sw__probes_destroy(sw_renderer* renderer);
 
 #endif
