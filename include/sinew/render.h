@@ -311,6 +311,9 @@ typedef struct sw_render_frame_shading {
     bool time_of_day_given;
     float time_of_day;
     sw_render_ao ao;              /* ambient occlusion; zero: on */
+    /* Snow (SW_materials_snow, docs/snow.md) keeps the footprints of the
+       character's feet unless this is set. */
+    bool no_footprints;
 } sw_render_frame_shading;
 
 /* The post chain (docs/post.md). After the lighting: motion blur and bloom

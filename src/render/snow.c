@@ -36,6 +36,7 @@ float sw__snow_glint(int32_t x, int32_t y, int32_t z) {
 float sw__snow_sparkle(float g1, float g2, float derivatives, float cov, float n_dot_v,
                        const sw__snow_sparkle_params *p) {
     float glint = powf(sat(g1 * g2), SW_SNOW_SPARKLE_POWER);
+    if (glint < SW_SNOW_GLINT_CUT) glint = 0.0f;
     float damp = 1.0f / (1.0f + p->damping * fmaxf(derivatives, 0.0f));
     float rim = p->rim * powf(1.0f - sat(n_dot_v), p->rim_power);
     return p->strength * cov * glint * damp + rim * cov;
@@ -91,4 +92,4 @@ float sw__snow_refill(float current, float rate, float seconds) { return current
 
 float sw__snow_trail_coverage(float cov, float d) { return cov * (1.0f - sat(d)); }
 
-float sw__snow_trail_shade(float d) { return 1.0f - 0.35f * sat(d); }
+float sw__snow_trail_shade(float d) { return 1.0f - 0.5f * sat(d); }

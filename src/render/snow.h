@@ -17,6 +17,8 @@
 /* The plant glint's exponent, used here for the product of the two glint
    samples. */
 #define SW_SNOW_SPARKLE_POWER 0.71f
+/* Glints under this value are dropped: few cells sparkle (about 4 %). */
+#define SW_SNOW_GLINT_CUT 0.8f
 
 /* Cover amount of a snow surface. `alpha` is the vertex alpha (coverage
    permission, 0..1), `cover_up` = dot(n_cover, up). Alpha both lowers the
@@ -37,7 +39,8 @@ float sw__snow_blend(float base, float cover, float cov);
 float sw__snow_glint(int32_t x, int32_t y, int32_t z);
 
 /* The sparkle term (a Recon of the seed's description):
-     s = strength · cov · sat(g1·g2)^0.71 / (1 + k·D) + rim·(1 − sat(N·V))^p
+     g = sat(g1·g2)^0.71, 0 where g < SW_SNOW_GLINT_CUT
+     s = strength · cov · g / (1 + k·D) + rim·cov·(1 − sat(N·V))^p
    g1, g2: two glint samples (one at the surface point, one offset along
    the view at another scale), D: the summed screen derivatives of the
    sample position (distant, minified snow glitters less), k the damping.
@@ -91,8 +94,19 @@ void sw__snow_fine_texel(float x, float z, float extent, int32_t out_xy[2]);
 float sw__snow_stamp(float current, float r, float radius, float depth);
 float sw__snow_refill(float current, float rate, float seconds);
 /* Coverage and darkening under a trail depth d: cov·(1 − d), and a
-   shade factor 1 − 0.35·d (the packed snow in the track is darker). */
+   shade factor 1 − 0.5·d (the packed snow in the track is darker). */
 float sw__snow_trail_coverage(float cov, float d);
 float sw__snow_trail_shade(float d);
+
+/* The renderer's trail field (snow_trail.c): SIZE² texels over EXTENT
+   units (2.3 cm texels), centred where the character's lowest joint is
+   on a first frame. A skin joint at height y stamps a disc of
+   SW_SNOW_FOOT_RADIUS with depth sat((HIGH − y)/(HIGH − LOW)). */
+#define SW_SNOW_TRAIL_SIZE 512
+#define SW_SNOW_TRAIL_EXTENT 12.0f
+#define SW_SNOW_FOOT_RADIUS 0.12f
+#define SW_SNOW_CONTACT_LOW 0.08f
+#define SW_SNOW_CONTACT_HIGH 0.16f
+#define SW_SNOW_REFILL_RATE 0.05f /* per second: a track halves in 13.9 s */
 
 #endif
