@@ -30,9 +30,24 @@ layout(binding = SW_MATERIAL_SLOT_OCCLUSION) uniform sampler2D t_occlusion;
 layout(binding = SW_MATERIAL_SLOT_EMISSIVE) uniform sampler2D t_emissive;
 
 layout(location = SW_GBUFFER_LOC_FLAGS) uniform int u_flags;                 // SW_GBUFFER_FLAG_*
+// Footprints (src/render/snow_trail.c): the trail field's origin (x, z),
+// 1 / extent, 1 when bound; R = how deep the snow was pushed away (0..1).
+layout(location = SW_GBUFFER_LOC_SNOW_TRAIL) uniform vec4 u_snow_trail;
+layout(binding = SW_GBUFFER_UNIT_SNOW_TRAIL) uniform sampler2D t_snow_trail;
 // The material's values: the Material block (material_block.glsl).
 
 bool sw_flag(int bit) { return (u_flags & bit) != 0; }
+
+// The snow glint hash, sw__snow_glint (src/render/snow.c) in uint arithmetic.
+float sw_snow_glint(ivec3 c) {
+    uint h = uint(c.x) * 0x8da6b343u ^ uint(c.y) * 0xd8163841u ^ uint(c.z) * 0xcb1ab31fu;
+    h ^= h >> 16u;
+    h *= 0x7feb352du;
+    h ^= h >> 15u;
+    h *= 0x846ca68bu;
+    h ^= h >> 16u;
+    return float(h >> 8u) * (1.0 / 16777216.0);
+}
 
 vec2 sw_uv(int slot) {
     vec2 uv = u_uv_set[slot] == 1 ? i.uv1 : i.uv0;
@@ -77,10 +92,48 @@ void main() {
     // Retention view: the attribute is the radius kept; the heat is the radius lost.
     if (sw_flag(SW_GBUFFER_FLAG_VIEW_RETENTION)) base = vec4(sw_heat(1.0 - i.weight), 1.0);
 
+    // SW_materials_snow (src/render/snow.c, docs/snow.md): the cover layer
+    // over the base, its amount from COLOR_0's alpha and the geometry
+    // normal's slope; colour, normal and response all follow the coverage.
+    uint history_bits = 0u;
+    if (u_snow.w > 0.5 && !blend) {
+        vec3 n_cover = normalize(sw_flag(SW_GBUFFER_FLAG_NORMALS) ? i.normal : cross(dFdx(i.world), dFdy(i.world)));
+        float a = clamp(i.color.a, 0.0, 1.0);
+        float threshold = 1.0 - a * (1.0 - u_snow.x);
+        float up = n_cover.y;
+        float cov = u_snow.y > 0.0 ? a * clamp((up - threshold) / u_snow.y, 0.0, 1.0) : (up >= threshold ? a : 0.0);
+        // Footprints: the trail's depth removes cover and darkens
+        // (sw__snow_trail_coverage, sw__snow_trail_shade).
+        float track = 0.0;
+        if (u_snow_trail.w > 0.5) {
+            vec2 tuv = (i.world.xz - u_snow_trail.xy) * u_snow_trail.z;
+            if (all(greaterThanEqual(tuv, vec2(0.0))) && all(lessThanEqual(tuv, vec2(1.0))))
+                track = texture(t_snow_trail, tuv).r;
+        }
+        float shade = 1.0 - 0.5 * track * cov;  // only where there was snow
+        cov *= 1.0 - track;
+        vec3 blended = mix(n, n_cover, cov);
+        if (dot(blended, blended) > 1e-24) n = normalize(blended);
+        base.rgb = mix(base.rgb, u_snow_color.rgb, cov);
+        roughness = mix(roughness, u_snow_color.a, cov);
+        metallic = mix(metallic, 0.0, cov);
+        base.rgb *= shade;
+        // Sparkle (sw__snow_sparkle without the rim): two glint cells at
+        // 40 and 23 per unit, their product to the 0.71, damped by the
+        // cells' screen derivatives so that minified snow does not flicker.
+        vec3 p = i.world * 40.0;
+        float g1 = sw_snow_glint(ivec3(floor(p))), g2 = sw_snow_glint(ivec3(floor(p * 0.575 + 17.0)));
+        float d = fwidth(p.x) + fwidth(p.z);
+        float glint = pow(clamp(g1 * g2, 0.0, 1.0), 0.71);
+        float sparkle = u_snow.z * cov * step(0.8, glint)  /* SW_SNOW_GLINT_CUT */ * glint / (1.0 + 3.0 * d);
+        emission += u_snow_color.rgb * sparkle;
+        if (sparkle > 0.0) history_bits = uint(SW_CLASS_HISTORY_SPARKLE);
+    }
+
     out_normal = vec4(n * 0.5 + 0.5, 0.0);
     out_albedo = vec4(base.rgb, 1.0);
     out_material = vec4(metallic, roughness, occlusion, 1.0);
-    out_class = u_class;
+    out_class = u_class | history_bits;
     vec2 current = i.clip.xy / i.clip.w;
     vec2 previous = i.previous_clip.xy / i.previous_clip.w;
     out_motion.xy = sw_flag(SW_GBUFFER_FLAG_FIRST_FRAME) ? vec2(0.0) : (current - previous) * 0.5;

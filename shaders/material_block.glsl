@@ -50,4 +50,9 @@ layout(std140, binding = SW_MATERIAL_BLOCK) uniform Material {
     // material is OPAQUE (its alpha ignored); the attenuation colour.
     vec4 u_transmission;
     vec4 u_attenuation_color;
+    // SW_materials_snow (src/render/snow.c, docs/snow.md): threshold,
+    // width, sparkle, 1 when the material has snow; the cover colour
+    // (linear RGB) and roughness.
+    vec4 u_snow;
+    vec4 u_snow_color;
 };

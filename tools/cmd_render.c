@@ -81,6 +81,8 @@ const char cmd_render_help[] =
     "                  off; docs/feedback.md)\n"
     "  --bloom, --no-bloom\n"
     "                  glow around what is brighter than white (default on)\n"
+    "  --no-footprints the snow keeps no track of her feet (default: a\n"
+    "                  material with SW_materials_snow does; docs/snow.md)\n"
     "  --motion-blur   blur along the motion of each frame (for videos;\n"
     "                  default off)\n"
     "  --style S       auto (default): toon lighting and outlines for materials\n"
@@ -134,6 +136,7 @@ typedef struct render_options {
     float fog_colour[3];
     bool env_feedback;    /* --env-feedback on|off */
     bool bloom, motion_blur;
+    bool no_footprints;   /* --no-footprints */
     sw_render_view view;
     sw_render_style style;
     bool night;
@@ -290,6 +293,7 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
         else if (tool_args_flag(arg, "--bloom")) o->bloom = true;
         else if (tool_args_flag(arg, "--no-bloom")) o->bloom = false;
         else if (tool_args_flag(arg, "--motion-blur")) o->motion_blur = true;
+        else if (tool_args_flag(arg, "--no-footprints")) o->no_footprints = true;
         else if (tool_args_flag(arg, "--night")) o->night = true;
         else if (tool_args_flag(arg, "--quiet")) o->quiet = true;
         else if (tool_args_flag(arg, "--stats")) o->stats = true;
@@ -630,6 +634,7 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         .debug = {.view = o->view, .weight_joint = s->weight_node, .bones = o->bones, .split = o->split},
         .shading = {.style = o->style, .night = o->night, .time = (float)t, .ao = o->ao, .env_feedback = o->env_feedback,
                     .fog_density = o->fog_density, .fog_colour = {o->fog_colour[0], o->fog_colour[1], o->fog_colour[2]},
+                    .no_footprints = o->no_footprints,
                     .time_of_day_given = o->time_of_day >= 0.0, .time_of_day = (float)o->time_of_day},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
         .crowd = {.count = s->crowd.count, .poses = s->crowd.pointers, .placements = s->crowd.placements},

@@ -114,6 +114,14 @@ typedef struct sw_model_material {
     float attenuation_color[3];
     /* KHR_materials_ior; 0 = not given (glTF's default 1.5). */
     float ior;
+    /* SW_materials_snow (docs/extensions.md, docs/snow.md): a snow cover
+       over the material, its amount per vertex in COLOR_0's alpha. */
+    bool snow;
+    float snow_cover_color[3];  /* linear RGB, default (0.9, 0.92, 0.97) */
+    float snow_threshold;       /* normal·up where the cover starts, default 0.53 */
+    float snow_width;           /* its transition width, default 0.34 */
+    float snow_roughness;       /* the cover's roughness, default 0.8 */
+    float snow_sparkle;         /* glint strength, default 1 */
 } sw_model_material;
 
 typedef struct sw_model_texture {

@@ -322,6 +322,9 @@ typedef struct sw_render_frame_shading {
        faces, from the state the previous frames left (the first frame is
        unaffected). Off: the state is reset. */
     bool env_feedback;
+    /* Snow (SW_materials_snow, docs/snow.md) keeps the footprints of the
+       character's feet unless this is set. */
+    bool no_footprints;
 } sw_render_frame_shading;
 
 /* The post chain (docs/post.md). After the lighting: motion blur and bloom

@@ -721,6 +721,15 @@ static void sw__json_stage_materials(sw__glb_json* b, cJSON* root) {
         if (look->alpha != SW__OPAQUE) sw__glb_json_string(b, material, "alphaMode", modes[look->alpha]);
         if (look->alpha == SW__MASK) sw__glb_json_add(b, material, "alphaCutoff", sw__glb_json_float(0.5f));
         if (look->double_sided) sw__glb_json_bool(b, material, "doubleSided", true);
+        if (m == SW__SM_GROUND) { /* the snow over the ground (docs/snow.md) */
+            static const float cover[3] = {0.86f, 0.9f, 0.98f};
+            cJSON* snow = sw__glb_json_object(b, sw__glb_json_object(b, material, "extensions"), "SW_materials_snow");
+            sw__glb_json_add(b, snow, "coverColor", sw__glb_json_floats(b, cover, 3));
+            sw__glb_json_add(b, snow, "threshold", sw__glb_json_float(0.53f));
+            sw__glb_json_add(b, snow, "width", sw__glb_json_float(0.34f));
+            sw__glb_json_add(b, snow, "roughness", sw__glb_json_float(0.8f));
+            sw__glb_json_add(b, snow, "sparkle", sw__glb_json_float(1.0f));
+        }
     }
 }
 
@@ -800,6 +809,7 @@ static cJSON* sw__build_stage_json(const sw__stage_build* d) {
     cJSON* used = sw__glb_json_array(&b, root, "extensionsUsed");
     sw__glb_json_string(&b, used, NULL, "KHR_lights_punctual");
     sw__glb_json_string(&b, used, NULL, "SW_decal");
+    sw__glb_json_string(&b, used, NULL, "SW_materials_snow");
     if (b.failed) {
         cJSON_Delete(root);
         return NULL;

@@ -63,6 +63,7 @@ static const struct {
     {"VRMC_vrm_animation", SW__EXTENSION_KEPT},                /* sw_vrma_read (vrma_read.c) */
     {"SW_materials_toon", SW__EXTENSION_KEPT},                 /* sw_toon_read; docs/extensions.md */
     {"SW_spring_bones", SW__EXTENSION_KEPT},                   /* sw_spring_read; docs/extensions.md */
+    {"SW_materials_snow", SW__EXTENSION_LOADED},               /* gltf_materials.c; docs/extensions.md */
     {"SW_decal", SW__EXTENSION_KEPT},                          /* sw_decal_read (decal_read.c); docs/decals.md */
     {"KHR_xmp_json_ld", SW__EXTENSION_IGNORED},                /* metadata only */
 };

@@ -207,6 +207,32 @@ static sw_result sw__parse_transmission(sw__loader* L, const cJSON* extensions, 
     return SW_OK;
 }
 
+/* SW_materials_snow (docs/extensions.md): the snow cover's values. */
+static sw_result sw__parse_snow(sw__loader* L, const cJSON* extensions, const char* ep, sw_model_material* mat) {
+    const cJSON* snow;
+    if (sw__get_object(L, extensions, ep, "SW_materials_snow", false, &snow) != SW_OK) return L->diag.result;
+    if (!snow) return SW_OK;
+    sw__path sp = sw__at(ep, "SW_materials_snow");
+    mat->snow = true;
+    mat->snow_cover_color[0] = 0.9f;
+    mat->snow_cover_color[1] = 0.92f;
+    mat->snow_cover_color[2] = 0.97f;
+    mat->snow_threshold = 0.53f;
+    mat->snow_width = 0.34f;
+    mat->snow_roughness = 0.8f;
+    mat->snow_sparkle = 1.0f;
+    if (sw__get_floats(L, snow, sp.s, "coverColor", mat->snow_cover_color, 3) != SW_OK ||
+        sw__get_bounded(L, snow, sp.s, "threshold", -1.0f, 1.0f, false, &mat->snow_threshold) != SW_OK ||
+        sw__get_bounded(L, snow, sp.s, "width", 0.0f, 2.0f, false, &mat->snow_width) != SW_OK ||
+        sw__get_bounded(L, snow, sp.s, "roughness", 0.0f, 1.0f, false, &mat->snow_roughness) != SW_OK ||
+        sw__get_bounded(L, snow, sp.s, "sparkle", 0.0f, 100.0f, false, &mat->snow_sparkle) != SW_OK)
+        return L->diag.result;
+    for (int k = 0; k < 3; k++)
+        if (!(mat->snow_cover_color[k] >= 0.0f && mat->snow_cover_color[k] <= 1.0f))
+            return sw__fail(L, SW_ERR_INVALID_DATA, sw__at(sp.s, "coverColor").s, "components must be in 0..1");
+    return SW_OK;
+}
+
 sw_result sw__parse_materials(sw__loader* L) {
     size_t n = L->materials.count;
     if (n == 0) return SW_OK;
@@ -264,7 +290,8 @@ sw_result sw__parse_materials(sw__loader* L) {
                                               "emissiveStrength", mat) != SW_OK ||
                 sw__parse_emissive_multiplier(L, extensions, ep.s, "VRMC_materials_hdr_emissiveMultiplier",
                                               "emissiveMultiplier", mat) != SW_OK ||
-                sw__parse_transmission(L, extensions, ep.s, mat) != SW_OK)
+                sw__parse_transmission(L, extensions, ep.s, mat) != SW_OK ||
+                sw__parse_snow(L, extensions, ep.s, mat) != SW_OK)
                 return L->diag.result;
         }
     }

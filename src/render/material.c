@@ -25,7 +25,8 @@ _Static_assert(offsetof(sw__material_block, normal_scale) == 28 && offsetof(sw__
                    offsetof(sw__material_block, outline_world) == 1144 &&
                    offsetof(sw__material_block, shade_color) == 1152 && offsetof(sw__material_block, mtoon) == 1168 &&
                    offsetof(sw__material_block, matcap_color) == 1184 &&
-                   offsetof(sw__material_block, transmission) == 1200 && sizeof(sw__material_block) == 1232,
+                   offsetof(sw__material_block, transmission) == 1200 &&
+                   offsetof(sw__material_block, snow) == 1232 && sizeof(sw__material_block) == 1264,
                "sw__material_block must be the std140 layout of shaders/material_block.glsl");
 _Static_assert(SW_MATERIAL_UV_TOON_NORMAL == SW_MATERIAL_SLOT_COUNT && SW_MATERIAL_UV_MATCAP + 1 == SW_MATERIAL_UV_COUNT,
                "the toon normal's UV entry follows the material slots, the toon maps' follow it");
@@ -198,6 +199,13 @@ static void sw__gbuffer_values(const sw_renderer* r, sw__material* m, sw__materi
     b->transmission[2] = fmaxf(core->attenuation_distance, 0.0f);
     b->transmission[3] = core->alpha_mode == SW_MODEL_ALPHA_OPAQUE ? 1.0f : 0.0f;
     for (int k = 0; k < 3; k++) b->attenuation_color[k] = core->attenuation_color[k];
+    /* SW_materials_snow (docs/snow.md): the cover over COLOR_0's alpha. */
+    if (core->snow && !core->unlit) {
+        b->snow[0] = core->snow_threshold, b->snow[1] = core->snow_width, b->snow[2] = core->snow_sparkle;
+        b->snow[3] = 1.0f;
+        for (int k = 0; k < 3; k++) b->snow_color[k] = core->snow_cover_color[k];
+        b->snow_color[3] = core->snow_roughness;
+    }
     const int double_sided = core->double_sided ? SW_GBUFFER_FLAG_DOUBLE_SIDED : 0;
     m->gbuffer_flags = (m->gbuffer_textures[SW_MATERIAL_SLOT_NORMAL] ? SW_GBUFFER_FLAG_NORMAL_TEXTURE : 0) | double_sided;
 }

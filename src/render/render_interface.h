@@ -230,6 +230,10 @@
 #define SW_GBUFFER_LOC_VIEW_PROJECTION 0          /* mat4 */
 #define SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION 1 /* mat4 */
 #define SW_GBUFFER_LOC_FLAGS 17                   /* int: SW_GBUFFER_FLAG_* (frame, primitive and material bits) */
+/* Footprints (src/render/snow_trail.c): vec4 = the trail field's world
+   x, z origin, 1 / its extent, 1 when there is one; its R8 texture. */
+#define SW_GBUFFER_LOC_SNOW_TRAIL 40
+#define SW_GBUFFER_UNIT_SNOW_TRAIL 6
 
 /* ---- G-buffer pass: bits of SW_GBUFFER_LOC_FLAGS ---- */
 #define SW_GBUFFER_FLAG_NORMALS 1        /* the mesh has normals (else face normals) */

@@ -170,6 +170,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     sw__sky_pass_destroy(r->sky);
     sw__fog_pass_destroy(r->fog);
     sw__hiz_destroy(r->hiz);
+    sw__snow_trail_destroy(r->snow_trail);
     glDeleteBuffers(1, &r->depth_block);
     sw__ao_pass_destroy(r->ao);
     sw__feedback_pass_destroy(&r->feedback);
@@ -531,6 +532,11 @@ static sw_result sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int 
     glClear(GL_DEPTH_BUFFER_BIT);
     glClearDepth(1.0); /* GL's default, which the shadow pass clears to */
     glUseProgram(r->p_gbuffer);
+    if (!f->shading.no_footprints && sw__snow_any(r)) {
+        sw_result trail = sw__snow_trail_update(r, f, diag);
+        if (trail != SW_OK) return trail;
+    }
+    sw__snow_trail_bind(r, !f->shading.no_footprints);
     glUniformMatrix4fv(SW_GBUFFER_LOC_VIEW_PROJECTION, 1, GL_FALSE, vp->m);
     glUniformMatrix4fv(SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION, 1, GL_FALSE, f->first_frame ? vp->m : previous_vp->m);
     const sw_render_view view = f->debug.view;

@@ -123,6 +123,8 @@ typedef struct sw__material_block {
     float matcap_color[4];
     float transmission[4];          /* KHR_materials_transmission/volume: factor, thickness, attenuation distance, opaque */
     float attenuation_color[4];
+    float snow[4];                  /* SW_materials_snow: threshold, width, sparkle, 1 = on (0 = no snow) */
+    float snow_color[4];            /* cover colour (linear RGB), cover roughness */
 } sw__material_block;
 
 /* One material as drawn: its values (the block), textures and flags,
@@ -425,6 +427,15 @@ typedef struct sw__hiz sw__hiz;
    width × height depth target, its program, the readback memory. */
 sw_result sw__hiz_create(int width, int height, sw__hiz** out, sw_diag* diag);
 void sw__hiz_destroy(sw__hiz* hiz);
+
+/* Footprints (snow_trail.c, docs/snow.md): the trail field refilled by
+   the time step, stamped by the frame's skin joints near y = 0 and
+   uploaded; bound (texture and uniform) for the G-buffer program in use. */
+typedef struct sw__snow_trail sw__snow_trail;
+bool sw__snow_any(const sw_renderer* r); /* a material of the scene or stage has snow */
+sw_result sw__snow_trail_update(sw_renderer* r, const sw_render_frame* f, sw_diag* diag);
+void sw__snow_trail_bind(const sw_renderer* r, bool on);
+void sw__snow_trail_destroy(sw__snow_trail* t);
 /* Builds every level from the depth texture and reads the test's levels
    back (sw__hiz_pyramid). Leaves depth test, face culling, scissor and
    blending off and no framebuffer bound. */
@@ -508,6 +519,7 @@ struct sw_renderer {
     bool reverse_z;
     GLuint depth_block;
     sw__hiz* hiz;             /* the Hi-Z pyramid and occlusion culling (hiz.c) */
+    sw__snow_trail* snow_trail; /* footprints in the snow (snow_trail.c); NULL until a frame has snow */
     /* The last drawn frame's shading time: the UV animation's step for
        motion vectors (toon_pass.c). */
     float previous_time;

@@ -76,7 +76,7 @@ static void test_lights_and_decals(void) {
     char* text = json_text();
     SW_CHECK(text != NULL);
     if (!text) return;
-    SW_CHECK(strstr(text, "\"extensionsUsed\":[\"KHR_lights_punctual\",\"SW_decal\"]") != NULL);
+    SW_CHECK(strstr(text, "\"extensionsUsed\":[\"KHR_lights_punctual\",\"SW_decal\",\"SW_materials_snow\"]") != NULL);
     SW_CHECK(strstr(text, "\"KHR_lights_punctual\":{\"lights\":[") != NULL);
     SW_CHECK(strstr(text, "\"type\":\"point\"") && strstr(text, "\"type\":\"spot\""));
     SW_CHECK_EQ_INT(count_of(text, "\"KHR_lights_punctual\":{\"light\":"), 2);
@@ -136,6 +136,19 @@ static void test_ground_snow(void) {
     }
     SW_CHECK(lo == 0.0f && hi == 1.0f);
     SW_CHECK(origin && path_bare);
+    /* Its material carries SW_materials_snow with the analysis' numbers. */
+    SW_CHECK(p->material >= 0 && (size_t)p->material < stage->material_count);
+    if (p->material >= 0 && (size_t)p->material < stage->material_count) {
+        const sw_model_material* mat = &stage->materials[p->material];
+        SW_CHECK(mat->snow);
+        SW_CHECK_NEAR(mat->snow_threshold, 0.53, 1e-6);
+        SW_CHECK_NEAR(mat->snow_width, 0.34, 1e-6);
+        SW_CHECK_NEAR(mat->snow_cover_color[2], 0.98, 1e-6);
+        SW_CHECK(mat->snow_sparkle > 0.0f);
+    }
+    int snowy = 0;
+    for (size_t m = 0; m < stage->material_count; m++) snowy += stage->materials[m].snow;
+    SW_CHECK(snowy == 1); /* the ground alone */
     SW_CHECK_NEAR(p->bounds_min[0], -12.0, 1e-6);
     SW_CHECK_NEAR(p->bounds_max[2], 12.0, 1e-6);
 }

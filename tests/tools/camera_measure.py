@@ -72,4 +72,5 @@ def main():
           % (count / area, box, tall, body / area, edge, cx, hx))
 
 
-main()
+if __name__ == "__main__":
+    main()
