@@ -21,13 +21,21 @@ layout(std430, binding = SW_PROBE_CLUSTER_BUFFER) readonly buffer ProbeClusters 
     uvec2 u_probe_masks[];
 };
 
+// The fragment's window position. A compute stage has none: it reads
+// lighting_common.glsl for the shadow alone and never shades with probes.
+#ifdef SW_STAGE_COMPUTE
+vec2 sw_probe_fragment() { return vec2(0.0); }
+#else
+vec2 sw_probe_fragment() { return gl_FragCoord.xy; }
+#endif
+
 // The cluster of this fragment at world point p (sw__probe_cluster_index,
 // y from the bottom).
 int sw_probe_cluster(vec3 p) {
     float depth = dot(u_probe_depth_row, vec4(p, 1.0));
     float ratio = depth > u_probe_grid.z ? log(depth / u_probe_grid.z) / log(u_probe_grid.w / u_probe_grid.z) : 0.0;
-    int tx = clamp(int(floor(gl_FragCoord.x * float(SW_PROBE_CLUSTERS_X) / u_probe_grid.x)), 0, SW_PROBE_CLUSTERS_X - 1);
-    int ty = clamp(int(floor(gl_FragCoord.y * float(SW_PROBE_CLUSTERS_Y) / u_probe_grid.y)), 0, SW_PROBE_CLUSTERS_Y - 1);
+    int tx = clamp(int(floor(sw_probe_fragment().x * float(SW_PROBE_CLUSTERS_X) / u_probe_grid.x)), 0, SW_PROBE_CLUSTERS_X - 1);
+    int ty = clamp(int(floor(sw_probe_fragment().y * float(SW_PROBE_CLUSTERS_Y) / u_probe_grid.y)), 0, SW_PROBE_CLUSTERS_Y - 1);
     int tz = clamp(int(floor(ratio * float(SW_PROBE_CLUSTERS_Z))), 0, SW_PROBE_CLUSTERS_Z - 1);
     return tx + SW_PROBE_CLUSTERS_X * (ty + SW_PROBE_CLUSTERS_Y * tz);
 }

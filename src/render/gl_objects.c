@@ -28,7 +28,8 @@ static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_
     out_parts[5] = material ? sw_shader_material_block_glsl : "";
     const bool lighting = body == sw_shader_gbuffer_frag || body == sw_shader_lighting_frag || body == sw_shader_fog_comp;
     /* the probes' ambient (probes.glsl) for the programs that shade */
-    out_parts[6] = "\n#line 1 6\n";
+    /* compute stages say so: probes.glsl reads the fragment position elsewhere */
+    out_parts[6] = body == sw_shader_fog_comp ? "\n#define SW_STAGE_COMPUTE 1\n#line 1 6\n" : "\n#line 1 6\n";
     out_parts[7] = lighting || body == sw_shader_toon_frag ? sw_shader_probes_glsl : "";
     out_parts[8] = "\n#line 1 4\n";
     out_parts[9] = lighting ? sw_shader_lighting_common_glsl : "";
