@@ -186,24 +186,20 @@ static bool sw__static_bounds(const sw_renderer* r, const sw_render_frame* f, fl
     for (size_t i = 0; i < r->draw_count; i++) {
         const sw__draw* d = &r->draws[i];
         if (!sw__shadow_static_draw(r, f, d)) continue;
-        const bool skinned = !sw__draw_is_stage(d) && r->asset->nodes[d->node].skin >= 0 && d->prim->influence_count > 0;
-        for (int c = 0; c < 8; c++) {
-            float p[3], w[3];
-            for (int k = 0; k < 3; k++) p[k] = c & (1 << k) ? d->prim->bounds_max[k] : d->prim->bounds_min[k];
-            for (int k = 0; k < 3; k++) {
-                if (sw__draw_is_stage(d)) { /* its box, kept from when the stage was set */
-                    w[k] = c & (1 << k) ? d->world_max[k] : d->world_min[k];
-                    continue;
-                }
-                const float* row = f->pose->world[d->node].m[k];
-                w[k] = skinned ? p[k] : row[0] * p[0] + row[1] * p[1] + row[2] * p[2] + row[3];
-            }
-            for (int k = 0; k < 3; k++) {
-                lo[k] = any && lo[k] < w[k] ? lo[k] : w[k];
-                hi[k] = any && hi[k] > w[k] ? hi[k] : w[k];
-            }
-            any = true;
+        float dlo[3], dhi[3];
+        if (sw__draw_is_stage(d)) { /* its box, kept from when the stage was set */
+            memcpy(dlo, d->world_min, sizeof dlo), memcpy(dhi, d->world_max, sizeof dhi);
+        } else if (r->asset->nodes[d->node].skin >= 0 && d->prim->influence_count > 0) { /* skinned: its bind box */
+            memcpy(dlo, d->prim->bounds_min, sizeof dlo), memcpy(dhi, d->prim->bounds_max, sizeof dhi);
+        } else {
+            sw__hiz_transform_box((const float(*)[4])f->pose->world[d->node].m, d->prim->bounds_min, d->prim->bounds_max,
+                                  dlo, dhi);
         }
+        for (int k = 0; k < 3; k++) {
+            lo[k] = any && lo[k] < dlo[k] ? lo[k] : dlo[k];
+            hi[k] = any && hi[k] > dhi[k] ? hi[k] : dhi[k];
+        }
+        any = true;
     }
     return any;
 }
