@@ -34,6 +34,12 @@ layout(location = SW_GBUFFER_LOC_FLAGS) uniform int u_flags;                 // 
 // 1 / extent, 1 when bound; R = how deep the snow was pushed away (0..1).
 layout(location = SW_GBUFFER_LOC_SNOW_TRAIL) uniform vec4 u_snow_trail;
 layout(binding = SW_GBUFFER_UNIT_SNOW_TRAIL) uniform sampler2D t_snow_trail;
+// The surface-height cache (src/render/snow_cache.c): the window's world
+// x, z corner, fine texels per unit, 1 when drawn; lowest height, span;
+// the fine image, a packed word per texel at its ring address.
+layout(location = SW_GBUFFER_LOC_SNOW_HEIGHT_WINDOW) uniform vec4 u_snow_height_window;
+layout(location = SW_GBUFFER_LOC_SNOW_HEIGHT_RANGE) uniform vec4 u_snow_height_range;
+layout(binding = SW_GBUFFER_UNIT_SNOW_HEIGHT) uniform usampler2D t_snow_height;
 // The material's values: the Material block (material_block.glsl).
 
 bool sw_flag(int bit) { return (u_flags & bit) != 0; }
@@ -106,9 +112,23 @@ void main() {
         // (sw__snow_trail_coverage, sw__snow_trail_shade).
         float track = 0.0;
         if (u_snow_trail.w > 0.5) {
+            // The trail is a ring (snow_trail.c): inside its window, read
+            // at the world position with the texture repeating.
             vec2 tuv = (i.world.xz - u_snow_trail.xy) * u_snow_trail.z;
             if (all(greaterThanEqual(tuv, vec2(0.0))) && all(lessThanEqual(tuv, vec2(1.0))))
-                track = texture(t_snow_trail, tuv).r;
+                track = texture(t_snow_trail, i.world.xz * u_snow_trail.z).r;
+            // Only on the walkable surface the height cache holds there (a
+            // snow surface more than 10 cm under it, or over it, is not
+            // where the feet were); no surface cached: the trail as is.
+            if (u_snow_height_window.w > 0.5) {
+                ivec2 texel = ivec2(floor(i.world.xz * u_snow_height_window.z));
+                ivec2 corner = ivec2(floor(u_snow_height_window.xy * u_snow_height_window.z + 0.5));
+                if (all(greaterThanEqual(texel - corner, ivec2(0))) && all(lessThan(texel - corner, ivec2(SW_SNOW_CACHE_FINE_SIZE)))) {
+                    uint word = texelFetch(t_snow_height, texel & (SW_SNOW_CACHE_FINE_SIZE - 1), 0).r;
+                    float ground = u_snow_height_range.x + float(min(word >> 16, 65532u)) / 65532.0 * u_snow_height_range.y;
+                    if (word != 0u && abs(i.world.y - ground) > 0.1) track = 0.0;
+                }
+            }
         }
         float shade = 1.0 - 0.5 * track * cov;  // only where there was snow
         cov *= 1.0 - track;

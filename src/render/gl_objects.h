@@ -40,6 +40,7 @@ extern const char sw_shader_decal_frag[];
 extern const char sw_shader_ao_frag[];
 extern const char sw_shader_fog_comp[], sw_shader_fog_frag[];
 extern const char sw_shader_feedback_comp[];
+extern const char sw_shader_snow_cache_vert[], sw_shader_snow_cache_frag[];
 
 /* A program of two embedded stages (sw_shader_*), each compiled with
    "#version", render_interface.h, the depth convention (shaders/depth.glsl)

@@ -38,6 +38,7 @@
 /* The passes in frame order: X(enum suffix, printed name). */
 #define SW__RENDER_PASSES(X) \
     X(SKIN, "skinning")      \
+    X(SNOW_CACHE, "snow-cache") \
     X(SHADOW, "shadow")      \
     X(GBUFFER, "gbuffer")    \
     X(DECAL, "decals")       \

@@ -234,6 +234,22 @@
    x, z origin, 1 / its extent, 1 when there is one; its R8 texture. */
 #define SW_GBUFFER_LOC_SNOW_TRAIL 40
 #define SW_GBUFFER_UNIT_SNOW_TRAIL 6
+/* The surface-height cache (src/render/snow_cache.c): vec4 = the window's
+   world x, z corner, fine texels per unit, 1 when there is one; vec4 =
+   the lowest height, the height span; its fine r32ui image as a usampler. */
+#define SW_GBUFFER_LOC_SNOW_HEIGHT_WINDOW 38
+#define SW_GBUFFER_LOC_SNOW_HEIGHT_RANGE 39
+#define SW_GBUFFER_UNIT_SNOW_HEIGHT 8
+
+/* ---- The surface-height cache (snow_cache.c, shaders/snow_cache.*) ---- */
+#define SW_SNOW_CACHE_FINE_SIZE 2048     /* = SW_SNOW_FINE_SIZE (snow.h) */
+#define SW_SNOW_CACHE_COARSE_SHIFT 3     /* one coarse cell per 8 × 8 fine texels */
+#define SW_SNOW_CACHE_LOC_WINDOW 0       /* vec4: the window's world x, z corner, texels per unit, 0 */
+#define SW_SNOW_CACHE_LOC_HEIGHTS 1      /* vec4: lowest height, 1 / span, 1 = the mesh has normals, 1 = candidates (0: depth) */
+#define SW_SNOW_CACHE_LOC_RING 2         /* ivec2: the window corner's world texel index */
+#define SW_SNOW_CACHE_IMAGE_FINE 0       /* r32ui image units */
+#define SW_SNOW_CACHE_IMAGE_COARSE 1
+#define SW_SNOW_CACHE_IMAGE_DIRTY 2
 
 /* ---- G-buffer pass: bits of SW_GBUFFER_LOC_FLAGS ---- */
 #define SW_GBUFFER_FLAG_NORMALS 1        /* the mesh has normals (else face normals) */

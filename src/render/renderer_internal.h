@@ -436,6 +436,16 @@ bool sw__snow_any(const sw_renderer* r); /* a material of the scene or stage has
 sw_result sw__snow_trail_update(sw_renderer* r, const sw_render_frame* f, sw_diag* diag);
 void sw__snow_trail_bind(const sw_renderer* r, bool on);
 void sw__snow_trail_destroy(sw__snow_trail* t);
+/* The surface-height cache (snow_cache.c, snow_cache.h): drawn once per
+   stage from above, read by the trail and the snow shading. */
+typedef struct sw__snow_cache sw__snow_cache;
+/* Where the character's feet are (its lowest skin joint, world); false
+   without a pose or skin. */
+bool sw__snow_feet(const sw_renderer* r, const sw_render_frame* f, float out[3]);
+/* The cache for this frame (pass SW__PASS_SNOW_CACHE): drawn when needed. */
+sw_result sw__snow_cache_update(sw_renderer* r, const sw_render_frame* f, sw_diag* diag);
+void sw__snow_cache_invalidate(sw__snow_cache* c); /* the stage changed */
+void sw__snow_cache_destroy(sw__snow_cache* c);
 /* Builds every level from the depth texture and reads the test's levels
    back (sw__hiz_pyramid). Leaves depth test, face culling, scissor and
    blending off and no framebuffer bound. */
@@ -520,6 +530,7 @@ struct sw_renderer {
     GLuint depth_block;
     sw__hiz* hiz;             /* the Hi-Z pyramid and occlusion culling (hiz.c) */
     sw__snow_trail* snow_trail; /* footprints in the snow (snow_trail.c); NULL until a frame has snow */
+    sw__snow_cache* snow_cache; /* the surface-height cache (snow_cache.c); NULL until a frame has snow on a stage */
     /* The last drawn frame's shading time: the UV animation's step for
        motion vectors (toon_pass.c). */
     float previous_time;

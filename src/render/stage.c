@@ -221,6 +221,7 @@ sw_result sw_renderer_set_stage(sw_renderer* r, const sw_render_stage_model* mod
     if (!r || !r->asset) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer, or no scene set");
     sw__clear_stage(r);
     sw__shadow_cache_invalidate(r->shadow_cache); /* the static casters changed */
+    sw__snow_cache_invalidate(r->snow_cache);     /* and the surfaces */
     if (count == 0) return SW_OK;
     sw_result res = sw__check_stage(models, count, diag);
     if (res != SW_OK) return res;
