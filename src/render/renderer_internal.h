@@ -429,7 +429,7 @@ sw_result sw__hiz_create(int width, int height, sw__hiz** out, sw_diag* diag);
 void sw__hiz_destroy(sw__hiz* hiz);
 
 /* Footprints (snow_trail.c, docs/snow.md): the trail field refilled by
-   the time step, stamped by the frame's skin joints near y = 0 and
+   the time step, stamped by the frame's skin joints near the ground and
    uploaded; bound (texture and uniform) for the G-buffer program in use. */
 typedef struct sw__snow_trail sw__snow_trail;
 bool sw__snow_any(const sw_renderer* r); /* a material of the scene or stage has snow */

@@ -99,9 +99,10 @@ float sw__snow_trail_coverage(float cov, float d);
 float sw__snow_trail_shade(float d);
 
 /* The renderer's trail field (snow_trail.c): SIZE² texels over EXTENT
-   units (2.3 cm texels), centred where the character's lowest joint is
-   on a first frame. A skin joint at height y stamps a disc of
-   SW_SNOW_FOOT_RADIUS with depth sat((HIGH − y)/(HIGH − LOW)). */
+   units (2.3 cm texels), a ring centred on the character's lowest joint
+   every frame (world texel (i, j) at (i mod SIZE, j mod SIZE)). A skin
+   joint at height y over the ground under it (the height cache's) stamps
+   a disc of SW_SNOW_FOOT_RADIUS with depth sat((HIGH − y)/(HIGH − LOW)). */
 #define SW_SNOW_TRAIL_SIZE 512
 #define SW_SNOW_TRAIL_EXTENT 12.0f
 #define SW_SNOW_FOOT_RADIUS 0.12f
