@@ -820,12 +820,10 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__light_box(r, light_lo, light_hi);
     sw__light(light_lo, light_hi, towards, &light_direction, &light_vp);
     sw__pass_timer* timer = &r->pass_timer;
-    if (!f->shading.no_footprints && sw__snow_any(r)) {
-        sw__pass_begin(timer, SW__PASS_SNOW_CACHE);
-        res = sw__snow_cache_update(r, f, diag);
-        sw__pass_end(timer, SW__PASS_SNOW_CACHE);
-        if (res != SW_OK) return res;
-    }
+    sw__pass_begin(timer, SW__PASS_SNOW_CACHE); /* the snow's height cache: drawn when needed */
+    if (!f->shading.no_footprints && sw__snow_any(r)) res = sw__snow_cache_update(r, f, diag);
+    sw__pass_end(timer, SW__PASS_SNOW_CACHE);
+    if (res != SW_OK) return res;
     sw__pass_begin(timer, SW__PASS_SHADOW);
     sw__shadow_place(r, f, light_direction, &light_vp);
     sw__shadow_pass(r, f);
