@@ -30,6 +30,7 @@ const char cmd_render_help[] =
     "                    [--view shaded|normals|motion|uv|weights:JOINT|retention|ao|depth|bones]\n"
     "                    [--bones]\n"
     "                    [--aa none|edge|taa|edge+taa] [--ao on|off] [--fog on|off|D[,R,G,B]]\n"
+    "                    [--fog-height off|D,BASE,FALLOFF]\n"
     "                    [--env-feedback on|off] [--bloom|--no-bloom] [--motion-blur]\n"
     "                    [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                    [--crowd N] [--stage FILE|demo [--place X,Z]]\n"
@@ -75,6 +76,10 @@ const char cmd_render_help[] =
     "                  volumetric fog: a medium of DENSITY extinction per unit\n"
     "                  (on: 8.5e-4), scattering R,G,B of the light (default\n"
     "                  white; default off; docs/fog.md)\n"
+    "  --fog-height off|DENSITY,BASE,FALLOFF\n"
+    "                  a ground layer in the fog: DENSITY more per unit at and\n"
+    "                  below the height BASE, exp(-(y - BASE)/FALLOFF) of it\n"
+    "                  above (alone or with --fog; default off; docs/fog.md)\n"
     "  --env-feedback on|off\n"
     "                  the character darkens in the stage's shadow and takes\n"
     "                  the colour of what she faces, one frame late (default\n"
@@ -134,6 +139,7 @@ typedef struct render_options {
     sw_render_ao ao;      /* --ao on|off */
     float fog_density;    /* --fog: 0 none */
     float fog_colour[3];
+    float fog_height[3];  /* --fog-height: density, base, falloff; density 0 none */
     bool env_feedback;    /* --env-feedback on|off */
     bool bloom, motion_blur;
     bool no_footprints;   /* --no-footprints */
@@ -336,6 +342,9 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--fog")) {
             if (!(v = tool_args_value(args, "--fog", &err)) || !scene_parse_fog(v, &o->fog_density, o->fog_colour, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--fog-height")) {
+            if (!(v = tool_args_value(args, "--fog-height", &err)) || !scene_parse_fog_height(v, o->fog_height, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
@@ -634,6 +643,8 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         .debug = {.view = o->view, .weight_joint = s->weight_node, .bones = o->bones, .split = o->split},
         .shading = {.style = o->style, .night = o->night, .time = (float)t, .ao = o->ao, .env_feedback = o->env_feedback,
                     .fog_density = o->fog_density, .fog_colour = {o->fog_colour[0], o->fog_colour[1], o->fog_colour[2]},
+                    .fog_height_density = o->fog_height[0], .fog_height_base = o->fog_height[1],
+                    .fog_height_falloff = o->fog_height[2],
                     .no_footprints = o->no_footprints,
                     .time_of_day_given = o->time_of_day >= 0.0, .time_of_day = (float)o->time_of_day},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},

@@ -143,6 +143,23 @@ bool scene_parse_fog(const char* text, float* density, float colour[3], tool_err
     return true;
 }
 
+bool scene_parse_fog_height(const char* text, float out[3], tool_error* err) {
+    out[0] = out[1] = out[2] = 0.0f;
+    if (strcmp(text, "off") == 0) return true;
+    double v[3] = {0.0, 0.0, 0.0};
+    char tail = 0;
+    if (sscanf(text, "%lf,%lf,%lf%c", &v[0], &v[1], &v[2], &tail) != 3)
+        return tool_error_set(err, "--fog-height: '%s' is not off or DENSITY,BASE,FALLOFF", text);
+    if (!(v[0] >= 0.0 && v[0] <= 10.0))
+        return tool_error_set(err, "--fog-height: '%s': DENSITY is 0..10 per unit", text);
+    if (!(fabs(v[1]) <= 1e4))
+        return tool_error_set(err, "--fog-height: '%s': BASE is a height within ±10000", text);
+    if (!(v[2] > 0.0 && v[2] <= 1e4))
+        return tool_error_set(err, "--fog-height: '%s': FALLOFF is above 0 (units, at most 10000)", text);
+    for (int i = 0; i < 3; i++) out[i] = (float)v[i];
+    return true;
+}
+
 const char* scene_aa_name(sw_render_aa aa) {
     for (size_t i = 0; i < sizeof aa_names / sizeof aa_names[0]; i++)
         if (aa_names[i].aa == aa) return aa_names[i].name;

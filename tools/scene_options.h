@@ -180,6 +180,11 @@ bool scene_parse_ao(const char* text, sw_render_ao* ao, tool_error* err);
    given: all zero, which the renderer reads as white). */
 #define SCENE_FOG_DEFAULT_DENSITY 8.5e-4f
 bool scene_parse_fog(const char* text, float* density, float colour[3], tool_error* err);
+/* --fog-height off|DENSITY,BASE,FALLOFF (docs/fog.md): a ground layer of
+   the fog, DENSITY (0..10) more extinction per unit at and below the
+   height BASE, falling off above it as exp(−(y − BASE)/FALLOFF), FALLOFF
+   > 0 (units); out: density, base, falloff (off: all 0). */
+bool scene_parse_fog_height(const char* text, float out[3], tool_error* err);
 /* "on" or "off" for `option` (named in the error). */
 bool scene_parse_switch(const char* option, const char* text, bool* on, tool_error* err);
 

@@ -317,6 +317,13 @@ typedef struct sw_render_frame_shading {
        of what it takes out, composited after the sky. */
     float fog_density;
     float fog_colour[3];
+    /* A ground layer in the same medium: fog_height_density more
+       extinction per unit at or below the height fog_height_base, falling
+       off above it as exp(−(y − base)/fog_height_falloff) (0: a sharp
+       top). Fog is drawn when either density is above 0. */
+    float fog_height_density;
+    float fog_height_base;
+    float fog_height_falloff;
     /* The character's environment feedback (docs/feedback.md): she darkens
        in the stage's shadow and takes the colour of the surroundings she
        faces, from the state the previous frames left (the first frame is

@@ -135,3 +135,55 @@ void sw__feedback_apply(float colour[3], const float surroundings[4], float shad
         colour[i] *= keep * (1.0f - strength + strength * tint);
     }
 }
+
+bool sw__feedback_shape_of(const float lo[3], const float hi[3], const float joint[3], sw__feedback_shape* out) {
+    out->feet_offset[0] = 0.5f * (lo[0] + hi[0]) - joint[0];
+    out->feet_offset[1] = lo[1] - joint[1];
+    out->feet_offset[2] = 0.5f * (lo[2] + hi[2]) - joint[2];
+    out->height = hi[1] - lo[1];
+    out->radius = 0.5f * fminf(hi[0] - lo[0], hi[2] - lo[2]);
+    return out->height > 0.0f && out->radius > 0.0f; /* also false for NaN */
+}
+
+void sw__feedback_body_at(const sw__feedback_shape* shape, const float joint[3], const sw_mat34* placement,
+                          sw__feedback_body* out) {
+    float p[3];
+    for (int k = 0; k < 3; k++) p[k] = joint[k] + shape->feet_offset[k];
+    float up = 1.0f, across = 1.0f;
+    if (placement) {
+        const float(*m)[4] = placement->m;
+        for (int k = 0; k < 3; k++) out->feet[k] = m[k][0] * p[0] + m[k][1] * p[1] + m[k][2] * p[2] + m[k][3];
+        up = sqrtf(m[0][1] * m[0][1] + m[1][1] * m[1][1] + m[2][1] * m[2][1]);
+        across = sqrtf(m[0][0] * m[0][0] + m[1][0] * m[1][0] + m[2][0] * m[2][0]);
+    } else {
+        for (int k = 0; k < 3; k++) out->feet[k] = p[k];
+    }
+    out->height = shape->height * up;
+    out->radius = shape->radius * across;
+}
+
+static bool sw__skin_has_joint(const sw_model_skin* skin, uint32_t node) {
+    for (size_t j = 0; j < skin->joint_count; j++)
+        if (skin->joints[j] == node) return true;
+    return false;
+}
+
+int32_t sw__feedback_joint(const sw_model* model) {
+    if (!model || model->skin_count == 0 || model->skins[0].joint_count == 0) return -1;
+    const sw_model_skin* skin = &model->skins[0];
+    uint32_t joint = skin->joints[0];
+    for (size_t i = 1; i < skin->joint_count; i++)
+        if (skin->joints[i] < joint) joint = skin->joints[i]; /* parents come before their children */
+    /* Down a chain of single joint children (Root → Hips), at most the
+       node count deep. */
+    for (size_t depth = 0; depth < model->node_count && joint < model->node_count; depth++) {
+        const sw_model_node* node = &model->nodes[joint];
+        uint32_t only = 0;
+        size_t joint_children = 0;
+        for (size_t c = 0; c < node->child_count; c++)
+            if (sw__skin_has_joint(skin, node->children[c])) only = node->children[c], joint_children++;
+        if (joint_children != 1) break;
+        joint = only;
+    }
+    return joint < model->node_count ? (int32_t)joint : -1;
+}

@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 
+#include "sinew/math.h"
+#include "sinew/model.h"
 #include "render_interface.h"
 
 /* Where the character stands: the point between her feet (world), her
@@ -22,6 +24,34 @@ typedef struct sw__feedback_body {
     float height;
     float radius;
 } sw__feedback_body;
+
+/* Her body relative to the joint that carries her (her hips), measured
+   once from her skinned bounds: where she stands follows that joint every
+   frame without reading anything back. */
+typedef struct sw__feedback_shape {
+    float feet_offset[3]; /* the bounds' bottom centre − the joint, her model space */
+    float height;
+    float radius;         /* half the narrower horizontal extent (a T-pose's arms make the wider one too wide) */
+} sw__feedback_shape;
+
+/* The shape from her skinned bounds [lo, hi] and the joint's position
+   `joint` at the same pose, both in her model space (before the frame's
+   placement). False when the box is empty or flat. */
+bool sw__feedback_shape_of(const float lo[3], const float hi[3], const float joint[3], sw__feedback_shape* out);
+
+/* Where she stands this frame: the joint's position at this frame's pose
+   (model space) plus the shape's offset, moved by `placement` (NULL:
+   none); height and radius scaled by the placement's scale (the length
+   of its Y and X axes). */
+void sw__feedback_body_at(const sw__feedback_shape* shape, const float joint[3], const sw_mat34* placement,
+                          sw__feedback_body* out);
+
+/* The joint that carries her: from the first skin's topmost joint down
+   through joints with exactly one joint child to the first that branches
+   (the hips of a Root → Hips → legs, spine rig; the topmost joint itself
+   when it branches); -1 when the model has no skin (the model's origin
+   carries her then). */
+int32_t sw__feedback_joint(const sw_model* model);
 
 /* The unit horizontal direction of direction index d (0..9):
    (sin φ, 0, cos φ) with φ = 2π·d/10, d = 0 along +Z. */

@@ -104,11 +104,22 @@ static void sw__fog_camera_uniforms(const sw_renderer* r, const sw_camera* c, bo
     glUniform3fv(SW_FOG_LOC_FORWARD, 1, forward);
 }
 
+/* The frame's medium (sw__fog_extinction's terms); false: no fog (no
+   term above 0; a negative or NaN density counts as 0). */
+static bool sw__fog_frame_medium(const sw_render_frame* f, sw__fog_medium* m) {
+    const sw_render_frame_shading* s = &f->shading;
+    *m = (sw__fog_medium){.density = s->fog_density > 0.0f ? s->fog_density : 0.0f,
+                          .height_density = s->fog_height_density > 0.0f ? s->fog_height_density : 0.0f,
+                          .height_base = isfinite(s->fog_height_base) ? s->fog_height_base : 0.0f,
+                          .height_falloff = s->fog_height_falloff > 0.0f ? s->fog_height_falloff : 0.0f};
+    return m->density > 0.0f || m->height_density > 0.0f;
+}
+
 void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, sw_vec3 light_direction,
                   const sw_mat4* light_vp) {
-    const float density = f->shading.fog_density;
+    sw__fog_medium medium;
     sw__fog_state* s = r->fog;
-    if (!(density > 0.0f)) {
+    if (!sw__fog_frame_medium(f, &medium)) {
         s->have_history = false;
         return;
     }
@@ -128,7 +139,7 @@ void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, sw_v
         glUseProgram(s->volume_program);
         sw__fog_camera_uniforms(r, camera, false);
         sw__shade_uniforms(r, f, light_direction, light_vp); /* the shadow cascades and u_eye */
-        glUniform4f(SW_FOG_LOC_MEDIUM, density, 0.0f, 0.0f, 1.0f);
+        glUniform4f(SW_FOG_LOC_MEDIUM, medium.density, medium.height_density, medium.height_base, medium.height_falloff);
         glUniform3fv(SW_FOG_LOC_LIGHT, 1, scattered);
         glBindImageTexture(SW_FOG_IMAGE_VOLUME, s->volume, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA16F);
         /* The history: last frame's sources, unless this is a first frame. */
@@ -188,7 +199,8 @@ void sw__fog_pass(sw_renderer* r, const sw_render_frame* f, int x0, int x1, sw_v
 }
 
 void sw__fog_air_uniforms(sw_renderer* r, const sw_render_frame* f) {
-    const bool on = f->shading.fog_density > 0.0f;
+    sw__fog_medium medium;
+    const bool on = sw__fog_frame_medium(f, &medium);
     glUniform1i(SW_SHADE_LOC_FOG, on ? 1 : 0);
     if (!on) return;
     const sw_camera* camera = &f->camera.current;

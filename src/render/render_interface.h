@@ -517,7 +517,10 @@
 /* What character pixels read (lighting.frag for LIT characters): */
 #define SW_LIGHTING_UNIT_FEEDBACK 7               /* rgba16f 70×1: the previous frame's state */
 #define SW_LIGHTING_LOC_FEEDBACK_BODY 1           /* vec4: feet xyz, height; height 0 = off */
-/* ... and toon.frag for toon characters (a unit past the toon maps'). */
+/* ... and toon.frag for toon characters (a unit past the toon maps'). GL 4.3
+   allows it: a unit need only be below GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS
+   (at least 80); the per-stage minimum of 16 counts the samplers a stage
+   uses (toon.frag: 14), not unit numbers. */
 #define SW_TOON_UNIT_FEEDBACK 16
 #define SW_TOON_LOC_FEEDBACK_BODY 90
 #define SW_FEEDBACK_SHADOW_PERCENT 50             /* colour × (1 − 0.5·x) */

@@ -576,21 +576,6 @@ static sw_result sw__gbuffer_pass(sw_renderer* r, const sw_render_frame* f, int 
 }
 
 /* 3. Lighting, added onto the emission already in the HDR target. */
-/* Where the character stands for the feedback: the scene box's (her
-   skinned bounds on the first frame, placed): feet at the bottom centre,
-   the radius half the narrower horizontal extent (a T-pose's arms would
-   make the wider one far too wide). */
-bool sw__feedback_body_of(const sw_renderer* r, sw__feedback_body* body) {
-    *body = (sw__feedback_body){{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f};
-    if (!r->have_bounds) return false;
-    const float* lo = r->scene_min;
-    const float* hi = r->scene_max;
-    body->feet[0] = 0.5f * (lo[0] + hi[0]), body->feet[1] = lo[1], body->feet[2] = 0.5f * (lo[2] + hi[2]);
-    body->height = hi[1] - lo[1];
-    body->radius = 0.5f * fminf(hi[0] - lo[0], hi[2] - lo[2]);
-    return body->height > 0.0f && body->radius > 0.0f;
-}
-
 void sw__feedback_bind(const sw_renderer* r, const sw_render_frame* f, GLint location, GLenum unit) {
     sw__feedback_body body;
     const bool feedback = f->shading.env_feedback && sw__feedback_body_of(r, &body);
@@ -802,9 +787,12 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
         float lo[3], hi[3];
         res = sw_renderer_scene_bounds(r, f->pose, lo, hi, diag);
         if (res != SW_OK) return res;
+        sw__feedback_measure(r, f->pose, lo, hi); /* her shape for the feedback, from the same bounds */
         if (f->placement) sw__place_box(f->placement, lo, hi);
         sw_renderer_set_scene_box(r, lo, hi);
     }
+    res = sw__feedback_follow(r, f, diag); /* where she stands this frame (feedback_body.c) */
+    if (res != SW_OK) return res;
     res = sw__skin_frame(r, f, method, diag);
     if (res != SW_OK) return res;
     if (f->crowd.count && !r->have_bounds) {

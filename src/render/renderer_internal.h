@@ -480,6 +480,12 @@ struct sw_renderer {
     sw__ao_pass* ao;          /* ambient occlusion (ao.c) */
     sw__feedback_pass feedback; /* the character's environment feedback (feedback_pass.c) */
     bool feedback_dirty;      /* the state holds updates: reset it when the feedback is off */
+    /* Her shape, measured once per scene, and where she stands this frame (feedback_body.c). */
+    int32_t feedback_joint;   /* the joint that carries her (sw__feedback_joint); -1: the model's origin */
+    sw__feedback_shape feedback_shape;
+    bool feedback_shaped;
+    sw__feedback_body feedback_body;
+    bool feedback_have_body;
     sw__ao_rig_proxy ao_rig[SW_AO_MAX_PROXIES]; /* the scene's shape proxies, fitted by set_scene */
     size_t ao_rig_count;
     sw__shadow_cache* shadow_cache; /* the static casters' compressed depth (shadow_cache.h) */
@@ -555,8 +561,15 @@ static inline size_t sw__stage_draw_count(const sw_renderer* r) { return r->draw
    program in use (the lighting or the G-buffer program): the sun, its
    shadow map (unit SW_LIGHTING_UNIT_SHADOW), the hemisphere, the eye, the
    punctual lights' block. */
-/* Where the character stands for the environment feedback (renderer.c);
-   false when there is no scene box yet. */
+/* ---- feedback_body.c: where the character stands for the environment feedback ---- */
+/* Her shape (sw__feedback_shape) from her skinned bounds [lo, hi] at `pose`
+   (model space, before the placement). */
+void sw__feedback_measure(sw_renderer* renderer, const sw_pose* pose, const float lo[3], const float hi[3]);
+/* This frame's body: the shape at the carrying joint of this frame's pose,
+   placed (measured first when not yet; a crowd: the scene box). Nothing
+   when the feedback is off. */
+sw_result sw__feedback_follow(sw_renderer* renderer, const sw_render_frame* frame, sw_diag* diag);
+/* This frame's body; false: none (no feedback this frame). */
 bool sw__feedback_body_of(const sw_renderer* renderer, sw__feedback_body* body);
 /* The feedback's uniform (feet, height; height 0 = off) at `location` and
    its state texture on `unit`, for a pass that shades character pixels. */

@@ -237,6 +237,7 @@ void sw__clear_scene(sw_renderer* r) {
     r->asset = NULL;
     r->weight_joint = -1;
     r->have_bounds = false;
+    r->feedback_shaped = false; /* a new character is measured again */
     memset(&r->stats, 0, sizeof r->stats);
 }
 

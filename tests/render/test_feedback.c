@@ -166,7 +166,70 @@ static void test_apply(void) {
     SW_CHECK_NEAR(z[0], 0.3f, 0.0f);
 }
 
+/* Where she stands follows the joint that carries her: the shape from her
+   bounds at one pose, then the joint at another pose and a placement. */
+static void test_body_follows(void) {
+    /* Bounds 0.6 × 1.6 × 0.4, the hips at (0.02, 0.9, 0): feet 0.9 below. */
+    const float lo[3] = {-0.3f, 0.0f, -0.2f}, hi[3] = {0.3f, 1.6f, 0.2f}, hips[3] = {0.02f, 0.9f, 0.0f};
+    sw__feedback_shape shape;
+    SW_CHECK(sw__feedback_shape_of(lo, hi, hips, &shape));
+    SW_CHECK_NEAR(shape.feet_offset[0], -0.02f, 1e-6f);
+    SW_CHECK_NEAR(shape.feet_offset[1], -0.9f, 1e-6f);
+    SW_CHECK_NEAR(shape.feet_offset[2], 0.0f, 1e-6f);
+    SW_CHECK_NEAR(shape.height, 1.6f, 1e-6f);
+    SW_CHECK_NEAR(shape.radius, 0.2f, 1e-6f); /* half the narrower extent (Z) */
+    /* The same pose, unplaced: the bounds' bottom centre. */
+    sw__feedback_body body;
+    sw__feedback_body_at(&shape, hips, NULL, &body);
+    SW_CHECK_NEAR(body.feet[0], 0.0f, 1e-6f);
+    SW_CHECK_NEAR(body.feet[1], 0.0f, 1e-6f);
+    SW_CHECK_NEAR(body.feet[2], 0.0f, 1e-6f);
+    /* Root motion 1.5 forward, hips 0.1 higher, placed 2 along X and −1
+       along Z: the feet at (2, 0.1, 0.5). */
+    const sw_mat34 place = sw_mat34_translation(sw_vec3_make(2.0f, 0.0f, -1.0f));
+    sw__feedback_body_at(&shape, (const float[3]){0.02f, 1.0f, 1.5f}, &place, &body);
+    SW_CHECK_NEAR(body.feet[0], 2.0f, 1e-6f);
+    SW_CHECK_NEAR(body.feet[1], 0.1f, 1e-6f);
+    SW_CHECK_NEAR(body.feet[2], 0.5f, 1e-6f);
+    SW_CHECK_NEAR(body.height, 1.6f, 1e-6f);
+    /* A placement scaled ×2 and turned a quarter about Y: (x, z) → (z, −x). */
+    sw_mat34 turn = {{{0.0f, 0.0f, 2.0f, 0.0f}, {0.0f, 2.0f, 0.0f, 0.0f}, {-2.0f, 0.0f, 0.0f, 0.0f}}};
+    sw__feedback_body_at(&shape, (const float[3]){1.02f, 0.9f, 0.5f}, &turn, &body);
+    SW_CHECK_NEAR(body.feet[0], 1.0f, 1e-6f);
+    SW_CHECK_NEAR(body.feet[1], 0.0f, 1e-6f);
+    SW_CHECK_NEAR(body.feet[2], -2.0f, 1e-6f);
+    SW_CHECK_NEAR(body.height, 3.2f, 1e-6f);
+    SW_CHECK_NEAR(body.radius, 0.4f, 1e-6f);
+    /* A flat box is no body. */
+    SW_CHECK(!sw__feedback_shape_of(lo, (const float[3]){0.3f, 0.0f, 0.2f}, hips, &shape));
+}
+
+/* The joint that carries her: down from the skeleton's top through single
+   joint children to the first that branches. Nodes: 0 Scene root (not a
+   joint), 1 Root, 2 Hips, 3 Spine, 4 LeftLeg, 5 RightLeg. */
+static void test_carrying_joint(void) {
+    static const uint32_t scene_children[] = {1}, root_children[] = {2}, hips_children[] = {3, 4, 5};
+    sw_model_node nodes[6] = {
+        {.parent = -1, .child_count = 1, .children = scene_children},
+        {.parent = 0, .child_count = 1, .children = root_children},
+        {.parent = 1, .child_count = 3, .children = hips_children},
+        {.parent = 2}, {.parent = 2}, {.parent = 2},
+    };
+    static const uint32_t all[] = {3, 1, 2, 4, 5}, no_root[] = {2, 3, 4, 5}, legs[] = {4, 5};
+    sw_model_skin skin = {.joint_count = 5, .joints = all, .skeleton = -1};
+    sw_model model = {.node_count = 6, .nodes = nodes, .skin_count = 1, .skins = &skin};
+    SW_CHECK(sw__feedback_joint(&model) == 2); /* Root has one joint child: Hips */
+    skin = (sw_model_skin){.joint_count = 4, .joints = no_root, .skeleton = -1};
+    SW_CHECK(sw__feedback_joint(&model) == 2);
+    skin = (sw_model_skin){.joint_count = 2, .joints = legs, .skeleton = -1};
+    SW_CHECK(sw__feedback_joint(&model) == 4); /* the topmost joint, a leaf */
+    model.skin_count = 0;
+    SW_CHECK(sw__feedback_joint(&model) == -1);
+}
+
 int main(void) {
+    SW_RUN(test_body_follows);
+    SW_RUN(test_carrying_joint);
     SW_RUN(test_apply);
     SW_RUN(test_worked_example);
     SW_RUN(test_colour_converges);

@@ -7,9 +7,13 @@
        she is darker than with the feedback off by more than she is out
        in the sun, and redder on the wall's side than on the other;
      - turned off, the picture is the plain one again (the state resets).
+     - she is followed: with the scene box kept where she started (in the
+       sun), moved into the brick wall's shadow by her placement, the frame
+       she arrives is still lit by the old state and the next ones darken.
      - toon materials (toon.frag) darken in the shadow too, and only hers:
        with her hidden, the toon-styled stage is the same picture on and off.
    The GL part skips, saying so, only when no EGL display exists. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +35,22 @@ static sw_model* g_stage;
 static sw_material_set g_materials, g_stage_materials;
 static sw_pose g_pose;
 static void* g_pose_memory;
+static sw_renderer* g_renderer; /* one for every test: its shaders compile once */
+
+/* The renderer with her on the demo stage. */
+static bool make_renderer(void) {
+    sw_diag d = {0};
+    const sw_render_stage_model stage = {.model = g_stage, .materials = &g_stage_materials,
+                                         .placement = sw_mat34_identity()};
+    if (sw_renderer_create(&(sw_renderer_desc){.width = W, .height = H, .shadow_map_size = 1024}, &g_renderer, &d) !=
+            SW_OK ||
+        sw_renderer_set_scene(g_renderer, g_demo, &g_materials, &d) != SW_OK ||
+        sw_renderer_set_stage(g_renderer, &stage, 1, &d) != SW_OK) {
+        fprintf(stderr, "  renderer: %s\n", d.message);
+        return false;
+    }
+    return true;
+}
 
 static bool load(void) {
     uint8_t *glb = NULL, *stage = NULL;
@@ -130,17 +150,7 @@ static measure measure_of(const picture* p, const picture* mask) {
 }
 
 static void test_feedback_pictures(void) {
-    sw_diag d = {0};
-    sw_renderer* r = NULL;
-    const sw_render_stage_model stage = {.model = g_stage, .materials = &g_stage_materials,
-                                         .placement = sw_mat34_identity()};
-    if (sw_renderer_create(&(sw_renderer_desc){.width = W, .height = H, .shadow_map_size = 1024}, &r, &d) != SW_OK ||
-        sw_renderer_set_scene(r, g_demo, &g_materials, &d) != SW_OK || sw_renderer_set_stage(r, &stage, 1, &d) != SW_OK) {
-        fprintf(stderr, "  renderer: %s\n", d.message);
-        SW_CHECK(false);
-        sw_renderer_destroy(r);
-        return;
-    }
+    sw_renderer* r = g_renderer;
     static picture off_wall, first_wall, on_wall, off_shade, on_shade, off_sun, on_sun, off_again;
     /* Beside the red wall (its +X face at x = −3.25), 0.55 units out; in
        the brick wall's shadow; in the sun. */
@@ -165,7 +175,6 @@ static void test_feedback_pictures(void) {
     free(hidden);
     g_style = SW_RENDER_STYLE_PBR;
     SW_CHECK(ok);
-    sw_renderer_destroy(r);
     if (!ok) return;
     /* One frame late: the first frame is the plain picture. */
     SW_CHECK(memcmp(first_wall.rgba, off_wall.rgba, sizeof off_wall.rgba) == 0);
@@ -189,11 +198,64 @@ static void test_feedback_pictures(void) {
     SW_CHECK((w1.red_left - w0.red_left) > (w1.red_right - w0.red_right) + 1.0);
 }
 
+/* One frame of her at (x, 0, z) (her placement; the camera 3.6 in front),
+   the feedback `on`, the scene box left as it is; the picture read. */
+static bool frame_at(sw_renderer* r, float x, float z, bool on, bool first, picture* out) {
+    sw_diag d = {0};
+    const sw_mat34 place = sw_mat34_translation(sw_vec3_make(x, 0.0f, z));
+    const sw_camera cam = {.eye = {x, 1.1f, z + 3.6f}, .target = {x, 0.8f, z}, .up = {0, 1, 0}, .fov_y = 0.75f,
+                           .z_near = 0.05f, .z_far = 100.0f};
+    sw_render_frame f = {.pose = &g_pose, .placement = &place, .camera.current = cam, .camera.previous = cam,
+                         .first_frame = first, .shading.style = SW_RENDER_STYLE_PBR, .shading.env_feedback = on};
+    memcpy(f.shading.light_direction, g_light, sizeof g_light);
+    bool ok = sw_renderer_draw(r, &f, &d) == SW_OK && sw_renderer_read_image(r, out->rgba, &d) == SW_OK &&
+              sw_renderer_read_class(r, out->classes, &d) == SW_OK;
+    if (!ok) fprintf(stderr, "  draw: %s\n", d.message);
+    return ok;
+}
+
+enum { SUN_FRAMES = 2, SHADE_FRAMES = 3 };
+
+static void test_feedback_follows_her(void) {
+    sw_diag d = {0};
+    sw_renderer* r = g_renderer;
+    const float shade[2] = {1.5f, -2.5f}, sun[2] = {1.5f, 2.5f};
+    /* The box where she starts, kept (as `sinew render` keeps the first
+       frame's or the clip's): the feedback must not take her place from it. */
+    float lo[3], hi[3];
+    bool ok = sw_renderer_scene_bounds(r, &g_pose, lo, hi, &d) == SW_OK;
+    lo[0] += sun[0], hi[0] += sun[0], lo[2] += sun[1], hi[2] += sun[1];
+    sw_renderer_set_scene_box(r, lo, hi);
+    static picture off, walked[SHADE_FRAMES], scratch;
+    ok = ok && frame_at(r, shade[0], shade[1], false, true, &off);
+    for (int i = 0; ok && i < SUN_FRAMES; i++) ok = frame_at(r, sun[0], sun[1], true, false, &scratch);
+    for (int i = 0; ok && i < SHADE_FRAMES; i++) ok = frame_at(r, shade[0], shade[1], true, false, &walked[i]);
+    SW_CHECK(ok);
+    if (!ok) return;
+    const measure plain = measure_of(&off, &off);
+    double luma[SHADE_FRAMES];
+    fprintf(stderr, "  walked into the shadow: off %.1f; on, frames after the move:", plain.luma);
+    for (int i = 0; i < SHADE_FRAMES; i++) {
+        luma[i] = measure_of(&walked[i], &off).luma;
+        fprintf(stderr, " %.1f", luma[i]);
+    }
+    fprintf(stderr, " (%zu pixels)\n", plain.count);
+    SW_CHECK(plain.count > 300);
+    /* The frame she arrives: the sun's state, lit (within the tint). */
+    SW_CHECK(fabs(luma[0] - plain.luma) < 0.02 * plain.luma);
+    /* Then she darkens, frame by frame, to well below the plain picture. */
+    SW_CHECK(luma[1] < luma[0] - 1.0);
+    SW_CHECK(luma[SHADE_FRAMES - 1] <= luma[1]);
+    SW_CHECK(luma[SHADE_FRAMES - 1] < 0.9 * plain.luma);
+}
+
 int main(void) {
     int early = sw_test_gl_begin(&g_context);
     if (early >= 0) return early;
-    if (!load()) return EXIT_FAILURE;
+    if (!load() || !make_renderer()) return EXIT_FAILURE;
     SW_RUN(test_feedback_pictures);
+    SW_RUN(test_feedback_follows_her);
+    sw_renderer_destroy(g_renderer);
     sw_gl_context_destroy(g_context);
     sw_model_free(g_stage);
     sw_model_free(g_demo);

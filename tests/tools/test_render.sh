@@ -83,6 +83,12 @@ check "... naming the option" err_has_text "--fog: '0.05,2' is not on, off, DENS
 # by the renderer's own post-processing tests; the rest test the command's
 # outputs and options, without TAA's warm-up to keep the test short.
 S="$S --aa none"
+sinew render $S --fog-height 0.5,0,1 -o "$WORK/o/fog.png"
+check "--fog-height 0.5,0,1 (a ground layer alone) renders" status_is 0
+rm -f "$WORK/o/fog.png"
+sinew render $S --fog-height 0.5,0,0 -o "$WORK/o/fog.png"
+check "--fog-height 0.5,0,0: usage error" status_is 2
+check "... naming the option" err_has_text "--fog-height: '0.5,0,0': FALLOFF is above 0"
 
 sinew render $S --anim walk --frames 6 --quiet -o "$WORK/o/walk.mp4"
 check "6 frames to MP4" status_is 0
