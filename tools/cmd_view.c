@@ -53,7 +53,7 @@ const char cmd_view_help[] =
     "                  [--follow] [--dqs] [--split]\n"
     "                  [--view shaded|normals|motion|uv|weights:JOINT|retention|ao|depth|bones]\n"
     "                  [--bones] [--aa none|edge|taa|edge+taa] [--ao on|off] [--fog on|off|D[,R,G,B]]\n"
-    "                  [--env-feedback on|off]\n"
+    "                  [--env-feedback on|off] [--weather none|snow[,DENSITY]] [--wind X,Z]\n"
     "                  [--bloom|--no-bloom]\n"
     "                  [--motion-blur] [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                  [--screenshot FILE.png] [--frames N] [--exit] [--script KEYS]\n"
@@ -135,6 +135,7 @@ typedef struct view_options {
     sw_render_ao ao;      /* --ao on|off */
     float fog_density;    /* --fog: 0 none */
     float fog_colour[3];
+    sw_render_weather weather; /* --weather, --wind */
     bool env_feedback;    /* --env-feedback on|off */
     bool bloom, motion_blur;
     sw_render_view view;
@@ -206,6 +207,12 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--fog")) {
             if (!(v = tool_args_value(args, "--fog", &err)) || !scene_parse_fog(v, &o->fog_density, o->fog_colour, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--weather")) {
+            if (!(v = tool_args_value(args, "--weather", &err)) || !scene_parse_weather(v, &o->weather, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--wind")) {
+            if (!(v = tool_args_value(args, "--wind", &err)) || !scene_parse_wind(v, o->weather.wind, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--env-feedback")) {
             if (!(v = tool_args_value(args, "--env-feedback", &err)) ||
@@ -1381,6 +1388,7 @@ static bool draw_frame(viewer* v, tool_error* err) {
         .debug = {.view = v->view, .weight_joint = v->weight_node, .bones = v->bones, .split = v->split},
         .shading = {.style = v->style, .night = v->night, .time = (float)v->time, .ao = v->o->ao, .env_feedback = v->o->env_feedback,
                     .fog_density = v->o->fog_density, .fog_colour = {v->o->fog_colour[0], v->o->fog_colour[1], v->o->fog_colour[2]},
+                    .weather = v->o->weather,
                     .time_of_day_given = v->time_of_day >= 0.0, .time_of_day = (float)v->time_of_day},
         .post = {.aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur, .frame_index = v->frame_index},
         .placement = sc->stage && sc->stage->has_place ? &sc->placement : NULL,

@@ -550,6 +550,15 @@
 #define SW_SHADE_LOC_FOG_FORWARD 91               /* vec3: the camera's unit forward axis */
 #define SW_SHADE_LOC_FOG_VIEW_PROJECTION 92       /* mat4: world -> clip, for the volume's uv (92..95) */
 
+/* ---- Falling snow (weather.h, weather_pass.c; docs/weather.md) ---- */
+#define SW_WEATHER_ATTR_FLAKE 0                   /* vec4 per instance: world position, drawn radius (m) */
+#define SW_WEATHER_ATTR_FADE 1                    /* float per instance: the disc's fade (drawn bigger than it is) */
+#define SW_WEATHER_LOC_VIEW_PROJECTION 0          /* mat4 (0..3): world -> clip, the scene's (jittered) */
+#define SW_WEATHER_LOC_RIGHT 4                    /* vec3: the camera's unit right axis, world */
+#define SW_WEATHER_LOC_UP 5                       /* vec3: the camera's unit up axis, world */
+#define SW_WEATHER_CORE_ALPHA_PERCENT 90          /* a flake's opacity inside half its radius */
+#define SW_WEATHER_ALBEDO_PERCENT 90              /* snow's albedo */
+
 /* ---- environment probes (probe_math.h; docs/probes.md) ---- */
 #define SW_PROBE_CLUSTERS_X 32                    /* screen tiles across */
 #define SW_PROBE_CLUSTERS_Y 24                    /* screen tiles down */

@@ -19,15 +19,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "render_interface.h"
+
 #define SW__WEATHER_BOX 20.0f            /* metres: the cube of flakes around the eye */
-#define SW__WEATHER_DEFAULT_DENSITY 1.0f /* flakes per m³: 8000 in the cube */
+#define SW__WEATHER_DEFAULT_DENSITY 3.0f /* flakes per m³: 24000 in the cube */
 #define SW__WEATHER_MAX_DENSITY 8.0f     /* 64000 flakes */
 #define SW__WEATHER_FALL_SPEED 1.0f      /* m/s, the middle speed of the three */
 #define SW__WEATHER_SWAY_RADIUS 0.15f    /* metres */
-#define SW__WEATHER_FLAKE_RADIUS 0.012f  /* metres: a flake is a disc 2.4 cm across */
-#define SW__WEATHER_MIN_RADIUS_PX 1.5f   /* smaller flakes are drawn this big, fainter */
-#define SW__WEATHER_CORE_ALPHA 0.9f      /* the disc's opacity inside half its radius */
-#define SW__WEATHER_ALBEDO 0.9f          /* snow: white */
+#define SW__WEATHER_FLAKE_RADIUS 0.015f  /* metres: a flake is a disc 3 cm across */
+#define SW__WEATHER_MIN_RADIUS_PX 1.0f   /* smaller flakes are drawn this big, fainter */
+#define SW__WEATHER_CORE_ALPHA (SW_WEATHER_CORE_ALPHA_PERCENT / 100.0f) /* inside half the radius */
+#define SW__WEATHER_ALBEDO (SW_WEATHER_ALBEDO_PERCENT / 100.0f) /* snow: white */
 #define SW__WEATHER_SEED 0x5eed5u        /* the flakes every frame draws */
 
 /* The three fall speeds (× SW__WEATHER_FALL_SPEED): flake i falls at

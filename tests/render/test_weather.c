@@ -151,14 +151,14 @@ static void test_shapes(void) {
     SW_CHECK_NEAR(sw__weather_disc_alpha(0.625f, 0.5f), 0.5f * 0.9f * (1.0f - 0.15625f), 1e-6f); /* x = 1/4: 3x² − 2x³ */
     SW_CHECK_NEAR(sw__weather_disc_alpha(1.0f, 1.0f), 0.0f, 1e-6f);
     SW_CHECK_NEAR(sw__weather_disc_alpha(3.0f, 1.0f), 0.0f, 1e-6f);
-    /* 60° field, 120 rows: a pixel at depth 1 is 2·tan 30°/120 = 0.0096225 m;
-       1.5 px = 0.0144338 > 0.012: drawn that big, fading by (0.012/0.0144338)² = 0.69120 */
+    /* 60° field, 120 rows: a pixel at depth 2 is 2·2·tan 30°/120 = 0.0192450 m
+       > 0.015: drawn one pixel big, fading by (0.015/0.019245)² = 0.607500 */
     float fade;
     const float fov = 60.0f * 3.14159265f / 180.0f;
-    SW_CHECK_NEAR(sw__weather_drawn_radius(1.0f, fov, 120, &fade), 0.0144338f, 1e-6f);
-    SW_CHECK_NEAR(fade, 0.69120f, 1e-4f);
-    /* at depth 0.5 the true radius is 1.87 px: as it is */
-    SW_CHECK_NEAR(sw__weather_drawn_radius(0.5f, fov, 120, &fade), 0.012f, 1e-7f);
+    SW_CHECK_NEAR(sw__weather_drawn_radius(2.0f, fov, 120, &fade), 0.0192450f, 1e-6f);
+    SW_CHECK_NEAR(fade, 0.607500f, 1e-4f);
+    /* at depth 1 the true radius is 1.56 px: as it is */
+    SW_CHECK_NEAR(sw__weather_drawn_radius(1.0f, fov, 120, &fade), 0.015f, 1e-7f);
     SW_CHECK_NEAR(fade, 1.0f, 1e-7f);
     /* light: 0.9·(3/π + (0.4 + 0.2)/2) = 0.9·1.254930 = 1.129437 */
     const float sun[3] = {3, 3, 0}, sky[3] = {0.4f, 0.5f, 0.6f}, ground[3] = {0.2f, 0.1f, 0.2f};
