@@ -778,6 +778,7 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
         }
         if (program != r->p_toon) {
             sw__toon_frame(r, f, vp, previous_vp, light_direction, light_vp);
+            sw__fog_air_uniforms(r, f); /* the fog volume at the surface's depth (toon.frag's sw_toon_air) */
             program = r->p_toon;
         }
         if (double_sided) sw__draw_toon_one(r, d, f, t, flags, false, SW__FACES_BACK);
