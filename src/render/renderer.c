@@ -857,10 +857,9 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__pass_begin(timer, SW__PASS_FOG);
     sw__fog_pass(r, f, x0, x1, light_direction, &light_vp);
     sw__pass_end(timer, SW__PASS_FOG);
-    const bool weather = f->shading.weather.kind != SW_RENDER_WEATHER_NONE;
-    if (weather) sw__pass_begin(timer, SW__PASS_WEATHER); /* the flakes placed; drawn in the transparent pass */
+    sw__pass_begin(timer, SW__PASS_WEATHER); /* the flakes placed; drawn in the transparent pass */
     res = sw__weather_prepare(r, f, diag);
-    if (weather) sw__pass_end(timer, SW__PASS_WEATHER);
+    sw__pass_end(timer, SW__PASS_WEATHER);
     if (res != SW_OK) return res;
     sw__pass_begin(timer, SW__PASS_TRANSPARENT);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
