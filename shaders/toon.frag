@@ -347,6 +347,34 @@ vec2 sw_matcap_uv(vec3 m, vec3 v) {
 // through the matcap's texture transform.
 vec2 sw_matcap_texture_uv(vec2 m) { return (u_uv_transform[SW_MATERIAL_UV_MATCAP] * vec3(m.x, 1.0 - m.y, 1.0)).xy; }
 
+// The transparent pass's air (docs/fog.md): a blended draw passes its
+// colour through the fog volume at its depth, colour·T + S, as
+// gbuffer.frag's forward path does with sw_air (lighting_common.glsl,
+// which this program does not include; the same uniforms, set by
+// sw__fog_air_uniforms). Opaque draws are fogged by the composite.
+layout(binding = SW_SHADE_UNIT_FOG) uniform sampler3D t_fog;
+layout(location = SW_SHADE_LOC_FOG) uniform int u_fog;
+layout(location = SW_SHADE_LOC_FOG_FORWARD) uniform vec3 u_fog_forward;
+layout(location = SW_SHADE_LOC_FOG_VIEW_PROJECTION) uniform mat4 u_fog_view_projection;
+
+// sw__fog_depth_slice (src/render/fog.c), as lighting_common.glsl's sw_fog_depth_slice.
+float sw_toon_fog_depth_slice(float z) {
+    if (!(z > 0.0)) return 0.0;
+    if (z <= 5.0) return z * float(SW_FOG_LINEAR_SLICES) / 5.0;
+    return min(float(SW_FOG_LINEAR_SLICES) + float(SW_FOG_SLICES - SW_FOG_LINEAR_SLICES) * log(z / 5.0) / log(100.0),
+               float(SW_FOG_SLICES));
+}
+
+vec3 sw_toon_air(vec3 color) {
+    if (u_fog == 0 || !sw_flag(SW_GBUFFER_FLAG_BLEND)) return color;
+    vec4 clip = u_fog_view_projection * vec4(i.world, 1.0);
+    vec2 uv = clip.xy / clip.w * 0.5 + 0.5;
+    float e = sw_toon_fog_depth_slice(dot(i.world - u_eye, u_fog_forward));
+    vec4 v = e < 1.0 ? mix(vec4(0.0, 0.0, 0.0, 1.0), texture(t_fog, vec3(uv, 0.5 / float(SW_FOG_SLICES))), e)
+                     : texture(t_fog, vec3(uv, (e - 0.5) / float(SW_FOG_SLICES)));
+    return color * v.a + v.rgb;
+}
+
 // MToon 1.0's lighting (docs/toon.md, "MToon lighting"; the specification's
 // shading model, three-vrm's behaviour) for the one directional light and
 // the hemisphere ambient; the outline hull's colour from it. Writes the
@@ -394,7 +422,7 @@ void sw_mtoon(vec4 base, vec3 n, vec3 v, bool back, bool outline) {
         if (u_feedback_body.w > 0.0) color = sw_feedback(color, i.world, n);
     }
     out_class = uint(SW_CLASS_TOON) | (g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
-    out_emission = vec4(color, g_alpha);
+    out_emission = vec4(sw_toon_air(color), g_alpha);
 }
 
 void main() {
@@ -444,7 +472,7 @@ void main() {
         vec3 n = normalize(i.normal);
         out_normal = vec4(n * 0.5 + 0.5, float(SW_NORMAL_TAG_OUTLINE) / 3.0);
         out_class = uint(SW_CLASS_TOON) | (g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
-        out_emission = vec4(u_outline_color * base.rgb, g_alpha);
+        out_emission = vec4(sw_toon_air(u_outline_color * base.rgb), g_alpha);
         return;
     }
 
@@ -546,5 +574,5 @@ void main() {
     bool sparkle = max(glint.r, max(glint.g, glint.b)) > 0.02;
     out_class = uint(SW_CLASS_TOON) | (sparkle ? uint(SW_CLASS_HISTORY_SPARKLE)
                                                : g_texture_moves ? uint(SW_CLASS_HISTORY_TEXTURE_MOTION) : 0u);
-    out_emission = vec4(color, g_alpha);
+    out_emission = vec4(sw_toon_air(color), g_alpha);
 }

@@ -32,6 +32,7 @@ const char cmd_render_help[] =
     "                    [--aa none|edge|taa|edge+taa] [--ao on|off] [--fog on|off|D[,R,G,B]]\n"
     "                    [--fog-height off|D,BASE,FALLOFF]\n"
     "                    [--env-feedback on|off] [--bloom|--no-bloom] [--motion-blur]\n"
+    "                    [--weather none|snow[,DENSITY]] [--wind X,Z]\n"
     "                    [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                    [--crowd N] [--stage FILE|demo [--place X,Z]]\n"
     "                    [-o out.png|out.mp4|out.gif|dir/%04d.png] [--quiet] [--stats]\n"
@@ -80,6 +81,11 @@ const char cmd_render_help[] =
     "                  a ground layer in the fog: DENSITY more per unit at and\n"
     "                  below the height BASE, exp(-(y - BASE)/FALLOFF) of it\n"
     "                  above (alone or with --fog; default off; docs/fog.md)\n"
+    "  --weather none|snow[,DENSITY]\n"
+    "                  falling snow around the camera, DENSITY flakes per m³\n"
+    "                  (default 3, at most 8), lit and fogged; it moves with\n"
+    "                  --time (docs/weather.md)\n"
+    "  --wind X,Z      the wind the snow drifts with, m/s (default 0,0)\n"
     "  --env-feedback on|off\n"
     "                  the character darkens in the stage's shadow and takes\n"
     "                  the colour of what she faces, one frame late (default\n"
@@ -140,6 +146,7 @@ typedef struct render_options {
     float fog_density;    /* --fog: 0 none */
     float fog_colour[3];
     float fog_height[3];  /* --fog-height: density, base, falloff; density 0 none */
+    sw_render_weather weather; /* --weather, --wind */
     bool env_feedback;    /* --env-feedback on|off */
     bool bloom, motion_blur;
     bool no_footprints;   /* --no-footprints */
@@ -345,6 +352,12 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--fog-height")) {
             if (!(v = tool_args_value(args, "--fog-height", &err)) || !scene_parse_fog_height(v, o->fog_height, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--weather")) {
+            if (!(v = tool_args_value(args, "--weather", &err)) || !scene_parse_weather(v, &o->weather, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--wind")) {
+            if (!(v = tool_args_value(args, "--wind", &err)) || !scene_parse_wind(v, o->weather.wind, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
@@ -645,6 +658,7 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
                     .fog_density = o->fog_density, .fog_colour = {o->fog_colour[0], o->fog_colour[1], o->fog_colour[2]},
                     .fog_height_density = o->fog_height[0], .fog_height_base = o->fog_height[1],
                     .fog_height_falloff = o->fog_height[2],
+                    .weather = o->weather,
                     .no_footprints = o->no_footprints,
                     .time_of_day_given = o->time_of_day >= 0.0, .time_of_day = (float)o->time_of_day},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},

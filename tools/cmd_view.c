@@ -54,7 +54,7 @@ const char cmd_view_help[] =
     "                  [--view shaded|normals|motion|uv|weights:JOINT|retention|ao|depth|bones]\n"
     "                  [--bones] [--aa none|edge|taa|edge+taa] [--ao on|off] [--fog on|off|D[,R,G,B]]\n"
     "                  [--fog-height off|D,BASE,FALLOFF]\n"
-    "                  [--env-feedback on|off]\n"
+    "                  [--env-feedback on|off] [--weather none|snow[,DENSITY]] [--wind X,Z]\n"
     "                  [--bloom|--no-bloom]\n"
     "                  [--motion-blur] [--style auto|toon|pbr] [--night] [--time-of-day H]\n"
     "                  [--screenshot FILE.png] [--frames N] [--exit] [--script KEYS]\n"
@@ -137,6 +137,7 @@ typedef struct view_options {
     float fog_density;    /* --fog: 0 none */
     float fog_colour[3];
     float fog_height[3];  /* --fog-height: density, base, falloff; density 0 none */
+    sw_render_weather weather; /* --weather, --wind */
     bool env_feedback;    /* --env-feedback on|off */
     bool bloom, motion_blur;
     sw_render_view view;
@@ -211,6 +212,12 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--fog-height")) {
             if (!(v = tool_args_value(args, "--fog-height", &err)) || !scene_parse_fog_height(v, o->fog_height, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--weather")) {
+            if (!(v = tool_args_value(args, "--weather", &err)) || !scene_parse_weather(v, &o->weather, &err))
+                return tool_usage(args, "%s", err.message);
+        } else if (tool_args_option(args, arg, "--wind")) {
+            if (!(v = tool_args_value(args, "--wind", &err)) || !scene_parse_wind(v, o->weather.wind, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--env-feedback")) {
             if (!(v = tool_args_value(args, "--env-feedback", &err)) ||
@@ -1388,6 +1395,7 @@ static bool draw_frame(viewer* v, tool_error* err) {
                     .fog_density = v->o->fog_density, .fog_colour = {v->o->fog_colour[0], v->o->fog_colour[1], v->o->fog_colour[2]},
                     .fog_height_density = v->o->fog_height[0], .fog_height_base = v->o->fog_height[1],
                     .fog_height_falloff = v->o->fog_height[2],
+                    .weather = v->o->weather,
                     .time_of_day_given = v->time_of_day >= 0.0, .time_of_day = (float)v->time_of_day},
         .post = {.aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur, .frame_index = v->frame_index},
         .placement = sc->stage && sc->stage->has_place ? &sc->placement : NULL,

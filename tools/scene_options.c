@@ -160,6 +160,35 @@ bool scene_parse_fog_height(const char* text, float out[3], tool_error* err) {
     return true;
 }
 
+bool scene_parse_weather(const char* text, sw_render_weather* weather, tool_error* err) {
+    if (strcmp(text, "none") == 0 || strcmp(text, "off") == 0) {
+        weather->kind = SW_RENDER_WEATHER_NONE;
+        weather->density = 0.0f;
+        return true;
+    }
+    if (strcmp(text, "snow") == 0) {
+        weather->kind = SW_RENDER_WEATHER_SNOW;
+        weather->density = 0.0f; /* the renderer's default */
+        return true;
+    }
+    double density = 0.0;
+    char tail = 0;
+    if (sscanf(text, "snow,%lf%c", &density, &tail) != 1 || !(density > 0.0 && density <= 8.0))
+        return tool_error_set(err, "--weather: '%s' is not none, snow or snow,DENSITY (flakes per m³, 0 < DENSITY <= 8)", text);
+    weather->kind = SW_RENDER_WEATHER_SNOW;
+    weather->density = (float)density;
+    return true;
+}
+
+bool scene_parse_wind(const char* text, float wind[2], tool_error* err) {
+    double x = 0.0, z = 0.0;
+    char tail = 0;
+    if (sscanf(text, "%lf,%lf%c", &x, &z, &tail) != 2 || !(fabs(x) <= 50.0 && fabs(z) <= 50.0))
+        return tool_error_set(err, "--wind: '%s' is not X,Z (m/s along x and z, each -50..50)", text);
+    wind[0] = (float)x, wind[1] = (float)z;
+    return true;
+}
+
 const char* scene_aa_name(sw_render_aa aa) {
     for (size_t i = 0; i < sizeof aa_names / sizeof aa_names[0]; i++)
         if (aa_names[i].aa == aa) return aa_names[i].name;

@@ -185,6 +185,12 @@ bool scene_parse_fog(const char* text, float* density, float colour[3], tool_err
    height BASE, falling off above it as exp(−(y − BASE)/FALLOFF), FALLOFF
    > 0 (units); out: density, base, falloff (off: all 0). */
 bool scene_parse_fog_height(const char* text, float out[3], tool_error* err);
+/* --weather none|snow[,DENSITY] (falling snow, docs/weather.md): sets
+   weather->kind and ->density (flakes per m³, 0 < DENSITY <= 8; not given:
+   0, the renderer's default 3); the wind is left as it is. */
+bool scene_parse_weather(const char* text, sw_render_weather* weather, tool_error* err);
+/* --wind X,Z: the wind in m/s along world x and z (each -50..50). */
+bool scene_parse_wind(const char* text, float wind[2], tool_error* err);
 /* "on" or "off" for `option` (named in the error). */
 bool scene_parse_switch(const char* option, const char* text, bool* on, tool_error* err);
 

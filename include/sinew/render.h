@@ -282,6 +282,22 @@ typedef struct sw_render_frame_debug {
     bool no_occlusion_culling;
 } sw_render_frame_debug;
 
+/* Weather (docs/weather.md): falling snow around the camera, drawn with
+   the transparent draws. */
+typedef enum sw_render_weather_kind {
+    SW_RENDER_WEATHER_NONE = 0,
+    SW_RENDER_WEATHER_SNOW,
+} sw_render_weather_kind;
+
+typedef struct sw_render_weather {
+    sw_render_weather_kind kind;
+    /* Flakes per cubic metre in the 20 m cube around the eye (0: the
+       default, 3; at most 8). */
+    float density;
+    /* The wind, m/s along world x and z: the flakes drift with it. */
+    float wind[2];
+} sw_render_weather;
+
 /* Toon lighting (docs/DESIGN.md, "Toon lighting in the renderer"). A toon
    material is lit in the G-buffer pass for the one directional light: HDR
    colour = base × (shade × light colour + hemisphere ambient) + hair bands
@@ -332,6 +348,11 @@ typedef struct sw_render_frame_shading {
     /* Snow (SW_materials_snow, docs/snow.md) keeps the footprints of the
        character's feet unless this is set. */
     bool no_footprints;
+    /* Falling snow (docs/weather.md): flakes that fall at their own
+       speeds, drift with the wind and sway, placed by `time` alone (any
+       time renders the same flakes); lit by the sun and the ambient and
+       read through the fog at their depth. */
+    sw_render_weather weather;
 } sw_render_frame_shading;
 
 /* The post chain (docs/post.md). After the lighting: motion blur and bloom

@@ -26,7 +26,8 @@ static void sw__shader_parts(const char* body, const char* out_parts[SW__SOURCE_
     out_parts[3] = sw_shader_depth_glsl;
     out_parts[4] = "\n#line 1 3\n";
     out_parts[5] = material ? sw_shader_material_block_glsl : "";
-    const bool lighting = body == sw_shader_gbuffer_frag || body == sw_shader_lighting_frag || body == sw_shader_fog_comp;
+    const bool lighting = body == sw_shader_gbuffer_frag || body == sw_shader_lighting_frag || body == sw_shader_fog_comp ||
+                          body == sw_shader_weather_frag;
     /* the probes' ambient (probes.glsl) for the programs that shade */
     /* compute stages say so: probes.glsl reads the fragment position elsewhere */
     out_parts[6] = body == sw_shader_fog_comp ? "\n#define SW_STAGE_COMPUTE 1\n#line 1 6\n" : "\n#line 1 6\n";
@@ -59,6 +60,7 @@ void sw_render_shader_sources(void (*visit)(const char* name, const char* stage,
         {"ao", "frag", sw_shader_ao_frag}, /* ambient occlusion (ao.c) */
         {"fog", "comp", sw_shader_fog_comp}, {"fog", "frag", sw_shader_fog_frag}, /* fog_pass.c */
         {"feedback", "comp", sw_shader_feedback_comp}, /* environment feedback (feedback_pass.c) */
+        {"weather", "vert", sw_shader_weather_vert}, {"weather", "frag", sw_shader_weather_frag}, /* weather_pass.c */
     };
     for (size_t i = 0; i < sizeof shaders / sizeof shaders[0]; i++) {
         /* One string, exactly what glShaderSource joins. */

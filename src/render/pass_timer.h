@@ -48,6 +48,7 @@
     X(SKY, "sky")            \
     X(FOG, "fog")            \
     X(TRANSPARENT, "transparent") \
+    X(WEATHER, "weather")    \
     X(POST, "post")
 
 typedef enum sw__pass {

@@ -563,11 +563,22 @@
 #define SW_FOG_LOC_JITTER 12                      /* float: where in each slice the medium is sampled, 0..1 (0.5 without history) */
 #define SW_FOG_HISTORY_PERCENT 90                 /* the history's weight (sw__fog_reproject, fog.h) */
 /* The transparent pass's forward path reads the volume through sw_air
-   (lighting_common.glsl), in the G-buffer program. */
-#define SW_SHADE_UNIT_FOG 7                       /* sampler3D: the integrated volume (free in gbuffer.frag and lighting.frag) */
-#define SW_SHADE_LOC_FOG 90                       /* int: 1 = read the fog volume, 0 = no fog */
-#define SW_SHADE_LOC_FOG_FORWARD 91               /* vec3: the camera's unit forward axis */
-#define SW_SHADE_LOC_FOG_VIEW_PROJECTION 92       /* mat4: world -> clip, for the volume's uv (92..95) */
+   (lighting_common.glsl), in the G-buffer program, the snow's (weather.frag)
+   and the toon program (toon.frag's sw_toon_air): a unit and locations free
+   in all of them. */
+#define SW_SHADE_UNIT_FOG 17                      /* sampler3D: the integrated volume */
+#define SW_SHADE_LOC_FOG 100                      /* int: 1 = read the fog volume, 0 = no fog */
+#define SW_SHADE_LOC_FOG_FORWARD 101              /* vec3: the camera's unit forward axis */
+#define SW_SHADE_LOC_FOG_VIEW_PROJECTION 102      /* mat4: world -> clip, for the volume's uv (102..105) */
+
+/* ---- Falling snow (weather.h, weather_pass.c; docs/weather.md) ---- */
+#define SW_WEATHER_ATTR_FLAKE 0                   /* vec4 per instance: world position, drawn radius (m) */
+#define SW_WEATHER_ATTR_FADE 1                    /* float per instance: the disc's fade (drawn bigger than it is) */
+#define SW_WEATHER_LOC_VIEW_PROJECTION 0          /* mat4 (0..3): world -> clip, the scene's (jittered) */
+#define SW_WEATHER_LOC_RIGHT 4                    /* vec3: the camera's unit right axis, world */
+#define SW_WEATHER_LOC_UP 5                       /* vec3: the camera's unit up axis, world */
+#define SW_WEATHER_CORE_ALPHA_PERCENT 90          /* a flake's opacity inside half its radius */
+#define SW_WEATHER_ALBEDO_PERCENT 90              /* snow's albedo */
 
 /* ---- environment probes (probe_math.h; docs/probes.md) ---- */
 #define SW_PROBE_CLUSTERS_X 32                    /* screen tiles across */

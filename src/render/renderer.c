@@ -169,6 +169,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     sw__post_chain_destroy(r->post);
     sw__sky_pass_destroy(r->sky);
     sw__fog_pass_destroy(r->fog);
+    sw__weather_pass_destroy(r->weather);
     sw__hiz_destroy(r->hiz);
     sw__snow_trail_destroy(r->snow_trail);
     sw__snow_cache_destroy(r->snow_cache);
@@ -644,6 +645,11 @@ static int sw__blend_queue(const sw_toon_material* t, bool* z_write) {
     return (*z_write ? 0 : 100) + clamped;
 }
 
+/* The snowflakes (weather_pass.c) sort as in queue 100 (glTF's BLEND and
+   MToon's without depth write, offset 0): after every draw of an earlier
+   queue, by depth among the draws of theirs. */
+#define SW__WEATHER_QUEUE 100
+
 /* Queue, then back to front (the larger depth first), then the draws'
    own order: a total order, so the picture does not depend on qsort. */
 static int sw__blend_compare(const void* pa, const void* pb) {
@@ -713,7 +719,7 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
                                  const sw_mat4* previous_vp, sw_vec3 light_direction, const sw_mat4* light_vp) {
     const sw_render_style style = sw__frame_style(f);
     const size_t count = sw__blend_order(r, f, style);
-    if (!count) return;
+    if (!count && !sw__weather_pending(r)) return;
     glBindFramebuffer(GL_FRAMEBUFFER, r->gbuffer_fbo);
     glViewport(0, 0, r->width, r->height);
     glEnable(GL_SCISSOR_TEST);
@@ -732,6 +738,10 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
     const int flags = SW_GBUFFER_FLAG_BLEND | (f->first_frame ? SW_GBUFFER_FLAG_FIRST_FRAME : 0);
     GLuint program = 0;
     for (size_t i = 0; i < count; i++) {
+        /* the snowflakes farther than this draw, in its queue (weather_pass.c) */
+        if (r->blend_order[i].queue >= SW__WEATHER_QUEUE &&
+            sw__weather_draw_beyond(r, f, r->blend_order[i].depth, vp, light_direction, light_vp))
+            program = 0;
         const sw__draw* d = &r->draws[r->blend_order[i].draw];
         const sw_toon_material* t = sw__toon_of(r, d, style);
         const bool double_sided = r->materials[d->material].core->double_sided;
@@ -754,6 +764,7 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
         }
         if (program != r->p_toon) {
             sw__toon_frame(r, f, vp, previous_vp, light_direction, light_vp);
+            sw__fog_air_uniforms(r, f); /* the fog volume at the surface's depth (toon.frag's sw_toon_air) */
             program = r->p_toon;
         }
         if (double_sided) sw__draw_toon_one(r, d, f, t, flags, false, SW__FACES_BACK);
@@ -763,6 +774,7 @@ static void sw__transparent_pass(sw_renderer* r, const sw_render_frame* f, int x
         sw__draw_toon_one(r, d, f, t, flags, true, SW__FACES_MATERIAL);
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
+    sw__weather_draw_beyond(r, f, -INFINITY, vp, light_direction, light_vp); /* the nearest flakes */
     glDepthMask(GL_TRUE);
     sw__camera_depth_end(r);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
@@ -838,6 +850,10 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__pass_begin(timer, SW__PASS_FOG);
     sw__fog_pass(r, f, x0, x1, light_direction, &light_vp);
     sw__pass_end(timer, SW__PASS_FOG);
+    sw__pass_begin(timer, SW__PASS_WEATHER); /* the flakes placed; drawn in the transparent pass */
+    res = sw__weather_prepare(r, f, diag);
+    sw__pass_end(timer, SW__PASS_WEATHER);
+    if (res != SW_OK) return res;
     sw__pass_begin(timer, SW__PASS_TRANSPARENT);
     sw__transparent_pass(r, f, x0, x1, vp, previous_vp, light_direction, &light_vp);
     sw__pass_end(timer, SW__PASS_TRANSPARENT);

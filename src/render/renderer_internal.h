@@ -391,6 +391,7 @@ sw_result sw__draw_bones(sw_renderer* renderer, const sw_pose* pose, const sw_ma
 /* ---- fog_pass.c --------------------------------------------------------------------- */
 
 typedef struct sw__fog_state sw__fog_state;
+typedef struct sw__weather_state sw__weather_state; /* weather_pass.c */
 /* The fog's programs, volume and framebuffer (the HDR target). */
 sw_result sw__fog_pass_create(GLuint hdr, sw__fog_state** out, sw_diag* diag);
 void sw__fog_pass_destroy(sw__fog_state* fog);
@@ -476,6 +477,7 @@ struct sw_renderer {
     GLuint p_shadow_mask;           /* the shadow pass's alpha-tested casters (shadow_mask.frag) */
     sw__post_chain* post;     /* display mapping and the rest of the post chain */
     sw__fog_state* fog;       /* the volumetric fog (fog_pass.c) */
+    sw__weather_state* weather; /* falling snow (weather_pass.c); made on the first frame with snow */
     sw__sky_state* sky;       /* the sky on background pixels (sky_pass.c) */
     sw__ao_pass* ao;          /* ambient occlusion (ao.c) */
     sw__feedback_pass feedback; /* the character's environment feedback (feedback_pass.c) */
@@ -580,6 +582,22 @@ void sw__shade_uniforms(sw_renderer* renderer, const sw_render_frame* frame, sw_
 
 /* The ground: a square under the box [lo, hi] (scene.c). */
 void sw__ground_geometry(sw_renderer* renderer, const float lo[3], const float hi[3]);
+
+/* ---- weather_pass.c ------------------------------------------------------------------ */
+
+void sw__weather_pass_destroy(sw__weather_state* weather);
+/* This frame's snowflakes in view (weather.c), sorted back to front and
+   uploaded; none without weather. Builds the program on the first frame
+   with snow. */
+sw_result sw__weather_prepare(sw_renderer* renderer, const sw_render_frame* frame, sw_diag* diag);
+/* Flakes prepared and not drawn yet. */
+bool sw__weather_pending(const sw_renderer* renderer);
+/* Inside the transparent pass (its targets, blending and depth test set):
+   draws the flakes not drawn yet whose view depth is beyond `depth`
+   (-INFINITY: all of them), timed as the weather pass; true when it drew
+   (its program is then bound, no longer the caller's). */
+bool sw__weather_draw_beyond(sw_renderer* renderer, const sw_render_frame* frame, float depth, const sw_mat4* vp,
+                             sw_vec3 light_direction, const sw_mat4* light_vp);
 
 /* ---- the depth convention of the camera passes (docs/depth.md) ------------------- */
 

@@ -301,7 +301,7 @@ static void test_render_sources(void) {
     sw_render_shader_sources(visit, &fam);
     fam.collecting = false;
     sw_render_shader_sources(visit, &fam);
-    SW_CHECK_EQ_INT(fam.programs, 26); /* with sky, hiz, decal, ao, shadow_decode, shadow_mask, fog (comp + frag) and feedback */
+    SW_CHECK_EQ_INT(fam.programs, 28); /* with sky, hiz, decal, ao, shadow_decode, shadow_mask, fog (comp + frag), feedback and weather (vert + frag) */
     SW_CHECK_EQ_INT(g_problems - before, 0);
     free(fam.header);
 }

@@ -18,7 +18,10 @@
      - a double-sided primitive: its back faces, then its front faces;
        an unlit BLEND quad blends its base colour;
      - motion: a blended pixel's motion is its own where alpha ≥ 0.5
-       (Green), else that of what is behind (Red over Back).
+       (Green), else that of what is behind (Red over Back);
+     - fog: a blended MToon quad passes its colour through the fog volume
+       at its depth (toon.frag's sw_toon_air), c·T + S with T, S the fog's
+       C reference (sw__fog_integrate_column) for a uniform lit medium.
    The orders agree with three-vrm 3.5.5 on the same files (GLTFLoader +
    VRMLoaderPlugin in node): renderOrder 19 for Red and Green (so three.js
    sorts them back to front), Green 18 with the queue offset, Green 0 with
@@ -36,6 +39,8 @@
 #include "sinew/import.h"
 #include "sinew/pose.h"
 #include "sinew/render.h"
+
+#include "../../src/render/fog.h"
 
 static sw_gl_context* g_context;
 
@@ -251,6 +256,54 @@ static void test_motion(void) {
     scene_free(&s);
 }
 
+/* Red (alpha 0.4, depth 2.7) over Back in a white fog of density 0.3: the
+   pixel is 0.4·(red·T + S) + 0.6·B, B the fogged back read with Red
+   hidden, T and S the fog's C reference along the pixel's ray (the air in
+   front of the quads is in the sun: fully lit, light 1). Without the air
+   the pixel would be 0.4·red + 0.6·B: 0.2 less in green and blue (red's
+   own red, 1.0, is about the fog's light). */
+static void test_toon_in_fog(void) {
+    scene s;
+    float* hdr = malloc(sizeof(float) * 4 * W * H);
+    float* hidden_hdr = malloc(sizeof(float) * 4 * W * H);
+    if (!scene_load("transparent_quads.gltf", &s) || !hdr || !hidden_hdr) {
+        SW_CHECK(false);
+    } else {
+        const float sigma = 0.3f;
+        sw_camera c = camera_at(0.0f);
+        uint8_t hidden[5] = {0, 1, 0, 0, 0}; /* Red */
+        sw_render_frame f = {.pose = &s.pose, .first_frame = true, .camera = {c, c}};
+        f.shading.fog_density = sigma;
+        sw_diag d = {0};
+        SW_CHECK(sw_renderer_draw(s.renderer, &f, &d) == SW_OK && sw_renderer_read_hdr(s.renderer, hdr, &d) == SW_OK);
+        f.avatar.hidden_nodes = hidden;
+        SW_CHECK(sw_renderer_draw(s.renderer, &f, &d) == SW_OK && sw_renderer_read_hdr(s.renderer, hidden_hdr, &d) == SW_OK);
+        static sw__fog_froxel column[SW__FOG_SLICES];
+        static float integrated[SW__FOG_SLICES][4];
+        for (int k = 0; k < SW__FOG_SLICES; k++) column[k] = (sw__fog_froxel){{sigma, sigma, sigma}, sigma};
+        const float depth = 3.0f - p_red[2];
+        const float distance = sqrtf(p_red[0] * p_red[0] + p_red[1] * p_red[1] + depth * depth);
+        sw__fog_integrate_column(column, distance / depth, integrated);
+        float fog[4], red[3], fogged_red[3], expected[3], without[3];
+        sw__fog_sample_column(integrated, depth, fog);
+        lit(k_red, red);
+        sw__fog_apply(fog, red, fogged_red);
+        const float* b = hidden_hdr + 4 * pixel_of(&c, p_red);
+        for (int k = 0; k < 3; k++) {
+            expected[k] = k_red_alpha * fogged_red[k] + (1.0f - k_red_alpha) * b[k];
+            without[k] = k_red_alpha * red[k] + (1.0f - k_red_alpha) * b[k];
+        }
+        printf("  T %.4f S %.4f; without the air (%.4f, %.4f, %.4f)\n", fog[3], fog[0], without[0], without[1], without[2]);
+        SW_CHECK(fabsf(expected[1] - without[1]) > 0.1f && fabsf(expected[2] - without[2]) > 0.1f);
+        const float* px = hdr + 4 * pixel_of(&c, p_red);
+        printf("  red over back in fog (%.4f, %.4f, %.4f), expected (%.4f, %.4f, %.4f)\n", px[0], px[1], px[2],
+               expected[0], expected[1], expected[2]);
+        for (int k = 0; k < 3; k++) SW_CHECK_NEAR(px[k], expected[k], 0.01 + 0.01 * expected[k]);
+    }
+    free(hdr), free(hidden_hdr);
+    scene_free(&s);
+}
+
 int main(void) {
     int skip = sw_test_gl_begin(&g_context);
     if (skip >= 0) return skip;
@@ -259,6 +312,7 @@ int main(void) {
     SW_RUN(test_z_write);
     SW_RUN(test_double_sided);
     SW_RUN(test_motion);
+    SW_RUN(test_toon_in_fog);
     sw_gl_context_destroy(g_context);
     return sw_test_finish();
 }

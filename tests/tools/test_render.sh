@@ -79,6 +79,12 @@ rm -f "$WORK/o/fog.png"
 sinew render $S --fog 0.05,2 -o "$WORK/o/fog.png"
 check "--fog 0.05,2: usage error" status_is 2
 check "... naming the option" err_has_text "--fog: '0.05,2' is not on, off, DENSITY"
+sinew render $S --weather snow,9 -o "$WORK/o/snow.png"
+check "--weather snow,9: usage error" status_is 2
+check "... naming the option" err_has_text "--weather: 'snow,9' is not none, snow or snow,DENSITY"
+sinew render $S --wind 2 -o "$WORK/o/snow.png"
+check "--wind 2: usage error" status_is 2
+check "... naming the option" err_has_text "--wind: '2' is not X,Z"
 # The default (edge AA + TAA, with its warm-up frames) is covered above and
 # by the renderer's own post-processing tests; the rest test the command's
 # outputs and options, without TAA's warm-up to keep the test short.
@@ -118,6 +124,9 @@ sinew render $S --anim twist --time 1 --split --camera orbit:0,0 -o "$WORK/o/spl
 check "--split on the twist clip renders" status_is 0
 sinew render $S --anim twist --time 1 --dqs --camera orbit:0,0 --stats -o "$WORK/o/dqs.png"
 check "--dqs renders, --stats reports the skin cache" err_has "skin cache: [0-9]* dispatched"
+sinew render $S --weather snow,2 --wind 3,-1 --time 2 --stats -o "$WORK/o/snow.png"
+check "--weather snow,2 --wind 3,-1 renders, --stats times the weather" err_has "^weather  *[0-9.]*  *[0-9.]*"
+rm -f "$WORK/o/snow.png"
 check "... and the last frame's occlusion culling" err_has "^occlusion culling (last frame): [0-9]* tested, [0-9]* culled$"
 for pass in skinning shadow gbuffer lighting transparent post total; do
     check "... and the time of pass $pass (GPU and CPU ms)" err_has "^$pass  *\([0-9][0-9.]*\|-\)  *[0-9][0-9.]*\$"
