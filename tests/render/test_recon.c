@@ -7,12 +7,14 @@
        floor equals plain bilinear, and across a depth edge between a
        foreground and a background it keeps each side's value where plain
        bilinear bleeds;
-     - the passes on the demo character drawn by the renderer at 160×120:
-       the GPU pick equals the C reference on the rendered depth and normal
-       (every index, depth and normal exactly), the GPU upsample equals the
-       C reference on the GPU's half-res AO, and along the depth edges
-       (the character's silhouette) the upsampled AO stays nearer the
-       full-resolution AO than plain bilinear does.
+     - the passes on the demo character drawn by the renderer at 160×120
+       (reverse-Z) and 161×121 (ordinary depth, partial blocks): the GPU
+       pick equals the C reference on the rendered depth and normal (every
+       index, depth and normal exactly), the GPU upsample equals the C
+       reference on the GPU's half-res AO; and at 160×120, along the depth
+       edges (the character's silhouette), the upsampled AO takes far less
+       of the other side's AO than plain bilinear does, against a
+       full-resolution AO pass on the same G-buffer.
    The GL parts skip, saying so, when no EGL display exists. */
 #include <epoxy/gl.h>
 #include <math.h>
@@ -245,7 +247,9 @@ static void test_flat_and_edge(void) {
 
 /* ---- the passes on the demo character ------------------------------------------------ */
 
-enum { DW = 160, DH = 120, HW = DW / 2, HH = DH / 2 };
+/* The largest frame drawn: 160 × 120 with reverse-Z, 161 × 121 with
+   ordinary depth (partial blocks at the right and top edges). */
+enum { MW = 161, MH = 121, MHW = (MW + 1) / 2, MHH = (MH + 1) / 2 };
 
 static sw_model* g_asset;
 static sw_material_set g_materials;
@@ -290,33 +294,35 @@ static void decode_normal(uint32_t bits, float out[3]) {
 }
 
 typedef struct readback {
-    float depth[DW * DH], normal[DW * DH * 3];
-    uint32_t normal_bits[DW * DH];
-    float half_depth[HW * HH], half_normal[HW * HH * 3];
-    uint32_t half_bits[HW * HH];
-    uint8_t half_ao[HW * HH * 2], ao[DW * DH * 2];
+    int w, h, hw, hh;  /* full and half size of this frame */
+    float depth[MW * MH], normal[MW * MH * 3];
+    uint32_t normal_bits[MW * MH];
+    float half_depth[MHW * MHH], half_normal[MHW * MHH * 3];
+    uint32_t half_bits[MHW * MHH];
+    uint8_t half_ao[MHW * MHH * 2], ao[MW * MH * 2];
 } readback;
 
 /* The GPU pick against the C reference on the renderer's own G-buffer. */
 static void check_pick(const readback* b, const sw__recon_depth_range* range) {
-    static float c_depth[HW * HH], c_normal[HW * HH * 3], bits_as_float[DW * DH * 3];
-    static uint8_t c_index[HW * HH];
+    static float c_depth[MHW * MHH], c_normal[MHW * MHH * 3], bits_as_float[MW * MH * 3];
+    static uint8_t c_index[MHW * MHH];
     /* The C pick copies the normal it is given: the raw 10-bit values, to compare exactly. */
-    for (int i = 0; i < DW * DH; i++)
+    for (int i = 0; i < b->w * b->h; i++)
         for (int k = 0; k < 3; k++) bits_as_float[i * 3 + k] = (float)((b->normal_bits[i] >> (10 * k)) & 1023u);
-    sw__recon_pick(range, DW, DH, b->depth, bits_as_float, 0, 0, c_depth, c_normal, c_index);
+    sw__recon_pick(range, b->w, b->h, b->depth, bits_as_float, 0, 0, c_depth, c_normal, c_index);
     int index_off = 0, depth_off = 0, normal_off = 0, far = 0;
     int histogram[4] = {0, 0, 0, 0};
-    for (int i = 0; i < HW * HH; i++) {
+    for (int i = 0; i < b->hw * b->hh; i++) {
         index_off += (int)(b->half_bits[i] >> 30) != c_index[i];
         depth_off += memcmp(&b->half_depth[i], &c_depth[i], sizeof(float)) != 0;
         for (int k = 0; k < 3; k++) normal_off += (float)((b->half_bits[i] >> (10 * k)) & 1023u) != c_normal[i * 3 + k];
         far += sw__recon_far(range, c_depth[i]);
         histogram[c_index[i]]++;
     }
-    printf("  pick, GPU vs C on the rendered G-buffer: %d / %d indexes, %d depths, %d normals differ "
+    printf("  pick, %s, %dx%d, GPU vs C on the rendered G-buffer: %d / %d indexes, %d depths, %d normals differ "
            "(indexes 0..3: %d %d %d %d; %d far)\n",
-           index_off, HW * HH, depth_off, normal_off, histogram[0], histogram[1], histogram[2], histogram[3], far);
+           range->reverse_z ? "reverse-Z" : "ordinary depth", b->w, b->h, index_off, b->hw * b->hh, depth_off,
+           normal_off, histogram[0], histogram[1], histogram[2], histogram[3], far);
     SW_CHECK_EQ_INT(index_off, 0);
     SW_CHECK_EQ_INT(depth_off, 0);
     SW_CHECK_EQ_INT(normal_off, 0);
@@ -325,13 +331,13 @@ static void check_pick(const readback* b, const sw__recon_depth_range* range) {
 
 /* The GPU upsample against the C reference on the GPU's half-res AO. */
 static void check_upsample(const readback* b, const sw__recon_depth_range* range) {
-    static float half_value[HW * HH * 2];
-    for (int i = 0; i < HW * HH * 2; i++) half_value[i] = (float)b->half_ao[i] / 255.0f;
-    const sw__recon_half_image half = {HW, HH, 0, 0, b->half_depth, b->half_normal, half_value, 2};
+    static float half_value[MHW * MHH * 2];
+    for (int i = 0; i < b->hw * b->hh * 2; i++) half_value[i] = (float)b->half_ao[i] / 255.0f;
+    const sw__recon_half_image half = {b->hw, b->hh, 0, 0, b->half_depth, b->half_normal, half_value, 2};
     int off = 0, worst = 0;
-    for (int y = 0; y < DH; y++)
-        for (int x = 0; x < DW; x++) {
-            const int i = y * DW + x;
+    for (int y = 0; y < b->h; y++)
+        for (int x = 0; x < b->w; x++) {
+            const int i = y * b->w + x;
             float out[2];
             sw__recon_upsample(range, &half, x, y, b->depth[i], b->normal + i * 3, out);
             for (int c = 0; c < 2; c++) {
@@ -340,8 +346,9 @@ static void check_upsample(const readback* b, const sw__recon_depth_range* range
                 if (diff > worst) worst = diff;
             }
         }
-    printf("  upsample, GPU vs C: %d of %d values off by more than 1/255 (worst %d)\n", off, DW * DH * 2, worst);
-    SW_CHECK(off <= DW * DH * 2 / 1000);
+    printf("  upsample, GPU vs C, %dx%d: %d of %d values off by more than 1/255 (worst %d)\n", b->w, b->h, off,
+           b->w * b->h * 2, worst);
+    SW_CHECK(off <= b->w * b->h * 2 / 1000);
 }
 
 /* Along the depth edges (the character's silhouette against what lies
@@ -354,21 +361,21 @@ static void check_upsample(const readback* b, const sw__recon_depth_range* range
    AO (averaging the window's levels keeps the AO's per-pixel noise out). */
 static void silhouette(const readback* b, const sw__recon_depth_range* range, const uint8_t* full_ao, const char* label,
                        double* joint_leak, double* plain_leak) {
-    static float half_value[HW * HH];
-    for (int i = 0; i < HW * HH; i++) half_value[i] = (float)b->half_ao[i * 2] / 255.0f;
-    const sw__recon_half_image half = {HW, HH, 0, 0, b->half_depth, b->half_normal, half_value, 1};
+    static float half_value[MHW * MHH];
+    for (int i = 0; i < b->hw * b->hh; i++) half_value[i] = (float)b->half_ao[i * 2] / 255.0f;
+    const sw__recon_half_image half = {b->hw, b->hh, 0, 0, b->half_depth, b->half_normal, half_value, 1};
     double joint = 0.0, plain = 0.0;
     int edge = 0;
-    for (int y = 2; y < DH - 2; y++)
-        for (int x = 2; x < DW - 2; x++) {
-            const int i = y * DW + x;
+    for (int y = 2; y < b->h - 2; y++)
+        for (int x = 2; x < b->w - 2; x++) {
+            const int i = y * b->w + x;
             if (sw__recon_far(range, b->depth[i])) continue;
             const float z = sw__recon_view_depth(range, b->depth[i]);
             double own = 0.0, other = 0.0;
             int owns = 0, others = 0;
             for (int dy = -2; dy <= 2; dy++)
                 for (int dx = -2; dx <= 2; dx++) {
-                    const int j = i + dy * DW + dx;
+                    const int j = i + dy * b->w + dx;
                     if (sw__recon_far(range, b->depth[j])) continue; /* the sky has no AO to leak */
                     const double v = full_ao[j * 2] / 255.0;
                     if (fabsf(sw__recon_view_depth(range, b->depth[j]) - z) < 0.05f * z) own += v, owns++;
@@ -388,11 +395,15 @@ static void silhouette(const readback* b, const sw__recon_depth_range* range, co
     SW_CHECK(edge > 40);
 }
 
-static void test_passes_on_demo(void) {
+/* The demo drawn at width × height with the depth convention given: the pick and
+   the upsample against C; with `silhouette_too` the edges against a
+   full-res AO. */
+static void passes_on_demo(int width, int height, bool ordinary, bool silhouette_too) {
+    const int half_width = sw__recon_half(width), half_height = sw__recon_half(height);
     sw_renderer* r = NULL;
     sw_diag d = {0};
-    sw_renderer_desc desc = {.width = DW, .height = DH, .shadow_map_size = 512};
-    if (!load_demo() || sw_renderer_create(&desc, &r, &d) != SW_OK ||
+    sw_renderer_desc desc = {.width = width, .height = height, .shadow_map_size = 512, .ordinary_depth = ordinary};
+    if (sw_renderer_create(&desc, &r, &d) != SW_OK ||
         sw_renderer_set_scene(r, g_asset, &g_materials, &d) != SW_OK) {
         fprintf(stderr, "  renderer: %s\n", d.message);
         SW_CHECK(false);
@@ -403,45 +414,53 @@ static void test_passes_on_demo(void) {
     SW_CHECK(sw_renderer_scene_bounds(r, &g_pose, lo, hi, &d) == SW_OK);
     sw_renderer_set_scene_box(r, lo, hi);
     /* Close enough that the arms stand in front of the body. */
-    sw_camera_frame_bounds(lo, hi, 35.0f, 10.0f, (float)DW / DH, &g_camera);
+    sw_camera_frame_bounds(lo, hi, 35.0f, 10.0f, (float)width / height, &g_camera);
     sw_render_frame f = {.pose = &g_pose, .first_frame = true, .camera = {.current = g_camera, .previous = g_camera},
                          .shading.ao = SW_RENDER_AO_ON, .post = {.aa = SW_RENDER_AA_NONE}};
     SW_CHECK(sw_renderer_draw(r, &f, &d) == SW_OK);
     static readback b;
+    b.w = width, b.h = height, b.hw = half_width, b.hh = half_height;
     read_texture(r->t_depth, GL_DEPTH_COMPONENT, GL_FLOAT, b.depth);
     read_texture(r->t_normal, GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV, b.normal_bits);
     read_texture(sw__recon_pass_half_depth(r->recon), GL_RED, GL_FLOAT, b.half_depth);
     read_texture(sw__recon_pass_half_normal(r->recon), GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV, b.half_bits);
     read_texture(sw__ao_pass_texture(r->ao), GL_RG, GL_UNSIGNED_BYTE, b.half_ao);
     read_texture(sw__recon_pass_output(r->recon), GL_RG, GL_UNSIGNED_BYTE, b.ao);
-    for (int i = 0; i < DW * DH; i++) decode_normal(b.normal_bits[i], b.normal + i * 3);
-    for (int i = 0; i < HW * HH; i++) decode_normal(b.half_bits[i], b.half_normal + i * 3);
+    for (int i = 0; i < width * height; i++) decode_normal(b.normal_bits[i], b.normal + i * 3);
+    for (int i = 0; i < half_width * half_height; i++) decode_normal(b.half_bits[i], b.half_normal + i * 3);
     SW_CHECK(glGetError() == GL_NO_ERROR);
     const sw__recon_depth_range range = {g_camera.z_near, g_camera.z_far, r->reverse_z};
     check_pick(&b, &range);
     check_upsample(&b, &range);
+    SW_CHECK(r->reverse_z == !ordinary);
+    if (!silhouette_too) {
+        sw_renderer_destroy(r);
+        return;
+    }
 
     /* The full-res AO of the same frame: the renderer at twice the size
        would see other pixels, so an AO pass of full size runs on this
        G-buffer with the renderer's settings (screen AO only, no proxies,
        in both: the proxies are smooth and need no edge care). */
     sw__ao_pass *full = NULL, *half = NULL;
-    SW_CHECK(sw__ao_pass_create(DW, DH, &full, &d) == SW_OK && sw__ao_pass_create(HW, HH, &half, &d) == SW_OK);
+    SW_CHECK(sw__ao_pass_create(width, height, &full, &d) == SW_OK &&
+             sw__ao_pass_create(half_width, half_height, &half, &d) == SW_OK);
     if (full && half) {
-        const float height = hi[1] - lo[1];
+        const float scene_height = hi[1] - lo[1];
         sw__ao_inputs in = {.depth = r->t_depth, .normal = r->t_normal, .empty_vao = r->empty_vao,
-                            .lens = {1.0f / tanf(0.5f * g_camera.fov_y), (float)DW / DH, g_camera.z_near, g_camera.z_far,
-                                     DW, DH, r->reverse_z},
-                            .settings = {0.2f * height, 2.0f, 0.1f}};
+                            .lens = {1.0f / tanf(0.5f * g_camera.fov_y), (float)width / (float)height, g_camera.z_near,
+                                     g_camera.z_far, width, height, r->reverse_z},
+                            .settings = {0.2f * scene_height, 2.0f, 0.1f}};
         const sw_mat4 view = sw__look_at(sw__v3(g_camera.eye), sw__v3(g_camera.target), sw__v3(g_camera.up));
         memcpy(in.view, view.m, sizeof in.view);
         sw__ao_pass_run(full, &in);
-        static uint8_t full_ao[DW * DH * 2];
+        static uint8_t full_ao[MW * MH * 2];
         read_texture(sw__ao_pass_texture(full), GL_RG, GL_UNSIGNED_BYTE, full_ao);
         in.depth = sw__recon_pass_half_depth(r->recon), in.normal = sw__recon_pass_half_normal(r->recon);
-        in.lens.width = HW, in.lens.height = HH;
+        in.lens.width = half_width, in.lens.height = half_height;
         sw__ao_pass_run(half, &in);
-        sw__recon_pass_upsample(r->recon, r->t_depth, r->t_normal, sw__ao_pass_texture(half), &range, r->empty_vao, 0, 0);
+        sw__recon_pass_upsample(r->recon, r->t_depth, r->t_normal, sw__ao_pass_texture(half), &range, r->empty_vao, 0,
+                                0);
         read_texture(sw__ao_pass_texture(half), GL_RG, GL_UNSIGNED_BYTE, b.half_ao);
         read_texture(sw__recon_pass_output(r->recon), GL_RG, GL_UNSIGNED_BYTE, b.ao);
         double joint, plain;
@@ -450,14 +469,15 @@ static void test_passes_on_demo(void) {
         SW_CHECK(joint < 0.1 && plain > 2.0 * joint);
         /* The upsample alone: the full-res AO at the picked pixels as the
            half-res input (what a perfect half-res pass would give). */
-        for (int i = 0; i < HW * HH; i++) {
-            const int hx = i % HW, hy = i / HW, k = (int)(b.half_bits[i] >> 30);
-            memcpy(b.half_ao + i * 2, full_ao + ((2 * hy + (k >> 1)) * DW + 2 * hx + (k & 1)) * 2, 2);
+        for (int i = 0; i < half_width * half_height; i++) {
+            const int hx = i % half_width, hy = i / half_width, k = (int)(b.half_bits[i] >> 30);
+            memcpy(b.half_ao + i * 2, full_ao + ((2 * hy + (k >> 1)) * width + 2 * hx + (k & 1)) * 2, 2);
         }
         glBindTexture(GL_TEXTURE_2D, sw__ao_pass_texture(half));
         glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, HW, HH, GL_RG, GL_UNSIGNED_BYTE, b.half_ao);
-        sw__recon_pass_upsample(r->recon, r->t_depth, r->t_normal, sw__ao_pass_texture(half), &range, r->empty_vao, 0, 0);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, half_width, half_height, GL_RG, GL_UNSIGNED_BYTE, b.half_ao);
+        sw__recon_pass_upsample(r->recon, r->t_depth, r->t_normal, sw__ao_pass_texture(half), &range, r->empty_vao, 0,
+                                0);
         read_texture(sw__recon_pass_output(r->recon), GL_RG, GL_UNSIGNED_BYTE, b.ao);
         silhouette(&b, &range, full_ao, "full-res AO at the picks", &joint, &plain);
         SW_CHECK(joint < 0.1 && plain > 2.0 * joint);
@@ -465,6 +485,15 @@ static void test_passes_on_demo(void) {
     sw__ao_pass_destroy(full);
     sw__ao_pass_destroy(half);
     sw_renderer_destroy(r);
+}
+
+static void test_passes_on_demo(void) {
+    if (!load_demo()) {
+        SW_CHECK(false);
+        return;
+    }
+    passes_on_demo(160, 120, false, true);
+    passes_on_demo(161, 121, true, false);
 }
 
 int main(void) {
