@@ -385,22 +385,33 @@ static void sw__ao_scissor(const sw_renderer* r, int x0, int x1) {
 
 GLuint sw__ao_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_direction, int x0, int x1) {
     if (f->shading.ao == SW_RENDER_AO_OFF) { /* the target cleared to 1: the lighting pass reads it the same way */
-        sw__ao_pass_clear(r->ao);
+        sw__recon_pass_clear(r->recon);
         sw__ao_scissor(r, x0, x1);
-        return sw__ao_pass_texture(r->ao);
+        return sw__recon_pass_output(r->recon);
     }
+    sw__pass_timer* timer = &r->pass_timer;
     const sw_camera* camera = &f->camera.current;
+    const sw__recon_depth_range range = {camera->z_near, camera->z_far, r->reverse_z};
+    /* 1. The half-res depth and normal (recon.c). */
+    sw__pass_begin(timer, SW__PASS_RECON);
+    sw__recon_pass_pick(r->recon, r->t_depth, r->t_normal, &range, r->empty_vao, x0, x1);
+    sw__pass_end(timer, SW__PASS_RECON);
+    /* 2. The AO on them, at half resolution. */
+    sw__pass_begin(timer, SW__PASS_AO);
+    const int half_width = sw__recon_pass_half_width(r->recon), half_height = sw__recon_pass_half_height(r->recon);
     const sw_mat4 view = sw__look_at(sw__v3(camera->eye), sw__v3(camera->target), sw__v3(camera->up));
     /* The radius: a fifth of the scene's height (about 35 cm on a person). */
     const float height = r->scene_max[1] - r->scene_min[1];
     sw__ao_inputs in = {
-        .depth = r->t_depth, .normal = r->t_normal, .empty_vao = r->empty_vao,
+        .depth = sw__recon_pass_half_depth(r->recon), .normal = sw__recon_pass_half_normal(r->recon),
+        .empty_vao = r->empty_vao,
         .lens = {1.0f / tanf(0.5f * camera->fov_y), (float)r->width / (float)r->height, camera->z_near, camera->z_far,
-                 r->width, r->height, r->reverse_z},
+                 half_width, half_height, r->reverse_z},
         .settings = {height > 0.0f && isfinite(height) ? 0.2f * height : 0.35f, 2.0f, 0.1f},
         /* The noise turns with the frame only where TAA averages it; without
            TAA a still pattern (it would crawl, and a frame would depend on its index). */
-        .frame = (f->post.aa & SW_RENDER_AA_TAA) ? f->post.frame_index : 0, .x0 = x0, .x1 = x1,
+        .frame = (f->post.aa & SW_RENDER_AA_TAA) ? f->post.frame_index : 0,
+        .x0 = x0 / 2, .x1 = (x1 + 1) / 2, /* the half-res columns of the pick */
     };
     memcpy(in.view, view.m, sizeof in.view);
     const float towards_light[3] = {light_direction.x, light_direction.y, light_direction.z};
@@ -412,6 +423,11 @@ GLuint sw__ao_frame(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_dire
         in.capsule_count = r->ao_rig_count;
     }
     sw__ao_pass_run(r->ao, &in);
+    sw__pass_end(timer, SW__PASS_AO);
+    /* 3. Back to full resolution, without blending across depth or normal edges. */
+    sw__pass_begin(timer, SW__PASS_RECON);
+    sw__recon_pass_upsample(r->recon, r->t_depth, r->t_normal, sw__ao_pass_texture(r->ao), &range, r->empty_vao, x0, x1);
+    sw__pass_end(timer, SW__PASS_RECON);
     sw__ao_scissor(r, x0, x1);
-    return sw__ao_pass_texture(r->ao);
+    return sw__recon_pass_output(r->recon);
 }

@@ -38,6 +38,7 @@ extern const char sw_shader_sky_frag[];
 extern const char sw_shader_hiz_frag[];
 extern const char sw_shader_decal_frag[];
 extern const char sw_shader_ao_frag[];
+extern const char sw_shader_recon_pick_frag[], sw_shader_recon_upsample_frag[];
 extern const char sw_shader_fog_comp[], sw_shader_fog_frag[];
 extern const char sw_shader_weather_vert[], sw_shader_weather_frag[]; /* weather_pass.c */
 extern const char sw_shader_feedback_comp[];

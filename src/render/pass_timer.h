@@ -43,6 +43,7 @@
     X(GBUFFER, "gbuffer")    \
     X(DECAL, "decals")       \
     X(AO, "ao")              \
+    X(RECON, "recon")        \
     X(LIGHTING, "lighting")  \
     X(FEEDBACK, "feedback")  \
     X(SKY, "sky")            \

@@ -379,6 +379,22 @@
 #define SW_AO_LOC_REVERSE_Z 27                    /* int: 1 = reverse-Z depth (the lens's convention; not the depth block, so a test can feed its own) */
 #define SW_AO_LOC_PROXIES 32                      /* vec4[2 * SW_AO_MAX_PROXIES]: (a, radius), (b, 0), view space */
 
+/* ---- Spatial lighting reconstruction (recon_pick.frag, recon_upsample.frag;
+   src/render/recon.h, docs/reconstruction.md; frame analysis §2.9) ---- */
+#define SW_RECON_DEPTH_PERCENT 5                  /* a candidate |z_i - z| >= 5 % of z (view depth) keeps only the floor weight */
+#define SW_RECON_NORMAL_DOT_PERCENT 50            /* ... and one whose normal dot(n_i, n) <= 0.5 */
+#define SW_RECON_FLOOR_PER_MILLE 1                /* the floor: bilinear weight x 1e-3 */
+#define SW_RECON_OUT_DEPTH 0                      /* pick: R32F, the picked depth-buffer value */
+#define SW_RECON_OUT_NORMAL 1                     /* pick: RGB10A2, the picked normal x 1/2 + 1/2, A2 = its index in the block */
+#define SW_RECON_UNIT_DEPTH 0                     /* full-res depth target */
+#define SW_RECON_UNIT_NORMAL 1                    /* full-res normal target (G-buffer) */
+#define SW_RECON_UNIT_HALF_DEPTH 2                /* the pick's R32F */
+#define SW_RECON_UNIT_HALF_NORMAL 3               /* the pick's RGB10A2 */
+#define SW_RECON_UNIT_HALF_VALUE 4                /* the half-res result to upsample (the AO target) */
+#define SW_RECON_LOC_COLUMNS 0                    /* ivec2: the full-res columns (x0, x1) read and drawn */
+#define SW_RECON_LOC_DEPTH_RANGE 1                /* vec2: near, far (far may be +inf with reverse-Z) */
+#define SW_RECON_LOC_REVERSE_Z 2                  /* int: 1 = reverse-Z depth values */
+
 /* ---- Post pass: texture units ---- */
 #define SW_POST_UNIT_HDR 0
 #define SW_POST_UNIT_NORMAL 1

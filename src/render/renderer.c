@@ -147,7 +147,9 @@ sw_result sw_renderer_create(const sw_renderer_desc* desc, sw_renderer** out_ren
         glBufferData(GL_UNIFORM_BUFFER, sizeof convention, convention, GL_STATIC_DRAW);
         glBindBuffer(GL_UNIFORM_BUFFER, 0);
     }
-    if (res == SW_OK) res = sw__ao_pass_create(r->width, r->height, &r->ao, diag);
+    /* AO at half resolution, brought back by the reconstruction (recon.c). */
+    if (res == SW_OK) res = sw__ao_pass_create(sw__recon_half(r->width), sw__recon_half(r->height), &r->ao, diag);
+    if (res == SW_OK) res = sw__recon_pass_create(r->width, r->height, &r->recon, diag);
     if (res == SW_OK) res = sw__feedback_pass_create(&r->feedback, diag);
     if (res == SW_OK) res = sw__shadow_cache_create(&r->shadow_cache, diag);
     if (res == SW_OK) res = sw_gl_check("creating the renderer", diag);
@@ -175,6 +177,7 @@ void sw_renderer_destroy(sw_renderer* r) {
     sw__snow_cache_destroy(r->snow_cache);
     glDeleteBuffers(1, &r->depth_block);
     sw__ao_pass_destroy(r->ao);
+    sw__recon_pass_destroy(r->recon);
     sw__feedback_pass_destroy(&r->feedback);
     sw__pass_timer_destroy(&r->pass_timer);
     sw__shadow_cache_destroy(r->shadow_cache);
@@ -835,9 +838,9 @@ static sw_result sw__draw_scene_half(sw_renderer* r, const sw_render_frame* f, s
     sw__pass_begin(timer, SW__PASS_DECAL);
     sw__decal_pass(r, f);
     sw__pass_end(timer, SW__PASS_DECAL);
-    sw__pass_begin(timer, SW__PASS_AO);
-    const GLuint ao = sw__ao_frame(r, f, light_direction, x0, x1); /* ambient occlusion (ao.c), over the decals' normals */
-    sw__pass_end(timer, SW__PASS_AO);
+    /* Ambient occlusion (ao.c), over the decals' normals: times its own
+       passes (the AO at half resolution, the reconstruction around it). */
+    const GLuint ao = sw__ao_frame(r, f, light_direction, x0, x1);
     sw__pass_begin(timer, SW__PASS_LIGHTING);
     sw__lighting_pass(r, f, light_direction, &light_vp, ao);
     sw__pass_end(timer, SW__PASS_LIGHTING);
@@ -905,7 +908,7 @@ static sw_result sw__draw_frame(sw_renderer* r, const sw_render_frame* f, sw_dia
     const sw__post_inputs post_inputs = {
         .hdr = r->t_hdr, .normal = r->t_normal, .albedo = r->t_albedo, .classes = r->t_class, .motion = r->t_motion,
         .depth = r->t_depth, .image = r->t_image, .image_fbo = r->image_fbo, .empty_vao = r->empty_vao,
-        .ao = sw__ao_pass_texture(r->ao),
+        .ao = sw__recon_pass_output(r->recon),
     };
     sw__pass_begin(&r->pass_timer, SW__PASS_POST);
     res = sw__post_chain_run(r->post, f, &post_inputs, diag);

@@ -31,6 +31,7 @@
      decal.c        sw_renderer_set_decals and the decal pass (decal_math.c
                     is its C reference, no GL)
      ao.c           ambient occlusion: the C reference, proxy fitting, the pass
+     recon.c        half-res lighting reconstruction (pick, joint-bilateral upsample)
      gl_objects.c   programs, textures, framebuffer checks (gl_objects.h;
                     the post chain uses it too)
      pass_timer.c   each pass's GPU and CPU time (pass_timer.h) */
@@ -44,6 +45,7 @@
 
 #include "depth_convention.h"
 #include "ao.h"
+#include "recon.h"
 #include "feedback_pass.h"
 #include "gl_objects.h"
 #include "hiz.h"
@@ -371,8 +373,10 @@ void sw__draw_toon(sw_renderer* renderer, const sw_render_frame* frame, sw_rende
 /* The frame's ambient occlusion from the finished G-buffer (screen AO ×
    the scene's shape proxies at f->pose; none for a crowd; the contact
    term towards light_direction, world), in columns x0..x1 (a split
-   frame's half: its samples stay in them): its target (ao.h), or
-   cleared to 1 with SW_RENDER_AO_OFF. */
+   frame's half: its samples stay in them). Computed at half resolution
+   on the reconstruction's pick and upsampled (recon.h): returns the
+   full-res target (recon output: R ambient, G contact), cleared to 1
+   with SW_RENDER_AO_OFF. Times its passes ("recon", "ao"). */
 GLuint sw__ao_frame(sw_renderer* renderer, const sw_render_frame* frame, sw_vec3 light_direction, int x0, int x1);
 
 /* ---- debug_views.c ----------------------------------------------------------------- */
@@ -479,7 +483,8 @@ struct sw_renderer {
     sw__fog_state* fog;       /* the volumetric fog (fog_pass.c) */
     sw__weather_state* weather; /* falling snow (weather_pass.c); made on the first frame with snow */
     sw__sky_state* sky;       /* the sky on background pixels (sky_pass.c) */
-    sw__ao_pass* ao;          /* ambient occlusion (ao.c) */
+    sw__ao_pass* ao;          /* ambient occlusion (ao.c), half resolution */
+    sw__recon_pass* recon;    /* its pick and upsample (recon.c) */
     sw__feedback_pass feedback; /* the character's environment feedback (feedback_pass.c) */
     bool feedback_dirty;      /* the state holds updates: reset it when the feedback is off */
     /* Her shape, measured once per scene, and where she stands this frame (feedback_body.c). */

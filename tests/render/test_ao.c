@@ -406,7 +406,7 @@ static void test_demo_darkening(sw_renderer* r) {
 
 /* The AO target (R: ambient, G: contact) of the renderer's last frame. */
 static void read_ao(sw_renderer* r, uint8_t* out) {
-    glBindTexture(GL_TEXTURE_2D, sw__ao_pass_texture(r->ao));
+    glBindTexture(GL_TEXTURE_2D, sw__recon_pass_output(r->recon)); /* full res, upsampled (recon.h) */
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RG, GL_UNSIGNED_BYTE, out);
 }

@@ -163,7 +163,7 @@ static void test_ao_view(void) {
     uint8_t* ao = malloc(2 * W * H);
     SW_CHECK(image && ao);
     if (image && ao && view_frame(r, SW_RENDER_VIEW_AO, SW_RENDER_AO_ON, image)) {
-        glBindTexture(GL_TEXTURE_2D, sw__ao_pass_texture(r->ao));
+        glBindTexture(GL_TEXTURE_2D, sw__recon_pass_output(r->recon)); /* full res, upsampled (recon.h) */
         glPixelStorei(GL_PACK_ALIGNMENT, 1);
         glGetTexImage(GL_TEXTURE_2D, 0, GL_RG, GL_UNSIGNED_BYTE, ao); /* GL rows: bottom first */
         int off = 0, occluded = 0;
