@@ -222,9 +222,10 @@ static void test_file(void) {
     SW_CHECK(strstr(d.message, "not a probe file") != NULL);
     uint8_t bad[SIZE];
     memcpy(bad, bytes, SIZE);
-    bad[8] = 2;
+    bad[8] = 3;
     SW_CHECK(sw_render_probe_file_read(bad, SIZE, back, &count, &d) == SW_ERR_INVALID_DATA);
-    SW_CHECK(strstr(d.message, "version 2") != NULL);
+    SW_CHECK(strstr(d.message, "version 3") != NULL);
+    SW_CHECK_EQ_INT(sw_render_probe_file_cube_size(bytes, SIZE), 0); /* version 1: no specular */
     memcpy(bad, bytes, SIZE);
     bad[12] = 65;
     SW_CHECK(sw_render_probe_file_read(bad, SIZE, back, &count, &d) == SW_ERR_INVALID_DATA);
@@ -418,9 +419,73 @@ static void test_cube_sample_and_fresnel(void) {
     SW_CHECK_NEAR(f[0], 0.04 + 0.16 / 32.0, 1e-6);
 }
 
+/* Version 2: the probes, then 1 + count prefiltered cubes (the global
+   first), byte by byte as docs/probes.md says; refusals name the problem. */
+static void test_file_v2(void) {
+    enum { CUBE = 6 * 3 * 21, SIZE = 32 + 2 * 148 + 3 * CUBE * 4 }; /* 4² base: 16 + 4 + 1 texels a face */
+    sw_render_probe probes[2];
+    memset(probes, 0, sizeof probes);
+    for (int i = 0; i < 2; i++) probes[i].position[0] = (float)i, probes[i].box_max[1] = 1.0f, probes[i].fade = 0.5f;
+    static float cubes[3 * CUBE];
+    for (int k = 0; k < 3 * CUBE; k++) cubes[k] = (float)k * 0.01f;
+    SW_CHECK_EQ_INT((int)sw_render_probe_cube_floats(4), CUBE);
+    SW_CHECK_EQ_INT((int)sw_render_probe_file_specular_size(2, 4), SIZE);
+    SW_CHECK_EQ_INT((int)sw_render_probe_file_specular_size(2, 0), 32 + 2 * 148);
+    static uint8_t bytes[SIZE], bad[SIZE];
+    sw_diag d;
+    SW_CHECK(sw_render_probe_file_write_specular(probes, 2, 4, cubes, bytes, SIZE, &d) == SW_OK);
+    SW_CHECK(memcmp(bytes, "SWPROBES\x02\0\0\0\x02\0\0\0\x25\0\0\0\x04\0\0\0\x03\0\0\0\0\0\0\0", 32) == 0);
+    /* The cubes after the probes: the global cube's second float, 0.01 = 0x3C23D70A. */
+    const uint8_t* second = bytes + 32 + 2 * 148 + 4;
+    SW_CHECK(second[0] == 0x0A && second[1] == 0xD7 && second[2] == 0x23 && second[3] == 0x3C);
+    sw_render_probe back[SW_RENDER_PROBE_MAX];
+    size_t count = 0;
+    SW_CHECK(sw_render_probe_file_read(bytes, SIZE, back, &count, &d) == SW_OK);
+    SW_CHECK_EQ_INT((int)count, 2);
+    SW_CHECK(memcmp(back, probes, sizeof probes) == 0);
+    SW_CHECK_EQ_INT(sw_render_probe_file_cube_size(bytes, SIZE), 4);
+    static float cubes_back[3 * CUBE];
+    SW_CHECK(sw_render_probe_file_read_cubes(bytes, SIZE, cubes_back, 3 * CUBE, &d) == SW_OK);
+    SW_CHECK(memcmp(cubes_back, cubes, sizeof cubes) == 0);
+    SW_CHECK(sw_render_probe_file_read_cubes(bytes, SIZE, cubes_back, 3 * CUBE - 1, &d) == SW_ERR_BUFFER_TOO_SMALL);
+    /* Without cubes: a 32-byte header and the probes. */
+    SW_CHECK(sw_render_probe_file_write_specular(probes, 2, 0, NULL, bad, SIZE, &d) == SW_OK);
+    SW_CHECK(sw_render_probe_file_read(bad, 32 + 2 * 148, back, &count, &d) == SW_OK && count == 2);
+    SW_CHECK_EQ_INT(sw_render_probe_file_cube_size(bad, 32 + 2 * 148), 0);
+
+    struct {
+        size_t at, size;
+        uint8_t value;
+        const char* says;
+    } cases[] = {
+        {20, SIZE, 5, "cube size 5"},                /* not a power of two */
+        {20, SIZE, 128, "cube size 128"},            /* larger than SW_RENDER_PROBE_CUBE_MAX */
+        {24, SIZE, 4, "4 mips for cube size 4"},
+        {28, SIZE, 1, "reserved"},
+        {0, SIZE - 4, 'S', "truncated"},
+        {0, 28, 'S', "version 2 header"},
+        {32 + 2 * 148 + CUBE * 4 + 3, SIZE, 0xBF, "cube 1 (a probe's): a negative"}, /* sign bit of the probe cube's first float */
+        {32 + 2 * 148 + 7, SIZE, 0x7F, "cube 0 (the global cube)"},                 /* exponent all ones: 1.0e-2's high byte → NaN/Inf */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        memcpy(bad, bytes, SIZE);
+        bad[cases[c].at] = cases[c].value;
+        if (cases[c].at == 32 + 2 * 148 + 7) bad[cases[c].at - 1] = 0xFF;
+        count = 99;
+        SW_CHECK(sw_render_probe_file_read(bad, cases[c].size, back, &count, &d) == SW_ERR_INVALID_DATA);
+        SW_CHECK(count == 0 && strstr(d.message, cases[c].says) != NULL && !strchr(d.message, '\n'));
+        if (!strstr(d.message, cases[c].says)) printf("  case %zu said: %s\n", c, d.message);
+    }
+    SW_CHECK(sw_render_probe_file_write_specular(probes, 2, 4, cubes, bytes, SIZE - 1, &d) == SW_ERR_BUFFER_TOO_SMALL);
+    SW_CHECK(sw_render_probe_file_write_specular(probes, 2, 6, cubes, bytes, SIZE, &d) == SW_ERR_INVALID_ARGUMENT);
+    float faces[6 * 16 * 3] = {0};
+    SW_CHECK(sw_render_probe_prefilter(faces, 3, cubes, &d) == SW_ERR_INVALID_ARGUMENT);
+}
+
 int main(void) {
     SW_RUN(test_cluster_range);
     SW_RUN(test_file);
+    SW_RUN(test_file_v2);
     SW_RUN(test_cube_directions_and_solid_angles);
     SW_RUN(test_constant_environment);
     SW_RUN(test_single_bright_direction);
