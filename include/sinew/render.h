@@ -587,6 +587,9 @@ size_t sw_render_probe_cube_floats(int size);
    that is not a power of two from 4 to SW_RENDER_PROBE_CUBE_MAX:
    SW_ERR_INVALID_ARGUMENT. */
 sw_result sw_render_probe_prefilter(const float* faces, int size, float* out_cube, sw_diag* diag);
+/* Projects six faces (as sw_render_probe_prefilter takes them) on SH9, as
+   sw_renderer_capture_probe does. */
+void sw_render_probe_project_sh9(const float* faces, int size, float out_sh9[9][3]);
 /* As sw_renderer_capture_probe, but keeps the six HDR faces (6 × size² ×
    rgb floats, size the renderer's width; non-finite values as 0) instead
    of projecting them. */

@@ -36,6 +36,12 @@ sw_result sw_render_probe_prefilter(const float* faces, int size, float* out_cub
     return SW_OK;
 }
 
+void sw_render_probe_project_sh9(const float* faces, int size, float out_sh9[9][3]) {
+    const float* face_pointers[6];
+    for (int f = 0; f < 6; f++) face_pointers[f] = faces + (size_t)f * (size_t)size * (size_t)size * 3;
+    sw__sh9_project_cube(face_pointers, size, out_sh9);
+}
+
 size_t sw_render_probe_file_size(size_t count) { return SW__PROBE_HEADER_V1 + count * SW__PROBE_FLOATS * 4; }
 
 size_t sw_render_probe_file_specular_size(size_t count, int cube_size) {
