@@ -227,6 +227,9 @@ static void prefilter_mip(const float* const faces[6], const sw__texel* texels, 
                           float* out) {
     const int n = size >> mip;
     const double roughness = (double)mip / (double)(mips - 1);
+    /* D(n·h) = α²/(π·k²) with k = (n·h)²(α² − 1) + 1 and (n·h)² = (1 + n·l)/2:
+       the constant α²/π cancels in the normalisation, so w = n·l·dω / k². */
+    const float a2m1 = (float)(roughness * roughness * roughness * roughness) - 1.0f;
     for (int f = 0; f < 6; f++)
         for (int y = 0; y < n; y++)
             for (int x = 0; x < n; x++) {
@@ -236,14 +239,17 @@ static void prefilter_mip(const float* const faces[6], const sw__texel* texels, 
                 for (int g = 0; g < 6; g++) {
                     const float* face = faces[g];
                     const sw__texel* t = texels + (size_t)g * (size_t)size * (size_t)size;
+                    float face_sum[3] = {0, 0, 0}, face_weights = 0.0f;
                     for (size_t i = 0; i < (size_t)size * (size_t)size; i++) {
-                        double nl = (double)nd[0] * t[i].d[0] + (double)nd[1] * t[i].d[1] + (double)nd[2] * t[i].d[2];
-                        if (nl <= 0.0) continue;
-                        /* n·h for h = normalize(n + l), n and l unit: √((1 + n·l)/2). */
-                        double w = sw__ggx_distribution(sqrt(0.5 * (1.0 + nl)), roughness) * nl * t[i].solid_angle;
-                        for (int c = 0; c < 3; c++) sum[c] += w * face[i * 3 + c];
-                        weights += w;
+                        float nl = nd[0] * t[i].d[0] + nd[1] * t[i].d[1] + nd[2] * t[i].d[2];
+                        if (nl <= 0.0f) continue;
+                        float k = 0.5f * (1.0f + nl) * a2m1 + 1.0f;
+                        float w = nl * t[i].solid_angle / (k * k);
+                        for (int c = 0; c < 3; c++) face_sum[c] += w * face[i * 3 + c];
+                        face_weights += w;
                     }
+                    for (int c = 0; c < 3; c++) sum[c] += face_sum[c];
+                    weights += face_weights;
                 }
                 float* texel = out + ((size_t)f * (size_t)n * (size_t)n + (size_t)y * (size_t)n + (size_t)x) * 3;
                 for (int c = 0; c < 3; c++) texel[c] = weights > 0.0 ? (float)(sum[c] / weights) : 0.0f;
