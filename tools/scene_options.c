@@ -487,8 +487,12 @@ bool scene_stage_check(const scene_stage* s, tool_error* err) {
 static bool scene_probes_load(scene_stage* s, tool_error* err) {
     FILE* f = fopen(s->probes_file, "rb");
     if (!f) return tool_error_set(err, "--probes: cannot open '%s': %s", s->probes_file, strerror(errno));
-    /* At most the largest version 2 file: one byte more shows a longer file. */
+    /* The file's length, at most the largest version 2 file: one byte more
+       shows a longer file. */
     size_t capacity = sw_render_probe_file_specular_size(SW_RENDER_PROBE_MAX, SW_RENDER_PROBE_CUBE_MAX) + 1;
+    long length = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (length >= 0 && (size_t)length < capacity) capacity = (size_t)length + 1;
+    rewind(f);
     uint8_t* bytes = malloc(capacity);
     s->probes = calloc(SW_RENDER_PROBE_MAX, sizeof *s->probes);
     if (!bytes || !s->probes) {
