@@ -5,6 +5,7 @@
 # usage errors (exit 2); a damaged file refused by render with one line
 # naming the file and the problem (exit 1); a render with the file.
 # (tests/render/test_probe_math.c checks the file's reader byte by byte,
+# versions 1 and 2,
 # tests/render/test_probes.c the lighting.)
 # Usage: sh test_bake_probes.sh PATH_TO_SINEW SCRATCH_DIR
 set -eu
@@ -69,14 +70,6 @@ tail -c +13 "$WORK/p.probes" >>"$WORK/v3.probes"
 sinew render --stage demo --probes "$WORK/v3.probes" --size 64x48 -o "$WORK/r.png"
 check "another version: failure" status_is 1
 check "... saying the version" err_has "version 3: this reader knows versions 1 and 2"
-# A version 1 file (no specular) still reads: its header and the probes.
-/usr/bin/python3 - "$WORK/p.probes" "$WORK/v1.probes" <<'PY'
-import struct, sys
-b = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(b"SWPROBES" + struct.pack("<4I", 1, 2, 37, 0) + b[32:32 + 2 * 148])
-PY
-sinew render --stage demo --probes "$WORK/v1.probes" --size 64x48 -o "$WORK/r.png"
-check "a version 1 file: read" status_is 0
 sinew render --stage demo --probes "$WORK/missing.probes" --size 64x48 -o "$WORK/r.png"
 check "a missing probe file: failure naming it" err_has "cannot open .*missing.probes"
 
