@@ -90,8 +90,60 @@ vec3 sw_punctual(int k, vec3 p, out vec3 l) {
     return c.rgb * attenuation;
 }
 
+// The probes' specular (docs/probes.md, "Specular"; probes.c): the
+// prefiltered cubes, cube 0 the global one, cube 1 + i probe i.
+layout(binding = SW_SHADE_UNIT_PROBE_CUBES) uniform samplerCubeArray t_probe_cubes;
+
+// sw__probe_box_project: from p inside the probe's box, the reflection ray
+// r leaves through the nearest far plane; the cube is read towards that
+// hit from the probe's position. Outside the box: r itself.
+vec3 sw_probe_box_project(int base, vec3 p, vec3 r) {
+    vec3 lo = u_probes[base + 1].xyz, hi = u_probes[base + 2].xyz;
+    if (any(lessThan(p, lo)) || any(greaterThan(p, hi))) return r;
+    float t = 1e30;
+    for (int i = 0; i < 3; i++)
+        if (r[i] != 0.0) t = min(t, ((r[i] > 0.0 ? hi[i] : lo[i]) - p[i]) / r[i]);
+    if (t >= 1e30) t = 0.0;
+    return p + t * r - u_probes[base].xyz;
+}
+
+// The specular ambient along the reflection ray r at perceptual roughness
+// `roughness` (mip roughness·(mips − 1)): the probes of this fragment's
+// cluster in order, each taking min(weight, 1 − acc) (sw__probe_budget),
+// the global cube filling 1 − acc.
+vec3 sw_probe_specular(vec3 p, vec3 r, float roughness) {
+    float lod = roughness * float(u_probe_count.z - 1);
+    float acc = 0.0;
+    vec3 color = vec3(0.0);
+    if (u_probe_count.x > 0) {
+        uvec2 masks = u_probe_masks[sw_probe_cluster(p)];
+        for (int half_index = 0; half_index < 2; half_index++) {
+            uint bits = half_index == 0 ? masks.x : masks.y;
+            while (bits != 0u && acc < 1.0) {
+                int k = half_index * 32 + findLSB(bits);
+                bits &= bits - 1u;
+                int base = k * SW_PROBE_VEC4S;
+                float w = min(sw_probe_weight(p, base), 1.0 - acc);
+                if (w > 0.0)
+                    color += w * textureLod(t_probe_cubes, vec4(sw_probe_box_project(base, p, r), float(k + 1)), lod).rgb;
+                acc += w;
+            }
+        }
+    }
+    if (acc < 1.0) color += (1.0 - acc) * textureLod(t_probe_cubes, vec4(r, 0.0), lod).rgb;
+    return color;
+}
+
+// sw__probe_specular_fresnel: Schlick's with the grazing reflectance
+// limited by roughness.
+vec3 sw_probe_fresnel(vec3 f0, float roughness, float nv) {
+    return f0 + (max(vec3(1.0 - roughness), f0) - f0) * pow(1.0 - clamp(nv, 0.0, 1.0), 5.0);
+}
+
 // The light leaving a metallic-roughness surface towards the eye: the sun
-// (shadowed), the punctual lights (unshadowed), the hemisphere ambient.
+// (shadowed), the punctual lights (unshadowed), the ambient: the probes'
+// (else the hemisphere's) irradiance, and with the probes' cubes their
+// reflection.
 vec3 sw_shade(vec3 world, vec3 n, vec3 albedo, float metallic, float roughness, float occlusion, vec2 ao) {
     vec3 v = normalize(u_eye - world);
     vec3 diffuse_color = albedo * (1.0 - metallic);
@@ -106,7 +158,14 @@ vec3 sw_shade(vec3 world, vec3 n, vec3 albedo, float metallic, float roughness, 
         float nlk = max(dot(n, lk), 0.0);
         if (nlk > 0.0) direct += (diffuse_color / PI + sw_specular(n, v, lk, f0, roughness)) * arriving * nlk;
     }
-    vec3 ambient = sw_probe_ambient(world, n, mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5)) * (diffuse_color + f0 * 0.25) * occlusion * ao.x;
+    vec3 diffuse_ambient = sw_probe_ambient(world, n, mix(u_ground_color, u_sky_color, n.y * 0.5 + 0.5));
+    vec3 ambient;
+    if (u_probe_count.y != 0)  // the cubes: the reflection, box-projected, mip by roughness
+        ambient = (diffuse_ambient * diffuse_color +
+                   sw_probe_fresnel(f0, roughness, dot(n, v)) * sw_probe_specular(world, reflect(-v, n), roughness)) *
+                  occlusion * ao.x;
+    else  // none: the hemisphere's (or the probes' SH9) colour stands in for the reflection
+        ambient = diffuse_ambient * (diffuse_color + f0 * 0.25) * occlusion * ao.x;
     return direct + ambient;
 }
 

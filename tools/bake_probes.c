@@ -1,8 +1,10 @@
 /* sinew bake probes — environment probes of a stage (docs/probes.md): a
    grid of probes over the stage's bounds, each captured as six cube faces
-   by the renderer (sw_renderer_capture_probe) and kept as SH9 irradiance
-   with its grid cell as its box, written as a probe file
-   (sw_render_probe_file_write). */
+   by the renderer (sw_renderer_capture_probe_faces) and kept as SH9
+   irradiance with its grid cell as its box and, for the specular, as the
+   faces prefiltered by roughness (sw_render_probe_prefilter); one more cube
+   captured at the stage's centre is the global cube. Written as a version 2
+   probe file (sw_render_probe_file_write_specular). */
 #include "bake_probes.h"
 
 #include "scene_options.h"
@@ -118,12 +120,13 @@ static long node_probes(const scene_stage* stage, sw_render_probe* out) {
     return n;
 }
 
-static bool write_probes(const char* path, const sw_render_probe* probes, size_t count, tool_error* err) {
-    size_t size = sw_render_probe_file_size(count);
+static bool write_probes(const char* path, const sw_render_probe* probes, size_t count, int cube_size,
+                         const float* cubes, tool_error* err) {
+    size_t size = sw_render_probe_file_specular_size(count, cube_size);
     uint8_t* bytes = malloc(size);
     if (!bytes) return tool_error_set(err, "out of memory");
     sw_diag d;
-    bool ok = sw_render_probe_file_write(probes, count, bytes, size, &d) == SW_OK;
+    bool ok = sw_render_probe_file_write_specular(probes, count, cube_size, cubes, bytes, size, &d) == SW_OK;
     if (!ok) tool_error_set(err, "%s", d.message);
     tool_atomic_file file;
     if (ok) ok = tool_atomic_open(&file, path, err);
@@ -184,8 +187,41 @@ static int parse(tool_args* args, probes_options* o) {
     return -1;
 }
 
+/* The specular cubes' base size: the faces' when a power of two (at most
+   SW_RENDER_PROBE_CUBE_MAX: larger faces are averaged down), else 0 (none). */
+static int cube_size_of(long size) {
+    if (size & (size - 1)) return 0;
+    return size > SW_RENDER_PROBE_CUBE_MAX ? SW_RENDER_PROBE_CUBE_MAX : (int)size;
+}
+
+/* Six faces of `size` averaged down to `to` (both powers of two), in place. */
+static void shrink_faces(float* faces, int size, int to) {
+    const int step = size / to;
+    for (int f = 0; f < 6; f++)
+        for (int y = 0; y < to; y++)
+            for (int x = 0; x < to; x++)
+                for (int c = 0; c < 3; c++) {
+                    double sum = 0.0;
+                    for (int j = 0; j < step; j++)
+                        for (int i = 0; i < step; i++)
+                            sum += faces[(((size_t)f * size + (size_t)(y * step + j)) * size + (size_t)(x * step + i)) * 3 + c];
+                    faces[(((size_t)f * to + y) * to + x) * 3 + c] = (float)(sum / (step * step));
+                }
+}
+
+/* One capture: its SH9 (when sh9) and its prefiltered cube (when cube). */
+static sw_result capture_one(sw_renderer* r, const sw_render_frame* frame, const float position[3], int size,
+                             int cube_size, float* faces, float sh9[9][3], float* cube, sw_diag* d) {
+    sw_result res = sw_renderer_capture_probe_faces(r, frame, position, faces, d);
+    if (res != SW_OK) return res;
+    if (sh9) sw_render_probe_project_sh9(faces, size, sh9);
+    if (!cube) return SW_OK;
+    if (cube_size < size) shrink_faces(faces, size, cube_size);
+    return sw_render_probe_prefilter(faces, cube_size, cube, d);
+}
+
 static int capture_all(tool_args* args, probes_options* o, probes_scene* scene, sw_render_probe* probes,
-                       size_t* count) {
+                       size_t* count, int* cube_size, float** cubes) {
     tool_error err;
     sw_diag d;
     sw_gl_context* gl = NULL;
@@ -218,11 +254,25 @@ static int capture_all(tool_args* args, probes_options* o, probes_scene* scene, 
     sw_render_frame frame = {.pose = &scene->pose, .first_frame = true, .placement = &away};
     frame.shading.time_of_day_given = o->has_time;
     frame.shading.time_of_day = (float)o->hours;
-    for (size_t i = 0; i < *count; i++)
-        if (sw_renderer_capture_probe(r, &frame, probes[i].position, probes[i].sh9, &d) != SW_OK) {
+    *cube_size = cube_size_of(o->size);
+    const size_t per_cube = sw_render_probe_cube_floats(*cube_size);
+    float* faces = malloc(6 * (size_t)o->size * (size_t)o->size * 3 * sizeof(float));
+    *cubes = per_cube ? malloc((*count + 1) * per_cube * sizeof(float)) : NULL;
+    if (!faces || (per_cube && !*cubes)) {
+        free(faces);
+        status = tool_fail(args, "out of memory");
+        goto done;
+    }
+    /* The global cube: the stage seen from its centre, at the probes' height. */
+    const float centre[3] = {0.5f * (lo[0] + hi[0]), lo[1] + (float)o->height, 0.5f * (lo[2] + hi[2])};
+    if (per_cube && capture_one(r, &frame, centre, (int)o->size, *cube_size, faces, NULL, *cubes, &d) != SW_OK) {
+        status = tool_fail(args, "the global cube: %s", d.message);
+    }
+    for (size_t i = 0; i < *count && status == TOOL_EXIT_OK; i++)
+        if (capture_one(r, &frame, probes[i].position, (int)o->size, *cube_size, faces, probes[i].sh9,
+                        per_cube ? *cubes + (i + 1) * per_cube : NULL, &d) != SW_OK)
             status = tool_fail(args, "probe %zu: %s", i, d.message);
-            goto done;
-        }
+    free(faces);
 done:
     sw_renderer_destroy(r);
     sw_gl_context_destroy(gl);
@@ -238,21 +288,26 @@ int bake_probes(tool_args* args) {
     probes_scene scene = {0};
     static sw_render_probe probes[SW_RENDER_PROBE_MAX];
     size_t count = 0;
+    int cube_size = 0;
+    float* cubes = NULL;
     status = TOOL_EXIT_OK;
     if (!scene_stage_load(&o.stage, &o.load, &err) || !probes_scene_load(&scene, &err)) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
-    status = capture_all(args, &o, &scene, probes, &count);
+    status = capture_all(args, &o, &scene, probes, &count, &cube_size, &cubes);
     if (status != TOOL_EXIT_OK) goto done;
-    if (!write_probes(o.out, probes, count, &err)) {
+    if (!cube_size) tool_warn(args, "--size %ld is not a power of two: no specular cubes", o.size);
+    if (!write_probes(o.out, probes, count, cube_size, cubes, &err)) {
         status = tool_fail(args, "%s", err.message);
         goto done;
     }
     if (o.grid_given && count && node_probes(&o.stage, probes) > 0)
         tool_warn(args, "%s has nodes named probe*: --grid and --height are not used", o.stage.file);
-    tool_wrote(o.quiet, "%s (%zu probes, %ldx%ld cube faces)", o.out, count, o.size, o.size);
+    tool_wrote(o.quiet, "%s (%zu probes, %ldx%ld cube faces, specular cubes %dx%d)", o.out, count, o.size, o.size,
+               cube_size, cube_size);
 done:
+    free(cubes);
     probes_scene_free(&scene);
     scene_stage_free(&o.stage);
     return status;

@@ -533,8 +533,12 @@ bool scene_stage_check(const scene_stage* s, tool_error* err) {
 static bool scene_probes_load(scene_stage* s, tool_error* err) {
     FILE* f = fopen(s->probes_file, "rb");
     if (!f) return tool_error_set(err, "--probes: cannot open '%s': %s", s->probes_file, strerror(errno));
-    /* At most the header and SW_RENDER_PROBE_MAX probes: one byte more shows a longer file. */
-    size_t capacity = sw_render_probe_file_size(SW_RENDER_PROBE_MAX) + 1;
+    /* The file's length, at most the largest version 2 file: one byte more
+       shows a longer file. */
+    size_t capacity = sw_render_probe_file_specular_size(SW_RENDER_PROBE_MAX, SW_RENDER_PROBE_CUBE_MAX) + 1;
+    long length = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (length >= 0 && (size_t)length < capacity) capacity = (size_t)length + 1;
+    rewind(f);
     uint8_t* bytes = malloc(capacity);
     s->probes = calloc(SW_RENDER_PROBE_MAX, sizeof *s->probes);
     if (!bytes || !s->probes) {
@@ -547,6 +551,12 @@ static bool scene_probes_load(scene_stage* s, tool_error* err) {
     fclose(f);
     sw_diag diag;
     bool ok = !failed && sw_render_probe_file_read(bytes, size, s->probes, &s->probe_count, &diag) == SW_OK;
+    if (ok && (s->probe_cube_size = sw_render_probe_file_cube_size(bytes, size)) > 0) {
+        size_t floats = (s->probe_count + 1) * sw_render_probe_cube_floats(s->probe_cube_size);
+        ok = (s->probe_cubes = malloc(floats * sizeof(float))) != NULL &&
+             sw_render_probe_file_read_cubes(bytes, size, s->probe_cubes, floats, &diag) == SW_OK;
+        if (!s->probe_cubes) snprintf(diag.message, sizeof diag.message, "out of memory for the cubes");
+    }
     free(bytes);
     if (failed) return tool_error_set(err, "--probes: cannot read '%s'", s->probes_file);
     if (!ok) return tool_error_set(err, "--probes %s: %s", s->probes_file, diag.message);
@@ -599,6 +609,8 @@ sw_result scene_stage_apply(const scene_stage* s, sw_renderer* renderer, sw_diag
     }
     res = sw_renderer_set_lights(renderer, lights, light_count, diag);
     if (res == SW_OK) res = sw_renderer_set_probes(renderer, s->probes, s->probe_count, diag);
+    if (res == SW_OK && s->probe_cube_size)
+        res = sw_renderer_set_probe_cubes(renderer, s->probe_cube_size, s->probe_cubes, diag);
     if (res != SW_OK || !s->decals) return res;
     sw_render_decal decals[SW_RENDER_DECAL_MAX];
     size_t count = 0;
@@ -638,5 +650,7 @@ void scene_stage_free(scene_stage* s) {
     sw_model_free(s->model);
     free(s->rest_memory);
     free(s->probes);
+    free(s->probe_cubes);
     s->model = NULL, s->rest_memory = NULL, s->probes = NULL, s->probe_count = 0;
+    s->probe_cubes = NULL, s->probe_cube_size = 0;
 }

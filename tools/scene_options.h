@@ -131,6 +131,8 @@ typedef struct scene_stage {
     const char* probes_file;     /* --probes: a probe file of `sinew bake probes` (docs/probes.md) */
     sw_render_probe* probes;     /* its probes (loaded with the stage), NULL: none */
     size_t probe_count;
+    int probe_cube_size;         /* its specular cubes' base size (0: none, a version 1 file) */
+    float* probe_cubes;          /* 1 + probe_count prefiltered cubes, the global first */
 } scene_stage;
 
 #define SCENE_STAGE_HELP                                                                                     \

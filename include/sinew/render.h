@@ -600,21 +600,70 @@ sw_result sw_renderer_set_probes(sw_renderer* renderer, const sw_render_probe* p
    out. */
 sw_result sw_renderer_capture_probe(sw_renderer* renderer, const sw_render_frame* frame, const float position[3],
                                     float out_sh9[9][3], sw_diag* diag);
+/* Specular (docs/probes.md, "Specular"): a probe's six HDR cube faces
+   (base face size N, a power of two from 4 to SW_RENDER_PROBE_CUBE_MAX)
+   prefiltered by roughness into log2(N) + 1 mips, mip m for the
+   perceptual roughness m / (mips − 1) (mip 0 the mirror). A cube's floats:
+   mip by mip, the six faces in GL's order (+X, −X, +Y, −Y, +Z, −Z), rows
+   (row 0 at t = −1), rgb. */
+#define SW_RENDER_PROBE_CUBE_MAX 64
+int sw_render_probe_cube_mips(int size);
+size_t sw_render_probe_cube_floats(int size);
+/* Prefilters `faces` (6 × size² × rgb, as sw_renderer_capture_probe_faces
+   reads them) into out_cube (sw_render_probe_cube_floats(size) floats):
+   each mip the GGX lobe's average of the faces (docs/probes.md). A size
+   that is not a power of two from 4 to SW_RENDER_PROBE_CUBE_MAX:
+   SW_ERR_INVALID_ARGUMENT. */
+sw_result sw_render_probe_prefilter(const float* faces, int size, float* out_cube, sw_diag* diag);
+/* Projects six faces (as sw_render_probe_prefilter takes them) on SH9, as
+   sw_renderer_capture_probe does. */
+void sw_render_probe_project_sh9(const float* faces, int size, float out_sh9[9][3]);
+/* As sw_renderer_capture_probe, but keeps the six HDR faces (6 × size² ×
+   rgb floats, size the renderer's width; non-finite values as 0) instead
+   of projecting them. */
+sw_result sw_renderer_capture_probe_faces(sw_renderer* renderer, const sw_render_frame* frame, const float position[3],
+                                          float* out_faces, sw_diag* diag);
+/* The probes' specular: 1 + the probe count prefiltered cubes of base
+   size `size` (cube 0 the global cube, which fills whatever the probes'
+   weights leave; cube 1 + i probe i of sw_renderer_set_probes). Surfaces
+   of the lighting pass then reflect them (box-projected, the mip chosen by
+   roughness) instead of the hemisphere. size 0: none (the ambient's
+   specular is the hemisphere's again). sw_renderer_set_probes drops them:
+   set the probes first. */
+sw_result sw_renderer_set_probe_cubes(sw_renderer* renderer, int size, const float* cubes, sw_diag* diag);
 /* The probe file (docs/probes.md, "The file"), little-endian: the 8 bytes
-   "SWPROBES", u32 version (1), u32 probe count (≤ SW_RENDER_PROBE_MAX),
-   u32 floats per probe (37), u32 reserved (0); then per probe 37 float32:
-   position, box_min, box_max, fade, sh9 (27). Its size in bytes: */
-#define SW_RENDER_PROBE_FILE_VERSION 1
+   "SWPROBES", u32 version, u32 probe count (≤ SW_RENDER_PROBE_MAX), u32
+   floats per probe (37), then version 1: u32 reserved (0); version 2: u32
+   cube size (0: no specular), u32 mips, u32 reserved (0). Then per probe
+   37 float32: position, box_min, box_max, fade, sh9 (27); version 2 with a
+   cube size: 1 + count cubes of float32 (sw_render_probe_cube_floats),
+   the global cube first. sw_render_probe_file_write writes version 1 (no
+   specular), sw_render_probe_file_write_specular version 2; the readers
+   read both. Their sizes in bytes: */
+#define SW_RENDER_PROBE_FILE_VERSION 2
 size_t sw_render_probe_file_size(size_t count);
-/* Writes `count` probes into out (sw_render_probe_file_size(count) bytes). */
+size_t sw_render_probe_file_specular_size(size_t count, int cube_size);
+/* Writes `count` probes into out (sw_render_probe_file_size(count) bytes), version 1. */
 sw_result sw_render_probe_file_write(const sw_render_probe* probes, size_t count, uint8_t* out, size_t out_size,
                                      sw_diag* diag);
-/* Reads a probe file of `size` bytes into out (room for
+/* Writes a version 2 file: `count` probes and, with cube_size > 0, their
+   1 + count cubes (as sw_renderer_set_probe_cubes takes them) into out
+   (sw_render_probe_file_specular_size(count, cube_size) bytes). */
+sw_result sw_render_probe_file_write_specular(const sw_render_probe* probes, size_t count, int cube_size,
+                                              const float* cubes, uint8_t* out, size_t out_size, sw_diag* diag);
+/* Reads a probe file (version 1 or 2) of `size` bytes into out (room for
    SW_RENDER_PROBE_MAX). A wrong magic, another version, a size that is not
-   the header's, or a probe sw_renderer_set_probes would refuse:
-   SW_ERR_INVALID_DATA with a message saying which. */
+   the header's, a probe sw_renderer_set_probes would refuse, a bad cube
+   size or a cube texel that is negative or not finite: SW_ERR_INVALID_DATA
+   with a message saying which. */
 sw_result sw_render_probe_file_read(const uint8_t* bytes, size_t size, sw_render_probe* out, size_t* out_count,
                                     sw_diag* diag);
+/* The cube size of a file sw_render_probe_file_read took (0: none, as
+   every version 1 file), and its cubes into out (out_floats ≥ (1 + count)
+   × sw_render_probe_cube_floats(cube size); else SW_ERR_BUFFER_TOO_SMALL). */
+int sw_render_probe_file_cube_size(const uint8_t* bytes, size_t size);
+sw_result sw_render_probe_file_read_cubes(const uint8_t* bytes, size_t size, float* out, size_t out_floats,
+                                          sw_diag* diag);
 
 /* Readbacks of the last frame, rows bottom to top as OpenGL stores them
    unless said otherwise. */

@@ -160,4 +160,5 @@ void sw__shade_uniforms(sw_renderer* r, const sw_render_frame* f, sw_vec3 light_
     glBindBufferBase(GL_UNIFORM_BUFFER, SW_LIGHTS_BLOCK, r->lights_block);
     glActiveTexture(GL_TEXTURE0 + SW_LIGHTING_UNIT_SHADOW);
     glBindTexture(GL_TEXTURE_2D, r->t_shadow);
+    sw__probes_bind_shading(r); /* the probes' masks and cubes (probes.c) */
 }

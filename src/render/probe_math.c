@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "../base/base_internal.h"
+
 #define SW__PI 3.14159265358979323846
 
 void sw__sh9_basis(const float d[3], float out[SW__SH9]) {
@@ -190,4 +192,142 @@ void sw__probe_masks_add(sw__probe_masks* masks, int probe) {
 
 bool sw__probe_masks_has(const sw__probe_masks* masks, int probe) {
     return probe >= 0 && probe < SW_PROBE_MAX && (masks->mask[probe >> 5] >> (probe & 31) & 1u);
+}
+
+/* ---- specular ---- */
+
+int sw__probe_cube_mips(int size) {
+    int mips = 1;
+    while ((size >> (mips - 1)) > 1) mips++;
+    return mips;
+}
+
+size_t sw__probe_cube_mip_offset(int size, int mip) {
+    size_t offset = 0;
+    for (int m = 0; m < mip; m++) offset += 6u * 3u * (size_t)(size >> m) * (size_t)(size >> m);
+    return offset;
+}
+
+size_t sw__probe_cube_floats(int size) { return sw__probe_cube_mip_offset(size, sw__probe_cube_mips(size)); }
+
+double sw__ggx_distribution(double n_dot_h, double roughness) {
+    double a = roughness * roughness, a2 = a * a;
+    double k = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    return a2 / (SW__PI * k * k);
+}
+
+/* One base texel: its direction and solid angle (precomputed once). */
+typedef struct sw__texel {
+    float d[3];
+    float solid_angle;
+} sw__texel;
+
+/* Mip `mip` of out: each texel the lobe-weighted average of every base texel. */
+static void prefilter_mip(const float* const faces[6], const sw__texel* texels, int size, int mip, int mips,
+                          float* out) {
+    const int n = size >> mip;
+    const double roughness = (double)mip / (double)(mips - 1);
+    /* D(n·h) = α²/(π·k²) with k = (n·h)²(α² − 1) + 1 and (n·h)² = (1 + n·l)/2:
+       the constant α²/π cancels in the normalisation, so w = n·l·dω / k². */
+    const float a2m1 = (float)(roughness * roughness * roughness * roughness) - 1.0f;
+    for (int f = 0; f < 6; f++)
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                float nd[3];
+                sw__cube_texel_direction(f, x, y, n, nd);
+                double sum[3] = {0, 0, 0}, weights = 0.0;
+                for (int g = 0; g < 6; g++) {
+                    const float* face = faces[g];
+                    const sw__texel* t = texels + (size_t)g * (size_t)size * (size_t)size;
+                    float face_sum[3] = {0, 0, 0}, face_weights = 0.0f;
+                    for (size_t i = 0; i < (size_t)size * (size_t)size; i++) {
+                        float nl = nd[0] * t[i].d[0] + nd[1] * t[i].d[1] + nd[2] * t[i].d[2];
+                        if (nl <= 0.0f) continue;
+                        float k = 0.5f * (1.0f + nl) * a2m1 + 1.0f;
+                        float w = nl * t[i].solid_angle / (k * k);
+                        for (int c = 0; c < 3; c++) face_sum[c] += w * face[i * 3 + c];
+                        face_weights += w;
+                    }
+                    for (int c = 0; c < 3; c++) sum[c] += face_sum[c];
+                    weights += face_weights;
+                }
+                float* texel = out + ((size_t)f * (size_t)n * (size_t)n + (size_t)y * (size_t)n + (size_t)x) * 3;
+                for (int c = 0; c < 3; c++) texel[c] = weights > 0.0 ? (float)(sum[c] / weights) : 0.0f;
+            }
+}
+
+bool sw__probe_prefilter(const float* const faces[6], int size, float* out) {
+    const int mips = sw__probe_cube_mips(size);
+    const size_t face_floats = (size_t)size * (size_t)size * 3;
+    for (int f = 0; f < 6; f++)
+        for (size_t i = 0; i < face_floats; i++) out[(size_t)f * face_floats + i] = faces[f][i];
+    if (mips < 2) return true;
+    /* The base texels' directions and solid angles, once: the sums reuse them. */
+    sw__texel* texels = sw__malloc(6 * (size_t)size * (size_t)size * sizeof *texels);
+    if (!texels) return false;
+    for (int f = 0; f < 6; f++)
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                sw__texel* t = &texels[((size_t)f * (size_t)size + (size_t)y) * (size_t)size + (size_t)x];
+                sw__cube_texel_direction(f, x, y, size, t->d);
+                t->solid_angle = sw__cube_texel_solid_angle(x, y, size);
+            }
+    for (int m = 1; m < mips; m++) prefilter_mip(faces, texels, size, m, mips, out + sw__probe_cube_mip_offset(size, m));
+    sw__free(texels);
+    return true;
+}
+
+int sw__cube_face_coordinates(const float d[3], float* u, float* v) {
+    float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]);
+    int face;
+    float sc, tc, ma;
+    /* GL's table: the major axis picks the face, then (sc, tc) / |ma|. */
+    if (ax >= ay && ax >= az) {
+        face = d[0] > 0 ? 0 : 1, ma = ax;
+        sc = d[0] > 0 ? -d[2] : d[2], tc = -d[1];
+    } else if (ay >= az) {
+        face = d[1] > 0 ? 2 : 3, ma = ay;
+        sc = d[0], tc = d[1] > 0 ? d[2] : -d[2];
+    } else {
+        face = d[2] > 0 ? 4 : 5, ma = az;
+        sc = d[2] > 0 ? d[0] : -d[0], tc = -d[1];
+    }
+    *u = 0.5f * (sc / ma + 1.0f), *v = 0.5f * (tc / ma + 1.0f);
+    return face;
+}
+
+static void sample_mip(const float* cube, int size, int mip, int face, float u, float v, float out[3]) {
+    const int n = size >> mip;
+    const float* texels = cube + sw__probe_cube_mip_offset(size, mip) + (size_t)face * (size_t)n * (size_t)n * 3;
+    float x = u * (float)n - 0.5f, y = v * (float)n - 0.5f;
+    int x0 = (int)floorf(x), y0 = (int)floorf(y);
+    float fx = x - (float)x0, fy = y - (float)y0;
+    for (int c = 0; c < 3; c++) out[c] = 0.0f;
+    for (int j = 0; j < 2; j++)
+        for (int i = 0; i < 2; i++) {
+            int xi = clamp_int(x0 + i, 0, n - 1), yj = clamp_int(y0 + j, 0, n - 1);
+            float w = (i ? fx : 1.0f - fx) * (j ? fy : 1.0f - fy);
+            for (int c = 0; c < 3; c++) out[c] += w * texels[((size_t)yj * (size_t)n + (size_t)xi) * 3 + c];
+        }
+}
+
+void sw__probe_cube_sample(const float* cube, int size, const float d[3], float lod, float out[3]) {
+    const int mips = sw__probe_cube_mips(size);
+    float u, v;
+    int face = sw__cube_face_coordinates(d, &u, &v);
+    lod = lod < 0.0f ? 0.0f : lod > (float)(mips - 1) ? (float)(mips - 1) : lod;
+    int m0 = (int)floorf(lod), m1 = m0 + 1 < mips ? m0 + 1 : m0;
+    float t = lod - (float)m0, a[3], b[3];
+    sample_mip(cube, size, m0, face, u, v, a);
+    sample_mip(cube, size, m1, face, u, v, b);
+    for (int c = 0; c < 3; c++) out[c] = a[c] + t * (b[c] - a[c]);
+}
+
+void sw__probe_specular_fresnel(const float f0[3], float roughness, float n_dot_v, float out[3]) {
+    float x = 1.0f - (n_dot_v < 0.0f ? 0.0f : n_dot_v > 1.0f ? 1.0f : n_dot_v);
+    float x5 = x * x * x * x * x;
+    for (int c = 0; c < 3; c++) {
+        float grazing = 1.0f - roughness > f0[c] ? 1.0f - roughness : f0[c];
+        out[c] = f0[c] + (grazing - f0[c]) * x5;
+    }
 }

@@ -20,6 +20,7 @@
 #define SINEW_RENDER_PROBE_MATH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "render_interface.h"
@@ -101,5 +102,47 @@ typedef struct sw__probe_masks {
 } sw__probe_masks;
 void sw__probe_masks_add(sw__probe_masks* masks, int probe);
 bool sw__probe_masks_has(const sw__probe_masks* masks, int probe);
+
+/* ---- Specular: the cube prefiltered by roughness (docs/probes.md) ----
+   A prefiltered cube of base face size N (a power of two) holds
+   M = log2(N) + 1 mips, mip m of (N >> m)² texels per face, for the
+   perceptual roughness m / (M − 1): mip 0 is the mirror (the faces
+   themselves), the last mip (1 × 1) roughness 1. Floats: mip by mip, in
+   each the six faces in GL's order, rows, rgb. */
+int sw__probe_cube_mips(int size);
+size_t sw__probe_cube_floats(int size);
+/* Where mip `mip` starts in a prefiltered cube, in floats. */
+size_t sw__probe_cube_mip_offset(int size, int mip);
+
+/* GGX's normal distribution D(n·h) with α = roughness² (as the lighting
+   pass's sw_specular). */
+double sw__ggx_distribution(double n_dot_h, double roughness);
+
+/* Prefilters faces (six size × size × rgb, as sw__sh9_project_cube) into
+   `out` (sw__probe_cube_floats(size) floats): mip 0 a copy; mip m ≥ 1 at
+   each texel's direction n (taken as the view and the normal too, the
+   split-sum's n = v = r) the GGX lobe's average over every base texel l,
+   weights D(n·h)·max(n·l, 0)·dω with h = normalize(n + l), divided by
+   their sum, so a constant environment stays constant. An exact sum over
+   the texels (no sampling noise): 6N² × 6(N/2^m)² terms per mip.
+   False when out of memory. */
+bool sw__probe_prefilter(const float* const faces[6], int size, float* out);
+
+/* The face (0..5) a direction d (non-zero) falls on and its face
+   coordinates u, v in [0, 1] (texel x = u·size, y = v·size), inverse of
+   sw__cube_texel_direction. */
+int sw__cube_face_coordinates(const float d[3], float* u, float* v);
+
+/* The prefiltered cube's radiance along d at level `lod` (0..M−1):
+   bilinear within the face at each of the two mips around lod (edges
+   clamped to the face), linear between them, as GL's trilinear lookup
+   away from face edges. */
+void sw__probe_cube_sample(const float* cube, int size, const float d[3], float lod, float out[3]);
+
+/* The specular ambient's Fresnel term: Schlick's at n·v with the grazing
+   reflectance limited by roughness, f0 + (max(1 − roughness, f0) − f0)·
+   (1 − n·v)⁵ (per channel): a rough surface does not turn into a mirror
+   at grazing angles. f0 = 1 gives 1. */
+void sw__probe_specular_fresnel(const float f0[3], float roughness, float n_dot_v, float out[3]);
 
 #endif

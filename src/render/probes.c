@@ -14,7 +14,7 @@ _Static_assert(SW_RENDER_PROBE_MAX == SW_PROBE_MAX, "SW_RENDER_PROBE_MAX (sinew/
 
 /* The block as probes.glsl declares it (std140). */
 typedef struct sw__probes_block {
-    int32_t count[4];
+    int32_t count[4]; /* probes, specular on (1/0), the cubes' mip count, 0 */
     float depth_row[4]; /* the view-projection's w row: view depth of a world point */
     float grid[4];      /* width, height, near, far of the cluster grid */
     float probes[SW_PROBE_MAX * SW_PROBE_VEC4S][4];
@@ -48,6 +48,8 @@ sw_result sw_renderer_set_probes(sw_renderer* r, const sw_render_probe* probes, 
         memcpy(v[2], probes[i].box_max, sizeof(float) * 3);
         for (int k = 0; k < SW__SH9; k++) memcpy(v[3 + k], probes[i].sh9[k], sizeof(float) * 3);
     }
+    glDeleteTextures(1, &r->probe_cubes); /* the cubes belong to the probes they were set with */
+    r->probe_cubes = 0;
     if (!r->probes_block) glGenBuffers(1, &r->probes_block);
     glBindBuffer(GL_UNIFORM_BUFFER, r->probes_block);
     glBufferData(GL_UNIFORM_BUFFER, sizeof *block, block, GL_STATIC_DRAW);
@@ -64,7 +66,58 @@ sw_result sw_renderer_set_probes(sw_renderer* r, const sw_render_probe* probes, 
     return sw_gl_check("setting the probes", diag);
 }
 
+sw_result sw_renderer_set_probe_cubes(sw_renderer* r, int size, const float* cubes, sw_diag* diag) {
+    if (!r || (size && !cubes)) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer or cubes");
+    if (size && (size < 4 || size > SW_RENDER_PROBE_CUBE_MAX || (size & (size - 1))))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "cube size %d: a power of two from 4 to %d", size,
+                           SW_RENDER_PROBE_CUBE_MAX);
+    const size_t cube_count = r->probe_count + 1, per_cube = sw__probe_cube_floats(size);
+    for (size_t k = 0; size && k < cube_count * per_cube; k++)
+        if (!(cubes[k] >= 0.0f) || !isfinite(cubes[k]))
+            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "cube %zu: a negative or non-finite texel",
+                               k / per_cube);
+    if (!r->probes_block) (void)sw_renderer_set_probes(r, NULL, 0, NULL); /* the empty block */
+    glDeleteTextures(1, &r->probe_cubes);
+    r->probe_cubes = 0;
+    const int mips = size ? sw__probe_cube_mips(size) : 0;
+    if (size) {
+        glGenTextures(1, &r->probe_cubes);
+        glBindTexture(GL_TEXTURE_CUBE_MAP_ARRAY, r->probe_cubes);
+        glTexStorage3D(GL_TEXTURE_CUBE_MAP_ARRAY, mips, GL_RGBA16F, size, size, (GLsizei)(6 * cube_count));
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        /* Each cube's mip m is six faces of (size >> m)² rgb: layers 6c..6c+5. */
+        for (size_t c = 0; c < cube_count; c++)
+            for (int m = 0; m < mips; m++)
+                glTexSubImage3D(GL_TEXTURE_CUBE_MAP_ARRAY, m, 0, 0, (GLint)(6 * c), size >> m, size >> m, 6, GL_RGB,
+                                GL_FLOAT, cubes + c * per_cube + sw__probe_cube_mip_offset(size, m));
+        glTexParameteri(GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+        glTexParameteri(GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        glBindTexture(GL_TEXTURE_CUBE_MAP_ARRAY, 0);
+        glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* filter across face edges, as the lobe does */
+    }
+    const int32_t specular[2] = {size ? 1 : 0, mips};
+    glBindBuffer(GL_UNIFORM_BUFFER, r->probes_block);
+    glBufferSubData(GL_UNIFORM_BUFFER, 4, sizeof specular, specular);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    return sw_gl_check("setting the probe cubes", diag);
+}
+
+void sw__probes_bind_shading(const sw_renderer* r) {
+    /* The masks again: the skinning pass's output buffers share the
+       storage bindings (SW_SKIN_BUFFER_OUT_POSITIONS is 4 too). */
+    if (r->probe_count && r->probe_clusters)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_PROBE_CLUSTER_BUFFER, r->probe_clusters);
+    if (r->probes_block) glBindBufferBase(GL_UNIFORM_BUFFER, SW_PROBES_BLOCK, r->probes_block);
+    if (!r->probe_cubes) return;
+    glActiveTexture(GL_TEXTURE0 + SW_SHADE_UNIT_PROBE_CUBES);
+    glBindTexture(GL_TEXTURE_CUBE_MAP_ARRAY, r->probe_cubes);
+}
+
 void sw__probes_destroy(sw_renderer* r) {
+    glDeleteTextures(1, &r->probe_cubes);
+    r->probe_cubes = 0;
     glDeleteBuffers(1, &r->probes_block);
     glDeleteBuffers(1, &r->probe_clusters);
     sw__free(r->probes);
@@ -116,23 +169,19 @@ void sw__probes_bind(sw_renderer* r, const sw_render_frame* f) {
 static const float sw__cube_forward[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
 static const float sw__cube_up[6][3] = {{0, -1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}, {0, -1, 0}};
 
-sw_result sw_renderer_capture_probe(sw_renderer* r, const sw_render_frame* frame, const float position[3],
-                                    float out_sh9[9][3], sw_diag* diag) {
-    if (!r || !frame || !position || !out_sh9)
+sw_result sw_renderer_capture_probe_faces(sw_renderer* r, const sw_render_frame* frame, const float position[3],
+                                          float* faces, sw_diag* diag) {
+    if (!r || !frame || !position || !faces)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer, frame, position or output");
     if (r->width != r->height)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "capturing a probe needs a square renderer (%d x %d)",
                            r->width, r->height);
-    if (r->probe_count)
+    if (r->probe_count || r->probe_cubes)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "capturing a probe with probes set: clear them first");
     const int size = r->width;
     const size_t texels = (size_t)size * (size_t)size;
     float* rgba = sw__malloc(texels * 4 * sizeof(float));
-    float* faces = sw__malloc(6 * texels * 3 * sizeof(float));
-    if (!rgba || !faces) {
-        sw__free(rgba), sw__free(faces);
-        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a probe capture");
-    }
+    if (!rgba) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a probe capture");
     sw_result res = SW_OK;
     for (int f = 0; f < 6 && res == SW_OK; f++) {
         sw_render_frame face = *frame;
@@ -152,12 +201,26 @@ sw_result sw_renderer_capture_probe(sw_renderer* r, const sw_render_frame* frame
         for (size_t i = 0; i < texels; i++)
             for (int c = 0; c < 3; c++) out[i * 3 + c] = isfinite(rgba[i * 4 + c]) ? rgba[i * 4 + c] : 0.0f;
     }
+    sw__free(rgba);
+    return res;
+}
+
+sw_result sw_renderer_capture_probe(sw_renderer* r, const sw_render_frame* frame, const float position[3],
+                                    float out_sh9[9][3], sw_diag* diag) {
+    if (!r || !frame || !position || !out_sh9)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL renderer, frame, position or output");
+    if (r->width != r->height)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "capturing a probe needs a square renderer (%d x %d)",
+                           r->width, r->height);
+    const size_t texels = (size_t)r->width * (size_t)r->width;
+    float* faces = sw__malloc(6 * texels * 3 * sizeof(float));
+    if (!faces) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a probe capture");
+    sw_result res = sw_renderer_capture_probe_faces(r, frame, position, faces, diag);
     if (res == SW_OK) {
         const float* face_pointers[6];
         for (int f = 0; f < 6; f++) face_pointers[f] = faces + (size_t)f * texels * 3;
-        sw__sh9_project_cube(face_pointers, size, out_sh9);
+        sw__sh9_project_cube(face_pointers, r->width, out_sh9);
     }
-    sw__free(rgba);
     sw__free(faces);
     return res;
 }

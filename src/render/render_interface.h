@@ -604,5 +604,9 @@
 #define SW_PROBES_BLOCK 3                         /* uniform buffer binding (probes.glsl) */
 #define SW_PROBE_CLUSTER_BUFFER 4                 /* shader storage binding: uvec2 masks per cluster */
 #define SW_PROBE_VEC4S 12                         /* per probe: position+fade, box min, box max, 9 SH9 */
+/* The probes' prefiltered cubes (sw_renderer_set_probe_cubes): a cube-map
+   array, cube 0 the global cube, cube 1 + i probe i, read by sw_shade
+   (lighting_common.glsl) in the lighting and G-buffer programs. */
+#define SW_SHADE_UNIT_PROBE_CUBES 9               /* samplerCubeArray (free in gbuffer.frag and lighting.frag) */
 
 #endif

@@ -558,6 +558,7 @@ struct sw_renderer {
     size_t probe_count;
     sw_render_probe* probes;  /* a copy, for the per-frame cluster masks */
     GLuint probe_clusters;    /* the masks' storage buffer (0 until probes are drawn) */
+    GLuint probe_cubes;       /* the prefiltered cubes' cube-map array (sw_renderer_set_probe_cubes), 0: none */
 };
 
 static inline size_t sw__stage_draw_count(const sw_renderer* r) { return r->draw_count - r->character_draw_count; }
@@ -633,5 +634,9 @@ static inline void sw__depth_offset_away(const sw_renderer* r, float factor, flo
    masks (SW_PROBE_CLUSTER_BUFFER) for the frame's camera. */
 void sw__probes_bind(sw_renderer* renderer, const sw_render_frame* frame);
 void sw__probes_destroy(sw_renderer* renderer);
+/* Binds the probes' block, this frame's masks and the cube-map array (if
+   any, on SW_SHADE_UNIT_PROBE_CUBES) for a program that shades with them
+   (lighting, the transparent pass, toon): other passes reuse the bindings. */
+void sw__probes_bind_shading(const sw_renderer* renderer);
 
 #endif

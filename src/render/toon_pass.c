@@ -16,6 +16,7 @@ static const float sw__toon_ambient = 0.3f;
 void sw__toon_frame(const sw_renderer* r, const sw_render_frame* f, const sw_mat4* vp, const sw_mat4* previous_vp,
                     sw_vec3 light_direction, const sw_mat4* light_vp) {
     glUseProgram(r->p_toon);
+    sw__probes_bind_shading(r); /* the probes' masks (probes.c) */
     glUniformMatrix4fv(SW_GBUFFER_LOC_VIEW_PROJECTION, 1, GL_FALSE, vp->m);
     glUniformMatrix4fv(SW_GBUFFER_LOC_PREVIOUS_VIEW_PROJECTION, 1, GL_FALSE, f->first_frame ? vp->m : previous_vp->m);
     glUniform3f(SW_TOON_LOC_LIGHT_DIRECTION, light_direction.x, light_direction.y, light_direction.z);

@@ -1,6 +1,7 @@
 /* The C reference of environment probes (src/render/probe_math.c;
    docs/probes.md), no GL, on closed forms and hand-computed cases. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "harness.h"
@@ -221,9 +222,10 @@ static void test_file(void) {
     SW_CHECK(strstr(d.message, "not a probe file") != NULL);
     uint8_t bad[SIZE];
     memcpy(bad, bytes, SIZE);
-    bad[8] = 2;
+    bad[8] = 3;
     SW_CHECK(sw_render_probe_file_read(bad, SIZE, back, &count, &d) == SW_ERR_INVALID_DATA);
-    SW_CHECK(strstr(d.message, "version 2") != NULL);
+    SW_CHECK(strstr(d.message, "version 3") != NULL);
+    SW_CHECK_EQ_INT(sw_render_probe_file_cube_size(bytes, SIZE), 0); /* version 1: no specular */
     memcpy(bad, bytes, SIZE);
     bad[12] = 65;
     SW_CHECK(sw_render_probe_file_read(bad, SIZE, back, &count, &d) == SW_ERR_INVALID_DATA);
@@ -290,9 +292,200 @@ static void test_cluster_range(void) {
     SW_CHECK(wide.x1 == narrow.x1 + 1 && wide.y0 == (narrow.y0 > 0 ? narrow.y0 - 1 : 0));
 }
 
+/* ---- specular: the prefiltered cube ---- */
+
+static void test_cube_layout(void) {
+    SW_CHECK_EQ_INT(sw__probe_cube_mips(16), 5);
+    SW_CHECK_EQ_INT(sw__probe_cube_mips(1), 1);
+    /* 16² + 8² + 4² + 2² + 1² = 341 texels a face. */
+    SW_CHECK_EQ_INT((int)sw__probe_cube_floats(16), 6 * 3 * 341);
+    SW_CHECK_EQ_INT((int)sw__probe_cube_mip_offset(16, 2), 6 * 3 * (256 + 64));
+    /* Face coordinates invert the texel directions: every texel's centre. */
+    int wrong = 0;
+    for (int f = 0; f < 6; f++)
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 4; x++) {
+                float d[3], u, v;
+                sw__cube_texel_direction(f, x, y, 4, d);
+                int face = sw__cube_face_coordinates(d, &u, &v);
+                if (face != f || fabsf(u * 4 - (x + 0.5f)) > 1e-4f || fabsf(v * 4 - (y + 0.5f)) > 1e-4f) wrong++;
+            }
+    SW_CHECK_EQ_INT(wrong, 0);
+}
+
+/* GGX's D is a distribution of normals: ∫ D(n·h)·(n·h) dω = 1 over the
+   hemisphere (summed over a 64² cube's texels). */
+static void test_ggx_normalised(void) {
+    const float roughness[3] = {0.5f, 0.75f, 1.0f};
+    for (int k = 0; k < 3; k++) {
+        double sum = 0.0;
+        for (int f = 0; f < 6; f++)
+            for (int y = 0; y < 64; y++)
+                for (int x = 0; x < 64; x++) {
+                    float d[3];
+                    sw__cube_texel_direction(f, x, y, 64, d);
+                    if (d[2] > 0.0f) sum += sw__ggx_distribution(d[2], roughness[k]) * d[2] * sw__cube_texel_solid_angle(x, y, 64);
+                }
+        SW_CHECK_NEAR(sum, 1.0, 2e-3);
+    }
+}
+
+static void test_prefilter_constant(void) {
+    enum { N = 16 };
+    static float storage[6 * N * N * 3], cube[6 * 3 * 341];
+    const float* faces[6];
+    fill_faces(storage, N, (const float[3]){0.2f, 1.5f, 3.0f}, faces);
+    SW_CHECK(sw__probe_prefilter(faces, N, cube));
+    double worst = 0.0;
+    for (size_t i = 0; i < sw__probe_cube_floats(N); i++) {
+        double want = i % 3 == 0 ? 0.2 : i % 3 == 1 ? 1.5 : 3.0;
+        worst = fmax(worst, fabs(cube[i] - want) / want);
+    }
+    printf("  constant environment: worst relative error %.2e over every mip\n", worst);
+    SW_CHECK(worst < 1e-5);
+}
+
+/* One bright texel (radiance L, solid angle Ω) on +Z: mip 0 is the faces;
+   as the roughness grows the lobe widens: the value along the texel's
+   direction falls, the share of the mip's energy within 25° of it falls,
+   and the energy Σ value·dω stays about L·Ω (the kernel is normalised
+   and the same around every direction). Checked on the mips of 4² texels
+   and more (coarser ones are too coarse to place a lobe). */
+static void test_prefilter_bright_texel(void) {
+    enum { N = 32 };
+    static float storage[6 * N * N * 3], cube[6 * 3 * 1365];
+    const float* faces[6];
+    fill_faces(storage, N, (const float[3]){0, 0, 0}, faces);
+    const int bx = 16, by = 16;
+    storage[((size_t)4 * N * N + by * N + bx) * 3 + 0] = 1000.0f;
+    float d[3];
+    sw__cube_texel_direction(4, bx, by, N, d);
+    const double source = 1000.0 * sw__cube_texel_solid_angle(bx, by, N);
+    SW_CHECK(sw__probe_prefilter(faces, N, cube));
+    SW_CHECK(memcmp(cube, storage, sizeof storage) == 0);
+    double last_peak = INFINITY, last_share = 2.0;
+    for (int m = 1; (N >> m) >= 4; m++) {
+        const int n = N >> m;
+        const float* mip = cube + sw__probe_cube_mip_offset(N, m);
+        double energy = 0.0, near = 0.0;
+        for (int f = 0; f < 6; f++)
+            for (int y = 0; y < n; y++)
+                for (int x = 0; x < n; x++) {
+                    float t[3];
+                    sw__cube_texel_direction(f, x, y, n, t);
+                    double e = mip[(((size_t)f * n + y) * n + x) * 3] * sw__cube_texel_solid_angle(x, y, n);
+                    energy += e;
+                    if (t[0] * d[0] + t[1] * d[1] + t[2] * d[2] > cos(25.0 * PI / 180.0)) near += e;
+                }
+        float peak[3];
+        sw__probe_cube_sample(cube, N, d, (float)m, peak);
+        printf("  mip %d (roughness %.2f): peak %.2f, energy / L·Omega %.3f, share within 25 deg %.3f\n", m,
+               m / 5.0, peak[0], energy / source, near / energy);
+        SW_CHECK(peak[0] < last_peak);
+        SW_CHECK(near / energy < last_share);
+        SW_CHECK_NEAR(energy / source, 1.0, 0.05);
+        last_peak = peak[0], last_share = near / energy;
+    }
+}
+
+static void test_cube_sample_and_fresnel(void) {
+    enum { N = 4 };
+    static float storage[6 * N * N * 3], cube[6 * 3 * 21];
+    const float* faces[6];
+    fill_faces(storage, N, (const float[3]){0, 0, 0}, faces);
+    for (size_t i = 0; i < sizeof storage / sizeof *storage; i++) storage[i] = (float)i;
+    SW_CHECK(sw__probe_prefilter(faces, N, cube));
+    /* At a texel's centre, level 0: that texel. */
+    float d[3], out[3];
+    sw__cube_texel_direction(1, 2, 1, N, d);
+    sw__probe_cube_sample(cube, N, d, 0.0f, out);
+    for (int c = 0; c < 3; c++) SW_CHECK_NEAR(out[c], storage[((1 * N + 1) * N + 2) * 3 + c], 1e-3);
+    /* Half-way between levels 0 and 1: the mean of the two. */
+    float a[3], b[3];
+    sw__probe_cube_sample(cube, N, d, 1.0f, b);
+    sw__probe_cube_sample(cube, N, d, 0.5f, a);
+    for (int c = 0; c < 3; c++) SW_CHECK_NEAR(a[c], 0.5f * (out[c] + b[c]), 1e-3);
+
+    const float one[3] = {1, 1, 1}, dielectric[3] = {0.04f, 0.04f, 0.04f};
+    float f[3];
+    sw__probe_specular_fresnel(one, 0.3f, 0.2f, f);
+    SW_CHECK_NEAR(f[0], 1.0, 1e-6);
+    sw__probe_specular_fresnel(dielectric, 0.0f, 1.0f, f);
+    SW_CHECK_NEAR(f[0], 0.04, 1e-6);
+    sw__probe_specular_fresnel(dielectric, 0.0f, 0.0f, f);
+    SW_CHECK_NEAR(f[0], 1.0, 1e-6);
+    /* Rough: grazing limited to max(1 − 0.8, f0) = 0.2; at n·v = 0.5: 0.04 + 0.16/32. */
+    sw__probe_specular_fresnel(dielectric, 0.8f, 0.5f, f);
+    SW_CHECK_NEAR(f[0], 0.04 + 0.16 / 32.0, 1e-6);
+}
+
+/* Version 2: the probes, then 1 + count prefiltered cubes (the global
+   first), byte by byte as docs/probes.md says; refusals name the problem. */
+static void test_file_v2(void) {
+    enum { CUBE = 6 * 3 * 21, SIZE = 32 + 2 * 148 + 3 * CUBE * 4 }; /* 4² base: 16 + 4 + 1 texels a face */
+    sw_render_probe probes[2];
+    memset(probes, 0, sizeof probes);
+    for (int i = 0; i < 2; i++) probes[i].position[0] = (float)i, probes[i].box_max[1] = 1.0f, probes[i].fade = 0.5f;
+    static float cubes[3 * CUBE];
+    for (int k = 0; k < 3 * CUBE; k++) cubes[k] = (float)k * 0.01f;
+    SW_CHECK_EQ_INT((int)sw_render_probe_cube_floats(4), CUBE);
+    SW_CHECK_EQ_INT((int)sw_render_probe_file_specular_size(2, 4), SIZE);
+    SW_CHECK_EQ_INT((int)sw_render_probe_file_specular_size(2, 0), 32 + 2 * 148);
+    static uint8_t bytes[SIZE], bad[SIZE];
+    sw_diag d;
+    SW_CHECK(sw_render_probe_file_write_specular(probes, 2, 4, cubes, bytes, SIZE, &d) == SW_OK);
+    SW_CHECK(memcmp(bytes, "SWPROBES\x02\0\0\0\x02\0\0\0\x25\0\0\0\x04\0\0\0\x03\0\0\0\0\0\0\0", 32) == 0);
+    /* The cubes after the probes: the global cube's second float, 0.01 = 0x3C23D70A. */
+    const uint8_t* second = bytes + 32 + 2 * 148 + 4;
+    SW_CHECK(second[0] == 0x0A && second[1] == 0xD7 && second[2] == 0x23 && second[3] == 0x3C);
+    sw_render_probe back[SW_RENDER_PROBE_MAX];
+    size_t count = 0;
+    SW_CHECK(sw_render_probe_file_read(bytes, SIZE, back, &count, &d) == SW_OK);
+    SW_CHECK_EQ_INT((int)count, 2);
+    SW_CHECK(memcmp(back, probes, sizeof probes) == 0);
+    SW_CHECK_EQ_INT(sw_render_probe_file_cube_size(bytes, SIZE), 4);
+    static float cubes_back[3 * CUBE];
+    SW_CHECK(sw_render_probe_file_read_cubes(bytes, SIZE, cubes_back, 3 * CUBE, &d) == SW_OK);
+    SW_CHECK(memcmp(cubes_back, cubes, sizeof cubes) == 0);
+    SW_CHECK(sw_render_probe_file_read_cubes(bytes, SIZE, cubes_back, 3 * CUBE - 1, &d) == SW_ERR_BUFFER_TOO_SMALL);
+    /* Without cubes: a 32-byte header and the probes. */
+    SW_CHECK(sw_render_probe_file_write_specular(probes, 2, 0, NULL, bad, SIZE, &d) == SW_OK);
+    SW_CHECK(sw_render_probe_file_read(bad, 32 + 2 * 148, back, &count, &d) == SW_OK && count == 2);
+    SW_CHECK_EQ_INT(sw_render_probe_file_cube_size(bad, 32 + 2 * 148), 0);
+
+    struct {
+        size_t at, size;
+        uint8_t value;
+        const char* says;
+    } cases[] = {
+        {20, SIZE, 5, "cube size 5"},                /* not a power of two */
+        {20, SIZE, 128, "cube size 128"},            /* larger than SW_RENDER_PROBE_CUBE_MAX */
+        {24, SIZE, 4, "4 mips for cube size 4"},
+        {28, SIZE, 1, "reserved"},
+        {0, SIZE - 4, 'S', "truncated"},
+        {0, 28, 'S', "version 2 header"},
+        {32 + 2 * 148 + CUBE * 4 + 3, SIZE, 0xBF, "cube 1 (a probe's): a negative"}, /* sign bit of the probe cube's first float */
+        {32 + 2 * 148 + 7, SIZE, 0x7F, "cube 0 (the global cube)"},                 /* exponent all ones: 1.0e-2's high byte → NaN/Inf */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        memcpy(bad, bytes, SIZE);
+        bad[cases[c].at] = cases[c].value;
+        if (cases[c].at == 32 + 2 * 148 + 7) bad[cases[c].at - 1] = 0xFF;
+        count = 99;
+        SW_CHECK(sw_render_probe_file_read(bad, cases[c].size, back, &count, &d) == SW_ERR_INVALID_DATA);
+        SW_CHECK(count == 0 && strstr(d.message, cases[c].says) != NULL && !strchr(d.message, '\n'));
+        if (!strstr(d.message, cases[c].says)) printf("  case %zu said: %s\n", c, d.message);
+    }
+    SW_CHECK(sw_render_probe_file_write_specular(probes, 2, 4, cubes, bytes, SIZE - 1, &d) == SW_ERR_BUFFER_TOO_SMALL);
+    SW_CHECK(sw_render_probe_file_write_specular(probes, 2, 6, cubes, bytes, SIZE, &d) == SW_ERR_INVALID_ARGUMENT);
+    float faces[6 * 16 * 3] = {0};
+    SW_CHECK(sw_render_probe_prefilter(faces, 3, cubes, &d) == SW_ERR_INVALID_ARGUMENT);
+}
+
 int main(void) {
     SW_RUN(test_cluster_range);
     SW_RUN(test_file);
+    SW_RUN(test_file_v2);
     SW_RUN(test_cube_directions_and_solid_angles);
     SW_RUN(test_constant_environment);
     SW_RUN(test_single_bright_direction);
@@ -301,5 +494,10 @@ int main(void) {
     SW_RUN(test_weight);
     SW_RUN(test_budget);
     SW_RUN(test_clusters);
+    SW_RUN(test_cube_layout);
+    SW_RUN(test_ggx_normalised);
+    SW_RUN(test_prefilter_constant);
+    SW_RUN(test_prefilter_bright_texel);
+    SW_RUN(test_cube_sample_and_fresnel);
     return sw_test_finish();
 }
