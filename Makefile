@@ -2,7 +2,8 @@
 #   make demo   install what is missing, build, render the demo character
 #               walking on the demo stage to out/demo.mp4 and one frame to out/demo.png
 #   make test   install what is missing, build and run the whole test suite
-#               in every configuration: release, debug, no-SIMD, ASan+UBSan
+#               in release, no-SIMD and ASan+UBSan (debug, ASan's code without
+#               the sanitizers, is `make test-debug`)
 # `make check` runs the release configuration only (the quick loop).
 # `make fuzz` builds the libFuzzer targets with clang (build/fuzz) and runs
 # each for FUZZ_SECONDS (default 6; 0 replays the seed corpus only); `make
@@ -11,7 +12,10 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONFIGS = release debug nosimd asan
-TEST_CONFIGS ?= $(CONFIGS)
+# The debug configuration is ASan's Debug build without the sanitizers:
+# everything it ran, asan runs too, so `make test` leaves it to
+# `make test-debug` (docs/testing.md "Configurations").
+TEST_CONFIGS ?= release nosimd asan
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 6
 FUZZ_TARGETS = gltf_json glb data_uri accessor spring iqm vrm toon bone_map model_stream constraint vrma

@@ -76,7 +76,7 @@ const char cmd_render_help[] =
     "  --fog on|off|DENSITY[,R,G,B]\n"
     "                  volumetric fog: a medium of DENSITY extinction per unit\n"
     "                  (on: 8.5e-4), scattering R,G,B of the light (default\n"
-    "                  white; default off; docs/fog.md)\n"
+    "                  white; default: on with --stage, else off; docs/fog.md)\n"
     "  --fog-height off|DENSITY,BASE,FALLOFF\n"
     "                  a ground layer in the fog: DENSITY more per unit at and\n"
     "                  below the height BASE, exp(-(y - BASE)/FALLOFF) of it\n"
@@ -88,8 +88,8 @@ const char cmd_render_help[] =
     "  --wind X,Z      the wind the snow drifts with, m/s (default 0,0)\n"
     "  --env-feedback on|off\n"
     "                  the character darkens in the stage's shadow and takes\n"
-    "                  the colour of what she faces, one frame late (default\n"
-    "                  off; docs/feedback.md)\n"
+    "                  the colour of what she faces, one frame late (default:\n"
+    "                  on with --stage, else off; docs/feedback.md)\n"
     "  --bloom, --no-bloom\n"
     "                  glow around what is brighter than white (default on)\n"
     "  --no-footprints the snow keeps no track of her feet (default: a\n"
@@ -148,6 +148,7 @@ typedef struct render_options {
     float fog_height[3];  /* --fog-height: density, base, falloff; density 0 none */
     sw_render_weather weather; /* --weather, --wind */
     bool env_feedback;    /* --env-feedback on|off */
+    bool fog_given, env_feedback_given; /* not given: on with a stage (scene_stage_atmosphere) */
     bool bloom, motion_blur;
     bool no_footprints;   /* --no-footprints */
     sw_render_view view;
@@ -344,12 +345,14 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
             if (!(v = tool_args_value(args, "--env-feedback", &err)) ||
                 !scene_parse_switch("--env-feedback", v, &o->env_feedback, &err))
                 return tool_usage(args, "%s", err.message);
+            o->env_feedback_given = true;
         } else if (tool_args_option(args, arg, "--ao")) {
             if (!(v = tool_args_value(args, "--ao", &err)) || !scene_parse_ao(v, &o->ao, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--fog")) {
             if (!(v = tool_args_value(args, "--fog", &err)) || !scene_parse_fog(v, &o->fog_density, o->fog_colour, &err))
                 return tool_usage(args, "%s", err.message);
+            o->fog_given = true;
         } else if (tool_args_option(args, arg, "--fog-height")) {
             if (!(v = tool_args_value(args, "--fog-height", &err)) || !scene_parse_fog_height(v, o->fog_height, &err))
                 return tool_usage(args, "%s", err.message);
@@ -396,6 +399,7 @@ static int check_render_options(tool_args* args, anim_options* program, render_o
     if (o->split && o->dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
     if (!anim_options_check(program, &err) || !scene_stage_check(&o->stage, &err))
         return tool_usage(args, "%s", err.message);
+    scene_stage_atmosphere(&o->stage, o->fog_given, &o->fog_density, o->env_feedback_given, &o->env_feedback);
     if (o->crowd > 0 && o->stage.has_place) return tool_usage(args, "--place stands one character; drop --crowd");
     if (o->crowd > 0 && (o->cam.frame != SCENE_FRAME_AUTO || o->cam.follow))
         return tool_usage(args, "--crowd frames the whole grid; --frame and --follow are for one character");

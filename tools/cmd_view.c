@@ -139,6 +139,7 @@ typedef struct view_options {
     float fog_height[3];  /* --fog-height: density, base, falloff; density 0 none */
     sw_render_weather weather; /* --weather, --wind */
     bool env_feedback;    /* --env-feedback on|off */
+    bool fog_given, env_feedback_given; /* not given: on with a stage (scene_stage_atmosphere) */
     bool bloom, motion_blur;
     sw_render_view view;
     sw_render_style style;
@@ -210,6 +211,7 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
         } else if (tool_args_option(args, arg, "--fog")) {
             if (!(v = tool_args_value(args, "--fog", &err)) || !scene_parse_fog(v, &o->fog_density, o->fog_colour, &err))
                 return tool_usage(args, "%s", err.message);
+            o->fog_given = true;
         } else if (tool_args_option(args, arg, "--fog-height")) {
             if (!(v = tool_args_value(args, "--fog-height", &err)) || !scene_parse_fog_height(v, o->fog_height, &err))
                 return tool_usage(args, "%s", err.message);
@@ -223,6 +225,7 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
             if (!(v = tool_args_value(args, "--env-feedback", &err)) ||
                 !scene_parse_switch("--env-feedback", v, &o->env_feedback, &err))
                 return tool_usage(args, "%s", err.message);
+            o->env_feedback_given = true;
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
                 return tool_usage(args, "%s", err.message);
@@ -247,6 +250,7 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
     if (!frames_given && (o->exit_after || o->screenshot)) o->frames = 1;
     if (!anim_options_check(program, &err) || !scene_stage_check(&o->stage, &err))
         return tool_usage(args, "%s", err.message);
+    scene_stage_atmosphere(&o->stage, o->fog_given, &o->fog_density, o->env_feedback_given, &o->env_feedback);
     return 0;
 }
 

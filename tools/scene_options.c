@@ -486,6 +486,13 @@ bool scene_frame_collect(const sw_model* m, const sw_pose* pose, const scene_fra
 
 /* ---- stages ---------------------------------------------------------------------- */
 
+void scene_stage_atmosphere(const scene_stage* s, bool fog_given, float* fog_density, bool feedback_given,
+                            bool* env_feedback) {
+    if (!s->file) return;
+    if (!fog_given) *fog_density = SCENE_FOG_DEFAULT_DENSITY;
+    if (!feedback_given) *env_feedback = true;
+}
+
 int scene_stage_take(scene_stage* s, tool_args* args, const char* arg, tool_error* err) {
     const char* v;
     if (tool_args_option(args, arg, "--stage")) {

@@ -150,6 +150,11 @@ typedef struct scene_stage {
 int scene_stage_take(scene_stage* s, tool_args* args, const char* arg, tool_error* err);
 /* The options go together: --place needs --stage. */
 bool scene_stage_check(const scene_stage* s, tool_error* err);
+/* A stage brings the analysed frame's air (docs/stage.md): fog at
+   SCENE_FOG_DEFAULT_DENSITY unless --fog was given, the environment
+   feedback unless --env-feedback was given. No stage: nothing changes. */
+void scene_stage_atmosphere(const scene_stage* s, bool fog_given, float* fog_density, bool feedback_given,
+                            bool* env_feedback);
 /* Loads --stage's model (load: the command's glTF options), its materials
    and rest pose; nothing without --stage. Errors name the file. */
 bool scene_stage_load(scene_stage* s, const sw_gltf_options* load, tool_error* err);
