@@ -117,17 +117,12 @@ vec3 sw_probe_specular(vec3 p, vec3 r, float roughness) {
     vec3 color = vec3(0.0);
     if (u_probe_count.x > 0) {
         uvec2 masks = u_probe_masks[sw_probe_cluster(p)];
-        for (int half_index = 0; half_index < 2; half_index++) {
-            uint bits = half_index == 0 ? masks.x : masks.y;
-            while (bits != 0u && acc < 1.0) {
-                int k = half_index * 32 + findLSB(bits);
-                bits &= bits - 1u;
-                int base = k * SW_PROBE_VEC4S;
-                float w = min(sw_probe_weight(p, base), 1.0 - acc);
-                if (w > 0.0)
-                    color += w * textureLod(t_probe_cubes, vec4(sw_probe_box_project(base, p, r), float(k + 1)), lod).rgb;
-                acc += w;
-            }
+        for (int k = sw_probe_next(masks); k >= 0 && acc < 1.0; k = sw_probe_next(masks)) {
+            int base = k * SW_PROBE_VEC4S;
+            float w = min(sw_probe_weight(p, base), 1.0 - acc);
+            if (w > 0.0)
+                color += w * textureLod(t_probe_cubes, vec4(sw_probe_box_project(base, p, r), float(k + 1)), lod).rgb;
+            acc += w;
         }
     }
     if (acc < 1.0) color += (1.0 - acc) * textureLod(t_probe_cubes, vec4(r, 0.0), lod).rgb;

@@ -58,6 +58,22 @@ float sw_probe_weight(vec3 p, int base) {
     return fade > 0.0 ? max(1.0 - d / fade, 0.0) : 0.0;
 }
 
+// The next probe of a cluster's two masks in index order (the budget's),
+// taken out of them; -1 when none is left.
+int sw_probe_next(inout uvec2 masks) {
+    if (masks.x != 0u) {
+        int k = findLSB(masks.x);
+        masks.x &= masks.x - 1u;
+        return k;
+    }
+    if (masks.y != 0u) {
+        int k = 32 + findLSB(masks.y);
+        masks.y &= masks.y - 1u;
+        return k;
+    }
+    return -1;
+}
+
 // The probes' blend at world point p: with `mean`, the ambient averaged
 // over every normal (band 0 alone: L00·Y00, sw__sh9_mean_radiance), else at unit normal n (E/π,
 // as the hemisphere term it replaces); `fallback` fills the budget left.
@@ -67,17 +83,12 @@ vec3 sw_probe_blend(vec3 p, vec3 n, vec3 fallback, bool mean) {
     uvec2 masks = u_probe_masks[sw_probe_cluster(p)];
     float acc = 0.0;
     vec3 color = vec3(0.0);
-    for (int half_index = 0; half_index < 2; half_index++) {
-        uint bits = half_index == 0 ? masks.x : masks.y;
-        while (bits != 0u && acc < 1.0) {
-            int k = half_index * 32 + findLSB(bits);
-            bits &= bits - 1u;
-            int base = k * SW_PROBE_VEC4S;
-            float w = min(sw_probe_weight(p, base), 1.0 - acc);
-            if (w > 0.0)
-                color += w * (mean ? 0.282094792 * u_probes[base + 3].rgb : sw_probe_irradiance(base, n) * (1.0 / 3.14159265));
-            acc += w;
-        }
+    for (int k = sw_probe_next(masks); k >= 0 && acc < 1.0; k = sw_probe_next(masks)) {
+        int base = k * SW_PROBE_VEC4S;
+        float w = min(sw_probe_weight(p, base), 1.0 - acc);
+        if (w > 0.0)
+            color += w * (mean ? 0.282094792 * u_probes[base + 3].rgb : sw_probe_irradiance(base, n) * (1.0 / 3.14159265));
+        acc += w;
     }
     return color + (1.0 - acc) * fallback;
 }

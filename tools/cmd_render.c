@@ -143,12 +143,7 @@ typedef struct render_options {
     long crowd;           /* --crowd N, 0 = one character */
     sw_render_aa aa;
     sw_render_ao ao;      /* --ao on|off */
-    float fog_density;    /* --fog: 0 none */
-    float fog_colour[3];
-    float fog_height[3];  /* --fog-height: density, base, falloff; density 0 none */
-    sw_render_weather weather; /* --weather, --wind */
-    bool env_feedback;    /* --env-feedback on|off */
-    bool fog_given, env_feedback_given; /* not given: on with a stage (scene_stage_atmosphere) */
+    scene_air air;        /* --fog, --fog-height, --weather, --wind, --env-feedback */
     bool bloom, motion_blur;
     bool no_footprints;   /* --no-footprints */
     sw_render_view view;
@@ -301,6 +296,8 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
         if (took) continue;
         if ((took = scene_stage_take(&o->stage, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
+        if ((took = scene_air_take(&o->air, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
         if (tool_args_flag(arg, "--dqs")) o->dqs = true;
         else if (tool_args_flag(arg, "--split")) o->split = true;
         else if (tool_args_flag(arg, "--bones")) o->bones = true;
@@ -341,26 +338,8 @@ static int parse_render_options(tool_args* args, anim_options* program, render_o
             else if (strcmp(v, "toon") == 0) o->style = SW_RENDER_STYLE_TOON;
             else if (strcmp(v, "pbr") == 0) o->style = SW_RENDER_STYLE_PBR;
             else return tool_usage(args, "--style: '%s' is not auto, toon or pbr", v);
-        } else if (tool_args_option(args, arg, "--env-feedback")) {
-            if (!(v = tool_args_value(args, "--env-feedback", &err)) ||
-                !scene_parse_switch("--env-feedback", v, &o->env_feedback, &err))
-                return tool_usage(args, "%s", err.message);
-            o->env_feedback_given = true;
         } else if (tool_args_option(args, arg, "--ao")) {
             if (!(v = tool_args_value(args, "--ao", &err)) || !scene_parse_ao(v, &o->ao, &err))
-                return tool_usage(args, "%s", err.message);
-        } else if (tool_args_option(args, arg, "--fog")) {
-            if (!(v = tool_args_value(args, "--fog", &err)) || !scene_parse_fog(v, &o->fog_density, o->fog_colour, &err))
-                return tool_usage(args, "%s", err.message);
-            o->fog_given = true;
-        } else if (tool_args_option(args, arg, "--fog-height")) {
-            if (!(v = tool_args_value(args, "--fog-height", &err)) || !scene_parse_fog_height(v, o->fog_height, &err))
-                return tool_usage(args, "%s", err.message);
-        } else if (tool_args_option(args, arg, "--weather")) {
-            if (!(v = tool_args_value(args, "--weather", &err)) || !scene_parse_weather(v, &o->weather, &err))
-                return tool_usage(args, "%s", err.message);
-        } else if (tool_args_option(args, arg, "--wind")) {
-            if (!(v = tool_args_value(args, "--wind", &err)) || !scene_parse_wind(v, o->weather.wind, &err))
                 return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
@@ -399,7 +378,7 @@ static int check_render_options(tool_args* args, anim_options* program, render_o
     if (o->split && o->dqs) return tool_usage(args, "--split shows LBS and DQS side by side; drop --dqs");
     if (!anim_options_check(program, &err) || !scene_stage_check(&o->stage, &err))
         return tool_usage(args, "%s", err.message);
-    scene_stage_atmosphere(&o->stage, o->fog_given, &o->fog_density, o->env_feedback_given, &o->env_feedback);
+    scene_air_finish(&o->air, &o->stage);
     if (o->crowd > 0 && o->stage.has_place) return tool_usage(args, "--place stands one character; drop --crowd");
     if (o->crowd > 0 && (o->cam.frame != SCENE_FRAME_AUTO || o->cam.follow))
         return tool_usage(args, "--crowd frames the whole grid; --frame and --follow are for one character");
@@ -658,17 +637,14 @@ static int render_one_frame(tool_args* args, render_session* s, long f, frame_pr
         .first_frame = f == 0,
         .camera = {.current = frame_camera(s), .previous = s->previous_camera},
         .debug = {.view = o->view, .weight_joint = s->weight_node, .bones = o->bones, .split = o->split},
-        .shading = {.style = o->style, .night = o->night, .time = (float)t, .ao = o->ao, .env_feedback = o->env_feedback,
-                    .fog_density = o->fog_density, .fog_colour = {o->fog_colour[0], o->fog_colour[1], o->fog_colour[2]},
-                    .fog_height_density = o->fog_height[0], .fog_height_base = o->fog_height[1],
-                    .fog_height_falloff = o->fog_height[2],
-                    .weather = o->weather,
+        .shading = {.style = o->style, .night = o->night, .time = (float)t, .ao = o->ao,
                     .no_footprints = o->no_footprints,
                     .time_of_day_given = o->time_of_day >= 0.0, .time_of_day = (float)o->time_of_day},
         .post = {.aa = o->aa, .bloom = o->bloom, .motion_blur = o->motion_blur},
         .crowd = {.count = s->crowd.count, .poses = s->crowd.pointers, .placements = s->crowd.placements},
         .placement = o->stage.has_place ? &s->placement : NULL,
     };
+    scene_air_shade(&o->air, &frame.shading);
     avatar_program_render(&s->prog.avatar, &s->materials, &frame.avatar); /* VRM expression binds, first person */
     /* TAA: the first frame comes after warm-up frames of its own pose and
        camera (the jitter advancing), so it is the converged one. */

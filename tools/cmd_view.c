@@ -134,12 +134,7 @@ typedef struct view_options {
     bool dqs, split, bones, quiet;
     sw_render_aa aa;
     sw_render_ao ao;      /* --ao on|off */
-    float fog_density;    /* --fog: 0 none */
-    float fog_colour[3];
-    float fog_height[3];  /* --fog-height: density, base, falloff; density 0 none */
-    sw_render_weather weather; /* --weather, --wind */
-    bool env_feedback;    /* --env-feedback on|off */
-    bool fog_given, env_feedback_given; /* not given: on with a stage (scene_stage_atmosphere) */
+    scene_air air;        /* --fog, --fog-height, --weather, --wind, --env-feedback */
     bool bloom, motion_blur;
     sw_render_view view;
     sw_render_style style;
@@ -171,6 +166,8 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
         if ((took = scene_sky_take(&o->time_of_day, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if ((took = scene_stage_take(&o->stage, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
+        if (took) continue;
+        if ((took = scene_air_take(&o->air, args, arg, &err)) < 0) return tool_usage(args, "%s", err.message);
         if (took) continue;
         if (tool_args_flag(arg, "--dqs")) o->dqs = true;
         else if (tool_args_flag(arg, "--split")) o->split = true;
@@ -208,24 +205,6 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
         } else if (tool_args_option(args, arg, "--ao")) {
             if (!(v = tool_args_value(args, "--ao", &err)) || !scene_parse_ao(v, &o->ao, &err))
                 return tool_usage(args, "%s", err.message);
-        } else if (tool_args_option(args, arg, "--fog")) {
-            if (!(v = tool_args_value(args, "--fog", &err)) || !scene_parse_fog(v, &o->fog_density, o->fog_colour, &err))
-                return tool_usage(args, "%s", err.message);
-            o->fog_given = true;
-        } else if (tool_args_option(args, arg, "--fog-height")) {
-            if (!(v = tool_args_value(args, "--fog-height", &err)) || !scene_parse_fog_height(v, o->fog_height, &err))
-                return tool_usage(args, "%s", err.message);
-        } else if (tool_args_option(args, arg, "--weather")) {
-            if (!(v = tool_args_value(args, "--weather", &err)) || !scene_parse_weather(v, &o->weather, &err))
-                return tool_usage(args, "%s", err.message);
-        } else if (tool_args_option(args, arg, "--wind")) {
-            if (!(v = tool_args_value(args, "--wind", &err)) || !scene_parse_wind(v, o->weather.wind, &err))
-                return tool_usage(args, "%s", err.message);
-        } else if (tool_args_option(args, arg, "--env-feedback")) {
-            if (!(v = tool_args_value(args, "--env-feedback", &err)) ||
-                !scene_parse_switch("--env-feedback", v, &o->env_feedback, &err))
-                return tool_usage(args, "%s", err.message);
-            o->env_feedback_given = true;
         } else if (tool_args_option(args, arg, "--aa")) {
             if (!(v = tool_args_value(args, "--aa", &err)) || !scene_parse_aa(v, &o->aa, &err))
                 return tool_usage(args, "%s", err.message);
@@ -250,7 +229,7 @@ static int parse_options(tool_args* args, anim_options* program, view_options* o
     if (!frames_given && (o->exit_after || o->screenshot)) o->frames = 1;
     if (!anim_options_check(program, &err) || !scene_stage_check(&o->stage, &err))
         return tool_usage(args, "%s", err.message);
-    scene_stage_atmosphere(&o->stage, o->fog_given, &o->fog_density, o->env_feedback_given, &o->env_feedback);
+    scene_air_finish(&o->air, &o->stage);
     return 0;
 }
 
@@ -1395,15 +1374,12 @@ static bool draw_frame(viewer* v, tool_error* err) {
         .first_frame = v->first_frame,
         .camera = {.current = v->camera, .previous = v->first_frame ? v->camera : v->previous_camera},
         .debug = {.view = v->view, .weight_joint = v->weight_node, .bones = v->bones, .split = v->split},
-        .shading = {.style = v->style, .night = v->night, .time = (float)v->time, .ao = v->o->ao, .env_feedback = v->o->env_feedback,
-                    .fog_density = v->o->fog_density, .fog_colour = {v->o->fog_colour[0], v->o->fog_colour[1], v->o->fog_colour[2]},
-                    .fog_height_density = v->o->fog_height[0], .fog_height_base = v->o->fog_height[1],
-                    .fog_height_falloff = v->o->fog_height[2],
-                    .weather = v->o->weather,
+        .shading = {.style = v->style, .night = v->night, .time = (float)v->time, .ao = v->o->ao,
                     .time_of_day_given = v->time_of_day >= 0.0, .time_of_day = (float)v->time_of_day},
         .post = {.aa = v->aa, .bloom = v->bloom, .motion_blur = v->motion_blur, .frame_index = v->frame_index},
         .placement = sc->stage && sc->stage->has_place ? &sc->placement : NULL,
     };
+    scene_air_shade(&v->o->air, &frame.shading);
     if (sc->prog_ready) avatar_program_render(&sc->prog.avatar, sc->materials, &frame.avatar);
     sw_renderer_stats before, after;
     sw_renderer_get_stats(v->renderer, &before);

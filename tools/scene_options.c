@@ -486,12 +486,6 @@ bool scene_frame_collect(const sw_model* m, const sw_pose* pose, const scene_fra
 
 /* ---- stages ---------------------------------------------------------------------- */
 
-void scene_stage_atmosphere(const scene_stage* s, bool fog_given, float* fog_density, bool feedback_given,
-                            bool* env_feedback) {
-    if (!s->file) return;
-    if (!fog_given) *fog_density = SCENE_FOG_DEFAULT_DENSITY;
-    if (!feedback_given) *env_feedback = true;
-}
 
 int scene_stage_take(scene_stage* s, tool_args* args, const char* arg, tool_error* err) {
     const char* v;
@@ -660,4 +654,53 @@ void scene_stage_free(scene_stage* s) {
     free(s->probe_cubes);
     s->model = NULL, s->rest_memory = NULL, s->probes = NULL, s->probe_count = 0;
     s->probe_cubes = NULL, s->probe_cube_size = 0;
+}
+
+/* ---- the air ------------------------------------------------------------------------ */
+
+int scene_air_take(scene_air* a, tool_args* args, const char* arg, tool_error* err) {
+    const char* v;
+    if (tool_args_option(args, arg, "--fog")) {
+        if (!(v = tool_args_value(args, "--fog", err)) || !scene_parse_fog(v, &a->fog_density, a->fog_colour, err))
+            return -1;
+        a->fog_given = true;
+        return 1;
+    }
+    if (tool_args_option(args, arg, "--fog-height")) {
+        if (!(v = tool_args_value(args, "--fog-height", err)) || !scene_parse_fog_height(v, a->fog_height, err))
+            return -1;
+        return 1;
+    }
+    if (tool_args_option(args, arg, "--weather")) {
+        if (!(v = tool_args_value(args, "--weather", err)) || !scene_parse_weather(v, &a->weather, err)) return -1;
+        return 1;
+    }
+    if (tool_args_option(args, arg, "--wind")) {
+        if (!(v = tool_args_value(args, "--wind", err)) || !scene_parse_wind(v, a->weather.wind, err)) return -1;
+        return 1;
+    }
+    if (tool_args_option(args, arg, "--env-feedback")) {
+        if (!(v = tool_args_value(args, "--env-feedback", err)) ||
+            !scene_parse_switch("--env-feedback", v, &a->env_feedback, err))
+            return -1;
+        a->env_feedback_given = true;
+        return 1;
+    }
+    return 0;
+}
+
+void scene_air_finish(scene_air* a, const scene_stage* s) {
+    if (!s->file) return;
+    if (!a->fog_given) a->fog_density = SCENE_FOG_DEFAULT_DENSITY;
+    if (!a->env_feedback_given) a->env_feedback = true;
+}
+
+void scene_air_shade(const scene_air* a, sw_render_frame_shading* shading) {
+    shading->fog_density = a->fog_density;
+    for (int i = 0; i < 3; i++) shading->fog_colour[i] = a->fog_colour[i];
+    shading->fog_height_density = a->fog_height[0];
+    shading->fog_height_base = a->fog_height[1];
+    shading->fog_height_falloff = a->fog_height[2];
+    shading->weather = a->weather;
+    shading->env_feedback = a->env_feedback;
 }

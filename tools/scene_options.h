@@ -150,11 +150,29 @@ typedef struct scene_stage {
 int scene_stage_take(scene_stage* s, tool_args* args, const char* arg, tool_error* err);
 /* The options go together: --place needs --stage. */
 bool scene_stage_check(const scene_stage* s, tool_error* err);
+
+/* ---- the air: fog, weather, the environment feedback ------------------------------ */
+
+/* The options render and view share for the air around the character
+   (docs/fog.md, docs/weather.md, docs/feedback.md). Zero: none of it. */
+typedef struct scene_air {
+    float fog_density;                  /* --fog: extinction per unit, 0 none */
+    float fog_colour[3];                /* all zero: white */
+    float fog_height[3];                /* --fog-height: density, base, falloff; density 0 none */
+    sw_render_weather weather;          /* --weather, --wind */
+    bool env_feedback;                  /* --env-feedback */
+    bool fog_given, env_feedback_given; /* the options were given (scene_air_finish) */
+} scene_air;
+
+/* --fog, --fog-height, --weather, --wind or --env-feedback at `arg` into
+   *a: 1 when taken, 0 when `arg` is not one, -1 on a bad value (err set). */
+int scene_air_take(scene_air* a, tool_args* args, const char* arg, tool_error* err);
 /* A stage brings the analysed frame's air (docs/stage.md): fog at
    SCENE_FOG_DEFAULT_DENSITY unless --fog was given, the environment
    feedback unless --env-feedback was given. No stage: nothing changes. */
-void scene_stage_atmosphere(const scene_stage* s, bool fog_given, float* fog_density, bool feedback_given,
-                            bool* env_feedback);
+void scene_air_finish(scene_air* a, const scene_stage* s);
+/* The air's fields of a frame's shading. */
+void scene_air_shade(const scene_air* a, sw_render_frame_shading* shading);
 /* Loads --stage's model (load: the command's glTF options), its materials
    and rest pose; nothing without --stage. Errors name the file. */
 bool scene_stage_load(scene_stage* s, const sw_gltf_options* load, tool_error* err);

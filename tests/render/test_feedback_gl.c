@@ -24,6 +24,7 @@
 #include "sinew/import.h"
 #include "sinew/materials.h"
 #include "sinew/render.h"
+#include "test_stage_scene.h"
 
 #define W 160
 #define H 120
@@ -53,21 +54,8 @@ static bool make_renderer(void) {
 }
 
 static bool load(void) {
-    uint8_t *glb = NULL, *stage = NULL;
-    size_t size = 0, stage_size = 0;
+    if (!test_stage_scene_load(&g_demo, &g_materials, &g_stage, &g_stage_materials)) return false;
     sw_diag d = {0};
-    bool ok = sw_demo_character_glb(&glb, &size, &d) == SW_OK &&
-              sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &g_demo, &d) == SW_OK &&
-              sw_material_set_read(g_demo, &g_materials, &d) == SW_OK &&
-              sw_demo_stage_glb(&stage, &stage_size, &d) == SW_OK &&
-              sw_gltf_load_memory(stage, stage_size, SW_DEMO_STAGE_NAME, NULL, NULL, &g_stage, &d) == SW_OK &&
-              sw_material_set_read(g_stage, &g_stage_materials, &d) == SW_OK;
-    sw_demo_character_glb_free(glb);
-    sw_demo_stage_glb_free(stage);
-    if (!ok) {
-        fprintf(stderr, "load: %s\n", d.message);
-        return false;
-    }
     sw_pose_sizes sizes = sw_pose_sizes_of(g_demo);
     g_pose_memory = aligned_alloc(16, sw_pose_memory_size(&sizes));
     sw_pose_bind(&g_pose, &sizes, g_pose_memory);

@@ -21,6 +21,7 @@
 #include "sinew/import.h"
 #include "sinew/materials.h"
 #include "sinew/render.h"
+#include "test_stage_scene.h"
 
 #define W 160
 #define H 90
@@ -35,20 +36,8 @@ static float g_hdr[2][W * H * 4];
 static uint8_t g_classes[W * H];
 
 static bool load(void) {
-    uint8_t *glb = NULL, *stage_glb = NULL;
-    size_t size = 0, stage_size = 0;
+    if (!test_stage_scene_load(&g_demo, &g_materials, &g_stage, NULL)) return false;
     sw_diag d = {0};
-    bool ok = sw_demo_character_glb(&glb, &size, &d) == SW_OK &&
-              sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &g_demo, &d) == SW_OK &&
-              sw_material_set_read(g_demo, &g_materials, &d) == SW_OK &&
-              sw_demo_stage_glb(&stage_glb, &stage_size, &d) == SW_OK &&
-              sw_gltf_load_memory(stage_glb, stage_size, SW_DEMO_STAGE_NAME, NULL, NULL, &g_stage, &d) == SW_OK;
-    sw_demo_character_glb_free(glb);
-    sw_demo_stage_glb_free(stage_glb);
-    if (!ok) {
-        fprintf(stderr, "load: %s\n", d.message);
-        return false;
-    }
     sw_pose_sizes sizes = sw_pose_sizes_of(g_demo);
     g_pose_memory = aligned_alloc(16, (sw_pose_memory_size(&sizes) + 15) / 16 * 16);
     sw_pose_bind(&g_pose, &sizes, g_pose_memory);

@@ -28,6 +28,7 @@
 #include "sinew/import.h"
 #include "sinew/materials.h"
 #include "sinew/render.h"
+#include "test_stage_scene.h"
 
 #include "../../src/render/snow_cache.h"
 
@@ -46,21 +47,7 @@ static const sw_clip* g_walk;
 static sw_renderer* g_renderer;
 
 static bool load(void) {
-    uint8_t *glb = NULL, *stage = NULL;
-    size_t size = 0, stage_size = 0;
-    sw_diag d = {0};
-    bool ok = sw_demo_character_glb(&glb, &size, &d) == SW_OK &&
-              sw_gltf_load_memory(glb, size, SW_DEMO_CHARACTER_NAME, NULL, NULL, &g_demo, &d) == SW_OK &&
-              sw_material_set_read(g_demo, &g_materials, &d) == SW_OK &&
-              sw_demo_stage_glb(&stage, &stage_size, &d) == SW_OK &&
-              sw_gltf_load_memory(stage, stage_size, SW_DEMO_STAGE_NAME, NULL, NULL, &g_stage, &d) == SW_OK &&
-              sw_material_set_read(g_stage, &g_stage_materials, &d) == SW_OK;
-    sw_demo_character_glb_free(glb);
-    sw_demo_stage_glb_free(stage);
-    if (!ok) {
-        fprintf(stderr, "load: %s\n", d.message);
-        return false;
-    }
+    if (!test_stage_scene_load(&g_demo, &g_materials, &g_stage, &g_stage_materials)) return false;
     for (size_t i = 0; i < g_demo->animation_count; i++)
         if (g_demo->animations[i].name && strcmp(g_demo->animations[i].name, "walk") == 0) g_walk = &g_demo->animations[i];
     if (!g_walk) {
