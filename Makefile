@@ -26,14 +26,17 @@ CONFIG_FLAGS_nosimd  = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON -DSW_NO_SIMD=ON
 CONFIG_FLAGS_asan    = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON -DSW_SANITIZE=ON
 # What each configuration runs (ctest labels, tests/CMakeLists.txt and
 # docs/testing.md "Configurations"): release everything; asan all but the
-# tests that run nothing the configuration changes (once); debug also
-# leaves drawing, hostile-input and long reference runs to asan (the same
-# Debug code, sanitized); nosimd leaves out what reaches no SIMD kernel.
+# tests that run nothing the configuration changes (once) and the drawing
+# command-line tests other than render's and view's own (cli-drawing);
+# debug also leaves drawing, hostile-input and long reference runs to
+# asan (the same Debug code, sanitized); nosimd leaves out what reaches no
+# SIMD kernel and the reference runs (release holds the SIMD kernels to
+# the scalar ones bit for bit and runs them against the references).
 # CTEST_ARGS_<config>= (empty) on the command line runs everything there.
 CTEST_ARGS_release =
 CTEST_ARGS_debug   = -LE 'render|hostile|reference|once'
-CTEST_ARGS_nosimd  = -LE 'render|hostile|once'
-CTEST_ARGS_asan    = -LE once
+CTEST_ARGS_nosimd  = -LE 'render|hostile|reference|once'
+CTEST_ARGS_asan    = -LE 'once|cli-drawing'
 
 .PHONY: all deps demo test check fuzz install clean $(addprefix configure-,$(CONFIGS)) $(addprefix build-,$(CONFIGS)) $(addprefix test-,$(CONFIGS))
 

@@ -65,14 +65,12 @@ check "... a different picture" differ "$WORK/plain.png" "$WORK/demo.png"
 # A stage brings the air (docs/stage.md): fog at the analysis' 8.5e-4 and
 # the environment feedback, unless the options say otherwise; two frames,
 # so that the feedback's state (read one frame late) reaches her.
-sinew render --stage demo $SMALL --frames 2 --quiet -o "$WORK/air_%d.png"
-sinew render --stage demo $SMALL --frames 2 --fog on --env-feedback on --quiet -o "$WORK/on_%d.png"
+TINY="--size 64x48 --aa none --no-bloom --frames 2 --quiet"
+sinew render --stage demo $TINY -o "$WORK/air_%d.png"
+sinew render --stage demo $TINY --fog on --env-feedback on -o "$WORK/on_%d.png"
 check "--stage: fog and feedback on by default, byte for byte" cmp -s "$WORK/air_1.png" "$WORK/on_1.png"
-sinew render --stage demo $SMALL --frames 2 --fog off --quiet -o "$WORK/nofog_%d.png"
-check "... --fog off takes the fog away" differ "$WORK/air_1.png" "$WORK/nofog_1.png"
-sinew render --stage demo $SMALL --frames 2 --env-feedback off --quiet -o "$WORK/nofb_%d.png"
-check "... --env-feedback off takes the feedback away" differ "$WORK/air_1.png" "$WORK/nofb_1.png"
-sinew render $SMALL --frames 2 --fog on --quiet -o "$WORK/plainfog_%d.png"
-sinew render $SMALL --frames 2 --quiet -o "$WORK/plain_%d.png"
-check "... without a stage, no fog unless asked for" differ "$WORK/plain_1.png" "$WORK/plainfog_1.png"
+sinew render --stage demo $TINY --fog off -o "$WORK/nofog_%d.png"
+check "... --fog off takes the fog away" sh -c "[ -s '$WORK/nofog_1.png' ] && ! cmp -s '$WORK/air_1.png' '$WORK/nofog_1.png'"
+sinew render --stage demo $TINY --fog off --env-feedback off -o "$WORK/none_%d.png"
+check "... --env-feedback off takes the feedback away" sh -c "[ -s '$WORK/none_1.png' ] && ! cmp -s '$WORK/nofog_1.png' '$WORK/none_1.png'"
 finish
