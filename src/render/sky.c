@@ -1,6 +1,7 @@
 /* The sky's numbers (see sky.h, docs/sky.md). shaders/sky.frag mirrors
    sw__sky_background, sw__sky_nebula and sw__sky_tint line by line. */
 #include "sky.h"
+#include "render_hash.h"
 
 #include <math.h>
 #include <string.h>
@@ -132,18 +133,8 @@ void sw__sky_gradient(const sw__sky_params* p, float out[SW_SKY_GRADIENT_WIDTH *
     }
 }
 
-/* A 32-bit integer hash (xorshift-multiply, "lowbias32"). */
-static uint32_t sw__hash(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
 void sw__sky_noise(uint8_t out[SW_SKY_NOISE_SIZE * SW_SKY_NOISE_SIZE]) {
-    for (uint32_t i = 0; i < (uint32_t)(SW_SKY_NOISE_SIZE * SW_SKY_NOISE_SIZE); i++) out[i] = (uint8_t)(sw__hash(i) >> 24);
+    for (uint32_t i = 0; i < (uint32_t)(SW_SKY_NOISE_SIZE * SW_SKY_NOISE_SIZE); i++) out[i] = (uint8_t)(sw__hash32(i) >> 24);
 }
 
 void sw__sky_star_palette(float out[SW_SKY_PALETTE_SIZE * 4]) {

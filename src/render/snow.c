@@ -1,5 +1,6 @@
 /* snow.c — the snow material's numbers (snow.h, docs/snow.md). */
 #include "snow.h"
+#include "render_hash.h"
 
 #include <math.h>
 
@@ -24,12 +25,7 @@ float sw__snow_blend(float base, float cover, float cov) { return base + (cover 
 
 float sw__snow_glint(int32_t x, int32_t y, int32_t z) {
     /* A small integer hash (the shader does the same in uint arithmetic). */
-    uint32_t h = (uint32_t)x * 0x8da6b343u ^ (uint32_t)y * 0xd8163841u ^ (uint32_t)z * 0xcb1ab31fu;
-    h ^= h >> 16;
-    h *= 0x7feb352du;
-    h ^= h >> 15;
-    h *= 0x846ca68bu;
-    h ^= h >> 16;
+    uint32_t h = sw__hash32((uint32_t)x * 0x8da6b343u ^ (uint32_t)y * 0xd8163841u ^ (uint32_t)z * 0xcb1ab31fu);
     return (float)(h >> 8) * (1.0f / 16777216.0f);
 }
 

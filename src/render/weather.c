@@ -1,5 +1,6 @@
 /* Falling snow: the flakes' positions, discs and light (weather.h). */
 #include "weather.h"
+#include "render_hash.h"
 
 #include <math.h>
 
@@ -15,24 +16,13 @@ size_t sw__weather_count(float density) {
     return (size_t)(density * volume + 0.5);
 }
 
-/* A 32-bit integer hash (the "lowbias32" mix: xor-shift, multiply), good
-   enough that neighbouring indices give unrelated numbers. */
-static uint32_t sw__weather_hash(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 void sw__weather_flake_random(uint32_t seed, uint32_t index, float u[4], int* speed_class) {
-    uint32_t h = sw__weather_hash(seed ^ sw__weather_hash(index));
+    uint32_t h = sw__hash32(seed ^ sw__hash32(index));
     for (int k = 0; k < 4; k++) {
-        h = sw__weather_hash(h + (uint32_t)k);
+        h = sw__hash32(h + (uint32_t)k);
         u[k] = (float)(h >> 8) * (1.0f / 16777216.0f); /* 24 bits: exactly representable, < 1 */
     }
-    *speed_class = (int)(sw__weather_hash(h ^ 0x9e3779b9u) % 3u);
+    *speed_class = (int)(sw__hash32(h ^ 0x9e3779b9u) % 3u);
 }
 
 /* x mod b into [0, b), in double so that an hour of drift (thousands of
