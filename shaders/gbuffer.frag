@@ -111,12 +111,18 @@ void main() {
         // Footprints: the trail's depth removes cover and darkens
         // (sw__snow_trail_coverage, sw__snow_trail_shade).
         float track = 0.0;
+        vec2 track_slope = vec2(0.0); // d one texel on along +x and +z, minus d
         if (u_snow_trail.w > 0.5) {
             // The trail is a ring (snow_trail.c): inside its window, read
             // at the world position with the texture repeating.
             vec2 tuv = (i.world.xz - u_snow_trail.xy) * u_snow_trail.z;
-            if (all(greaterThanEqual(tuv, vec2(0.0))) && all(lessThanEqual(tuv, vec2(1.0))))
-                track = texture(t_snow_trail, i.world.xz * u_snow_trail.z).r;
+            if (all(greaterThanEqual(tuv, vec2(0.0))) && all(lessThanEqual(tuv, vec2(1.0)))) {
+                vec2 uv = i.world.xz * u_snow_trail.z;
+                const float step_uv = 1.0 / float(SW_SNOW_TRAIL_TEXELS);
+                track = texture(t_snow_trail, uv).r;
+                track_slope = vec2(texture(t_snow_trail, uv + vec2(step_uv, 0.0)).r,
+                                   texture(t_snow_trail, uv + vec2(0.0, step_uv)).r) - track;
+            }
             // Only on the walkable surface the height cache holds there (a
             // snow surface more than 10 cm under it, or over it, is not
             // where the feet were); no surface cached: the trail as is.
@@ -126,14 +132,19 @@ void main() {
                 if (all(greaterThanEqual(texel - corner, ivec2(0))) && all(lessThan(texel - corner, ivec2(SW_SNOW_CACHE_FINE_SIZE)))) {
                     uint word = texelFetch(t_snow_height, texel & (SW_SNOW_CACHE_FINE_SIZE - 1), 0).r;
                     float ground = u_snow_height_range.x + float(min(word >> 16, 65532u)) / 65532.0 * u_snow_height_range.y;
-                    if (word != 0u && abs(i.world.y - ground) > 0.1) track = 0.0;
+                    if (word != 0u && abs(i.world.y - ground) > 0.1) track = 0.0, track_slope = vec2(0.0);
                 }
             }
         }
         float shade = 1.0 - 0.5 * track * cov;  // only where there was snow
+        float snow_before = cov;
         cov *= 1.0 - track;
         vec3 blended = mix(n, n_cover, cov);
         if (dot(blended, blended) > 1e-24) n = normalize(blended);
+        // The track's slopes tilt the normal (sw__snow_trail_normal): a dent.
+        float texel = 1.0 / (u_snow_trail.z * float(SW_SNOW_TRAIL_TEXELS));
+        float k = float(SW_SNOW_TRACK_DEPTH_MM) / 1000.0 * snow_before / texel;
+        n = normalize(n + vec3(k * track_slope.x, 0.0, k * track_slope.y));
         base.rgb = mix(base.rgb, u_snow_color.rgb, cov);
         roughness = mix(roughness, u_snow_color.a, cov);
         metallic = mix(metallic, 0.0, cov);

@@ -234,6 +234,10 @@
    x, z origin, 1 / its extent, 1 when there is one; its R8 texture. */
 #define SW_GBUFFER_LOC_SNOW_TRAIL 40
 #define SW_GBUFFER_UNIT_SNOW_TRAIL 6
+/* The trail's texels across (= SW_SNOW_TRAIL_SIZE, snow.h) and how deep a
+   full track is (sw__snow_trail_normal: the track's slopes tilt the normal). */
+#define SW_SNOW_TRAIL_TEXELS 512
+#define SW_SNOW_TRACK_DEPTH_MM 40
 /* The surface-height cache (src/render/snow_cache.c): vec4 = the window's
    world x, z corner, fine texels per unit, 1 when there is one; vec4 =
    the lowest height, the height span; its fine r32ui image as a usampler. */

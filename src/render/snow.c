@@ -89,3 +89,10 @@ float sw__snow_refill(float current, float rate, float seconds) { return current
 float sw__snow_trail_coverage(float cov, float d) { return cov * (1.0f - sat(d)); }
 
 float sw__snow_trail_shade(float d) { return 1.0f - 0.5f * sat(d); }
+
+sw_vec3 sw__snow_trail_normal(sw_vec3 n, float d, float d_x, float d_z, float texel, float snow) {
+    const float k = SW_SNOW_TRACK_DEPTH * sat(snow) / texel;
+    const sw_vec3 t = {n.x + k * (d_x - d), n.y, n.z + k * (d_z - d)};
+    const float len = sqrtf(t.x * t.x + t.y * t.y + t.z * t.z);
+    return len > 0.0f ? (sw_vec3){t.x / len, t.y / len, t.z / len} : n;
+}

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sinew/math.h"
+#include "render_interface.h"
 
 /* The analysed frame's snow draw: cover starts at normal·up = 0.53 and
    ramps in over 0.34. */
@@ -97,13 +98,23 @@ float sw__snow_refill(float current, float rate, float seconds);
    shade factor 1 − 0.5·d (the packed snow in the track is darker). */
 float sw__snow_trail_coverage(float cov, float d);
 float sw__snow_trail_shade(float d);
+/* The track as a hollow: a full track (d = 1) is SW_SNOW_TRACK_DEPTH deep,
+   so the surface's height is −depth·d. With d read at a point and one
+   trail texel (`texel` units) further along +x and +z (d_x, d_z), the
+   normal n tilts by depth·((d_x − d), 0, (d_z − d))/texel (the height
+   field's normal (−∂h/∂x, 1, −∂h/∂z) for a level ground), scaled by
+   `snow` (the cover there before the track: no snow, no hollow), then
+   renormalised. A print's far rim faces back up to the light and its near
+   rim away: the track reads as a dent, not only as a darker disc. */
+sw_vec3 sw__snow_trail_normal(sw_vec3 n, float d, float d_x, float d_z, float texel, float snow);
 
 /* The renderer's trail field (snow_trail.c): SIZE² texels over EXTENT
    units (2.3 cm texels), a ring centred on the character's lowest joint
    every frame (world texel (i, j) at (i mod SIZE, j mod SIZE)). A skin
    joint at height y over the ground under it (the height cache's) stamps
    a disc of SW_SNOW_FOOT_RADIUS with depth sat((HIGH − y)/(HIGH − LOW)). */
-#define SW_SNOW_TRAIL_SIZE 512
+#define SW_SNOW_TRAIL_SIZE 512 /* = SW_SNOW_TRAIL_TEXELS (render_interface.h) */
+#define SW_SNOW_TRACK_DEPTH (SW_SNOW_TRACK_DEPTH_MM / 1000.0f)
 #define SW_SNOW_TRAIL_EXTENT 12.0f
 #define SW_SNOW_FOOT_RADIUS 0.12f
 #define SW_SNOW_CONTACT_LOW 0.08f

@@ -114,6 +114,24 @@ static void test_footprints(void) {
     SW_CHECK_NEAR(sw__snow_trail_coverage(0.9f, 0.5f), 0.45, 1e-6);
     SW_CHECK_NEAR(sw__snow_trail_shade(1.0f), 0.5, 1e-6);
     SW_CHECK_NEAR(sw__snow_trail_shade(0.0f), 1.0, 1e-6);
+    /* The hollow: a level trail leaves the normal; d rising by 0.1 over a
+       2 cm texel along +x with a 4 cm deep track tilts it by
+       0.04·0.1/0.02 = 0.2: normalize(0.2, 1, 0) = (0.196116, 0.980581, 0);
+       no snow there, no tilt. */
+    const sw_vec3 up = {0.0f, 1.0f, 0.0f};
+    sw_vec3 flat = sw__snow_trail_normal(up, 0.5f, 0.5f, 0.5f, 0.02f, 1.0f);
+    SW_CHECK_NEAR(flat.x, 0.0, 1e-7);
+    SW_CHECK_NEAR(flat.y, 1.0, 1e-7);
+    sw_vec3 rim = sw__snow_trail_normal(up, 0.5f, 0.6f, 0.5f, 0.02f, 1.0f);
+    SW_CHECK_NEAR(SW_SNOW_TRACK_DEPTH, 0.04, 1e-7);
+    SW_CHECK_NEAR(rim.x, 0.196116, 1e-5);
+    SW_CHECK_NEAR(rim.y, 0.980581, 1e-5);
+    SW_CHECK_NEAR(rim.z, 0.0, 1e-7);
+    sw_vec3 slope_z = sw__snow_trail_normal(up, 0.5f, 0.5f, 0.4f, 0.02f, 0.5f);
+    SW_CHECK_NEAR(slope_z.z, -0.1 / sqrt(1.01), 1e-5);
+    sw_vec3 bare = sw__snow_trail_normal(up, 0.5f, 0.6f, 0.5f, 0.02f, 0.0f);
+    SW_CHECK_NEAR(bare.x, 0.0, 1e-7);
+    SW_CHECK_EQ_INT(SW_SNOW_TRAIL_SIZE, SW_SNOW_TRAIL_TEXELS);
 }
 
 int main(void) {
