@@ -15,10 +15,11 @@
    WHY FABRIK. It moves points, not angles: no Jacobian, no matrix to
    invert or damp, a few multiply-adds per joint and pass, and it reaches
    an unreachable target the way a body does, straight towards it (a
-   damped least-squares solver only approaches that as its damping allows).
-   Its weakness, limits, is handled in angle space: after each pass the
-   joints' rotations are taken from the points and clamped to their limits,
-   so the output never breaks a limit, whatever the residual.
+   damped least-squares solver only approaches that as its damping allows;
+   a Jacobian solver also needs its damping tuned per rig). Its weakness,
+   limits, is handled in angle space: after each pass the joints'
+   rotations are taken from the points and clamped to their limits, so the
+   output never breaks a limit, whatever the residual.
 
    CHAINS (from the humanoid map): spine (spine, chest, upperChest, neck →
    head), each arm (upperArm, lowerArm → hand) and each leg (upperLeg,
@@ -34,15 +35,17 @@
    asks nothing and does not count, so planted feet hold the hips only once
    the hips would pull them off (then they pull back).
    (2) Each chain with a weighted effector, spine first, then arms and
-   legs: one FABRIK pass (backward from the target, forward from the fixed
-   root keeping each bone within its joint's swing limit of the bone before
-   it; a nearly straight limb is first bent a little towards its natural
-   side so the hinge bends the right way); then each joint is turned so
-   its next chain joint lies on the solved point: the upper arm and leg by
-   the rotation that also puts the elbow's or knee's hinge axis normal to
-   the solved plane, the others by the shortest arc; then its limit is
-   applied. Iterations stop when every weighted effector is within
-   `tolerance` of its target, or after `iterations`.
+   legs, finds where its joints should go: the spine by FABRIK passes
+   (backward from the goal, forward from the fixed root keeping each bone
+   within its joint's swing limit of the bone before it; up to 8 passes,
+   points only), an arm or a leg in closed form (the two points FABRIK
+   converges to for two bones: the law of cosines, in the plane the
+   elbow's or knee's hinge axis is normal to now, so the limb does not
+   spin). Then each joint is turned so its next chain joint lies on its
+   point: the upper arm and leg by the rotation that also puts the hinge
+   axis normal to the solved plane, the others by the shortest arc; then
+   its limit is applied. Iterations stop when every weighted effector is
+   within `tolerance` of its target, or after `iterations`.
 
    LIMITS, per joint, on its rotation relative to its rest local rotation
    (q_rel = rest⁻¹ · local, in the joint's own frame):
@@ -78,6 +81,8 @@ SW_EXTERN_C_BEGIN
 
 /* Joints of one chain, the effector included. */
 #define SW_FBIK_MAX_CHAIN 6
+/* Nodes from a chain's first joint to its last, those between included. */
+#define SW_FBIK_MAX_PATH 16
 
 typedef enum sw_fbik_effector_id {
     SW_FBIK_HIPS,
@@ -120,6 +125,9 @@ typedef struct sw_fbik_chain {
     sw_fbik_limit limit[SW_FBIK_MAX_CHAIN];   /* the last joint's is unused */
     sw_fbik_effector_id effector;
     sw_vec3 bend_hint;                        /* model space: the side a straight limb bends its middle to */
+    uint32_t path_count;                      /* the nodes from node[0] down to node[count − 1] */
+    int32_t path[SW_FBIK_MAX_PATH];
+    uint32_t path_index[SW_FBIK_MAX_CHAIN];   /* where each chain joint is in path */
 } sw_fbik_chain;
 
 typedef struct sw_fbik_rig {

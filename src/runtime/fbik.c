@@ -7,6 +7,8 @@
 #include "sinew/anim.h"
 
 #define SW__DEG ((float)(SW_PI / 180.0))
+/* FABRIK passes per iteration on a chain without a hinge (the spine). */
+#define SW__FABRIK_PASSES 8
 
 /* ---- small quaternion helpers ------------------------------------------------ */
 
@@ -71,9 +73,10 @@ sw_quat sw_fbik_limit_apply(const sw_fbik_limit* limit, sw_quat rel) {
 float sw_fbik_limit_violation(const sw_fbik_limit* limit, sw_quat rel) {
     if (limit->type == SW_FBIK_LIMIT_NONE) return 0.0f;
     rel = sw_quat_normalize(rel);
-    sw_quat inside = sw_fbik_limit_apply(limit, rel);
-    float d = fabsf(sw_quat_dot(rel, inside));
-    return d >= 1.0f ? 0.0f : 2.0f * acosf(d);
+    /* the angle of the rotation from the clamped rotation to rel, by atan2 (acos loses small angles) */
+    sw_quat d = sw_quat_mul(sw_quat_conjugate(sw_fbik_limit_apply(limit, rel)), rel);
+    float s = sqrtf(d.x * d.x + d.y * d.y + d.z * d.z);
+    return 2.0f * atan2f(s, fabsf(d.w));
 }
 
 /* ---- rig --------------------------------------------------------------------------- */
@@ -117,6 +120,23 @@ static sw_result sw__chain_build(sw_fbik_rig* rig, const sw_model* model, const 
                                model->nodes[ch->node[ch->count - 1]].name ? model->nodes[ch->node[ch->count - 1]].name
                                                                           : "the previous bone");
         ch->node[ch->count++] = node;
+    }
+    /* the path: the last joint's ancestors up to the first */
+    int32_t path[SW_FBIK_MAX_PATH];
+    uint32_t len = 0;
+    for (int32_t n = ch->node[ch->count - 1];; n = model->nodes[n].parent) {
+        if (len == SW_FBIK_MAX_PATH)
+            return sw_diag_set(diag, SW_ERR_UNSUPPORTED, n, "%s: more than %d nodes between %s and %s",
+                               model->path ? model->path : "model", SW_FBIK_MAX_PATH, sw_humanoid_bone_name(bones[0]),
+                               model->nodes[ch->node[ch->count - 1]].name ? model->nodes[ch->node[ch->count - 1]].name : "its end");
+        path[len++] = n;
+        if (n == ch->node[0]) break;
+    }
+    ch->path_count = len;
+    for (uint32_t i = 0; i < len; i++) ch->path[i] = path[len - 1 - i];
+    for (uint32_t k = 0, i = 0; k < ch->count; k++) {
+        while (ch->path[i] != ch->node[k]) i++;
+        ch->path_index[k] = i;
     }
     return SW_OK;
 }
@@ -214,6 +234,17 @@ static void sw__fk(const sw__fbik* s, size_t first) {
     sw_local_to_model_job_run(&job);
 }
 
+/* World matrices of the chain's path from path[first] down (what the
+   chain's own solve reads next; the rest is brought up to date later). */
+static void sw__fk_path(const sw__fbik* s, const sw_fbik_chain* ch, uint32_t first) {
+    for (uint32_t i = first; i < ch->path_count; i++) {
+        int32_t n = ch->path[i];
+        int16_t p = s->rig->parents[n];
+        sw_mat34 m = sw_transform_to_mat34(&s->local[n]);
+        s->world[n] = p == SW_NO_PARENT ? m : sw_mat34_mul(&s->world[p], &m);
+    }
+}
+
 static sw_vec3 sw__pos(const sw__fbik* s, int32_t node) { return sw__origin(&s->world[node]); }
 
 static sw_quat sw__parent_rotation(const sw__fbik* s, int32_t node) {
@@ -228,7 +259,7 @@ static void sw__turn(const sw__fbik* s, const sw_fbik_chain* ch, uint32_t k, sw_
     sw_quat l = sw_quat_mul(sw_quat_conjugate(p), sw_quat_mul(turn, sw_quat_mul(p, s->local[n].rotation)));
     sw_quat rel = sw_quat_mul(sw_quat_conjugate(ch->rest_rotation[k]), sw_quat_normalize(l));
     s->local[n].rotation = sw_quat_normalize(sw_quat_mul(ch->rest_rotation[k], sw_fbik_limit_apply(&ch->limit[k], rel)));
-    sw__fk(s, (size_t)n);
+    sw__fk_path(s, ch, ch->path_index[k]);
 }
 
 /* A rotation taking the frame (b, n) to (b2, n2) (b ⟂ n, b2 ⟂ n2, all unit). */
@@ -289,6 +320,32 @@ static sw_vec3 sw__goal(const sw__fbik* s, const sw_fbik_chain* ch, const sw_fbi
     return sw_vec3_add(now, sw_vec3_scale(sw_vec3_sub(e->position, now), e->weight));
 }
 
+/* A hinged limb's two points (middle P[1], end P[2]) in closed form: where
+   FABRIK's passes converge to, found at once. The middle lies in the plane
+   of the hinge's current axis (turned normal to the root-goal line), on
+   the side a positive hinge angle bends to (the law of cosines gives the
+   angle at the root); a goal beyond reach gives the straight limb towards
+   it. */
+static void sw__limb_points(const sw__fbik* s, const sw_fbik_chain* ch, sw_vec3* P, const float* d, sw_vec3 goal) {
+    const float a = d[0], b = d[1];
+    sw_vec3 D = sw_vec3_sub(goal, P[0]);
+    float dist = sw_vec3_length(D);
+    sw_vec3 u = dist > 1e-9f ? sw_vec3_scale(D, 1.0f / dist) : sw_vec3_normalize(sw_vec3_sub(P[2], P[0]));
+    float lo = fabsf(a - b), hi = a + b;
+    dist = dist < lo ? lo : dist > hi ? hi : dist;
+    int32_t mid = ch->node[1];
+    sw_quat mid_frame = sw_quat_mul(sw__parent_rotation(s, mid), ch->rest_rotation[1]);
+    sw_vec3 n = sw__perpendicular_unit(sw_quat_rotate(mid_frame, ch->limit[1].axis), u);
+    if (!(sw_vec3_length(n) > 0.5f)) /* the axis along the goal line: the hint's side */
+        n = sw_vec3_cross(sw__perpendicular_unit(ch->bend_hint, u), u);
+    sw_vec3 h = sw_vec3_cross(u, n); /* the side the middle goes to, so cross(upper, lower) is along +n */
+    float c = dist > 0.0f && a > 0.0f ? (a * a + dist * dist - b * b) / (2.0f * a * dist) : 1.0f;
+    c = c < -1.0f ? -1.0f : c > 1.0f ? 1.0f : c;
+    float sn = sqrtf(1.0f - c * c);
+    P[1] = sw_vec3_add(P[0], sw_vec3_add(sw_vec3_scale(u, a * c), sw_vec3_scale(h, a * sn)));
+    P[2] = sw_vec3_add(P[0], sw_vec3_scale(u, dist));
+}
+
 static void sw__solve_chain(const sw__fbik* s, const sw_fbik_chain* ch, const sw_fbik_effector* e) {
     const uint32_t m = ch->count;
     sw_vec3 P[SW_FBIK_MAX_CHAIN] = {{0}};
@@ -296,19 +353,24 @@ static void sw__solve_chain(const sw__fbik* s, const sw_fbik_chain* ch, const sw
     for (uint32_t k = 0; k < m; k++) P[k] = sw__pos(s, ch->node[k]);
     for (uint32_t k = 0; k + 1 < m; k++) d[k] = sw_vec3_length(sw_vec3_sub(P[k + 1], P[k]));
     const bool hinge = m == 3 && ch->limit[1].type == SW_FBIK_LIMIT_HINGE;
-    if (hinge) { /* a straight limb: bend its middle to its natural side first */
-        sw_vec3 b = sw_vec3_normalize(sw_vec3_sub(P[1], P[0])), c = sw_vec3_normalize(sw_vec3_sub(P[2], P[1]));
-        if (sw_vec3_dot(b, c) > 0.999f) P[1] = sw_vec3_add(P[1], sw_vec3_scale(ch->bend_hint, 0.05f * (d[0] + d[1])));
+    if (hinge) {
+        sw__limb_points(s, ch, P, d, sw__goal(s, ch, e));
+    } else {
+        float swing[SW_FBIK_MAX_CHAIN] = {0};
+        for (uint32_t k = 0; k + 1 < m; k++)
+            swing[k] = ch->limit[k].type == SW_FBIK_LIMIT_CONE    ? ch->limit[k].cone_angle
+                       : ch->limit[k].type == SW_FBIK_LIMIT_HINGE ? ch->limit[k].max_angle
+                                                                  : (float)SW_PI;
+        sw_quat root_frame = sw_quat_mul(sw__parent_rotation(s, ch->node[0]), ch->rest_rotation[0]);
+        sw_vec3 root_axis = ch->limit[0].type == SW_FBIK_LIMIT_CONE ? sw_quat_rotate(root_frame, ch->limit[0].axis)
+                                                                    : sw_vec3_normalize(sw_vec3_sub(P[1], P[0]));
+        /* passes are a few operations on m points: run them to convergence before turning joints */
+        const sw_vec3 goal = sw__goal(s, ch, e);
+        for (int pass = 0; pass < SW__FABRIK_PASSES; pass++) {
+            sw__fabrik_pass(P, d, swing, m, goal, root_axis);
+            if (sw_vec3_length(sw_vec3_sub(P[m - 1], goal)) < 1e-6f) break;
+        }
     }
-    float swing[SW_FBIK_MAX_CHAIN] = {0};
-    for (uint32_t k = 0; k + 1 < m; k++)
-        swing[k] = ch->limit[k].type == SW_FBIK_LIMIT_CONE    ? ch->limit[k].cone_angle
-                   : ch->limit[k].type == SW_FBIK_LIMIT_HINGE ? ch->limit[k].max_angle
-                                                              : (float)SW_PI;
-    sw_quat root_frame = sw_quat_mul(sw__parent_rotation(s, ch->node[0]), ch->rest_rotation[0]);
-    sw_vec3 root_axis = ch->limit[0].type == SW_FBIK_LIMIT_CONE ? sw_quat_rotate(root_frame, ch->limit[0].axis)
-                                                                : sw_vec3_normalize(sw_vec3_sub(P[1], P[0]));
-    sw__fabrik_pass(P, d, swing, m, sw__goal(s, ch, e), root_axis);
     for (uint32_t k = 0; k + 1 < m; k++) {
         sw_vec3 at = sw__pos(s, ch->node[k]);
         sw_vec3 from = sw_vec3_sub(sw__pos(s, ch->node[k + 1]), at), to = sw_vec3_sub(P[k + 1], at);
@@ -397,8 +459,9 @@ sw_fbik_result sw_fbik_solve(const sw_fbik_rig* rig, const sw_fbik_desc* desc, s
         if (!desc->pin_hips) sw__move_hips(&s, desc);
         for (int c = 0; c < SW_FBIK_CHAIN_COUNT; c++) {
             const sw_fbik_chain* ch = &rig->chains[c];
-            if (ch->count >= 2 && desc->effectors[ch->effector].weight > 0.0f)
-                sw__solve_chain(&s, ch, &desc->effectors[ch->effector]);
+            if (ch->count < 2 || !(desc->effectors[ch->effector].weight > 0.0f)) continue;
+            sw__solve_chain(&s, ch, &desc->effectors[ch->effector]);
+            if (c == SW_FBIK_CHAIN_SPINE) sw__fk(&s, (size_t)ch->node[0]); /* the arms hang from it */
         }
         result.iterations++;
         result.residual = sw__residual(&s, desc);
@@ -409,7 +472,7 @@ sw_fbik_result sw_fbik_solve(const sw_fbik_rig* rig, const sw_fbik_desc* desc, s
         int32_t end = ch->node[ch->count - 1];
         local[end].rotation =
             sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(sw__parent_rotation(&s, end)), end_rotation[c]));
-        sw__fk(&s, (size_t)end);
     }
+    sw__fk(&s, 0);
     return result;
 }
