@@ -43,24 +43,48 @@ static void fbik_bench_free(fbik_bench* b) {
     free(b->rig_memory), free(b->pose_memory), free(b->start), free(b->world), free(b->times), free(b->iterations);
 }
 
-/* The five effectors and the hips at step `rep`: reachable from a standing pose. */
+static sw_vec3 node_position(const sw_mat34* world, int32_t node) { return origin_of(&world[node]); }
+
+/* The five effectors and the hips at step `rep`, reachable from a standing
+   pose of any proportions: the hips 3 cm lower, the head where a lean of
+   6-18° forward about the spine's root puts it, each hand at 75 % of its arm's length from the shoulder,
+   circling in front of the body, the feet where the rest pose has them. */
 static sw_fbik_desc targets(const fbik_bench* b, const sw_mat34* rest_world, int rep) {
-    static const sw_humanoid_bone bones[SW_FBIK_EFFECTOR_COUNT] = {SW_HUMANOID_HIPS,       SW_HUMANOID_HEAD,
-                                                                   SW_HUMANOID_LEFT_HAND,  SW_HUMANOID_RIGHT_HAND,
-                                                                   SW_HUMANOID_LEFT_FOOT,  SW_HUMANOID_RIGHT_FOOT};
+    const int32_t* n = b->map.node;
+    sw_vec3 hips = node_position(rest_world, n[SW_HUMANOID_HIPS]);
+    sw_vec3 head = node_position(rest_world, n[SW_HUMANOID_HEAD]);
+    sw_vec3 left = sw_vec3_normalize(sw_vec3_sub(node_position(rest_world, n[SW_HUMANOID_LEFT_UPPER_LEG]),
+                                                 node_position(rest_world, n[SW_HUMANOID_RIGHT_UPPER_LEG])));
+    sw_vec3 up = sw_vec3_normalize(sw_vec3_sub(head, hips));
+    sw_vec3 forward = sw_vec3_normalize(sw_vec3_cross(left, up));
     const float a = (float)rep * 0.2f;
-    const sw_vec3 offsets[SW_FBIK_EFFECTOR_COUNT] = {
-        sw_vec3_make(0, -0.03f, 0.01f),
-        sw_vec3_make(0, -0.045f, 0.11f + 0.02f * sinf(a)),
-        sw_vec3_make(-0.1f, 0.25f + 0.1f * sinf(a), 0.25f + 0.1f * cosf(a)),
-        sw_vec3_make(0.1f, 0.2f - 0.1f * sinf(a), 0.25f),
-        sw_vec3_make(0, 0, 0),
-        sw_vec3_make(0, 0, 0)};
     sw_fbik_desc d = {0};
-    for (int e = 0; e < SW_FBIK_EFFECTOR_COUNT; e++) {
-        d.effectors[e].position = sw_vec3_add(origin_of(&rest_world[b->map.node[bones[e]]]), offsets[e]);
-        d.effectors[e].weight = 1.0f;
+    sw_vec3 hips_goal = sw_vec3_sub(hips, sw_vec3_scale(up, 0.03f));
+    sw_quat lean = sw_quat_from_axis_angle(sw_vec3_cross(up, forward), (12.0f + 6.0f * sinf(0.5f * a)) * (float)(SW_PI / 180));
+    d.effectors[SW_FBIK_HIPS].position = hips_goal;
+    sw_vec3 spine = node_position(rest_world, n[SW_HUMANOID_SPINE]); /* the lean turns about the spine's root */
+    d.effectors[SW_FBIK_HEAD].position = sw_vec3_add(sw_vec3_sub(spine, sw_vec3_scale(up, 0.03f)),
+                                                     sw_quat_rotate(lean, sw_vec3_sub(head, spine)));
+    for (int side = 0; side < 2; side++) {
+        const sw_humanoid_bone* bones = side == 0 ? (const sw_humanoid_bone[]){SW_HUMANOID_LEFT_UPPER_ARM,
+                                                                                SW_HUMANOID_LEFT_LOWER_ARM,
+                                                                                SW_HUMANOID_LEFT_HAND}
+                                                  : (const sw_humanoid_bone[]){SW_HUMANOID_RIGHT_UPPER_ARM,
+                                                                                SW_HUMANOID_RIGHT_LOWER_ARM,
+                                                                                SW_HUMANOID_RIGHT_HAND};
+        sw_vec3 shoulder = node_position(rest_world, n[bones[0]]);
+        float length = sw_vec3_length(sw_vec3_sub(node_position(rest_world, n[bones[1]]), shoulder)) +
+                       sw_vec3_length(sw_vec3_sub(node_position(rest_world, n[bones[2]]),
+                                                  node_position(rest_world, n[bones[1]])));
+        float out = side == 0 ? 0.3f : -0.3f, phase = side == 0 ? a : -a;
+        sw_vec3 dir = sw_vec3_add(sw_vec3_add(sw_vec3_scale(forward, 0.8f), sw_vec3_scale(up, -0.4f + 0.3f * sinf(phase))),
+                                  sw_vec3_scale(left, out + 0.2f * cosf(phase)));
+        d.effectors[SW_FBIK_LEFT_HAND + side].position =
+            sw_vec3_add(shoulder, sw_vec3_scale(sw_vec3_normalize(dir), 0.75f * length));
     }
+    d.effectors[SW_FBIK_LEFT_FOOT].position = node_position(rest_world, n[SW_HUMANOID_LEFT_FOOT]);
+    d.effectors[SW_FBIK_RIGHT_FOOT].position = node_position(rest_world, n[SW_HUMANOID_RIGHT_FOOT]);
+    for (int e = 0; e < SW_FBIK_EFFECTOR_COUNT; e++) d.effectors[e].weight = 1.0f;
     return d;
 }
 
