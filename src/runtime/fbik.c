@@ -53,6 +53,10 @@ static sw_quat sw__world_rotation(const sw_mat34* m) {
     return sw_quat_from_mat34(&r);
 }
 
+static sw_vec3 sw__perpendicular_unit(sw_vec3 v, sw_vec3 to) {
+    return sw_vec3_normalize(sw_vec3_sub(v, sw_vec3_scale(to, sw_vec3_dot(v, to))));
+}
+
 static sw_vec3 sw__origin(const sw_mat34* m) { return sw_vec3_make(m->m[0][3], m->m[1][3], m->m[2][3]); }
 
 /* ---- limits ------------------------------------------------------------------------ */
@@ -167,10 +171,21 @@ static void sw__chain_limits(sw_fbik_chain* ch, const sw_model* model, const sw_
         } else if (k == 0) {
             ch->limit[k] = leg ? sw__cone(axis, 100.0f, 45.0f) : sw__cone(axis, 130.0f, 90.0f);
         } else {
-            /* the hinge: a positive turn moves the lower bone backward (shin) or forward (forearm) */
-            sw_vec3 bend = leg ? sw_vec3_scale(forward, -1.0f) : forward;
-            sw_vec3 hinge = sw_vec3_cross(bone, bend);
-            hinge = sw_vec3_length(hinge) > 1e-6f * sw_vec3_length(bone) ? sw_vec3_normalize(hinge) : left;
+            /* The hinge must be normal to both bones for the limb's closed form to
+               be exact: a limb bent at rest (over 2°) bends on in its own plane;
+               a straight one turns its lower bone backward (shin) or forward
+               (forearm) for a positive angle. */
+            sw_vec3 upper = sw_vec3_sub(sw__origin(&rest_world[n]), sw__origin(&rest_world[ch->node[0]]));
+            sw_vec3 plane = sw_vec3_cross(upper, bone);
+            sw_vec3 hinge;
+            if (sw_vec3_length(plane) > 0.035f * sw_vec3_length(upper) * sw_vec3_length(bone)) {
+                hinge = sw_vec3_normalize(plane);
+            } else {
+                sw_vec3 bend = leg ? sw_vec3_scale(forward, -1.0f) : forward;
+                hinge = sw_vec3_cross(bone, bend);
+                hinge = sw_vec3_length(hinge) > 1e-6f * sw_vec3_length(bone) ? sw_vec3_normalize(hinge) : left;
+                hinge = sw__perpendicular_unit(hinge, sw_vec3_normalize(upper));
+            }
             sw_fbik_limit l = {.type = SW_FBIK_LIMIT_HINGE, .axis = sw_vec3_normalize(sw_quat_rotate(w_inv, hinge))};
             l.min_angle = 0.0f, l.max_angle = 150.0f * SW__DEG;
             ch->limit[k] = l;
@@ -284,10 +299,6 @@ static sw_quat sw__frame_turn(sw_vec3 b, sw_vec3 n, sw_vec3 b2, sw_vec3 n2) {
     return sw_quat_from_mat34(&m);
 }
 
-static sw_vec3 sw__perpendicular_unit(sw_vec3 v, sw_vec3 to) {
-    return sw_vec3_normalize(sw_vec3_sub(v, sw_vec3_scale(to, sw_vec3_dot(v, to))));
-}
-
 /* dir turned towards ref until at most max_angle from it (both unit). */
 static sw_vec3 sw__clamp_direction(sw_vec3 dir, sw_vec3 ref, float max_angle) {
     float c = sw_vec3_dot(dir, ref);
@@ -376,6 +387,11 @@ static void sw__solve_chain(const sw__fbik* s, const sw_fbik_chain* ch, const sw
                                                                     : sw_vec3_normalize(sw_vec3_sub(P[1], P[0]));
         /* passes are a few operations on m points: run them to convergence before turning joints */
         const sw_vec3 goal = sw__goal(s, ch, e);
+        /* first turn the whole chain about its root towards the goal (FABRIK
+           alone converges slowly on a nearly straight chain), then the
+           passes fix the distance */
+        sw_quat bulk = sw__from_to(sw_vec3_sub(P[m - 1], P[0]), sw_vec3_sub(goal, P[0]));
+        for (uint32_t k = 1; k < m; k++) P[k] = sw_vec3_add(P[0], sw_quat_rotate(bulk, sw_vec3_sub(P[k], P[0])));
         for (int pass = 0; pass < SW__FABRIK_PASSES; pass++) {
             sw__fabrik_pass(P, d, swing, m, goal, root_axis);
             if (sw_vec3_length(sw_vec3_sub(P[m - 1], goal)) < 1e-6f) break;
