@@ -35,13 +35,15 @@
    asks nothing and does not count, so planted feet hold the hips only once
    the hips would pull them off (then they pull back).
    (2) Each chain with a weighted effector, spine first, then arms and
-   legs, finds where its joints should go: the spine by FABRIK passes
-   (backward from the goal, forward from the fixed root keeping each bone
-   within its joint's swing limit of the bone before it; up to 8 passes,
-   points only), an arm or a leg in closed form (the two points FABRIK
-   converges to for two bones: the law of cosines, in the plane the
-   elbow's or knee's hinge axis is normal to now, so the limb does not
-   spin). Then each joint is turned so its next chain joint lies on its
+   legs, finds where its joints should go: the spine by turning its points
+   as one about the root towards the goal (FABRIK alone crawls on a nearly
+   straight chain), then FABRIK passes (backward from the goal, forward
+   from the fixed root keeping each bone within its joint's swing limit of
+   the bone before it; points only, until the end is within a quarter of
+   the tolerance, at most 64 passes), an arm or a leg in closed form (the
+   two points FABRIK converges to for two bones: the law of cosines, in
+   the plane the elbow's or knee's hinge axis is normal to now, so the limb
+   does not spin). Then each joint is turned so its next chain joint lies on its
    point: the upper arm and leg by the rotation that also puts the hinge
    axis normal to the solved plane, the others by the shortest arc; then
    its limit is applied. Iterations stop when every weighted effector is

@@ -7,8 +7,9 @@
 #include "sinew/anim.h"
 
 #define SW__DEG ((float)(SW_PI / 180.0))
-/* FABRIK passes per iteration on a chain without a hinge (the spine). */
-#define SW__FABRIK_PASSES 8
+/* Most FABRIK passes per iteration on a chain without a hinge (the spine):
+   they stop once the end is within a quarter of the tolerance. */
+#define SW__FABRIK_PASSES 64
 
 /* ---- small quaternion helpers ------------------------------------------------ */
 
@@ -367,7 +368,7 @@ static void sw__limb_points(const sw__fbik* s, const sw_fbik_chain* ch, sw_vec3*
     P[2] = sw_vec3_add(P[0], sw_vec3_scale(u, dist));
 }
 
-static void sw__solve_chain(const sw__fbik* s, const sw_fbik_chain* ch, const sw_fbik_effector* e) {
+static void sw__solve_chain(const sw__fbik* s, const sw_fbik_chain* ch, const sw_fbik_effector* e, float tolerance) {
     const uint32_t m = ch->count;
     sw_vec3 P[SW_FBIK_MAX_CHAIN] = {{0}};
     float d[SW_FBIK_MAX_CHAIN] = {0};
@@ -394,7 +395,7 @@ static void sw__solve_chain(const sw__fbik* s, const sw_fbik_chain* ch, const sw
         for (uint32_t k = 1; k < m; k++) P[k] = sw_vec3_add(P[0], sw_quat_rotate(bulk, sw_vec3_sub(P[k], P[0])));
         for (int pass = 0; pass < SW__FABRIK_PASSES; pass++) {
             sw__fabrik_pass(P, d, swing, m, goal, root_axis);
-            if (sw_vec3_length(sw_vec3_sub(P[m - 1], goal)) < 1e-6f) break;
+            if (sw_vec3_length(sw_vec3_sub(P[m - 1], goal)) < 0.25f * tolerance) break;
         }
     }
     for (uint32_t k = 0; k + 1 < m; k++) {
@@ -486,7 +487,7 @@ sw_fbik_result sw_fbik_solve(const sw_fbik_rig* rig, const sw_fbik_desc* desc, s
         for (int c = 0; c < SW_FBIK_CHAIN_COUNT; c++) {
             const sw_fbik_chain* ch = &rig->chains[c];
             if (ch->count < 2 || !(desc->effectors[ch->effector].weight > 0.0f)) continue;
-            sw__solve_chain(&s, ch, &desc->effectors[ch->effector]);
+            sw__solve_chain(&s, ch, &desc->effectors[ch->effector], tolerance);
             if (c == SW_FBIK_CHAIN_SPINE) sw__fk(&s, (size_t)ch->node[0]); /* the arms hang from it */
         }
         result.iterations++;
