@@ -141,7 +141,7 @@ typedef struct sw_fbik_rig {
 
 typedef struct sw_fbik_effector {
     sw_vec3 position;   /* model space */
-    float weight;       /* 0 (off) .. 1 */
+    float weight;       /* 0 (off) .. 1 (more counts as 1) */
 } sw_fbik_effector;
 
 typedef struct sw_fbik_desc {

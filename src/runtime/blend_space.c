@@ -108,36 +108,48 @@ static size_t sw__monotone_chain(const float* p, const uint32_t* order, size_t n
     return k - 1; /* the last point repeats the first */
 }
 
-/* Inserts point `v` into the triangulation (it lies inside the hull or on it). */
+/* Splits triangle t at point v: in three, or, when v lies on the edge
+   opposite vertex `on_edge`, the two triangles beside that edge (or the one
+   of a hull edge) in two each. */
+static void sw__split(sw__bs_build* b, size_t t, uint32_t v, int on_edge) {
+    uint32_t a = b->tri[3 * t], c1 = b->tri[3 * t + 1], c2 = b->tri[3 * t + 2];
+    if (on_edge < 0) {
+        sw__set_tri(b, t, a, c1, v);
+        sw__set_tri(b, b->tri_count++, c1, c2, v);
+        sw__set_tri(b, b->tri_count++, c2, a, v);
+        return;
+    }
+    uint32_t w = b->tri[3 * t + on_edge], e0 = b->tri[3 * t + (on_edge + 1) % 3],
+             e1 = b->tri[3 * t + (on_edge + 2) % 3];
+    size_t u = sw__find_edge(b, e1, e0, t);
+    sw__set_tri(b, t, w, e0, v);
+    sw__set_tri(b, b->tri_count++, e1, w, v);
+    if (u != SIZE_MAX) {
+        uint32_t z = 0;
+        for (int e = 0; e < 3; e++)
+            if (b->tri[3 * u + e] != e0 && b->tri[3 * u + e] != e1) z = b->tri[3 * u + e];
+        sw__set_tri(b, u, z, e1, v);
+        sw__set_tri(b, b->tri_count++, e0, z, v);
+    }
+}
+
+/* Inserts point `v` (inside the hull or on it) into the triangulation: into
+   the triangle that holds it, or, should rounding leave it in none, the one
+   it is least outside of, on that triangle's nearest edge. */
 static void sw__insert(sw__bs_build* b, uint32_t v) {
     const float* q = sw__pt(b, v);
+    size_t best = 0;
+    double best_min = -INFINITY;
+    int best_edge = -1;
     for (size_t t = 0; t < b->tri_count; t++) {
         uint32_t a = b->tri[3 * t], c1 = b->tri[3 * t + 1], c2 = b->tri[3 * t + 2];
         double o[3] = {sw__orient(sw__pt(b, c1), sw__pt(b, c2), q), sw__orient(sw__pt(b, c2), sw__pt(b, a), q),
                        sw__orient(sw__pt(b, a), sw__pt(b, c1), q)};
-        if (o[0] < 0.0 || o[1] < 0.0 || o[2] < 0.0) continue;
-        int on_edge = o[0] == 0.0 ? 0 : o[1] == 0.0 ? 1 : o[2] == 0.0 ? 2 : -1;
-        if (on_edge < 0) { /* inside: three triangles */
-            sw__set_tri(b, t, a, c1, v);
-            sw__set_tri(b, b->tri_count++, c1, c2, v);
-            sw__set_tri(b, b->tri_count++, c2, a, v);
-            return;
-        }
-        /* On the edge opposite vertex on_edge: (e0, e1) with apex w. */
-        uint32_t w = b->tri[3 * t + on_edge], e0 = b->tri[3 * t + (on_edge + 1) % 3],
-                 e1 = b->tri[3 * t + (on_edge + 2) % 3];
-        size_t u = sw__find_edge(b, e1, e0, t);
-        sw__set_tri(b, t, w, e0, v);
-        sw__set_tri(b, b->tri_count++, e1, w, v);
-        if (u != SIZE_MAX) {
-            uint32_t z = 0;
-            for (int e = 0; e < 3; e++)
-                if (b->tri[3 * u + e] != e0 && b->tri[3 * u + e] != e1) z = b->tri[3 * u + e];
-            sw__set_tri(b, u, z, e1, v);
-            sw__set_tri(b, b->tri_count++, e0, z, v);
-        }
-        return;
+        int low = o[0] <= o[1] && o[0] <= o[2] ? 0 : o[1] <= o[2] ? 1 : 2;
+        if (o[low] > best_min) best_min = o[low], best = t, best_edge = low;
+        if (o[low] >= 0.0) break;
     }
+    sw__split(b, best, v, best_min > 0.0 ? -1 : best_edge);
 }
 
 /* Lawson's flips until every edge is locally Delaunay. */

@@ -339,7 +339,8 @@ static void sw__fabrik_pass(sw_vec3* P, const float* d, const float* swing, uint
 
 static sw_vec3 sw__goal(const sw__fbik* s, const sw_fbik_chain* ch, const sw_fbik_effector* e) {
     sw_vec3 now = sw__pos(s, ch->node[ch->count - 1]);
-    return sw_vec3_add(now, sw_vec3_scale(sw_vec3_sub(e->position, now), e->weight));
+    float w = e->weight < 1.0f ? e->weight : 1.0f;
+    return sw_vec3_add(now, sw_vec3_scale(sw_vec3_sub(e->position, now), w));
 }
 
 /* A hinged limb's two points (middle P[1], end P[2]) in closed form: where
@@ -423,8 +424,9 @@ static void sw__move_hips(const sw__fbik* s, const sw_fbik_desc* desc) {
     float weight = 0.0f;
     const sw_fbik_effector* he = &desc->effectors[SW_FBIK_HIPS];
     if (he->weight > 0.0f) {
-        sum = sw_vec3_scale(sw_vec3_sub(he->position, sw__pos(s, s->rig->hips)), he->weight * he->weight);
-        weight = he->weight;
+        float w = he->weight < 1.0f ? he->weight : 1.0f;
+        sum = sw_vec3_scale(sw_vec3_sub(he->position, sw__pos(s, s->rig->hips)), w * w);
+        weight = w;
     }
     for (int c = 0; c < SW_FBIK_CHAIN_COUNT; c++) {
         const sw_fbik_chain* ch = &s->rig->chains[c];
@@ -436,8 +438,9 @@ static void sw__move_hips(const sw__fbik* s, const sw_fbik_desc* desc) {
         sw_vec3 to = sw_vec3_sub(sw__goal(s, ch, e), sw__pos(s, ch->node[0]));
         float dist = sw_vec3_length(to);
         if (dist > reach) { /* only a limb that cannot reach asks (a planted foot asks only when pulled off) */
-            sum = sw_vec3_add(sum, sw_vec3_scale(to, e->weight * (dist - reach) / dist));
-            weight += e->weight;
+            float w = e->weight < 1.0f ? e->weight : 1.0f;
+            sum = sw_vec3_add(sum, sw_vec3_scale(to, w * (dist - reach) / dist));
+            weight += w;
         }
     }
     if (!(weight > 0.0f)) return;
