@@ -14,6 +14,7 @@
 #include "sinew/playback.h"
 #include "sinew/blend_space.h"
 #include "sinew/inertialize.h"
+#include "sinew/graph.h"
 #include "sinew/root_motion.h"
 #include "sinew/ik.h"
 #include "sinew/fbik.h"
@@ -27,6 +28,7 @@
 #include "sinew/gltf.h"
 #include "sinew/iqm.h"
 #include "sinew/import.h"
+#include "sinew/graph_read.h"
 #include "sinew/check.h"
 #include "sinew/toon.h"
 

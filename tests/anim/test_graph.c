@@ -418,6 +418,63 @@ static void test_no_allocation(void) {
     free(out.memory), free(f.memory);
 }
 
+/* Events: each marker of a playing clip once, tagged with its state; the
+   source of a crossfade keeps reporting. */
+static void test_events(void) {
+    if (!load_demo()) { SW_CHECK(!"demo character"); return; }
+    fixture f;
+    fixture_init(&f);
+    add_transition(&f, WALK, WAVE, 0, 1.0f);
+    static const float times[2] = {0.25f, 0.75f};
+    static const char* const names[2] = {"left", "right"};
+    sw_clip_events walk_events = {2, times, names};
+    const sw_clip_events* per_clip[3] = {&walk_events, NULL, NULL};
+    f.graph.clip_events = per_clip;
+    SW_CHECK(fixture_bind(&f));
+    sw_playback_event ev[16];
+    sw_event_buffer out = {.events = ev, .capacity = 16};
+    for (int i = 0; i < 10; i++) SW_CHECK(sw_graph_update(&f.g, 0.1f, &out, NULL, NULL) == SW_OK);
+    SW_CHECK_EQ_INT(out.count, 2);
+    SW_CHECK(out.count == 2 && strcmp(ev[0].name, "left") == 0 && strcmp(ev[1].name, "right") == 0);
+    SW_CHECK(out.count == 2 && sw_graph_event_state(ev[0].source) == WALK && sw_graph_event_runtime(ev[0].source) == 0);
+    out.count = 0;
+    sw_graph_set_float(&f.g, 0, 1);
+    for (int i = 0; i < 5; i++) SW_CHECK(sw_graph_update(&f.g, 0.1f, &out, NULL, NULL) == SW_OK);
+    SW_CHECK_EQ_INT(out.count, 1); /* walk, fading out, passes 0.25 */
+    free(f.memory);
+}
+
+/* Root motion: the steps' deltas add up to the clip's own motion over the
+   same time (the pelvis's height, Y only, where deltas add). */
+static void test_root_motion(void) {
+    if (!load_demo()) { SW_CHECK(!"demo character"); return; }
+    fixture f;
+    fixture_init(&f);
+    int32_t pelvis = sw_model_find_node_by_name(g_model, "pelvis");
+    SW_CHECK(pelvis >= 0 && g_model->nodes[pelvis].parent < 0);
+    sw_root_motion rm = {.joint = (uint32_t)pelvis, .components = SW_ROOT_MOTION_Y,
+                         .rest = g_model->rest_local[pelvis]};
+    f.graph.root_motion = &rm;
+    SW_CHECK(fixture_bind(&f));
+    double sum = 0;
+    for (int i = 0; i < 7; i++) {
+        sw_root_motion_delta d;
+        SW_CHECK(sw_graph_update(&f.g, 0.05f, NULL, &d, NULL) == SW_OK);
+        sum += d.translation.y;
+    }
+    sw_root_motion_delta whole = sw_root_motion_extract(&rm, g_walk, 0.0f, 0.35f, true);
+    fprintf(stderr, "  root motion over 0.35 s: %.6g m by steps, %.6g m at once\n", sum, (double)whole.translation.y);
+    SW_CHECK(fabs(whole.translation.y) > 1e-4);
+    SW_CHECK_NEAR(sum, whole.translation.y, 1e-6);
+    /* and the evaluated pelvis stays at its start height */
+    posed out, start;
+    posed_init(&out), posed_init(&start);
+    SW_CHECK(sw_graph_evaluate(&f.g, &out.pose, NULL) == SW_OK);
+    SW_CHECK(sw_pose_sample(g_model, g_walk, 0.0f, true, &start.pose, NULL) == SW_OK);
+    SW_CHECK_NEAR(out.pose.local[pelvis].translation.y, start.pose.local[pelvis].translation.y, 1e-6);
+    free(out.memory), free(start.memory), free(f.memory);
+}
+
 /* Bad definitions are refused with a message, never bound. */
 static void test_invalid(void) {
     if (!load_demo()) { SW_CHECK(!"demo character"); return; }
@@ -447,6 +504,8 @@ int main(void) {
     SW_RUN(test_inertialized);
     SW_RUN(test_masked_layer);
     SW_RUN(test_no_allocation);
+    SW_RUN(test_events);
+    SW_RUN(test_root_motion);
     SW_RUN(test_invalid);
     sw_model_free(g_model);
     return sw_test_finish();
