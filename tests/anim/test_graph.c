@@ -125,6 +125,8 @@ static void test_walk_to_wave(void) {
     fixture_init(&f);
     add_transition(&f, WALK, WAVE, 0, 0.3f);
     SW_CHECK(fixture_bind(&f));
+    fprintf(stderr, "  instance memory: %zu bytes for %zu nodes\n", sw_graph_memory_size(&f.graph, g_model),
+            g_model->node_count);
     posed graph_out, direct;
     posed_init(&graph_out), posed_init(&direct);
     const float dt = 1.0f / 60.0f;
@@ -158,7 +160,7 @@ static void test_walk_to_wave(void) {
 }
 
 /* Mid-crossfade: the blend of walk and wave at the curve's weight
-   (built here from two direct samples). */
+   (built here from two direct samples), a quarter of the way in. */
 static void test_crossfade_midpoint(void) {
     if (!load_demo()) { SW_CHECK(!"demo character"); return; }
     fixture f;
@@ -169,17 +171,17 @@ static void test_crossfade_midpoint(void) {
     posed_init(&out), posed_init(&a), posed_init(&b), posed_init(&expect);
     step(&f, 0.125f, 2); /* t = 0.25 */
     sw_graph_set_float(&f.g, 0, 1.0f);
-    step(&f, 0.125f, 2); /* transition at 0.25, now 0.5: weight 0.5 */
+    step(&f, 0.125f, 1); /* transition at 0.25, now 0.375: weight 0.25 */
     SW_CHECK(sw_graph_evaluate(&f.g, &out.pose, NULL) == SW_OK);
-    SW_CHECK(sw_pose_sample(g_model, g_walk, 0.5f, true, &a.pose, NULL) == SW_OK);
-    SW_CHECK(sw_pose_sample(g_model, g_wave, 0.25f, true, &b.pose, NULL) == SW_OK);
+    SW_CHECK(sw_pose_sample(g_model, g_walk, 0.375f, true, &a.pose, NULL) == SW_OK);
+    SW_CHECK(sw_pose_sample(g_model, g_wave, 0.125f, true, &b.pose, NULL) == SW_OK);
     const sw_transform* poses[2] = {a.pose.local, b.pose.local};
-    float w[2] = {0.5f, 0.5f};
+    float w[2] = {0.75f, 0.25f};
     sw_blend_layer layers[2];
     SW_CHECK(sw_blend_poses(expect.pose.local, g_model->node_count, g_model->rest_local, poses, w, 2, layers,
                             NULL) == SW_OK);
     double d = world_distance(&out, &expect);
-    fprintf(stderr, "  mid-crossfade vs 50/50 blend: %.3g m\n", d);
+    fprintf(stderr, "  quarter-way crossfade vs 75/25 blend: %.3g m\n", d);
     SW_CHECK(d <= 1e-5);
     SW_CHECK(world_distance(&out, &a) > 1e-3); /* not walk alone */
     free(out.memory), free(a.memory), free(b.memory), free(expect.memory), free(f.memory);
