@@ -53,7 +53,8 @@
    destination are candidates, and only when the playing transition says
    SW_GRAPH_INTERRUPT_DESTINATION (the default is none); an interrupting
    transition blends from the FROZEN output of the machine at the last
-   evaluate (as Mecanim does), not from either state.
+   evaluate (as Mecanim does), not from either state (with no evaluate
+   yet: from the state being left, still playing).
 
    LAYERS, in order: layer 0 is blended over the rest pose at its weight;
    an OVERRIDE layer k replaces what is below it per joint by

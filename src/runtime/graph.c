@@ -508,7 +508,9 @@ static void sw__take(sw_graph_instance* g, sw__graph_runtime* r, uint32_t ti) {
         /* interrupted: blend from the last output, frozen */
         memcpy(r->frozen, r->hist[1], joints * sizeof(sw_transform));
         r->has_source = false, r->source_frozen = true;
-    } else if (r->transition == SW_GRAPH_NONE) {
+    } else {
+        /* no transition playing, or interrupted before any evaluate: the
+           state being left keeps playing as the source */
         r->source = r->current, r->has_source = true, r->source_frozen = false;
     }
     r->current = (sw__graph_play){.state = t->to};

@@ -392,6 +392,70 @@ static void test_masked_layer(void) {
     free(mask), free(out.memory), free(walk.memory), free(wave.memory), free(f.memory);
 }
 
+/* A nested machine plays inside its state: its own transition (taken at
+   t = 0, zero duration) shows wave from its start. */
+static void test_nested_machine(void) {
+    if (!load_demo()) { SW_CHECK(!"demo character"); return; }
+    fixture f;
+    fixture_init(&f);
+    sw_graph_state inner_states[2] = {{.name = "walk", .clip = 0}, {.name = "wave", .clip = 1}};
+    sw_graph_transition inner_t = {.from = 0, .to = 1, .condition = 0};
+    sw_graph_machine inner = {.state_count = 2, .states = inner_states, .transition_count = 1,
+                              .transitions = &inner_t};
+    f.states[TWIST] = (sw_graph_state){.name = "sub", .kind = SW_GRAPH_STATE_MACHINE, .machine = &inner};
+    f.machine.start = TWIST;
+    SW_CHECK(fixture_bind(&f));
+    posed out, wave;
+    posed_init(&out), posed_init(&wave);
+    sw_graph_set_float(&f.g, 0, 1);
+    step(&f, 0.1f, 3);
+    SW_CHECK(sw_graph_evaluate(&f.g, &out.pose, NULL) == SW_OK);
+    SW_CHECK(sw_pose_sample(g_model, g_wave, 0.3f, true, &wave.pose, NULL) == SW_OK);
+    SW_CHECK(world_distance(&out, &wave) <= 1e-5);
+    SW_CHECK_EQ_INT(sw_graph_layer_status(&f.g, 0).state, TWIST);
+    free(out.memory), free(wave.memory), free(f.memory);
+}
+
+/* An additive layer adds its pose's difference from the rest pose; at
+   weight 1 a joint's rotation is (wave · rest⁻¹) · walk. */
+static void test_additive_layer(void) {
+    if (!load_demo()) { SW_CHECK(!"demo character"); return; }
+    fixture f;
+    fixture_init(&f);
+    sw_graph_state wave_state = {.name = "wave", .clip = 1};
+    sw_graph_machine upper = {.state_count = 1, .states = &wave_state};
+    f.layers[1] = (sw_graph_layer){.name = "add", .machine = &upper, .mode = SW_GRAPH_LAYER_ADDITIVE,
+                                   .weight = 1.0f, .weight_parameter = SW_GRAPH_NONE};
+    f.graph.layer_count = 2;
+    SW_CHECK(fixture_bind(&f));
+    posed out, walk, wave;
+    posed_init(&out), posed_init(&walk), posed_init(&wave);
+    step(&f, 0.25f, 1);
+    SW_CHECK(sw_graph_evaluate(&f.g, &out.pose, NULL) == SW_OK);
+    SW_CHECK(sw_pose_sample(g_model, g_walk, 0.25f, true, &walk.pose, NULL) == SW_OK);
+    SW_CHECK(sw_pose_sample(g_model, g_wave, 0.25f, true, &wave.pose, NULL) == SW_OK);
+    double worst = 0, moved = 0;
+    for (size_t j = 0; j < g_model->node_count; j++) {
+        sw_quat delta = sw_quat_mul(wave.pose.local[j].rotation, sw_quat_conjugate(g_model->rest_local[j].rotation));
+        sw_quat expect = sw_quat_mul(delta, walk.pose.local[j].rotation);
+        worst = fmax(worst, 1.0 - fabs(sw_quat_dot(expect, out.pose.local[j].rotation)));
+        moved = fmax(moved, 1.0 - fabs(sw_quat_dot(expect, walk.pose.local[j].rotation)));
+        /* translations add wave − rest */
+        const float* w = &walk.pose.local[j].translation.x;
+        const float* v = &wave.pose.local[j].translation.x;
+        const float* r = &g_model->rest_local[j].translation.x;
+        const float* o = &out.pose.local[j].translation.x;
+        for (int k = 0; k < 3; k++) worst = fmax(worst, fabs((double)o[k] - ((double)w[k] + v[k] - r[k])));
+    }
+    SW_CHECK(moved > 1e-3); /* the layer does change the pose */
+    SW_CHECK(worst <= 1e-6);
+    /* at weight 0 the base alone */
+    f.layers[1].weight = 0;
+    SW_CHECK(sw_graph_evaluate(&f.g, &out.pose, NULL) == SW_OK);
+    SW_CHECK(memcmp(out.pose.local, walk.pose.local, g_model->node_count * sizeof(sw_transform)) == 0);
+    free(out.memory), free(walk.memory), free(wave.memory), free(f.memory);
+}
+
 /* Updating and evaluating allocate nothing. */
 static void test_no_allocation(void) {
     if (!load_demo()) { SW_CHECK(!"demo character"); return; }
@@ -505,6 +569,8 @@ int main(void) {
     SW_RUN(test_determinism);
     SW_RUN(test_inertialized);
     SW_RUN(test_masked_layer);
+    SW_RUN(test_nested_machine);
+    SW_RUN(test_additive_layer);
     SW_RUN(test_no_allocation);
     SW_RUN(test_events);
     SW_RUN(test_root_motion);
