@@ -10,7 +10,8 @@
    Names are resolved against `model` at read time: clips against its
    animations (file->graph.clips are pointers into model->animations, so
    the model must outlive the file), mask joints against its node names,
-   then against humanoid bone names through `humanoid` (may be NULL).
+   then against humanoid bone names through `humanoid` (may be NULL); so is
+   the root-motion joint, whose parent space is the model's rest pose.
    Conditions ("when") are parsed by a recursive-descent parser:
 
        expr  := or;  or := and ("or" and)*;  and := unary ("and" unary)*

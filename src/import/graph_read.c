@@ -522,6 +522,49 @@ static sw_result sw__read_layer(sw__gr* R, const cJSON* object, sw_graph_layer* 
     return sw__read_machine(R, object, 0, m);
 }
 
+/* "root_motion": {"joint": a joint or humanoid bone name, "components":
+   ["x", "y", "z", "yaw"]}; the joint's parent space is taken from the
+   model's rest pose (its ancestors' transforms). */
+static sw_result sw__read_root_motion(sw__gr* R, const cJSON* root, const sw_root_motion** out) {
+    sw__json* J = &R->J;
+    const cJSON *object = NULL, *components = NULL;
+    const char* name = NULL;
+    if (sw__json_object(J, root, "root_motion", false, &object) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (!object) return SW_OK;
+    size_t mark = sw__json_push(J, "root_motion");
+    if (sw__json_string(J, object, "joint", true, &name) || sw__json_array(J, object, "components", false, &components))
+        return SW_ERR_INVALID_DATA;
+    int32_t node = sw_model_find_node_by_name(R->model, name);
+    sw_humanoid_bone bone;
+    if (node < 0 && R->humanoid && sw_humanoid_bone_from_name(name, &bone)) node = R->humanoid->node[bone];
+    if (node < 0) return sw__json_fail(J, "joint", "no joint \"%.48s\" in the model", name);
+    sw_root_motion* rm = sw__json_alloc(J, 1, sizeof *rm);
+    if (!rm) return SW_ERR_OUT_OF_MEMORY;
+    rm->joint = (uint32_t)node;
+    rm->rest = R->model->rest_local[node];
+    static const char* const names[] = {"x", "y", "z", "yaw"};
+    size_t mark2 = sw__json_push(J, "components");
+    for (sw__json_each it = components ? sw__json_each_of(J, components) : (sw__json_each){0};
+         components && sw__json_next(J, &it);) {
+        const char* c = sw__json_text(it.value);
+        int k = c ? sw__json_find_name(c, names, 4) : -1;
+        if (k < 0) return sw__json_fail(J, NULL, "expected \"x\", \"y\", \"z\" or \"yaw\"");
+        rm->components |= 1u << k; /* SW_ROOT_MOTION_X, _Y, _Z, _YAW */
+    }
+    sw__json_pop(J, mark2);
+    if (components && rm->components == 0) return sw__json_fail(J, "components", "no component chosen");
+    sw_mat34 parent = {{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}};
+    for (int32_t p = R->model->nodes[node].parent; p >= 0; p = R->model->nodes[p].parent) {
+        const sw_model_node* n = &R->model->nodes[p];
+        sw_mat34 local = n->has_matrix ? n->matrix : sw_transform_to_mat34(&R->model->rest_local[p]);
+        parent = sw_mat34_mul(&local, &parent);
+    }
+    rm->parent = parent;
+    sw__json_pop(J, mark);
+    *out = rm;
+    return SW_OK;
+}
+
 static sw_result sw__read_root(sw__gr* R, const cJSON* root, sw_graph* g) {
     sw__json* J = &R->J;
     const cJSON* layers = NULL;
@@ -555,7 +598,7 @@ static sw_result sw__read_root(sw__gr* R, const cJSON* root, sw_graph* g) {
     *g = (sw_graph){.parameter_count = R->param_count, .parameters = R->params, .condition_count = R->cond_count,
                     .conditions = conds, .clip_count = R->model->animation_count, .clips = clips,
                     .layer_count = count, .layers = l};
-    return SW_OK;
+    return sw__read_root_motion(R, root, &g->root_motion);
 }
 
 sw_result sw_graph_read(const char* json, size_t size, const char* name, const sw_model* model,

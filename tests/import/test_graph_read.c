@@ -235,6 +235,38 @@ static void test_blend2d_state(void) {
     sw_graph_file_free(f);
 }
 
+/* "root_motion" through the file: the steps' deltas add up to the clip's
+   own motion (Y only, where deltas add), and a bad component is refused. */
+static void test_root_motion_from_json(void) {
+    if (!load_demo()) { SW_CHECK(!"demo character"); return; }
+    const char* json = "{\"states\": {\"walk\": {\"clip\": \"walk\"}},"
+                       " \"root_motion\": {\"joint\": \"pelvis\", \"components\": [\"y\"]}}";
+    sw_graph_file* f = NULL;
+    sw_diag diag;
+    SW_CHECK(read_text(json, &f, &diag) == SW_OK);
+    if (!f) { fprintf(stderr, "  %s\n", diag.message); return; }
+    SW_CHECK(f->graph.root_motion && f->graph.root_motion->components == SW_ROOT_MOTION_Y);
+    size_t bytes = sw_graph_memory_size(&f->graph, g_model);
+    void* memory = aligned_alloc(16, bytes);
+    sw_graph_instance g;
+    SW_CHECK(sw_graph_bind(&g, &f->graph, g_model, memory, bytes, &diag) == SW_OK);
+    double sum = 0;
+    for (int i = 0; i < 7; i++) {
+        sw_root_motion_delta d;
+        SW_CHECK(sw_graph_update(&g, 0.05f, NULL, &d, NULL) == SW_OK);
+        sum += d.translation.y;
+    }
+    const sw_clip* walk = &g_model->animations[sw_model_find_clip(g_model, "walk")];
+    sw_root_motion_delta whole = sw_root_motion_extract(f->graph.root_motion, walk, 0.0f, 0.35f, true);
+    SW_CHECK(fabs(whole.translation.y) > 1e-4);
+    SW_CHECK_NEAR(sum, whole.translation.y, 1e-6);
+    free(memory);
+    sw_graph_file_free(f);
+    expect_error("{" STATES ", \"root_motion\": {\"joint\": \"pelvis\", \"components\": [\"w\"]}}",
+                 "root_motion.components[0]: expected \"x\", \"y\", \"z\" or \"yaw\"");
+    expect_error("{" STATES ", \"root_motion\": {\"joint\": \"root\"}}", "root_motion.joint: no joint \"root\"");
+}
+
 /* Every allocation refused in turn: out of memory, nothing left behind. */
 static void test_out_of_memory(void) {
     if (!load_demo()) { SW_CHECK(!"demo character"); return; }
@@ -266,6 +298,7 @@ int main(void) {
     SW_RUN(test_errors);
     SW_RUN(test_masks);
     SW_RUN(test_blend2d_state);
+    SW_RUN(test_root_motion_from_json);
     SW_RUN(test_out_of_memory);
     sw_model_free(g_model);
     return sw_test_finish();
