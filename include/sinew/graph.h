@@ -268,7 +268,8 @@ float sw_graph_get(const sw_graph_instance* instance, uint32_t parameter);
 
 /* Takes transitions and advances by dt (finite, ≥ 0; see TIME). events
    and motion may be NULL; *motion is overwritten with this step's root
-   motion. Fails only with SW_ERR_INVALID_DATA on a bad dt. */
+   motion. Fails with SW_ERR_INVALID_DATA on a bad dt, or on clip events
+   that are not finite and ascending (sw_sync_group_advance's checks). */
 sw_result sw_graph_update(sw_graph_instance* instance, float dt, sw_event_buffer* events,
                           sw_root_motion_delta* motion, sw_diag* diag);
 
