@@ -75,6 +75,10 @@
    translation and yaw averaged by weight, layer 0 only) into *motion, and
    evaluate removes it from the sampled poses (sw_root_motion_remove).
 
+   A nested machine has one runtime per state that holds it: a transition
+   from such a state to itself plays that one machine as both source and
+   destination (it advances twice per update); nest a copy instead.
+
    Morph weights are not blended by the graph: evaluate writes pose->local
    and the rest morph weights. Nothing here allocates after bind; update
    and evaluate are deterministic (the same definition, calls and inputs
