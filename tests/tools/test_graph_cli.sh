@@ -10,7 +10,8 @@
 # - the demo graph: built in (`demo`) it is docs/demo-graph.json; idle plays
 #   twist; speed = 1 at 0.5 s leaves idle;
 # - render with --graph and --set writes its frames;
-# - bad options fail with one line naming the option.
+# - bad options fail with one line naming the option; view parses them too
+#   (the overlay line needs a window: not checked here).
 # Usage: sh test_graph_cli.sh PATH_TO_SINEW SCRATCH_DIR
 set -eu
 
@@ -108,5 +109,15 @@ check "missing graph file" bad "--graph: cannot open" --graph "$WORK/none.json"
 printf '{"states": {"a": {"clip": "nope"}}}' >"$WORK/badclip.json"
 check "a graph naming a clip the model lacks" bad 'states.a.clip: no clip "nope"' --graph "$WORK/badclip.json"
 check "--graph with --blend" bad "--graph: give --graph or --blend, not both" --graph demo --blend walk:1
+
+# view parses the same options (before it needs a display)
+sinew view --set speed=1
+check "view: --set without --graph" sh -c '[ "$0" -eq 2 ] && [ "$(wc -l <"$1")" -eq 1 ] && grep -q -e "--set: needs --graph" "$1"' \
+    "$rc" "$WORK/err"
+for command in export render view; do
+    sinew "$command" --help
+    check "$command --help documents --graph and --set" sh -c 'grep -q -e "--graph FILE|demo" "$0" && grep -q -e "--set NAME=VALUE\[@T\]" "$0"' \
+        "$WORK/out"
+done
 
 finish
