@@ -219,6 +219,8 @@ bool anim_options_check(const anim_options* o, tool_error* err) {
     if (!graph_options_check(&o->graph, err)) return false;
     if (o->graph.file && (o->blend_count || o->crossfade))
         return tool_error_set(err, "--graph: give --graph or %s, not both", o->crossfade ? "--crossfade" : "--blend");
+    if (o->graph.file && o->in_place)
+        return tool_error_set(err, "--in-place: not with --graph (a graph's \"root_motion\" plays its clips in place)");
     if (o->sync) {
         float total = 0.0f;
         for (size_t i = 0; i < o->blend_count; ++i) total += o->blends[i].weight;

@@ -108,6 +108,7 @@ check "--set without --graph" bad "--set: needs --graph" --set speed=1
 check "missing graph file" bad "--graph: cannot open" --graph "$WORK/none.json"
 printf '{"states": {"a": {"clip": "nope"}}}' >"$WORK/badclip.json"
 check "a graph naming a clip the model lacks" bad 'states.a.clip: no clip "nope"' --graph "$WORK/badclip.json"
+check "--graph with --in-place" bad "--in-place: not with --graph" --graph demo --in-place
 check "--graph with --blend" bad "--graph: give --graph or --blend, not both" --graph demo --blend walk:1
 
 # view parses the same options (before it needs a display)
