@@ -166,6 +166,8 @@ int anim_options_take(anim_options* o, tool_args* args, const char* arg, tool_er
     if (file) return file;
     int avatar = avatar_options_take(&o->avatar, args, arg, err);
     if (avatar) return avatar;
+    int graph = graph_options_take(&o->graph, args, arg, err);
+    if (graph) return graph;
     if (tool_args_flag(arg, "--sync")) {
         o->sync = true;
         return 1;
@@ -214,6 +216,11 @@ bool anim_options_check(const anim_options* o, tool_error* err) {
     if (!anim_file_options_check(&o->file, err)) return false;
     if (o->sync && !o->blend_count) return tool_error_set(err, "--sync: needs --blend");
     if (o->blend_count && o->crossfade) return tool_error_set(err, "--crossfade: give --blend or --crossfade, not both");
+    if (!graph_options_check(&o->graph, err)) return false;
+    if (o->graph.file && (o->blend_count || o->crossfade))
+        return tool_error_set(err, "--graph: give --graph or %s, not both", o->crossfade ? "--crossfade" : "--blend");
+    if (o->graph.file && o->in_place)
+        return tool_error_set(err, "--in-place: not with --graph (a graph's \"root_motion\" plays its clips in place)");
     if (o->sync) {
         float total = 0.0f;
         for (size_t i = 0; i < o->blend_count; ++i) total += o->blends[i].weight;
@@ -224,7 +231,7 @@ bool anim_options_check(const anim_options* o, tool_error* err) {
 
 bool anim_options_any(const anim_options* o) {
     return o->blend_count || o->sync || o->crossfade || o->layer_count || o->additive_count || o->in_place ||
-           o->ik_count || o->look_count || avatar_options_any(&o->avatar);
+           o->ik_count || o->look_count || avatar_options_any(&o->avatar) || o->graph.file;
 }
 
 void anim_options_free(anim_options* o) {
@@ -236,6 +243,7 @@ void anim_options_free(anim_options* o) {
     free(o->blends), free(o->layers), free(o->additives), free(o->iks), free(o->looks);
     free(o->crossfade_clips);
     avatar_options_free(&o->avatar);
+    graph_options_free(&o->graph);
     memset(o, 0, sizeof *o);
 }
 
@@ -295,6 +303,7 @@ bool anim_program_active(const anim_program* p) {
 }
 
 long anim_program_primary_clip(const anim_program* p) {
+    if (p->has_graph) return graph_program_clip(&p->graph);
     return p->source_count ? p->source_clips[0] : -1;
 }
 
@@ -481,6 +490,9 @@ int anim_program_init(anim_program* p, const sw_model* model, const anim_options
         return TOOL_EXIT_USAGE;
     }
     int status = avatar_program_init(&p->avatar, model, &o->avatar, err);
+    if (status == TOOL_EXIT_OK && o->graph.file && (status = graph_program_init(&p->graph, model, &o->graph, err)) ==
+                                                       TOOL_EXIT_OK)
+        p->has_graph = true;
     if (status != TOOL_EXIT_OK) {
         anim_program_free(p);
         return status;
@@ -549,6 +561,7 @@ fail:
 
 void anim_program_restart(anim_program* p) {
     p->spring_fresh = true;
+    if (p->has_graph) graph_program_restart(&p->graph);
 }
 
 void anim_program_free(anim_program* p) {
@@ -567,6 +580,7 @@ void anim_program_free(anim_program* p) {
     sw_constraint_set_free(p->constraint_set);
     free(p->constraint_memory);
     avatar_program_free(&p->avatar);
+    if (p->has_graph) graph_program_free(&p->graph);
     memset(p, 0, sizeof *p);
 }
 
@@ -602,6 +616,7 @@ static bool base_pose(anim_program* p, float time, sw_pose* pose, tool_error* er
     const anim_options* o = p->options;
     sw_diag diag;
     size_t n = p->source_count;
+    if (p->has_graph) return graph_program_pose(&p->graph, time, pose, err);
     if (!n) {
         if (sample_clip(p, p->base_clip, time, pose, &diag) != SW_OK) return tool_error_set(err, "%s", diag.message);
         return true;

@@ -16,7 +16,7 @@
        anim_options_free(&o);
 
    Per time, in this order: the base pose (the --anim clip, or --blend /
-   --crossfade) → --layer → --additive → --in-place → VRM gaze and
+   --crossfade, or --graph: graph_program.h) → --layer → --additive → --in-place → VRM gaze and
    expressions (avatar_program.h) → node constraints (VRMC_node_constraint,
    always on when the model has them) (together: the kinematic pose) →
    spring bones → --ik → --look-at → world and skin matrices
@@ -41,6 +41,7 @@
 #include "tool_common.h"
 #include "anim_file.h"
 #include "avatar_program.h"
+#include "graph_program.h"
 
 #include "sinew/constraint.h"
 #include "sinew/playback.h"
@@ -89,6 +90,7 @@ typedef struct anim_options {
     anim_springs springs;                                /* --springs on|off */
     anim_file_options file;                              /* --anim-file, --bone-map, --retarget (anim_file.h) */
     avatar_options avatar;                               /* --expression, --gaze, --first-person (avatar_program.h) */
+    graph_options graph;                                 /* --graph, --set (graph_program.h) */
 } anim_options;
 
 /* If `arg` is one of the options above, takes it (and its value) and
@@ -109,6 +111,7 @@ void anim_options_free(anim_options* o);
     "animation (per time, in this order; CLIP = name or index, JOINT = node name,\n" \
     "humanoid bone name such as leftHand (a VRM's humanoid, else found from the\n" \
     "node names; a node name wins) or file index):\n" \
+    GRAPH_OPTIONS_HELP \
     "  --blend CLIP:W[,CLIP:W...]\n" \
     "                  blend clips at the same time with these weights (replaces\n" \
     "                  --anim's pose; --anim, else the first clip, sets the times)\n" \
@@ -183,6 +186,8 @@ typedef struct anim_program {
     void* constraint_memory;
     bool constraints_on;
     avatar_program avatar;          /* VRM expressions, gaze, first person: applied before constraints */
+    bool has_graph;                 /* --graph: the graph makes the base pose */
+    graph_program graph;
     bool has_warning;               /* `warning` holds a line for the command to print */
     tool_error warning;
     /* scratch poses: one per source, plus 3 (a layer, an additive and its reference) */
@@ -197,7 +202,7 @@ bool anim_program_active(const anim_program* p);
 
 /* The clip that stands for the program in a command's output and default
    time range when --anim is not given: the first --blend clip or the
-   crossfade's FROM clip; -1 when there is none. Needs a resolved program. */
+   crossfade's FROM clip, or the --graph's start clip; -1 when there is none. Needs a resolved program. */
 long anim_program_primary_clip(const anim_program* p);
 
 /* Resolves `o` (which must outlive the program) against `model`: clip and

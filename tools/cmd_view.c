@@ -303,11 +303,17 @@ static void scene_free(view_scene* sc) {
 /* The timeline's length: the clip's span, as time counts from its first key
    (sw_clip_time_from_start). */
 static double clip_duration(const view_scene* sc) {
+    if (sc->prog_ready && sc->prog.has_graph) { /* --graph: past its last --set by 3 s, at least 5 s */
+        double last = 0.0;
+        for (size_t i = 0; i < sc->options->graph.set_count; ++i) last = fmax(last, sc->options->graph.sets[i].time);
+        return fmax(5.0, last + 3.0);
+    }
     const sw_clip* c = sc->clip >= 0 ? &sc->model->animations[sc->clip] : NULL;
     return c ? (double)c->duration - (double)c->start : 0.0;
 }
 
 static const char* clip_name(const view_scene* sc) {
+    if (sc->prog_ready && sc->prog.has_graph) return "graph";
     if (sc->clip < 0) return "rest pose";
     const char* name = sc->model->animations[sc->clip].name;
     return name && *name ? name : "(unnamed)";
@@ -1333,6 +1339,11 @@ static void draw_overlay(viewer* v) {
                             ? av->vrm->expressions[v->expression].name : "-";
         snprintf(lines[n++], sizeof lines[0], "vrm: expression %.60s %.1f%s%s", e, v->expression >= 0 ? v->expression_weight : 0.0,
                  av->has_gaze ? "  gaze" : "", av->first_person ? "  first person" : "");
+    }
+    if (sc->prog_ready && sc->prog.has_graph) { /* --graph: layer 0's state and transition */
+        char state[200];
+        graph_program_describe(&sc->prog.graph, state, sizeof state);
+        snprintf(lines[n++], sizeof lines[0], "graph: %s", state);
     }
     if (v->message[0] && now_s() < v->message_until) snprintf(lines[n++], sizeof lines[0], "%s", v->message);
     float widest = 0.0f;

@@ -211,6 +211,7 @@ size_t sw__json_count(const cJSON* node) {
 bool sw__json_is_object(const cJSON* node) { return cJSON_IsObject(node); }
 bool sw__json_is_array(const cJSON* node) { return cJSON_IsArray(node); }
 bool sw__json_is_null(const cJSON* node) { return cJSON_IsNull(node); }
+bool sw__json_is_bool(const cJSON* node) { return cJSON_IsBool(node); }
 const char* sw__json_text(const cJSON* node) { return cJSON_IsString(node) ? node->valuestring : NULL; }
 bool sw__json_equals(const cJSON* node, double value) { return cJSON_IsNumber(node) && node->valuedouble == value; }
 

@@ -111,6 +111,7 @@ size_t sw__json_count(const cJSON* node);                          /* items or m
 bool sw__json_is_object(const cJSON* node);
 bool sw__json_is_array(const cJSON* node);
 bool sw__json_is_null(const cJSON* node);
+bool sw__json_is_bool(const cJSON* node);
 const char* sw__json_text(const cJSON* node);                      /* a string's text, else NULL */
 bool sw__json_equals(const cJSON* node, double value);             /* a number equal to value */
 /* The index of s in names[count], or -1. */
