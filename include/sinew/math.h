@@ -105,6 +105,9 @@ sw_quat sw_quat_nlerp(sw_quat a, sw_quat b, float t);
 /* Rotation of an orthonormal, right-handed 3×3 (the 3×3 part of m; the
    translation is ignored). Result is unit with w ≥ 0. */
 sw_quat sw_quat_from_mat34(const sw_mat34* m);
+/* The same for a 3×3 whose columns may carry scale (a world matrix under a
+   scaled armature): each non-zero column is normalised first. */
+sw_quat sw_quat_from_scaled_mat34(const sw_mat34* m);
 
 /* ---- TRS transforms -------------------------------------------------------- */
 sw_transform sw_transform_identity(void);

@@ -121,3 +121,13 @@ sw_quat sw_quat_from_mat34(const sw_mat34* m) {
     if (q.w < 0.0f) q = (sw_quat){-q.x, -q.y, -q.z, -q.w};
     return sw_quat_normalize(q);
 }
+
+sw_quat sw_quat_from_scaled_mat34(const sw_mat34* m) {
+    sw_mat34 r = *m;
+    for (int c = 0; c < 3; c++) {
+        float len = sqrtf(r.m[0][c] * r.m[0][c] + r.m[1][c] * r.m[1][c] + r.m[2][c] * r.m[2][c]);
+        if (len > 0.0f)
+            for (int row = 0; row < 3; row++) r.m[row][c] /= len;
+    }
+    return sw_quat_from_mat34(&r);
+}

@@ -44,15 +44,7 @@ static float sw__twist_angle(sw_quat q, sw_vec3 a) {
 
 /* The rotation of a world matrix whose columns may carry scale (an
    armature scaled to metres): the columns are normalised first. */
-static sw_quat sw__world_rotation(const sw_mat34* m) {
-    sw_mat34 r = *m;
-    for (int c = 0; c < 3; c++) {
-        float len = sqrtf(r.m[0][c] * r.m[0][c] + r.m[1][c] * r.m[1][c] + r.m[2][c] * r.m[2][c]);
-        if (len > 0.0f)
-            for (int row = 0; row < 3; row++) r.m[row][c] /= len;
-    }
-    return sw_quat_from_mat34(&r);
-}
+static sw_quat sw__world_rotation(const sw_mat34* m) { return sw_quat_from_scaled_mat34(m); }
 
 static sw_vec3 sw__perpendicular_unit(sw_vec3 v, sw_vec3 to) {
     return sw_vec3_normalize(sw_vec3_sub(v, sw_vec3_scale(to, sw_vec3_dot(v, to))));

@@ -120,15 +120,7 @@ void sw_vrm_color_apply(const sw_vrm_color_value* value, const float base[4], fl
 
 /* The rotation of a world matrix, its columns' scale removed (three.js's
    Matrix4.decompose, which getWorldQuaternionLite uses). */
-static sw_quat sw__world_rotation(const sw_mat34* m) {
-    sw_mat34 r = *m;
-    for (int c = 0; c < 3; c++) {
-        float len = sqrtf(r.m[0][c] * r.m[0][c] + r.m[1][c] * r.m[1][c] + r.m[2][c] * r.m[2][c]);
-        if (len > 0.0f)
-            for (int row = 0; row < 3; row++) r.m[row][c] /= len;
-    }
-    return sw_quat_from_mat34(&r);
-}
+static sw_quat sw__world_rotation(const sw_mat34* m) { return sw_quat_from_scaled_mat34(m); }
 
 /* The rest world rotation of `node` (−1: identity), from the model's rest
    locals up the parent chain (depth steps; the chain is the file's). */

@@ -463,6 +463,20 @@ static void check_from_mat34_case(sw_quat q, sw_vec3 t, double tol) {
     SW_CHECK(got2.w >= 0.0f);
 }
 
+/* Columns scaled by 2, 0.5 and 3 (an armature in centimetres, a squash):
+   the same rotation as unscaled; sw_quat_from_mat34 alone would not give it. */
+static void test_quat_from_scaled_mat34(void) {
+    rng r = {0x5CA1};
+    for (int i = 0; i < 200; i++) {
+        sw_quat q = rng_quat(&r);
+        sw_mat34 m = rot_mat34_from_double(q, rng_vec3(&r, -5, 5));
+        const float scale[3] = {2.0f, 0.5f, 3.0f};
+        for (int row = 0; row < 3; row++)
+            for (int c = 0; c < 3; c++) m.m[row][c] *= scale[c];
+        check_quat_same_rotation(sw_quat_from_scaled_mat34(&m), q, 2e-6);
+    }
+}
+
 static void test_quat_from_mat34_round_trip(void) {
     rng r = {0x3A7};
     for (int i = 0; i < 1000; i++) check_from_mat34_case(rng_quat(&r), rng_vec3(&r, -5, 5), 2e-6);
@@ -509,5 +523,6 @@ int main(void) {
     SW_RUN(test_quat_nlerp_vs_cglm);
     SW_RUN(test_quat_from_axis_angle);
     SW_RUN(test_quat_from_mat34_round_trip);
+    SW_RUN(test_quat_from_scaled_mat34);
     return sw_test_finish();
 }
