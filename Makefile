@@ -28,8 +28,8 @@ CONFIG_FLAGS_asan    = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON -DSW_SANITIZE=ON
 # docs/testing.md "Configurations"): release everything; asan all but the
 # tests that run nothing the configuration changes (once) and the drawing
 # command-line tests other than render's and view's own (cli-drawing);
-# debug also leaves drawing, hostile-input and long reference runs to
-# asan (the same Debug code, sanitized); nosimd and asan leave the
+# debug also leaves drawing and hostile-input tests to asan (the same
+# Debug code, sanitized); debug, nosimd and asan leave the
 # reference runs to release (release holds the SIMD kernels to the scalar
 # ones bit for bit and runs them against the references; the parsers'
 # memory safety is the hostile tests' and the fuzzers' subject); nosimd
