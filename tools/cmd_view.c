@@ -91,6 +91,10 @@ const char cmd_view_help[] =
     "  P               screenshot: sinew-view-NNNN.png in the current folder\n"
     "  E X             VRM: next expression, its weight (0, 0.5, 1)\n"
     "  G V             VRM: eyes follow the camera, first-person view\n"
+    "  J K             --graph: next, previous parameter (the panel, top right)\n"
+    "  N M             --graph: the parameter down, up (a float by 0.25, a bool\n"
+    "                  off, on; M fires a trigger), from the time shown on\n"
+    "  U               --graph: forget those changes (the --set alone)\n"
     "  esc             quit (so does closing the window)\n"
     "\n"
     "options (the scene options are sinew render's; see sinew render --help):\n"
@@ -303,11 +307,8 @@ static void scene_free(view_scene* sc) {
 /* The timeline's length: the clip's span, as time counts from its first key
    (sw_clip_time_from_start). */
 static double clip_duration(const view_scene* sc) {
-    if (sc->prog_ready && sc->prog.has_graph) { /* --graph: past its last --set by 3 s, at least 5 s */
-        double last = 0.0;
-        for (size_t i = 0; i < sc->options->graph.set_count; ++i) last = fmax(last, sc->options->graph.sets[i].time);
-        return fmax(5.0, last + 3.0);
-    }
+    if (sc->prog_ready && sc->prog.has_graph) /* --graph: past its last change by 3 s, at least 5 s */
+        return fmax(5.0, graph_program_last_change(&sc->prog.graph) + 3.0);
     const sw_clip* c = sc->clip >= 0 ? &sc->model->animations[sc->clip] : NULL;
     return c ? (double)c->duration - (double)c->start : 0.0;
 }
@@ -537,6 +538,7 @@ typedef struct viewer {
     /* VRM avatar keys (E, X, G, V), applied to the scene's program each frame once used */
     bool avatar_keys;
     int32_t expression;             /* the expression E selected, -1 none */
+    uint32_t graph_parameter;       /* J/K: the graph parameter N/M change */
     float expression_weight;        /* X: 0, 0.5, 1 */
     bool gaze_camera, first_person;
     int status;                     /* a fatal error's exit status */
@@ -1120,8 +1122,45 @@ static void avatar_keys_apply(viewer* v) {
     if (a->first_person != v->first_person) (void)avatar_program_set_first_person(a, v->first_person);
 }
 
+#define GRAPH_KEY_STEP 0.25f
+
+/* J K N M U: the graph's parameters, changed from the time shown on
+   (graph_program_set_live: replays repeat them, like a recording). */
+static void graph_key(viewer* v, char c) {
+    view_scene* sc = &v->scene;
+    if (!sc->prog_ready || !sc->prog.has_graph) {
+        say(v, false, "no --graph: J K N M U change a graph's parameters");
+        return;
+    }
+    graph_program* g = &sc->prog.graph;
+    const sw_graph* graph = &g->file->graph;
+    const uint32_t count = (uint32_t)graph->parameter_count;
+    if (count == 0) {
+        say(v, false, "the graph has no parameters");
+        return;
+    }
+    if (c == 'u') {
+        graph_program_clear_live(g);
+        say(v, false, "graph parameters: the --set alone");
+        return;
+    }
+    if (c == 'j' || c == 'k') {
+        v->graph_parameter = (v->graph_parameter + (c == 'j' ? 1u : count - 1u)) % count;
+        return;
+    }
+    const uint32_t i = v->graph_parameter % count;
+    const sw_graph_parameter* p = &graph->parameters[i];
+    float value = graph_program_value(g, i);
+    if (p->type == SW_GRAPH_FLOAT) value += c == 'm' ? GRAPH_KEY_STEP : -GRAPH_KEY_STEP;
+    else if (p->type == SW_GRAPH_BOOL) value = c == 'm' ? 1.0f : 0.0f;
+    else if (c == 'm') value = 1.0f;
+    else return;
+    if (!graph_program_set_live(g, i, value, v->time)) say(v, true, "out of memory");
+}
+
 static void handle_char(viewer* v, char c) {
     switch (c) {
+    case 'j': case 'k': case 'n': case 'm': case 'u': graph_key(v, c); break;
     case 'e': case 'x': case 'g': case 'v': avatar_key(v, c); break;
     case '[': change_clip(v, -1); break;
     case ']': change_clip(v, 1); break;
@@ -1301,6 +1340,37 @@ static int pass_time_lines(const sw_renderer* r, char* gpu, char* cpu, size_t si
     return 2;
 }
 
+/* --graph: the parameters, top right, the one J/K selected marked. */
+static void draw_graph_panel(viewer* v, int scale, float pad, float line) {
+    const view_scene* sc = &v->scene;
+    if (!sc->prog_ready || !sc->prog.has_graph) return;
+    view_overlay* o = v->overlay;
+    const graph_program* g = &sc->prog.graph;
+    const sw_graph* graph = &g->file->graph;
+    enum { shown = 12 };
+    char lines[shown + 1][96];
+    int n = 0;
+    snprintf(lines[n++], sizeof lines[0], "parameters  J K  N M  U");
+    const uint32_t count = (uint32_t)graph->parameter_count, selected = count ? v->graph_parameter % count : 0;
+    const uint32_t first = selected >= shown ? selected - shown + 1 : 0;
+    for (uint32_t i = first; i < count && n <= shown; ++i) {
+        const sw_graph_parameter* p = &graph->parameters[i];
+        float value = sw_graph_get(&g->instance, i);
+        char text[24];
+        if (p->type == SW_GRAPH_FLOAT) snprintf(text, sizeof text, "%.2f", (double)value);
+        else snprintf(text, sizeof text, "%s", value != 0.0f ? (p->type == SW_GRAPH_BOOL ? "on" : "set") : "off");
+        snprintf(lines[n++], sizeof lines[0], "%s %.40s  %s", i == selected ? ">" : " ", p->name, text);
+    }
+    float widest = 0.0f;
+    for (int i = 0; i < n; i++) widest = fmaxf(widest, view_overlay_text_width(o, lines[i]));
+    static const float panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, text[4] = {0.92f, 0.94f, 0.96f, 1.0f},
+                       mark[4] = {1.0f, 0.85f, 0.35f, 1.0f};
+    const float x = (float)v->width - widest - 2.0f * pad;
+    view_overlay_rect(o, x, 0.0f, widest + 2.0f * pad, (float)n * line + 2.0f * pad - 2.0f * (float)scale, panel);
+    for (int i = 0; i < n; i++)
+        view_overlay_text(o, x + pad, pad + (float)i * line, lines[i], lines[i][0] == '>' ? mark : text);
+}
+
 static void draw_overlay(viewer* v) {
     const int scale = overlay_scale(v);
     view_overlay* o = v->overlay;
@@ -1355,6 +1425,7 @@ static void draw_overlay(viewer* v) {
         const bool is_message = v->message[0] && i == n - 1 && now_s() < v->message_until;
         view_overlay_text(o, pad, pad + (float)i * line, lines[i], is_message ? (v->message_error ? error : note) : text);
     }
+    draw_graph_panel(v, scale, pad, line);
     if (d > 0.0) {
         float x, y, w, h;
         timeline_rect(v, scale, &x, &y, &w, &h);

@@ -3,6 +3,9 @@
 
 #include "demo_graph_json.h" /* generated from docs/demo-graph.json */
 
+#include "sinew/retarget.h"
+#include "sinew/vrm.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +167,19 @@ static bool resolve_sets(graph_program* p, tool_error* err) {
     return true;
 }
 
+/* The humanoid bones a graph's masks and IK name: a VRM's own, else what
+   the joint names and hierarchy give; false (why in `why`) when neither. */
+static bool graph_humanoid(const sw_model* model, sw_humanoid_map* map, char* why, size_t why_size) {
+    sw_vrm* vrm = NULL;
+    sw_diag diag;
+    bool ok = sw_vrm_read(model, &vrm, &diag) == SW_OK && vrm && vrm->humanoid_mapped > 0;
+    if (ok) *map = vrm->humanoid;
+    sw_vrm_free(vrm);
+    if (!ok) ok = sw_humanoid_map_guess(model, NULL, map, NULL, &diag) == SW_OK;
+    if (!ok) snprintf(why, why_size, "%.150s", diag.message);
+    return ok;
+}
+
 int graph_program_init(graph_program* p, const sw_model* model, const graph_options* o, tool_error* err) {
     memset(p, 0, sizeof *p);
     p->model = model, p->options = o, p->fresh = true;
@@ -171,10 +187,16 @@ int graph_program_init(graph_program* p, const sw_model* model, const graph_opti
     char* text = read_graph_text(o->file, &size, err);
     if (!text) return TOOL_EXIT_USAGE;
     sw_diag diag;
-    sw_result res = sw_graph_read(text, size, o->file, model, NULL, &p->file, &diag);
+    sw_humanoid_map humanoid;
+    char why[160] = "";
+    bool mapped = graph_humanoid(model, &humanoid, why, sizeof why);
+    sw_result res = sw_graph_read(text, size, o->file, model, mapped ? &humanoid : NULL, &p->file, &diag);
     free(text);
     if (res != SW_OK) {
-        tool_error_set(err, "--graph: %s", diag.message);
+        if (!mapped && strstr(diag.message, "humanoid"))
+            tool_error_set(err, "--graph: %s (the model's humanoid bones: %s)", diag.message, why);
+        else
+            tool_error_set(err, "--graph: %s", diag.message);
         return res == SW_ERR_OUT_OF_MEMORY ? TOOL_EXIT_FAILURE : TOOL_EXIT_USAGE;
     }
     int status = TOOL_EXIT_USAGE;
@@ -207,8 +229,51 @@ fail:
 
 void graph_program_restart(graph_program* p) { p->fresh = true; }
 
+bool graph_program_set_live(graph_program* p, uint32_t parameter, float value, double time) {
+    if (!p->file || parameter >= p->file->graph.parameter_count) return true;
+    time = fmax(time, (double)p->steps * GRAPH_STEP_S);
+    size_t kept = 0; /* the later changes of this parameter go: the user has changed the future */
+    for (size_t i = 0; i < p->live_count; ++i) {
+        const graph_live_set* l = &p->live[i];
+        if (l->parameter == parameter && l->time >= time && i >= p->next_live) continue;
+        p->live[kept++] = *l;
+    }
+    p->live_count = kept;
+    if (p->live_count == p->live_cap) {
+        size_t cap = p->live_cap ? 2 * p->live_cap : 16;
+        graph_live_set* grown = realloc(p->live, cap * sizeof *grown);
+        if (!grown) return false;
+        p->live = grown, p->live_cap = cap;
+    }
+    size_t at = p->live_count; /* after every change at or before `time` */
+    while (at > p->next_live && p->live[at - 1].time > time) at--;
+    memmove(&p->live[at + 1], &p->live[at], (p->live_count - at) * sizeof *p->live);
+    p->live[at] = (graph_live_set){parameter, value, time};
+    p->live_count++;
+    return true;
+}
+
+float graph_program_value(const graph_program* p, uint32_t parameter) {
+    for (size_t i = p->live_count; i > p->next_live; --i)
+        if (p->live[i - 1].parameter == parameter) return p->live[i - 1].value;
+    return sw_graph_get(&p->instance, parameter);
+}
+
+void graph_program_clear_live(graph_program* p) {
+    p->live_count = 0, p->next_live = 0;
+    p->fresh = true;
+}
+
+double graph_program_last_change(const graph_program* p) {
+    double last = 0.0;
+    for (size_t i = 0; p->options && i < p->options->set_count; ++i) last = fmax(last, p->options->sets[i].time);
+    for (size_t i = 0; i < p->live_count; ++i) last = fmax(last, p->live[i].time);
+    return last;
+}
+
 void graph_program_free(graph_program* p) {
     sw_graph_file_free(p->file);
+    free(p->live);
     free(p->memory), free(p->pose_memory), free(p->set_parameters), free(p->set_order);
     memset(p, 0, sizeof *p);
 }
@@ -233,12 +298,20 @@ static void apply_sets(graph_program* p, double time) {
             sw_graph_set_bool(&p->instance, param, s->kind == GRAPH_SET_TRUE);
         p->next_set++;
     }
+    /* then the live changes due (made after the command line's) */
+    while (p->next_live < p->live_count && p->live[p->next_live].time <= time + GRAPH_STEP_TOLERANCE * GRAPH_STEP_S) {
+        const graph_live_set* l = &p->live[p->next_live++];
+        if (p->file->graph.parameters[l->parameter].type == SW_GRAPH_TRIGGER && l->value != 0.0f)
+            sw_graph_set_trigger(&p->instance, l->parameter);
+        else
+            sw_graph_set_float(&p->instance, l->parameter, l->value);
+    }
 }
 
 /* Back to time 0: start states, defaults, the sets due at 0, one evaluate. */
 static bool start_over(graph_program* p, tool_error* err) {
     sw_graph_reset(&p->instance);
-    p->next_set = 0, p->steps = 0, p->fresh = false;
+    p->next_set = 0, p->next_live = 0, p->steps = 0, p->fresh = false;
     p->character = (sw_root_motion_character){{0.0f, 0.0f, 0.0f}, 0.0f};
     apply_sets(p, 0.0);
     sw_diag diag;

@@ -68,6 +68,13 @@ int graph_options_take(graph_options* o, tool_args* args, const char* arg, tool_
 bool graph_options_check(const graph_options* o, tool_error* err);
 void graph_options_free(graph_options* o);
 
+/* A change made while the graph plays (the viewer's parameter keys). */
+typedef struct graph_live_set {
+    uint32_t parameter;
+    float value;         /* a trigger fires on 1 */
+    double time;         /* seconds */
+} graph_live_set;
+
 typedef struct graph_program {
     const sw_model* model;
     const graph_options* options;
@@ -79,6 +86,9 @@ typedef struct graph_program {
     uint32_t* set_parameters;     /* per --set: the parameter */
     size_t* set_order;            /* --set indices by time (stable) */
     size_t next_set;              /* sets in set_order before this one are applied */
+    graph_live_set* live;         /* owned, by time (stable) */
+    size_t live_count, live_cap;
+    size_t next_live;             /* live sets before this one are applied */
     uint64_t steps;               /* updates since time 0 */
     bool fresh;                   /* the next pose starts over */
     sw_root_motion_character character; /* accumulated root motion */
@@ -92,6 +102,18 @@ int graph_program_init(graph_program* p, const sw_model* model, const graph_opti
    motion applied); the caller updates world matrices. */
 bool graph_program_pose(graph_program* p, float time, sw_pose* pose, tool_error* err);
 void graph_program_restart(graph_program* p);
+/* LIVE CHANGES: parameter = value from `time` on (no earlier than the
+   time simulated, so what has been shown stays), replacing the later
+   live changes of that parameter; replays from time 0 repeat them, like
+   the --set they come after. False when out of memory. */
+bool graph_program_set_live(graph_program* p, uint32_t parameter, float value, double time);
+/* What `parameter` holds at the next update: its last live change not
+   yet applied, else its value now. */
+float graph_program_value(const graph_program* p, uint32_t parameter);
+/* Forget every live change: the --set alone again (from time 0). */
+void graph_program_clear_live(graph_program* p);
+/* The latest time of a --set or live change (0 with none). */
+double graph_program_last_change(const graph_program* p);
 /* "walk → run 40%" or "idle": layer 0's state and transition, for the viewer. */
 void graph_program_describe(const graph_program* p, char* out, size_t size);
 /* A clip that stands for the graph (its start state's clip), or -1. */

@@ -30,7 +30,7 @@ static const tool_command commands[] = {
      cmd_render_help},
     {"view", "a window on the renderer: orbit, scrub clips, compare LBS and DQS, weights, retention",
      cmd_view, cmd_view_help},
-    {"demo-asset", "write the built-in demo character (43 joints, spring ponytail and skirt, 3 clips) as a GLB file",
+    {"demo-asset", "write the built-in demo character (43 joints, spring ponytail and skirt, 7 clips) as a GLB file",
      cmd_demo_asset, cmd_demo_asset_help},
     {"bake", "bake a texture from a model: face-sdf, the toon face shadow threshold map", cmd_bake, cmd_bake_help},
 };

@@ -79,6 +79,17 @@
    from such a state to itself plays that one machine as both source and
    destination (it advances twice per update); nest a copy instead.
 
+   FULL-BODY IK (graph->ik not NULL) is the graph's last node: after the
+   layers, sw_fbik_solve (sinew/fbik.h) moves the pose towards up to six
+   effector targets. A target is `position`, any axis of which a parameter
+   may give instead (position_parameter[a] ≠ SW_GRAPH_NONE); a RELATIVE
+   target is that added to where the layers put the effector (an offset:
+   a foot lifted onto a step, a hand pushed), so a zero offset asks for
+   the animated pose. An effector's weight is `weight`, times its weight
+   parameter clamped to [0, 1] when it has one; an effector at weight 0 is
+   off, and with every effector off the pose is the layers' unchanged.
+   sw_graph_ik_result says how the last solve ended.
+
    Morph weights are not blended by the graph: evaluate writes pose->local
    and the rest morph weights. Nothing here allocates after bind; update
    and evaluate are deterministic (the same definition, calls and inputs
@@ -92,6 +103,7 @@
 #include "sinew/math.h"
 #include "sinew/anim.h"
 #include "sinew/blend_space.h"
+#include "sinew/fbik.h"
 #include "sinew/model.h"
 #include "sinew/playback.h"
 #include "sinew/pose.h"
@@ -214,6 +226,23 @@ typedef struct sw_graph_layer {
     const float* mask;            /* NULL, or node_count factors in [0, 1] */
 } sw_graph_layer;
 
+/* One effector of the IK node (see FULL-BODY IK). */
+typedef struct sw_graph_ik_effector {
+    float weight;                   /* [0, 1]; 0 = off */
+    uint32_t weight_parameter;      /* SW_GRAPH_NONE, or a parameter multiplying weight */
+    bool relative;                  /* target = the layers' effector position + the offset */
+    sw_vec3 position;               /* model space (relative: the offset) */
+    uint32_t position_parameter[3]; /* SW_GRAPH_NONE, or the parameter giving x, y or z */
+} sw_graph_ik_effector;
+
+typedef struct sw_graph_ik {
+    const sw_fbik_rig* rig;         /* built for the graph's model (sw_fbik_rig_build) */
+    sw_graph_ik_effector effectors[SW_FBIK_EFFECTOR_COUNT];
+    int iterations;                 /* 0: fbik's default */
+    float tolerance;                /* metres; 0: fbik's default */
+    bool pin_hips;
+} sw_graph_ik;
+
 typedef struct sw_graph {
     size_t parameter_count;
     const sw_graph_parameter* parameters;
@@ -225,6 +254,7 @@ typedef struct sw_graph {
     size_t layer_count;                   /* ≥ 1 */
     const sw_graph_layer* layers;
     const sw_root_motion* root_motion;    /* NULL: none */
+    const sw_graph_ik* ik;                /* NULL: no IK node */
 } sw_graph;
 
 /* The instance: everything lives in the bound memory. */
@@ -280,6 +310,10 @@ sw_result sw_graph_update(sw_graph_instance* instance, float dt, sw_event_buffer
 /* Writes the graph's pose into pose->local (and the rest morph weights
    into pose->weights); the pose is one of the model's (sw_pose_bind). */
 sw_result sw_graph_evaluate(sw_graph_instance* instance, sw_pose* pose, sw_diag* diag);
+
+/* How the IK node's last solve ended ({0, 0} with no IK node, before the
+   first evaluate, or with every effector off). */
+sw_fbik_result sw_graph_ik_result(const sw_graph_instance* instance);
 
 /* What layer `layer`'s machine is doing (a zeroed status out of range). */
 sw_graph_status sw_graph_layer_status(const sw_graph_instance* instance, size_t layer);

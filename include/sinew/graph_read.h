@@ -11,7 +11,9 @@
    animations (file->graph.clips are pointers into model->animations, so
    the model must outlive the file), mask joints against its node names,
    then against humanoid bone names through `humanoid` (may be NULL); so is
-   the root-motion joint, whose parent space is the model's rest pose.
+   the root-motion joint, whose parent space is the model's rest pose. An
+   "ik" node's rig (sw_fbik_rig_build) is built on `humanoid`, which it
+   then needs, in memory the file owns.
    Conditions ("when") are parsed by a recursive-descent parser:
 
        expr  := or;  or := and ("or" and)*;  and := unary ("and" unary)*

@@ -1,5 +1,5 @@
 /* The built-in demo character (sinew/demo.h): a skeleton, a skinned mesh
-   made of closed parametric parts, and three clips, written as one GLB.
+   made of closed parametric parts, and seven clips, written as one GLB.
 
    Everything is generated in three steps:
    1. the skeleton: joint names, parents and rest positions (rest rotations
@@ -856,6 +856,8 @@ static void sw__build_mesh(sw__demo_mesh* mesh, const sw__demo_skeleton* sk) {
 #define SW__WALK_DURATION_S 1.0f
 #define SW__WAVE_DURATION_S 2.0f
 #define SW__TWIST_DURATION_S 2.0f
+#define SW__RUN_DURATION_S (2.0f / 3.0f)
+#define SW__IDLE_DURATION_S 3.0f
 #define SW__TWIST_DEG 170.0
 
 typedef void (*sw__pose_fn)(const sw__demo_skeleton* sk, float time, sw_transform* local);
@@ -874,36 +876,110 @@ static sw_vec3 sw__elbow_axis(const sw__demo_skeleton* sk, int side) {
     return sw_vec3_normalize(sw_vec3_cross(sk->arm_direction[side], sw__v3(0, 0, 1)));
 }
 
+/* A gait: walk, run and the turning walks are this with other numbers. */
+typedef struct sw__gait {
+    float duration_s;      /* one cycle */
+    double sway, bob, dip; /* pelvis: side sway, up-down bob, how much lower (m) */
+    double hip_yaw, chest_yaw; /* degrees, against the legs */
+    double stride, knee, knee_swing; /* thigh swing; knee bend at stance and added on the forward swing */
+    double arm_swing, elbow, elbow_swing;
+    double lean;           /* degrees forward, at the spine */
+    double turn;           /* -1 (right) .. 1 (left): lean and look into the turn, legs turned in */
+} sw__gait;
+
+static const sw__gait sw__walk_gait = {SW__WALK_DURATION_S, 0.012, 0.012, 0.02, 6.0, 7.0, 22.0, 5.0, 50.0,
+                                       18.0, 12.0, 10.0, 0.0, 0.0};
+
 /* One gait cycle: the left leg swings forward over the first half. */
-static void sw__walk_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
+static void sw__gait_pose(const sw__demo_skeleton* sk, const sw__gait* g, float time, sw_transform* local) {
     sw__rest_pose(sk, local);
-    double phase = 2.0 * SW_PI * time / SW__WALK_DURATION_S;
+    double phase = 2.0 * SW_PI * time / g->duration_s;
     double s = sin(phase), c = cos(phase);
     const sw_vec3 x_back = sw__v3(-1, 0, 0), x_axis = sw__v3(1, 0, 0), y_axis = sw__v3(0, 1, 0);
     /* Over the stance leg, lowest when the legs are furthest apart. */
-    local[SW__J_PELVIS].translation.x += (float)(-0.012 * c);
-    local[SW__J_PELVIS].translation.y += (float)(-0.02 + 0.012 * cos(2.0 * phase));
-    local[SW__J_PELVIS].rotation = sw__rotation_deg(y_axis, -6.0 * s);
+    local[SW__J_PELVIS].translation.x += (float)(-g->sway * c);
+    local[SW__J_PELVIS].translation.y += (float)(-g->dip + g->bob * cos(2.0 * phase));
+    local[SW__J_PELVIS].rotation = sw__rotation_deg(y_axis, -g->hip_yaw * s);
     /* The chest turns against the hips; the head keeps looking ahead. */
     local[SW__J_SPINE].rotation = sw__rotation_deg(y_axis, 2.0 * s);
-    local[SW__J_CHEST].rotation = sw__rotation_deg(y_axis, 7.0 * s);
+    local[SW__J_CHEST].rotation = sw__rotation_deg(y_axis, g->chest_yaw * s);
     local[SW__J_NECK].rotation = sw__rotation_deg(y_axis, -2.0 * s);
     local[SW__J_HEAD].rotation = sw__rotation_deg(y_axis, -1.0 * s);
+    if (g->lean != 0.0)
+        local[SW__J_SPINE].rotation = sw_quat_mul(sw__rotation_deg(x_axis, g->lean), local[SW__J_SPINE].rotation);
+    if (g->turn != 0.0) {
+        /* into the turn (+X is the character's left): the body leans, the
+           chest and head look, the legs point */
+        const sw_vec3 z_axis = sw__v3(0, 0, 1);
+        local[SW__J_PELVIS].rotation =
+            sw_quat_mul(sw__rotation_deg(z_axis, -6.0 * g->turn), local[SW__J_PELVIS].rotation);
+        local[SW__J_CHEST].rotation = sw_quat_mul(sw__rotation_deg(y_axis, 10.0 * g->turn), local[SW__J_CHEST].rotation);
+        local[SW__J_HEAD].rotation = sw_quat_mul(sw__rotation_deg(y_axis, 15.0 * g->turn), local[SW__J_HEAD].rotation);
+    }
     for (int side = 0; side < 2; side++) {
         double leg_phase = phase + SW_PI * side;
-        double swing = 22.0 * sin(leg_phase); /* thigh forward */
+        /* the outer leg of a turn strides further */
+        double stride = g->turn != 0.0 ? g->stride * (1.0 - 0.25 * g->turn * sw__side_sign[side]) : g->stride;
+        double swing = stride * sin(leg_phase); /* thigh forward */
         double swing_forward = cos(leg_phase); /* > 0 while the leg moves forward */
-        double knee = 5.0 + 50.0 * (swing_forward > 0.0 ? swing_forward * swing_forward : 0.0);
+        double knee = g->knee + g->knee_swing * (swing_forward > 0.0 ? swing_forward * swing_forward : 0.0);
         local[sw__leg_joint(side, SW__LEG_THIGH)].rotation = sw__rotation_deg(x_back, swing);
+        if (g->turn != 0.0)
+            local[sw__leg_joint(side, SW__LEG_THIGH)].rotation = sw_quat_mul(
+                sw__rotation_deg(y_axis, 12.0 * g->turn), local[sw__leg_joint(side, SW__LEG_THIGH)].rotation);
         local[sw__leg_joint(side, SW__LEG_SHIN)].rotation = sw__rotation_deg(x_axis, knee);
         local[sw__leg_joint(side, SW__LEG_FOOT)].rotation = sw__rotation_deg(x_back, 0.6 * (knee - swing));
 
         /* Arms hang 30° lower than at rest and swing against the legs. */
-        double arm_swing = -18.0 * sin(leg_phase);
+        double arm_swing = -g->arm_swing * sin(leg_phase);
         sw_quat lower = sw__rotation_deg(sw__v3(0, 0, sw__side_sign[side]), -30.0);
         local[sw__arm_joint(side, SW__ARM_UPPER)].rotation = sw_quat_mul(sw__rotation_deg(x_back, arm_swing), lower);
-        local[sw__arm_joint(side, SW__ARM_FOREARM)].rotation =
-            sw__rotation_deg(sw__elbow_axis(sk, side), 12.0 + 10.0 * (arm_swing > 0.0 ? arm_swing / 18.0 : 0.0));
+        local[sw__arm_joint(side, SW__ARM_FOREARM)].rotation = sw__rotation_deg(
+            sw__elbow_axis(sk, side), g->elbow + g->elbow_swing * (arm_swing > 0.0 ? arm_swing / g->arm_swing : 0.0));
+    }
+}
+
+static void sw__walk_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
+    sw__gait_pose(sk, &sw__walk_gait, time, local);
+}
+
+/* Walking while turning left (right): walk's timing, so the three blend in step. */
+static void sw__walk_left_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
+    sw__gait g = sw__walk_gait;
+    g.turn = 1.0;
+    sw__gait_pose(sk, &g, time, local);
+}
+
+static void sw__walk_right_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
+    sw__gait g = sw__walk_gait;
+    g.turn = -1.0;
+    sw__gait_pose(sk, &g, time, local);
+}
+
+/* A run: a shorter cycle, longer strides, knees high, elbows bent, leaning in. */
+static void sw__run_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
+    static const sw__gait run = {SW__RUN_DURATION_S, 0.015, 0.03, 0.07, 8.0, 12.0, 38.0, 10.0, 75.0,
+                                 35.0, 70.0, 15.0, 10.0, 0.0};
+    sw__gait_pose(sk, &run, time, local);
+}
+
+/* Standing and breathing: the chest rises and falls, the weight shifts a
+   little from foot to foot, the arms hang. */
+static void sw__idle_pose(const sw__demo_skeleton* sk, float time, sw_transform* local) {
+    sw__rest_pose(sk, local);
+    double phase = 2.0 * SW_PI * time / SW__IDLE_DURATION_S;
+    const sw_vec3 x_axis = sw__v3(1, 0, 0), z_axis = sw__v3(0, 0, 1);
+    local[SW__J_PELVIS].translation.x += (float)(0.01 * sin(phase));
+    local[SW__J_PELVIS].translation.y += (float)(-0.005 - 0.003 * cos(2.0 * phase));
+    local[SW__J_PELVIS].rotation = sw__rotation_deg(z_axis, 1.5 * sin(phase));
+    local[SW__J_SPINE].rotation = sw__rotation_deg(z_axis, -1.5 * sin(phase));
+    local[SW__J_CHEST].rotation = sw__rotation_deg(x_axis, -1.5 * sin(2.0 * phase)); /* breathing */
+    local[SW__J_HEAD].rotation = sw__rotation_deg(x_axis, 2.0 + 1.0 * sin(2.0 * phase + 0.5));
+    for (int side = 0; side < 2; side++) {
+        local[sw__arm_joint(side, SW__ARM_UPPER)].rotation =
+            sw__rotation_deg(sw__v3(0, 0, sw__side_sign[side]), -42.0 + 1.5 * sin(2.0 * phase));
+        local[sw__arm_joint(side, SW__ARM_FOREARM)].rotation = sw__rotation_deg(sw__elbow_axis(sk, side), 10.0);
+        local[sw__leg_joint(side, SW__LEG_SHIN)].rotation = sw__rotation_deg(x_axis, 3.0);
     }
 }
 
@@ -946,6 +1022,10 @@ static const sw__demo_clip sw__clips[] = {
     {"walk", SW__WALK_DURATION_S, true, sw__walk_pose},
     {"wave", SW__WAVE_DURATION_S, false, sw__wave_pose},
     {"twist", SW__TWIST_DURATION_S, false, sw__twist_pose},
+    {"idle", SW__IDLE_DURATION_S, true, sw__idle_pose},
+    {"run", SW__RUN_DURATION_S, true, sw__run_pose},
+    {"walk_left", SW__WALK_DURATION_S, true, sw__walk_left_pose},
+    {"walk_right", SW__WALK_DURATION_S, true, sw__walk_right_pose},
 };
 #define SW__CLIP_COUNT (sizeof sw__clips / sizeof sw__clips[0])
 

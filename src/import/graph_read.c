@@ -565,6 +565,85 @@ static sw_result sw__read_root_motion(sw__gr* R, const cJSON* root, const sw_roo
     return SW_OK;
 }
 
+/* ---- the full-body IK node ------------------------------------------------------ */
+
+/* One axis of a target: a number, or the name of a float parameter. */
+static sw_result sw__ik_axis(sw__gr* R, const cJSON* value, float* number, uint32_t* parameter) {
+    const char* name = sw__json_text(value);
+    if (!name) return sw__json_float_value(&R->J, value, number);
+    int32_t p = sw__param_find(R, name, strlen(name));
+    if (p < 0) return sw__json_fail(&R->J, NULL, "unknown parameter \"%.48s\" (declare it in \"parameters\")", name);
+    *parameter = (uint32_t)p;
+    return SW_OK;
+}
+
+static sw_result sw__read_effector(sw__gr* R, const cJSON* object, sw_graph_ik_effector* e) {
+    sw__json* J = &R->J;
+    const cJSON* target = NULL;
+    *e = (sw_graph_ik_effector){.weight = 1.0f, .weight_parameter = SW_GRAPH_NONE,
+                                .position_parameter = {SW_GRAPH_NONE, SW_GRAPH_NONE, SW_GRAPH_NONE}};
+    if (sw__json_expect_object(J, object) || sw__json_array(J, object, "target", true, &target) ||
+        sw__json_bool(J, object, "relative", &e->relative) || sw__json_float(J, object, "weight", false, &e->weight) ||
+        sw__param_named(R, object, "weight_parameter", false, &e->weight_parameter))
+        return sw__json_result(J);
+    if (!(e->weight >= 0.0f && e->weight <= 1.0f)) return sw__json_fail(J, "weight", "must be in [0, 1]");
+    if (sw__json_count(target) != 3) return sw__json_fail(J, "target", "expected [x, y, z] (numbers or parameter names)");
+    float p[3] = {0, 0, 0};
+    size_t mark = sw__json_push(J, "target");
+    for (sw__json_each it = sw__json_each_of(J, target); sw__json_next(J, &it);)
+        if (sw__ik_axis(R, it.value, &p[it.index], &e->position_parameter[it.index]) != SW_OK) return sw__json_result(J);
+    sw__json_pop(J, mark);
+    e->position = (sw_vec3){p[0], p[1], p[2]};
+    return SW_OK;
+}
+
+/* "ik": {"effectors": {"rightHand": {"target": [x, y, z], ...}}, ...}; the
+   rig is built here, on the humanoid map, in memory the file owns. */
+static sw_result sw__read_ik(sw__gr* R, const cJSON* root, const sw_graph_ik** out) {
+    sw__json* J = &R->J;
+    const cJSON *object = NULL, *effectors = NULL;
+    if (sw__json_object(J, root, "ik", false, &object) != SW_OK) return SW_ERR_INVALID_DATA;
+    if (!object) return SW_OK;
+    size_t mark = sw__json_push(J, "ik");
+    sw_graph_ik* ik = sw__json_alloc(J, 1, sizeof *ik);
+    if (!ik) return SW_ERR_OUT_OF_MEMORY;
+    memset(ik, 0, sizeof *ik);
+    bool present = false;
+    int64_t iterations = 0;
+    if (sw__json_object(J, object, "effectors", true, &effectors) ||
+        sw__json_integer(J, object, "iterations", false, &present, &iterations) ||
+        sw__json_float(J, object, "tolerance", false, &ik->tolerance) || sw__json_bool(J, object, "pin_hips", &ik->pin_hips))
+        return sw__json_result(J);
+    if (iterations < 0 || iterations > 1000) return sw__json_fail(J, "iterations", "must be in [0, 1000]");
+    if (!(ik->tolerance >= 0.0f && ik->tolerance < 1.0f)) return sw__json_fail(J, "tolerance", "must be in [0, 1) metres");
+    ik->iterations = (int)iterations;
+    static const char* const names[SW_FBIK_EFFECTOR_COUNT] = {"hips",      "head",     "leftHand",
+                                                              "rightHand", "leftFoot", "rightFoot"};
+    for (int e = 0; e < SW_FBIK_EFFECTOR_COUNT; e++) ik->effectors[e] = (sw_graph_ik_effector){
+        .weight_parameter = SW_GRAPH_NONE, .position_parameter = {SW_GRAPH_NONE, SW_GRAPH_NONE, SW_GRAPH_NONE}};
+    size_t mark2 = sw__json_push(J, "effectors");
+    for (sw__json_each it = sw__json_each_of(J, effectors); sw__json_next(J, &it);) {
+        int e = sw__json_find_name(it.key, names, SW_FBIK_EFFECTOR_COUNT);
+        if (e < 0)
+            return sw__json_fail(J, NULL, "not an effector (hips, head, leftHand, rightHand, leftFoot, rightFoot)");
+        if (sw__read_effector(R, it.value, &ik->effectors[e]) != SW_OK) return sw__json_result(J);
+    }
+    sw__json_pop(J, mark2);
+    if (!R->humanoid) return sw__json_fail(J, NULL, "full-body IK needs the model's humanoid bones, and none were given");
+    size_t bytes = sw_fbik_memory_size(R->model->node_count);
+    uint8_t* memory = bytes ? sw__json_alloc(J, bytes + 15u, 1) : NULL;
+    sw_fbik_rig* rig = sw__json_alloc(J, 1, sizeof *rig);
+    if (!memory || !rig) return bytes ? SW_ERR_OUT_OF_MEMORY : sw__json_fail(J, NULL, "the model has too many nodes");
+    memory += (16u - ((uintptr_t)memory & 15u)) & 15u;
+    sw_diag built;
+    if (sw_fbik_rig_build(rig, R->model, R->humanoid, memory, bytes, &built) != SW_OK)
+        return sw__json_fail(J, NULL, "%s", built.message);
+    ik->rig = rig;
+    sw__json_pop(J, mark);
+    *out = ik;
+    return SW_OK;
+}
+
 static sw_result sw__read_root(sw__gr* R, const cJSON* root, sw_graph* g) {
     sw__json* J = &R->J;
     const cJSON* layers = NULL;
@@ -598,7 +677,8 @@ static sw_result sw__read_root(sw__gr* R, const cJSON* root, sw_graph* g) {
     *g = (sw_graph){.parameter_count = R->param_count, .parameters = R->params, .condition_count = R->cond_count,
                     .conditions = conds, .clip_count = R->model->animation_count, .clips = clips,
                     .layer_count = count, .layers = l};
-    return sw__read_root_motion(R, root, &g->root_motion);
+    if (sw__read_root_motion(R, root, &g->root_motion) != SW_OK) return sw__json_result(J);
+    return sw__read_ik(R, root, &g->ik);
 }
 
 sw_result sw_graph_read(const char* json, size_t size, const char* name, const sw_model* model,

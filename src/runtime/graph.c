@@ -48,6 +48,8 @@ struct sw__graph_data {
     sw_transform* delta;
     float* mask_below;
     float* mask_above;
+    sw_mat34* ik_world;  /* node_count, with an IK node */
+    sw_fbik_result ik_result;
 };
 
 typedef struct sw__carver {
@@ -203,6 +205,29 @@ static sw_result sw__check_clips(const sw_graph* g, const sw_model* model, sw_di
     return SW_OK;
 }
 
+static const char* const sw__effector_names[SW_FBIK_EFFECTOR_COUNT] = {"hips",     "head",     "leftHand",
+                                                                        "rightHand", "leftFoot", "rightFoot"};
+
+static sw_result sw__check_ik(const sw_graph* g, const sw_model* model, sw_diag* diag) {
+    const sw_graph_ik* ik = g->ik;
+    if (!ik->rig || !ik->rig->parents || ik->rig->node_count != model->node_count)
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "ik: no rig, or a rig built for another model");
+    if (ik->iterations < 0 || !(ik->tolerance >= 0.0f && isfinite(ik->tolerance)))
+        return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "ik: iterations and tolerance must be >= 0");
+    for (int e = 0; e < SW_FBIK_EFFECTOR_COUNT; e++) {
+        const sw_graph_ik_effector* x = &ik->effectors[e];
+        bool ok = x->weight >= 0.0f && x->weight <= 1.0f && isfinite(x->position.x) && isfinite(x->position.y) &&
+                  isfinite(x->position.z) && (x->weight_parameter == SW_GRAPH_NONE || sw__param_ok(g, x->weight_parameter));
+        for (int a = 0; a < 3; a++)
+            ok = ok && (x->position_parameter[a] == SW_GRAPH_NONE || sw__param_ok(g, x->position_parameter[a]));
+        if (!ok)
+            return sw_diag_set(diag, SW_ERR_INVALID_DATA, e,
+                               "ik: effector %s: weight must be in [0, 1], position finite, parameters known",
+                               sw__effector_names[e]);
+    }
+    return SW_OK;
+}
+
 static sw_result sw__check_graph(const sw_graph* g, const sw_model* model, size_t* runtimes, size_t* max_members,
                                  sw_diag* diag) {
     *runtimes = 0, *max_members = 1;
@@ -215,6 +240,7 @@ static sw_result sw__check_graph(const sw_graph* g, const sw_model* model, size_
             return sw_diag_set(diag, SW_ERR_INVALID_DATA, (int64_t)i, "parameter %zu: bad type or default", i);
     sw_result r = sw__check_conditions(g, diag);
     if (r == SW_OK) r = sw__check_clips(g, model, diag);
+    if (r == SW_OK && g->ik) r = sw__check_ik(g, model, diag);
     if (r != SW_OK) return r;
     if (g->layer_count == 0 || !g->layers) return sw_diag_set(diag, SW_ERR_INVALID_DATA, -1, "no layers");
     for (size_t k = 0; k < g->layer_count; k++) {
@@ -288,7 +314,9 @@ static size_t sw__layout(const sw_graph* g, const sw_model* model, size_t runtim
     sw_transform* delta = sw__carve(&c, n, sizeof(sw_transform));
     float* below = sw__carve(&c, n, sizeof(float));
     float* above = sw__carve(&c, n, sizeof(float));
+    sw_mat34* ik_world = g->ik ? sw__carve(&c, n, sizeof(sw_mat34)) : NULL;
     if (d) {
+        d->ik_world = ik_world;
         d->runtimes = rt, d->layer_runtime = layer_runtime, d->params = params, d->member_poses = member_poses;
         d->member_weights = weights, d->sync = sync, d->sync_member = sync_member, d->blend_layers = blend_layers;
         d->morph_scratch = morph, d->layer_pose = layer_pose, d->delta = delta, d->mask_below = below;
@@ -330,6 +358,7 @@ void sw_graph_reset(sw_graph_instance* g) {
     SW_ASSERT(g && g->data);
     for (size_t i = 0; i < g->graph->parameter_count; i++) g->data->params[i] = g->graph->parameters[i].default_value;
     for (size_t i = 0; i < g->data->runtime_count; i++) sw__reset_runtime(g, (uint32_t)i);
+    g->data->ik_result = (sw_fbik_result){0, 0};
 }
 
 sw_result sw_graph_bind(sw_graph_instance* g, const sw_graph* graph, const sw_model* model, void* memory,
@@ -707,6 +736,57 @@ static sw_result sw__additive(sw_graph_instance* g, sw_transform* out, const sw_
     return r;
 }
 
+static float sw__clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+
+/* Where the pose `local` puts each effector, in model space. */
+static void sw__effector_positions(const sw_graph_instance* g, const sw_transform* local, sw_vec3* out) {
+    const sw_fbik_rig* rig = g->graph->ik->rig;
+    sw_local_to_model_job fk = {.parents = rig->parents, .joint_count = rig->node_count, .local = local,
+                                .out_model = g->data->ik_world};
+    sw_local_to_model_job_run(&fk);
+    for (int e = 0; e < SW_FBIK_EFFECTOR_COUNT; e++) out[e] = (sw_vec3){0, 0, 0};
+    const sw_mat34* w = g->data->ik_world;
+    out[SW_FBIK_HIPS] = (sw_vec3){w[rig->hips].m[0][3], w[rig->hips].m[1][3], w[rig->hips].m[2][3]};
+    for (int c = 0; c < SW_FBIK_CHAIN_COUNT; c++) {
+        const sw_fbik_chain* ch = &rig->chains[c];
+        if (ch->count == 0) continue;
+        const sw_mat34* m = &w[ch->node[ch->count - 1]];
+        out[ch->effector] = (sw_vec3){m->m[0][3], m->m[1][3], m->m[2][3]};
+    }
+}
+
+/* The IK node: targets from the parameters, then one solve in place. */
+static void sw__apply_ik(sw_graph_instance* g, sw_transform* local) {
+    const sw_graph_ik* ik = g->graph->ik;
+    const float* params = g->data->params;
+    sw_fbik_desc desc = {.iterations = ik->iterations, .tolerance = ik->tolerance, .pin_hips = ik->pin_hips};
+    bool any = false, relative = false;
+    for (int e = 0; e < SW_FBIK_EFFECTOR_COUNT; e++) {
+        const sw_graph_ik_effector* x = &ik->effectors[e];
+        float w = x->weight;
+        if (x->weight_parameter != SW_GRAPH_NONE) w *= sw__clamp01(params[x->weight_parameter]);
+        float p[3] = {x->position.x, x->position.y, x->position.z};
+        for (int a = 0; a < 3; a++)
+            if (x->position_parameter[a] != SW_GRAPH_NONE) p[a] = params[x->position_parameter[a]];
+        desc.effectors[e] = (sw_fbik_effector){{p[0], p[1], p[2]}, w};
+        any = any || w > 0.0f;
+        relative = relative || (w > 0.0f && x->relative);
+    }
+    g->data->ik_result = (sw_fbik_result){0, 0};
+    if (!any) return;
+    if (relative) {
+        sw_vec3 at[SW_FBIK_EFFECTOR_COUNT];
+        sw__effector_positions(g, local, at);
+        for (int e = 0; e < SW_FBIK_EFFECTOR_COUNT; e++)
+            if (ik->effectors[e].relative) desc.effectors[e].position = sw_vec3_add(desc.effectors[e].position, at[e]);
+    }
+    g->data->ik_result = sw_fbik_solve(ik->rig, &desc, local, g->data->ik_world);
+}
+
+sw_fbik_result sw_graph_ik_result(const sw_graph_instance* g) {
+    return g && g->data ? g->data->ik_result : (sw_fbik_result){0, 0};
+}
+
 sw_result sw_graph_evaluate(sw_graph_instance* g, sw_pose* pose, sw_diag* diag) {
     SW_ASSERT(g && g->data && pose && pose->local);
     const sw_model* model = g->model;
@@ -726,6 +806,7 @@ sw_result sw_graph_evaluate(sw_graph_instance* g, sw_pose* pose, sw_diag* diag) 
         }
         if (r != SW_OK) return r;
     }
+    if (g->graph->ik) sw__apply_ik(g, pose->local);
     return SW_OK;
 }
 

@@ -3,7 +3,7 @@
    GLB that loads without warnings; the skeleton it promises; a few thousand
    vertices with normalised, smooth weights over every joint; a rest pose
    that skins onto the bind positions; outward normals and tangents;
-   regions by material; three clips, of which walk loops and twist turns
+   regions by material; seven clips, of which walk loops and twist turns
    the forearms 170° so LBS collapses where DQS does not; the same bytes on
    every call; spring bones (SW_spring_bones) on a ponytail below the head
    and a skirt below the pelvis that, simulated over the walk, stay in
@@ -725,14 +725,15 @@ static void test_clips_exist(void) {
         SW_CHECK(a != NULL);
         return;
     }
-    const char* names[] = {"walk", "wave", "twist"};
-    for (int i = 0; i < 3; i++) {
+    const char* names[] = {"walk", "wave", "twist", "idle", "run", "walk_left", "walk_right"};
+    SW_CHECK_EQ_INT(a->animation_count, 7);
+    for (int i = 0; i < 7; i++) {
         int anim = animation_named(a, names[i]);
         SW_CHECK(anim >= 0);
         if (anim < 0) continue;
         const sw_clip* clip = &a->animations[anim];
         SW_CHECK(clip->track_count > 0);
-        SW_CHECK(clip->duration >= 0.9f && clip->duration <= 3.0f);
+        SW_CHECK(clip->duration >= 0.6f && clip->duration <= 3.0f);
         for (size_t t = 0; t < clip->track_count; t++) SW_CHECK(clip->tracks[t].interpolation != SW_INTERP_STEP);
     }
     sw_model_free(a);
@@ -769,6 +770,54 @@ static void test_walk_loops(void) {
     free(first_memory);
     free(last_memory);
     free(middle_memory);
+    sw_model_free(a);
+}
+
+/* The locomotion clips loop (the last pose is the first); walk_left and
+   walk_right turn the head to the character's left (+X) and right, and
+   lean the body into the turn; run's feet leave the ground higher than
+   walk's (its knees come up). */
+static void test_locomotion_clips(void) {
+    sw_model* a = load_demo(false);
+    if (!a) {
+        SW_CHECK(a != NULL);
+        return;
+    }
+    sw_pose p0, p1;
+    void* m0 = pose_new(a, &p0);
+    void* m1 = pose_new(a, &p1);
+    const char* loops[] = {"idle", "run", "walk_left", "walk_right"};
+    for (int i = 0; i < 4 && m0 && m1; i++) {
+        int anim = animation_named(a, loops[i]);
+        const sw_clip* clip = &a->animations[anim];
+        if (!pose_at(a, anim, clip->start, &p0) || !pose_at(a, anim, clip->duration, &p1)) continue;
+        double worst = 0;
+        for (size_t n = 0; n < a->node_count; n++)
+            worst = fmax(worst, sw_vec3_length(sw_vec3_sub(origin_of(&p0.world[n]), origin_of(&p1.world[n]))));
+        SW_CHECK(worst < 1e-6);
+    }
+    int head = node_named(a, "head"), pelvis = node_named(a, "pelvis"), neck = node_named(a, "neck");
+    for (int side = 0; side < 2 && m0; side++) {
+        int anim = animation_named(a, side == 0 ? "walk_left" : "walk_right");
+        float sign = side == 0 ? 1.0f : -1.0f;
+        if (!pose_at(a, anim, 0.25f, &p0)) continue;
+        const sw_mat34* h = &p0.world[head];
+        SW_CHECK(sign * h->m[0][2] > 0.2f); /* the head's +Z (its face) turned towards the side */
+        SW_CHECK(sign * (origin_of(&p0.world[neck]).x - origin_of(&p0.world[pelvis]).x) > 0.02f);
+    }
+    float lift[2] = {0, 0};
+    const char* gaits[2] = {"walk", "run"};
+    for (int g = 0; g < 2 && m0; g++) {
+        int anim = animation_named(a, gaits[g]);
+        for (int k = 0; k <= 20; k++) {
+            if (!pose_at(a, anim, a->animations[anim].duration * (float)k / 20.0f, &p0)) break;
+            float y = origin_of(&p0.world[node_named(a, "foot_l")]).y - origin_of(&p0.world[node_named(a, "foot_r")]).y;
+            lift[g] = fmaxf(lift[g], fabsf(y));
+        }
+    }
+    SW_CHECK(lift[1] > 1.5f * lift[0]);
+    free(m0);
+    free(m1);
     sw_model_free(a);
 }
 
@@ -1309,6 +1358,7 @@ int main(int argc, char** argv) {
     SW_RUN(test_regions);
     SW_RUN(test_clips_exist);
     SW_RUN(test_walk_loops);
+    SW_RUN(test_locomotion_clips);
     SW_RUN(test_wave_raises_right_hand);
     SW_RUN(test_twist_lbs_collapses_dqs_keeps);
     SW_RUN(test_spring_chains);

@@ -13,6 +13,7 @@
 #include "sinew/gltf.h"
 #include "sinew/graph_read.h"
 #include "sinew/pose.h"
+#include "sinew/retarget.h"
 
 static sw_model* g_model;
 
@@ -157,7 +158,7 @@ static void test_errors(void) {
     expect_error(WHEN("g and and"), "column 7: expected a parameter name");
     expect_error("{" STATES ", \"transitions\": [{\"from\": \"walk\", \"to\": \"wav\", \"when\": \"x\"}]}",
                  "transitions[0].to: no state \"wav\"");
-    expect_error("{\"states\": {\"a\": {\"clip\": \"run\"}}}", "states.a.clip: no clip \"run\" in the model (clips: ");
+    expect_error("{\"states\": {\"a\": {\"clip\": \"sprint\"}}}", "states.a.clip: no clip \"sprint\" in the model (clips: ");
     expect_error("{\"states\": {\"a\": {\"clip\": \"walk\", \"blend1d\": {}}}}", "states.a.blend1d: a state has one");
     expect_error("{\"parameters\": {\"s\": 0}, \"states\": {\"a\": {\"blend1d\": {\"parameter\": \"s\", \"points\": "
                  "[{\"clip\": \"walk\", \"at\": 1}, {\"clip\": \"wave\", \"at\": 1}]}}}}",
@@ -292,6 +293,55 @@ static void test_out_of_memory(void) {
     SW_CHECK(all_ok && calls > 5);
 }
 
+/* The IK node: effectors by name, targets mixing numbers and parameters,
+   the rig built on the given humanoid map; and its errors. */
+static void test_ik_from_json(void) {
+    if (!load_demo()) { SW_CHECK(!"demo character"); return; }
+    sw_humanoid_map map;
+    sw_diag diag;
+    SW_CHECK(sw_humanoid_map_guess(g_model, NULL, &map, NULL, &diag) == SW_OK);
+    const char* json = "{\"parameters\": {\"reach\": 0, \"hy\": 1.2}, " STATES ", \"ik\": {\"iterations\": 8, "
+                       "\"tolerance\": 0.001, \"pin_hips\": true, \"effectors\": {\"rightHand\": {\"target\": [-0.3, "
+                       "\"hy\", 0.2], \"weight_parameter\": \"reach\"}, \"leftFoot\": {\"target\": [0, 0.05, 0], "
+                       "\"relative\": true, \"weight\": 0.5}}}}";
+    sw_graph_file* f = NULL;
+    SW_CHECK(sw_graph_read(json, strlen(json), "g.json", g_model, &map, &f, &diag) == SW_OK);
+    if (!f) { fprintf(stderr, "  %s\n", diag.message); return; }
+    const sw_graph_ik* ik = f->graph.ik;
+    SW_CHECK(ik && ik->rig && ik->iterations == 8 && ik->tolerance == 0.001f && ik->pin_hips);
+    if (ik) {
+        const sw_graph_ik_effector* hand = &ik->effectors[SW_FBIK_RIGHT_HAND];
+        const sw_graph_ik_effector* foot = &ik->effectors[SW_FBIK_LEFT_FOOT];
+        SW_CHECK(hand->weight == 1.0f && hand->weight_parameter == 0 && !hand->relative);
+        SW_CHECK(hand->position.x == -0.3f && hand->position.z == 0.2f && hand->position_parameter[1] == 1 &&
+                 hand->position_parameter[0] == SW_GRAPH_NONE && hand->position_parameter[2] == SW_GRAPH_NONE);
+        SW_CHECK(foot->relative && foot->weight == 0.5f && foot->position.y == 0.05f);
+        SW_CHECK(ik->effectors[SW_FBIK_HEAD].weight == 0.0f); /* not named: off */
+        SW_CHECK(ik->rig->hips == map.node[SW_HUMANOID_HIPS]);
+    }
+    sw_graph_file_free(f);
+    /* without a humanoid map, and mistakes, each named */
+    expect_error("{" STATES ", \"ik\": {\"effectors\": {}}}", "ik: full-body IK needs the model's humanoid bones");
+    const char* cases[][2] = {
+        {"{" STATES ", \"ik\": {\"effectors\": {\"leftHnd\": {\"target\": [0, 0, 0]}}}}",
+         "ik.effectors.leftHnd: not an effector (hips, head, leftHand"},
+        {"{" STATES ", \"ik\": {\"effectors\": {\"head\": {\"target\": [0, \"up\", 0]}}}}",
+         "ik.effectors.head.target[1]: unknown parameter \"up\""},
+        {"{" STATES ", \"ik\": {\"effectors\": {\"head\": {\"target\": [0, 1]}}}}",
+         "ik.effectors.head.target: expected [x, y, z]"},
+        {"{" STATES ", \"ik\": {\"effectors\": {\"head\": {\"target\": [0, 1, 0], \"weight\": 3}}}}",
+         "ik.effectors.head.weight: must be in [0, 1]"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        f = NULL;
+        sw_result r = sw_graph_read(cases[i][0], strlen(cases[i][0]), "g.json", g_model, &map, &f, &diag);
+        bool ok = r == SW_ERR_INVALID_DATA && !f && strstr(diag.message, cases[i][1]) && !strchr(diag.message, '\n');
+        if (!ok) fprintf(stderr, "  expected \"%s\" in: %s\n", cases[i][1], diag.message);
+        SW_CHECK(ok);
+        sw_graph_file_free(f);
+    }
+}
+
 int main(void) {
     SW_RUN(test_walk_to_wave_from_json);
     SW_RUN(test_condition_precedence);
@@ -300,6 +350,7 @@ int main(void) {
     SW_RUN(test_blend2d_state);
     SW_RUN(test_root_motion_from_json);
     SW_RUN(test_out_of_memory);
+    SW_RUN(test_ik_from_json);
     sw_model_free(g_model);
     return sw_test_finish();
 }

@@ -8,7 +8,9 @@
 # - root motion: a graph that extracts the pelvis's x plays the clip in
 #   place and moves the character by it, so its joints are the clip's;
 # - the demo graph: built in (`demo`) it is docs/demo-graph.json; idle plays
-#   twist; speed = 1 at 0.5 s leaves idle;
+#   idle; speed = 1 at 0.5 s leaves idle; speed 1, direction -1 is
+#   walk_left exactly (a sample point of the 2-D space); reach = 1 puts the
+#   right hand on (reach_x, reach_y, reach_z) within 1 mm (the IK node);
 # - render with --graph and --set writes its frames;
 # - bad options fail with one line naming the option; view parses them too
 #   (the overlay line needs a window: not checked here).
@@ -85,10 +87,23 @@ sinew export "$DEMO" --graph "$DOCS/demo-graph.json" --set speed=0.5@0.2 --set w
     --joints -o "$WORK/demo_file.json"
 check "the built-in demo graph is docs/demo-graph.json" near "$WORK/demo_builtin.json" "$WORK/demo_file.json" 0 0,0 1,1 2,2
 sinew export "$DEMO" --graph demo --times 1.0 --joints --springs off -o "$WORK/idle.json"
-sinew export "$DEMO" --anim twist --times 1.0 --joints --springs off -o "$WORK/twist.json"
-check "the demo graph's idle plays twist" near "$WORK/idle.json" "$WORK/twist.json" 1e-5 0,0
+sinew export "$DEMO" --anim idle --times 1.0 --joints --springs off -o "$WORK/idle_clip.json"
+check "the demo graph's idle plays idle" near "$WORK/idle.json" "$WORK/idle_clip.json" 1e-5 0,0
 sinew export "$DEMO" --graph demo --set speed=1@0.5 --times 1.0 --joints --springs off -o "$WORK/moving.json"
-check "speed = 1 at 0.5 s leaves idle" differ "$WORK/moving.json" "$WORK/twist.json" 1e-3 0,0
+check "speed = 1 at 0.5 s leaves idle" differ "$WORK/moving.json" "$WORK/idle_clip.json" 1e-3 0,0
+sinew export "$DEMO" --graph demo --set speed=1 --set direction=-1 --times 2.25 --joints --springs off \
+    -o "$WORK/left.json"
+sinew export "$DEMO" --anim walk_left --times 0.25 --joints --springs off -o "$WORK/left_clip.json"
+check "speed 1, direction -1 is walk_left (1e-5 m)" near "$WORK/left.json" "$WORK/left_clip.json" 1e-5 0,0
+sinew export "$DEMO" --graph demo --set reach=1 --set reach_y=1.3 --times 1.0 --joints --springs off \
+    -o "$WORK/reach.json"
+check "reach = 1: the right hand on its target (1 mm)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+hand = [n for n in d["nodes"] if n.get("name") == "hand_r"][0]["world_by_time"][0]
+miss = sum((hand[k] - t) ** 2 for k, t in ((3, -0.25), (7, 1.3), (11, 0.3))) ** 0.5
+print("hand %.3g m from the target" % miss)
+sys.exit(0 if miss < 1e-3 else 1)' "$WORK/reach.json"
 
 sinew render --graph demo --set speed=1@0.2 --time 0.5 --frames 2 --fps 10 --size 160x120 -o "$WORK/frames/%04d.png"
 check "render --graph demo --set writes its frames" exists "$WORK/frames/0001.png"

@@ -42,7 +42,7 @@ check "sinew --verison: did you mean '--version'?" err_has_text "did you mean '-
 # clips: a name in another case is suggested, not taken
 sinew export "$DEMO" --anim WALK -o "$WORK/x.json"
 check "--anim WALK (the clip is walk): usage error" status_is 2
-check "... did you mean 'walk'?, listing the clips" err_has_text "has no animation 'WALK' (did you mean 'walk'?; it has 3: 0 \"walk\""
+check "... did you mean 'walk'?, listing the clips" err_has_text "has no animation 'WALK' (did you mean 'walk'?; it has 7: 0 \"walk\""
 sinew export "$DEMO" --blend Wave:0.5,walk:0.5 -o "$WORK/x.json"
 check "--blend Wave: usage error too" status_is 2
 check "... did you mean 'wave'?" err_has_text "did you mean 'wave'?"

@@ -189,6 +189,19 @@ check "view --stage demo in a scripted session" status_is 0
 check "view --stage demo: sinew render --stage demo's image" png same "$WORK/st/sinew-view-0001.png" "$WORK/render_stage.png"
 check "... not the picture without the stage" png differ "$WORK/render_stage.png" "$WORK/render_no_stage.png" 1000
 
+# --graph: the parameter keys. M four times raises the selected parameter
+# (the first, speed) to 1 from the second frame on: 40 frames later she
+# walks; U forgets the change and the replay from time 0 is the picture
+# without keys, bit for bit (spring bones off: they keep the frames' history).
+G="--size 160x120 --aa none --no-bloom --camera orbit:0,0 --graph demo --springs off"
+mkdir -p "$WORK/g1" "$WORK/g2"
+if (cd "$WORK/g1" && "$SINEW" view $G --script "h m m m m wait:40 p u p" --frames 1 --exit) >"$WORK/out" 2>"$WORK/err"; then rc=0; else rc=$?; fi
+check "view --graph: the parameter keys in a scripted session" status_is 0
+if (cd "$WORK/g2" && "$SINEW" view $G --script "h wait:44 p wait:1 p" --frames 1 --exit) >"$WORK/out" 2>"$WORK/err"; then rc=0; else rc=$?; fi
+check "view --graph without keys" status_is 0
+check "M: speed up from the second frame, and she walks" png differ "$WORK/g1/sinew-view-0001.png" "$WORK/g2/sinew-view-0001.png" 100
+check "U: the --set alone again, the same picture" png same "$WORK/g1/sinew-view-0002.png" "$WORK/g2/sinew-view-0002.png"
+
 # ---- the retention view on a twist tube --------------------------------------------------
 # A tube along +X of 13 rings × 8 segments, joint 1 (at x = 1.5) turned 170°
 # about X; ring r has the child's weight w = clamp(r/4 − 1, 0, 1): rings 0..4
