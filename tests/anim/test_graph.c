@@ -642,6 +642,16 @@ static void test_ik_node_reaches(void) {
     sw_fbik_result r2 = sw_fbik_solve(&x.rig, &d, direct.pose.local, world);
     SW_CHECK(memcmp(direct.pose.local, x.pose.pose.local, g_model->node_count * sizeof(sw_transform)) == 0);
     SW_CHECK(r2.residual == r.residual && r2.iterations == r.iterations);
+    /* the node allocates nothing either */
+    counting_allocator c;
+    counting_begin(&c);
+    for (int i = 0; i < 30; i++) {
+        sw_graph_update(&x.f.g, 0.02f, NULL, NULL, NULL);
+        sw_graph_evaluate(&x.f.g, &x.pose.pose, NULL);
+    }
+    counting_end(&c);
+    SW_CHECK_EQ_INT(c.allocations + c.reallocations, 0);
+    SW_CHECK(sw_graph_ik_result(&x.f.g).residual < 1e-3f);
     ik_fixture_free(&x);
     free(plain.memory), free(direct.memory);
 }
