@@ -64,11 +64,13 @@
      listed in extensionsUsed, not required), read by sw_spring_read: the
      ponytail and the 8 skirt chains, with sphere colliders on the head,
      neck, chest and thighs;
-   - three LINEAR animations over every body joint's rotation (not the
+   - seven LINEAR animations over every body joint's rotation (not the
      spring joints') and the pelvis's translation: "walk" (a 1 s gait cycle whose last key equals its first,
-     so it loops), "wave" (2 s, the right arm raises and the hand waves) and
+     so it loops), "wave" (2 s, the right arm raises and the hand waves),
      "twist" (2 s, both forearm_twist joints turn about the forearm from 0°
-     to 170° at 1 s and back; nothing else moves).
+     to 170° at 1 s and back; nothing else moves), and the loops "idle"
+     (3 s, breathing), "run" (2/3 s) and "walk_left", "walk_right" (1 s,
+     walking while turning), which the demo graph blends.
 
    Generation is deterministic: every call returns the same bytes. Thread
    safe, no global state. The JSON is written with cJSON, the PNGs with
