@@ -40,12 +40,16 @@ CTEST_ARGS_debug   = -LE 'render|hostile|reference|once'
 CTEST_ARGS_nosimd  = -LE 'render|hostile|reference|once'
 CTEST_ARGS_asan    = -LE 'once|cli-drawing|reference'
 
-.PHONY: all deps demo test check fuzz install clean $(addprefix configure-,$(CONFIGS)) $(addprefix build-,$(CONFIGS)) $(addprefix test-,$(CONFIGS))
+.PHONY: all deps deps-test web demo test check fuzz install clean $(addprefix configure-,$(CONFIGS)) $(addprefix build-,$(CONFIGS)) $(addprefix test-,$(CONFIGS))
 
 all: build-release
 
 deps:
 	@scripts/install-deps.sh
+
+# What `make test` and `make web` need besides: GNU parallel, emscripten, chromium.
+deps-test:
+	@scripts/install-deps.sh --test
 
 $(addprefix configure-,$(CONFIGS)): configure-%: deps
 	cmake -S . -B $(BUILD_DIR)/$* $(CONFIG_FLAGS_$*) $(CMAKE_FLAGS)
@@ -56,7 +60,7 @@ $(addprefix build-,$(CONFIGS)): build-%: configure-%
 $(addprefix test-,$(CONFIGS)): test-%: build-%
 	cd $(BUILD_DIR)/$* && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS_$*)
 
-test: $(addprefix test-,$(TEST_CONFIGS)) fuzz
+test: deps-test $(addprefix test-,$(TEST_CONFIGS)) fuzz
 
 # Only the library and the fuzz targets are built here (no tools, no tests),
 # without the SIMD skinning kernels: the targets fuzz the parsers, the
