@@ -232,10 +232,13 @@ export async function createSinew(canvas, options = {}) {
         /** Advances the runtime by dt seconds (playback, crossfade, springs, skinning). */
         update(dt) { check(M._sw_web_update(dt)); },
         /** The pose of a clip at a clip time (held at the ends; no springs):
-            { nodes: Float32Array(node count × 12), world matrices as 3×4 rows, glTF node order }. */
+            { nodes: Float32Array(node count × 12), world matrices as 3×4 rows, glTF node order;
+              positions: Float32Array, every mesh instance's skinned vertices (x, y, z), instances
+              in glTF node order, then primitive order, as `sinew export` lists them }. */
         pose(clip, time) {
             check(M._sw_web_pose(clipIndex(clip), time));
-            return { nodes: f32(M._sw_web_pose_nodes(), 12 * M._sw_web_node_count()).slice() };
+            return { nodes: f32(M._sw_web_pose_nodes(), 12 * M._sw_web_node_count()).slice(),
+                     positions: f32(M._sw_web_pose_positions(), M._sw_web_pose_position_count()).slice() };
         },
         /** Milliseconds per runtime frame (pose, springs, CPU skinning), over `frames` frames. */
         bench(frames = 100) { return M._sw_web_bench(frames); },

@@ -55,6 +55,9 @@ typedef struct web_state {
     web_instance* instances;
     float bounds[6];  /* rest pose: min xyz, max xyz */
     float* nodes_out; /* node_count × 12, glTF node order (pose()) */
+    float* positions_out;    /* every instance's vertices × 3, instances in glTF node order (pose()) */
+    uint32_t position_count; /* floats in positions_out */
+    uint32_t* file_order;    /* instance_count: the instances in glTF node order, then primitive order */
     uint8_t* pixels;  /* the last decoded image */
     int pixels_size[2];
     char error[512];
@@ -82,6 +85,8 @@ static void web_unload(void) {
     sw_spring_set_free(web.springs);
     free(web.spring_memory);
     free(web.nodes_out);
+    free(web.positions_out);
+    free(web.file_order);
     sw_model_image_free(web.pixels);
     sw_model_free(web.model);
     free(web.bytes);
@@ -133,6 +138,28 @@ static bool web_make_instances(void) {
     return true;
 }
 
+/* The instances in glTF node order (as `sinew export` lists them) and room
+   for all their vertices. */
+static bool web_make_file_order(void) {
+    web.file_order = malloc((web.instance_count + 1) * sizeof(uint32_t));
+    if (!web.file_order) return false;
+    for (uint32_t i = 0; i < web.instance_count; i++) web.file_order[i] = i;
+    for (uint32_t i = 1; i < web.instance_count; i++) /* insertion sort: a handful of instances */
+        for (uint32_t j = i; j > 0; j--) {
+            const web_instance* a = &web.instances[web.file_order[j - 1]];
+            const web_instance* b = &web.instances[web.file_order[j]];
+            uint32_t sa = web.model->nodes[a->node].source_index, sb = web.model->nodes[b->node].source_index;
+            if (sa < sb || (sa == sb && a->primitive <= b->primitive)) break;
+            uint32_t t = web.file_order[j - 1];
+            web.file_order[j - 1] = web.file_order[j];
+            web.file_order[j] = t;
+        }
+    web.position_count = 0;
+    for (uint32_t i = 0; i < web.instance_count; i++) web.position_count += 3 * web.instances[i].vertex_count;
+    web.positions_out = malloc(web.position_count * sizeof(float) + 16);
+    return web.positions_out != NULL;
+}
+
 static bool web_init_springs(void) {
     sw_diag diag;
     if (sw_spring_read(web.model, &web.springs, &diag) != SW_OK || !web.springs || !web.springs->chain_count)
@@ -175,7 +202,7 @@ EMSCRIPTEN_KEEPALIVE int sw_web_load(void* data, size_t size, const char* name) 
         return 1;
     }
     bool ok = web_bind_pose(&web.pose, &web.pose_memory[0]) && web_bind_pose(&web.from, &web.pose_memory[1]) &&
-              web_bind_pose(&web.to, &web.pose_memory[2]) && web_make_instances() && web_init_springs();
+              web_bind_pose(&web.to, &web.pose_memory[2]) && web_make_instances() && web_make_file_order() && web_init_springs();
     web.nodes_out = malloc(web.model->node_count * 12 * sizeof(float) + 16);
     if (!ok || !web.nodes_out) {
         web_set_error("out of memory");
@@ -291,8 +318,9 @@ EMSCRIPTEN_KEEPALIVE int sw_web_update(float dt) {
 
 /* The pose of `clip` at clip time `time` (held at the ends, as sw_pose_evaluate
    with looping false and `sinew export`), without springs or fades: every
-   node's world matrix, 3×4 rows, in glTF node order (sw_web_pose_nodes).
-   It leaves the playing frame alone. */
+   node's world matrix, 3×4 rows, in glTF node order (sw_web_pose_nodes),
+   and every instance's deformed vertices, instances in glTF node order
+   (sw_web_pose_positions). It leaves the playing frame alone. */
 EMSCRIPTEN_KEEPALIVE int sw_web_pose(int clip, float time) {
     if (!web.model || clip < -1 || clip >= sw_web_clip_count()) return 1;
     sw_diag diag;
@@ -303,7 +331,23 @@ EMSCRIPTEN_KEEPALIVE int sw_web_pose(int clip, float time) {
     }
     for (size_t n = 0; n < web.model->node_count; n++)
         memcpy(&web.nodes_out[12 * web.model->nodes[n].source_index], &web.from.world[n], 12 * sizeof(float));
+    float* out = web.positions_out;
+    for (uint32_t k = 0; k < web.instance_count; k++) {
+        web_instance* it = &web.instances[web.file_order[k]];
+        sw_deform d = {.node = it->node, .primitive = it->primitive, .scratch = it->scratch, .out_positions = out};
+        if (sw_deform_primitive(web.model, &web.from, &d, &diag) != SW_OK) {
+            web_set_error(diag.message);
+            return 1;
+        }
+        out += 3 * it->vertex_count;
+    }
     return 0;
+}
+EMSCRIPTEN_KEEPALIVE const float* sw_web_pose_positions(void) {
+    return web.positions_out;
+}
+EMSCRIPTEN_KEEPALIVE int sw_web_pose_position_count(void) {
+    return (int)web.position_count;
 }
 EMSCRIPTEN_KEEPALIVE const float* sw_web_pose_nodes(void) {
     return web.nodes_out;

@@ -5,8 +5,8 @@ Builds build/web incrementally (scripts/build-web.sh), serves it on
 127.0.0.1 and loads index.html?test=walk,0.37 in headless Chromium
 (SwiftShader's WebGL2), twice: --dump-dom reads the page's result, the
 WebAssembly pose of the demo character's walk at 0.37 s (every node's
-world matrix), which must equal `sinew export --joints` of the native
-library within 1e-5 of the model's size; --screenshot must show the
+world matrix and every skinned vertex), which must equal `sinew export
+--joints` of the native library within 1e-5 of the model's size; --screenshot must show the
 character: pixels that differ from the page's background, in the middle
 of the picture, of the character's colours.
 
@@ -138,6 +138,15 @@ def check_pose(page_result, native_json):
           (len(native), worst, size, 1e-5 * size, where))
     if not worst <= 1e-5 * size:
         fail("the WebAssembly pose differs from the native one by %g > 1e-5 x %g" % (worst, size))
+    # The skinned vertices (the WebAssembly SIMD128 kernel against the native one).
+    native_positions = [v for primitive in native_json["primitives"] for v in primitive["positions_by_time"][0]]
+    positions = page_result["positions"]
+    if len(positions) != len(native_positions):
+        fail("the page skinned %d vertices, the native export %d" % (len(positions) // 3, len(native_positions) // 3))
+    worst_vertex = max(abs(a - b) for a, b in zip(positions, native_positions))
+    print("skinning: %d vertices, largest difference %.3g" % (len(positions) // 3, worst_vertex))
+    if not worst_vertex <= 1e-5 * size:
+        fail("the WebAssembly vertices differ from the native ones by %g > 1e-5 x %g" % (worst_vertex, size))
     if not any(abs(nodes[12 * n + 7]) > 0.1 * size for n in range(len(native))):
         fail("the page's pose is all at the origin")
 
