@@ -254,7 +254,7 @@ export async function createSinew(canvas, options = {}) {
             const b = f32(M._sw_web_bounds(), 6);
             const center = [(b[0] + b[3]) / 2, (b[1] + b[4]) / 2, (b[2] + b[5]) / 2];
             const size = Math.max(b[3] - b[0], b[4] - b[1], b[5] - b[2], 1e-3);
-            const fov = 35 * Math.PI / 180, distance = 0.62 * size / Math.tan(fov / 2);
+            const fov = 35 * Math.PI / 180, distance = 0.72 * size / Math.tan(fov / 2);
             const eye = [center[0] + distance * 0.35, center[1] + size * 0.08, center[2] + distance * 0.94];
             const vp = multiply(perspective(fov, w / h, distance * 0.05, distance * 4), lookAt(eye, center, [0, 1, 0]));
             gl.useProgram(prog);

@@ -40,6 +40,18 @@ sinew batch "$M" --index=3 --dry-run
 check "--dry-run line 3: a list repeats the option, numbers joined, false and null as defaults" \
     out_is "sinew render --ik leftHand:0.1,1,0 --ik rightHand:-0.1,1,0 --camera-target 0,1.5,0 --no-footprints"
 
+# Every option of `sinew render --help` has its key (the table in
+# tools/cmd_batch.c follows render's options): null is accepted for each.
+"$SINEW" render --help | grep -o -e '--[a-z][a-z-]*' | sort -u | sed 's/^--//' >"$WORK/options"
+missing_keys=
+for key in $(cat "$WORK/options"); do
+    case $key in help|output) continue ;; no-*) key=${key#no-} ;; esac # --no-bloom: "bloom": false
+    printf '{"%s": null}\n' "$key" >"$WORK/key.jsonl"
+    "$SINEW" batch "$WORK/key.jsonl" --index 1 --dry-run >/dev/null 2>&1 || missing_keys="$missing_keys $key"
+done
+check "every render option is a manifest key (missing:${missing_keys:- none})" [ -z "$missing_keys" ]
+check "... (render's help lists at least 40 options)" [ "$(wc -l <"$WORK/options")" -ge 40 ]
+
 # Bad command lines.
 sinew batch "$M"
 check "no --index: usage error" status_is 2

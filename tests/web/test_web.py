@@ -164,7 +164,7 @@ def check_picture(path):
     print("picture: %d×%d, %.1f %% of the pixels drawn, in the box %s" % (width, height, 100 * share, box))
     # A standing character framed by the page: a few percent of the picture,
     # taller than wide, around the middle, the corners left background.
-    if not 0.02 <= share <= 0.5:
+    if not 0.01 <= share <= 0.5:
         fail("%.1f %% of the pixels differ from the background: not a framed character" % (100 * share))
     if not (box[3] - box[1]) > 1.5 * (box[2] - box[0]):
         fail("what is drawn is not taller than wide: %s" % (box,))
