@@ -158,8 +158,6 @@ static bool batch_argv_add_text(batch_argv* v, const char* text) {
 
 /* Where the line's messages point: "m.jsonl:3". */
 typedef struct batch_line {
-    const char* manifest;
-    long number;
     char where[512];   /* "m.jsonl:3" */
     char context[520]; /* "batch: m.jsonl:3", who render's messages are from */
 } batch_line;
@@ -235,7 +233,12 @@ static int batch_key_arguments(const tool_args* args, const batch_line* line, co
     case BATCH_MODEL:
         if (!cJSON_IsString(item) || !item->valuestring[0])
             return batch_error(args, line, "'model' must be a file name (a string)");
-        ok = batch_argv_add_text(v, item->valuestring);
+        if (item->valuestring[0] == '-') { /* a file named "-x.glb" is not an option */
+            snprintf(text, sizeof text, "./%s", item->valuestring);
+            ok = strlen(item->valuestring) + 2 < sizeof text && batch_argv_add_text(v, text);
+        } else {
+            ok = batch_argv_add_text(v, item->valuestring);
+        }
         break;
     case BATCH_FLAG:
         if (!cJSON_IsBool(item)) return batch_error(args, line, "'%s' must be true or false", name);
@@ -415,7 +418,7 @@ int cmd_batch(tool_args* args) {
         free(data);
         return TOOL_EXIT_OK;
     }
-    batch_line line = {.manifest = o.manifest, .number = o.index};
+    batch_line line;
     snprintf(line.where, sizeof line.where, "%s:%ld", o.manifest, o.index);
     snprintf(line.context, sizeof line.context, "batch: %s", line.where);
     if (o.index > lines) {

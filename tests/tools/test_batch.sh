@@ -54,6 +54,10 @@ sinew batch "$WORK/keys.jsonl" --index 1 --dry-run
 check "every render option is a manifest key (one line with them all, null)" status_is 0
 check "... (render's help lists at least 40 options)" [ "$(wc -l <"$WORK/options")" -ge 40 ]
 
+printf '{"model": "-odd.glb", "anim": "-1"}\n' >"$WORK/dash.jsonl"
+sinew batch "$WORK/dash.jsonl" --index 1 --dry-run
+check "a model named -odd.glb stays a file (./-odd.glb), a value may start with -" out_is "sinew render ./-odd.glb --anim -1"
+
 # Bad command lines.
 sinew batch "$M"
 check "no --index: usage error" status_is 2
