@@ -251,8 +251,10 @@ export async function createSinew(canvas, options = {}) {
             gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
             if (!draws.length) return;
             upload();
-            const b = f32(M._sw_web_bounds(), 6);
-            const center = [(b[0] + b[3]) / 2, (b[1] + b[4]) / 2, (b[2] + b[5]) / 2];
+            // The camera frames the rest pose's size around the frame's
+            // centre on the ground plane: it follows a walk's root motion.
+            const b = f32(M._sw_web_bounds(), 6), fb = f32(M._sw_web_frame_bounds(), 6);
+            const center = [(fb[0] + fb[3]) / 2, (b[1] + b[4]) / 2, (fb[2] + fb[5]) / 2];
             const size = Math.max(b[3] - b[0], b[4] - b[1], b[5] - b[2], 1e-3);
             const fov = 35 * Math.PI / 180, distance = 0.72 * size / Math.tan(fov / 2);
             const eye = [center[0] + distance * 0.35, center[1] + size * 0.08, center[2] + distance * 0.94];

@@ -54,6 +54,7 @@ typedef struct web_state {
     uint32_t instance_count;
     web_instance* instances;
     float bounds[6];  /* rest pose: min xyz, max xyz */
+    float frame_bounds[6]; /* the last deformed frame's: the camera follows it */
     float* nodes_out; /* node_count × 12, glTF node order (pose()) */
     float* positions_out;    /* every instance's vertices × 3, instances in glTF node order (pose()) */
     uint32_t position_count; /* floats in positions_out */
@@ -175,9 +176,10 @@ static bool web_init_springs(void) {
     return true;
 }
 
-/* Deforms every instance for web.pose. */
+/* Deforms every instance for web.pose, and measures the frame's bounds. */
 static int web_deform(void) {
     sw_diag diag;
+    for (int c = 0; c < 3; c++) web.frame_bounds[c] = INFINITY, web.frame_bounds[3 + c] = -INFINITY;
     for (uint32_t i = 0; i < web.instance_count; i++) {
         web_instance* it = &web.instances[i];
         sw_deform d = {.node = it->node, .primitive = it->primitive, .scratch = it->scratch,
@@ -186,6 +188,12 @@ static int web_deform(void) {
             web_set_error(diag.message);
             return 1;
         }
+        for (uint32_t v = 0; v < it->vertex_count; v++)
+            for (int c = 0; c < 3; c++) {
+                float x = it->positions[3 * v + (uint32_t)c];
+                web.frame_bounds[c] = fminf(web.frame_bounds[c], x);
+                web.frame_bounds[3 + c] = fmaxf(web.frame_bounds[3 + c], x);
+            }
     }
     return 0;
 }
@@ -215,14 +223,7 @@ EMSCRIPTEN_KEEPALIVE int sw_web_load(void* data, size_t size, const char* name) 
     sw_pose_rest(web.model, &web.pose);
     sw_pose_update(web.model, &web.pose);
     if (web_deform()) return 1;
-    for (int c = 0; c < 3; c++) web.bounds[c] = INFINITY, web.bounds[3 + c] = -INFINITY;
-    for (uint32_t i = 0; i < web.instance_count; i++)
-        for (uint32_t v = 0; v < web.instances[i].vertex_count; v++)
-            for (int c = 0; c < 3; c++) {
-                float x = web.instances[i].positions[3 * v + (uint32_t)c];
-                web.bounds[c] = fminf(web.bounds[c], x);
-                web.bounds[3 + c] = fmaxf(web.bounds[3 + c], x);
-            }
+    memcpy(web.bounds, web.frame_bounds, sizeof web.bounds);
     return 0;
 }
 
@@ -357,6 +358,9 @@ EMSCRIPTEN_KEEPALIVE int sw_web_node_count(void) {
 }
 EMSCRIPTEN_KEEPALIVE const float* sw_web_bounds(void) {
     return web.bounds;
+}
+EMSCRIPTEN_KEEPALIVE const float* sw_web_frame_bounds(void) {
+    return web.frame_bounds;
 }
 
 /* ---- the drawn instances ------------------------------------------------------------------ */
