@@ -240,6 +240,13 @@ export async function createSinew(canvas, options = {}) {
             return { nodes: f32(M._sw_web_pose_nodes(), 12 * M._sw_web_node_count()).slice(),
                      positions: f32(M._sw_web_pose_positions(), M._sw_web_pose_position_count()).slice() };
         },
+        /** The current frame's skinned vertices (what draw() shows), in pose()'s order: { positions }. */
+        frame() {
+            M._sw_web_frame();
+            return { positions: f32(M._sw_web_pose_positions(), M._sw_web_pose_position_count()).slice() };
+        },
+        /** Spring bones on or off (on by default; turned on, they start from the next frame's pose). */
+        springs(on) { M._sw_web_springs(on ? 1 : 0); },
         /** Milliseconds per runtime frame (pose, springs, CPU skinning), over `frames` frames. */
         bench(frames = 100) { return M._sw_web_bench(frames); },
         /** Draws the current frame. */

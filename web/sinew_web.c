@@ -49,7 +49,8 @@ typedef struct web_state {
     sw_spring_set* springs;
     sw_spring_state spring;
     void* spring_memory;
-    bool springs_on, springs_reset;
+    bool springs_on, springs_reset; /* springs_on: the model has springs that read */
+    bool springs_enabled;           /* the page wants them (sw_web_springs) */
     /* drawing */
     uint32_t instance_count;
     web_instance* instances;
@@ -216,6 +217,7 @@ EMSCRIPTEN_KEEPALIVE int sw_web_load(void* data, size_t size, const char* name) 
         web_set_error("out of memory");
         return 1;
     }
+    web.springs_enabled = true;
     web.clip_to = web.model->animation_count ? 0 : -1;
     web.clip_from = -1;
     web.play_to = (sw_clip_instance){.speed = 1.0f, .wrap = SW_WRAP_LOOP};
@@ -253,6 +255,13 @@ EMSCRIPTEN_KEEPALIVE int sw_web_play(int clip, float fade_s) {
     web.play_to = (sw_clip_instance){.speed = 1.0f, .wrap = SW_WRAP_LOOP};
     web.fade = (sw_crossfade){.start = web.clock, .duration = fade_s, .curve = SW_FADE_SMOOTH};
     return 0;
+}
+
+/* Springs on (1) or off (0: the animation's pose alone); turning them on
+   starts them from the next frame's pose. */
+EMSCRIPTEN_KEEPALIVE void sw_web_springs(int on) {
+    web.springs_enabled = on != 0;
+    web.springs_reset = true;
 }
 
 /* Puts the playing clip at time t (seconds from its start), ends a fade
@@ -294,9 +303,13 @@ EMSCRIPTEN_KEEPALIVE int sw_web_update(float dt) {
     if (w >= 1.0f) web.clip_from = -1;
     if (web_sample(web.clip_to, web.play_to.time, &web.to)) return 1;
     sw_pose* pose = &web.pose;
-    memcpy(pose->weights, web.to.weights, sw_pose_sizes_of(web.model).weight_count * sizeof(float));
+    size_t weight_count = web.model->weight_count;
+    memcpy(pose->weights, web.to.weights, weight_count * sizeof(float));
     if (web.clip_from >= 0) {
         if (web_sample(web.clip_from, web.play_from.time, &web.from)) return 1;
+        /* Morph weights: the two clips' by the fade's weights (both sum to 1). */
+        for (size_t k = 0; k < weight_count; k++)
+            pose->weights[k] = (1.0f - w) * web.from.weights[k] + w * web.to.weights[k];
         const sw_transform* poses[2] = {web.from.local, web.to.local};
         float weights[2] = {1.0f - w, w};
         if (sw_blend_poses(pose->local, web.model->node_count, web.model->rest_local, poses, weights, 2, web.layers,
@@ -308,7 +321,7 @@ EMSCRIPTEN_KEEPALIVE int sw_web_update(float dt) {
         memcpy(pose->local, web.to.local, web.model->node_count * sizeof(sw_transform));
     }
     sw_pose_update_world(web.model, pose);
-    if (web.springs_on) {
+    if (web.springs_on && web.springs_enabled) {
         if (web.springs_reset) sw_spring_reset(&web.spring, pose);
         web.springs_reset = false;
         sw_spring_update(&web.spring, web.model, web.springs, pose, dt);
@@ -343,6 +356,16 @@ EMSCRIPTEN_KEEPALIVE int sw_web_pose(int clip, float time) {
         out += 3 * it->vertex_count;
     }
     return 0;
+}
+/* The drawn frame's vertices into sw_web_pose_positions, in the order
+   pose() writes them (instances in glTF node order). */
+EMSCRIPTEN_KEEPALIVE void sw_web_frame(void) {
+    float* out = web.positions_out;
+    for (uint32_t k = 0; k < web.instance_count; k++) {
+        const web_instance* it = &web.instances[web.file_order[k]];
+        memcpy(out, it->positions, 3 * it->vertex_count * sizeof(float));
+        out += 3 * it->vertex_count;
+    }
 }
 EMSCRIPTEN_KEEPALIVE const float* sw_web_pose_positions(void) {
     return web.positions_out;

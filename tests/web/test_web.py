@@ -6,7 +6,9 @@ Builds build/web incrementally (scripts/build-web.sh), serves it on
 (SwiftShader's WebGL2), twice: --dump-dom reads the page's result, the
 WebAssembly pose of the demo character's walk at 0.37 s (every node's
 world matrix and every skinned vertex), which must equal `sinew export
---joints` of the native library within 1e-5 of the model's size; --screenshot must show the
+--joints` of the native library within 1e-5 of the model's size, and the
+runtime mid-crossfade (walk into wave, springs off) `sinew export
+--crossfade`; --screenshot must show the
 character: pixels that differ from the page's background, in the middle
 of the picture, of the character's colours.
 
@@ -29,6 +31,9 @@ import zlib
 
 SKIP = 77
 CLIP, TIME = "walk", 0.37
+# The runtime: walk, a crossfade to wave over 0.5 s started at 0, at 0.25 s
+# (the middle, where the page's smoothstep and export's linear fade agree).
+FADE = ("walk", "wave", 0.5, 0.25)
 WIDTH, HEIGHT = 320, 240
 BACKGROUND = (219, 227, 237)  # the page's clear colour (0.86, 0.89, 0.93) in 8 bits
 
@@ -149,6 +154,19 @@ def check_pose(page_result, native_json):
         fail("the WebAssembly vertices differ from the native ones by %g > 1e-5 x %g" % (worst_vertex, size))
     if not any(abs(nodes[12 * n + 7]) > 0.1 * size for n in range(len(native))):
         fail("the page's pose is all at the origin")
+    return size
+
+
+def check_fade(page_result, fade_json, size):
+    """The page's runtime mid-crossfade against `sinew export --crossfade`."""
+    native = [v for primitive in fade_json["primitives"] for v in primitive["positions_by_time"][0]]
+    fade = page_result.get("fade") or []
+    if len(fade) != len(native):
+        fail("the page's crossfade frame has %d vertices, the native export %d" % (len(fade) // 3, len(native) // 3))
+    worst = max(abs(a - b) for a, b in zip(fade, native))
+    print("crossfade walk -> wave at its middle: largest difference %.3g (limit %.3g)" % (worst, 1e-5 * size))
+    if not worst <= 1e-5 * size:
+        fail("the page's crossfade differs from the native one by %g" % worst)
 
 
 def check_picture(path):
@@ -193,7 +211,7 @@ def main():
         return SKIP
 
     server = serve(out)
-    url = "http://127.0.0.1:%d/index.html?test=%s,%s" % (server.server_address[1], CLIP, TIME)
+    url = "http://127.0.0.1:%d/index.html?test=%s,%s&fade=%s,%s,%s,%s" % ((server.server_address[1], CLIP, TIME) + FADE)
     with tempfile.TemporaryDirectory(prefix="sinew-web-") as scratch:
         # The two browser runs at once (two cores): the screenshot's in a thread.
         shot = os.path.join(scratch, "page.png")
@@ -210,7 +228,11 @@ def main():
         native_json = json.loads(subprocess.run(
             [native, "export", os.path.join(out, "demo.glb"), "--anim", CLIP, "--times", str(TIME), "--joints",
              "--springs", "off", "--quiet", "-o", "-"], stdout=subprocess.PIPE, check=True).stdout)
-        check_pose(result, native_json)
+        size = check_pose(result, native_json)
+        fade_json = json.loads(subprocess.run(
+            [native, "export", os.path.join(out, "demo.glb"), "--crossfade", "%s,%s,0,%s" % FADE[:3], "--times",
+             str(FADE[3]), "--springs", "off", "--quiet", "-o", "-"], stdout=subprocess.PIPE, check=True).stdout)
+        check_fade(result, fade_json, size)
         screenshot.join()
         if not os.path.exists(shot):
             fail("chromium wrote no screenshot")
