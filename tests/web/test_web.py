@@ -34,6 +34,8 @@ CLIP, TIME = "walk", 0.37
 # The runtime: walk, a crossfade to wave over 0.5 s started at 0, at 0.25 s
 # (the middle, where the page's smoothstep and export's linear fade agree).
 FADE = ("walk", "wave", 0.5, 0.25)
+# The spring bones: walk from 0, 20 updates of 1/60 s (export: 20 steps).
+SPRINGS = ("walk", 20)
 WIDTH, HEIGHT = 320, 240
 BACKGROUND = (219, 227, 237)  # the page's clear colour (0.86, 0.89, 0.93) in 8 bits
 
@@ -169,6 +171,23 @@ def check_fade(page_result, fade_json, size):
         fail("the page's crossfade differs from the native one by %g" % worst)
 
 
+def check_springs(page_result, springs_json, still_json, size):
+    """The page's spring bones against `sinew export` (springs on: stepped from 0 at 1/60 s)."""
+    native = [v for primitive in springs_json["primitives"] for v in primitive["positions_by_time"][0]]
+    page = page_result.get("springs") or []
+    if len(page) != len(native):
+        fail("the page's springs frame has %d vertices, the native export %d" % (len(page) // 3, len(native) // 3))
+    worst = max(abs(a - b) for a, b in zip(page, native))
+    print("springs, walk after 20 steps: largest difference %.3g (limit %.3g)" % (worst, 1e-5 * size))
+    if not worst <= 1e-5 * size:
+        fail("the page's spring bones differ from the native ones by %g" % worst)
+    still = [v for primitive in still_json["primitives"] for v in primitive["positions_by_time"][0]]
+    moved = max(abs(a - b) for a, b in zip(page, still))
+    print("... the springs moved vertices up to %.3g m from the pose without them" % moved)
+    if not moved > 1e-3 * size:
+        fail("the springs moved nothing (%g): the comparison above proves nothing" % moved)
+
+
 def check_picture(path):
     rows = read_png(path)
     height, width = len(rows), len(rows[0])
@@ -211,7 +230,8 @@ def main():
         return SKIP
 
     server = serve(out)
-    url = "http://127.0.0.1:%d/index.html?test=%s,%s&fade=%s,%s,%s,%s" % ((server.server_address[1], CLIP, TIME) + FADE)
+    url = "http://127.0.0.1:%d/index.html?test=%s,%s&fade=%s,%s,%s,%s&springs=%s,%d" % (
+        (server.server_address[1], CLIP, TIME) + FADE + SPRINGS)
     with tempfile.TemporaryDirectory(prefix="sinew-web-") as scratch:
         # The two browser runs at once (two cores): the screenshot's in a thread.
         shot = os.path.join(scratch, "page.png")
@@ -233,6 +253,13 @@ def main():
             [native, "export", os.path.join(out, "demo.glb"), "--crossfade", "%s,%s,0,%s" % FADE[:3], "--times",
              str(FADE[3]), "--springs", "off", "--quiet", "-o", "-"], stdout=subprocess.PIPE, check=True).stdout)
         check_fade(result, fade_json, size)
+        springs_json = json.loads(subprocess.run(
+            [native, "export", os.path.join(out, "demo.glb"), "--anim", SPRINGS[0], "--times", "%.9f" % (SPRINGS[1] / 60.0),
+             "--quiet", "-o", "-"], stdout=subprocess.PIPE, check=True).stdout)
+        still_json = json.loads(subprocess.run(
+            [native, "export", os.path.join(out, "demo.glb"), "--anim", SPRINGS[0], "--times", "%.9f" % (SPRINGS[1] / 60.0),
+             "--springs", "off", "--quiet", "-o", "-"], stdout=subprocess.PIPE, check=True).stdout)
+        check_springs(result, springs_json, still_json, size)
         screenshot.join()
         if not os.path.exists(shot):
             fail("chromium wrote no screenshot")
