@@ -20,7 +20,7 @@ CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 4
 FUZZ_TARGETS = gltf_json glb data_uri accessor spring iqm vrm toon bone_map model_stream constraint vrma
 
-CONFIG_FLAGS_release = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON
+CONFIG_FLAGS_release = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON -DSW_WEB_DIR=$(abspath $(BUILD_DIR))/web
 CONFIG_FLAGS_debug   = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON
 CONFIG_FLAGS_nosimd  = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON -DSW_NO_SIMD=ON
 CONFIG_FLAGS_asan    = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON -DSW_SANITIZE=ON
@@ -40,12 +40,16 @@ CTEST_ARGS_debug   = -LE 'render|hostile|reference|once'
 CTEST_ARGS_nosimd  = -LE 'render|hostile|reference|once'
 CTEST_ARGS_asan    = -LE 'once|cli-drawing|reference'
 
-.PHONY: all deps demo test check fuzz install clean $(addprefix configure-,$(CONFIGS)) $(addprefix build-,$(CONFIGS)) $(addprefix test-,$(CONFIGS))
+.PHONY: all deps deps-test web demo test check fuzz install clean $(addprefix configure-,$(CONFIGS)) $(addprefix build-,$(CONFIGS)) $(addprefix test-,$(CONFIGS))
 
 all: build-release
 
 deps:
 	@scripts/install-deps.sh
+
+# What `make test` and `make web` need besides: GNU parallel, emscripten, chromium.
+deps-test:
+	@scripts/install-deps.sh --test
 
 $(addprefix configure-,$(CONFIGS)): configure-%: deps
 	cmake -S . -B $(BUILD_DIR)/$* $(CONFIG_FLAGS_$*) $(CMAKE_FLAGS)
@@ -56,7 +60,7 @@ $(addprefix build-,$(CONFIGS)): build-%: configure-%
 $(addprefix test-,$(CONFIGS)): test-%: build-%
 	cd $(BUILD_DIR)/$* && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS_$*)
 
-test: $(addprefix test-,$(TEST_CONFIGS)) fuzz
+test: deps-test $(addprefix test-,$(TEST_CONFIGS)) fuzz
 
 # Only the library and the fuzz targets are built here (no tools, no tests),
 # without the SIMD skinning kernels: the targets fuzz the parsers, the
@@ -79,6 +83,14 @@ install: deps
 	cmake -S . -B $(BUILD_DIR)/install -DCMAKE_BUILD_TYPE=Release -DSW_BUILD_TESTS=OFF -DSW_BUILD_EXAMPLES=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD_DIR)/install -j $(JOBS)
 	cmake --install $(BUILD_DIR)/install --prefix $(PREFIX)
+
+# `make web`: the WebAssembly build and its page in build/web (index.html,
+# sinew.js, sinew-core.js/.wasm, demo.glb; docs/web.md), incremental;
+# serve the folder (python3 -m http.server -d build/web) and open it.
+web: deps-test configure-release
+	cmake --build $(BUILD_DIR)/release -j $(JOBS) --target sinew
+	JOBS=$(JOBS) scripts/build-web.sh $(BUILD_DIR)/web $(BUILD_DIR)/web-obj $(BUILD_DIR)/release/sinew
+	@echo "wrote $(BUILD_DIR)/web: python3 -m http.server -d $(BUILD_DIR)/web, then open http://localhost:8000/"
 
 demo: configure-release
 	cmake --build $(BUILD_DIR)/release -j $(JOBS) --target sinew

@@ -2,7 +2,18 @@
 # Installs the Debian packages that building, testing and running sinew need.
 # Idempotent: packages already installed are skipped, and when nothing is
 # missing it touches no network. Needs root (or sudo) only when installing.
+#   scripts/install-deps.sh         what `make demo` and the build need
+#   scripts/install-deps.sh --test  also what `make test` and `make web` need:
+#                                   GNU parallel (scripts/sinew-batch),
+#                                   emscripten (the WebAssembly build) and
+#                                   chromium (the browser test)
 set -eu
+
+TEST_PACKAGES="
+parallel
+emscripten
+chromium
+"
 
 PACKAGES="
 cmake
@@ -32,6 +43,12 @@ libglfw3-dev
 xvfb
 xauth
 "
+
+case "${1:-}" in
+    "") ;;
+    --test) PACKAGES="$PACKAGES $TEST_PACKAGES" ;;
+    *) echo "usage: scripts/install-deps.sh [--test]" >&2; exit 2 ;;
+esac
 
 missing=""
 for pkg in $PACKAGES; do

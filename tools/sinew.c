@@ -28,6 +28,8 @@ static const tool_command commands[] = {
      cmd_retention, cmd_retention_help},
     {"render", "draw a character (default: the built-in demo) headless to PNG, MP4, GIF or PNG frames", cmd_render,
      cmd_render_help},
+    {"batch", "render line N of a JSON Lines manifest (one job of a Slurm or Kubernetes array)", cmd_batch,
+     cmd_batch_help},
     {"view", "a window on the renderer: orbit, scrub clips, compare LBS and DQS, weights, retention",
      cmd_view, cmd_view_help},
     {"demo-asset", "write the built-in demo character (43 joints, spring ponytail and skirt, 7 clips) as a GLB file",

@@ -127,12 +127,17 @@ static void tool_say(const char* prefix, const char* name, const char* middle, c
     fputs(suffix, stderr);
 }
 
+/* Who a message is from: the command, or the context it runs in. */
+static const char* tool_args_speaker(const tool_args* args) {
+    return args->context ? args->context : args->command->name;
+}
+
 int tool_usage(const tool_args* args, const char* format, ...) {
     char suffix[96];
     snprintf(suffix, sizeof suffix, " (see sinew %s --help)\n", args->command->name);
     va_list ap;
     va_start(ap, format);
-    tool_say("sinew ", args->command->name, ": ", format, ap, suffix);
+    tool_say("sinew ", tool_args_speaker(args), ": ", format, ap, suffix);
     va_end(ap);
     return TOOL_EXIT_USAGE;
 }
@@ -140,7 +145,7 @@ int tool_usage(const tool_args* args, const char* format, ...) {
 int tool_fail(const tool_args* args, const char* format, ...) {
     va_list ap;
     va_start(ap, format);
-    tool_say("sinew ", args->command->name, ": ", format, ap, "\n");
+    tool_say("sinew ", tool_args_speaker(args), ": ", format, ap, "\n");
     va_end(ap);
     return TOOL_EXIT_FAILURE;
 }
@@ -148,7 +153,7 @@ int tool_fail(const tool_args* args, const char* format, ...) {
 void tool_warn(const tool_args* args, const char* format, ...) {
     va_list ap;
     va_start(ap, format);
-    tool_say("sinew ", args->command->name, ": warning: ", format, ap, "\n");
+    tool_say("sinew ", tool_args_speaker(args), ": warning: ", format, ap, "\n");
     va_end(ap);
 }
 

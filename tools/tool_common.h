@@ -76,6 +76,8 @@ struct tool_args {
     char** items;
     int next;          /* index of the next unread item */
     const char* value; /* "=VALUE" part of the option last matched by tool_args_option, or NULL */
+    const char* context; /* messages say "sinew CONTEXT: ..." instead of "sinew COMMAND: ..." (NULL: the
+                            command's name); `sinew batch` points render's messages at a manifest line */
 };
 
 /* The next argument, or NULL when all are read. */
@@ -374,6 +376,8 @@ extern const char cmd_bench_help[];
 int cmd_retention(tool_args* args);
 extern const char cmd_retention_help[];
 int cmd_render(tool_args* args);
+extern const char cmd_batch_help[];
+int cmd_batch(tool_args* args);
 extern const char cmd_render_help[];
 int cmd_demo_asset(tool_args* args);
 extern const char cmd_demo_asset_help[];

@@ -112,7 +112,7 @@ typedef struct sw_gltf_options {
     /* Ceiling on the bytes the loader allocates in total (file contents,
        the JSON tree and every decoded array included), checked against
        what the file declares before it is allocated (see "Memory" above).
-       0 = default, 4 GiB. */
+       0 = default, 4 GiB (2 GiB on 32-bit targets). */
     size_t max_memory;
     /* Influences kept per vertex: 4 or 8. 0 = default, 8. */
     int max_influences;

@@ -6,6 +6,7 @@
    list of malloc'd blocks) freed by sw_model_free; load-time scratch lives
    in a second arena and in a few large temporaries, all charged against
    options.max_memory and freed before the loader returns. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,13 @@
 #include "../base/base_internal.h"
 #include "../base/cjson_alloc_internal.h"
 
+/* 4 GiB; on a 32-bit target (WebAssembly) 2 GiB, what its address space
+   can give (4 << 30 would wrap to 0 there and refuse every file). */
+#if SIZE_MAX > 0xFFFFFFFFu
 #define SW__DEFAULT_MAX_MEMORY ((size_t)4 << 30)
+#else
+#define SW__DEFAULT_MAX_MEMORY ((size_t)1 << 31)
+#endif
 
 /* ---- document header ------------------------------------------------------------ */
 

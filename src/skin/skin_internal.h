@@ -21,6 +21,14 @@
 #else
 #define SW__SKIN_X86 0
 #endif
+/* The SSE2 kernel also builds for WebAssembly SIMD128: emscripten maps the
+   SSE2 intrinsics onto it (-msimd128 -msse2; web/CMakeLists.txt). AVX2 and
+   the CPU check stay x86's. */
+#if SW__SKIN_X86 || (!defined(SW_NO_SIMD) && defined(__EMSCRIPTEN__) && defined(__wasm_simd128__) && defined(__SSE2__))
+#define SW__SKIN_SSE2 1
+#else
+#define SW__SKIN_SSE2 0
+#endif
 
 static inline size_t sw__joint_size(sw_joint_format f) { return f == SW_JOINT_U8 ? 1 : 2; }
 
@@ -314,7 +322,7 @@ static inline void sw__skin_dispatch(const sw_skin_job* job, size_t first, size_
     sw__skin_run_staged(&s, kernel);
 }
 
-#if SW__SKIN_X86
+#if SW__SKIN_SSE2
 #include <emmintrin.h>
 
 /* Four float3 given as x, y, z across the lanes of SSE registers (one

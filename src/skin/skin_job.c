@@ -17,6 +17,8 @@ sw_skin_kernel sw_skin_kernel_best(void) {
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return SW_SKIN_KERNEL_AVX2;
     return SW_SKIN_KERNEL_SSE2;
+#elif SW__SKIN_SSE2
+    return SW_SKIN_KERNEL_SSE2; /* WebAssembly SIMD128 */
 #else
     return SW_SKIN_KERNEL_SCALAR;
 #endif
@@ -37,7 +39,7 @@ static bool sw__kernel_available(sw_skin_kernel kernel) {
     switch (kernel) {
     case SW_SKIN_KERNEL_DEFAULT:
     case SW_SKIN_KERNEL_SCALAR: return true;
-    case SW_SKIN_KERNEL_SSE2: return SW__SKIN_X86;
+    case SW_SKIN_KERNEL_SSE2: return SW__SKIN_SSE2;
     case SW_SKIN_KERNEL_AVX2: return sw_skin_kernel_best() == SW_SKIN_KERNEL_AVX2;
     }
     return false;
@@ -290,6 +292,8 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
     switch (job->kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : job->kernel) {
 #if SW__SKIN_X86
     case SW_SKIN_KERNEL_AVX2: sw__skin_run_avx2(job, first_vertex, vertex_count); return;
+#endif
+#if SW__SKIN_SSE2
     case SW_SKIN_KERNEL_SSE2: sw__skin_run_sse2(job, first_vertex, vertex_count); return;
 #endif
     default: sw__skin_run_scalar(job, first_vertex, vertex_count); return;

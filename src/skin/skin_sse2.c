@@ -50,7 +50,7 @@
    same steps. */
 #include "skin_internal.h"
 
-#if SW__SKIN_X86
+#if SW__SKIN_SSE2
 
 #include <emmintrin.h>
 #include <string.h>
