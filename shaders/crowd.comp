@@ -72,36 +72,53 @@ vec4 read4(uint at, uint n) {
     return vec4(keys[at], keys[at + 1u], keys[at + 2u], n == 4u ? keys[at + 3u] : 0.0);
 }
 
-// sw_track_sample for translation, rotation and scale tracks.
-vec4 sample_track(uint track, float t, vec4 rest_value) {
+// Where a time falls in a track's keys (sw__locate in src/anim/clip.c):
+// the ends held, else the one interval times[key] <= t < times[key + 1].
+// Where the CPU's cursor remembers the last interval, this guesses it from
+// the keys' mean spacing and probes it first; a wrong guess still narrows
+// the binary search, so the interval found is the same.
+struct KeyPos { uint key; bool at_key; float s; };
+
+KeyPos locate(uint times, uint n, float t) {
+    KeyPos pos = KeyPos(0u, true, 0.0);
+    if (n == 1u || !(t > keys[times])) return pos;
+    if (t >= keys[times + n - 1u]) {
+        pos.key = n - 1u;
+        return pos;
+    }
+    float first = keys[times], last = keys[times + n - 1u];
+    uint guess = uint(clamp((t - first) / (last - first) * float(n - 1u), 0.0, float(n - 2u)));
+    uint lo = 0u, hi = n - 1u;
+    if (keys[times + guess] <= t) {
+        lo = guess;
+        if (t < keys[times + guess + 1u]) hi = guess + 1u;
+    } else {
+        hi = guess;
+    }
+    while (hi - lo > 1u) {
+        uint mid = lo + (hi - lo) / 2u;
+        if (keys[times + mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    pos.key = lo;
+    pos.at_key = t == keys[times + lo];
+    pos.s = (t - keys[times + lo]) / (keys[times + lo + 1u] - keys[times + lo]);
+    return pos;
+}
+
+// sw__evaluate for translation, rotation and scale tracks.
+vec4 evaluate(uint track, KeyPos pos, vec4 rest_value) {
     uvec4 a = tracks[2u * track], b = tracks[2u * track + 1u];
-    uint path = a.x, interpolation = a.y, n = a.z, cc = a.w;
+    uint path = a.x, interpolation = a.y, cc = a.w;
     uint times = b.x;
     bool cubic = interpolation == uint(SW_CROWD_INTERP_CUBIC);
     uint stride = cubic ? 3u * cc : cc;
     uint values = b.y + (cubic ? cc : 0u);
-    // sw__locate: hold the ends; a NaN time lands on the first key.
-    uint key = 0u;
-    bool at_key = true;
-    float s = 0.0;
-    if (n == 1u || !(t > keys[times])) {
-        key = 0u;
-    } else if (t >= keys[times + n - 1u]) {
-        key = n - 1u;
-    } else {
-        uint lo = 0u, hi = n - 1u;
-        while (hi - lo > 1u) {
-            uint mid = lo + (hi - lo) / 2u;
-            if (keys[times + mid] <= t) lo = mid;
-            else hi = mid;
-        }
-        key = lo;
-        at_key = t == keys[times + lo];
-        s = (t - keys[times + lo]) / (keys[times + lo + 1u] - keys[times + lo]);
-    }
+    uint key = pos.key;
+    float s = pos.s;
     vec4 va = read4(values + key * stride, cc);
     vec4 result;
-    if (at_key || interpolation == uint(SW_CROWD_INTERP_STEP)) {
+    if (pos.at_key || interpolation == uint(SW_CROWD_INTERP_STEP)) {
         result = va;
     } else if (!cubic) {
         vec4 vb = read4(values + (key + 1u) * stride, cc);
@@ -124,6 +141,18 @@ vec4 sample_track(uint track, float t, vec4 rest_value) {
     return cc == 4u ? result : vec4(result.xyz, rest_value.w);
 }
 
+// One node's property: located once for tracks that share their times
+// with the one before (as the CPU shares a lookup), then evaluated.
+void sample_property(uint track, float t, inout uint last_times, inout KeyPos pos, inout vec4 value) {
+    if (track == uint(SW_CROWD_NONE)) return;
+    uvec4 a = tracks[2u * track], b = tracks[2u * track + 1u];
+    if (b.x != last_times) {
+        pos = locate(b.x, a.z, t);
+        last_times = b.x;
+    }
+    value = evaluate(track, pos, value);
+}
+
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= u_characters * u_node_count) return;
@@ -133,10 +162,11 @@ void main() {
     if (clip < u_clip_count) {
         float time = clip_time(keys[clip], characters[4u * c].y + characters[4u * c].z * u_time);
         uint at = 3u * (clip * u_node_count + node);
-        uint none = uint(SW_CROWD_NONE);
-        if (node_tracks[at] != none) t = sample_track(node_tracks[at], time, t);
-        if (node_tracks[at + 1u] != none) r = sample_track(node_tracks[at + 1u], time, r);
-        if (node_tracks[at + 2u] != none) s = sample_track(node_tracks[at + 2u], time, s);
+        uint last_times = uint(SW_CROWD_NONE);
+        KeyPos pos = KeyPos(0u, true, 0.0);
+        sample_property(node_tracks[at], time, last_times, pos, t);
+        sample_property(node_tracks[at + 1u], time, last_times, pos, r);
+        sample_property(node_tracks[at + 2u], time, last_times, pos, s);
     }
     locals[3u * i] = t;
     locals[3u * i + 1u] = r;

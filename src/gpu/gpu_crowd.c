@@ -155,6 +155,9 @@ static sw_result sw__crowd_clips(sw_gpu_crowd* c, sw_diag* diag) {
     }
     for (size_t i = 0; i < slots; i++) node_tracks[i] = SW_CROWD_NONE;
     size_t at = c->clip_count, index = 0;
+    const float* shared_times = NULL;
+    size_t shared_count = 0;
+    uint32_t shared_at = 0;
     for (size_t k = 0; k < c->clip_count; k++) {
         const sw_clip* clip = &m->animations[k];
         keys[k] = clip->duration;
@@ -170,9 +173,16 @@ static sw_result sw__crowd_clips(sw_gpu_crowd* c, sw_diag* diag) {
                                                                : SW_CROWD_INTERP_LINEAR;
             rec[2] = (uint32_t)tr->key_count;
             rec[3] = tr->component_count;
-            rec[4] = (uint32_t)at;
-            memcpy(keys + at, tr->times, tr->key_count * sizeof(float));
-            at += tr->key_count;
+            /* Tracks sharing a times array (most exported clips) share its
+               copy, so the shader locates a time once for all of them. */
+            if (tr->times == shared_times && tr->key_count == shared_count) {
+                rec[4] = shared_at;
+            } else {
+                rec[4] = shared_at = (uint32_t)at;
+                shared_times = tr->times, shared_count = tr->key_count;
+                memcpy(keys + at, tr->times, tr->key_count * sizeof(float));
+                at += tr->key_count;
+            }
             rec[5] = (uint32_t)at;
             memcpy(keys + at, tr->values, values * sizeof(float));
             at += values;
