@@ -148,6 +148,12 @@ sw_result sw_gpu_crowd_read_commands(const sw_gpu_crowd* crowd, uint32_t* out_co
    outputs (character i's vertices at i × vertex_count). */
 sw_gpu_instance* sw_gpu_crowd_instance(const sw_gpu_crowd* crowd, size_t lod, size_t primitive);
 
+/* The GLSL of every crowd program as compiled, for offline validation
+   (as sw_gpu_shader_sources): names crowd_sample, crowd_world, crowd_skin,
+   crowd_cull (stage "comp") and crowd_draw ("vert", "frag"). No GL. */
+void sw_gpu_crowd_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),
+                                 void* user);
+
 SW_EXTERN_C_END
 
 #endif

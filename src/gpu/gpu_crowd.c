@@ -66,10 +66,46 @@ struct sw_gpu_crowd {
 
 /* ---- building ---------------------------------------------------------------------- */
 
+/* A compute stage's source strings: "#version" and its switch (string 0
+   in compiler messages), the interface header (1), crowd.comp (2). */
+static void sw__crowd_stage_source(int stage, char head[96], const char* parts[4]) {
+    snprintf(head, 96, "#version 430 core\n#define %s\n#line 1 1\n", sw__stage_defines[stage]);
+    parts[0] = head, parts[1] = sw_shader_crowd_interface_h, parts[2] = "\n#line 1 2\n", parts[3] = sw_shader_crowd_comp;
+}
+
+static const char* const sw__stage_names[SW__STAGES] = {"crowd_sample", "crowd_world", "crowd_skin", "crowd_cull"};
+
+static void sw__visit_joined(const char* name, const char* stage, const char* const parts[4],
+                             void (*visit)(const char*, const char*, const char*, void*), void* user) {
+    size_t size = 1;
+    for (int i = 0; i < 4; i++) size += strlen(parts[i]);
+    char* source = (char*)sw__malloc(size);
+    if (!source) return;
+    source[0] = '\0';
+    for (int i = 0; i < 4; i++) strcat(source, parts[i]);
+    visit(name, stage, source, user);
+    sw__free(source);
+}
+
+void sw_gpu_crowd_shader_sources(void (*visit)(const char* name, const char* stage, const char* source, void* user),
+                                 void* user) {
+    for (int s = 0; s < SW__STAGES; s++) {
+        char head[96];
+        const char* parts[4];
+        sw__crowd_stage_source(s, head, parts);
+        sw__visit_joined(sw__stage_names[s], "comp", parts, visit, user);
+    }
+    const char* vs[4] = {"#version 430 core\n#line 1 1\n", sw_shader_crowd_interface_h, "\n#line 1 2\n",
+                         sw_shader_crowd_draw_vert};
+    const char* fs[4] = {vs[0], vs[1], vs[2], sw_shader_crowd_draw_frag};
+    sw__visit_joined("crowd_draw", "vert", vs, visit, user);
+    sw__visit_joined("crowd_draw", "frag", fs, visit, user);
+}
+
 static sw_result sw__crowd_program(int stage, GLuint* out, sw_diag* diag) {
     char head[96];
-    snprintf(head, sizeof head, "#version 430 core\n#define %s\n#line 1 1\n", sw__stage_defines[stage]);
-    const char* parts[4] = {head, sw_shader_crowd_interface_h, "\n#line 1 2\n", sw_shader_crowd_comp};
+    const char* parts[4];
+    sw__crowd_stage_source(stage, head, parts);
     GLuint shader = 0;
     char name[64];
     snprintf(name, sizeof name, "crowd.comp (%s)", sw__stage_defines[stage]);
