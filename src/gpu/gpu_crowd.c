@@ -285,7 +285,7 @@ done:
 
 /* The heaviest influence of every vertex, weight 1: level 1's streams;
    and the bounds margin, the farthest bind-pose vertex from its heaviest
-   joint (|inverse bind · v|, the distance in that joint's space). */
+   joint's bind position, in bind space (the skinned mesh's units). */
 static sw_result sw__crowd_level1(sw_gpu_crowd* c, const sw_model_primitive* prim, const sw_model_skin* skin,
                                   sw_gpu_mesh** out, sw_diag* diag) {
     const size_t n = prim->vertex_count, k = (size_t)prim->influence_count;
@@ -303,11 +303,13 @@ static sw_result sw__crowd_level1(sw_gpu_crowd* c, const sw_model_primitive* pri
             if (prim->weights[v * k + i] > prim->weights[v * k + best]) best = i;
         joints[v] = prim->joints[v * k + best];
         weights[v] = 1.0f;
+        /* The joint's bind position: the inverse bind's inverse applied to the origin. */
         const size_t j = joints[v] < skin->joint_count ? joints[v] : 0;
-        const sw_vec3 p = sw_mat34_apply_point(&skin->inverse_bind[j], sw_vec3_make(prim->positions[3 * v],
-                                                                                      prim->positions[3 * v + 1],
-                                                                                      prim->positions[3 * v + 2]));
-        const float distance = sqrtf(p.x * p.x + p.y * p.y + p.z * p.z);
+        sw_mat34 bind;
+        sw_mat34_inverse(&bind, &skin->inverse_bind[j]);
+        const float dx = prim->positions[3 * v] - bind.m[0][3], dy = prim->positions[3 * v + 1] - bind.m[1][3],
+                    dz = prim->positions[3 * v + 2] - bind.m[2][3];
+        const float distance = sqrtf(dx * dx + dy * dy + dz * dz);
         if (distance > c->margin) c->margin = distance;
     }
     sw_gpu_mesh_desc desc;
