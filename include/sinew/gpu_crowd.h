@@ -37,8 +37,8 @@
    with one influence each (the heaviest, weight 1): a quarter of the
    palette reads and blends, the rigid look of a distant character.
 
-   What the GPU path leaves out: morph weight tracks (the rest weights
-   stay), DQS (LBS only), primitives without a skin (not drawn: a model
+   What the GPU path leaves out: morph targets (weights 0: no weight
+   track is sampled, the rest weights are not applied), DQS (LBS only), primitives without a skin (not drawn: a model
    with no skinned triangles is posed and culled, nothing more), and clips
    must be the model's own. The margin is the largest distance of a
    bind-pose vertex from its heaviest joint's bind position; a linear

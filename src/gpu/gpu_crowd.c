@@ -142,7 +142,8 @@ static sw_result sw__crowd_draw_program(GLuint* out, sw_diag* diag) {
 
 static void sw__buffer(GLuint buffer, size_t bytes, const void* data, GLenum usage) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(bytes ? bytes : 16), data, usage);
+    /* An empty buffer (a model without skins or clips) still binds: 16 bytes, nothing read. */
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(bytes ? bytes : 16), bytes ? data : NULL, usage);
 }
 
 static void sw__rows(float* out, const sw_mat34* m) { memcpy(out, m->m, sizeof m->m); }

@@ -215,6 +215,11 @@ static void test_cull_commands_and_vertices(void) {
     /* Bounds hold every placed skin joint of the CPU pose, and, with the
        margin, every vertex of the visible characters' first primitive. */
     double worst_outside = 0.0, worst_vertex = 0.0, worst_vertex_outside = -1e30;
+    sw_gpu_instance_buffers b;
+    sw_gpu_instance* level0 = sw_gpu_crowd_instance(crowd, 0, 0);
+    sw_gpu_instance_get_buffers(level0, &b);
+    float* gpu = malloc(b.vertex_count * N * 12);
+    SW_CHECK(sw_gpu_instance_read(level0, gpu, NULL, NULL, NULL, &d) == SW_OK);
     for (size_t i = 0; i < N; i++) {
         cpu_pose p;
         cpu_pose_make(&p, m, &m->animations[clips[i]], phases[i]);
@@ -228,12 +233,7 @@ static void test_cull_commands_and_vertices(void) {
         }
         /* Level 0's vertices of a visible character against the CPU's deformation, placed. */
         if (expected[i] == 0) {
-            sw_gpu_instance_buffers b;
-            sw_gpu_instance* inst = sw_gpu_crowd_instance(crowd, 0, 0);
-            sw_gpu_instance_get_buffers(inst, &b);
-            float* gpu = malloc(b.vertex_count * N * 12);
             float* cpu = malloc(b.vertex_count * 12);
-            SW_CHECK(sw_gpu_instance_read(inst, gpu, NULL, NULL, NULL, &d) == SW_OK);
             size_t node = 0, primitive = 0;
             for (size_t nd = 0; nd < m->node_count; nd++)
                 if (m->nodes[nd].mesh >= 0 && m->nodes[nd].skin >= 0) { node = nd; break; }
@@ -248,10 +248,11 @@ static void test_cull_commands_and_vertices(void) {
                 double e = fmax(fabs(g[0] - q.x), fmax(fabs(g[1] - q.y), fabs(g[2] - q.z)));
                 if (!(e <= worst_vertex)) worst_vertex = e;
             }
-            free(gpu), free(cpu);
+            free(cpu);
         }
         free(p.memory);
     }
+    free(gpu);
     printf("  joints outside their sphere by at most %.3g; visible vertices max |GPU - CPU| %.3g\n", worst_outside,
            worst_vertex);
     printf("  the farthest visible vertex from its sphere's surface: %.3g (negative: inside)\n", worst_vertex_outside);
