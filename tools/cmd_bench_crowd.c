@@ -260,7 +260,8 @@ typedef struct driven_result {
     stats cpu_posed, gpu_driven;  /* microseconds per character: pose + skinning of every character */
     stats culled_frame, draw;     /* the grid's camera: update with culling and levels, then the multi-draw */
     stats cpu_poses, gpu_poses;   /* the poses alone: CPU poses + palette upload; the GPU's stages 1-3 */
-    uint32_t visible[SW_GPU_CROWD_LODS];
+    stats close_frame;            /* update for a close-up camera (a quarter of the field of view) */
+    uint32_t visible[SW_GPU_CROWD_LODS], close_visible[SW_GPU_CROWD_LODS];
     double load_average;
 } driven_result;
 
@@ -309,8 +310,9 @@ static void driven_target(GLuint objects[3]) {
     glViewport(0, 0, CROWD_IMAGE_W, CROWD_IMAGE_H);
 }
 
-/* The grid's camera (the --gpu frame's) as a view-projection. */
-static void driven_camera(const sw_model* a, const sw_pose* pose, size_t side, size_t n, float vp[16],
+/* The grid's camera (the --gpu frame's) as a view-projection; zoom
+   divides its field of view. */
+static void driven_camera(const sw_model* a, const sw_pose* pose, size_t side, size_t n, float zoom, float vp[16],
                           float* projection_scale) {
     float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
     for (size_t i = 0; i < a->node_count; i++)
@@ -321,6 +323,7 @@ static void driven_camera(const sw_model* a, const sw_pose* pose, size_t side, s
     hi[0] += CROWD_SPACING * (float)(side - 1), hi[2] += CROWD_SPACING * (float)((n - 1) / side);
     sw_camera camera;
     sw_camera_frame_bounds(lo, hi, 25.0f, 30.0f, (float)CROWD_IMAGE_W / CROWD_IMAGE_H, &camera);
+    camera.fov_y /= zoom;
     sw_camera_view_projection(&camera, (float)CROWD_IMAGE_W / CROWD_IMAGE_H, vp);
     *projection_scale = 1.0f / tanf(0.5f * camera.fov_y);
 }
@@ -331,7 +334,7 @@ static void driven_camera(const sw_model* a, const sw_pose* pose, size_t side, s
    and its multi-draw. */
 static bool driven_time(gpu_crowd* g, sw_gpu_crowd* crowd, crowd_bench* b, thread_pool* pool, float* times,
                         const bench_crowd_options* opt, const float vp[16], const sw_gpu_crowd_view* view,
-                        double* samples[6], sw_diag* diag) {
+                        const sw_gpu_crowd_view* close, driven_result* out, double* samples[7], sw_diag* diag) {
     const size_t n = opt->characters;
     for (int r = -CROWD_WARMUP_RUNS; r < opt->reps; r++) {
         const float t = CROWD_DT * (float)(r + CROWD_WARMUP_RUNS + 1);
@@ -345,6 +348,7 @@ static bool driven_time(gpu_crowd* g, sw_gpu_crowd* crowd, crowd_bench* b, threa
         if (sw_gpu_crowd_update(crowd, t, view, diag) != SW_OK) return false;
         glFinish();
         double t3 = now_seconds();
+        if (r == opt->reps - 1 && sw_gpu_crowd_read_commands(crowd, NULL, out->visible, diag) != SW_OK) return false;
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         if (sw_gpu_crowd_draw(crowd, vp, diag) != SW_OK) return false;
         glFinish();
@@ -355,6 +359,11 @@ static bool driven_time(gpu_crowd* g, sw_gpu_crowd* crowd, crowd_bench* b, threa
         glFinish();
         double t6 = now_seconds();
         if (r < 0) continue;
+        if (sw_gpu_crowd_update(crowd, t, close, diag) != SW_OK) return false;
+        glFinish();
+        double t7 = now_seconds();
+        if (r == opt->reps - 1 && sw_gpu_crowd_read_commands(crowd, NULL, out->close_visible, diag) != SW_OK) return false;
+        samples[6][r] = (t7 - t6) / (double)n * 1e6;
         samples[4][r] = (t5 - t4) / (double)n * 1e6;
         samples[5][r] = (t6 - t5) / (double)n * 1e6;
         samples[0][r] = (t1 - t0) / (double)n * 1e6;
@@ -371,7 +380,7 @@ static bool bench_gpu_driven(const bench_crowd_options* opt, const sw_model* a, 
     sw_gl_context* gl = NULL;
     gpu_crowd g = {0};
     sw_gpu_crowd* crowd = NULL;
-    double* samples[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    double* samples[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     float* phases = NULL;
     uint32_t* clips = NULL;
     GLuint target[3] = {0, 0, 0};
@@ -390,7 +399,7 @@ static bool bench_gpu_driven(const bench_crowd_options* opt, const sw_model* a, 
     phases = malloc(n * sizeof *phases);
     clips = malloc(n * sizeof *clips);
     bool have = phases && clips;
-    for (int s = 0; s < 6; s++) have = (samples[s] = calloc((size_t)opt->reps, sizeof(double))) && have;
+    for (int s = 0; s < 7; s++) have = (samples[s] = calloc((size_t)opt->reps, sizeof(double))) && have;
     if (!have) {
         *status = tool_fail(args, "out of memory");
         goto done;
@@ -406,13 +415,14 @@ static bool bench_gpu_driven(const bench_crowd_options* opt, const sw_model* a, 
     }
     const sw_gpu_crowd_desc desc = {.model = a, .character_count = n, .clips = clips, .phases = phases,
                                     .placements = g.placements};
-    float vp[16], projection_scale = 1.0f;
-    driven_camera(a, &poses[0], g.side, n, vp, &projection_scale);
+    float vp[16], close_vp[16], projection_scale = 1.0f, close_scale = 1.0f;
+    driven_camera(a, &poses[0], g.side, n, 1.0f, vp, &projection_scale);
+    driven_camera(a, &poses[0], g.side, n, 4.0f, close_vp, &close_scale);
     const sw_gpu_crowd_view view = sw_gpu_crowd_view_make(vp, projection_scale, 0.0f);
+    const sw_gpu_crowd_view close = sw_gpu_crowd_view_make(close_vp, close_scale, 0.0f);
     driven_target(target);
     if (sw_gpu_crowd_create(g.skinner, &desc, &crowd, &diag) != SW_OK ||
-        !driven_time(&g, crowd, b, pool, times, opt, vp, &view, samples, &diag) ||
-        sw_gpu_crowd_read_commands(crowd, NULL, out->visible, &diag) != SW_OK) {
+        !driven_time(&g, crowd, b, pool, times, opt, vp, &view, &close, out, samples, &diag)) {
         *status = tool_fail(args, "--gpu-driven: %s", diag.message);
         goto done;
     }
@@ -422,6 +432,7 @@ static bool bench_gpu_driven(const bench_crowd_options* opt, const sw_model* a, 
     out->draw = summarise(samples[3], opt->reps);
     out->cpu_poses = summarise(samples[4], opt->reps);
     out->gpu_poses = summarise(samples[5], opt->reps);
+    out->close_frame = summarise(samples[6], opt->reps);
     out->load_average = load_average();
     out->run = ok = true;
 done:
@@ -431,7 +442,7 @@ done:
     sw_gpu_crowd_destroy(crowd);
     gpu_crowd_free(&g);
     sw_gl_context_destroy(gl);
-    for (int s = 0; s < 6; s++) free(samples[s]);
+    for (int s = 0; s < 7; s++) free(samples[s]);
     free(phases), free(clips);
     return ok;
 }
@@ -456,6 +467,10 @@ static void print_driven_text(const driven_result* d, size_t n) {
     printf("  %-26s %8.3f %8.3f %8.3f\n", "culled frame (update)", d->culled_frame.min, d->culled_frame.median,
            d->culled_frame.max);
     printf("  %-26s %8.3f %8.3f %8.3f\n", "multi-draw (640x360)", d->draw.min, d->draw.median, d->draw.max);
+    printf("  close-up camera (a quarter of the field of view): %u at level 0, %u at level 1, %zu culled\n",
+           d->close_visible[0], d->close_visible[1], n - d->close_visible[0] - d->close_visible[1]);
+    printf("  %-26s %8.3f %8.3f %8.3f\n", "close-up frame (update)", d->close_frame.min, d->close_frame.median,
+           d->close_frame.max);
 }
 
 static void print_driven_json(json_writer* w, const driven_result* d) {
@@ -474,11 +489,14 @@ static void print_driven_json(json_writer* w, const driven_result* d) {
     json_stats(w, "draw", d->draw);
     json_stats(w, "cpu_poses", d->cpu_poses);
     json_stats(w, "gpu_poses", d->gpu_poses);
+    json_stats(w, "close_frame", d->close_frame);
     json_end_object(w);
     json_key(w, "ratio"), json_double(w, d->cpu_posed.median / d->gpu_driven.median);
     json_key(w, "poses_ratio"), json_double(w, d->cpu_poses.median / d->gpu_poses.median);
     json_key(w, "level0"), json_int(w, d->visible[0]);
     json_key(w, "level1"), json_int(w, d->visible[1]);
+    json_key(w, "close_level0"), json_int(w, d->close_visible[0]);
+    json_key(w, "close_level1"), json_int(w, d->close_visible[1]);
     json_key(w, "load_average"), json_double(w, d->load_average);
     json_end_object(w);
 }
