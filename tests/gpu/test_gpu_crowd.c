@@ -135,6 +135,30 @@ static void test_step_and_cubic_match_cpu(void) {
 #endif
 }
 
+/* A real clip set: arnaud_locomotion.glb's four clips (many keys per
+   track, joints under a scaled armature). */
+static void test_shared_asset_poses(void) {
+    const char* assets = getenv("SINEW_ASSETS");
+    if (!assets || !*assets) SW_SKIP("SINEW_ASSETS is not set");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/gltf/pab/arnaud_locomotion.glb", assets);
+    sw_model* m = NULL;
+    sw_diag d;
+    if (sw_gltf_load_file(path, NULL, &m, &d) != SW_OK) SW_SKIP("arnaud_locomotion.glb is not in SINEW_ASSETS");
+    uint32_t clips[8];
+    float phases[8];
+    for (size_t i = 0; i < 8; i++) {
+        clips[i] = (uint32_t)(i % m->animation_count);
+        phases[i] = 0.123f + 0.61f * (float)i;
+    }
+    double world = 0, palette = 0;
+    compare_poses(m, 8, clips, phases, &world, &palette);
+    printf("  arnaud, 8 characters: world max |GPU - CPU| %.3g, skin matrices %.3g\n", world, palette);
+    SW_CHECK(world <= POSE_TOLERANCE);
+    SW_CHECK(palette <= POSE_TOLERANCE);
+    sw_model_free(m);
+}
+
 /* Hand cases of the C reference: in front and near (level 0), far (1),
    behind the eye and beside the frustum (culled). */
 static void test_classify_by_hand(void) {
@@ -315,6 +339,7 @@ int main(void) {
     sw_demo_character_glb_free(glb);
     SW_RUN(test_demo_poses_match_cpu);
     SW_RUN(test_step_and_cubic_match_cpu);
+    SW_RUN(test_shared_asset_poses);
     SW_RUN(test_classify_by_hand);
     SW_RUN(test_cull_commands_and_vertices);
     SW_RUN(test_bad_input);
