@@ -262,6 +262,7 @@ typedef struct driven_result {
     stats cpu_poses, gpu_poses;   /* the poses alone: CPU poses + palette upload; the GPU's stages 1-3 */
     stats close_frame;            /* update for a close-up camera (a quarter of the field of view) */
     uint32_t visible[SW_GPU_CROWD_LODS], close_visible[SW_GPU_CROWD_LODS];
+    size_t level_vertices[SW_GPU_CROWD_LODS]; /* per character, over the skinned primitives */
     double load_average;
 } driven_result;
 
@@ -426,6 +427,12 @@ static bool bench_gpu_driven(const bench_crowd_options* opt, const sw_model* a, 
         *status = tool_fail(args, "--gpu-driven: %s", diag.message);
         goto done;
     }
+    for (size_t level = 0; level < SW_GPU_CROWD_LODS; level++)
+        for (size_t p = 0; p < sw_gpu_crowd_primitive_count(crowd); p++) {
+            sw_gpu_instance_buffers buffers;
+            sw_gpu_instance_get_buffers(sw_gpu_crowd_instance(crowd, level, p), &buffers);
+            out->level_vertices[level] += buffers.vertex_count;
+        }
     out->cpu_posed = summarise(samples[0], opt->reps);
     out->gpu_driven = summarise(samples[1], opt->reps);
     out->culled_frame = summarise(samples[2], opt->reps);
@@ -462,6 +469,8 @@ static void print_driven_text(const driven_result* d, size_t n) {
     printf("  %-26s %8.3f %8.3f %8.3f %10.0f\n", "poses: GPU stages 1-3", d->gpu_poses.min, d->gpu_poses.median,
            d->gpu_poses.max, 1e6 / d->gpu_poses.median);
     printf("  poses alone, GPU / CPU characters per second: %.3f\n", d->cpu_poses.median / d->gpu_poses.median);
+    printf("  levels: %zu vertices per character at 0, %zu at 1 (clustered, one influence)\n", d->level_vertices[0],
+           d->level_vertices[1]);
     printf("  grid camera: %u at level 0, %u at level 1, %zu culled\n", d->visible[0], d->visible[1],
            n - d->visible[0] - d->visible[1]);
     printf("  %-26s %8.3f %8.3f %8.3f\n", "culled frame (update)", d->culled_frame.min, d->culled_frame.median,
@@ -493,6 +502,7 @@ static void print_driven_json(json_writer* w, const driven_result* d) {
     json_end_object(w);
     json_key(w, "ratio"), json_double(w, d->cpu_posed.median / d->gpu_driven.median);
     json_key(w, "poses_ratio"), json_double(w, d->cpu_poses.median / d->gpu_poses.median);
+    json_key(w, "level1_vertices"), json_int(w, (long long)d->level_vertices[1]);
     json_key(w, "level0"), json_int(w, d->visible[0]);
     json_key(w, "level1"), json_int(w, d->visible[1]);
     json_key(w, "close_level0"), json_int(w, d->close_visible[0]);

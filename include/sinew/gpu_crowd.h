@@ -33,9 +33,12 @@
      5. skinning of the visible characters only, per (level, primitive), by
                 glDispatchComputeIndirect over that list (skin.comp, one
                 row of work groups per listed character).
-   Level 0 is the primitive as imported; level 1 skins the same vertices
-   with one influence each (the heaviest, weight 1): a quarter of the
-   palette reads and blends, the rigid look of a distant character.
+   Level 0 is the primitive as imported; level 1 is a coarser mesh made at
+   creation by vertex clustering (the bind-pose box cut into 24 cubes
+   along its longest side, one vertex per occupied cube, triangles that
+   collapse dropped), each vertex bound to its heaviest joint with weight
+   1: fewer vertices to skin, one palette read and no blend per vertex,
+   fewer triangles to draw.
 
    What the GPU path leaves out: morph targets (weights 0: no weight
    track is sampled, the rest weights are not applied), DQS (LBS only), primitives without a skin (not drawn: a model

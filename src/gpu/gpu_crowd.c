@@ -35,8 +35,8 @@ static const char* const sw__stage_defines[SW__STAGES] = {"SW_CROWD_SAMPLE", "SW
 typedef struct sw__crowd_prim {
     size_t node, primitive;
     int32_t skin;
-    size_t vertex_count, index_count;
-    GLuint indices;
+    size_t vertex_count[SW_CROWD_LODS], index_count[SW_CROWD_LODS];
+    GLuint indices[SW_CROWD_LODS];
     sw_gpu_mesh* mesh[SW_CROWD_LODS];
     sw_gpu_instance* instance[SW_CROWD_LODS];
     GLuint vao[SW_CROWD_LODS];
@@ -284,45 +284,120 @@ done:
     return r;
 }
 
-/* The heaviest influence of every vertex, weight 1: level 1's streams;
-   and the bounds margin, the farthest bind-pose vertex from its heaviest
-   joint's bind position, in bind space (the skinned mesh's units). */
-static sw_result sw__crowd_level1(sw_gpu_crowd* c, const sw_model_primitive* prim, const sw_model_skin* skin,
-                                  sw_gpu_mesh** out, sw_diag* diag) {
-    const size_t n = prim->vertex_count, k = (size_t)prim->influence_count;
-    uint16_t* joints = (uint16_t*)sw__malloc(n * sizeof(uint16_t) + 2);
-    float* weights = (float*)sw__malloc(n * sizeof(float) + 4);
-    sw_gpu_morph_target* targets = (sw_gpu_morph_target*)sw__malloc((prim->target_count + 1) * sizeof *targets);
-    sw_result r = SW_OK;
-    if (!joints || !weights || !targets) {
-        r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a level of detail");
-        goto done;
+/* Level 1 by vertex clustering (Rossignac and Borrel): the primitive's
+   bind-pose box cut into cubes, SW__LOD1_CELLS across its longest side;
+   the first vertex in a cube stands for every vertex in it, and a
+   triangle whose corners land in fewer than three cubes disappears.
+   source[i] is new vertex i's original vertex. */
+#define SW__LOD1_CELLS 24
+
+typedef struct sw__lod1 {
+    size_t vertex_count, index_count;
+    uint32_t* source;
+    uint32_t* indices;
+} sw__lod1;
+
+static sw_result sw__cluster(const sw_model_primitive* prim, const uint32_t* indices, size_t index_count,
+                             sw__lod1* out, sw_diag* diag) {
+    const size_t n = prim->vertex_count;
+    size_t slots = 16;
+    while (slots < 2 * n) slots *= 2;
+    uint64_t* keys = (uint64_t*)sw__malloc(slots * sizeof(uint64_t));
+    uint32_t* values = (uint32_t*)sw__malloc(slots * sizeof(uint32_t));
+    uint32_t* remap = (uint32_t*)sw__malloc(n * sizeof(uint32_t));
+    out->source = (uint32_t*)sw__malloc(n * sizeof(uint32_t));
+    out->indices = (uint32_t*)sw__malloc((index_count + 1) * sizeof(uint32_t));
+    if (!keys || !values || !remap || !out->source || !out->indices) {
+        sw__free(keys), sw__free(values), sw__free(remap);
+        return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a level of detail");
     }
+    float extent = 0.0f;
+    for (int a = 0; a < 3; a++) extent = fmaxf(extent, prim->bounds_max[a] - prim->bounds_min[a]);
+    const float inverse_cell = extent > 0.0f ? (float)SW__LOD1_CELLS / extent : 0.0f;
+    for (size_t i = 0; i < slots; i++) keys[i] = UINT64_MAX;
+    out->vertex_count = 0;
     for (size_t v = 0; v < n; v++) {
-        size_t best = 0;
-        for (size_t i = 1; i < k; i++)
-            if (prim->weights[v * k + i] > prim->weights[v * k + best]) best = i;
-        joints[v] = prim->joints[v * k + best];
-        weights[v] = 1.0f;
-        /* The joint's bind position: the inverse bind's inverse applied to the origin. */
-        const size_t j = joints[v] < skin->joint_count ? joints[v] : 0;
-        sw_mat34 bind;
+        uint64_t key = 0;
+        for (int a = 0; a < 3; a++) {
+            float cell = floorf((prim->positions[3 * v + (size_t)a] - prim->bounds_min[a]) * inverse_cell);
+            key |= (uint64_t)(cell > 0.0f ? (cell < (float)SW__LOD1_CELLS ? cell : (float)SW__LOD1_CELLS) : 0.0f)
+                   << (16 * a);
+        }
+        size_t at = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (slots - 1);
+        while (keys[at] != UINT64_MAX && keys[at] != key) at = (at + 1) & (slots - 1);
+        if (keys[at] == UINT64_MAX) {
+            keys[at] = key;
+            values[at] = (uint32_t)out->vertex_count;
+            out->source[out->vertex_count++] = (uint32_t)v;
+        }
+        remap[v] = values[at];
+    }
+    out->index_count = 0;
+    for (size_t t = 0; t + 2 < index_count; t += 3) {
+        const uint32_t a = remap[indices[t]], b = remap[indices[t + 1]], c = remap[indices[t + 2]];
+        if (a == b || b == c || a == c) continue;
+        out->indices[out->index_count++] = a;
+        out->indices[out->index_count++] = b;
+        out->indices[out->index_count++] = c;
+    }
+    sw__free(keys), sw__free(values), sw__free(remap);
+    return SW_OK;
+}
+
+/* The bounds margin over a primitive: the farthest bind-pose vertex from
+   its heaviest joint's bind position, in bind space (the mesh's units). */
+static size_t sw__heaviest(const sw_model_primitive* prim, size_t v) {
+    const size_t k = (size_t)prim->influence_count;
+    size_t best = 0;
+    for (size_t i = 1; i < k; i++)
+        if (prim->weights[v * k + i] > prim->weights[v * k + best]) best = i;
+    return prim->joints[v * k + best];
+}
+
+static void sw__crowd_margin(sw_gpu_crowd* c, const sw_model_primitive* prim, const sw_model_skin* skin) {
+    for (size_t v = 0; v < prim->vertex_count; v++) {
+        const size_t joint = sw__heaviest(prim, v), j = joint < skin->joint_count ? joint : 0;
+        sw_mat34 bind; /* the joint's bind pose: the inverse bind's inverse */
         sw_mat34_inverse(&bind, &skin->inverse_bind[j]);
         const float dx = prim->positions[3 * v] - bind.m[0][3], dy = prim->positions[3 * v + 1] - bind.m[1][3],
                     dz = prim->positions[3 * v + 2] - bind.m[2][3];
-        const float distance = sqrtf(dx * dx + dy * dy + dz * dz);
-        if (distance > c->margin) c->margin = distance;
+        c->margin = fmaxf(c->margin, sqrtf(dx * dx + dy * dy + dz * dz));
     }
-    sw_gpu_mesh_desc desc;
-    sw_gpu_mesh_desc_from_primitive(prim, targets, &desc);
-    desc.influence_count = 1, desc.joints = joints, desc.weights = weights;
+}
+
+/* Level 1's mesh: the clustered vertices, each bound to its heaviest joint
+   with weight 1, no morph targets. */
+static sw_result sw__crowd_level1(const sw_model_primitive* prim, const sw__lod1* lod, sw_gpu_mesh** out,
+                                  sw_diag* diag) {
+    const size_t n = lod->vertex_count;
+    float* positions = (float*)sw__malloc(n * 12);
+    float* normals = prim->normals ? (float*)sw__malloc(n * 12) : NULL;
+    float* tangents = prim->tangents ? (float*)sw__malloc(n * 16) : NULL;
+    uint16_t* joints = (uint16_t*)sw__malloc(n * sizeof(uint16_t));
+    float* weights = (float*)sw__malloc(n * sizeof(float));
+    sw_result r = SW_OK;
+    if (!positions || !joints || !weights || (prim->normals && !normals) || (prim->tangents && !tangents)) {
+        r = sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a level of detail");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const size_t v = lod->source[i];
+        memcpy(positions + 3 * i, prim->positions + 3 * v, 12);
+        if (normals) memcpy(normals + 3 * i, prim->normals + 3 * v, 12);
+        if (tangents) memcpy(tangents + 4 * i, prim->tangents + 4 * v, 16);
+        joints[i] = (uint16_t)sw__heaviest(prim, v);
+        weights[i] = 1.0f;
+    }
+    const sw_gpu_mesh_desc desc = {.vertex_count = n, .influence_count = 1, .positions = positions,
+                                   .normals = normals, .tangents = tangents, .joints = joints,
+                                   .joint_format = SW_JOINT_U16, .weights = weights, .weight_format = SW_WEIGHT_F32};
     r = sw_gpu_mesh_create(&desc, out, diag);
 done:
-    sw__free(joints), sw__free(weights), sw__free(targets);
+    sw__free(positions), sw__free(normals), sw__free(tangents), sw__free(joints), sw__free(weights);
     return r;
 }
 
-/* Vertex arrays of a level's outputs and the primitive's indices. */
+/* Vertex arrays of a level's outputs and its indices. */
 static void sw__crowd_vertex_array(sw__crowd_prim* p, int level) {
     sw_gpu_instance_buffers b;
     sw_gpu_instance_get_buffers(p->instance[level], &b);
@@ -338,42 +413,52 @@ static void sw__crowd_vertex_array(sw__crowd_prim* p, int level) {
     } else {
         glVertexAttrib3f(SW_CROWD_ATTR_NORMAL, 0.0f, 1.0f, 0.0f);
     }
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, p->indices);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, p->indices[level]);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
+static void sw__index_buffer(GLuint* buffer, const uint32_t* indices, size_t count) {
+    glGenBuffers(1, buffer);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, *buffer);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(count ? count * 4 : 4), count ? indices : NULL, GL_STATIC_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+}
+
+/* Both levels of one primitive: meshes, instances of N copies, indices. */
 static sw_result sw__crowd_prim_make(sw_gpu_crowd* c, sw__crowd_prim* p, sw_diag* diag) {
     const sw_model* m = c->model;
     const sw_model_primitive* prim = &m->meshes[m->nodes[p->node].mesh].primitives[p->primitive];
-    p->vertex_count = prim->vertex_count;
-    p->index_count = prim->indices ? prim->index_count : prim->vertex_count;
-    glGenBuffers(1, &p->indices);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, p->indices);
-    if (prim->indices) {
-        glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(p->index_count * 4), prim->indices, GL_STATIC_DRAW);
-    } else {
-        uint32_t* seq = (uint32_t*)sw__malloc(p->index_count * 4 + 4);
-        if (!seq) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for indices");
-        for (size_t i = 0; i < p->index_count; i++) seq[i] = (uint32_t)i;
-        glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(p->index_count * 4), seq, GL_STATIC_DRAW);
-        sw__free(seq);
-    }
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+    const size_t index_count = prim->indices ? prim->index_count : prim->vertex_count;
+    uint32_t* sequence = NULL;
+    const uint32_t* indices = prim->indices;
+    sw__lod1 lod = {0};
     sw_gpu_morph_target* targets = (sw_gpu_morph_target*)sw__malloc((prim->target_count + 1) * sizeof *targets);
-    if (!targets) return sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for morph targets");
-    sw_gpu_mesh_desc desc;
-    sw_gpu_mesh_desc_from_primitive(prim, targets, &desc);
-    sw_result r = sw_gpu_mesh_create(&desc, &p->mesh[0], diag);
-    sw__free(targets);
-    if (r == SW_OK) r = sw__crowd_level1(c, prim, &m->skins[p->skin], &p->mesh[1], diag);
+    if (!indices) {
+        indices = sequence = (uint32_t*)sw__malloc(index_count * 4 + 4);
+        for (size_t i = 0; sequence && i < index_count; i++) sequence[i] = (uint32_t)i;
+    }
+    sw_result r = targets && indices ? sw__cluster(prim, indices, index_count, &lod, diag)
+                                     : sw_diag_set(diag, SW_ERR_OUT_OF_MEMORY, -1, "out of memory for a primitive");
+    if (r == SW_OK) {
+        p->vertex_count[0] = prim->vertex_count, p->index_count[0] = index_count;
+        p->vertex_count[1] = lod.vertex_count, p->index_count[1] = lod.index_count;
+        sw__index_buffer(&p->indices[0], indices, index_count);
+        sw__index_buffer(&p->indices[1], lod.indices, lod.index_count);
+        sw__crowd_margin(c, prim, &m->skins[p->skin]);
+        sw_gpu_mesh_desc desc;
+        sw_gpu_mesh_desc_from_primitive(prim, targets, &desc);
+        r = sw_gpu_mesh_create(&desc, &p->mesh[0], diag);
+    }
+    if (r == SW_OK) r = sw__crowd_level1(prim, &lod, &p->mesh[1], diag);
     for (int level = 0; r == SW_OK && level < SW_CROWD_LODS; level++) {
         r = sw_gpu_instance_create_crowd(p->mesh[level], c->n, &p->instance[level], diag);
         if (r == SW_OK) sw__crowd_vertex_array(p, level);
     }
-    if (r == SW_OK && p->vertex_count > sw__gpu_max_groups_x(c->skinner) * SW_SKIN_GROUP_SIZE)
+    if (r == SW_OK && prim->vertex_count > sw__gpu_max_groups_x(c->skinner) * SW_SKIN_GROUP_SIZE)
         r = sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "a primitive of %zu vertices is more than one dispatch skins",
-                        p->vertex_count);
+                        prim->vertex_count);
+    sw__free(targets), sw__free(sequence), sw__free(lod.source), sw__free(lod.indices);
     return r;
 }
 
@@ -423,9 +508,9 @@ static sw_result sw__crowd_frame_buffers(sw_gpu_crowd* c, sw_diag* diag) {
     for (size_t level = 0; level < SW_CROWD_LODS; level++)
         for (size_t p = 0; p < c->prim_count; p++) {
             const size_t i = level * c->prim_count + p;
-            prims[4 * i] = (uint32_t)c->prims[p].index_count;
-            prims[4 * i + 1] = (uint32_t)c->prims[p].vertex_count;
-            args[3 * i] = (uint32_t)((c->prims[p].vertex_count + SW_SKIN_GROUP_SIZE - 1) / SW_SKIN_GROUP_SIZE);
+            prims[4 * i] = (uint32_t)c->prims[p].index_count[level];
+            prims[4 * i + 1] = (uint32_t)c->prims[p].vertex_count[level];
+            args[3 * i] = (uint32_t)((c->prims[p].vertex_count[level] + SW_SKIN_GROUP_SIZE - 1) / SW_SKIN_GROUP_SIZE);
             args[3 * i + 1] = 0;
             args[3 * i + 2] = 1;
         }
@@ -504,8 +589,8 @@ void sw_gpu_crowd_destroy(sw_gpu_crowd* c) {
             sw_gpu_instance_destroy(p->instance[level]);
             sw_gpu_mesh_destroy(p->mesh[level]);
             glDeleteVertexArrays(1, &p->vao[level]);
+            glDeleteBuffers(1, &p->indices[level]);
         }
-        glDeleteBuffers(1, &p->indices);
     }
     for (size_t s = 0; c->palettes && s < c->model->skin_count; s++) sw_gpu_palette_destroy(c->palettes[s]);
     for (int s = 0; s < SW__STAGES; s++) glDeleteProgram(c->programs[s]);

@@ -235,6 +235,40 @@ static void test_cull_commands_and_vertices(void) {
             }
         }
     SW_CHECK_EQ_INT(mismatches, 0);
+    /* Level 1 is coarser: fewer vertices and triangles in every primitive,
+       and the characters drawn at it are skinned into their spheres. */
+    size_t vertices[2] = {0, 0}, triangles[2] = {0, 0};
+    for (size_t level = 0; level < SW_GPU_CROWD_LODS; level++)
+        for (size_t p = 0; p < prims; p++) {
+            sw_gpu_instance_buffers b;
+            sw_gpu_instance_get_buffers(sw_gpu_crowd_instance(crowd, level, p), &b);
+            vertices[level] += b.vertex_count;
+            const uint32_t count = commands[5 * ((level * prims + p) * N)];
+            SW_CHECK(count % 3 == 0);
+            triangles[level] += count / 3;
+        }
+    printf("  level 1: %zu of %zu vertices, %zu of %zu triangles\n", vertices[1], vertices[0], triangles[1],
+           triangles[0]);
+    SW_CHECK(vertices[1] < vertices[0] / 2 && triangles[1] < triangles[0] / 2 && triangles[1] > 0);
+    double level1_outside = -1e30;
+    for (size_t p = 0; p < prims; p++) {
+        sw_gpu_instance* inst = sw_gpu_crowd_instance(crowd, 1, p);
+        sw_gpu_instance_buffers b;
+        sw_gpu_instance_get_buffers(inst, &b);
+        float* out = malloc(b.vertex_count * N * 12);
+        SW_CHECK(sw_gpu_instance_read(inst, out, NULL, NULL, NULL, &d) == SW_OK);
+        for (size_t i = 0; i < N; i++) {
+            if (expected[i] != 1) continue;
+            for (size_t v = 0; v < b.vertex_count; v++) {
+                const float* q = out + 3 * (i * b.vertex_count + v);
+                double ox = q[0] - bounds[4 * i], oy = q[1] - bounds[4 * i + 1], oz = q[2] - bounds[4 * i + 2];
+                level1_outside = fmax(level1_outside, sqrt(ox * ox + oy * oy + oz * oz) - bounds[4 * i + 3]);
+            }
+        }
+        free(out);
+    }
+    printf("  level 1's farthest vertex from its sphere's surface: %.3g\n", level1_outside);
+    SW_CHECK(level1_outside <= 1e-4 && level1_outside > -1e30);
 
     /* Bounds hold every placed skin joint of the CPU pose, and, with the
        margin, every vertex of the visible characters' first primitive. */
