@@ -124,9 +124,10 @@ sw_result sw_gpu_crowd_update(sw_gpu_crowd* crowd, float seconds, const sw_gpu_c
 /* Steps 1–3 only (the poses and palettes), for tests and timing. */
 sw_result sw_gpu_crowd_pose(sw_gpu_crowd* crowd, float seconds, sw_diag* diag);
 
-/* Draws the last update's commands into the bound framebuffer (depth test
-   on, a normal-shaded colour): one glMultiDrawElementsIndirect per
-   (level, skinned primitive). view_projection column-major. */
+/* Draws the last update's commands into the bound framebuffer and
+   viewport (depth test on while drawing, a normal-shaded colour): one
+   glMultiDrawElementsIndirect per (level, skinned primitive).
+   view_projection column-major. */
 sw_result sw_gpu_crowd_draw(sw_gpu_crowd* crowd, const float view_projection[16], sw_diag* diag);
 
 /* ---- Reading back (tests, tools) --------------------------------------------- */

@@ -711,6 +711,7 @@ sw_result sw_gpu_crowd_draw(sw_gpu_crowd* c, const float view_projection[16], sw
     if (!c || !view_projection) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "NULL crowd or matrix");
     glUseProgram(c->draw_program);
     glUniformMatrix4fv(SW_CROWD_LOC_VIEW_PROJECTION, 1, GL_FALSE, view_projection);
+    const GLboolean depth_test = glIsEnabled(GL_DEPTH_TEST);
     glEnable(GL_DEPTH_TEST);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, c->buffers[SW__BUF_COMMANDS]);
     for (size_t level = 0; level < SW_CROWD_LODS; level++)
@@ -722,6 +723,7 @@ sw_result sw_gpu_crowd_draw(sw_gpu_crowd* c, const float view_projection[16], sw
     glBindVertexArray(0);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
     glUseProgram(0);
+    if (!depth_test) glDisable(GL_DEPTH_TEST);
     return sw_gl_check("drawing a GPU crowd", diag);
 }
 
@@ -750,11 +752,8 @@ sw_result sw_gpu_crowd_read_world(const sw_gpu_crowd* c, sw_mat34* out, sw_diag*
 sw_result sw_gpu_crowd_read_palette(const sw_gpu_crowd* c, size_t skin, sw_mat34* out, sw_diag* diag) {
     if (!c || !out || skin >= c->model->skin_count || !c->palettes[skin])
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no crowd palette for skin %zu", skin);
-    /* The palette's buffer, without marking it written again. */
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    sw_gpu_palette* palette = c->palettes[skin];
-    const uint32_t buffer = sw__gpu_palette_matrix_buffer(palette);
-    return sw__read(buffer, 0, c->n * c->model->skins[skin].joint_count * sizeof(sw_mat34), out, diag);
+    return sw__read(sw__gpu_palette_matrix_name(c->palettes[skin]), 0,
+                    c->n * c->model->skins[skin].joint_count * sizeof(sw_mat34), out, diag);
 }
 
 sw_result sw_gpu_crowd_read_bounds(const sw_gpu_crowd* c, float* out, sw_diag* diag) {

@@ -11,6 +11,8 @@
    instance), for a compute pass to write; marks the palette as holding
    matrices and bumps its revision, as an upload would. */
 uint32_t sw__gpu_palette_matrix_buffer(sw_gpu_palette* palette);
+/* The same buffer, for reading back: nothing is marked. */
+uint32_t sw__gpu_palette_matrix_name(const sw_gpu_palette* palette);
 
 /* LBS skinning of the instances listed in `list_buffer` from entry
    `list_offset` on, as many as the indirect dispatch at `args_offset` of

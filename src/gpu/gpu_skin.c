@@ -935,6 +935,8 @@ uint32_t sw__gpu_palette_matrix_buffer(sw_gpu_palette* palette) {
     return palette->matrices;
 }
 
+uint32_t sw__gpu_palette_matrix_name(const sw_gpu_palette* palette) { return palette->matrices; }
+
 size_t sw__gpu_max_groups_x(const sw_gpu_skinner* skinner) { return (size_t)skinner->max_groups_x; }
 
 sw_result sw__gpu_skin_listed(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const sw_gpu_palette* palette,
