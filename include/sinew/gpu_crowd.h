@@ -41,16 +41,16 @@
    fewer triangles to draw.
 
    What the GPU path leaves out: morph targets (weights 0: no weight
-   track is sampled, the rest weights are not applied), DQS (LBS only), primitives without a skin (not drawn: a model
-   with no skinned triangles is posed and culled, nothing more), and clips
-   must be the model's own. The margin is the largest distance of a
-   bind-pose vertex from its heaviest joint's bind position; a linear
-   blend can carry a vertex further in extreme poses, so the sphere is a
-   close bound, not a proof.
+   track is sampled, the rest weights are not applied), DQS (LBS only),
+   primitives without a skin (not drawn: a model with no skinned triangles
+   is posed and culled, nothing more), and clips must be the model's own.
+   The margin is the largest distance of a bind-pose vertex from its
+   heaviest joint's bind position; a linear blend can carry a vertex
+   further in extreme poses, so the sphere is a close bound, not a proof.
 
-   Part of sinew-render; every function but sw_gpu_crowd_view_make and
-   sw_gpu_crowd_classify needs the skinner's GL context current (see
-   sinew/gpu.h, THREADS). */
+   Part of sinew-render. Every function except sw_gpu_crowd_view_make,
+   sw_gpu_crowd_classify and sw_gpu_crowd_shader_sources needs the
+   skinner's GL context current (see sinew/gpu.h, THREADS). */
 #ifndef SINEW_GPU_CROWD_H
 #define SINEW_GPU_CROWD_H
 
