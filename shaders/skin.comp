@@ -17,6 +17,12 @@ layout(std430, binding = SW_SKIN_BUFFER_OUT_FRAMES) writeonly buffer OutFrames {
 layout(location = SW_SKIN_LOC_VERTEX_COUNT) uniform uint u_vertex_count;
 layout(location = SW_SKIN_LOC_OFFSETS) uniform uvec4 u_offsets;
 layout(location = SW_SKIN_LOC_FIRST_VERTEX) uniform uint u_first_vertex;
+#ifdef SW_INSTANCE_LIST
+// GPU-driven crowds: the rows of work groups skin the listed instances
+// (the visible characters at one level of detail), dispatched indirectly.
+layout(std430, binding = SW_SKIN_BUFFER_INSTANCES) readonly buffer InstanceList { uint instance_list[]; };
+layout(location = SW_SKIN_LOC_LIST_OFFSET) uniform uint u_list_offset;
+#endif
 
 uint sw_read_u8(uint byte_index) { return (influences[byte_index >> 2u] >> ((byte_index & 3u) * 8u)) & 0xFFu; }
 uint sw_read_u16(uint byte_index) { return (influences[byte_index >> 2u] >> ((byte_index & 2u) * 8u)) & 0xFFFFu; }
@@ -48,7 +54,11 @@ void main() {
     // Crowds: work group row y skins instance y, with its own palette
     // (u_joint_count joints further on per instance) into its own outputs
     // (u_vertex_count vertices further on). Row 0 is the one character.
+#ifdef SW_INSTANCE_LIST
+    uint instance = instance_list[u_list_offset + gl_WorkGroupID.y];
+#else
     uint instance = gl_WorkGroupID.y;
+#endif
     uint joint0 = instance * u_joint_count;
     uint o = instance * u_vertex_count + v;
 

@@ -9,6 +9,7 @@ typedef struct bench_crowd_options {
     size_t characters;
     int threads, reps;
     bool dqs, gpu, json;
+    bool gpu_driven; /* --gpu-driven: the GPU-driven crowd against the CPU-posed one, same GPU */
 } bench_crowd_options;
 
 /* Returns the exit status. */

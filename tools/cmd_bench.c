@@ -38,7 +38,7 @@ const char cmd_bench_help[] =
     "                              [--blend A,B] [--reps R] [--json]\n"
     "                              [--anim-file FILE [--bone-map MAP.json] [--retarget]]\n"
     "       sinew bench crowd MODEL [--characters N] [--threads N] [--dqs] [--gpu]\n"
-    "                               [--reps R] [--json]\n"
+    "                               [--gpu-driven] [--reps R] [--json]\n"
     "\n"
     "bench skin: skins every skinned mesh of MODEL, replicated K times into\n"
     "separate inputs and outputs (default: enough copies for about 1M\n"
@@ -93,7 +93,12 @@ const char cmd_bench_help[] =
     "upload, one compute dispatch per primitive for all characters, and a\n"
     "frame of the renderer (640x360, the characters on a grid, instanced\n"
     "draws; the pose unchanged, so the skin cache answers and the passes are\n"
-    "timed).\n"
+    "timed). --gpu-driven compares, in turns in one run on the same GPU,\n"
+    "characters per second of the CPU-posed crowd (poses on --threads, palette\n"
+    "upload, one dispatch per primitive) and of the GPU-driven one (sampling,\n"
+    "local->model, skin matrices and skinning in compute, sinew/gpu_crowd.h),\n"
+    "every character skinned in both; then the GPU-driven frame with culling,\n"
+    "levels of detail and the multi-draw for the grid's camera.\n"
     "\n"
     "common options:\n"
     "  --threads N   threads in all (default 1); work is split into tasks of\n"
@@ -114,6 +119,7 @@ typedef struct bench_options {
     bool compact, no_normalize; /* bench skin: the compact layout; unnormalised normals and tangents */
     const char* versus;         /* bench skin --versus: the setting timed against the jobs as given */
     int gpu;               /* 0 = CPU, 1 = GPU compute, 2 = GPU vertex shader */
+    bool gpu_driven;       /* bench crowd --gpu-driven */
     const char* kernel;
     const char* anim;
     const char* blend;     /* bench anim --blend A,B */
@@ -1348,6 +1354,7 @@ int cmd_bench(tool_args* args) {
         else if (tool_args_flag(arg, "--scalar")) opt.kernel = "scalar";
         else if (tool_args_flag(arg, "--gpu")) opt.gpu = 1;
         else if (tool_args_flag(arg, "--gpu-vs")) opt.gpu = 2;
+        else if (tool_args_flag(arg, "--gpu-driven")) opt.gpu_driven = true;
         else if (tool_args_option(args, arg, "--kernel")) {
             if (!(opt.kernel = tool_args_value(args, "--kernel", &err))) return tool_usage(args, "%s", err.message);
         } else if (tool_args_option(args, arg, "--anim")) {
@@ -1383,6 +1390,7 @@ int cmd_bench(tool_args* args) {
     }
     if (!opt.mode) return tool_usage(args, "say what to benchmark: skin, anim or crowd");
     if (!opt.model) return tool_usage(args, "no MODEL given");
+    if (opt.gpu_driven && strcmp(opt.mode, "crowd") != 0) return tool_usage(args, "--gpu-driven is for bench crowd");
     if (opt.file.path && strcmp(opt.mode, "anim") != 0)
         return tool_usage(args, "--anim-file is for bench anim (bench %s does not play clips by name)", opt.mode);
     if (!anim_file_options_check(&opt.file, &err)) return tool_usage(args, "%s", err.message);
@@ -1403,10 +1411,11 @@ int cmd_bench(tool_args* args) {
     if (strcmp(opt.mode, "crowd") == 0) {
         if (opt.normals || opt.tangents || opt.kernel || opt.copies || opt.gpu == 2 || opt.anim || opt.blend ||
             opt.compact || opt.no_normalize || opt.versus)
-            return tool_usage(args, "bench crowd takes --characters, --threads, --dqs, --gpu, --reps and --json");
+            return tool_usage(args, "bench crowd takes --characters, --threads, --dqs, --gpu, --gpu-driven, --reps and --json");
+        if (opt.gpu_driven && opt.dqs) return tool_usage(args, "--gpu-driven skins with LBS only (no --dqs)");
         const bench_crowd_options crowd = {.model = opt.model, .characters = (size_t)opt.characters,
                                            .threads = (int)opt.threads, .reps = (int)opt.reps, .dqs = opt.dqs,
-                                           .gpu = opt.gpu == 1, .json = opt.json};
+                                           .gpu = opt.gpu == 1, .json = opt.json, .gpu_driven = opt.gpu_driven};
         return bench_crowd(&crowd, args);
     }
     return tool_usage(args, "unknown benchmark '%s' (skin, anim or crowd)", opt.mode);

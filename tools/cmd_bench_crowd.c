@@ -14,10 +14,12 @@
 #include "thread_pool.h"
 
 #include "sinew/crowd.h"
+#include "sinew/gpu_crowd.h"
 #include "sinew/render.h"
 
 #include <epoxy/gl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,6 +252,265 @@ done:
     return ok;
 }
 
+/* ---- --gpu-driven: the GPU-driven crowd against the CPU-posed one ---- */
+
+typedef struct driven_result {
+    bool run;
+    const char* renderer;
+    stats cpu_posed, gpu_driven;  /* microseconds per character: pose + skinning of every character */
+    stats culled_frame, draw;     /* the grid's camera: update with culling and levels, then the multi-draw */
+    stats cpu_poses, gpu_poses;   /* the poses alone: CPU poses + palette upload; the GPU's stages 1-3 */
+    stats close_frame;            /* update for a close-up camera (a quarter of the field of view) */
+    uint32_t visible[SW_GPU_CROWD_LODS], close_visible[SW_GPU_CROWD_LODS];
+    size_t level_vertices[SW_GPU_CROWD_LODS]; /* per character, over the skinned primitives */
+    double load_average;
+} driven_result;
+
+static double load_average(void) {
+    double one = -1.0;
+    FILE* f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &one) != 1) one = -1.0;
+        fclose(f);
+    }
+    return one;
+}
+
+/* The CPU-posed frame: poses on the pool, palettes uploaded (the poses
+   alone end here when `skin` is false), one dispatch per primitive. */
+static bool cpu_posed_frame(gpu_crowd* g, crowd_bench* b, thread_pool* pool, float* times, size_t n, bool skin,
+                            sw_diag* diag) {
+    for (size_t c = 0; c < n; c++) times[c] += CROWD_DT;
+    pool_parallel(pool, (n + CROWD_POSE_CHUNK - 1) / CROWD_POSE_CHUNK, pose_item, b);
+    for (size_t i = 0; i < g->palette_count; i++)
+        if (g->palettes[i] && (sw_gpu_model_palette_pose(g->palettes[i], g->pointers, g->placements, n, diag) != SW_OK ||
+                               sw_gpu_model_palette_upload(g->palettes[i], SW_SKIN_LBS, diag) != SW_OK))
+            return false;
+    if (!skin) {
+        glFinish();
+        return true;
+    }
+    const sw_gpu_skin_desc desc = {.method = SW_SKIN_LBS, .force = true};
+    for (size_t i = 0; i < g->prim_count; i++)
+        if (sw_gpu_model_primitive_skin(g->skinner, g->prims[i], &desc, NULL, diag) != SW_OK) return false;
+    glFinish();
+    return true;
+}
+
+/* A colour and depth target of the --gpu frame's size for the multi-draw. */
+static void driven_target(GLuint objects[3]) {
+    glGenFramebuffers(1, &objects[0]);
+    glGenRenderbuffers(2, &objects[1]);
+    glBindRenderbuffer(GL_RENDERBUFFER, objects[1]);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, CROWD_IMAGE_W, CROWD_IMAGE_H);
+    glBindRenderbuffer(GL_RENDERBUFFER, objects[2]);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, CROWD_IMAGE_W, CROWD_IMAGE_H);
+    glBindFramebuffer(GL_FRAMEBUFFER, objects[0]);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, objects[1]);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, objects[2]);
+    glViewport(0, 0, CROWD_IMAGE_W, CROWD_IMAGE_H);
+}
+
+/* The grid's camera (the --gpu frame's) as a view-projection; zoom
+   divides its field of view. */
+static void driven_camera(const sw_model* a, const sw_pose* pose, size_t side, size_t n, float zoom, float vp[16],
+                          float* projection_scale) {
+    float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+    for (size_t i = 0; i < a->node_count; i++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fminf(lo[k], pose->world[i].m[k][3]);
+            hi[k] = fmaxf(hi[k], pose->world[i].m[k][3]);
+        }
+    hi[0] += CROWD_SPACING * (float)(side - 1), hi[2] += CROWD_SPACING * (float)((n - 1) / side);
+    sw_camera camera;
+    sw_camera_frame_bounds(lo, hi, 25.0f, 30.0f, (float)CROWD_IMAGE_W / CROWD_IMAGE_H, &camera);
+    camera.fov_y /= zoom;
+    sw_camera_view_projection(&camera, (float)CROWD_IMAGE_W / CROWD_IMAGE_H, vp);
+    *projection_scale = 1.0f / tanf(0.5f * camera.fov_y);
+}
+
+/* The two crowds in turns, every repetition: the CPU-posed frame, then
+   the GPU-driven one (nothing culled: every character skinned at level 0),
+   each ended by glFinish; then the GPU-driven frame for the grid's camera
+   and its multi-draw. */
+static bool driven_time(gpu_crowd* g, sw_gpu_crowd* crowd, crowd_bench* b, thread_pool* pool, float* times,
+                        const bench_crowd_options* opt, const float vp[16], const sw_gpu_crowd_view* view,
+                        const sw_gpu_crowd_view* close, driven_result* out, double* samples[7], sw_diag* diag) {
+    const size_t n = opt->characters;
+    for (int r = -CROWD_WARMUP_RUNS; r < opt->reps; r++) {
+        const float t = CROWD_DT * (float)(r + CROWD_WARMUP_RUNS + 1);
+        glFinish();
+        double t0 = now_seconds();
+        if (!cpu_posed_frame(g, b, pool, times, n, true, diag)) return false;
+        double t1 = now_seconds();
+        if (sw_gpu_crowd_update(crowd, t, NULL, diag) != SW_OK) return false;
+        glFinish();
+        double t2 = now_seconds();
+        if (sw_gpu_crowd_update(crowd, t, view, diag) != SW_OK) return false;
+        glFinish();
+        double t3 = now_seconds();
+        if (r == opt->reps - 1 && sw_gpu_crowd_read_commands(crowd, NULL, out->visible, diag) != SW_OK) return false;
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        if (sw_gpu_crowd_draw(crowd, vp, diag) != SW_OK) return false;
+        glFinish();
+        double t4 = now_seconds();
+        if (!cpu_posed_frame(g, b, pool, times, n, false, diag)) return false;
+        double t5 = now_seconds();
+        if (sw_gpu_crowd_pose(crowd, t, diag) != SW_OK) return false;
+        glFinish();
+        double t6 = now_seconds();
+        if (r < 0) continue;
+        if (sw_gpu_crowd_update(crowd, t, close, diag) != SW_OK) return false;
+        glFinish();
+        double t7 = now_seconds();
+        if (r == opt->reps - 1 && sw_gpu_crowd_read_commands(crowd, NULL, out->close_visible, diag) != SW_OK) return false;
+        samples[6][r] = (t7 - t6) / (double)n * 1e6;
+        samples[4][r] = (t5 - t4) / (double)n * 1e6;
+        samples[5][r] = (t6 - t5) / (double)n * 1e6;
+        samples[0][r] = (t1 - t0) / (double)n * 1e6;
+        samples[1][r] = (t2 - t1) / (double)n * 1e6;
+        samples[2][r] = (t3 - t2) / (double)n * 1e6;
+        samples[3][r] = (t4 - t3) / (double)n * 1e6;
+    }
+    return true;
+}
+
+static bool bench_gpu_driven(const bench_crowd_options* opt, const sw_model* a, crowd_bench* b, const sw_pose* poses,
+                             float* times, size_t skinned, thread_pool* pool, driven_result* out, tool_args* args,
+                             int* status) {
+    sw_gl_context* gl = NULL;
+    gpu_crowd g = {0};
+    sw_gpu_crowd* crowd = NULL;
+    double* samples[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    float* phases = NULL;
+    uint32_t* clips = NULL;
+    GLuint target[3] = {0, 0, 0};
+    sw_diag diag;
+    bool ok = false;
+    const size_t n = opt->characters;
+    static char renderer_name[256];
+    if (sw_gl_context_create(NULL, &gl, &diag) != SW_OK || sw_gpu_skinner_create(&g.skinner, &diag) != SW_OK) {
+        *status = tool_fail(args, "--gpu-driven: %s", diag.message);
+        goto done;
+    }
+    sw_gl_context_info info;
+    sw_gl_context_get_info(gl, &info);
+    snprintf(renderer_name, sizeof renderer_name, "%s", info.gl_renderer ? info.gl_renderer : "?");
+    out->renderer = renderer_name;
+    phases = malloc(n * sizeof *phases);
+    clips = malloc(n * sizeof *clips);
+    bool have = phases && clips;
+    for (int s = 0; s < 7; s++) have = (samples[s] = calloc((size_t)opt->reps, sizeof(double))) && have;
+    if (!have) {
+        *status = tool_fail(args, "out of memory");
+        goto done;
+    }
+    if (!gpu_crowd_make(&g, a, poses, n, skinned, &diag)) {
+        *status = tool_fail(args, "--gpu-driven: %s", diag.message);
+        goto done;
+    }
+    /* The same characters: clip i mod count, time phases[i] + t, on the same grid. */
+    for (size_t i = 0; i < n; i++) {
+        clips[i] = a->animation_count ? (uint32_t)(i % a->animation_count) : SW_GPU_CROWD_REST;
+        phases[i] = times[i];
+    }
+    const sw_gpu_crowd_desc desc = {.model = a, .character_count = n, .clips = clips, .phases = phases,
+                                    .placements = g.placements};
+    float vp[16], close_vp[16], projection_scale = 1.0f, close_scale = 1.0f;
+    driven_camera(a, &poses[0], g.side, n, 1.0f, vp, &projection_scale);
+    driven_camera(a, &poses[0], g.side, n, 4.0f, close_vp, &close_scale);
+    const sw_gpu_crowd_view view = sw_gpu_crowd_view_make(vp, projection_scale, 0.0f);
+    const sw_gpu_crowd_view close = sw_gpu_crowd_view_make(close_vp, close_scale, 0.0f);
+    driven_target(target);
+    if (sw_gpu_crowd_create(g.skinner, &desc, &crowd, &diag) != SW_OK ||
+        !driven_time(&g, crowd, b, pool, times, opt, vp, &view, &close, out, samples, &diag)) {
+        *status = tool_fail(args, "--gpu-driven: %s", diag.message);
+        goto done;
+    }
+    for (size_t level = 0; level < SW_GPU_CROWD_LODS; level++)
+        for (size_t p = 0; p < sw_gpu_crowd_primitive_count(crowd); p++) {
+            sw_gpu_instance_buffers buffers;
+            sw_gpu_instance_get_buffers(sw_gpu_crowd_instance(crowd, level, p), &buffers);
+            out->level_vertices[level] += buffers.vertex_count;
+        }
+    out->cpu_posed = summarise(samples[0], opt->reps);
+    out->gpu_driven = summarise(samples[1], opt->reps);
+    out->culled_frame = summarise(samples[2], opt->reps);
+    out->draw = summarise(samples[3], opt->reps);
+    out->cpu_poses = summarise(samples[4], opt->reps);
+    out->gpu_poses = summarise(samples[5], opt->reps);
+    out->close_frame = summarise(samples[6], opt->reps);
+    out->load_average = load_average();
+    out->run = ok = true;
+done:
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &target[0]);
+    glDeleteRenderbuffers(2, &target[1]);
+    sw_gpu_crowd_destroy(crowd);
+    gpu_crowd_free(&g);
+    sw_gl_context_destroy(gl);
+    for (int s = 0; s < 7; s++) free(samples[s]);
+    free(phases), free(clips);
+    return ok;
+}
+
+static void print_driven_text(const driven_result* d, size_t n) {
+    if (!d->run) return;
+    printf("  GPU-driven against CPU-posed (%s), in turns, every character posed and skinned\n", d->renderer);
+    printf("  microseconds per character   min      median   max      characters/s (median)\n");
+    printf("  %-26s %8.3f %8.3f %8.3f %10.0f\n", "CPU-posed (pose+upload+skin)", d->cpu_posed.min, d->cpu_posed.median,
+           d->cpu_posed.max, 1e6 / d->cpu_posed.median);
+    printf("  %-26s %8.3f %8.3f %8.3f %10.0f\n", "GPU-driven (all on the GPU)", d->gpu_driven.min, d->gpu_driven.median,
+           d->gpu_driven.max, 1e6 / d->gpu_driven.median);
+    printf("  GPU-driven / CPU-posed characters per second: %.3f (load average %.2f)\n",
+           d->cpu_posed.median / d->gpu_driven.median, d->load_average);
+    printf("  %-26s %8.3f %8.3f %8.3f %10.0f\n", "poses: CPU + upload", d->cpu_poses.min, d->cpu_poses.median,
+           d->cpu_poses.max, 1e6 / d->cpu_poses.median);
+    printf("  %-26s %8.3f %8.3f %8.3f %10.0f\n", "poses: GPU stages 1-3", d->gpu_poses.min, d->gpu_poses.median,
+           d->gpu_poses.max, 1e6 / d->gpu_poses.median);
+    printf("  poses alone, GPU / CPU characters per second: %.3f\n", d->cpu_poses.median / d->gpu_poses.median);
+    printf("  levels: %zu vertices per character at 0, %zu at 1 (clustered, one influence)\n", d->level_vertices[0],
+           d->level_vertices[1]);
+    printf("  grid camera: %u at level 0, %u at level 1, %zu culled\n", d->visible[0], d->visible[1],
+           n - d->visible[0] - d->visible[1]);
+    printf("  %-26s %8.3f %8.3f %8.3f\n", "culled frame (update)", d->culled_frame.min, d->culled_frame.median,
+           d->culled_frame.max);
+    printf("  %-26s %8.3f %8.3f %8.3f\n", "multi-draw (640x360)", d->draw.min, d->draw.median, d->draw.max);
+    printf("  close-up camera (a quarter of the field of view): %u at level 0, %u at level 1, %zu culled\n",
+           d->close_visible[0], d->close_visible[1], n - d->close_visible[0] - d->close_visible[1]);
+    printf("  %-26s %8.3f %8.3f %8.3f\n", "close-up frame (update)", d->close_frame.min, d->close_frame.median,
+           d->close_frame.max);
+}
+
+static void print_driven_json(json_writer* w, const driven_result* d) {
+    json_key(w, "gpu_driven");
+    if (!d->run) {
+        json_null(w);
+        return;
+    }
+    json_begin_object(w);
+    json_key(w, "renderer"), json_string(w, d->renderer);
+    json_key(w, "microseconds_per_character");
+    json_begin_object(w);
+    json_stats(w, "cpu_posed", d->cpu_posed);
+    json_stats(w, "gpu_driven", d->gpu_driven);
+    json_stats(w, "culled_frame", d->culled_frame);
+    json_stats(w, "draw", d->draw);
+    json_stats(w, "cpu_poses", d->cpu_poses);
+    json_stats(w, "gpu_poses", d->gpu_poses);
+    json_stats(w, "close_frame", d->close_frame);
+    json_end_object(w);
+    json_key(w, "ratio"), json_double(w, d->cpu_posed.median / d->gpu_driven.median);
+    json_key(w, "poses_ratio"), json_double(w, d->cpu_poses.median / d->gpu_poses.median);
+    json_key(w, "level1_vertices"), json_int(w, (long long)d->level_vertices[1]);
+    json_key(w, "level0"), json_int(w, d->visible[0]);
+    json_key(w, "level1"), json_int(w, d->visible[1]);
+    json_key(w, "close_level0"), json_int(w, d->close_visible[0]);
+    json_key(w, "close_level1"), json_int(w, d->close_visible[1]);
+    json_key(w, "load_average"), json_double(w, d->load_average);
+    json_end_object(w);
+}
+
 /* ---- the CPU crowd ---- */
 
 /* Everything bench_crowd holds, freed by crowd_run_free. */
@@ -401,7 +662,7 @@ static void crowd_time(crowd_run* c, const bench_crowd_options* opt, thread_pool
 }
 
 static bool print_crowd_json(const crowd_run* c, const bench_crowd_options* opt, const sw_model* a,
-                             const gpu_result* gpu) {
+                             const gpu_result* gpu, const driven_result* driven) {
     json_writer w;
     json_writer_init(&w, json_file_sink, stdout);
     json_begin_object(&w);
@@ -436,6 +697,7 @@ static bool print_crowd_json(const crowd_run* c, const bench_crowd_options* opt,
     } else {
         json_null(&w);
     }
+    print_driven_json(&w, driven);
     json_end_object(&w);
     json_newline(&w);
     return json_writer_finish(&w);
@@ -468,6 +730,7 @@ int bench_crowd(const bench_crowd_options* opt, tool_args* args) {
     thread_pool* pool = NULL;
     crowd_run c = {0};
     gpu_result gpu = {0};
+    driven_result driven = {0};
 
     if (tool_load_model(opt->model, NULL, &a, &diag) != SW_OK) return tool_fail(args, "%s", diag.message);
     count_skinned(a, &c.skinned, &c.vertices);
@@ -491,10 +754,14 @@ int bench_crowd(const bench_crowd_options* opt, tool_args* args) {
     }
     crowd_time(&c, opt, pool);
     if (opt->gpu && !bench_gpu(opt, a, c.poses, c.times, c.skinned, &c.b.poses, &gpu, args, &status)) goto done;
+    if (opt->gpu_driven &&
+        !bench_gpu_driven(opt, a, &c.b, c.poses, c.times, c.skinned, pool, &driven, args, &status))
+        goto done;
     if (opt->json) {
-        if (!print_crowd_json(&c, opt, a, &gpu)) status = tool_fail(args, "cannot write to standard output");
+        if (!print_crowd_json(&c, opt, a, &gpu, &driven)) status = tool_fail(args, "cannot write to standard output");
     } else {
         print_crowd_text(&c, opt, a, &gpu);
+        print_driven_text(&driven, opt->characters);
     }
 
 done:

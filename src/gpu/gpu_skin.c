@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_internal.h"
 #include "skin_interface.h"
 #include "../base/base_internal.h"
 
@@ -45,13 +46,14 @@ typedef struct sw__variant {
     bool dqs, stretch, cofactor;
     bool normals, tangents, morph;
     bool rigid;            /* no influences, moved by palette joint 0 */
+    bool listed;           /* rows of work groups skin listed instances (GPU-driven crowds) */
 } sw__variant;
 
 static uint32_t sw__variant_key(const sw__variant* v) {
     return (uint32_t)v->path | (uint32_t)v->influences << 1 | (uint32_t)v->joints_u8 << 5 |
            (uint32_t)v->weights << 6 | (uint32_t)v->dqs << 8 | (uint32_t)v->stretch << 9 |
            (uint32_t)v->cofactor << 10 | (uint32_t)v->normals << 11 | (uint32_t)v->tangents << 12 |
-           (uint32_t)v->morph << 13 | (uint32_t)v->rigid << 14;
+           (uint32_t)v->morph << 13 | (uint32_t)v->rigid << 14 | (uint32_t)v->listed << 15;
 }
 
 /* A variant's source as the strings glShaderSource concatenates: "#version"
@@ -64,12 +66,12 @@ static uint32_t sw__variant_key(const sw__variant* v) {
 static void sw__variant_source(const sw__variant* v, char defines[SW__DEFINES_SIZE],
                                const char* out_parts[SW__SOURCE_PARTS]) {
     snprintf(defines, SW__DEFINES_SIZE,
-             "#version 430 core\n#define SW_INFLUENCES %d\n#define SW_WEIGHTS %d\n%s%s%s%s%s%s%s%s%s",
+             "#version 430 core\n#define SW_INFLUENCES %d\n#define SW_WEIGHTS %d\n%s%s%s%s%s%s%s%s%s%s",
              v->influences, v->weights, v->joints_u8 ? "#define SW_JOINTS_U8\n" : "",
              v->dqs ? "#define SW_DQS\n" : "", v->stretch ? "#define SW_STRETCH\n" : "",
              v->cofactor ? "#define SW_COFACTOR\n" : "", v->normals ? "#define SW_NORMALS\n" : "",
              v->tangents ? "#define SW_TANGENTS\n" : "", v->morph ? "#define SW_MORPH\n" : "",
-             v->rigid ? "#define SW_RIGID\n" : "", "#line 1 1\n");
+             v->rigid ? "#define SW_RIGID\n" : "", v->listed ? "#define SW_INSTANCE_LIST\n" : "", "#line 1 1\n");
     out_parts[0] = defines;
     out_parts[1] = sw_shader_skin_interface_h;
     out_parts[2] = "\n#line 1 2\n";
@@ -81,10 +83,10 @@ static void sw__variant_source(const sw__variant* v, char defines[SW__DEFINES_SI
 static void sw__variant_name(const sw__variant* v, char* out, size_t size) {
     static const char* const weight_names[] = {
         [SW_SKIN_WEIGHTS_F32] = "f32", [SW_SKIN_WEIGHTS_U8] = "u8", [SW_SKIN_WEIGHTS_U16] = "u16"};
-    snprintf(out, size, "skin_%s_%s_i%d_j%s_w%s%s%s%s%s", v->path == SW_GPU_PATH_COMPUTE ? "comp" : "vert",
+    snprintf(out, size, "skin_%s_%s_i%d_j%s_w%s%s%s%s%s%s", v->path == SW_GPU_PATH_COMPUTE ? "comp" : "vert",
              v->rigid ? "rigid" : v->dqs ? (v->stretch ? "dqs_stretch" : "dqs") : "lbs", v->influences, v->joints_u8 ? "u8" : "u16",
              weight_names[v->weights], v->cofactor ? "_cofactor" : "", v->normals ? "_n" : "",
-             v->tangents ? "_t" : "", v->morph ? "_morph" : "");
+             v->tangents ? "_t" : "", v->morph ? "_morph" : "", v->listed ? "_listed" : "");
 }
 
 /* Hands one variant's whole source, as one string, to `visit`; false when
@@ -145,6 +147,12 @@ void sw_gpu_shader_sources(void (*visit)(const char* name, const char* stage, co
                 }
             }
         }
+    }
+    /* GPU-driven crowds: LBS from a list of instances, both levels. */
+    for (int influences = 1; influences <= 4; influences += 3) {
+        sw__variant v = {.path = SW_GPU_PATH_COMPUTE, .influences = influences, .weights = SW_SKIN_WEIGHTS_F32,
+                         .normals = true, .tangents = true, .morph = true, .listed = true};
+        if (!sw__visit_variant(&v, visit, user)) return;
     }
 }
 
@@ -917,4 +925,67 @@ void sw_gpu_mesh_desc_from_primitive(const sw_model_primitive* prim, sw_gpu_morp
         .target_count = prim->target_count,
         .targets = prim->target_count ? targets : NULL,
     };
+}
+
+/* ---- GPU-driven crowds (gpu_internal.h) ------------------------------------------------ */
+
+uint32_t sw__gpu_palette_matrix_buffer(sw_gpu_palette* palette) {
+    palette->has_matrices = true;
+    palette->revision++;
+    return palette->matrices;
+}
+
+uint32_t sw__gpu_palette_matrix_name(const sw_gpu_palette* palette) { return palette->matrices; }
+
+size_t sw__gpu_max_groups_x(const sw_gpu_skinner* skinner) { return (size_t)skinner->max_groups_x; }
+
+sw_result sw__gpu_skin_listed(sw_gpu_skinner* skinner, sw_gpu_instance* instance, const sw_gpu_palette* palette,
+                              uint32_t list_buffer, uint32_t list_offset, uint32_t args_buffer, size_t args_offset,
+                              sw_diag* diag) {
+    const sw_gpu_mesh* mesh = instance->mesh;
+    if (mesh->influence_count == 0 || palette->instance_count != instance->instance_count)
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "listed skinning needs influences and a palette per instance");
+    sw__variant v = {
+        .path = SW_GPU_PATH_COMPUTE,
+        .influences = mesh->influence_count,
+        .joints_u8 = mesh->joint_format == SW_JOINT_U8,
+        .weights = mesh->weight_format == SW_WEIGHT_U8_NORM    ? SW_SKIN_WEIGHTS_U8
+                   : mesh->weight_format == SW_WEIGHT_U16_NORM ? SW_SKIN_WEIGHTS_U16
+                                                               : SW_SKIN_WEIGHTS_F32,
+        .normals = mesh->normals,
+        .tangents = mesh->tangents,
+        .morph = mesh->target_count > 0,
+        .listed = true,
+    };
+    GLuint program = 0;
+    sw_result r = sw__program(skinner, &v, &program, diag);
+    if (r != SW_OK) return r;
+    glUseProgram(program);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_PALETTE, palette->matrices);
+    glUniform1ui(SW_SKIN_LOC_JOINT_COUNT, (GLuint)palette->joint_count);
+    if (v.morph) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_MORPH_DELTAS, mesh->deltas);
+        glBindBufferBase(GL_UNIFORM_BUFFER, SW_SKIN_UNIFORM_MORPH, instance->morph_block);
+    }
+    const GLuint output = instance->positions[instance->current];
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_REST, mesh->rest);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_INFLUENCES, mesh->influences);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_OUT_POSITIONS, output);
+    if (instance->frames) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_OUT_FRAMES, instance->frames);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SW_SKIN_BUFFER_INSTANCES, list_buffer);
+    glUniform1ui(SW_SKIN_LOC_VERTEX_COUNT, (GLuint)mesh->vertex_count);
+    glUniform4ui(SW_SKIN_LOC_OFFSETS, mesh->rest_normals, mesh->rest_tangents, mesh->weights_word,
+                 (GLuint)(mesh->normals ? mesh->vertex_count * instance->instance_count * 3 : 0));
+    glUniform1ui(SW_SKIN_LOC_FIRST_VERTEX, 0);
+    glUniform1ui(SW_SKIN_LOC_LIST_OFFSET, list_offset);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, args_buffer);
+    glDispatchComputeIndirect((GLintptr)args_offset);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+    glUseProgram(0);
+    r = sw_gl_check("listed skinning dispatch", diag);
+    if (r != SW_OK) return r;
+    instance->moved = false;
+    instance->skinned = true;
+    skinner->stats.dispatched++;
+    return SW_OK;
 }

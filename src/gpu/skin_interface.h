@@ -20,7 +20,7 @@
    Besides these, the program builder (gpu_skin.c, sw__variant_source)
    defines the variant switches before this file: SW_INFLUENCES (0..8),
    SW_WEIGHTS (an SW_SKIN_WEIGHTS_* code), SW_JOINTS_U8, SW_DQS, SW_STRETCH,
-   SW_COFACTOR, SW_NORMALS, SW_TANGENTS, SW_MORPH, SW_RIGID. */
+   SW_COFACTOR, SW_NORMALS, SW_TANGENTS, SW_MORPH, SW_RIGID, SW_INSTANCE_LIST. */
 #ifndef SW_SKIN_INTERFACE_H
 #define SW_SKIN_INTERFACE_H
 
@@ -37,6 +37,9 @@
 /* Outputs of the compute path: positions, then normals | tangents. */
 #define SW_SKIN_BUFFER_OUT_POSITIONS 4
 #define SW_SKIN_BUFFER_OUT_FRAMES 5
+/* GPU-driven crowds (SW_INSTANCE_LIST variants): the characters to skin,
+   work group row y skinning instance_list[u_list_offset + y]. */
+#define SW_SKIN_BUFFER_INSTANCES 6
 /* Storage blocks the compute program declares, and the vertex-shader
    program (palette and morph deltas). */
 #define SW_SKIN_COMPUTE_STORAGE_BLOCKS 6
@@ -54,6 +57,7 @@
    tangents (floats). */
 #define SW_SKIN_LOC_OFFSETS 3
 #define SW_SKIN_LOC_FIRST_VERTEX 4  /* uint: first vertex of this dispatch */
+#define SW_SKIN_LOC_LIST_OFFSET 5   /* uint: SW_INSTANCE_LIST's first entry */
 
 /* ---- Vertex attributes of the vertex-shader path (skin.vert) ---- */
 #define SW_SKIN_ATTR_POSITION 0

@@ -4,6 +4,7 @@
    (tests/gpu/validate_shaders.sh). */
 #include <stdio.h>
 
+#include "sinew/gpu_crowd.h"
 #include "sinew/render.h"
 
 typedef struct dump_state {
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     dump_state state = {argv[1], 0, 0};
     sw_gpu_shader_sources(write_variant, &state);
     sw_render_shader_sources(write_variant, &state);
+    sw_gpu_crowd_shader_sources(write_variant, &state);
     printf("%d shaders written\n", state.written);
     return state.failed || state.written == 0 ? 1 : 0;
 }

@@ -27,6 +27,7 @@
 #include "sinew/render.h"
 
 #include "../../src/gpu/skin_interface.h"
+#include "sinew/gpu_crowd.h"
 #include "../../src/render/render_interface.h"
 
 /* ---- helpers ------------------------------------------------------------------ */
@@ -265,6 +266,7 @@ static void visit(const char* name, const char* stage, const char* source, void*
     /* The skinning variants share skin.comp / skin.vert; the renderer's
        programs are named after their files. */
     if (strncmp(name, "skin_", 5) == 0) snprintf(stage_file, sizeof stage_file, "shaders/skin.%s", stage);
+    else if (strncmp(name, "crowd_", 6) == 0 && strcmp(stage, "comp") == 0) snprintf(stage_file, sizeof stage_file, "shaders/crowd.comp");
     else snprintf(stage_file, sizeof stage_file, "shaders/%s.%s", name, stage);
     check_source(fam, label, stage_file, source);
 }
@@ -285,6 +287,22 @@ static void test_skin_sources(void) {
     /* The builder's switches are among the names the sources define. */
     SW_CHECK(set_has(&fam.variant_defines, "SW_DQS", 6));
     SW_CHECK(set_has(&fam.variant_defines, "SW_SKIN_BUFFER_PALETTE", 22));
+    SW_CHECK_EQ_INT(g_problems - before, 0);
+    free(fam.header);
+}
+
+static void test_crowd_sources(void) {
+    static const char* const files[] = {"(defines)", "src/gpu/crowd_interface.h", "(stage)"};
+    static family fam;
+    fam = (family){.header_path = "src/gpu/crowd_interface.h", .files = files, .file_count = 3};
+    fam.header = read_text(repo_path(fam.header_path));
+    SW_CHECK(fam.header != NULL);
+    int before = g_problems;
+    fam.collecting = true;
+    sw_gpu_crowd_shader_sources(visit, &fam);
+    fam.collecting = false;
+    sw_gpu_crowd_shader_sources(visit, &fam);
+    SW_CHECK_EQ_INT(fam.programs, 6);
     SW_CHECK_EQ_INT(g_problems - before, 0);
     free(fam.header);
 }
@@ -396,7 +414,7 @@ static void test_c_uses_names(void) {
     static const char* const files[] = {
         "src/render/renderer.c", "src/render/scene.c",       "src/render/material.c", "src/render/toon_pass.c",
         "src/render/crowd.c",    "src/render/debug_views.c", "src/render/gl_objects.c", "src/render/post_chain.c",
-        "src/render/sky_pass.c", "src/gpu/gpu_skin.c", "src/render/hiz.c", "src/render/decal.c", "src/render/ao.c", "src/render/shadow_cache.c",
+        "src/render/sky_pass.c", "src/gpu/gpu_skin.c", "src/gpu/gpu_crowd.c", "src/render/hiz.c", "src/render/decal.c", "src/render/ao.c", "src/render/shadow_cache.c",
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) lint_c_file(files[i]);
     SW_CHECK_EQ_INT(g_problems - before, 0);
@@ -454,6 +472,7 @@ int main(void) {
     SW_RUN(test_public_values);
     SW_RUN(test_skin_sources);
     SW_RUN(test_render_sources);
+    SW_RUN(test_crowd_sources);
     SW_RUN(test_c_uses_names);
     return sw_test_finish();
 }

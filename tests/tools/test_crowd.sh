@@ -20,6 +20,10 @@ sinew bench crowd x.glb --copies 2
 check "bench crowd --copies: usage error" status_is 2
 sinew bench crowd x.glb --characters 0
 check "bench crowd --characters 0: usage error" status_is 2
+sinew bench skin x.glb --gpu-driven
+check "bench skin --gpu-driven: usage error" status_is 2
+sinew bench crowd x.glb --gpu-driven --dqs
+check "bench crowd --gpu-driven --dqs: usage error (LBS only)" status_is 2
 sinew render --crowd 0 -o "$WORK/zero.png"
 check "render --crowd 0: usage error" status_is 2
 sinew render --crowd 2 --blend walk:1 -o "$WORK/blend.png"
@@ -55,6 +59,10 @@ else
     sinew bench crowd "$M" --characters 12 --reps 20 --threads 1 --json
     sum1=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["checksum"])' "$WORK/out")
     check "bench crowd: the same vertices on 1 and 2 threads" [ "$sum1" = "$sum2" ]
+    sinew bench crowd "$M" --characters 4 --reps 20 --gpu-driven --json
+    check "bench crowd --gpu-driven exits 0" status_is 0
+    check "bench crowd --gpu-driven --json: both crowds timed, a ratio, every character at a level or culled" json_expr \
+        "d['gpu_driven']['ratio']>0 and d['gpu_driven']['poses_ratio']>0 and d['gpu_driven']['microseconds_per_character']['gpu_driven']['median']>0 and 0<=d['gpu_driven']['level0']+d['gpu_driven']['level1']<=4 and d['gpu_driven']['load_average']!=0"
     sinew bench crowd "$M" --characters 12 --reps 20 --threads 1 --dqs --json
     sumd=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["checksum"])' "$WORK/out")
     check "bench crowd --dqs skins differently" [ "$sumd" != "$sum1" ]
