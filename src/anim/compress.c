@@ -173,6 +173,8 @@ typedef struct sw__property {
 typedef struct sw__encoder {
     const sw_compress_input* in;
     float tolerance, distance;
+    float target;            /* what the search aims at: a little under the tolerance, for times that
+                                land a float rounding away from a sample */
     size_t joints, samples;
     uint8_t (*kinds)[3];     /* per joint: sw_compressed_kind of T, R, S */
     uint8_t* dropped;        /* per joint */
@@ -510,7 +512,7 @@ static void sw__set_bits(sw__encoder* e, uint32_t p, unsigned bits) {
    estimate; then each property one bit lower where the exact error stays
    within. Returns the worst exact error. */
 static float sw__search_segment(sw__encoder* e, const int32_t* joint_props) {
-    const float budget = 0.5f * e->tolerance;
+    const float budget = 0.5f * e->target;
     for (uint32_t p = 0; p < e->prop_count; p++) {
         unsigned b = 0;
         for (;; b++) {
@@ -521,7 +523,7 @@ static float sw__search_segment(sw__encoder* e, const int32_t* joint_props) {
     size_t joint;
     uint32_t sample;
     float worst = sw__exact(e, &joint, &sample, false);
-    for (size_t guard = 0; worst > e->tolerance && guard < (size_t)e->prop_count * SW_COMPRESS_MAX_BITS; guard++) {
+    for (size_t guard = 0; worst > e->target && guard < (size_t)e->prop_count * SW_COMPRESS_MAX_BITS; guard++) {
         int32_t pick = -1;
         for (int64_t j = (int64_t)joint; j >= 0; j = e->in->parents[j]) {
             for (int path = 0; path < 3; path++) {
@@ -534,13 +536,13 @@ static float sw__search_segment(sw__encoder* e, const int32_t* joint_props) {
         sw__set_bits(e, (uint32_t)pick, e->bits[pick] + 1u);
         worst = sw__exact(e, &joint, &sample, false);
     }
-    if (worst > e->tolerance) return worst;
+    if (worst > e->target) return worst;
     for (uint32_t p = 0; p < e->prop_count; p++) {
         while (e->bits[p] > 0) {
             unsigned was = e->bits[p];
             sw__set_bits(e, p, was - 1u);
             float w = sw__exact(e, &joint, &sample, false);
-            if (w > e->tolerance) {
+            if (w > e->target) {
                 sw__set_bits(e, p, was);
                 break;
             }
@@ -753,6 +755,7 @@ sw_result sw_compress_clip(const sw_compress_input* input, const sw_compress_set
     e.in = input;
     e.joints = input->joint_count, e.samples = input->sample_count;
     e.tolerance = settings && settings->tolerance > 0.0f ? settings->tolerance : SW_COMPRESS_DEFAULT_TOLERANCE;
+    e.target = e.tolerance * 0.995f;
     e.distance = settings && settings->virtual_vertex > 0.0f ? settings->virtual_vertex
                                                               : SW_COMPRESS_DEFAULT_VIRTUAL_VERTEX;
     int32_t* joint_props = NULL;
