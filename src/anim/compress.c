@@ -917,6 +917,68 @@ static inline void sw__decode(const sw_compressed_clip* c, sw__sample_at* at, ui
     }
 }
 
+/* Rotations are finished four at a time: rebuilt, nlerped and normalised
+   in SIMD lanes (SSE2), where the scalar chain of square roots and a
+   division per rotation would leave the core waiting. Entry i holds the
+   stored components of both samples (the dropped one is rebuilt as the
+   fourth lane value and written back to its place). */
+#if !defined(SW_NO_SIMD) && defined(__SSE2__)
+#define SW__DECODE_SSE2 1
+#include <emmintrin.h>
+#else
+#define SW__DECODE_SSE2 0
+#endif
+
+typedef struct sw__rotation_batch {
+    int count;
+    float a[4][4], b[4][4]; /* [component][entry]: x y z of the stored components, w slot rebuilt */
+    float s[4];
+    uint8_t dropped[4];
+    sw_quat* out[4];
+} sw__rotation_batch;
+
+static void sw__flush_rotations(sw__rotation_batch* batch) {
+    const int n = batch->count;
+    if (n == 0) return;
+    float q[4][4]; /* [component][entry], stored order with the rebuilt one last */
+#if SW__DECODE_SSE2
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    __m128 ax = _mm_loadu_ps(batch->a[0]), ay = _mm_loadu_ps(batch->a[1]), az = _mm_loadu_ps(batch->a[2]);
+    __m128 bx = _mm_loadu_ps(batch->b[0]), by = _mm_loadu_ps(batch->b[1]), bz = _mm_loadu_ps(batch->b[2]);
+    __m128 aw = _mm_sqrt_ps(_mm_max_ps(zero, _mm_sub_ps(one, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, ax), _mm_mul_ps(ay, ay)),
+                                                                         _mm_mul_ps(az, az)))));
+    __m128 bw = _mm_sqrt_ps(_mm_max_ps(zero, _mm_sub_ps(one, _mm_add_ps(_mm_add_ps(_mm_mul_ps(bx, bx), _mm_mul_ps(by, by)),
+                                                                         _mm_mul_ps(bz, bz)))));
+    const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)),
+                                  _mm_add_ps(_mm_mul_ps(az, bz), _mm_mul_ps(aw, bw)));
+    const __m128 flip = _mm_and_ps(_mm_cmplt_ps(dot, zero), _mm_set1_ps(-0.0f));
+    bx = _mm_xor_ps(bx, flip), by = _mm_xor_ps(by, flip), bz = _mm_xor_ps(bz, flip), bw = _mm_xor_ps(bw, flip);
+    const __m128 t = _mm_loadu_ps(batch->s);
+    __m128 x = _mm_add_ps(ax, _mm_mul_ps(_mm_sub_ps(bx, ax), t)), y = _mm_add_ps(ay, _mm_mul_ps(_mm_sub_ps(by, ay), t));
+    __m128 z = _mm_add_ps(az, _mm_mul_ps(_mm_sub_ps(bz, az), t)), w = _mm_add_ps(aw, _mm_mul_ps(_mm_sub_ps(bw, aw), t));
+    const __m128 n2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_add_ps(_mm_mul_ps(z, z), _mm_mul_ps(w, w)));
+    const __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(_mm_max_ps(n2, _mm_set1_ps(1e-30f))));
+    _mm_storeu_ps(q[0], _mm_mul_ps(x, inv));
+    _mm_storeu_ps(q[1], _mm_mul_ps(y, inv));
+    _mm_storeu_ps(q[2], _mm_mul_ps(z, inv));
+    _mm_storeu_ps(q[3], _mm_mul_ps(w, inv));
+#else
+    for (int i = 0; i < n; i++) {
+        float va[3] = {batch->a[0][i], batch->a[1][i], batch->a[2][i]};
+        float vb[3] = {batch->b[0][i], batch->b[1][i], batch->b[2][i]};
+        sw_quat r = sw__nlerp(sw__rebuild_quat(va, 3), sw__rebuild_quat(vb, 3), batch->s[i]);
+        q[0][i] = r.x, q[1][i] = r.y, q[2][i] = r.z, q[3][i] = r.w;
+    }
+#endif
+    for (int i = 0; i < n; i++) {
+        float* out = &batch->out[i]->x;
+        const unsigned d = batch->dropped[i];
+        int k = 0;
+        for (unsigned c = 0; c < 4; c++) out[c] = c == d ? q[3][i] : q[k++][i];
+    }
+    batch->count = 0;
+}
+
 void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
     SW_ASSERT(job && job->clip && job->out_local);
     const sw_compressed_clip* c = job->clip;
@@ -938,6 +1000,12 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
     sw__sample_at a = sw__sample_in_segment(c, i0), b = sw__sample_in_segment(c, i1);
     const float* constant = c->constants;
     uint32_t p = 0, comp = 0;
+    sw__rotation_batch batch;
+    batch.count = 0;
+#if SW__DECODE_SSE2
+    for (int i = 0; i < 4; i++) batch.a[0][i] = batch.a[1][i] = batch.a[2][i] = batch.b[0][i] = batch.b[1][i] =
+        batch.b[2][i] = batch.s[i] = 0.0f; /* lanes past the count compute and are dropped */
+#endif
     for (uint32_t i = 0; i < c->track_count; i++) {
         const uint8_t* d = c->tracks + (size_t)i * SW__SWA_TRACK_SIZE;
         const uint32_t target = sw__le32(d);
@@ -964,11 +1032,17 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
             sw__decode(c, &a, p, comp, count, va);
             sw__decode(c, &b, p, comp, count, vb);
             p++, comp += count;
-            if (path == SW__R) {
+            if (path == SW__R && dropped < 4) {
+                const int e = batch.count;
+                for (int k = 0; k < 3; k++) batch.a[k][e] = va[k], batch.b[k][e] = vb[k];
+                batch.s[e] = s, batch.dropped[e] = dropped, batch.out[e] = &out->rotation;
+                if (++batch.count == 4) sw__flush_rotations(&batch);
+            } else if (path == SW__R) {
                 out->rotation = sw__nlerp(sw__rebuild_quat(va, dropped), sw__rebuild_quat(vb, dropped), s);
             } else {
                 for (int k = 0; k < 3; k++) dst[k] = va[k] + (vb[k] - va[k]) * s;
             }
         }
     }
+    sw__flush_rotations(&batch);
 }
