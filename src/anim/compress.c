@@ -10,6 +10,14 @@
 #include "../base/base_internal.h"
 #include "compress_internal.h"
 
+/* The decoder's lanes (SSE2), or its scalar loops under SW_NO_SIMD. */
+#if !defined(SW_NO_SIMD) && defined(__SSE2__)
+#define SW__DECODE_SSE2 1
+#include <emmintrin.h>
+#else
+#define SW__DECODE_SSE2 0
+#endif
+
 /* ---- shared by the compressor and the decoder --------------------------------- */
 
 /* 1 / (2^bits − 1): the step of a bits-wide value over [0, 1]. */
@@ -21,15 +29,29 @@ static const float sw__inv_steps[SW_COMPRESS_MAX_BITS + 1] = {
     1.0f / 16777215,
 };
 
-/* A stored value back in the clip's units: q (bits wide; 0 bits = the
-   middle) within the segment range (8-bit minimum and extent of the clip
-   range) within the clip range. The compressor measures its error with
-   this same function, so what it reports is what the decoder gives. */
+/* A stored value back in the clip's units is offset + scale · q: q (bits
+   wide; 0 bits = the middle) within the segment range (8-bit minimum and
+   extent of the clip range) within the clip range. The factors depend on
+   the segment, not the sample, so the decoder makes them once for the two
+   samples it reads. The compressor measures its error with these same
+   functions, so what it reports is what the decoder gives. */
+typedef struct sw__factors {
+    float scale, offset;
+} sw__factors;
+
+static inline sw__factors sw__factors_of(unsigned bits, unsigned seg_min, unsigned seg_extent, float clip_min,
+                                         float clip_extent) {
+    const float lo = (float)seg_min * (1.0f / 255.0f), ext = (float)seg_extent * (1.0f / 255.0f);
+    sw__factors f;
+    f.scale = clip_extent * (ext * sw__inv_steps[bits]);
+    f.offset = clip_min + clip_extent * (bits ? lo : lo + 0.5f * ext);
+    return f;
+}
+
 static inline float sw__dequantize(uint32_t q, unsigned bits, unsigned seg_min, unsigned seg_extent, float clip_min,
                                    float clip_extent) {
-    const float y = bits ? (float)q * sw__inv_steps[bits] : 0.5f;
-    const float x = (float)seg_min * (1.0f / 255.0f) + (float)seg_extent * (1.0f / 255.0f) * y;
-    return clip_min + clip_extent * x;
+    const sw__factors f = sw__factors_of(bits, seg_min, seg_extent, clip_min, clip_extent);
+    return f.offset + f.scale * (float)q;
 }
 
 /* The full quaternion of stored components c (3 with a dropped one, else
@@ -904,6 +926,7 @@ static inline uint32_t sw__read_bits(const uint8_t* stream, uint64_t pos, unsign
     return (uint32_t)((word >> (pos & 7u)) & ((1ull << bits) - 1u));
 }
 
+
 /* The `count` stored components of property p from component c on. */
 static inline void sw__decode(const sw_compressed_clip* c, sw__sample_at* at, uint32_t p, uint32_t comp,
                               uint32_t count, float* out) {
@@ -920,18 +943,12 @@ static inline void sw__decode(const sw_compressed_clip* c, sw__sample_at* at, ui
 /* Rotations are finished four at a time: rebuilt, nlerped and normalised
    in SIMD lanes (SSE2), where the scalar chain of square roots and a
    division per rotation would leave the core waiting. Entry i holds the
-   stored components of both samples (the dropped one is rebuilt as the
-   fourth lane value and written back to its place). */
-#if !defined(SW_NO_SIMD) && defined(__SSE2__)
-#define SW__DECODE_SSE2 1
-#include <emmintrin.h>
-#else
-#define SW__DECODE_SSE2 0
-#endif
+   three stored components of both samples (the dropped one is rebuilt as
+   the fourth and written back to its place). */
 
 typedef struct sw__rotation_batch {
     int count;
-    float a[4][4], b[4][4]; /* [component][entry]: x y z of the stored components, w slot rebuilt */
+    float a[4][4], b[4][4]; /* [entry][component]: the stored x y z (the fourth unused) */
     float s[4];
     uint8_t dropped[4];
     sw_quat* out[4];
@@ -943,12 +960,16 @@ static void sw__flush_rotations(sw__rotation_batch* batch) {
     float q[4][4]; /* [component][entry], stored order with the rebuilt one last */
 #if SW__DECODE_SSE2
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
-    __m128 ax = _mm_loadu_ps(batch->a[0]), ay = _mm_loadu_ps(batch->a[1]), az = _mm_loadu_ps(batch->a[2]);
-    __m128 bx = _mm_loadu_ps(batch->b[0]), by = _mm_loadu_ps(batch->b[1]), bz = _mm_loadu_ps(batch->b[2]);
-    __m128 aw = _mm_sqrt_ps(_mm_max_ps(zero, _mm_sub_ps(one, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, ax), _mm_mul_ps(ay, ay)),
-                                                                         _mm_mul_ps(az, az)))));
-    __m128 bw = _mm_sqrt_ps(_mm_max_ps(zero, _mm_sub_ps(one, _mm_add_ps(_mm_add_ps(_mm_mul_ps(bx, bx), _mm_mul_ps(by, by)),
-                                                                         _mm_mul_ps(bz, bz)))));
+    __m128 ax = _mm_loadu_ps(batch->a[0]), ay = _mm_loadu_ps(batch->a[1]), az = _mm_loadu_ps(batch->a[2]),
+           aw = _mm_loadu_ps(batch->a[3]);
+    __m128 bx = _mm_loadu_ps(batch->b[0]), by = _mm_loadu_ps(batch->b[1]), bz = _mm_loadu_ps(batch->b[2]),
+           bw = _mm_loadu_ps(batch->b[3]);
+    _MM_TRANSPOSE4_PS(ax, ay, az, aw);
+    _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+    aw = _mm_sqrt_ps(_mm_max_ps(zero, _mm_sub_ps(one, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, ax), _mm_mul_ps(ay, ay)),
+                                                                 _mm_mul_ps(az, az)))));
+    bw = _mm_sqrt_ps(_mm_max_ps(zero, _mm_sub_ps(one, _mm_add_ps(_mm_add_ps(_mm_mul_ps(bx, bx), _mm_mul_ps(by, by)),
+                                                                 _mm_mul_ps(bz, bz)))));
     const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)),
                                   _mm_add_ps(_mm_mul_ps(az, bz), _mm_mul_ps(aw, bw)));
     const __m128 flip = _mm_and_ps(_mm_cmplt_ps(dot, zero), _mm_set1_ps(-0.0f));
@@ -964,9 +985,7 @@ static void sw__flush_rotations(sw__rotation_batch* batch) {
     _mm_storeu_ps(q[3], _mm_mul_ps(w, inv));
 #else
     for (int i = 0; i < n; i++) {
-        float va[3] = {batch->a[0][i], batch->a[1][i], batch->a[2][i]};
-        float vb[3] = {batch->b[0][i], batch->b[1][i], batch->b[2][i]};
-        sw_quat r = sw__nlerp(sw__rebuild_quat(va, 3), sw__rebuild_quat(vb, 3), batch->s[i]);
+        sw_quat r = sw__nlerp(sw__rebuild_quat(batch->a[i], 3), sw__rebuild_quat(batch->b[i], 3), batch->s[i]);
         q[0][i] = r.x, q[1][i] = r.y, q[2][i] = r.z, q[3][i] = r.w;
     }
 #endif
@@ -977,6 +996,85 @@ static void sw__flush_rotations(sw__rotation_batch* batch) {
         for (unsigned c = 0; c < 4; c++) out[c] = c == d ? q[3][i] : q[k++][i];
     }
     batch->count = 0;
+}
+
+#if SW__DECODE_SSE2
+/* sw__decode_pair's fast case in four lanes: both samples in one segment,
+   the property's components in one 64-bit load each. The same operations
+   in the same order as sw__factors_of and sw__dequantize, so the same
+   values. Reads 8 range bytes and 4 floats of the minimums and extents
+   from the property's first component on: past its last component they
+   are the next component's or, at the end, the padding and the tables
+   after them, inside the bytes (the reader's layout guarantees both). */
+static inline void sw__decode_pair_sse2(const sw_compressed_clip* c, sw__sample_at* a, sw__sample_at* b, uint32_t p,
+                                        uint32_t comp, uint32_t count, float* va, float* vb) {
+    const unsigned bits = a->bits[p];
+    const uint64_t mask = (1ull << bits) - 1u;
+    uint64_t wa, wb;
+    memcpy(&wa, a->stream + (a->pos >> 3), 8);
+    memcpy(&wb, b->stream + (b->pos >> 3), 8);
+    wa >>= a->pos & 7u, wb >>= b->pos & 7u;
+    a->pos += (uint64_t)count * bits, b->pos += (uint64_t)count * bits;
+    const __m128i qa = _mm_set_epi32((int)(count == 4 ? (wa >> 3 * bits) & mask : 0), (int)((wa >> 2 * bits) & mask),
+                                     (int)((wa >> bits) & mask), (int)(wa & mask));
+    const __m128i qb = _mm_set_epi32((int)(count == 4 ? (wb >> 3 * bits) & mask : 0), (int)((wb >> 2 * bits) & mask),
+                                     (int)((wb >> bits) & mask), (int)(wb & mask));
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i bytes = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(const void*)(a->ranges + 2u * comp)), zero);
+    const __m128 lo_ext01 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(bytes, zero)); /* min0 ext0 min1 ext1 */
+    const __m128 lo_ext23 = _mm_cvtepi32_ps(_mm_unpackhi_epi16(bytes, zero));
+    const __m128 inv255 = _mm_set1_ps(1.0f / 255.0f);
+    const __m128 lo = _mm_mul_ps(_mm_shuffle_ps(lo_ext01, lo_ext23, _MM_SHUFFLE(2, 0, 2, 0)), inv255);
+    const __m128 ext = _mm_mul_ps(_mm_shuffle_ps(lo_ext01, lo_ext23, _MM_SHUFFLE(3, 1, 3, 1)), inv255);
+    const __m128 clip_min = _mm_loadu_ps(c->ranges + comp);
+    const __m128 clip_ext = _mm_loadu_ps(c->ranges + c->component_count + comp);
+    const __m128 scale = _mm_mul_ps(clip_ext, _mm_mul_ps(ext, _mm_set1_ps(sw__inv_steps[bits])));
+    const __m128 x = bits ? lo : _mm_add_ps(lo, _mm_mul_ps(_mm_set1_ps(0.5f), ext));
+    const __m128 offset = _mm_add_ps(clip_min, _mm_mul_ps(clip_ext, x));
+    _mm_storeu_ps(va, _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qa))));
+    _mm_storeu_ps(vb, _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qb))));
+}
+#endif
+
+/* Property p's `count` stored components (from component comp on) at
+   both samples. Their segment's factors are made once when both samples
+   lie in one segment (31 times in 32); a property whose components fit
+   one 64-bit load is read with one. */
+static inline void sw__decode(const sw_compressed_clip* c, sw__sample_at* at, uint32_t p, uint32_t comp,
+                              uint32_t count, float* out);
+
+static inline void sw__decode_pair(const sw_compressed_clip* c, sw__sample_at* a, sw__sample_at* b, uint32_t p,
+                                   uint32_t comp, uint32_t count, float* va, float* vb) {
+    const float* mins = c->ranges + comp;
+    const float* extents = c->ranges + c->component_count + comp;
+    const unsigned bits = a->bits[p];
+#if SW__DECODE_SSE2
+    if (a->bits == b->bits && count * bits + 7 <= 64) {
+        sw__decode_pair_sse2(c, a, b, p, comp, count, va, vb);
+        return;
+    }
+#endif
+    if (a->bits == b->bits && count * bits + 7 <= 64) {
+        const uint64_t mask = (1ull << bits) - 1u;
+        uint64_t wa, wb;
+        memcpy(&wa, a->stream + (a->pos >> 3), 8);
+        memcpy(&wb, b->stream + (b->pos >> 3), 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        wa = __builtin_bswap64(wa), wb = __builtin_bswap64(wb);
+#endif
+        wa >>= a->pos & 7u, wb >>= b->pos & 7u;
+        const uint8_t* r = a->ranges + 2u * comp;
+        for (uint32_t k = 0; k < count; k++, r += 2) {
+            const sw__factors f = sw__factors_of(bits, r[0], r[1], mins[k], extents[k]);
+            va[k] = f.offset + f.scale * (float)(uint32_t)(wa & mask);
+            vb[k] = f.offset + f.scale * (float)(uint32_t)(wb & mask);
+            wa >>= bits, wb >>= bits;
+        }
+        a->pos += (uint64_t)count * bits, b->pos += (uint64_t)count * bits;
+        return;
+    }
+    sw__decode(c, a, p, comp, count, va);
+    sw__decode(c, b, p, comp, count, vb);
 }
 
 void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
@@ -1001,11 +1099,7 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
     const float* constant = c->constants;
     uint32_t p = 0, comp = 0;
     sw__rotation_batch batch;
-    batch.count = 0;
-#if SW__DECODE_SSE2
-    for (int i = 0; i < 4; i++) batch.a[0][i] = batch.a[1][i] = batch.a[2][i] = batch.b[0][i] = batch.b[1][i] =
-        batch.b[2][i] = batch.s[i] = 0.0f; /* lanes past the count compute and are dropped */
-#endif
+    memset(&batch, 0, sizeof batch); /* lanes past the count compute on zeros and are dropped */
     for (uint32_t i = 0; i < c->track_count; i++) {
         const uint8_t* d = c->tracks + (size_t)i * SW__SWA_TRACK_SIZE;
         const uint32_t target = sw__le32(d);
@@ -1028,14 +1122,13 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
             }
             const uint8_t dropped = d[SW__TRACK_DROPPED];
             const uint32_t count = sw__property_components(path, dropped);
-            float va[4], vb[4];
-            sw__decode(c, &a, p, comp, count, va);
-            sw__decode(c, &b, p, comp, count, vb);
+            const bool rotation3 = path == SW__R && dropped < 4;
+            float* va = rotation3 ? batch.a[batch.count] : (float[4]){0};
+            float* vb = rotation3 ? batch.b[batch.count] : (float[4]){0};
+            sw__decode_pair(c, &a, &b, p, comp, count, va, vb);
             p++, comp += count;
-            if (path == SW__R && dropped < 4) {
-                const int e = batch.count;
-                for (int k = 0; k < 3; k++) batch.a[k][e] = va[k], batch.b[k][e] = vb[k];
-                batch.s[e] = s, batch.dropped[e] = dropped, batch.out[e] = &out->rotation;
+            if (rotation3) {
+                batch.s[batch.count] = s, batch.dropped[batch.count] = dropped, batch.out[batch.count] = &out->rotation;
                 if (++batch.count == 4) sw__flush_rotations(&batch);
             } else if (path == SW__R) {
                 out->rotation = sw__nlerp(sw__rebuild_quat(va, dropped), sw__rebuild_quat(vb, dropped), s);
