@@ -224,6 +224,7 @@ static void release(anim_file* f) {
     if (f->vrma) /* the later clips' share the first one's extension data: released first */
         for (size_t i = f->source ? f->source->animation_count : 0; i-- > 0;) sw_vrma_free(f->vrma[i]);
     free(f->vrma);
+    if (f->swa_clip && f->names) free(f->names[0]); /* its renamed name (made_count is 0) */
     free(f->made), free(f->names), free(f->clips), free(f->view), free(f->swa_clip);
     sw_model_free(f->source);
     memset(f, 0, sizeof *f);
