@@ -1,60 +1,16 @@
 /* Compressed clips (sinew/compress.h, sinew/swa.h): hand-made clips whose
    answers are known (constant and default tracks stripped, the
    quantisation bound of the stored bits, seeking and looping against the
-   raw sampler), the bytes round trip and hostile bytes, and the CMU
-   motion-capture clips of Debian's assimp-testmodels against the issue's
-   bound, checked by an evaluation of the virtual vertices written here
-   (TRS applied point by point, not the library's matrices). */
+   raw sampler, checked by the virtual-vertex evaluation of
+   tests/test_compress.h), the bytes round trip and hostile bytes. The CMU
+   clips are test_compress_cmu.c's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "sinew/compress.h"
-#include "sinew/import.h"
-#include "sinew/swa.h"
-
-/* ---- an independent evaluation: TRS applied to a point, up the chain ---- */
-
-static void rotate(const sw_quat* q, const double v[3], double out[3]) {
-    /* v + 2w(u × v) + 2u × (u × v), u = (x, y, z) */
-    double u[3] = {q->x, q->y, q->z}, w = q->w;
-    double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    double cc[3] = {u[1] * c[2] - u[2] * c[1], u[2] * c[0] - u[0] * c[2], u[0] * c[1] - u[1] * c[0]};
-    for (int k = 0; k < 3; k++) out[k] = v[k] + 2.0 * w * c[k] + 2.0 * cc[k];
-}
-
-/* Model-space position of `point` given in joint j's space. */
-static void to_model(const int32_t* parents, const sw_transform* local, int32_t j, const double point[3],
-                     double out[3]) {
-    double p[3] = {point[0], point[1], point[2]};
-    for (; j >= 0; j = parents[j]) {
-        const sw_transform* t = &local[j];
-        double s[3] = {p[0] * t->scale.x, p[1] * t->scale.y, p[2] * t->scale.z}, r[3];
-        rotate(&t->rotation, s, r);
-        p[0] = r[0] + t->translation.x, p[1] = r[1] + t->translation.y, p[2] = r[2] + t->translation.z;
-    }
-    memcpy(out, p, sizeof p);
-}
-
-/* The worst virtual-vertex distance between two poses over every joint. */
-static double vertex_error(const int32_t* parents, size_t joints, const sw_transform* a, const sw_transform* b,
-                           double d) {
-    double worst = 0.0;
-    for (size_t j = 0; j < joints; j++) {
-        for (int k = 0; k < 3; k++) {
-            double v[3] = {0, 0, 0}, pa[3], pb[3];
-            v[k] = d;
-            to_model(parents, a, (int32_t)j, v, pa);
-            to_model(parents, b, (int32_t)j, v, pb);
-            double e = sqrt((pa[0] - pb[0]) * (pa[0] - pb[0]) + (pa[1] - pb[1]) * (pa[1] - pb[1]) +
-                            (pa[2] - pb[2]) * (pa[2] - pb[2]));
-            if (e > worst || e != e) worst = e != e ? INFINITY : e;
-        }
-    }
-    return worst;
-}
+#include "test_compress.h"
 
 static sw_quat axis_angle(double x, double y, double z, double angle) {
     double n = sqrt(x * x + y * y + z * z), s = sin(angle / 2) / n;
@@ -110,50 +66,6 @@ static void make_hand_clip(hand_clip* h) {
     SW_CHECK(sw_clip_finish(&h->clip, NULL) == SW_OK);
     for (int j = 0; j < CHAIN; j++) h->rest[j] = sw_transform_identity();
     h->rest[3].translation = sw_vec3_make(0.0f, 0.3f, 0.0f);
-}
-
-typedef struct compressed {
-    sw_transform* raw;
-    size_t samples;
-    sw_compressed_bytes bytes;
-    sw_compress_report report;
-    sw_compressed_clip clip;
-} compressed;
-
-static bool compress_clip(const sw_clip* clip, const sw_transform* rest, const int32_t* parents, size_t joints,
-                          float rate, float tolerance, float vertex, compressed* out) {
-    memset(out, 0, sizeof *out);
-    out->samples = sw_clip_resample_count(clip, rate);
-    out->raw = malloc(out->samples * joints * sizeof *out->raw);
-    uint8_t* channels = malloc(joints);
-    sw_diag diag;
-    bool ok = out->raw && channels && sw_clip_resample(clip, rest, joints, out->samples, out->raw, &diag) == SW_OK;
-    if (ok) {
-        sw_clip_channels(clip, channels, joints);
-        sw_compress_input in = {.joint_count = joints, .parents = parents, .samples = out->raw,
-                                .sample_count = out->samples, .start = clip->start, .end = clip->duration,
-                                .channels = channels, .name = clip->name};
-        sw_compress_settings settings = {.tolerance = tolerance, .virtual_vertex = vertex};
-        ok = sw_compress_clip(&in, &settings, &out->bytes, &out->report, &diag) == SW_OK &&
-             sw_swa_read(out->bytes.bytes, out->bytes.size, "test.swa", &out->clip, &diag) == SW_OK;
-    }
-    if (!ok) fprintf(stderr, "  %s\n", diag.message);
-    free(channels);
-    return ok;
-}
-
-static void release(compressed* c) {
-    free(c->raw);
-    sw_compress_bytes_free(&c->bytes);
-}
-
-/* The compressed pose at time t over `rest`. */
-static void sample_compressed(const sw_compressed_clip* clip, const sw_transform* rest, size_t joints, float t,
-                              sw_transform* out) {
-    memcpy(out, rest, joints * sizeof *out);
-    sw_compressed_sample_job job = {.clip = clip, .time = t, .target_count = joints, .out_local = out};
-    SW_CHECK(sw_compressed_sample_job_validate(&job, NULL) == SW_OK);
-    sw_compressed_sample_job_run(&job);
 }
 
 static void test_strips_constant_and_default_tracks(void) {
@@ -329,76 +241,11 @@ static void test_hostile_bytes(void) {
     release(&c);
 }
 
-/* ---- the CMU clips ----------------------------------------------------------- */
-
-#define CMU_DIR "/usr/share/assimp/models/BVH/"
-
-static void check_cmu_clip(const char* file) {
-    char path[256];
-    snprintf(path, sizeof path, "%s%s", CMU_DIR, file);
-    FILE* f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "  %s is absent (Debian package assimp-testmodels)\n", path);
-        SW_SKIP("CMU motion capture not installed");
-    }
-    fclose(f);
-    sw_model* model = NULL;
-    sw_diag diag;
-    if (sw_import_file(path, NULL, &model, &diag) != SW_OK) {
-        fprintf(stderr, "  %s\n", diag.message);
-        if (diag.result == SW_ERR_UNSUPPORTED) SW_SKIP("no Assimp importer in this build");
-        SW_CHECK(false);
-        return;
-    }
-    const size_t joints = model->node_count;
-    int32_t* parents = malloc(joints * sizeof *parents);
-    for (size_t j = 0; j < joints; j++) parents[j] = model->nodes[j].parent;
-    /* The skeleton's height: the vertical extent of its joints at rest. */
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t j = 0; j < joints; j++) {
-        double o[3] = {0, 0, 0}, p[3];
-        to_model(parents, model->rest_local, (int32_t)j, o, p);
-        lo = p[1] < lo ? p[1] : lo, hi = p[1] > hi ? p[1] : hi;
-    }
-    const double height = hi - lo, vertex = height / 60.0, bound = 2.5e-4 * height;
-    const sw_clip* clip = &model->animations[0];
-    compressed c;
-    SW_CHECK(compress_clip(clip, model->rest_local, parents, joints, 30.0f, (float)bound, (float)vertex, &c));
-    /* Independently: every exported time, every joint's three vertices. */
-    sw_transform* pose = malloc(joints * sizeof *pose);
-    double worst = 0.0;
-    for (size_t s = 0; s < c.samples; s++) {
-        float t = sw_resample_time(clip->start, clip->duration, s, c.samples);
-        sample_compressed(&c.clip, model->rest_local, joints, t, pose);
-        double e = vertex_error(parents, joints, pose, c.raw + s * joints, vertex);
-        worst = e > worst ? e : worst;
-    }
-    const double ratio = (double)c.report.raw_bytes / (double)c.report.compressed_bytes;
-    fprintf(stderr,
-            "  %s: height %.2f, %zu samples at 30 Hz, %zu joints driven: %zu -> %zu bytes, %.1f:1; worst %.3g "
-            "(%.3g of the height; bound 2.5e-4), p99 %.3g; independent worst %.3g\n",
-            file, height, c.samples, c.report.driven_joints, c.report.raw_bytes, c.report.compressed_bytes, ratio,
-            (double)c.report.worst_error, (double)c.report.worst_error / height, (double)c.report.p99_error, worst);
-    SW_CHECK(c.report.driven_joints == 31);
-    /* The issue asks 20:1; this codec reaches 12.9-13.2:1 (docs/compression.md). */
-    SW_CHECK(ratio >= 12.5);
-    SW_CHECK(worst <= bound);
-    free(pose);
-    free(parents);
-    release(&c);
-    sw_model_free(model);
-}
-
-static void test_cmu_01_01(void) { check_cmu_clip("01_01.bvh"); }
-static void test_cmu_01_03(void) { check_cmu_clip("01_03.bvh"); }
-
 int main(void) {
     SW_RUN(test_strips_constant_and_default_tracks);
     SW_RUN(test_quantisation_bound);
     SW_RUN(test_seek_and_loop_match_raw);
     SW_RUN(test_round_trip_bytes);
     SW_RUN(test_hostile_bytes);
-    SW_RUN(test_cmu_01_01);
-    SW_RUN(test_cmu_01_03);
     return sw_test_finish();
 }
