@@ -970,14 +970,16 @@ static void sw__flush_rotations(sw__rotation_batch* batch) {
                                                                  _mm_mul_ps(az, az)))));
     bw = _mm_sqrt_ps(_mm_max_ps(zero, _mm_sub_ps(one, _mm_add_ps(_mm_add_ps(_mm_mul_ps(bx, bx), _mm_mul_ps(by, by)),
                                                                  _mm_mul_ps(bz, bz)))));
-    const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)),
-                                  _mm_add_ps(_mm_mul_ps(az, bz), _mm_mul_ps(aw, bw)));
+    /* sums in sw__nlerp's order, so the lanes give the scalar values */
+    const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz)),
+                                  _mm_mul_ps(aw, bw));
     const __m128 flip = _mm_and_ps(_mm_cmplt_ps(dot, zero), _mm_set1_ps(-0.0f));
     bx = _mm_xor_ps(bx, flip), by = _mm_xor_ps(by, flip), bz = _mm_xor_ps(bz, flip), bw = _mm_xor_ps(bw, flip);
     const __m128 t = _mm_loadu_ps(batch->s);
     __m128 x = _mm_add_ps(ax, _mm_mul_ps(_mm_sub_ps(bx, ax), t)), y = _mm_add_ps(ay, _mm_mul_ps(_mm_sub_ps(by, ay), t));
     __m128 z = _mm_add_ps(az, _mm_mul_ps(_mm_sub_ps(bz, az), t)), w = _mm_add_ps(aw, _mm_mul_ps(_mm_sub_ps(bw, aw), t));
-    const __m128 n2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_add_ps(_mm_mul_ps(z, z), _mm_mul_ps(w, w)));
+    const __m128 n2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
+                                 _mm_mul_ps(w, w));
     const __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(_mm_max_ps(n2, _mm_set1_ps(1e-30f))));
     _mm_storeu_ps(q[0], _mm_mul_ps(x, inv));
     _mm_storeu_ps(q[1], _mm_mul_ps(y, inv));
