@@ -85,6 +85,38 @@ static sw_result sw__swa_check_tracks(const uint8_t* b, const sw__swa_layout* l,
                             (unsigned long long)animated, (unsigned long long)components,
                             (unsigned long long)constants, sw__le32(b + SW__SWA_OFF_ANIMATED),
                             sw__le32(b + SW__SWA_OFF_COMPONENTS), sw__le32(b + SW__SWA_OFF_CONSTANTS));
+    /* Constant rotations are written as they are: they must be unit. A
+       rotation's stored components are a unit quaternion's: their clip
+       ranges must lie in [-1, 1] (to float rounding), or the rebuild and
+       the normalisation could overflow. */
+    uint32_t at = 0, comp = 0;
+    for (uint32_t i = 0; i < tracks; i++) {
+        const uint8_t* d = b + l->tracks + (size_t)i * SW__SWA_TRACK_SIZE;
+        for (int path = 0; path < 3; path++) {
+            if (d[SW__TRACK_T + path] == SW_COMPRESSED_ANIMATED) {
+                const uint32_t count = sw__property_components(path, d[SW__TRACK_DROPPED]);
+                for (uint32_t k = 0; path == 1 && k < count; k++) {
+                    const float lo = sw__lef32(b + l->minimums + 4u * (comp + k));
+                    const float ext = sw__lef32(b + l->extents + 4u * (comp + k));
+                    if (!(lo >= -1.001f && ext >= 0.0f && lo + ext <= 1.001f))
+                        return sw__swa_fail(diag, name, "track %u: rotation component %u's range %g + %g is outside "
+                                            "[-1, 1]", i, comp + k, (double)lo, (double)ext);
+                }
+                comp += count;
+            }
+            if (d[SW__TRACK_T + path] != SW_COMPRESSED_CONSTANT) continue;
+            if (path == 1) {
+                double n2 = 0.0;
+                for (uint32_t k = 0; k < 4; k++) {
+                    double v = sw__lef32(b + l->constants + 4u * (at + k));
+                    n2 += v * v;
+                }
+                if (!(fabs(n2 - 1.0) <= 1e-3))
+                    return sw__swa_fail(diag, name, "track %u: its constant rotation is not a unit quaternion", i);
+            }
+            at += path == 1 ? 4u : 3u;
+        }
+    }
     return SW_OK;
 }
 
