@@ -994,6 +994,10 @@ static void sw__flush_rotations(sw__rotation_batch* batch) {
     for (int i = 0; i < n; i++) {
         float* out = &batch->out[i]->x;
         const unsigned d = batch->dropped[i];
+        if (d == 3) { /* w dropped, the usual case: the stored order */
+            out[0] = q[0][i], out[1] = q[1][i], out[2] = q[2][i], out[3] = q[3][i];
+            continue;
+        }
         int k = 0;
         for (unsigned c = 0; c < 4; c++) out[c] = c == d ? q[3][i] : q[k++][i];
     }
@@ -1002,25 +1006,33 @@ static void sw__flush_rotations(sw__rotation_batch* batch) {
 
 #if SW__DECODE_SSE2
 /* sw__decode_pair's fast case in four lanes: both samples in one segment,
-   the property's components in one 64-bit load each. The same operations
-   in the same order as sw__factors_of and sw__dequantize, so the same
-   values. Reads 8 range bytes and 4 floats of the minimums and extents
-   from the property's first component on: past its last component they
-   are the next component's or, at the end, the padding and the tables
-   after them, inside the bytes (the reader's layout guarantees both). */
+   the property's components in one 64-bit load each, spread into lanes by
+   shifts (lane k: the load shifted by k·bits). The same operations in the
+   same order as sw__factors_of and sw__dequantize, so the same values.
+   Reads 8 range bytes and 4 floats of the minimums and extents from the
+   property's first component on: past its last component they are the
+   next component's or, at the end, the padding and the tables after them,
+   inside the bytes (the reader's layout guarantees both). */
+static inline __m128i sw__lanes_of(uint64_t word, unsigned bits, __m128i mask) {
+    const __m128i pair = _mm_set_epi64x((long long)(word >> bits), (long long)word); /* w, w >> b */
+    const __m128i next = _mm_srl_epi64(pair, _mm_cvtsi32_si128((int)(2 * bits)));     /* w >> 2b, w >> 3b */
+    /* the low 32 bits of each: w, w >> b, w >> 2b, w >> 3b */
+    const __m128 lanes = _mm_shuffle_ps(_mm_castsi128_ps(pair), _mm_castsi128_ps(next), _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm_and_si128(_mm_castps_si128(lanes), mask);
+}
+
 static inline void sw__decode_pair_sse2(const sw_compressed_clip* c, sw__sample_at* a, sw__sample_at* b, uint32_t p,
-                                        uint32_t comp, uint32_t count, float* va, float* vb) {
+                                        uint32_t comp, uint32_t count, __m128* va, __m128* vb) {
     const unsigned bits = a->bits[p];
-    const uint64_t mask = (1ull << bits) - 1u;
     uint64_t wa, wb;
     memcpy(&wa, a->stream + (a->pos >> 3), 8);
     memcpy(&wb, b->stream + (b->pos >> 3), 8);
     wa >>= a->pos & 7u, wb >>= b->pos & 7u;
     a->pos += (uint64_t)count * bits, b->pos += (uint64_t)count * bits;
-    const __m128i qa = _mm_set_epi32((int)(count == 4 ? (wa >> 3 * bits) & mask : 0), (int)((wa >> 2 * bits) & mask),
-                                     (int)((wa >> bits) & mask), (int)(wa & mask));
-    const __m128i qb = _mm_set_epi32((int)(count == 4 ? (wb >> 3 * bits) & mask : 0), (int)((wb >> 2 * bits) & mask),
-                                     (int)((wb >> bits) & mask), (int)(wb & mask));
+    /* 4 lanes for 3 components read one more value (or bits past the
+       property, harmless): its lane is not used */
+    const __m128i mask = _mm_set1_epi32((int)((1u << bits) - 1u));
+    const __m128i qa = sw__lanes_of(wa, bits, mask), qb = sw__lanes_of(wb, bits, mask);
     const __m128i zero = _mm_setzero_si128();
     const __m128i bytes = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(const void*)(a->ranges + 2u * comp)), zero);
     const __m128 lo_ext01 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(bytes, zero)); /* min0 ext0 min1 ext1 */
@@ -1033,8 +1045,8 @@ static inline void sw__decode_pair_sse2(const sw_compressed_clip* c, sw__sample_
     const __m128 scale = _mm_mul_ps(clip_ext, _mm_mul_ps(ext, _mm_set1_ps(sw__inv_steps[bits])));
     const __m128 x = bits ? lo : _mm_add_ps(lo, _mm_mul_ps(_mm_set1_ps(0.5f), ext));
     const __m128 offset = _mm_add_ps(clip_min, _mm_mul_ps(clip_ext, x));
-    _mm_storeu_ps(va, _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qa))));
-    _mm_storeu_ps(vb, _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qb))));
+    *va = _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qa)));
+    *vb = _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qb)));
 }
 #endif
 
@@ -1050,12 +1062,6 @@ static inline void sw__decode_pair(const sw_compressed_clip* c, sw__sample_at* a
     const float* mins = c->ranges + comp;
     const float* extents = c->ranges + c->component_count + comp;
     const unsigned bits = a->bits[p];
-#if SW__DECODE_SSE2
-    if (a->bits == b->bits && count * bits + 7 <= 64) {
-        sw__decode_pair_sse2(c, a, b, p, comp, count, va, vb);
-        return;
-    }
-#endif
     if (a->bits == b->bits && count * bits + 7 <= 64) {
         const uint64_t mask = (1ull << bits) - 1u;
         uint64_t wa, wb;
@@ -1125,6 +1131,29 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
             const uint8_t dropped = d[SW__TRACK_DROPPED];
             const uint32_t count = sw__property_components(path, dropped);
             const bool rotation3 = path == SW__R && dropped < 4;
+#if SW__DECODE_SSE2
+            if (a.bits == b.bits && count * a.bits[p] + 7 <= 64) {
+                __m128 qa, qb;
+                sw__decode_pair_sse2(c, &a, &b, p, comp, count, &qa, &qb);
+                p++, comp += count;
+                if (rotation3) {
+                    _mm_storeu_ps(batch.a[batch.count], qa);
+                    _mm_storeu_ps(batch.b[batch.count], qb);
+                    batch.s[batch.count] = s, batch.dropped[batch.count] = dropped;
+                    batch.out[batch.count] = &out->rotation;
+                    if (++batch.count == 4) sw__flush_rotations(&batch);
+                } else if (path == SW__R) {
+                    float fa[4], fb[4];
+                    _mm_storeu_ps(fa, qa), _mm_storeu_ps(fb, qb);
+                    out->rotation = sw__nlerp(sw__rebuild_quat(fa, dropped), sw__rebuild_quat(fb, dropped), s);
+                } else {
+                    const __m128 v = _mm_add_ps(qa, _mm_mul_ps(_mm_sub_ps(qb, qa), _mm_set1_ps(s)));
+                    _mm_storel_pi((__m64*)(void*)dst, v);
+                    _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
+                }
+                continue;
+            }
+#endif
             float* va = rotation3 ? batch.a[batch.count] : (float[4]){0};
             float* vb = rotation3 ? batch.b[batch.count] : (float[4]){0};
             sw__decode_pair(c, &a, &b, p, comp, count, va, vb);
@@ -1135,7 +1164,8 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
             } else if (path == SW__R) {
                 out->rotation = sw__nlerp(sw__rebuild_quat(va, dropped), sw__rebuild_quat(vb, dropped), s);
             } else {
-                for (int k = 0; k < 3; k++) dst[k] = va[k] + (vb[k] - va[k]) * s;
+                const float a0 = va[0], a1 = va[1], a2 = va[2], b0 = vb[0], b1 = vb[1], b2 = vb[2];
+                dst[0] = a0 + (b0 - a0) * s, dst[1] = a1 + (b1 - a1) * s, dst[2] = a2 + (b2 - a2) * s;
             }
         }
     }
