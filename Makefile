@@ -18,7 +18,7 @@ CONFIGS = release debug nosimd asan
 TEST_CONFIGS ?= release nosimd asan
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 4
-FUZZ_TARGETS = gltf_json glb data_uri accessor spring iqm vrm toon bone_map model_stream constraint vrma
+FUZZ_TARGETS = gltf_json glb data_uri accessor spring iqm vrm toon bone_map model_stream constraint vrma swa
 
 CONFIG_FLAGS_release = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON -DSW_WEB_DIR=$(abspath $(BUILD_DIR))/web
 CONFIG_FLAGS_debug   = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON

@@ -34,7 +34,7 @@ run_target() {
     # get in the way; the extension records have their own words
     dict="-dict=fuzz/gltf.dict"
     case "$target" in
-        accessor | iqm | model_stream) dict="" ;;
+        accessor | iqm | model_stream | swa) dict="" ;;
         vrm | toon | bone_map | constraint | vrma) dict="-dict=fuzz/vrm.dict" ;;
     esac
     if [ "$seconds" -gt 0 ]; then

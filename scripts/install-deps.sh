@@ -1,5 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages that building, testing and running sinew need.
+# assimp-testmodels is for the tests only: its CMU motion-capture clips
+# (BVH/01_01.bvh, 01_03.bvh) are what the compression test measures.
 # Idempotent: packages already installed are skipped, and when nothing is
 # missing it touches no network. Needs root (or sudo) only when installing.
 #   scripts/install-deps.sh         what `make demo` and the build need
@@ -42,6 +44,7 @@ ffmpeg
 libglfw3-dev
 xvfb
 xauth
+assimp-testmodels
 "
 
 case "${1:-}" in

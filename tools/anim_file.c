@@ -1,7 +1,9 @@
 /* tools/anim_file.c — another file's clips on the character (anim_file.h). */
 #include "anim_file.h"
 
+#include "sinew/compress.h"
 #include "sinew/import.h"
+#include "sinew/swa.h"
 #include "sinew/vrm.h"
 
 #include <stdint.h>
@@ -222,7 +224,8 @@ static void release(anim_file* f) {
     if (f->vrma) /* the later clips' share the first one's extension data: released first */
         for (size_t i = f->source ? f->source->animation_count : 0; i-- > 0;) sw_vrma_free(f->vrma[i]);
     free(f->vrma);
-    free(f->made), free(f->names), free(f->clips), free(f->view);
+    if (f->swa_clip && f->names) free(f->names[0]); /* its renamed name (made_count is 0) */
+    free(f->made), free(f->names), free(f->clips), free(f->view), free(f->swa_clip);
     sw_model_free(f->source);
     memset(f, 0, sizeof *f);
 }
@@ -241,6 +244,91 @@ static bool fail(anim_file* f, sw_bone_map* bone_map, tool_error* err, const cha
 }
 
 static bool finish(anim_file* f, sw_model** model, const anim_file_options* o, const char* how, tool_error* err);
+static bool finish_clips(anim_file* f, sw_model** model, const anim_file_options* o, const char* how,
+                         sw_clip* const* made, size_t n, tool_error* err);
+
+/* A compressed clip (.swa, sinew/compress.h) as a clip of the character:
+   its samples decompressed (sw_compressed_sample_job over the rest pose)
+   into LINEAR keys at the sample times, one track per stored property,
+   in one block (f->swa_clip). The .swa must come from a model with the
+   character's node count: its tracks target node indices. */
+static bool attach_swa(anim_file* f, sw_model** model, const anim_file_options* o, tool_error* err) {
+    const sw_model* dst = *model;
+    uint8_t* bytes = NULL;
+    size_t size = 0;
+    sw_compressed_clip c;
+    sw_diag diag;
+    if (sw_swa_load(o->path, &bytes, &size, &c, &diag) != SW_OK) {
+        tool_diag_path_as_typed(o->path, &diag);
+        return tool_error_set(err, "--anim-file: %s", diag.message);
+    }
+    if (c.target_count != dst->node_count) {
+        sw_swa_free(bytes);
+        tool_error_set(err, "--anim-file: %s: made for a model of %u nodes; this one has %zu", o->path, c.target_count,
+                       dst->node_count);
+        return false;
+    }
+    size_t tracks = 0;
+    for (uint32_t i = 0; i < c.track_count; i++)
+        for (int path = 0; path < 3; path++) tracks += c.tracks[i * 8u + 4u + (unsigned)path] != SW_COMPRESSED_NONE;
+    const size_t n = c.sample_count, name_size = strlen(c.name) + 1;
+    /* one block: the clip, its tracks, times, values (4 floats a key at most), the name */
+    const size_t block = sizeof(sw_clip) + tracks * sizeof(sw_track) + (n + tracks * n * 4) * sizeof(float) + name_size;
+    uint8_t* memory = calloc(1, block);
+    sw_transform* pose = malloc(dst->node_count * sizeof *pose);
+    f->names = calloc(1, sizeof *f->names);
+    if (!memory || !pose || !f->names) {
+        free(memory), free(pose), sw_swa_free(bytes);
+        return tool_error_set(err, "out of memory");
+    }
+    sw_clip* clip = (sw_clip*)(void*)memory;
+    sw_track* track = (sw_track*)(void*)(clip + 1);
+    float* times = (float*)(void*)(track + tracks);
+    float* values = times + n;
+    char* name = (char*)(values + tracks * n * 4);
+    memcpy(name, c.name, name_size);
+    for (size_t k = 0; k < n; k++) times[k] = sw_resample_time(c.start, c.duration, k, n);
+    size_t t = 0;
+    for (uint32_t i = 0; i < c.track_count; i++) {
+        for (int path = 0; path < 3; path++) {
+            if (c.tracks[i * 8u + 4u + (unsigned)path] == SW_COMPRESSED_NONE) continue;
+            uint32_t target = (uint32_t)c.tracks[i * 8u] | (uint32_t)c.tracks[i * 8u + 1] << 8 |
+                              (uint32_t)c.tracks[i * 8u + 2] << 16 | (uint32_t)c.tracks[i * 8u + 3] << 24;
+            track[t] = (sw_track){.target = target, .path = path == 0 ? SW_PATH_TRANSLATION : path == 1 ? SW_PATH_ROTATION : SW_PATH_SCALE,
+                                  .interpolation = SW_INTERP_LINEAR, .component_count = path == 1 ? 4 : 3,
+                                  .key_count = n, .times = times, .values = values + t * n * 4};
+            t++;
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        memcpy(pose, dst->rest_local, dst->node_count * sizeof *pose);
+        sw_compressed_sample_job job = {.clip = &c, .time = times[k], .target_count = dst->node_count, .out_local = pose};
+        sw_compressed_sample_job_run(&job);
+        for (size_t i = 0; i < tracks; i++) {
+            const sw_transform* p = &pose[track[i].target];
+            const float* v = track[i].path == SW_PATH_TRANSLATION ? &p->translation.x
+                             : track[i].path == SW_PATH_ROTATION  ? &p->rotation.x
+                                                                  : &p->scale.x;
+            memcpy((float*)track[i].values + k * track[i].component_count, v, track[i].component_count * sizeof(float));
+        }
+    }
+    free(pose);
+    sw_swa_free(bytes);
+    *clip = (sw_clip){.name = name, .track_count = tracks, .tracks = track};
+    if (sw_clip_finish(clip, &diag) != SW_OK) {
+        free(memory);
+        return tool_error_set(err, "--anim-file: %s: %s", o->path, diag.message);
+    }
+    f->swa_clip = clip;
+    char how[160];
+    snprintf(how, sizeof how, "a compressed clip of %zu samples (%zu bytes), decompressed", n, size);
+    return finish_clips(f, model, o, how, &f->swa_clip, 1, err);
+}
+
+static bool is_swa_path(const char* path) {
+    size_t len = strlen(path);
+    return len > 4 && strcmp(path + len - 4, ".swa") == 0;
+}
 
 /* A .vrma's clips retargeted onto the character (f->made, f->vrma); false
    with err set. */
@@ -316,6 +404,12 @@ bool anim_file_gaze(const anim_file* f, const sw_clip* clip, float t, float* yaw
 bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o, tool_error* err) {
     memset(f, 0, sizeof *f);
     if (!o->path) return true;
+    if (is_swa_path(o->path)) {
+        if (o->bone_map || o->retarget)
+            return tool_error_set(err, "--anim-file: %s: a compressed clip targets the nodes it was made from; "
+                                       "--bone-map and --retarget do not apply", o->path);
+        return attach_swa(f, model, o, err);
+    }
     sw_model* dst = *model;
     sw_diag diag;
     sw_bone_map* bone_map = NULL;
@@ -434,8 +528,12 @@ bool anim_file_attach(anim_file* f, sw_model** model, const anim_file_options* o
 
 /* The character with both lists of clips. */
 static bool finish(anim_file* f, sw_model** model, const anim_file_options* o, const char* how, tool_error* err) {
+    return finish_clips(f, model, o, how, f->made, f->source->animation_count, err);
+}
+
+static bool finish_clips(anim_file* f, sw_model** model, const anim_file_options* o, const char* how,
+                         sw_clip* const* made, size_t n, tool_error* err) {
     sw_model* dst = *model;
-    size_t n = f->source->animation_count;
     char stem[128];
     file_stem(o->path, stem, sizeof stem);
     f->view = malloc(sizeof *f->view);
@@ -450,7 +548,7 @@ static bool finish(anim_file* f, sw_model** model, const anim_file_options* o, c
         if (f->clips[k].name) name_set_has(&taken_names, f->clips[k].name, true);
     for (size_t c = 0; c < n; ++c) {
         sw_clip* clip = &f->clips[dst->animation_count + c];
-        *clip = *f->made[c];
+        *clip = *made[c];
         if (clip->name && name_set_has(&taken_names, clip->name, false)) {
             size_t len = strlen(stem) + strlen(clip->name) + 2;
             if (!(f->names[c] = malloc(len))) {

@@ -16,6 +16,10 @@
    file clip whose name a clip before it has gets "STEM/NAME" (the file's
    name without folder and extension), so --anim can name either.
 
+   A compressed clip (.swa, sinew/compress.h; `sinew compress`) is
+   decompressed at its samples into LINEAR keys; it must come from a model
+   with the character's node count (its tracks name node indices).
+
    A VRM animation (.vrma, sinew/vrma.h) is always retargeted, by its
    humanoid and the character's (VRM humanoid, else joint names and
    --bone-map), with three-vrm-animation's rules; its expression and
@@ -70,6 +74,7 @@ typedef struct anim_file {
     size_t made_count;
     char** names;          /* renamed clips' names, per file clip (NULL when kept) */
     sw_vrma** vrma;        /* per file clip, for a VRM animation (else NULL) */
+    sw_clip* swa_clip;     /* a compressed clip (.swa) decompressed into keys: one block (malloc) */
     char summary[512];     /* one line: what was merged and how */
 } anim_file;
 

@@ -3,6 +3,7 @@
    character). Numbers are min / median / max over repetitions after a
    warm-up; nothing here asserts a time. */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_compress.h"
 #include "bench_fbik.h"
 #include "bench_crowd.h"
 #include "bench_gpu.h"
@@ -81,7 +82,12 @@ const char cmd_bench_help[] =
     "animation A's pose at its time, with the head, both hands (circling),\n"
     "both feet (planted where the rest pose stands) and the hips as effectors:\n"
     "microseconds per solve, the worst residual, solves within 1 mm, and\n"
-    "limit violations measured on every limited joint.\n"
+    "limit violations measured on every limited joint. Last, animation A\n"
+    "compressed (sinew compress at 30 Hz, its default tolerance): one pose\n"
+    "(rest pose, then the clip) decompressed against one sampled from the raw\n"
+    "clip with cursors, for 64 characters at their own times, in turns (raw\n"
+    "then compressed, then the other way round): nanoseconds per pose and\n"
+    "the ratio per pair of turns.\n"
     "\n"
     "bench crowd: N characters (default 1000) of MODEL, character i playing\n"
     "animation i mod (the model's count) from its own time, advancing 1/60 s\n"
@@ -1153,6 +1159,7 @@ typedef struct anim_report {
     double sum_median, blend_sum_median; /* the stages' medians, added */
     char checksum[17];
     bench_fbik_report fbik;
+    bench_compress_report compressed;
 } anim_report;
 
 /* false when standard output could not be written. */
@@ -1211,6 +1218,7 @@ static bool print_anim_json(const anim_report* r) {
     }
     json_key(&w, "checksum"), json_string(&w, r->checksum);
     bench_fbik_print_json(&w, &r->fbik);
+    bench_compress_print_json(&w, &r->compressed);
     json_end_object(&w);
     json_newline(&w);
     return json_writer_finish(&w);
@@ -1257,6 +1265,7 @@ static void print_anim_text(const anim_report* r) {
     }
     printf("  checksum of all skin matrices %s (the same for any --threads)\n", r->checksum);
     bench_fbik_print_text(&r->fbik);
+    bench_compress_print_text(&r->compressed);
 }
 
 static int bench_anim(const bench_options* opt, tool_args* args) {
@@ -1322,6 +1331,11 @@ static int bench_anim(const bench_options* opt, tool_args* args) {
     for (int s = 0; s < BLEND_STAGES; ++s) report.blend_sum_median += report.st[PLAIN_SERIES + s].median;
     if (!bench_fbik_run(a, b.clip, (int)opt->reps, &report.fbik)) {
         status = tool_fail(args, "out of memory for full-body IK");
+        goto done;
+    }
+    /* 1000 characters' poses would leave the cache: the turns sample 64. */
+    if (!bench_compress_run(a, b.clip, (int)opt->reps, 64, &report.compressed)) {
+        status = tool_fail(args, "out of memory, or the clip did not compress");
         goto done;
     }
     if (!opt->json) print_anim_text(&report);

@@ -35,6 +35,8 @@ static const tool_command commands[] = {
     {"demo-asset", "write the built-in demo character (43 joints, spring ponytail and skirt, 7 clips) as a GLB file",
      cmd_demo_asset, cmd_demo_asset_help},
     {"bake", "bake a texture from a model: face-sdf, the toon face shadow threshold map", cmd_bake, cmd_bake_help},
+    {"compress", "a clip as a compressed clip (.swa) within a virtual-vertex error: ratio and error", cmd_compress,
+     cmd_compress_help},
 };
 
 static const size_t command_count = sizeof commands / sizeof commands[0];

@@ -383,6 +383,8 @@ int cmd_demo_asset(tool_args* args);
 extern const char cmd_demo_asset_help[];
 int cmd_bake(tool_args* args);
 extern const char cmd_bake_help[];
+int cmd_compress(tool_args* args);
+extern const char cmd_compress_help[];
 int cmd_view(tool_args* args);
 extern const char cmd_view_help[];
 

@@ -25,10 +25,12 @@
 #include "sinew/vrma.h"
 #include "sinew/retarget.h"
 #include "sinew/crowd.h"
+#include "sinew/compress.h"
 #include "sinew/gltf.h"
 #include "sinew/iqm.h"
 #include "sinew/import.h"
 #include "sinew/graph_read.h"
+#include "sinew/swa.h"
 #include "sinew/check.h"
 #include "sinew/toon.h"
 
