@@ -6,7 +6,7 @@
 #               the sanitizers, is `make test-debug`)
 # `make check` runs the release configuration only (the quick loop).
 # `make fuzz` builds the libFuzzer targets with clang (build/fuzz) and runs
-# each for FUZZ_SECONDS (default 4; 0 replays the seed corpus only); `make
+# each for FUZZ_SECONDS (default 3; 0 replays the seed corpus only); `make
 # test` runs it after the four configurations.
 
 BUILD_DIR ?= build
@@ -17,7 +17,7 @@ CONFIGS = release debug nosimd asan
 # `make test-debug` (docs/testing.md "Configurations").
 TEST_CONFIGS ?= release nosimd asan
 CMAKE_FLAGS ?=
-FUZZ_SECONDS ?= 4
+FUZZ_SECONDS ?= 3
 FUZZ_TARGETS = gltf_json glb data_uri accessor spring iqm vrm toon bone_map model_stream constraint vrma swa
 
 CONFIG_FLAGS_release = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON -DSW_WEB_DIR=$(abspath $(BUILD_DIR))/web
