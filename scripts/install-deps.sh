@@ -8,13 +8,15 @@
 #   scripts/install-deps.sh --test  also what `make test` and `make web` need:
 #                                   GNU parallel (scripts/sinew-batch),
 #                                   emscripten (the WebAssembly build) and
-#                                   chromium (the browser test)
+#                                   chromium (the browser test),
+#                                   assimp-testmodels (the CMU clips)
 set -eu
 
 TEST_PACKAGES="
 parallel
 emscripten
 chromium
+assimp-testmodels
 "
 
 PACKAGES="
@@ -44,7 +46,6 @@ ffmpeg
 libglfw3-dev
 xvfb
 xauth
-assimp-testmodels
 "
 
 case "${1:-}" in
