@@ -47,6 +47,8 @@ typedef struct cols_cfg {
     bool f32w;             /* n f32 weights per vertex, read in place (else decoded a block at a time) */
     bool normals, tangents;
     bool qpos, qnrm, pack; /* S16 positions, OCT16 normals, INT_2_10_10_10 output normals */
+    bool packed;           /* every stream at its packed stride: constant strides */
+    bool stack;            /* the palette's columns on the stack (≤ 256 joints) */
 } cols_cfg;
 
 /* What stays the same over a run. */
@@ -95,8 +97,8 @@ COLS_INLINE uint32_t cols_joint(const cols_cfg* c, const cols_run* r, const unsi
 }
 
 /* Influence k's columns: in the stack copy, or transposed into tmp. */
-COLS_INLINE const float* cols_entry(const cols_run* r, uint32_t j, float* tmp) {
-    if (r->columns) return r->columns + 16 * (size_t)j;
+COLS_INLINE const float* cols_entry(const cols_cfg* c, const cols_run* r, uint32_t j, float* tmp) {
+    if (c->stack) return r->columns + 16 * (size_t)j;
     cols_transpose(tmp, r->rows, j);
     return tmp;
 }
@@ -217,7 +219,7 @@ COLS_INLINE cols_m4 sse2_blend(const cols_cfg* c, const cols_run* r, const sw__b
     cols_m4 m;
     for (int k = 0; k < n; k++) {
         const __m128 w = _mm_set1_ps(*cols_weight(c, p, r, d, i, k));
-        const float* e = cols_entry(r, cols_joint(c, r, jp, k), tmp);
+        const float* e = cols_entry(c, r, cols_joint(c, r, jp, k), tmp);
         const __m128 e0 = _mm_mul_ps(w, _mm_load_ps(e)), e1 = _mm_mul_ps(w, _mm_load_ps(e + 4));
         const __m128 e2 = _mm_mul_ps(w, _mm_load_ps(e + 8)), e3 = _mm_mul_ps(w, _mm_load_ps(e + 12));
         if (k == 0) {
@@ -297,7 +299,7 @@ COLS_INLINE COLS_AVX2 cols_m8 avx2c_blend(const cols_cfg* c, const cols_run* r, 
     cols_m8 m;
     for (int k = 0; k < n; k++) {
         const __m256 w = _mm256_broadcast_ss(cols_weight(c, p, r, d, i, k));
-        const float* e = cols_entry(r, cols_joint(c, r, jp, k), tmp);
+        const float* e = cols_entry(c, r, cols_joint(c, r, jp, k), tmp);
         if (k == 0) {
             m.a01 = _mm256_mul_ps(w, _mm256_load_ps(e));
             m.a23 = _mm256_mul_ps(w, _mm256_load_ps(e + 8));
@@ -397,10 +399,13 @@ typedef struct cols_tail {
     COLS_INLINE ATTR void NAME(const cols_cfg* c, const cols_run* r, const sw__block_ptrs* base, size_t count) { \
         sw__weights4 d;                                                                                          \
         const size_t blocks = count / COLS_BLOCK;                                                                \
+        /* A local copy (outputs cannot alias it), its strides constants when packed. */                        \
+        cols_run rl = *r;                                                                                        \
+        if (c->packed) rl.s = cols_packed_strides(c, r);                                                         \
         for (size_t b = 0; b < blocks; b++) {                                                                    \
-            const sw__block_ptrs p = cols_ptrs(base, &r->s, b);                                                  \
-            if (!c->f32w) sw__decode_weights4(&d, p.wp, r->s.wsrc, r->wpacked, c->n, r->wf, r->implied);        \
-            BLOCK(c, r, &p, &d, c->n);                                                                           \
+            const sw__block_ptrs p = cols_ptrs(base, &rl.s, b);                                                  \
+            if (!c->f32w) sw__decode_weights4(&d, p.wp, rl.s.wsrc, rl.wpacked, c->n, rl.wf, rl.implied);        \
+            BLOCK(c, &rl, &p, &d, c->n);                                                                         \
         }                                                                                                        \
         const size_t rest = count % COLS_BLOCK;                                                                  \
         if (rest == 0) return;                                                                                   \
@@ -413,6 +418,14 @@ typedef struct cols_tail {
         BLOCK(c, &tr, &q, &d, c->n);                                                                             \
         cols_tail_scatter(c, r, &p, rest, &t);                                                                   \
     }
+
+/* Packed strides (floats, or quantised per cfg). */
+COLS_INLINE sw__block_strides cols_packed_strides(const cols_cfg* c, const cols_run* r) {
+    const size_t js = (size_t)c->n * sw__joint_size(c->jf);
+    const size_t ws = c->f32w ? (size_t)c->n * 4 : sw__weights_bytes(c->n, r->wf, r->implied);
+    const sw__block_strides s = {js, ws, c->qpos ? 8u : 12u, c->qnrm ? 4u : 12u, 16, 12, c->pack ? 4u : 12u, 16, ws};
+    return s;
+}
 
 /* The tail's packed copy (spare vertices repeat the last), its run and pointers. */
 static void cols_tail_gather(const cols_cfg* c, const cols_run* r, const sw__block_ptrs* p, size_t rest,
@@ -484,9 +497,13 @@ static sw__block_ptrs cols_base(const sw__skin_streams* ss) {
 /* Jobs the columns shape covers: LBS, blended normals, normals with tangents. */
 static bool cols_covers(const sw__skin_streams* ss) { return !ss->dqs && !ss->cofactor && !(ss->in_tan && !ss->in_nrm); }
 
-static cols_cfg cols_cfg_of(const sw__skin_streams* ss) {
-    const cols_cfg c = {ss->influence_count, ss->joint_format, ss->weight_format == SW_WEIGHT_F32 && !ss->implied,
-                        ss->in_nrm != NULL, ss->in_tan != NULL, ss->qpos, ss->qnrm, ss->pack_nrm};
+static cols_cfg cols_cfg_of(const sw__skin_streams* ss, const cols_run* r) {
+    cols_cfg c = {ss->influence_count, ss->joint_format, ss->weight_format == SW_WEIGHT_F32 && !ss->implied,
+                  ss->in_nrm != NULL, ss->in_tan != NULL, ss->qpos, ss->qnrm, ss->pack_nrm, false,
+                  r->columns != NULL};
+    const sw__block_strides k = cols_packed_strides(&c, r);
+    c.packed = r->s.j == k.j && r->s.wsrc == k.wsrc && r->s.ip == k.ip && r->s.op == 12 &&
+               (!c.normals || (r->s.in == k.in && r->s.on == k.on)) && (!c.tangents || (r->s.it == 16 && r->s.ot == 16));
     return c;
 }
 
@@ -514,16 +531,16 @@ typedef struct cols_entry_t {
 
 #define SW__COLS_DEFINE(N, JF, F32W, NRM, TAN, QP, QN, PK, tag)                                            \
     static void sse2c_##N##_##tag(const cols_run* r, const sw__block_ptrs* base, size_t count) {           \
-        const cols_cfg c = {N, JF, F32W, NRM, TAN, QP, QN, PK};                                            \
+        const cols_cfg c = {N, JF, F32W, NRM, TAN, QP, QN, PK, true, true};                                \
         sse2c_loop(&c, r, base, count);                                                              \
     }                                                                                                      \
     COLS_AVX2 static void avx2c_##N##_##tag(const cols_run* r, const sw__block_ptrs* base, size_t count) { \
-        const cols_cfg c = {N, JF, F32W, NRM, TAN, QP, QN, PK};                                            \
+        const cols_cfg c = {N, JF, F32W, NRM, TAN, QP, QN, PK, true, true};                                \
         avx2c_loop(&c, r, base, count);                                                               \
     }
 SW__COLS_ALL(SW__COLS_DEFINE)
 #define SW__COLS_ENTRY(N, JF, F32W, NRM, TAN, QP, QN, PK, tag) \
-    {{N, JF, F32W, NRM, TAN, QP, QN, PK}, sse2c_##N##_##tag, avx2c_##N##_##tag},
+    {{N, JF, F32W, NRM, TAN, QP, QN, PK, true, true}, sse2c_##N##_##tag, avx2c_##N##_##tag},
 static const cols_entry_t cols_table[] = {SW__COLS_ALL(SW__COLS_ENTRY)};
 
 static void sse2c_generic(const cols_run* r, const sw__block_ptrs* base, size_t count, cols_cfg c) {
@@ -544,8 +561,8 @@ static void cols_run_any(const sw_skin_job* job, size_t first, size_t count, boo
     float stack[COLS_STACK_JOINTS * 16] __attribute__((aligned(64)));
     const cols_run r = cols_run_make(&ss, stack);
     const sw__block_ptrs base = cols_base(&ss);
-    const cols_cfg c = cols_cfg_of(&ss);
-    for (size_t i = 0; i < sizeof cols_table / sizeof cols_table[0]; i++) {
+    const cols_cfg c = cols_cfg_of(&ss, &r);
+    for (size_t i = 0; c.packed && c.stack && i < sizeof cols_table / sizeof cols_table[0]; i++) {
         const cols_cfg* e = &cols_table[i].cfg;
         if (e->n == c.n && e->jf == c.jf && e->f32w == c.f32w && e->normals == c.normals &&
             e->tangents == c.tangents && e->qpos == c.qpos && e->qnrm == c.qnrm && e->pack == c.pack) {
