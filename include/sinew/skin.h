@@ -303,7 +303,7 @@ typedef struct sw_skin_compact {
     bool quantized;
     const int16_t* quantized_positions; /* 4 per vertex: q, 1 */
     const int16_t* quantized_normals;   /* 2 per vertex (octahedral), or NULL */
-    sw_vec3 dequantize_offset, dequantize_step; /* p ≈ offset + step ∘ q, per axis */
+    sw_vec3 dequantize_offset, dequantize_step; /* p ≈ offset + step ∘ q (step: the same on every axis) */
 } sw_skin_compact;
 
 /* Bytes of (16-aligned) memory sw_skin_compact_build needs, or 0 when the
@@ -321,9 +321,10 @@ sw_result sw_skin_compact_build(const sw_skin_compact_desc* desc, void* memory, 
 
    With desc.quantize the compact layout also quantises the vertices:
    - positions: q = round((p − c) / h) per axis in [−32767, 32767], c the
-     centre of the mesh's bounding box and h its size / 65534 (1 on a flat
-     axis), stored as (qx, qy, qz, 1); the dequantisation p' = c + h∘q is
-     folded into the skin matrices once per pose: S·D, with D = [diag(h) | c]
+     centre of the mesh's bounding box and h its largest size / 65534, one
+     step for all axes (so D is a uniform scale and S·D turns normals as S
+     does), stored as (qx, qy, qz, 1); the dequantisation p' = c + h·q is
+     folded into the skin matrices once per pose: S·D, with D = [h·I | c]
      (sw_skin_matrices_dequantize), so it costs nothing per vertex;
    - normals octahedral in two int16 (sw_octahedral_encode);
    - joints 8-bit (≤ 256 joints), weights 8-bit by default.
@@ -341,7 +342,8 @@ sw_result sw_skin_compact_build(const sw_skin_compact_desc* desc, void* memory, 
    rotations); INT_2_10_10_10 adds 0.5/511 per component. */
 
 /* out[j] = matrices[j] · D, D = [diag(step) | offset] (computed in double):
-   the palette a quantised compact layout's jobs read. */
+   the palette a quantised compact layout's jobs read. A step that differs
+   between axes would turn normals too (the layout's is uniform). */
 void sw_skin_matrices_dequantize(sw_mat34* SW_RESTRICT out, const sw_mat34* matrices, size_t count,
                                  sw_vec3 offset, sw_vec3 step);
 

@@ -131,8 +131,10 @@ static int sw__quantise(const sw_skin_compact_desc* d, size_t v, uint32_t scale,
 
 /* ---- quantisation ------------------------------------------------------------- */
 
-/* The bounding box's centre and 1/65534 of its size per axis (1 where flat),
-   as floats: the quantisation and the dequantising matrices use exactly these. */
+/* The bounding box's centre per axis, and one step for all three axes: its
+   largest size / 65534 (1 when it is a point). One step makes D a uniform
+   scale, so S·D moves normals as S does (they are normalised after). As
+   floats: the quantisation and the dequantising matrices use exactly these. */
 static void sw__quantization_box(const float* positions, size_t count, sw_vec3* offset, sw_vec3* step) {
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (size_t v = 0; v < count; v++)
@@ -141,17 +143,19 @@ static void sw__quantization_box(const float* positions, size_t count, sw_vec3* 
             if (v == 0 || x < lo[a]) lo[a] = x;
             if (v == 0 || x > hi[a]) hi[a] = x;
         }
-    float c[3], h[3];
+    float c[3];
+    double size = 0.0;
     for (int a = 0; a < 3; a++) {
         c[a] = (float)(0.5 * ((double)lo[a] + (double)hi[a]));
-        const double size = (double)hi[a] - (double)lo[a];
-        h[a] = size > 0.0 ? (float)(size / 65534.0) : 1.0f;
-        /* Rounded to float, h may be a hair short: the far corner must still fit. */
-        while ((fabs((double)hi[a] - c[a]) / h[a] > 32767.0 || fabs((double)lo[a] - c[a]) / h[a] > 32767.0))
-            h[a] = nextafterf(h[a], INFINITY);
+        size = fmax(size, (double)hi[a] - (double)lo[a]);
     }
+    float h = size > 0.0 ? (float)(size / 65534.0) : 1.0f;
+    /* Rounded to float, h may be a hair short: the far corners must still fit. */
+    for (int a = 0; a < 3; a++)
+        while (fabs((double)hi[a] - c[a]) / h > 32767.0 || fabs((double)lo[a] - c[a]) / h > 32767.0)
+            h = nextafterf(h, INFINITY);
     *offset = sw_vec3_make(c[0], c[1], c[2]);
-    *step = sw_vec3_make(h[0], h[1], h[2]);
+    *step = sw_vec3_make(h, h, h);
 }
 
 static void sw__quantize_position(int16_t* out, const float* p, sw_vec3 offset, sw_vec3 step) {

@@ -38,6 +38,14 @@
 #define COLS_AVX2 __attribute__((target("avx2,fma")))
 #define COLS_INLINE static inline __attribute__((always_inline))
 
+/* Loops over a block's vertices and a vertex's influences unrolled (GCC
+   keeps them at -O2, and the block's directions then live in memory). */
+#if defined(__clang__) || !defined(__OPTIMIZE__)
+#define COLS_UNROLL
+#else
+#define COLS_UNROLL _Pragma("GCC unroll 8")
+#endif
+
 enum { COLS_BLOCK = 4, COLS_STACK_JOINTS = 256 };
 
 /* What a loop knows about a job; the specialised loops pass literals. */
@@ -217,6 +225,7 @@ COLS_INLINE cols_m4 sse2_blend(const cols_cfg* c, const cols_run* r, const sw__b
     float tmp[16] __attribute__((aligned(16)));
     const unsigned char* jp = p->jp + (size_t)i * r->s.j;
     cols_m4 m;
+    COLS_UNROLL
     for (int k = 0; k < n; k++) {
         const __m128 w = _mm_set1_ps(*cols_weight(c, p, r, d, i, k));
         const float* e = cols_entry(c, r, cols_joint(c, r, jp, k), tmp);
@@ -254,6 +263,7 @@ COLS_INLINE void sse2_block(const cols_cfg* c, const cols_run* r, const sw__bloc
         for (int i = 0; i < COLS_BLOCK; i++) w[i] = cols_f32(p->it + (size_t)i * r->s.it + 12);
         tw = _mm_loadu_ps(w);
     }
+    COLS_UNROLL
     for (int i = 0; i < COLS_BLOCK; i++) {
         const cols_m4 m = sse2_blend(c, r, p, d, i, n);
         /* Inputs before the position store: in place, it rewrites them. */
@@ -297,6 +307,7 @@ COLS_INLINE COLS_AVX2 cols_m8 avx2c_blend(const cols_cfg* c, const cols_run* r, 
     float tmp[16] __attribute__((aligned(32)));
     const unsigned char* jp = p->jp + (size_t)i * r->s.j;
     cols_m8 m;
+    COLS_UNROLL
     for (int k = 0; k < n; k++) {
         const __m256 w = _mm256_broadcast_ss(cols_weight(c, p, r, d, i, k));
         const float* e = cols_entry(c, r, cols_joint(c, r, jp, k), tmp);
@@ -334,6 +345,7 @@ COLS_INLINE COLS_AVX2 void avx2c_block(const cols_cfg* c, const cols_run* r, con
         for (int i = 0; i < COLS_BLOCK; i++) w[i] = cols_f32(p->it + (size_t)i * r->s.it + 12);
         tw = _mm_loadu_ps(w);
     }
+    COLS_UNROLL
     for (int i = 0; i < COLS_BLOCK; i++) {
         const cols_m8 m = avx2c_blend(c, r, p, d, i, n);
         const unsigned char* ip = p->ip + (size_t)i * r->s.ip;
