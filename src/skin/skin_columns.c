@@ -55,7 +55,7 @@ typedef struct cols_cfg {
     bool f32w;             /* n f32 weights per vertex, read in place (else decoded a block at a time) */
     bool normals, tangents;
     bool qpos, qnrm, pack; /* S16 positions, OCT16 normals, INT_2_10_10_10 output normals */
-    bool packed;           /* every stream at its packed stride: constant strides */
+    bool packed;           /* every stream at its packed stride (constant strides), outputs not over the inputs */
     bool stack;            /* the palette's columns on the stack (≤ 256 joints) */
 } cols_cfg;
 
@@ -101,7 +101,7 @@ COLS_INLINE void cols_transpose(float* out, const unsigned char* rows, uint32_t 
 COLS_INLINE uint32_t cols_joint(const cols_cfg* c, const cols_run* r, const unsigned char* jp, int k) {
     if (c->jf == SW_JOINT_U8) return jp[k]; /* < 256: padded stack palette, or a palette > 256 joints */
     const uint32_t j = cols_u16(jp + 2 * k);
-    return j < r->joint_count ? j : 0;
+    return j & ((uint32_t)0 - (uint32_t)(j < r->joint_count)); /* a mask, not a branch */
 }
 
 /* Influence k's columns: in the stack copy, or transposed into tmp. */
@@ -160,7 +160,7 @@ COLS_INLINE void cols_store_normals(const cols_cfg* c, const cols_run* r, unsign
         }
         return;
     }
-    sw__store_float3x4(on, r->s.on, r->out_nrm_packed, x, y, z);
+    sw__store_float3x4(on, r->s.on, c->packed || r->out_nrm_packed, x, y, z);
 }
 
 /* The block's tangents, w copied from the inputs (tw). */
@@ -176,8 +176,8 @@ COLS_INLINE void cols_store_tangents(const cols_run* r, unsigned char* ot, __m12
 
 /* One position [x y z 0]: 16 bytes where the block's next vertex follows
    (and will rewrite the extra 4), else exactly 12. */
-COLS_INLINE void cols_store_position(const cols_run* r, unsigned char* op, int i, __m128 v) {
-    if (r->overlap_ok && i < COLS_BLOCK - 1) {
+COLS_INLINE void cols_store_position(const cols_cfg* c, const cols_run* r, unsigned char* op, int i, __m128 v) {
+    if ((c->packed || r->overlap_ok) && i < COLS_BLOCK - 1) {
         _mm_storeu_ps((float*)(void*)op, v);
         return;
     }
@@ -290,7 +290,7 @@ COLS_INLINE void sse2_block(const cols_cfg* c, const cols_run* r, const sw__bloc
             tan[i] = sse2_apply(&m, _mm_set1_ps(cols_f32(q)), _mm_set1_ps(cols_f32(q + 4)),
                                 _mm_set1_ps(cols_f32(q + 8)), false);
         }
-        cols_store_position(r, p->op + (size_t)i * r->s.op, i, sse2_apply(&m, px, py, pz, true));
+        cols_store_position(c, r, p->op + (size_t)i * r->s.op, i, sse2_apply(&m, px, py, pz, true));
     }
     if (c->normals) cols_store_normals(c, r, p->on, nrm);
     if (c->tangents) cols_store_tangents(r, p->ot, tan, tw);
@@ -380,7 +380,7 @@ COLS_INLINE COLS_AVX2 void avx2c_block(const cols_cfg* c, const cols_run* r, con
                 tan[i] = avx2c_apply(m.a01, a2, t01, _mm256_broadcast_ss(f + 2));
             }
         }
-        cols_store_position(r, p->op + (size_t)i * r->s.op, i, avx2c_apply(m.a01, m.a23, p01, p23));
+        cols_store_position(c, r, p->op + (size_t)i * r->s.op, i, avx2c_apply(m.a01, m.a23, p01, p23));
     }
     if (c->normals) cols_store_normals(c, r, p->on, nrm);
     if (c->tangents) cols_store_tangents(r, p->ot, tan, tw);
@@ -514,7 +514,7 @@ static cols_cfg cols_cfg_of(const sw__skin_streams* ss, const cols_run* r) {
                   ss->in_nrm != NULL, ss->in_tan != NULL, ss->qpos, ss->qnrm, ss->pack_nrm, false,
                   r->columns != NULL};
     const sw__block_strides k = cols_packed_strides(&c, r);
-    c.packed = r->s.j == k.j && r->s.wsrc == k.wsrc && r->s.ip == k.ip && r->s.op == 12 &&
+    c.packed = r->overlap_ok && r->s.j == k.j && r->s.wsrc == k.wsrc && r->s.ip == k.ip && r->s.op == 12 &&
                (!c.normals || (r->s.in == k.in && r->s.on == k.on)) && (!c.tangents || (r->s.it == 16 && r->s.ot == 16));
     return c;
 }
