@@ -121,8 +121,9 @@ static inline sw__skin_streams sw__skin_streams_make(const sw_skin_job* job, siz
     s.implied = job->last_weight_implied;
     s.unnormalized = job->unnormalized;
     s.qpos = sw__vertex_format(job->position_format) == SW_VERTEX_S16;
-    s.qnrm = sw__vertex_format(job->normal_format) == SW_VERTEX_OCT16;
-    s.pack_nrm = sw__vertex_format(job->out_normal_format) == SW_VERTEX_INT_2_10_10_10;
+    /* The normal formats matter only with normals (a positions-only pass over a quantised layout keeps them). */
+    s.qnrm = job->in_normals && sw__vertex_format(job->normal_format) == SW_VERTEX_OCT16;
+    s.pack_nrm = job->out_normals && sw__vertex_format(job->out_normal_format) == SW_VERTEX_INT_2_10_10_10;
     s.finite = -1;
     s.joint_count = (uint32_t)job->joint_count;
     s.linear = (const unsigned char*)(s.dqs ? job->stretch : job->matrices);

@@ -232,6 +232,10 @@ static void check_layout(bool rigid) {
             }
             if (!rigid) SW_CHECK(angle <= 4.0 * 2.2 / 32767.0); /* cond(A) < 4 with this palette */
         }
+        /* Positions only over the same layout (a shadow pass): the same positions. */
+        static float ppos[NV * 3];
+        run(&q.c, m.deq, kernels[ki], ppos, NULL, true);
+        SW_CHECK(memcmp(ppos, qpos, sizeof ppos) == 0);
         run(&q.c, m.deq, kernels[ki], qpos, qpk, true);
         for (int i = 0; i < NV; i++) {
             for (int a = 0; a < 3; a++) {
