@@ -31,7 +31,7 @@
 
 const char cmd_bench_help[] =
     "usage: sinew bench skin MODEL [--copies K] [--threads N] [--dqs] [--normals]\n"
-    "                              [--tangents] [--kernel auto|scalar|sse2|avx2] [--scalar]\n"
+    "                              [--tangents] [--kernel K] [--scalar]\n"
     "                              [--compact] [--quantized [--packed-normals]]\n"
     "                              [--no-normalize] [--versus SETTING]\n"
     "                              [--gpu|--gpu-vs] [--reps R] [--json]\n"
@@ -51,7 +51,8 @@ const char cmd_bench_help[] =
     "warm-up runs. Positions always; --normals and --tangents add those\n"
     "streams (a model without tangents gets a synthetic unit tangent per\n"
     "vertex). --dqs skins with dual quaternions. --kernel picks the kernel\n"
-    "(default: the best this CPU runs; --scalar is --kernel scalar).\n"
+    "(auto|scalar|sse2|avx2|sse2-columns|avx2-columns; default: the best this\n"
+    "CPU runs; --scalar is --kernel scalar).\n"
     "--compact skins the compact layout (sw_skin_compact_build: vertices\n"
     "grouped by influence count, 8-bit joints up to 256 joints, 16-bit\n"
     "weights with the last implied); --quantized the quantised compact layout\n"
@@ -722,11 +723,11 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     sw_skin_kernel kernel = SW_SKIN_KERNEL_DEFAULT;
 
     if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
-        return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2 or avx2", opt->kernel);
+        return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2, avx2, sse2-columns or avx2-columns", opt->kernel);
     const skin_variant variant_a = {kernel, opt->no_normalize, false};
     skin_variant variant_b = variant_a;
     if (opt->versus && !parse_versus(opt->versus, variant_a, &variant_b))
-        return tool_usage(args, "--versus: '%s' is not kernel=auto|scalar|sse2|avx2, no-normalize, normalize or positions",
+        return tool_usage(args, "--versus: '%s' is not kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns, no-normalize, normalize or positions",
                           opt->versus);
     if (opt->versus && opt->gpu) return tool_usage(args, "--versus is for CPU skinning");
     if (!load_posed(opt, args, &a, &pose, &pose_memory, &status)) goto done;
