@@ -57,6 +57,8 @@ typedef struct cols_cfg {
     bool qpos, qnrm, pack; /* S16 positions, OCT16 normals, INT_2_10_10_10 output normals */
     bool packed;           /* every stream at its packed stride (constant strides), outputs not over the inputs */
     bool stack;            /* the palette's columns on the stack (≤ 256 joints) */
+    sw_weight_format wf;   /* the weights as stored, and the last implied: constants for the decode */
+    bool implied;
 } cols_cfg;
 
 /* What stays the same over a run. */
@@ -389,12 +391,13 @@ COLS_INLINE COLS_AVX2 void avx2c_block(const cols_cfg* c, const cols_run* r, con
 /* ---- loops ------------------------------------------------------------------------------- */
 
 /* The first vertex of block b in every stream. */
-COLS_INLINE sw__block_ptrs cols_ptrs(const sw__block_ptrs* base, const sw__block_strides* s, size_t b) {
+COLS_INLINE sw__block_ptrs cols_ptrs(const cols_cfg* c, const sw__block_ptrs* base, const sw__block_strides* s,
+                                     size_t b) {
     const size_t v = b * COLS_BLOCK;
     sw__block_ptrs p = {base->jp + v * s->j, base->wp + v * s->wsrc, base->ip + v * s->ip,
-                        base->in ? base->in + v * s->in : NULL, base->it ? base->it + v * s->it : NULL,
-                        base->op + v * s->op, base->on ? base->on + v * s->on : NULL,
-                        base->ot ? base->ot + v * s->ot : NULL};
+                        c->normals ? base->in + v * s->in : NULL, c->tangents ? base->it + v * s->it : NULL,
+                        base->op + v * s->op, c->normals ? base->on + v * s->on : NULL,
+                        c->tangents ? base->ot + v * s->ot : NULL};
     return p;
 }
 
@@ -415,18 +418,18 @@ typedef struct cols_tail {
         cols_run rl = *r;                                                                                        \
         if (c->packed) rl.s = cols_packed_strides(c, r);                                                         \
         for (size_t b = 0; b < blocks; b++) {                                                                    \
-            const sw__block_ptrs p = cols_ptrs(base, &rl.s, b);                                                  \
-            if (!c->f32w) sw__decode_weights4(&d, p.wp, rl.s.wsrc, rl.wpacked, c->n, rl.wf, rl.implied);        \
+            const sw__block_ptrs p = cols_ptrs(c, base, &rl.s, b);                                                  \
+            if (!c->f32w) sw__decode_weights4(&d, p.wp, rl.s.wsrc, c->packed || rl.wpacked, c->n, c->wf, c->implied); \
             BLOCK(c, &rl, &p, &d, c->n);                                                                         \
         }                                                                                                        \
         const size_t rest = count % COLS_BLOCK;                                                                  \
         if (rest == 0) return;                                                                                   \
-        const sw__block_ptrs p = cols_ptrs(base, &r->s, blocks);                                                 \
+        const sw__block_ptrs p = cols_ptrs(c, base, &r->s, blocks);                                                 \
         cols_tail t;                                                                                             \
         cols_run tr;                                                                                             \
         sw__block_ptrs q;                                                                                        \
         cols_tail_gather(c, r, &p, rest, &t, &tr, &q);                                                           \
-        if (!c->f32w) sw__decode_weights4(&d, q.wp, tr.s.wsrc, true, c->n, r->wf, r->implied);                 \
+        if (!c->f32w) sw__decode_weights4(&d, q.wp, tr.s.wsrc, true, c->n, c->wf, c->implied);                 \
         BLOCK(c, &tr, &q, &d, c->n);                                                                             \
         cols_tail_scatter(c, r, &p, rest, &t);                                                                   \
     }
@@ -434,7 +437,8 @@ typedef struct cols_tail {
 /* Packed strides (floats, or quantised per cfg). */
 COLS_INLINE sw__block_strides cols_packed_strides(const cols_cfg* c, const cols_run* r) {
     const size_t js = (size_t)c->n * sw__joint_size(c->jf);
-    const size_t ws = c->f32w ? (size_t)c->n * 4 : sw__weights_bytes(c->n, r->wf, r->implied);
+    (void)r;
+    const size_t ws = c->f32w ? (size_t)c->n * 4 : sw__weights_bytes(c->n, c->wf, c->implied);
     const sw__block_strides s = {js, ws, c->qpos ? 8u : 12u, c->qnrm ? 4u : 12u, 16, 12, c->pack ? 4u : 12u, 16, ws};
     return s;
 }
@@ -442,7 +446,7 @@ COLS_INLINE sw__block_strides cols_packed_strides(const cols_cfg* c, const cols_
 /* The tail's packed copy (spare vertices repeat the last), its run and pointers. */
 static void cols_tail_gather(const cols_cfg* c, const cols_run* r, const sw__block_ptrs* p, size_t rest,
                              cols_tail* t, cols_run* tr, sw__block_ptrs* q) {
-    const size_t js = (size_t)c->n * sw__joint_size(c->jf), ws = sw__weights_bytes(c->n, r->wf, r->implied);
+    const size_t js = (size_t)c->n * sw__joint_size(c->jf), ws = sw__weights_bytes(c->n, c->wf, c->implied);
     const size_t ips = c->qpos ? 8 : 12, ins = c->qnrm ? 4 : 12, ons = c->pack ? 4 : 12;
     for (size_t i = 0; i < COLS_BLOCK; i++) {
         const size_t v = i < rest ? i : rest - 1;
@@ -512,7 +516,7 @@ static bool cols_covers(const sw__skin_streams* ss) { return !ss->dqs && !ss->co
 static cols_cfg cols_cfg_of(const sw__skin_streams* ss, const cols_run* r) {
     cols_cfg c = {ss->influence_count, ss->joint_format, ss->weight_format == SW_WEIGHT_F32 && !ss->implied,
                   ss->in_nrm != NULL, ss->in_tan != NULL, ss->qpos, ss->qnrm, ss->pack_nrm, false,
-                  r->columns != NULL};
+                  r->columns != NULL, ss->weight_format, ss->implied};
     const sw__block_strides k = cols_packed_strides(&c, r);
     c.packed = r->overlap_ok && r->s.j == k.j && r->s.wsrc == k.wsrc && r->s.ip == k.ip && r->s.op == 12 &&
                (!c.normals || (r->s.in == k.in && r->s.on == k.on)) && (!c.tangents || (r->s.it == 16 && r->s.ot == 16));
@@ -521,16 +525,19 @@ static cols_cfg cols_cfg_of(const sw__skin_streams* ss, const cols_run* r) {
 
 /* Specialised loops: influence count, joint format, weights and streams as
    constants; the rest runs one copy with them read at run time. */
-#define SW__COLS_VARIANTS(X, N)                                                   \
-    X(N, SW_JOINT_U16, true, false, false, false, false, false, u16f_p)           \
-    X(N, SW_JOINT_U16, true, true, false, false, false, false, u16f_pn)           \
-    X(N, SW_JOINT_U16, true, true, true, false, false, false, u16f_pnt)           \
-    X(N, SW_JOINT_U8, false, false, false, false, false, false, u8d_p)            \
-    X(N, SW_JOINT_U8, false, true, false, false, false, false, u8d_pn)            \
-    X(N, SW_JOINT_U8, false, true, true, false, false, false, u8d_pnt)            \
-    X(N, SW_JOINT_U8, false, false, false, true, false, false, u8d_qp)            \
-    X(N, SW_JOINT_U8, false, true, false, true, true, false, u8d_qpn)             \
-    X(N, SW_JOINT_U8, false, true, false, true, true, true, u8d_qpk)
+/* u16f: the importer's layout (u16 joints, n f32 weights); u8d: the compact
+   layout (u8 joints, u16 weights, the last implied); u8q: the quantised one
+   (u8 weights). */
+#define SW__COLS_VARIANTS(X, N)                                                           \
+    X(N, SW_JOINT_U16, true, false, false, false, false, false, SW_WEIGHT_F32, false, u16f_p)          \
+    X(N, SW_JOINT_U16, true, true, false, false, false, false, SW_WEIGHT_F32, false, u16f_pn)          \
+    X(N, SW_JOINT_U16, true, true, true, false, false, false, SW_WEIGHT_F32, false, u16f_pnt)          \
+    X(N, SW_JOINT_U8, false, false, false, false, false, false, SW_WEIGHT_U16_NORM, true, u8d_p)           \
+    X(N, SW_JOINT_U8, false, true, false, false, false, false, SW_WEIGHT_U16_NORM, true, u8d_pn)           \
+    X(N, SW_JOINT_U8, false, true, true, false, false, false, SW_WEIGHT_U16_NORM, true, u8d_pnt)           \
+    X(N, SW_JOINT_U8, false, false, false, true, false, false, SW_WEIGHT_U8_NORM, true, u8q_p)              \
+    X(N, SW_JOINT_U8, false, true, false, true, true, false, SW_WEIGHT_U8_NORM, true, u8q_pn)              \
+    X(N, SW_JOINT_U8, false, true, false, true, true, true, SW_WEIGHT_U8_NORM, true, u8q_pk)
 #define SW__COLS_ALL(X) \
     SW__COLS_VARIANTS(X, 1) SW__COLS_VARIANTS(X, 2) SW__COLS_VARIANTS(X, 3) SW__COLS_VARIANTS(X, 4) SW__COLS_VARIANTS(X, 8)
 
@@ -541,18 +548,18 @@ typedef struct cols_entry_t {
     cols_fn sse2, avx2;
 } cols_entry_t;
 
-#define SW__COLS_DEFINE(N, JF, F32W, NRM, TAN, QP, QN, PK, tag)                                            \
+#define SW__COLS_DEFINE(N, JF, F32W, NRM, TAN, QP, QN, PK, WF, IMP, tag)                                   \
     static void sse2c_##N##_##tag(const cols_run* r, const sw__block_ptrs* base, size_t count) {           \
-        const cols_cfg c = {N, JF, F32W, NRM, TAN, QP, QN, PK, true, true};                                \
+        const cols_cfg c = {N, JF, F32W, NRM, TAN, QP, QN, PK, true, true, WF, IMP};                       \
         sse2c_loop(&c, r, base, count);                                                              \
     }                                                                                                      \
     COLS_AVX2 static void avx2c_##N##_##tag(const cols_run* r, const sw__block_ptrs* base, size_t count) { \
-        const cols_cfg c = {N, JF, F32W, NRM, TAN, QP, QN, PK, true, true};                                \
+        const cols_cfg c = {N, JF, F32W, NRM, TAN, QP, QN, PK, true, true, WF, IMP};                       \
         avx2c_loop(&c, r, base, count);                                                               \
     }
 SW__COLS_ALL(SW__COLS_DEFINE)
-#define SW__COLS_ENTRY(N, JF, F32W, NRM, TAN, QP, QN, PK, tag) \
-    {{N, JF, F32W, NRM, TAN, QP, QN, PK, true, true}, sse2c_##N##_##tag, avx2c_##N##_##tag},
+#define SW__COLS_ENTRY(N, JF, F32W, NRM, TAN, QP, QN, PK, WF, IMP, tag) \
+    {{N, JF, F32W, NRM, TAN, QP, QN, PK, true, true, WF, IMP}, sse2c_##N##_##tag, avx2c_##N##_##tag},
 static const cols_entry_t cols_table[] = {SW__COLS_ALL(SW__COLS_ENTRY)};
 
 static void sse2c_generic(const cols_run* r, const sw__block_ptrs* base, size_t count, cols_cfg c) {
@@ -577,7 +584,8 @@ static void cols_run_any(const sw_skin_job* job, size_t first, size_t count, boo
     for (size_t i = 0; c.packed && c.stack && i < sizeof cols_table / sizeof cols_table[0]; i++) {
         const cols_cfg* e = &cols_table[i].cfg;
         if (e->n == c.n && e->jf == c.jf && e->f32w == c.f32w && e->normals == c.normals &&
-            e->tangents == c.tangents && e->qpos == c.qpos && e->qnrm == c.qnrm && e->pack == c.pack) {
+            e->tangents == c.tangents && e->qpos == c.qpos && e->qnrm == c.qnrm && e->pack == c.pack &&
+            (c.f32w || (e->wf == c.wf && e->implied == c.implied))) {
             (avx2 ? cols_table[i].avx2 : cols_table[i].sse2)(&r, &base, count);
             return;
         }
