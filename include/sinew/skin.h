@@ -167,8 +167,10 @@ const char* sw_skin_kernel_name(sw_skin_kernel kernel);
 typedef struct sw_skin_job {
     sw_skin_method method;
     sw_normal_mode normal_mode;
-    /* DEFAULT = sw_skin_kernel_best(); a kernel this CPU or build cannot run
-       fails validation with SW_ERR_UNSUPPORTED. */
+    /* DEFAULT = sw_skin_kernel_best(), in the columns shape for jobs with
+       last_weight_implied (the compact layouts: grouped by influence
+       count, where it was measured 1.03–1.37× faster); a kernel this CPU or
+       build cannot run fails validation with SW_ERR_UNSUPPORTED. */
     sw_skin_kernel kernel;
     size_t vertex_count;
     int influence_count; /* 1..SW_MAX_INFLUENCES */
@@ -254,8 +256,9 @@ sw_result sw_skin_check_influences(const sw_skin_job* job, float sum_tolerance, 
    to sum to 65535 (or 255) codes by largest remainder; an influence left
    with code 0 is dropped. Given the same decoded weights (c / 65535, the
    last 1 − the others' sum), a compact job's positions and normals have
-   exactly the bits of the default layout's on the same kernel. Against the
-   source weights, positions move by at most k·0.5/65535 of the spread of
+   exactly the bits of the default layout's on the same explicit kernel
+   (DEFAULT runs the columns shape on compact jobs). Against the source
+   weights, positions move by at most k·0.5/65535 of the spread of
    the k joints' transforms of the vertex (k·0.5/255 with 8-bit weights),
    and normal directions by less than 0.05° (at most 0.001° over every
    test asset, 16-bit weights). */

@@ -328,6 +328,12 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
     SW_ASSERT(sw__kernel_available(job->kernel));
     if (vertex_count == 0) return;
     sw_skin_kernel kernel = job->kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : job->kernel;
+    /* DEFAULT on a compact layout's job (grouped by influence count, the
+       last weight implied): the columns shape, measured faster there. */
+    if (job->kernel == SW_SKIN_KERNEL_DEFAULT && job->last_weight_implied) {
+        if (kernel == SW_SKIN_KERNEL_SSE2) kernel = SW_SKIN_KERNEL_SSE2_COLUMNS;
+        if (kernel == SW_SKIN_KERNEL_AVX2) kernel = SW_SKIN_KERNEL_AVX2_COLUMNS;
+    }
     /* Quantised streams run on the columns shape of the same instruction set. */
     if (sw__job_quantized(job) && kernel == SW_SKIN_KERNEL_SSE2) kernel = SW_SKIN_KERNEL_SSE2_COLUMNS;
     if (sw__job_quantized(job) && kernel == SW_SKIN_KERNEL_AVX2) kernel = SW_SKIN_KERNEL_AVX2_COLUMNS;

@@ -287,6 +287,27 @@ static void test_refused(void) {
     SW_CHECK(sw_skin_job_validate(&j, &diag) == SW_ERR_INVALID_ARGUMENT);
 }
 
+/* DEFAULT on a compact layout's jobs runs the columns shape of the best
+   instruction set: the same bits as asking for it. */
+static void test_default_compact_runs_columns(void) {
+    const sw_skin_kernel best = sw_skin_kernel_best();
+    const sw_skin_kernel cols = best == SW_SKIN_KERNEL_AVX2   ? SW_SKIN_KERNEL_AVX2_COLUMNS
+                                : best == SW_SKIN_KERNEL_SSE2 ? SW_SKIN_KERNEL_SSE2_COLUMNS
+                                                              : SW_SKIN_KERNEL_SCALAR;
+    rng r = {0xc01ull};
+    static mesh m;
+    make_mesh(&r, &m, false);
+    built f;
+    if (!build(&m, false, &f)) {
+        SW_CHECK(!"layout builds");
+        return;
+    }
+    run(&f.c, m.palette, SW_SKIN_KERNEL_DEFAULT, fpos, fnrm, false);
+    run(&f.c, m.palette, cols, spos, snrm, false);
+    SW_CHECK(memcmp(fpos, spos, sizeof fpos) == 0 && memcmp(fnrm, snrm, sizeof fnrm) == 0);
+    free(f.memory);
+}
+
 int main(void) {
     SW_RUN(test_octahedral);
     SW_RUN(test_int_2_10_10_10);
@@ -294,5 +315,6 @@ int main(void) {
     SW_RUN(test_quantized_rigid);
     SW_RUN(test_quantized_scaled);
     SW_RUN(test_refused);
+    SW_RUN(test_default_compact_runs_columns);
     return sw_test_finish();
 }
