@@ -704,8 +704,15 @@ static void print_skin_text(const skin_report* r) {
     printf("\n");
 }
 
-static sw_skin_kernel kernel_used(sw_skin_kernel kernel) {
-    return kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
+/* What sw_skin_job_run runs: DEFAULT is the best kernel, in the columns
+   shape on compact layouts; quantised streams always run the columns shape. */
+static sw_skin_kernel kernel_used(sw_skin_kernel kernel, const bench_options* opt) {
+    const sw_skin_kernel k = kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
+    if (opt->quantized || (opt->compact && kernel == SW_SKIN_KERNEL_DEFAULT)) {
+        if (k == SW_SKIN_KERNEL_SSE2) return SW_SKIN_KERNEL_SSE2_COLUMNS;
+        if (k == SW_SKIN_KERNEL_AVX2) return SW_SKIN_KERNEL_AVX2_COLUMNS;
+    }
+    return k;
 }
 
 static int bench_skin(const bench_options* opt, tool_args* args) {
@@ -784,8 +791,8 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     const stats none = {0.0, 0.0, 0.0};
     skin_report report = {
         .opt = opt,
-        .used = kernel_used(kernel),
-        .used_b = kernel_used(variant_b.kernel),
+        .used = kernel_used(kernel, opt),
+        .used_b = kernel_used(variant_b.kernel, opt),
         .variant_b = variant_b,
         .normals_used = b.given[0].in_normals != NULL, /* the jobs as built: B may drop normals */
         .synthetic_tangents = pass.synthetic_tangents,
