@@ -32,8 +32,9 @@
 
 const char cmd_bench_help[] =
     "usage: sinew bench skin MODEL [--copies K] [--threads N] [--dqs] [--normals]\n"
-    "                              [--tangents] [--kernel auto|scalar|sse2|avx2] [--scalar]\n"
-    "                              [--compact] [--no-normalize] [--versus SETTING]\n"
+    "                              [--tangents] [--kernel K] [--scalar]\n"
+    "                              [--compact] [--quantized [--packed-normals]]\n"
+    "                              [--no-normalize] [--versus SETTING]\n"
     "                              [--gpu|--gpu-vs] [--reps R] [--json]\n"
     "       sinew bench anim MODEL [--characters N] [--threads N] [--anim A]\n"
     "                              [--blend A,B] [--reps R] [--json]\n"
@@ -51,17 +52,23 @@ const char cmd_bench_help[] =
     "warm-up runs. Positions always; --normals and --tangents add those\n"
     "streams (a model without tangents gets a synthetic unit tangent per\n"
     "vertex). --dqs skins with dual quaternions. --kernel picks the kernel\n"
-    "(default: the best this CPU runs; --scalar is --kernel scalar).\n"
+    "(auto|scalar|sse2|avx2|sse2-columns|avx2-columns; default: the best this\n"
+    "CPU runs; --scalar is --kernel scalar).\n"
     "--compact skins the compact layout (sw_skin_compact_build: vertices\n"
     "grouped by influence count, 8-bit joints up to 256 joints, 16-bit\n"
-    "weights with the last implied); --no-normalize leaves normals and\n"
+    "weights with the last implied); --quantized the quantised compact layout\n"
+    "(16-bit positions over the mesh's box, the dequantisation folded into\n"
+    "the palette; octahedral 16-bit normals; 8-bit joints and weights), with\n"
+    "--packed-normals writing normals as INT_2_10_10_10_REV words (else\n"
+    "floats); --no-normalize leaves normals and\n"
     "tangents unnormalised. The bytes per vertex printed are those of the\n"
     "layout skinned.\n"
     "--versus SETTING times the same jobs with one setting changed in the same\n"
     "run, alternating every repetition (A B, then B A), and reports the\n"
     "other setting's vertices/s and the ratio B / A per pair of repetitions:\n"
     "the way to see a difference of a few per cent on a noisy machine.\n"
-    "SETTING is kernel=auto|scalar|sse2|avx2, no-normalize, normalize or\n"
+    "SETTING is kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns\n"
+    "(columns: the second kernel shape, sinew/skin.h), no-normalize, normalize or\n"
     "positions (the same jobs without their normal and tangent streams).\n"
     "\n"
     "bench anim: N characters (default 1000) each play animation A (default\n"
@@ -123,6 +130,7 @@ typedef struct bench_options {
     long copies, threads, reps, characters;
     bool dqs, normals, tangents, json;
     bool compact, no_normalize; /* bench skin: the compact layout; unnormalised normals and tangents */
+    bool quantized, packed_normals; /* bench skin: the quantised compact layout; INT_2_10_10_10 normals */
     const char* versus;         /* bench skin --versus: the setting timed against the jobs as given */
     int gpu;               /* 0 = CPU, 1 = GPU compute, 2 = GPU vertex shader */
     bool gpu_driven;       /* bench crowd --gpu-driven */
@@ -203,7 +211,9 @@ static bool parse_kernel(const char* name, sw_skin_kernel* out) {
     } kernels[] = {{"auto", SW_SKIN_KERNEL_DEFAULT},
                    {"scalar", SW_SKIN_KERNEL_SCALAR},
                    {"sse2", SW_SKIN_KERNEL_SSE2},
-                   {"avx2", SW_SKIN_KERNEL_AVX2}};
+                   {"avx2", SW_SKIN_KERNEL_AVX2},
+                   {"sse2-columns", SW_SKIN_KERNEL_SSE2_COLUMNS},
+                   {"avx2-columns", SW_SKIN_KERNEL_AVX2_COLUMNS}};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i)
         if (strcmp(name, kernels[i].name) == 0) {
             *out = kernels[i].kernel;
@@ -451,7 +461,8 @@ static bool add_primitive_jobs(const skin_source* src, const bench_skinned* s, s
                                            .weight_format = SW_WEIGHT_F32,
                                            .positions = job->in_positions,
                                            .normals = job->in_normals,
-                                           .tangents = job->in_tangents};
+                                           .tangents = job->in_tangents,
+                                           .quantize = opt->quantized};
         const size_t size = sw_skin_compact_memory_size(&desc);
         sw_skin_compact compact;
         STREAM(joints, NULL, size);
@@ -459,7 +470,18 @@ static bool add_primitive_jobs(const skin_source* src, const bench_skinned* s, s
             *status = tool_fail(args, "%s: %s", opt->model, diag.message);
             return false;
         }
-        const sw_skin_job base = *job;
+        sw_skin_job base = *job;
+        if (compact.quantized) {
+            /* The palette with the dequantisation folded in (once per pose). */
+            STREAM(matrices, NULL, job->joint_count * sizeof(sw_mat34));
+            sw_skin_matrices_dequantize(ptr, src->palettes->matrices[skin], job->joint_count,
+                                        compact.dequantize_offset, compact.dequantize_step);
+            base.matrices = ptr;
+            if (opt->packed_normals) base.out_normal_format = SW_VERTEX_INT_2_10_10_10;
+            /* 8-byte positions in; 4-byte normals in, 4 or 12 out. */
+            bytes -= v * 4;
+            if (base.in_normals) bytes -= v * (8 + (opt->packed_normals ? 8 : 0));
+        }
         *job_index += sw_skin_compact_jobs(&compact, &base, job) - 1;
         bytes -= v * k * (sizeof(uint16_t) + sizeof(float));
         bytes += compact.influence_bytes;
@@ -615,7 +637,7 @@ static bool print_skin_json(const skin_report* r) {
     json_key(&w, "method"), json_string(&w, opt->dqs ? "dqs" : "lbs");
     json_key(&w, "normals"), json_bool(&w, r->normals_used);
     json_key(&w, "tangents"), json_bool(&w, opt->tangents);
-    json_key(&w, "layout"), json_string(&w, opt->compact ? "compact" : "default");
+    json_key(&w, "layout"), json_string(&w, opt->quantized ? "quantized" : opt->compact ? "compact" : "default");
     json_key(&w, "normalized"), json_bool(&w, !opt->no_normalize);
     json_key(&w, "synthetic_tangents"), json_bool(&w, r->synthetic_tangents);
     json_key(&w, "threads"), json_int(&w, opt->threads);
@@ -668,7 +690,10 @@ static void print_skin_text(const skin_report* r) {
            sw_skin_kernel_name(r->used), opt->dqs ? "DQS" : "LBS", r->normals_used ? " + normals" : "",
            opt->tangents ? " + tangents" : "", r->synthetic_tangents ? " (synthetic)" : "",
            opt->no_normalize && (r->normals_used || opt->tangents) ? " (unnormalised)" : "",
-           opt->compact ? "compact" : "default", r->vertices, r->copies, r->vertices_per_copy, bpv);
+           opt->quantized ? (opt->packed_normals ? "quantised (packed normals)" : "quantised")
+           : opt->compact ? "compact"
+                          : "default",
+           r->vertices, r->copies, r->vertices_per_copy, bpv);
     printf("  %ld thread%s, %ld repetitions after %d warm-up runs (min / median / max)\n", opt->threads,
            opt->threads == 1 ? "" : "s", opt->reps, WARMUP_RUNS);
     printf("  vertices/s     %8.1f M  %8.1f M  %8.1f M\n", r->vps.min * 1e-6, r->vps.median * 1e-6, r->vps.max * 1e-6);
@@ -691,8 +716,15 @@ static void print_skin_text(const skin_report* r) {
     printf("\n");
 }
 
-static sw_skin_kernel kernel_used(sw_skin_kernel kernel) {
-    return kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
+/* What sw_skin_job_run runs: DEFAULT is the best kernel, in the columns
+   shape on compact layouts; quantised streams always run the columns shape. */
+static sw_skin_kernel kernel_used(sw_skin_kernel kernel, const bench_options* opt) {
+    const sw_skin_kernel k = kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
+    if (opt->quantized || (opt->compact && kernel == SW_SKIN_KERNEL_DEFAULT)) {
+        if (k == SW_SKIN_KERNEL_SSE2) return SW_SKIN_KERNEL_SSE2_COLUMNS;
+        if (k == SW_SKIN_KERNEL_AVX2) return SW_SKIN_KERNEL_AVX2_COLUMNS;
+    }
+    return k;
 }
 
 static int bench_skin(const bench_options* opt, tool_args* args) {
@@ -710,11 +742,11 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     sw_skin_kernel kernel = SW_SKIN_KERNEL_DEFAULT;
 
     if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
-        return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2 or avx2", opt->kernel);
+        return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2, avx2, sse2-columns or avx2-columns", opt->kernel);
     const skin_variant variant_a = {kernel, opt->no_normalize, false};
     skin_variant variant_b = variant_a;
     if (opt->versus && !parse_versus(opt->versus, variant_a, &variant_b))
-        return tool_usage(args, "--versus: '%s' is not kernel=auto|scalar|sse2|avx2, no-normalize, normalize or positions",
+        return tool_usage(args, "--versus: '%s' is not kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns, no-normalize, normalize or positions",
                           opt->versus);
     if (opt->versus && opt->gpu) return tool_usage(args, "--versus is for CPU skinning");
     if (!load_posed(opt, args, &a, &pose, &pose_memory, &status)) goto done;
@@ -736,7 +768,11 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
         goto done;
     }
     if (opt->gpu && (opt->compact || opt->no_normalize)) {
-        status = tool_usage(args, "--compact and --no-normalize are CPU options");
+        status = tool_usage(args, "--compact, --quantized and --no-normalize are CPU options");
+        goto done;
+    }
+    if ((opt->packed_normals && !opt->quantized) || (opt->quantized && (opt->tangents || opt->dqs))) {
+        status = tool_usage(args, "--packed-normals needs --quantized, which takes neither --tangents nor --dqs");
         goto done;
     }
     if (opt->gpu) {
@@ -767,8 +803,8 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     const stats none = {0.0, 0.0, 0.0};
     skin_report report = {
         .opt = opt,
-        .used = kernel_used(kernel),
-        .used_b = kernel_used(variant_b.kernel),
+        .used = kernel_used(kernel, opt),
+        .used_b = kernel_used(variant_b.kernel, opt),
         .variant_b = variant_b,
         .normals_used = b.given[0].in_normals != NULL, /* the jobs as built: B may drop normals */
         .synthetic_tangents = pass.synthetic_tangents,
@@ -1361,6 +1397,8 @@ int cmd_bench(tool_args* args) {
         else if (tool_args_flag(arg, "--tangents")) opt.tangents = true;
         else if (tool_args_flag(arg, "--json")) opt.json = true;
         else if (tool_args_flag(arg, "--compact")) opt.compact = true;
+        else if (tool_args_flag(arg, "--quantized")) opt.compact = opt.quantized = true;
+        else if (tool_args_flag(arg, "--packed-normals")) opt.packed_normals = true;
         else if (tool_args_flag(arg, "--no-normalize")) opt.no_normalize = true;
         else if (tool_args_option(args, arg, "--versus")) {
             if (!(opt.versus = tool_args_value(args, "--versus", &err))) return tool_usage(args, "%s", err.message);

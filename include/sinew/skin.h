@@ -102,7 +102,38 @@ typedef enum sw_skin_kernel {
     SW_SKIN_KERNEL_SCALAR,      /* plain C, the reference; runs everywhere */
     SW_SKIN_KERNEL_SSE2,        /* x86-64 */
     SW_SKIN_KERNEL_AVX2,        /* x86-64 with AVX2 and FMA, enabled by the OS */
+    /* The same instruction sets in a second shape ("columns", ozz-animation's):
+       one vertex at a time, the blended matrix built as weighted sums of
+       4-wide columns of a column-major copy of the palette, the position as
+       Σ column·coordinate, no horizontal adds; normals and tangents are
+       normalised four at a time. Within the same tolerance of the scalar
+       kernel as the others (different bits from SSE2 / AVX2). DQS,
+       cofactor normals and tangents without normals run the SSE2 / AVX2
+       kernel of the same instruction set. Quantised streams
+       (sw_vertex_format) run only on these and on SCALAR: SSE2 and AVX2
+       jobs with quantised streams run here. */
+    SW_SKIN_KERNEL_SSE2_COLUMNS,
+    SW_SKIN_KERNEL_AVX2_COLUMNS,
 } sw_skin_kernel;
+
+/* Vertex stream formats (sw_skin_job.position_format, normal_format,
+   out_normal_format). */
+typedef enum sw_vertex_format {
+    SW_VERTEX_FORMAT_DEFAULT = 0, /* F32 */
+    SW_VERTEX_F32,
+    /* Positions: 4 signed 16-bit integers per vertex (x, y, z, 1), taken
+       as floats by the skin matrices: fold the dequantisation into them
+       (sw_skin_matrices_dequantize), as KHR_mesh_quantization allows. */
+    SW_VERTEX_S16,
+    /* Normals: octahedral, 2 signed 16-bit integers per vertex (u, v)·32767
+       (sw_octahedral_encode). The decoded direction is normalised after
+       the transform, so outputs are always normalised. */
+    SW_VERTEX_OCT16,
+    /* Output normals: GL's INT_2_10_10_10_REV, one 32-bit word per vertex:
+       x, y, z as 10-bit signed normalised integers (round(511·c)) in bits
+       0–9, 10–19, 20–29, w = 0 in bits 30–31. */
+    SW_VERTEX_INT_2_10_10_10,
+} sw_vertex_format;
 
 /* What DEFAULT runs on this CPU: AVX2 where the CPU and the OS support
    AVX2 and FMA, else SSE2 on x86-64, else SCALAR; always SCALAR in builds
@@ -110,7 +141,8 @@ typedef enum sw_skin_kernel {
    feature bits the compiler runtime detected at start-up. */
 sw_skin_kernel sw_skin_kernel_best(void);
 
-/* "default", "scalar", "sse2" or "avx2"; "unknown" outside the enum. */
+/* "default", "scalar", "sse2", "avx2", "sse2-columns" or "avx2-columns";
+   "unknown" outside the enum. */
 const char* sw_skin_kernel_name(sw_skin_kernel kernel);
 
 /* One skinning job over a vertex stream.
@@ -135,8 +167,10 @@ const char* sw_skin_kernel_name(sw_skin_kernel kernel);
 typedef struct sw_skin_job {
     sw_skin_method method;
     sw_normal_mode normal_mode;
-    /* DEFAULT = sw_skin_kernel_best(); a kernel this CPU or build cannot run
-       fails validation with SW_ERR_UNSUPPORTED. */
+    /* DEFAULT = sw_skin_kernel_best(), in the columns shape for jobs with
+       last_weight_implied (the compact layouts: grouped by influence
+       count, where it was measured 1.03–1.37× faster); a kernel this CPU or
+       build cannot run fails validation with SW_ERR_UNSUPPORTED. */
     sw_skin_kernel kernel;
     size_t vertex_count;
     int influence_count; /* 1..SW_MAX_INFLUENCES */
@@ -176,6 +210,16 @@ typedef struct sw_skin_job {
        root and a division per block. Exact directions, length |A·n|
        (cofactor normals keep their sign fix). Positions do not change. */
     bool unnormalized;
+    /* Quantised streams (the quantised compact layout uses them); DEFAULT
+       is F32. position_format S16: in_positions points to 4 int16 per
+       vertex (stride default 8). normal_format OCT16: in_normals points to
+       2 int16 per vertex (stride default 4). out_normal_format
+       INT_2_10_10_10: out_normals points to one uint32 per vertex (stride
+       default 4). Any of them needs LBS, blended normals and no tangents;
+       OCT16 needs normalised outputs. */
+    sw_vertex_format position_format;
+    sw_vertex_format normal_format;
+    sw_vertex_format out_normal_format;
 } sw_skin_job;
 
 /* Checks every field once: counts, formats, pointers, strides (at least the
@@ -212,8 +256,9 @@ sw_result sw_skin_check_influences(const sw_skin_job* job, float sum_tolerance, 
    to sum to 65535 (or 255) codes by largest remainder; an influence left
    with code 0 is dropped. Given the same decoded weights (c / 65535, the
    last 1 − the others' sum), a compact job's positions and normals have
-   exactly the bits of the default layout's on the same kernel. Against the
-   source weights, positions move by at most k·0.5/65535 of the spread of
+   exactly the bits of the default layout's on the same explicit kernel
+   (DEFAULT runs the columns shape on compact jobs). Against the source
+   weights, positions move by at most k·0.5/65535 of the spread of
    the k joints' transforms of the vertex (k·0.5/255 with 8-bit weights),
    and normal directions by less than 0.05° (at most 0.001° over every
    test asset, 16-bit weights). */
@@ -229,7 +274,11 @@ typedef struct sw_skin_compact_desc {
     const float* positions;         /* packed xyz; required */
     const float* normals;           /* packed xyz, or NULL */
     const float* tangents;          /* packed xyzw, or NULL */
-    sw_weight_format compact_weights; /* U16_NORM (DEFAULT) or U8_NORM */
+    sw_weight_format compact_weights; /* U16_NORM (DEFAULT; U8_NORM when quantize) or U8_NORM */
+    /* The quantised compact layout: positions as S16 over the mesh's
+       bounding box, normals as OCT16, 8-bit weights by default; no
+       tangents (the build fails when given some). See below. */
+    bool quantize;
 } sw_skin_compact_desc;
 
 /* One group of vertices with the same influence count. */
@@ -252,6 +301,12 @@ typedef struct sw_skin_compact {
     const float* normals;           /* or NULL */
     const float* tangents;          /* or NULL */
     size_t influence_bytes;         /* joints + weights of all segments */
+    /* Quantised layout (desc.quantize): positions and normals are NULL,
+       these hold them instead, in the grouped order. */
+    bool quantized;
+    const int16_t* quantized_positions; /* 4 per vertex: q, 1 */
+    const int16_t* quantized_normals;   /* 2 per vertex (octahedral), or NULL */
+    sw_vec3 dequantize_offset, dequantize_step; /* p ≈ offset + step ∘ q (step: the same on every axis) */
 } sw_skin_compact;
 
 /* Bytes of (16-aligned) memory sw_skin_compact_build needs, or 0 when the
@@ -265,12 +320,59 @@ size_t sw_skin_compact_memory_size(const sw_skin_compact_desc* desc);
 sw_result sw_skin_compact_build(const sw_skin_compact_desc* desc, void* memory, size_t memory_size,
                                 sw_skin_compact* out, sw_diag* diag);
 
+/* ---- The quantised compact layout --------------------------------------------
+
+   With desc.quantize the compact layout also quantises the vertices:
+   - positions: q = round((p − c) / h) per axis in [−32767, 32767], c the
+     centre of the mesh's bounding box and h its largest size / 65534, one
+     step for all axes (so D is a uniform scale and S·D turns normals as S
+     does), stored as (qx, qy, qz, 1); the dequantisation p' = c + h·q is
+     folded into the skin matrices once per pose: S·D, with D = [h·I | c]
+     (sw_skin_matrices_dequantize), so it costs nothing per vertex;
+   - normals octahedral in two int16 (sw_octahedral_encode);
+   - joints 8-bit (≤ 256 joints), weights 8-bit by default.
+   8 + 4 + (k + k − 1) bytes in per vertex of k influences (19 at k = 4,
+   against 51.9 for the float compact layout with its outputs); with
+   positions out as floats and normals as INT_2_10_10_10 that is 35 bytes
+   moved per vertex.
+
+   Error against the float layout on the same kernel (the same weights):
+   positions move by at most Σ_c |A_rc|·h_c/2 per output coordinate r (A
+   the blended matrix, |A_rc| ≤ max over the vertex's joints of |S_rc|),
+   plus float rounding of a few ulp of the position's size; octahedral
+   normals' directions by at most 2.2/32767 rad (0.004°) before the
+   transform, times the transform's condition number after it (1 for
+   rotations); INT_2_10_10_10 adds 0.5/511 per component. */
+
+/* out[j] = matrices[j] · D, D = [diag(step) | offset] (computed in double):
+   the palette a quantised compact layout's jobs read. A step that differs
+   between axes would turn normals too (the layout's is uniform). */
+void sw_skin_matrices_dequantize(sw_mat34* SW_RESTRICT out, const sw_mat34* matrices, size_t count,
+                                 sw_vec3 offset, sw_vec3 step);
+
+/* Octahedral encoding of a direction (need not be unit; zero gives (0, 0)
+   decoding to +z): u, v = round(32767·(x, y)/(|x|+|y|+|z|)), folded when
+   z < 0. */
+void sw_octahedral_encode(int16_t out[2], sw_vec3 direction);
+/* The decoded direction as the kernels see it, unnormalised and scaled by
+   32767 (integers, exact in float): (u, v, 32767 − |u| − |v|), folded.
+   Normalise for the unit vector. */
+sw_vec3 sw_octahedral_decode(const int16_t code[2]);
+
+/* INT_2_10_10_10_REV of a unit vector (w = 0), as the kernels pack it, and back. */
+uint32_t sw_pack_int_2_10_10_10(sw_vec3 unit);
+sw_vec3 sw_unpack_int_2_10_10_10(uint32_t packed);
+
 /* One job per segment: `base` gives the method, normal mode, kernel,
    palette and options (unnormalized), and the outputs — packed, in the
    grouped order, vertex_count each. Normals (tangents) are skinned when
    base->out_normals (out_tangents) is set, which the compact layout must
    then have (else the job fails validation); a layout with normals also
    serves positions-only passes. The rest comes from the compact layout.
+   A quantised layout's jobs read S16 positions and OCT16 normals, and
+   base->matrices must be the dequantised palette
+   (sw_skin_matrices_dequantize); base->out_normal_format may ask for
+   INT_2_10_10_10 normals (out_normals then points to uint32 words).
    Returns the number of jobs (compact->segment_count). */
 size_t sw_skin_compact_jobs(const sw_skin_compact* compact, const sw_skin_job* base,
                             sw_skin_job out_jobs[SW_MAX_INFLUENCES]);

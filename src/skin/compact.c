@@ -11,14 +11,16 @@ enum { SW__ALIGN = 16 };
 static size_t sw__align_up(size_t n) { return (n + SW__ALIGN - 1) / SW__ALIGN * SW__ALIGN; }
 
 static sw_weight_format sw__compact_weights(const sw_skin_compact_desc* desc) {
-    return desc->compact_weights == SW_WEIGHT_FORMAT_DEFAULT ? SW_WEIGHT_U16_NORM : desc->compact_weights;
+    if (desc->compact_weights != SW_WEIGHT_FORMAT_DEFAULT) return desc->compact_weights;
+    return desc->quantize ? SW_WEIGHT_U8_NORM : SW_WEIGHT_U16_NORM;
 }
 
 static bool sw__desc_ok(const sw_skin_compact_desc* d) {
     return d && d->influence_count >= 1 && d->influence_count <= SW_MAX_INFLUENCES && d->joint_count >= 1 &&
            d->joint_count <= 65536 && d->joints && d->weights && d->positions && d->joint_format <= SW_JOINT_U16 &&
            d->weight_format <= SW_WEIGHT_U16_NORM &&
-           (sw__compact_weights(d) == SW_WEIGHT_U16_NORM || sw__compact_weights(d) == SW_WEIGHT_U8_NORM);
+           (sw__compact_weights(d) == SW_WEIGHT_U16_NORM || sw__compact_weights(d) == SW_WEIGHT_U8_NORM) &&
+           !(d->quantize && d->tangents);
 }
 
 /* The layout's blocks, in order, sized for the worst case (every vertex
@@ -31,7 +33,8 @@ static bool sw__compact_sizes_of(const sw_skin_compact_desc* d, sw__compact_size
     const size_t v = d->vertex_count, n = (size_t)d->influence_count;
     const size_t jsize = d->joint_count <= 256 ? 1 : 2, wsize = sw__weight_size(sw__compact_weights(d));
     size_t parts[7];
-    const size_t per_vertex[7] = {4, 4, n * jsize, (n - 1) * wsize, 12, d->normals ? 12 : 0, d->tangents ? 16 : 0};
+    const size_t pos = d->quantize ? 8 : 12, nrm = d->normals ? (d->quantize ? 4 : 12) : 0;
+    const size_t per_vertex[7] = {4, 4, n * jsize, (n - 1) * wsize, pos, nrm, d->tangents ? 16 : 0};
     size_t total = 0;
     for (int i = 0; i < 7; i++) {
         size_t bytes;
@@ -126,9 +129,110 @@ static int sw__quantise(const sw_skin_compact_desc* d, size_t v, uint32_t scale,
     }
 }
 
+/* ---- quantisation ------------------------------------------------------------- */
+
+/* The bounding box's centre per axis, and one step for all three axes: its
+   largest size / 65534 (1 when it is a point). One step makes D a uniform
+   scale, so S·D moves normals as S does (they are normalised after). As
+   floats: the quantisation and the dequantising matrices use exactly these. */
+static void sw__quantization_box(const float* positions, size_t count, sw_vec3* offset, sw_vec3* step) {
+    float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (size_t v = 0; v < count; v++)
+        for (int a = 0; a < 3; a++) {
+            const float x = positions[3 * v + (size_t)a];
+            if (v == 0 || x < lo[a]) lo[a] = x;
+            if (v == 0 || x > hi[a]) hi[a] = x;
+        }
+    float c[3];
+    double size = 0.0;
+    for (int a = 0; a < 3; a++) {
+        c[a] = (float)(0.5 * ((double)lo[a] + (double)hi[a]));
+        size = fmax(size, (double)hi[a] - (double)lo[a]);
+    }
+    float h = size > 0.0 ? (float)(size / 65534.0) : 1.0f;
+    /* Rounded to float, h may be a hair short: the far corners must still fit. */
+    for (int a = 0; a < 3; a++)
+        while (fabs((double)hi[a] - c[a]) / h > 32767.0 || fabs((double)lo[a] - c[a]) / h > 32767.0)
+            h = nextafterf(h, INFINITY);
+    *offset = sw_vec3_make(c[0], c[1], c[2]);
+    *step = sw_vec3_make(h, h, h);
+}
+
+static void sw__quantize_position(int16_t* out, const float* p, sw_vec3 offset, sw_vec3 step) {
+    const double c[3] = {offset.x, offset.y, offset.z}, h[3] = {step.x, step.y, step.z};
+    for (int a = 0; a < 3; a++) {
+        double q = nearbyint(((double)p[a] - c[a]) / h[a]);
+        q = q < -32767.0 ? -32767.0 : q > 32767.0 ? 32767.0 : q;
+        out[a] = (int16_t)q;
+    }
+    out[3] = 1;
+}
+
+void sw_skin_matrices_dequantize(sw_mat34* SW_RESTRICT out, const sw_mat34* matrices, size_t count, sw_vec3 offset,
+                                 sw_vec3 step) {
+    const double c[3] = {offset.x, offset.y, offset.z}, h[3] = {step.x, step.y, step.z};
+    for (size_t j = 0; j < count; j++)
+        for (int r = 0; r < 3; r++) {
+            const float* m = matrices[j].m[r];
+            double t = m[3];
+            for (int a = 0; a < 3; a++) {
+                out[j].m[r][a] = (float)((double)m[a] * h[a]);
+                t += (double)m[a] * c[a];
+            }
+            out[j].m[r][3] = (float)t;
+        }
+}
+
+void sw_octahedral_encode(int16_t out[2], sw_vec3 d) {
+    double x = d.x, y = d.y, z = d.z;
+    const double l1 = fabs(x) + fabs(y) + fabs(z);
+    if (!(l1 > 0.0) || !isfinite(l1)) {
+        out[0] = out[1] = 0;
+        return;
+    }
+    x /= l1, y /= l1, z /= l1;
+    if (z < 0.0) {
+        const double fx = (1.0 - fabs(y)) * (x >= 0.0 ? 1.0 : -1.0), fy = (1.0 - fabs(x)) * (y >= 0.0 ? 1.0 : -1.0);
+        x = fx, y = fy;
+    }
+    out[0] = (int16_t)nearbyint(x * 32767.0);
+    out[1] = (int16_t)nearbyint(y * 32767.0);
+}
+
+sw_vec3 sw_octahedral_decode(const int16_t code[2]) {
+    const float u = code[0], v = code[1];
+    const float z = 32767.0f - fabsf(u) - fabsf(v);
+    const float t = z < 0.0f ? -z : 0.0f;
+    return sw_vec3_make(u >= 0.0f ? u - t : u + t, v >= 0.0f ? v - t : v + t, z);
+}
+
+uint32_t sw_pack_int_2_10_10_10(sw_vec3 unit) {
+    const float c[3] = {unit.x, unit.y, unit.z};
+    uint32_t word = 0;
+    for (int a = 0; a < 3; a++) {
+        /* fmaxf(NaN, −1) is −1, as the kernels' MAXPS(x, −1) */
+        const float x = fminf(fmaxf(c[a], -1.0f), 1.0f);
+        const int32_t q = (int32_t)lrintf(x * 511.0f);
+        word |= ((uint32_t)q & 1023u) << (10 * a);
+    }
+    return word;
+}
+
+sw_vec3 sw_unpack_int_2_10_10_10(uint32_t word) {
+    float c[3];
+    for (int a = 0; a < 3; a++) {
+        int32_t q = (int32_t)((word >> (10 * a)) & 1023u);
+        if (q >= 512) q -= 1024;
+        c[a] = fmaxf((float)q / 511.0f, -1.0f);
+    }
+    return sw_vec3_make(c[0], c[1], c[2]);
+}
+
 sw_result sw_skin_compact_build(const sw_skin_compact_desc* desc, void* memory, size_t memory_size,
                                 sw_skin_compact* out, sw_diag* diag) {
     sw__compact_sizes sz;
+    if (desc && desc->quantize && desc->tangents)
+        return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "compact skin: the quantised layout keeps no tangents");
     if (!out || !sw__desc_ok(desc))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1,
                            "compact skin: influence count, palette size, streams or formats invalid");
@@ -153,6 +257,11 @@ sw_result sw_skin_compact_build(const sw_skin_compact_desc* desc, void* memory, 
     float* positions = (float*)(void*)(at += sz.weights);
     float* normals = desc->normals ? (float*)(void*)(at + sz.positions) : NULL;
     float* tangents = desc->tangents ? (float*)(void*)(at + sz.positions + sz.normals) : NULL;
+    /* Quantised: the same blocks hold int16 positions (4) and normals (2). */
+    int16_t* qpositions = desc->quantize ? (int16_t*)(void*)positions : NULL;
+    int16_t* qnormals = desc->quantize && normals ? (int16_t*)(void*)normals : NULL;
+    sw_vec3 offset = {0}, step = {1.0f, 1.0f, 1.0f};
+    if (desc->quantize) sw__quantization_box(desc->positions, v_count, &offset, &step);
 
     /* Pass 1: how many vertices per influence count. */
     size_t per_count[SW_MAX_INFLUENCES + 1] = {0};
@@ -217,15 +326,28 @@ sw_result sw_skin_compact_build(const sw_skin_compact_desc* desc, void* memory, 
                 }
             }
         }
-        memcpy(positions + 3 * i, desc->positions + 3 * v, 12);
-        if (normals) memcpy(normals + 3 * i, desc->normals + 3 * v, 12);
+        if (qpositions) {
+            sw__quantize_position(qpositions + 4 * i, desc->positions + 3 * v, offset, step);
+            if (qnormals) {
+                const float* nv = desc->normals + 3 * v;
+                sw_octahedral_encode(qnormals + 2 * i, sw_vec3_make(nv[0], nv[1], nv[2]));
+            }
+        } else {
+            memcpy(positions + 3 * i, desc->positions + 3 * v, 12);
+            if (normals) memcpy(normals + 3 * i, desc->normals + 3 * v, 12);
+        }
         if (tangents) memcpy(tangents + 4 * i, desc->tangents + 4 * v, 16);
     }
     out->old_to_new = old_to_new;
     out->new_to_old = new_to_old;
-    out->positions = positions;
-    out->normals = normals;
+    out->positions = qpositions ? NULL : positions;
+    out->normals = qpositions ? NULL : normals;
     out->tangents = tangents;
+    out->quantized = desc->quantize;
+    out->quantized_positions = qpositions;
+    out->quantized_normals = qnormals;
+    out->dequantize_offset = offset;
+    out->dequantize_step = step;
     return SW_OK;
 }
 
@@ -247,14 +369,22 @@ size_t sw_skin_compact_jobs(const sw_skin_compact* compact, const sw_skin_job* b
         job->weights_stride = 0;
         job->weight_format = compact->weight_format;
         job->last_weight_implied = true;
-        job->in_positions = compact->positions + 3 * f;
+        job->in_positions = compact->quantized ? (const float*)(const void*)(compact->quantized_positions + 4 * f)
+                                               : compact->positions + 3 * f;
         job->in_positions_stride = 0;
+        job->position_format = compact->quantized ? SW_VERTEX_S16 : SW_VERTEX_F32;
+        job->normal_format = compact->quantized ? SW_VERTEX_OCT16 : SW_VERTEX_F32;
         job->out_positions = base->out_positions ? base->out_positions + 3 * f : NULL;
         job->out_positions_stride = 0;
         /* Normals and tangents when the caller asks for them (a shadow
            pass over the same layout skins positions only). */
-        job->in_normals = base->out_normals ? compact->normals ? compact->normals + 3 * f : NULL : NULL;
-        job->out_normals = base->out_normals ? base->out_normals + 3 * f : NULL;
+        const int16_t* qn = compact->quantized_normals;
+        const size_t on = sw__vertex_format(base->out_normal_format) == SW_VERTEX_INT_2_10_10_10 ? 1 : 3;
+        job->in_normals = !base->out_normals ? NULL
+                          : qn               ? (const float*)(const void*)(qn + 2 * f)
+                          : compact->normals ? compact->normals + 3 * f
+                                             : NULL;
+        job->out_normals = base->out_normals ? base->out_normals + on * f : NULL;
         job->in_normals_stride = job->out_normals_stride = 0;
         job->in_tangents = base->out_tangents ? compact->tangents ? compact->tangents + 4 * f : NULL : NULL;
         job->out_tangents = base->out_tangents ? base->out_tangents + 4 * f : NULL;

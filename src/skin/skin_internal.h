@@ -46,6 +46,26 @@ static inline sw_weight_format sw__weight_format(const sw_skin_job* job) {
 
 static inline size_t sw__or(size_t stride, size_t fallback) { return stride ? stride : fallback; }
 
+static inline sw_vertex_format sw__vertex_format(sw_vertex_format f) {
+    return f == SW_VERTEX_FORMAT_DEFAULT ? SW_VERTEX_F32 : f;
+}
+/* Bytes per vertex of the position, normal and output normal streams. */
+static inline size_t sw__in_pos_size(const sw_skin_job* job) {
+    return sw__vertex_format(job->position_format) == SW_VERTEX_S16 ? 8 : 12;
+}
+static inline size_t sw__in_nrm_size(const sw_skin_job* job) {
+    return sw__vertex_format(job->normal_format) == SW_VERTEX_OCT16 ? 4 : 12;
+}
+static inline size_t sw__out_nrm_size(const sw_skin_job* job) {
+    return sw__vertex_format(job->out_normal_format) == SW_VERTEX_INT_2_10_10_10 ? 4 : 12;
+}
+/* Does a job read or write a quantised stream? */
+static inline bool sw__job_quantized(const sw_skin_job* job) {
+    return sw__vertex_format(job->position_format) != SW_VERTEX_F32 ||
+           sw__vertex_format(job->normal_format) != SW_VERTEX_F32 ||
+           sw__vertex_format(job->out_normal_format) != SW_VERTEX_F32;
+}
+
 /* Weights stored per vertex: influence_count, or one fewer when the last is implied. */
 static inline int sw__stored_weights(const sw_skin_job* job) {
     return job->influence_count - (job->last_weight_implied ? 1 : 0);
@@ -61,10 +81,10 @@ static inline sw__strides sw__resolve_strides(const sw_skin_job* job) {
     sw__strides s;
     s.joints = sw__or(job->joints_stride, n * sw__joint_size(sw__joint_format(job)));
     s.weights = sw__or(job->weights_stride, (size_t)sw__stored_weights(job) * sw__weight_size(sw__weight_format(job)));
-    s.in_pos = sw__or(job->in_positions_stride, 12);
+    s.in_pos = sw__or(job->in_positions_stride, sw__in_pos_size(job));
     s.out_pos = sw__or(job->out_positions_stride, 12);
-    s.in_nrm = sw__or(job->in_normals_stride, 12);
-    s.out_nrm = sw__or(job->out_normals_stride, 12);
+    s.in_nrm = sw__or(job->in_normals_stride, sw__in_nrm_size(job));
+    s.out_nrm = sw__or(job->out_normals_stride, sw__out_nrm_size(job));
     s.in_tan = sw__or(job->in_tangents_stride, 16);
     s.out_tan = sw__or(job->out_tangents_stride, 16);
     return s;
@@ -80,6 +100,7 @@ typedef struct sw__skin_streams {
     bool dqs, cofactor;
     bool implied;                       /* last_weight_implied */
     bool unnormalized;                  /* normals and tangents left unnormalised */
+    bool qpos, qnrm, pack_nrm;          /* S16 positions, OCT16 normals, INT_2_10_10_10 output normals */
     int finite;                         /* skipping zero weights allowed (1), not (0), or the kernel decides (-1) */
     uint32_t joint_count;               /* indices ≥ this read joint 0 */
     uint32_t palette_strides[2];        /* sizeof(sw_mat34), sizeof(sw_dualquat) */
@@ -107,6 +128,10 @@ static inline sw__skin_streams sw__skin_streams_make(const sw_skin_job* job, siz
     s.cofactor = job->normal_mode == SW_NORMALS_COFACTOR;
     s.implied = job->last_weight_implied;
     s.unnormalized = job->unnormalized;
+    s.qpos = sw__vertex_format(job->position_format) == SW_VERTEX_S16;
+    /* The normal formats matter only with normals (a positions-only pass over a quantised layout keeps them). */
+    s.qnrm = job->in_normals && sw__vertex_format(job->normal_format) == SW_VERTEX_OCT16;
+    s.pack_nrm = job->out_normals && sw__vertex_format(job->out_normal_format) == SW_VERTEX_INT_2_10_10_10;
     s.finite = -1;
     s.joint_count = (uint32_t)job->joint_count;
     s.linear = (const unsigned char*)(s.dqs ? job->stretch : job->matrices);
@@ -497,6 +522,9 @@ static inline __attribute__((always_inline)) void sw__decode_weights4(sw__weight
    that the CPU runs the kernel. */
 void sw__skin_run_sse2(const sw_skin_job* job, size_t first, size_t count);
 void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count);
+/* The columns shape (skin_columns.c); jobs it does not cover go to the above. */
+void sw__skin_run_sse2_columns(const sw_skin_job* job, size_t first, size_t count);
+void sw__skin_run_avx2_columns(const sw_skin_job* job, size_t first, size_t count);
 
 /* Helpers of both SIMD kernels (SSE2, in skin_sse2.c). Are all `count`
    packed joint indices at jp below joint_count? */

@@ -30,6 +30,8 @@ const char* sw_skin_kernel_name(sw_skin_kernel kernel) {
     case SW_SKIN_KERNEL_SCALAR: return "scalar";
     case SW_SKIN_KERNEL_SSE2: return "sse2";
     case SW_SKIN_KERNEL_AVX2: return "avx2";
+    case SW_SKIN_KERNEL_SSE2_COLUMNS: return "sse2-columns";
+    case SW_SKIN_KERNEL_AVX2_COLUMNS: return "avx2-columns";
     }
     return "unknown";
 }
@@ -40,7 +42,9 @@ static bool sw__kernel_available(sw_skin_kernel kernel) {
     case SW_SKIN_KERNEL_DEFAULT:
     case SW_SKIN_KERNEL_SCALAR: return true;
     case SW_SKIN_KERNEL_SSE2: return SW__SKIN_SSE2;
-    case SW_SKIN_KERNEL_AVX2: return sw_skin_kernel_best() == SW_SKIN_KERNEL_AVX2;
+    case SW_SKIN_KERNEL_SSE2_COLUMNS: return SW__SKIN_X86;
+    case SW_SKIN_KERNEL_AVX2:
+    case SW_SKIN_KERNEL_AVX2_COLUMNS: return sw_skin_kernel_best() == SW_SKIN_KERNEL_AVX2;
     }
     return false;
 }
@@ -87,8 +91,23 @@ static sw_result sw__check_stream(const sw__stream* s, size_t alignment, size_t 
 sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
     if (!job) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no job");
     if (job->method > SW_SKIN_DQS || job->normal_mode > SW_NORMALS_COFACTOR || job->joint_format > SW_JOINT_U16 ||
-        job->weight_format > SW_WEIGHT_U16_NORM || (unsigned)job->kernel > SW_SKIN_KERNEL_AVX2)
+        job->weight_format > SW_WEIGHT_U16_NORM || (unsigned)job->kernel > SW_SKIN_KERNEL_AVX2_COLUMNS)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "unknown method, normal mode, format or kernel");
+    {
+        const sw_vertex_format pf = sw__vertex_format(job->position_format);
+        const sw_vertex_format nf = sw__vertex_format(job->normal_format);
+        const sw_vertex_format of = sw__vertex_format(job->out_normal_format);
+        if ((pf != SW_VERTEX_F32 && pf != SW_VERTEX_S16) || (nf != SW_VERTEX_F32 && nf != SW_VERTEX_OCT16) ||
+            (of != SW_VERTEX_F32 && of != SW_VERTEX_INT_2_10_10_10))
+            return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1,
+                               "unknown position, normal or output normal format");
+        if (sw__job_quantized(job) && (job->method == SW_SKIN_DQS || job->normal_mode == SW_NORMALS_COFACTOR ||
+                                       job->in_tangents || job->out_tangents))
+            return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1,
+                               "quantised streams need LBS, blended normals and no tangents");
+        if (nf == SW_VERTEX_OCT16 && job->unnormalized)
+            return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "octahedral normals are always normalised");
+    }
     if (!sw__kernel_available(job->kernel))
         return sw_diag_set(diag, SW_ERR_UNSUPPORTED, -1, "the %s skinning kernel does not run %s (best here: %s)",
                            sw_skin_kernel_name(job->kernel), SW__SKIN_X86 ? "on this CPU" : "in this build",
@@ -120,13 +139,13 @@ sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
     sw__stream inputs[] = {
         {"joints", job->joints, st.joints, n * joint_size},
         {"weights", job->weights, st.weights, (size_t)sw__stored_weights(job) * weight_size},
-        {"in_positions", job->in_positions, st.in_pos, 12},
-        {"in_normals", job->in_normals, st.in_nrm, 12},
+        {"in_positions", job->in_positions, st.in_pos, sw__in_pos_size(job)},
+        {"in_normals", job->in_normals, st.in_nrm, sw__in_nrm_size(job)},
         {"in_tangents", job->in_tangents, st.in_tan, 16},
     };
     sw__stream outputs[] = {
         {"out_positions", job->out_positions, st.out_pos, 12},
-        {"out_normals", job->out_normals, st.out_nrm, 12},
+        {"out_normals", job->out_normals, st.out_nrm, sw__out_nrm_size(job)},
         {"out_tangents", job->out_tangents, st.out_tan, 16},
     };
     /* The palette as one-element streams, so outputs cannot overwrite it. */
@@ -138,6 +157,7 @@ sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
         if (!inputs[i].data || inputs[i].element_size == 0) continue; /* no stored weights: nothing read */
         size_t alignment = i == 0 ? joint_size : i == 1 ? weight_size : 4;
+        if ((i == 2 && sw__in_pos_size(job) == 8) || (i == 3 && sw__in_nrm_size(job) == 4)) alignment = 2;
         sw_result r = sw__check_stream(&inputs[i], alignment, job->vertex_count, diag);
         if (r != SW_OK) return r;
     }
@@ -227,6 +247,9 @@ static void sw__skin_run_scalar(const sw_skin_job* job, size_t first_vertex, siz
        stretch K, then the blended rigid dual quaternion; a rigid palette
        (stretch = NULL) has no linear step at all. */
     const sw_mat34* linear_palette = dqs ? job->stretch : job->matrices;
+    const bool qpos = sw__vertex_format(job->position_format) == SW_VERTEX_S16;
+    const bool qnrm = sw__vertex_format(job->normal_format) == SW_VERTEX_OCT16;
+    const bool pack_nrm = sw__vertex_format(job->out_normal_format) == SW_VERTEX_INT_2_10_10_10;
 
     for (size_t v = first_vertex; v < first_vertex + vertex_count; v++) {
         uint32_t joints[SW_MAX_INFLUENCES];
@@ -238,10 +261,22 @@ static void sw__skin_run_scalar(const sw_skin_job* job, size_t first_vertex, siz
             if (joints[k] >= job->joint_count) joints[k] = 0;
 
         /* Read every input before writing: outputs may be the inputs (in place). */
-        sw_vec3 position = sw__load3(sw__at(job->in_positions, st.in_pos, v));
-        sw_vec3 normal = {0}, tangent = {0};
+        sw_vec3 position, normal = {0}, tangent = {0};
+        if (qpos) {
+            int16_t q[3];
+            memcpy(q, sw__at(job->in_positions, st.in_pos, v), 6);
+            position = sw_vec3_make((float)q[0], (float)q[1], (float)q[2]);
+        } else {
+            position = sw__load3(sw__at(job->in_positions, st.in_pos, v));
+        }
         float tangent_w = 0.0f;
-        if (job->in_normals) normal = sw__load3(sw__at(job->in_normals, st.in_nrm, v));
+        if (job->in_normals && qnrm) {
+            int16_t q[2];
+            memcpy(q, sw__at(job->in_normals, st.in_nrm, v), 4);
+            normal = sw_octahedral_decode(q);
+        } else if (job->in_normals) {
+            normal = sw__load3(sw__at(job->in_normals, st.in_nrm, v));
+        }
         if (job->in_tangents) {
             const float* t = sw__at(job->in_tangents, st.in_tan, v);
             tangent = sw__load3(t);
@@ -273,7 +308,12 @@ static void sw__skin_run_scalar(const sw_skin_job* job, size_t first_vertex, siz
             }
             if (dqs) out_normal = sw_dualquat_apply_dir(rigid, out_normal);
             if (!job->unnormalized) out_normal = sw_vec3_normalize(out_normal);
-            sw__store3(sw__at_mut(job->out_normals, st.out_nrm, v), out_normal);
+            if (pack_nrm) {
+                const uint32_t word = sw_pack_int_2_10_10_10(out_normal);
+                memcpy(sw__at_mut(job->out_normals, st.out_nrm, v), &word, 4);
+            } else {
+                sw__store3(sw__at_mut(job->out_normals, st.out_nrm, v), out_normal);
+            }
         }
         if (job->in_tangents) {
             sw_vec3 out_tangent = linear_palette ? sw_mat34_apply_dir(&blended, tangent) : tangent;
@@ -289,9 +329,26 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
     SW_ASSERT(job && first_vertex <= job->vertex_count && vertex_count <= job->vertex_count - first_vertex);
     SW_ASSERT(sw__kernel_available(job->kernel));
     if (vertex_count == 0) return;
-    switch (job->kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : job->kernel) {
+    sw_skin_kernel kernel = job->kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : job->kernel;
+#if SW__SKIN_X86
+    /* DEFAULT on a compact layout's job (grouped by influence count, the
+       last weight implied): the columns shape, measured faster there. */
+    if (job->kernel == SW_SKIN_KERNEL_DEFAULT && job->last_weight_implied) {
+        if (kernel == SW_SKIN_KERNEL_SSE2) kernel = SW_SKIN_KERNEL_SSE2_COLUMNS;
+        if (kernel == SW_SKIN_KERNEL_AVX2) kernel = SW_SKIN_KERNEL_AVX2_COLUMNS;
+    }
+    /* Quantised streams run on the columns shape of the same instruction set. */
+    if (sw__job_quantized(job) && kernel == SW_SKIN_KERNEL_SSE2) kernel = SW_SKIN_KERNEL_SSE2_COLUMNS;
+    if (sw__job_quantized(job) && kernel == SW_SKIN_KERNEL_AVX2) kernel = SW_SKIN_KERNEL_AVX2_COLUMNS;
+#else
+    /* The columns shape is x86's: quantised streams take the scalar reference. */
+    if (sw__job_quantized(job)) kernel = SW_SKIN_KERNEL_SCALAR;
+#endif
+    switch (kernel) {
 #if SW__SKIN_X86
     case SW_SKIN_KERNEL_AVX2: sw__skin_run_avx2(job, first_vertex, vertex_count); return;
+    case SW_SKIN_KERNEL_AVX2_COLUMNS: sw__skin_run_avx2_columns(job, first_vertex, vertex_count); return;
+    case SW_SKIN_KERNEL_SSE2_COLUMNS: sw__skin_run_sse2_columns(job, first_vertex, vertex_count); return;
 #endif
 #if SW__SKIN_SSE2
     case SW_SKIN_KERNEL_SSE2: sw__skin_run_sse2(job, first_vertex, vertex_count); return;

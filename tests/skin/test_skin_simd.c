@@ -356,6 +356,8 @@ static void check_kernel(sw_skin_kernel kernel) {
 static void test_sse2_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_SSE2); }
 static void test_avx2_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_AVX2); }
 static void test_default_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_DEFAULT); }
+static void test_sse2_columns_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_SSE2_COLUMNS); }
+static void test_avx2_columns_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_AVX2_COLUMNS); }
 
 /* The loops specialised for f32 weights and packed streams give the bits of
    the generic loop: the same weights as unorm16 (decoded to the same
@@ -681,6 +683,8 @@ int main(void) {
     SW_RUN(test_sse2_vs_scalar);
     SW_RUN(test_avx2_vs_scalar);
     SW_RUN(test_default_vs_scalar);
+    SW_RUN(test_sse2_columns_vs_scalar);
+    SW_RUN(test_avx2_columns_vs_scalar);
     SW_RUN(test_specialised_equals_generic);
     SW_RUN(test_memory_safe);
     SW_RUN(test_dqs_zero_blend);

@@ -29,7 +29,7 @@ sinew bench skin x.glb --blend walk,jog
 check "bench skin --blend: usage error" status_is 2
 sinew bench skin x.glb --versus kernel=neon
 check "bench skin --versus with an unknown setting: usage error" status_is 2
-check "... naming the settings" err_has "kernel=auto|scalar|sse2|avx2, no-normalize, normalize or positions"
+check "... naming the settings" err_has "kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns, no-normalize, normalize or positions"
 sinew bench anim x.glb --versus no-normalize
 check "bench anim --versus: usage error" status_is 2
 
@@ -68,6 +68,12 @@ else
     sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --normals --tangents --versus positions --json
     check "bench skin --versus positions: the positions of the job with normals and tangents, bit for bit" json_expr \
         "d['versus']['positions_only'] and d['versus']['max_difference']['positions']==0 and d['versus']['max_difference']['normals'] is None and d['versus']['max_difference']['tangents'] is None"
+    sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --normals --quantized --versus kernel=scalar --json
+    # 8 influences: at most 8 + 4 + 8 + 7 bytes in, 12 + 12 out.
+    check "bench skin --quantized: the quantised layout, its kernel within 1e-5 of the scalar one" json_expr \
+        "d['layout']=='quantized' and d['bytes_per_vertex']<=51 and all(0<=d['versus']['max_difference'][k]<1e-5 for k in ('positions','normals'))"
+    sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --packed-normals
+    check "bench skin --packed-normals without --quantized: usage error" status_is 2
     sinew bench skin "$A/synthetic/eight_influences.glb" --copies 2 --reps 20 --normals --versus kernel=scalar
     check "bench skin --versus prints B and the ratio" sh -c "grep -q 'versus kernel=scalar (scalar)' '$WORK/out' && grep -q 'B / A' '$WORK/out' && grep -q '|B - A| at most: positions' '$WORK/out'"
 
