@@ -600,6 +600,25 @@ static float sw__search_segment(sw__encoder* e, const int32_t* joint_props) {
             worst = w;
         }
     }
+    /* then each component alone, where one of a property's components
+       matters less than its range says (a rotation axis the hierarchy
+       hides, a near-constant coordinate) */
+    for (uint32_t p = 0; p < e->prop_count; p++) {
+        for (uint32_t k = 0; k < e->props[p].count; k++) {
+            const uint32_t c = e->props[p].first + k;
+            while (e->comp_bits[c] > 0) {
+                e->comp_bits[c]--;
+                sw__decode_property(e, p);
+                float w = sw__exact(e, &joint, &sample, false);
+                if (w > e->target) {
+                    e->comp_bits[c]++;
+                    sw__decode_property(e, p);
+                    break;
+                }
+                worst = w;
+            }
+        }
+    }
     return worst;
 }
 
