@@ -747,7 +747,7 @@ static sw_result sw__check_input(const sw_compress_input* in, const sw_compress_
                            SW_MAX_JOINTS);
     if (in->sample_count == 0 || in->sample_count >= (1u << 24))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "compress: %zu samples (1..2^24 - 1)", in->sample_count);
-    if (!isfinite(in->start) || !isfinite(in->end) || !(in->end >= in->start))
+    if (!isfinite(in->start) || !isfinite(in->end) || !(in->end >= in->start) || !isfinite(in->end - in->start))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "compress: times %g..%g are not a span", (double)in->start,
                            (double)in->end);
     for (size_t j = 0; j < in->joint_count; j++)

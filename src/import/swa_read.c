@@ -52,7 +52,8 @@ static sw_result sw__swa_check_header(const uint8_t* b, size_t size, const char*
     if (segments != expected)
         return sw__swa_fail(diag, name, "%u segments for %u samples (needs %u)", segments, samples, expected);
     const float start = sw__lef32(b + SW__SWA_OFF_START), end = sw__lef32(b + SW__SWA_OFF_END);
-    if (!isfinite(start) || !isfinite(end) || !(end >= start))
+    /* the span too: sampling divides by it */
+    if (!isfinite(start) || !isfinite(end) || !(end >= start) || !isfinite(end - start))
         return sw__swa_fail(diag, name, "times %g..%g are not a span", (double)start, (double)end);
     for (int off = SW__SWA_OFF_WORST; off <= SW__SWA_OFF_VIRTUAL; off += 4)
         if (!isfinite(sw__lef32(b + off))) return sw__swa_fail(diag, name, "header value at byte %d is not finite", off);
