@@ -25,8 +25,9 @@
    range reduced twice, over the clip (float minimum and extent per
    component) and over each segment of up to 32 samples (8-bit minimum
    and extent within the clip range), then quantised to a bit count chosen
-   per segment and per track (0..24 bits; 0 = the middle of the segment
-   range). Rotations are made to have one component (the one farthest from
+   per segment and per component (0..24 bits; 0 = the middle of the
+   segment range; a property's components share one step size, each
+   then lowered alone where the error allows). Rotations are made to have one component (the one farthest from
    zero over the whole clip) positive and drop it: it is sqrt(1 − the
    others²) again on decompression.
 

@@ -4,7 +4,7 @@
        uint8_t* bytes; size_t size;
        sw_compressed_clip clip;
        if (sw_swa_load("walk.swa", &bytes, &size, &clip, &diag) != SW_OK)
-           fprintf(stderr, "%s\n", diag.message);    // "walk.swa: segment 3: bit count 31 is over 24"
+           fprintf(stderr, "%s\n", diag.message);    // "walk.swa: segment 3: component 5's bit count 31 is over 24"
        ...sw_compressed_sample_job on &clip...
        sw_swa_free(bytes);
 

@@ -209,14 +209,16 @@ typedef struct sw__encoder {
     /* the segment being searched */
     uint32_t seg_first, seg_count;
     uint8_t *seg_min, *seg_extent; /* per component */
-    uint8_t* bits;                 /* per property */
+    uint8_t* bits;                 /* per property: what the search moves */
+    uint8_t* save;                 /* per component: bits fewer than its property's (sw__component_savings) */
+    uint8_t* comp_bits;            /* per component: what is stored */
     float* decoded;                /* component_count × SEGMENT_SAMPLES, at the current bits (rotations rebuilt: 4 wide) */
     float* prop_error;             /* per property: estimated model error at its current bits */
     sw_transform* pose;            /* joints: one sample as decoded */
     sw_mat34 *model, *reference;   /* joints; reference: SEGMENT_SAMPLES × joints */
     float* joint_error;            /* joints */
     /* the output */
-    uint8_t* all_bits;             /* segments × properties */
+    uint8_t* all_bits;             /* segments × components */
     uint8_t *all_min, *all_extent; /* segments × components */
     float* errors;                 /* samples × joints: the final per-joint worst */
 } sw__encoder;
@@ -405,6 +407,29 @@ static void sw__segment_ranges(sw__encoder* e) {
     }
 }
 
+/* A property's components share one step size, not one bit count: a
+   component whose segment range (in the clip's units) is 2^k times
+   smaller than its property's widest one stores k bits fewer, so its
+   step is no coarser than the widest one's. The search moves the
+   property's bit count; its components follow. */
+static void sw__component_savings(sw__encoder* e) {
+    for (uint32_t p = 0; p < e->prop_count; p++) {
+        const sw__property* prop = &e->props[p];
+        float widest = 0.0f;
+        for (uint32_t k = 0; k < prop->count; k++) {
+            uint32_t c = prop->first + k;
+            float ext = e->clip_extent[c] * (float)e->seg_extent[c];
+            widest = ext > widest ? ext : widest;
+        }
+        for (uint32_t k = 0; k < prop->count; k++) {
+            uint32_t c = prop->first + k;
+            float ext = e->clip_extent[c] * (float)e->seg_extent[c];
+            int save = ext > 0.0f ? (int)floorf(log2f(widest / ext)) : SW_COMPRESS_MAX_BITS;
+            e->save[c] = (uint8_t)(save < 0 ? 0 : save > SW_COMPRESS_MAX_BITS ? SW_COMPRESS_MAX_BITS : save);
+        }
+    }
+}
+
 /* Component c of segment sample i as a bits-wide integer. */
 static uint32_t sw__quantize(const sw__encoder* e, uint32_t c, uint32_t i, unsigned bits) {
     if (bits == 0) return 0;
@@ -429,11 +454,11 @@ static uint32_t sw__quantize(const sw__encoder* e, uint32_t c, uint32_t i, unsig
    4 floats per sample (a rotation rebuilt and normalised). */
 static void sw__decode_property(sw__encoder* e, uint32_t p) {
     const sw__property* prop = &e->props[p];
-    const unsigned bits = e->bits[p];
     for (uint32_t i = 0; i < e->seg_count; i++) {
         float v[4] = {0, 0, 0, 0};
         for (uint32_t k = 0; k < prop->count; k++) {
             uint32_t c = prop->first + k;
+            const unsigned bits = e->comp_bits[c];
             v[k] = sw__dequantize(sw__quantize(e, c, i, bits), bits, e->seg_min[c], e->seg_extent[c], e->clip_min[c],
                                   e->clip_extent[c]);
         }
@@ -524,6 +549,10 @@ static float sw__exact(sw__encoder* e, size_t* out_joint, uint32_t* out_sample, 
 
 static void sw__set_bits(sw__encoder* e, uint32_t p, unsigned bits) {
     e->bits[p] = (uint8_t)bits;
+    for (uint32_t k = 0; k < e->props[p].count; k++) {
+        const uint32_t c = e->props[p].first + k;
+        e->comp_bits[c] = (uint8_t)(bits > e->save[c] ? bits - e->save[c] : 0u);
+    }
     sw__decode_property(e, p);
     e->prop_error[p] = sw__estimate(e, p);
 }
@@ -571,6 +600,25 @@ static float sw__search_segment(sw__encoder* e, const int32_t* joint_props) {
             worst = w;
         }
     }
+    /* then each component alone, where one of a property's components
+       matters less than its range says (a rotation axis the hierarchy
+       hides, a near-constant coordinate) */
+    for (uint32_t p = 0; p < e->prop_count; p++) {
+        for (uint32_t k = 0; k < e->props[p].count; k++) {
+            const uint32_t c = e->props[p].first + k;
+            while (e->comp_bits[c] > 0) {
+                e->comp_bits[c]--;
+                sw__decode_property(e, p);
+                float w = sw__exact(e, &joint, &sample, false);
+                if (w > e->target) {
+                    e->comp_bits[c]++;
+                    sw__decode_property(e, p);
+                    break;
+                }
+                worst = w;
+            }
+        }
+    }
     return worst;
 }
 
@@ -585,11 +633,10 @@ static void sw__putf32(uint8_t* p, float f) {
     sw__put32(p, u);
 }
 
-/* Bits per sample of segment s (its properties' bits × components). */
+/* Bits per sample of segment s (the sum of its components' bits). */
 static uint64_t sw__stride_bits(const sw__encoder* e, uint32_t s) {
     uint64_t bits = 0;
-    for (uint32_t p = 0; p < e->prop_count; p++)
-        bits += (uint64_t)e->all_bits[(size_t)s * e->prop_count + p] * e->props[p].count;
+    for (uint32_t c = 0; c < e->component_count; c++) bits += e->all_bits[(size_t)s * e->component_count + c];
     return bits;
 }
 
@@ -622,15 +669,16 @@ static size_t sw__write(sw__encoder* e, uint32_t tracks, uint32_t constants, uin
     for (uint32_t s = 0; s < segments; s++) {
         const uint32_t n = sw__segment_samples((uint32_t)e->samples, s);
         const uint64_t stride = sw__stride_bits(e, s);
-        const size_t head = sw__segment_head_size(e->prop_count, e->component_count);
+        const size_t head = sw__segment_head_size(e->component_count);
         if (out) {
             uint8_t* d = out + at;
             sw__put32(out + l.segments + 4u * s, (uint32_t)at);
             sw__put32(d, (uint32_t)stride);
-            memcpy(d + 4, e->all_bits + (size_t)s * e->prop_count, e->prop_count);
-            for (uint32_t c = 0; c < e->component_count; c++) {
-                d[4 + e->prop_count + 2 * c] = e->all_min[(size_t)s * e->component_count + c];
-                d[4 + e->prop_count + 2 * c + 1] = e->all_extent[(size_t)s * e->component_count + c];
+            const uint32_t C = e->component_count;
+            memcpy(d + 4, e->all_bits + (size_t)s * C, C);
+            for (uint32_t c = 0; c < C; c++) {
+                d[4 + C + 2 * c] = e->all_min[(size_t)s * C + c];
+                d[4 + C + 2 * c + 1] = e->all_extent[(size_t)s * C + c];
             }
             /* The stream: sample-major, each value's bits from the lowest,
                at increasing bit positions (bit k of byte b is bit 8b + k). */
@@ -641,9 +689,10 @@ static size_t sw__write(sw__encoder* e, uint32_t tracks, uint32_t constants, uin
             uint64_t pos = 0;
             for (uint32_t i = 0; i < n; i++) {
                 for (uint32_t p = 0; p < e->prop_count; p++) {
-                    const unsigned bits = e->all_bits[(size_t)s * e->prop_count + p];
                     for (uint32_t k = 0; k < e->props[p].count; k++) {
-                        uint32_t q = sw__quantize(e, e->props[p].first + k, i, bits);
+                        const uint32_t c = e->props[p].first + k;
+                        const unsigned bits = e->all_bits[(size_t)s * e->component_count + c];
+                        uint32_t q = sw__quantize(e, c, i, bits);
                         for (unsigned b = 0; b < bits; b++, pos++)
                             if (q >> b & 1u) stream[pos >> 3] |= (uint8_t)(1u << (pos & 7));
                     }
@@ -685,7 +734,7 @@ static int sw__float_order(const void* a, const void* b) {
 static void sw__encoder_free(sw__encoder* e) {
     sw__free(e->kinds), sw__free(e->dropped), sw__free(e->props), sw__free(e->values);
     sw__free(e->clip_min), sw__free(e->clip_extent), sw__free(e->reach), sw__free(e->parent_scale);
-    sw__free(e->seg_min), sw__free(e->seg_extent), sw__free(e->bits), sw__free(e->decoded), sw__free(e->prop_error);
+    sw__free(e->seg_min), sw__free(e->seg_extent), sw__free(e->bits), sw__free(e->save), sw__free(e->comp_bits), sw__free(e->decoded), sw__free(e->prop_error);
     sw__free(e->pose), sw__free(e->model), sw__free(e->reference), sw__free(e->joint_error);
     sw__free(e->all_bits), sw__free(e->all_min), sw__free(e->all_extent), sw__free(e->errors);
 }
@@ -698,7 +747,7 @@ static sw_result sw__check_input(const sw_compress_input* in, const sw_compress_
                            SW_MAX_JOINTS);
     if (in->sample_count == 0 || in->sample_count >= (1u << 24))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "compress: %zu samples (1..2^24 - 1)", in->sample_count);
-    if (!isfinite(in->start) || !isfinite(in->end) || !(in->end >= in->start))
+    if (!isfinite(in->start) || !isfinite(in->end) || !(in->end >= in->start) || !isfinite(in->end - in->start))
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "compress: times %g..%g are not a span", (double)in->start,
                            (double)in->end);
     for (size_t j = 0; j < in->joint_count; j++)
@@ -734,12 +783,13 @@ static bool sw__encoder_alloc(sw__encoder* e) {
 static bool sw__segment_alloc(sw__encoder* e, uint32_t segments) {
     const size_t P = e->prop_count ? e->prop_count : 1, C = e->component_count ? e->component_count : 1;
     e->seg_min = sw__calloc(C, 1), e->seg_extent = sw__calloc(C, 1), e->bits = sw__calloc(P, 1);
+    e->save = sw__calloc(C, 1), e->comp_bits = sw__calloc(C, 1);
     e->decoded = sw__calloc(P * SW_COMPRESS_SEGMENT_SAMPLES * 4, sizeof(float));
     e->prop_error = sw__calloc(P, sizeof(float));
-    e->all_bits = sw__calloc(P * (segments ? segments : 1), 1);
+    e->all_bits = sw__calloc(C * (segments ? segments : 1), 1);
     e->all_min = sw__calloc(C * (segments ? segments : 1), 1);
     e->all_extent = sw__calloc(C * (segments ? segments : 1), 1);
-    return e->seg_min && e->seg_extent && e->bits && e->decoded && e->prop_error && e->all_bits && e->all_min &&
+    return e->seg_min && e->seg_extent && e->bits && e->save && e->comp_bits && e->decoded && e->prop_error && e->all_bits && e->all_min &&
            e->all_extent;
 }
 
@@ -756,8 +806,9 @@ static void sw__search(sw__encoder* e, uint32_t segments, const int32_t* joint_p
                                e->reference + (size_t)i * e->joints);
         if (segments) {
             sw__segment_ranges(e);
+            sw__component_savings(e);
             sw__search_segment(e, joint_props);
-            memcpy(e->all_bits + (size_t)s * e->prop_count, e->bits, e->prop_count);
+            memcpy(e->all_bits + (size_t)s * e->component_count, e->comp_bits, e->component_count);
             memcpy(e->all_min + (size_t)s * e->component_count, e->seg_min, e->component_count);
             memcpy(e->all_extent + (size_t)s * e->component_count, e->seg_extent, e->component_count);
         }
@@ -900,7 +951,7 @@ sw_result sw_compressed_sample_job_validate(const sw_compressed_sample_job* job,
 /* One sample's place in its segment: the stream, its bit counts and
    ranges, and where the sample starts. */
 typedef struct sw__sample_at {
-    const uint8_t* bits;     /* per animated property */
+    const uint8_t* bits;     /* per component */
     const uint8_t* ranges;   /* per component: 8-bit minimum, extent */
     const uint8_t* stream;
     uint64_t pos;            /* bit position of the next value */
@@ -911,8 +962,8 @@ static sw__sample_at sw__sample_in_segment(const sw_compressed_clip* c, uint32_t
     if (!c->segment_count) return at;
     const uint8_t* seg = c->bytes + c->segments[sample / SW_COMPRESS_SEGMENT_SAMPLES];
     at.bits = seg + 4;
-    at.ranges = at.bits + c->animated_count;
-    at.stream = seg + sw__segment_head_size(c->animated_count, c->component_count);
+    at.ranges = at.bits + c->component_count;
+    at.stream = seg + sw__segment_head_size(c->component_count);
     at.pos = (uint64_t)(sample % SW_COMPRESS_SEGMENT_SAMPLES) * sw__le32(seg);
     return at;
 }
@@ -927,13 +978,13 @@ static inline uint32_t sw__read_bits(const uint8_t* stream, uint64_t pos, unsign
 }
 
 
-/* The `count` stored components of property p from component c on. */
-static inline void sw__decode(const sw_compressed_clip* c, sw__sample_at* at, uint32_t p, uint32_t comp,
-                              uint32_t count, float* out) {
-    const unsigned bits = at->bits[p];
+/* The `count` stored components of a property from component comp on. */
+static inline void sw__decode(const sw_compressed_clip* c, sw__sample_at* at, uint32_t comp, uint32_t count,
+                              float* out) {
     const float* mins = c->ranges;
     const float* extents = c->ranges + c->component_count;
     for (uint32_t k = 0; k < count; k++, comp++) {
+        const unsigned bits = at->bits[comp];
         uint32_t q = sw__read_bits(at->stream, at->pos, bits);
         at->pos += bits;
         out[k] = sw__dequantize(q, bits, at->ranges[2 * comp], at->ranges[2 * comp + 1], mins[comp], extents[comp]);
@@ -1007,31 +1058,33 @@ static void sw__flush_rotations(sw__rotation_batch* batch) {
 #if SW__DECODE_SSE2
 /* sw__decode_pair's fast case in four lanes: both samples in one segment,
    the property's components in one 64-bit load each, spread into lanes by
-   shifts (lane k: the load shifted by k·bits). The same operations in the
-   same order as sw__factors_of and sw__dequantize, so the same values.
-   Reads 8 range bytes and 4 floats of the minimums and extents from the
-   property's first component on: past its last component they are the
-   next component's or, at the end, the padding and the tables after them,
-   inside the bytes (the reader's layout guarantees both). */
-static inline __m128i sw__lanes_of(uint64_t word, unsigned bits, __m128i mask) {
-    const __m128i pair = _mm_set_epi64x((long long)(word >> bits), (long long)word); /* w, w >> b */
-    const __m128i next = _mm_srl_epi64(pair, _mm_cvtsi32_si128((int)(2 * bits)));     /* w >> 2b, w >> 3b */
-    /* the low 32 bits of each: w, w >> b, w >> 2b, w >> 3b */
-    const __m128 lanes = _mm_shuffle_ps(_mm_castsi128_ps(pair), _mm_castsi128_ps(next), _MM_SHUFFLE(2, 0, 2, 0));
+   shifts (lane k: the load shifted by the bits of the components before
+   k). The same operations in the same order as sw__factors_of and
+   sw__dequantize, so the same values. Reads 8 range bytes and 4 floats
+   of the minimums and extents from the property's first component on:
+   past its last component they are the next component's or, at the end,
+   the padding and the tables after them, inside the bytes (the reader's
+   layout guarantees both); a fourth lane of a 3-component property reads
+   0 bits. */
+static inline __m128i sw__lanes_of(uint64_t word, const unsigned* bits, __m128i mask) {
+    const unsigned s1 = bits[0], s2 = s1 + bits[1], s3 = s2 + bits[2];
+    const __m128i lo = _mm_set_epi64x((long long)(word >> s1), (long long)word);         /* w, w >> s1 */
+    const __m128i hi = _mm_set_epi64x((long long)(word >> s3), (long long)(word >> s2)); /* w >> s2, w >> s3 */
+    const __m128 lanes = _mm_shuffle_ps(_mm_castsi128_ps(lo), _mm_castsi128_ps(hi), _MM_SHUFFLE(2, 0, 2, 0));
     return _mm_and_si128(_mm_castps_si128(lanes), mask);
 }
 
-static inline void sw__decode_pair_sse2(const sw_compressed_clip* c, sw__sample_at* a, sw__sample_at* b, uint32_t p,
-                                        uint32_t comp, uint32_t count, __m128* va, __m128* vb) {
-    const unsigned bits = a->bits[p];
+static inline void sw__decode_pair_sse2(const sw_compressed_clip* c, sw__sample_at* a, sw__sample_at* b,
+                                        uint32_t comp, uint32_t count, unsigned total, __m128* va, __m128* vb) {
+    const uint8_t* cb = a->bits + comp;
+    const unsigned bits[4] = {cb[0], cb[1], cb[2], count == 4 ? cb[3] : 0u};
     uint64_t wa, wb;
     memcpy(&wa, a->stream + (a->pos >> 3), 8);
     memcpy(&wb, b->stream + (b->pos >> 3), 8);
     wa >>= a->pos & 7u, wb >>= b->pos & 7u;
-    a->pos += (uint64_t)count * bits, b->pos += (uint64_t)count * bits;
-    /* 4 lanes for 3 components read one more value (or bits past the
-       property, harmless): its lane is not used */
-    const __m128i mask = _mm_set1_epi32((int)((1u << bits) - 1u));
+    a->pos += total, b->pos += total;
+    const __m128i mask = _mm_set_epi32((int)((1u << bits[3]) - 1u), (int)((1u << bits[2]) - 1u),
+                                       (int)((1u << bits[1]) - 1u), (int)((1u << bits[0]) - 1u));
     const __m128i qa = sw__lanes_of(wa, bits, mask), qb = sw__lanes_of(wb, bits, mask);
     const __m128i zero = _mm_setzero_si128();
     const __m128i bytes = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(const void*)(a->ranges + 2u * comp)), zero);
@@ -1042,28 +1095,36 @@ static inline void sw__decode_pair_sse2(const sw_compressed_clip* c, sw__sample_
     const __m128 ext = _mm_mul_ps(_mm_shuffle_ps(lo_ext01, lo_ext23, _MM_SHUFFLE(3, 1, 3, 1)), inv255);
     const __m128 clip_min = _mm_loadu_ps(c->ranges + comp);
     const __m128 clip_ext = _mm_loadu_ps(c->ranges + c->component_count + comp);
-    const __m128 scale = _mm_mul_ps(clip_ext, _mm_mul_ps(ext, _mm_set1_ps(sw__inv_steps[bits])));
-    const __m128 x = bits ? lo : _mm_add_ps(lo, _mm_mul_ps(_mm_set1_ps(0.5f), ext));
+    const __m128 steps = _mm_set_ps(sw__inv_steps[bits[3]], sw__inv_steps[bits[2]], sw__inv_steps[bits[1]],
+                                    sw__inv_steps[bits[0]]);
+    const __m128 scale = _mm_mul_ps(clip_ext, _mm_mul_ps(ext, steps));
+    /* 0 bits: the middle of the range (lo + ext / 2), else lo */
+    const __m128 none = _mm_castsi128_ps(_mm_cmpeq_epi32(mask, zero));
+    const __m128 x = _mm_add_ps(lo, _mm_and_ps(none, _mm_mul_ps(_mm_set1_ps(0.5f), ext)));
     const __m128 offset = _mm_add_ps(clip_min, _mm_mul_ps(clip_ext, x));
     *va = _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qa)));
     *vb = _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qb)));
 }
 #endif
 
-/* Property p's `count` stored components (from component comp on) at
+/* The bits of a property's `count` components from comp on (the stride
+   it takes in a sample). */
+static inline unsigned sw__property_bits(const sw__sample_at* at, uint32_t comp, uint32_t count) {
+    unsigned total = 0;
+    for (uint32_t k = 0; k < count; k++) total += at->bits[comp + k];
+    return total;
+}
+
+/* A property's `count` stored components (from component comp on) at
    both samples. Their segment's factors are made once when both samples
    lie in one segment (31 times in 32); a property whose components fit
    one 64-bit load is read with one. */
-static inline void sw__decode(const sw_compressed_clip* c, sw__sample_at* at, uint32_t p, uint32_t comp,
-                              uint32_t count, float* out);
-
-static inline void sw__decode_pair(const sw_compressed_clip* c, sw__sample_at* a, sw__sample_at* b, uint32_t p,
-                                   uint32_t comp, uint32_t count, float* va, float* vb) {
+static inline void sw__decode_pair(const sw_compressed_clip* c, sw__sample_at* a, sw__sample_at* b, uint32_t comp,
+                                   uint32_t count, float* va, float* vb) {
     const float* mins = c->ranges + comp;
     const float* extents = c->ranges + c->component_count + comp;
-    const unsigned bits = a->bits[p];
-    if (a->bits == b->bits && count * bits + 7 <= 64) {
-        const uint64_t mask = (1ull << bits) - 1u;
+    const unsigned total = sw__property_bits(a, comp, count);
+    if (a->bits == b->bits && total + 7 <= 64) {
         uint64_t wa, wb;
         memcpy(&wa, a->stream + (a->pos >> 3), 8);
         memcpy(&wb, b->stream + (b->pos >> 3), 8);
@@ -1073,16 +1134,18 @@ static inline void sw__decode_pair(const sw_compressed_clip* c, sw__sample_at* a
         wa >>= a->pos & 7u, wb >>= b->pos & 7u;
         const uint8_t* r = a->ranges + 2u * comp;
         for (uint32_t k = 0; k < count; k++, r += 2) {
+            const unsigned bits = a->bits[comp + k];
+            const uint64_t mask = (1ull << bits) - 1u;
             const sw__factors f = sw__factors_of(bits, r[0], r[1], mins[k], extents[k]);
             va[k] = f.offset + f.scale * (float)(uint32_t)(wa & mask);
             vb[k] = f.offset + f.scale * (float)(uint32_t)(wb & mask);
             wa >>= bits, wb >>= bits;
         }
-        a->pos += (uint64_t)count * bits, b->pos += (uint64_t)count * bits;
+        a->pos += total, b->pos += total;
         return;
     }
-    sw__decode(c, a, p, comp, count, va);
-    sw__decode(c, b, p, comp, count, vb);
+    sw__decode(c, a, comp, count, va);
+    sw__decode(c, b, comp, count, vb);
 }
 
 void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
@@ -1105,7 +1168,7 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
     }
     sw__sample_at a = sw__sample_in_segment(c, i0), b = sw__sample_in_segment(c, i1);
     const float* constant = c->constants;
-    uint32_t p = 0, comp = 0;
+    uint32_t comp = 0;
     sw__rotation_batch batch;
     memset(&batch, 0, sizeof batch); /* lanes past the count compute on zeros and are dropped */
     for (uint32_t i = 0; i < c->track_count; i++) {
@@ -1132,10 +1195,11 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
             const uint32_t count = sw__property_components(path, dropped);
             const bool rotation3 = path == SW__R && dropped < 4;
 #if SW__DECODE_SSE2
-            if (a.bits == b.bits && count * a.bits[p] + 7 <= 64) {
+            const unsigned total = a.bits ? sw__property_bits(&a, comp, count) : 0u;
+            if (a.bits == b.bits && total + 7 <= 64) {
                 __m128 qa, qb;
-                sw__decode_pair_sse2(c, &a, &b, p, comp, count, &qa, &qb);
-                p++, comp += count;
+                sw__decode_pair_sse2(c, &a, &b, comp, count, total, &qa, &qb);
+                comp += count;
                 if (rotation3) {
                     _mm_storeu_ps(batch.a[batch.count], qa);
                     _mm_storeu_ps(batch.b[batch.count], qb);
@@ -1156,8 +1220,8 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
 #endif
             float* va = rotation3 ? batch.a[batch.count] : (float[4]){0};
             float* vb = rotation3 ? batch.b[batch.count] : (float[4]){0};
-            sw__decode_pair(c, &a, &b, p, comp, count, va, vb);
-            p++, comp += count;
+            sw__decode_pair(c, &a, &b, comp, count, va, vb);
+            comp += count;
             if (rotation3) {
                 batch.s[batch.count] = s, batch.dropped[batch.count] = dropped, batch.out[batch.count] = &out->rotation;
                 if (++batch.count == 4) sw__flush_rotations(&batch);

@@ -11,7 +11,7 @@
 #include "sinew/compress.h"
 
 #define SW__SWA_MAGIC "SWA1"
-#define SW__SWA_VERSION 1u
+#define SW__SWA_VERSION 2u
 #define SW__SWA_HEADER_SIZE 64u
 #define SW__SWA_TRACK_SIZE 8u
 /* Zero bytes after every segment's bit stream, so a decoder may load 8
@@ -64,12 +64,12 @@ static inline uint32_t sw__property_components(int property, uint8_t dropped) {
     return property == 1 ? (dropped < 4 ? 3u : 4u) : 3u;
 }
 
-/* A segment's data: u32 bits per sample, animated_count bit counts,
+/* A segment's data: u32 bits per sample, component_count bit counts,
    component_count × (u8 minimum, u8 extent), padded to 4, then the bit
    stream (sample-major) and SW__SWA_STREAM_PAD zero bytes, padded to 4.
    Bytes of the part before the stream: */
-static inline size_t sw__segment_head_size(uint32_t animated_count, uint32_t component_count) {
-    return sw__align4(4u + (size_t)animated_count + 2u * (size_t)component_count);
+static inline size_t sw__segment_head_size(uint32_t component_count) {
+    return sw__align4(4u + 3u * (size_t)component_count);
 }
 static inline size_t sw__segment_stream_size(uint64_t stride_bits, uint32_t samples) {
     return sw__align4((size_t)((stride_bits * samples + 7u) / 8u) + SW__SWA_STREAM_PAD);

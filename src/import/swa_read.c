@@ -52,7 +52,8 @@ static sw_result sw__swa_check_header(const uint8_t* b, size_t size, const char*
     if (segments != expected)
         return sw__swa_fail(diag, name, "%u segments for %u samples (needs %u)", segments, samples, expected);
     const float start = sw__lef32(b + SW__SWA_OFF_START), end = sw__lef32(b + SW__SWA_OFF_END);
-    if (!isfinite(start) || !isfinite(end) || !(end >= start))
+    /* the span too: sampling divides by it */
+    if (!isfinite(start) || !isfinite(end) || !(end >= start) || !isfinite(end - start))
         return sw__swa_fail(diag, name, "times %g..%g are not a span", (double)start, (double)end);
     for (int off = SW__SWA_OFF_WORST; off <= SW__SWA_OFF_VIRTUAL; off += 4)
         if (!isfinite(sw__lef32(b + off))) return sw__swa_fail(diag, name, "header value at byte %d is not finite", off);
@@ -144,32 +145,26 @@ static sw_result sw__swa_check_values(const uint8_t* b, const sw__swa_layout* l,
 static sw_result sw__swa_check_segments(const uint8_t* b, size_t size, const sw__swa_layout* l, const char* name,
                                         sw_diag* diag) {
     const uint32_t segments = sw__le32(b + SW__SWA_OFF_SEGMENTS), samples = sw__le32(b + SW__SWA_OFF_SAMPLES),
-                   animated = sw__le32(b + SW__SWA_OFF_ANIMATED), components = sw__le32(b + SW__SWA_OFF_COMPONENTS),
-                   tracks = sw__le32(b + SW__SWA_OFF_TRACKS);
-    const size_t head = sw__segment_head_size(animated, components);
+                   components = sw__le32(b + SW__SWA_OFF_COMPONENTS);
+    const size_t head = sw__segment_head_size(components);
     for (uint32_t s = 0; s < segments; s++) {
         const uint32_t at = sw__le32(b + l->segments + 4u * s);
         if (at < l->data || at % 4 || at > size || size - at < head)
             return sw__swa_fail(diag, name, "segment %u: offset %u is outside the data (%zu..%zu)", s, at, l->data, size);
         const uint8_t* seg = b + at;
         uint64_t stride = 0;
-        uint32_t p = 0;
-        for (uint32_t i = 0; i < tracks; i++) {
-            const uint8_t* d = b + l->tracks + (size_t)i * SW__SWA_TRACK_SIZE;
-            for (int path = 0; path < 3; path++) {
-                if (d[SW__TRACK_T + path] != SW_COMPRESSED_ANIMATED) continue;
-                uint8_t bits = seg[4 + p];
-                if (bits > SW_COMPRESS_MAX_BITS)
-                    return sw__swa_fail(diag, name, "segment %u: bit count %u is over %d", s, bits, SW_COMPRESS_MAX_BITS);
-                stride += (uint64_t)bits * sw__property_components(path, d[SW__TRACK_DROPPED]);
-                p++;
-            }
+        for (uint32_t c = 0; c < components; c++) {
+            const uint8_t bits = seg[4 + c];
+            if (bits > SW_COMPRESS_MAX_BITS)
+                return sw__swa_fail(diag, name, "segment %u: component %u's bit count %u is over %d", s, c, bits,
+                                    SW_COMPRESS_MAX_BITS);
+            stride += bits;
         }
         if (stride != sw__le32(seg))
             return sw__swa_fail(diag, name, "segment %u: %u bits per sample, its bit counts make %llu", s, sw__le32(seg),
                                 (unsigned long long)stride);
         for (uint32_t c = 0; c < components; c++)
-            if ((unsigned)seg[4 + animated + 2 * c] + seg[4 + animated + 2 * c + 1] > 255)
+            if ((unsigned)seg[4 + components + 2 * c] + seg[4 + components + 2 * c + 1] > 255)
                 return sw__swa_fail(diag, name, "segment %u: component %u's range ends past 255", s, c);
         const size_t stream = sw__segment_stream_size(stride, sw__segment_samples(samples, s));
         if (size - at - head < stream)

@@ -128,9 +128,9 @@ static void test_quantisation_bound(void) {
         sw_transform pose;
         sample_compressed(&c.clip, &rest, 1, sw_resample_time(clip.start, clip.duration, (size_t)k, N), &pose);
         const uint8_t* seg = c.clip.bytes + c.clip.segments[k / SW_COMPRESS_SEGMENT_SAMPLES];
-        unsigned bits = seg[4];
         for (int i = 0; i < 3; i++) {
-            double seg_extent = seg[4 + 1 + 2 * i + 1] / 255.0;
+            const unsigned bits = seg[4 + i]; /* bits per component, then (minimum, extent) per component */
+            double seg_extent = seg[4 + 3 + 2 * i + 1] / 255.0;
             double bound = extents[i] * seg_extent * (bits ? 0.5 / ((1u << bits) - 1u) : 0.5) + 1e-6;
             double err = fabs((double)(&pose.translation.x)[i] - values[3 * k + i]);
             SW_CHECK(err <= bound);
@@ -139,6 +139,15 @@ static void test_quantisation_bound(void) {
     }
     /* the rounding is to the nearest step: the bound is nearly reached somewhere */
     SW_CHECK(worst_ratio > 0.3 && worst_ratio <= 1.0);
+    /* Bits are per component: past sample 1, z holds still (its segment
+       range is empty) and stores no bits, while x (a sine of extent ~1)
+       needs some; y (0.01 a sample) fewer than x. */
+    for (uint32_t s = 1; s < c.clip.segment_count; s++) {
+        const uint8_t* seg = c.clip.bytes + c.clip.segments[s];
+        SW_CHECK_EQ_INT(seg[4 + 2], 0);
+        SW_CHECK(seg[4 + 0] > 0 && seg[4 + 1] < seg[4 + 0]);
+        SW_CHECK_EQ_INT(seg[0] | seg[1] << 8, seg[4] + seg[5] + seg[6]); /* bits per sample */
+    }
     /* and the error the search aims at: one joint, so the translation error is the vertex error */
     SW_CHECK(c.report.worst_error <= 2e-3f);
     release(&c);

@@ -66,8 +66,9 @@ static void check_cmu_clip(const char* file) {
             file, height, c.samples, c.report.driven_joints, c.report.raw_bytes, c.report.compressed_bytes, ratio,
             (double)c.report.worst_error, (double)c.report.worst_error / height, (double)c.report.p99_error, worst);
     SW_CHECK(c.report.driven_joints == 31);
-    /* The issue asks 20:1; this codec reaches 12.9-13.2:1 (docs/compression.md). */
-    SW_CHECK(ratio >= 12.5);
+    /* The issue asks 20:1; this codec reaches 15.2-16.1:1 (docs/compression.md;
+       12.9-13.2:1 with one bit count per property). */
+    SW_CHECK(ratio >= 15.0);
     SW_CHECK(worst <= bound);
     free(pose);
     free(parents);
