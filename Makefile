@@ -2,12 +2,13 @@
 #   make demo   install what is missing, build, render the demo character
 #               walking on the demo stage to out/demo.mp4 and one frame to out/demo.png
 #   make test   install what is missing, build and run the whole test suite
-#               in release, no-SIMD and ASan+UBSan (debug, ASan's code without
-#               the sanitizers, is `make test-debug`)
+#               in release and ASan+UBSan (no-SIMD, the scalar kernels alone,
+#               is `make test-nosimd`; debug, ASan's code without the
+#               sanitizers, is `make test-debug`)
 # `make check` runs the release configuration only (the quick loop).
 # `make fuzz` builds the libFuzzer targets with clang (build/fuzz) and runs
 # each for FUZZ_SECONDS (default 3; 0 replays the seed corpus only); `make
-# test` runs it after the four configurations.
+# test` runs it after the configurations.
 
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -26,8 +27,9 @@ CONFIG_FLAGS_nosimd  = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON -DSW_NO_SIMD=ON
 CONFIG_FLAGS_asan    = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON -DSW_SANITIZE=ON -DSW_DRAWING_TESTS=OFF
 # What each configuration runs (ctest labels, tests/CMakeLists.txt and
 # docs/testing.md "Configurations"): release everything; asan all but the
-# tests that run nothing the configuration changes (once) and the drawing
-# command-line tests other than render's and view's own (cli-drawing);
+# tests that run nothing the configuration changes (once), the drawing
+# command-line tests other than render's and view's own (cli-drawing) and
+# the renderer's test programs (not built: SW_DRAWING_TESTS=OFF);
 # debug also leaves drawing and hostile-input tests to asan (the same
 # Debug code, sanitized); debug, nosimd and asan leave the
 # reference runs to release (release holds the SIMD kernels to the scalar
