@@ -7,18 +7,21 @@
 #               sanitizers, is `make test-debug`)
 # `make check` runs the release configuration only (the quick loop).
 # `make fuzz` builds the libFuzzer targets with clang (build/fuzz) and runs
-# each for FUZZ_SECONDS (default 3; 0 replays the seed corpus only); `make
+# each for FUZZ_SECONDS (default 2; 0 replays the seed corpus only); `make
 # test` runs it after the configurations.
 
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# One test more than the CPUs: the tail of a run (one long test alone)
+# and the drawing tests' waits leave a core idle otherwise.
+CTEST_JOBS ?= $(shell echo $$(( $(JOBS) + 1 )))
 CONFIGS = release debug nosimd asan
 # The debug configuration is ASan's Debug build without the sanitizers:
 # everything it ran, asan runs too, so `make test` leaves it to
 # `make test-debug` (docs/testing.md "Configurations").
 TEST_CONFIGS ?= release asan
 CMAKE_FLAGS ?=
-FUZZ_SECONDS ?= 3
+FUZZ_SECONDS ?= 2
 FUZZ_TARGETS = gltf_json glb data_uri accessor spring iqm vrm toon bone_map model_stream constraint vrma swa
 
 CONFIG_FLAGS_release = -DCMAKE_BUILD_TYPE=Release -DSW_WERROR=ON -DSW_WEB_DIR=$(abspath $(BUILD_DIR))/web
@@ -60,7 +63,7 @@ $(addprefix build-,$(CONFIGS)): build-%: configure-%
 	cmake --build $(BUILD_DIR)/$* -j $(JOBS)
 
 $(addprefix test-,$(CONFIGS)): test-%: build-%
-	cd $(BUILD_DIR)/$* && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS_$*)
+	cd $(BUILD_DIR)/$* && ctest --output-on-failure -j $(CTEST_JOBS) $(CTEST_ARGS_$*)
 
 test: deps-test $(addprefix test-,$(TEST_CONFIGS)) fuzz
 
