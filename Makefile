@@ -31,7 +31,7 @@ CONFIG_FLAGS_asan    = -DCMAKE_BUILD_TYPE=Debug -DSW_WERROR=ON -DSW_SANITIZE=ON 
 # What each configuration runs (ctest labels, tests/CMakeLists.txt and
 # docs/testing.md "Configurations"): release everything; asan all but the
 # tests that run nothing the configuration changes (once), the drawing
-# command-line tests other than render's and view's own (cli-drawing) and
+# command-line tests other than render's own (cli-drawing) and
 # the renderer's test programs (not built: SW_DRAWING_TESTS=OFF);
 # debug also leaves drawing and hostile-input tests to asan (the same
 # Debug code, sanitized); debug, nosimd and asan leave the
