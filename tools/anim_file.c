@@ -230,6 +230,13 @@ static void release(anim_file* f) {
     memset(f, 0, sizeof *f);
 }
 
+bool anim_file_humanoid_map(const sw_model* model, const sw_bone_map* bone_map, sw_humanoid_map* out, tool_error* err) {
+    rig_map r;
+    if (!humanoid_of(model, bone_map, &r, err)) return false;
+    *out = r.map;
+    return true;
+}
+
 void anim_file_detach(anim_file* f, sw_model** model) {
     if (f->loaded && model && *model == f->view) *model = f->loaded;
     release(f);

@@ -106,6 +106,11 @@ size_t anim_file_expression_weights(const anim_file* f, const sw_clip* clip, flo
 bool anim_file_gaze(const anim_file* f, const sw_clip* clip, float t, float* yaw_deg, float* pitch_deg,
                     float dir[3]);
 
+/* The humanoid map the tools use for a model: its VRM humanoid when it is
+   a VRM, else what its joint names and hierarchy give (with `bone_map`,
+   which may be NULL). False with `err` saying why. */
+bool anim_file_humanoid_map(const sw_model* model, const sw_bone_map* bone_map, sw_humanoid_map* out, tool_error* err);
+
 /* Gives back the loaded model in *model (when attached) and releases the rest. */
 void anim_file_detach(anim_file* f, sw_model** model);
 

@@ -211,6 +211,23 @@ static bool gpu_crowd_time_drawing(const gpu_crowd* g, const bench_crowd_options
     return ok;
 }
 
+/* A GL context and a skinner for `option`'s run, and the GL renderer's
+   name (kept until the next call); false with *status set. */
+static bool gpu_open(sw_gl_context** gl, sw_gpu_skinner** skinner, const char** renderer, const char* option,
+                     tool_args* args, int* status) {
+    static char renderer_name[256];
+    sw_diag diag;
+    if (sw_gl_context_create(NULL, gl, &diag) != SW_OK || sw_gpu_skinner_create(skinner, &diag) != SW_OK) {
+        *status = tool_fail(args, "%s: %s", option, diag.message);
+        return false;
+    }
+    sw_gl_context_info info;
+    sw_gl_context_get_info(*gl, &info);
+    snprintf(renderer_name, sizeof renderer_name, "%s", info.gl_renderer ? info.gl_renderer : "?");
+    *renderer = renderer_name;
+    return true;
+}
+
 static bool bench_gpu(const bench_crowd_options* opt, const sw_model* a, const sw_pose* poses, float* times,
                       size_t skinned, sw_crowd_pose_job* pose_job, gpu_result* out, tool_args* args, int* status) {
     sw_gl_context* gl = NULL;
@@ -219,16 +236,8 @@ static bool bench_gpu(const bench_crowd_options* opt, const sw_model* a, const s
     sw_diag diag;
     bool ok = false;
     const size_t n = opt->characters;
-    static char renderer_name[256];
 
-    if (sw_gl_context_create(NULL, &gl, &diag) != SW_OK || sw_gpu_skinner_create(&g.skinner, &diag) != SW_OK) {
-        *status = tool_fail(args, "--gpu: %s", diag.message);
-        goto done;
-    }
-    sw_gl_context_info info;
-    sw_gl_context_get_info(gl, &info);
-    snprintf(renderer_name, sizeof renderer_name, "%s", info.gl_renderer ? info.gl_renderer : "?");
-    out->renderer = renderer_name;
+    if (!gpu_open(&gl, &g.skinner, &out->renderer, "--gpu", args, status)) goto done;
     for (int s = 0; s < 3; s++) samples[s] = calloc((size_t)opt->reps, sizeof(double));
     if (!samples[0] || !samples[1] || !samples[2]) {
         *status = tool_fail(args, "out of memory");
@@ -388,15 +397,7 @@ static bool bench_gpu_driven(const bench_crowd_options* opt, const sw_model* a, 
     sw_diag diag;
     bool ok = false;
     const size_t n = opt->characters;
-    static char renderer_name[256];
-    if (sw_gl_context_create(NULL, &gl, &diag) != SW_OK || sw_gpu_skinner_create(&g.skinner, &diag) != SW_OK) {
-        *status = tool_fail(args, "--gpu-driven: %s", diag.message);
-        goto done;
-    }
-    sw_gl_context_info info;
-    sw_gl_context_get_info(gl, &info);
-    snprintf(renderer_name, sizeof renderer_name, "%s", info.gl_renderer ? info.gl_renderer : "?");
-    out->renderer = renderer_name;
+    if (!gpu_open(&gl, &g.skinner, &out->renderer, "--gpu-driven", args, status)) goto done;
     phases = malloc(n * sizeof *phases);
     clips = malloc(n * sizeof *clips);
     bool have = phases && clips;

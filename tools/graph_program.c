@@ -3,8 +3,7 @@
 
 #include "demo_graph_json.h" /* generated from docs/demo-graph.json */
 
-#include "sinew/retarget.h"
-#include "sinew/vrm.h"
+#include "anim_file.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -167,19 +166,6 @@ static bool resolve_sets(graph_program* p, tool_error* err) {
     return true;
 }
 
-/* The humanoid bones a graph's masks and IK name: a VRM's own, else what
-   the joint names and hierarchy give; false (why in `why`) when neither. */
-static bool graph_humanoid(const sw_model* model, sw_humanoid_map* map, char* why, size_t why_size) {
-    sw_vrm* vrm = NULL;
-    sw_diag diag;
-    bool ok = sw_vrm_read(model, &vrm, &diag) == SW_OK && vrm && vrm->humanoid_mapped > 0;
-    if (ok) *map = vrm->humanoid;
-    sw_vrm_free(vrm);
-    if (!ok) ok = sw_humanoid_map_guess(model, NULL, map, NULL, &diag) == SW_OK;
-    if (!ok) snprintf(why, why_size, "%.150s", diag.message);
-    return ok;
-}
-
 int graph_program_init(graph_program* p, const sw_model* model, const graph_options* o, tool_error* err) {
     memset(p, 0, sizeof *p);
     p->model = model, p->options = o, p->fresh = true;
@@ -188,13 +174,13 @@ int graph_program_init(graph_program* p, const sw_model* model, const graph_opti
     if (!text) return TOOL_EXIT_USAGE;
     sw_diag diag;
     sw_humanoid_map humanoid;
-    char why[160] = "";
-    bool mapped = graph_humanoid(model, &humanoid, why, sizeof why);
+    tool_error why; /* the humanoid bones of masks and IK: a VRM's, else guessed */
+    bool mapped = anim_file_humanoid_map(model, NULL, &humanoid, &why);
     sw_result res = sw_graph_read(text, size, o->file, model, mapped ? &humanoid : NULL, &p->file, &diag);
     free(text);
     if (res != SW_OK) {
         if (!mapped && strstr(diag.message, "humanoid"))
-            tool_error_set(err, "--graph: %s (the model's humanoid bones: %s)", diag.message, why);
+            tool_error_set(err, "--graph: %s (the model's humanoid bones: %.300s)", diag.message, why.message);
         else
             tool_error_set(err, "--graph: %s", diag.message);
         return res == SW_ERR_OUT_OF_MEMORY ? TOOL_EXIT_FAILURE : TOOL_EXIT_USAGE;

@@ -174,6 +174,10 @@ sw_result sw_fbik_rig_build(sw_fbik_rig* rig, const sw_model* model, const sw_hu
 sw_fbik_result sw_fbik_solve(const sw_fbik_rig* rig, const sw_fbik_desc* desc, sw_transform* local,
                              sw_mat34* world_scratch);
 
+/* The effector's name as graphs and tools write it ("hips", "head",
+   "leftHand", "rightHand", "leftFoot", "rightFoot"), or NULL out of range. */
+const char* sw_fbik_effector_name(sw_fbik_effector_id effector);
+
 /* How far `rel` (a rotation relative to the rest, in the joint's frame)
    is outside `limit`, in radians: 0 inside. */
 float sw_fbik_limit_violation(const sw_fbik_limit* limit, sw_quat rel);

@@ -617,14 +617,13 @@ static sw_result sw__read_ik(sw__gr* R, const cJSON* root, const sw_graph_ik** o
     if (iterations < 0 || iterations > 1000) return sw__json_fail(J, "iterations", "must be in [0, 1000]");
     if (!(ik->tolerance >= 0.0f && ik->tolerance < 1.0f)) return sw__json_fail(J, "tolerance", "must be in [0, 1) metres");
     ik->iterations = (int)iterations;
-    static const char* const names[SW_FBIK_EFFECTOR_COUNT] = {"hips",      "head",     "leftHand",
-                                                              "rightHand", "leftFoot", "rightFoot"};
     for (int e = 0; e < SW_FBIK_EFFECTOR_COUNT; e++) ik->effectors[e] = (sw_graph_ik_effector){
         .weight_parameter = SW_GRAPH_NONE, .position_parameter = {SW_GRAPH_NONE, SW_GRAPH_NONE, SW_GRAPH_NONE}};
     size_t mark2 = sw__json_push(J, "effectors");
     for (sw__json_each it = sw__json_each_of(J, effectors); sw__json_next(J, &it);) {
-        int e = sw__json_find_name(it.key, names, SW_FBIK_EFFECTOR_COUNT);
-        if (e < 0)
+        int e = 0;
+        while (e < SW_FBIK_EFFECTOR_COUNT && strcmp(it.key, sw_fbik_effector_name((sw_fbik_effector_id)e)) != 0) e++;
+        if (e == SW_FBIK_EFFECTOR_COUNT)
             return sw__json_fail(J, NULL, "not an effector (hips, head, leftHand, rightHand, leftFoot, rightFoot)");
         if (sw__read_effector(R, it.value, &ik->effectors[e]) != SW_OK) return sw__json_result(J);
     }

@@ -464,6 +464,12 @@ static float sw__residual(const sw__fbik* s, const sw_fbik_desc* desc) {
     return worst;
 }
 
+const char* sw_fbik_effector_name(sw_fbik_effector_id effector) {
+    static const char* const names[SW_FBIK_EFFECTOR_COUNT] = {"hips",      "head",     "leftHand",
+                                                              "rightHand", "leftFoot", "rightFoot"};
+    return (unsigned)effector < SW_FBIK_EFFECTOR_COUNT ? names[effector] : NULL;
+}
+
 sw_fbik_result sw_fbik_solve(const sw_fbik_rig* rig, const sw_fbik_desc* desc, sw_transform* local,
                              sw_mat34* world_scratch) {
     SW_ASSERT(rig && rig->parents && desc && local && world_scratch);

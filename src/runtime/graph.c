@@ -205,9 +205,6 @@ static sw_result sw__check_clips(const sw_graph* g, const sw_model* model, sw_di
     return SW_OK;
 }
 
-static const char* const sw__effector_names[SW_FBIK_EFFECTOR_COUNT] = {"hips",     "head",     "leftHand",
-                                                                        "rightHand", "leftFoot", "rightFoot"};
-
 static sw_result sw__check_ik(const sw_graph* g, const sw_model* model, sw_diag* diag) {
     const sw_graph_ik* ik = g->ik;
     if (!ik->rig || !ik->rig->parents || ik->rig->node_count != model->node_count)
@@ -223,7 +220,7 @@ static sw_result sw__check_ik(const sw_graph* g, const sw_model* model, sw_diag*
         if (!ok)
             return sw_diag_set(diag, SW_ERR_INVALID_DATA, e,
                                "ik: effector %s: weight must be in [0, 1], position finite, parameters known",
-                               sw__effector_names[e]);
+                               sw_fbik_effector_name((sw_fbik_effector_id)e));
     }
     return SW_OK;
 }
