@@ -221,6 +221,14 @@ typedef struct sw__encoder {
     uint8_t* all_bits;             /* segments × components */
     uint8_t *all_min, *all_extent; /* segments × components */
     float* errors;                 /* samples × joints: the final per-joint worst */
+    /* closed-loop encoding of the segment (sw__encode) */
+    const int32_t* joint_props;    /* joints × 3: the property of each T, R, S, or -1 */
+    uint32_t *child_first, *children; /* joints + 1, joints: each joint's children */
+    sw_mat34* seg_model;           /* SEGMENT_SAMPLES × joints: decoded model matrices */
+    sw_quat *seg_turn, *ref_turn;  /* SEGMENT_SAMPLES × joints: model-space rotations, decoded and raw */
+    float* seg_error;              /* SEGMENT_SAMPLES × joints */
+    uint32_t* seg_q;               /* components × SEGMENT_SAMPLES: the integers chosen */
+    uint32_t* all_q;               /* components × samples */
 } sw__encoder;
 
 static const sw_transform* sw__raw(const sw__encoder* e, size_t sample) { return e->in->samples + sample * e->joints; }
@@ -513,37 +521,174 @@ static void sw__fixed_value(const sw__encoder* e, size_t j, int path, sw_transfo
     if (path == SW__S) t->scale = is_default ? sw_vec3_make(1, 1, 1) : first->scale;
 }
 
-/* The exact error of the segment at the current bits: every sample
-   decoded, its model matrices against the raw ones. Per-joint worst in
-   e->joint_error (and, with `record`, every sample's in e->errors);
-   returns the worst and where. */
-static float sw__exact(sw__encoder* e, size_t* out_joint, uint32_t* out_sample, bool record) {
+/* ---- closed-loop quantisation --------------------------------------------------
+   A joint's stored value is chosen knowing what the decoder will make of
+   its ancestors: a rotation aims at the raw model-space orientation from
+   the decoded parent's (so a parent's rounding is undone one joint down,
+   not carried to the hands), a translation at the raw model-space
+   position, and of the integers around that aim (each component rounded
+   down or up) the one is kept that moves the joint's virtual vertices and
+   its children's origins least. The decoder is unchanged: it reads
+   integers, however they were chosen. */
+
+/* Model-space points of joint j that its own value moves and no later
+   joint can put back: its virtual vertices and its children's origins. */
+static float sw__joint_cost(const sw__encoder* e, size_t j, const sw_mat34* m, const sw_mat34* ref,
+                            const sw_transform* raw) {
+    sw_mat34 d;
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 4; k++) d.m[r][k] = m->m[r][k] - ref->m[r][k];
     float worst = 0.0f;
-    *out_joint = 0, *out_sample = 0;
-    for (size_t j = 0; j < e->joints; j++) e->joint_error[j] = 0.0f;
-    for (uint32_t i = 0; i < e->seg_count; i++) {
-        memcpy(e->pose, sw__raw(e, e->seg_first + i), e->joints * sizeof *e->pose);
-        uint32_t p = 0;
-        for (size_t j = 0; j < e->joints; j++) {
-            for (int path = 0; path < 3; path++) {
-                uint8_t kind = e->kinds[j][path];
-                if (kind == SW_COMPRESSED_DEFAULT || kind == SW_COMPRESSED_CONSTANT) sw__fixed_value(e, j, path, &e->pose[j]);
-                if (kind != SW_COMPRESSED_ANIMATED) continue;
-                const float* d = e->decoded + ((size_t)p++ * SW_COMPRESS_SEGMENT_SAMPLES + i) * 4;
-                if (path == SW__T) e->pose[j].translation = sw_vec3_make(d[0], d[1], d[2]);
-                if (path == SW__R) e->pose[j].rotation = (sw_quat){d[0], d[1], d[2], d[3]};
-                if (path == SW__S) e->pose[j].scale = sw_vec3_make(d[0], d[1], d[2]);
-            }
+    for (int k = 0; k < 3; k++) {
+        float x = d.m[0][3] + e->distance * d.m[0][k], y = d.m[1][3] + e->distance * d.m[1][k],
+              z = d.m[2][3] + e->distance * d.m[2][k];
+        float s = x * x + y * y + z * z;
+        worst = s > worst ? s : worst;
+    }
+    for (uint32_t n = e->child_first[j]; n < e->child_first[j + 1]; n++) {
+        const sw_vec3 t = raw[e->children[n]].translation;
+        float x = d.m[0][3] + d.m[0][0] * t.x + d.m[0][1] * t.y + d.m[0][2] * t.z;
+        float y = d.m[1][3] + d.m[1][0] * t.x + d.m[1][1] * t.y + d.m[1][2] * t.z;
+        float z = d.m[2][3] + d.m[2][0] * t.x + d.m[2][1] * t.y + d.m[2][2] * t.z;
+        float s = x * x + y * y + z * z;
+        worst = s > worst ? s : worst;
+    }
+    return worst;
+}
+
+/* Sets property p of joint j at segment sample i: of the integers around
+   `aim` (the values to store, in the clip's units), the ones whose decoded
+   value costs least; records them in e->seg_q. */
+static void sw__choose(sw__encoder* e, uint32_t p, uint32_t i, const float* aim, sw_transform* t,
+                       const sw_mat34* parent, const sw_mat34* ref, const sw_transform* raw) {
+    const sw__property* prop = &e->props[p];
+    uint32_t low[4], count[4], total = 1;
+    for (uint32_t k = 0; k < prop->count; k++) {
+        const uint32_t c = prop->first + k;
+        const unsigned bits = e->comp_bits[c];
+        low[k] = 0, count[k] = 1;
+        if (bits == 0) continue;
+        const float ext = e->clip_extent[c];
+        float x = ext > 0.0f ? (aim[k] - e->clip_min[c]) / ext : 0.0f;
+        float lo = (float)e->seg_min[c] * (1.0f / 255.0f), sext = (float)e->seg_extent[c] * (1.0f / 255.0f);
+        float y = sext > 0.0f ? (x - lo) / sext : 0.0f;
+        const uint32_t top = (1u << bits) - 1u;
+        float f = floorf(y * (float)top);
+        /* the integers just below and above the aim, or the end it lies past */
+        low[k] = f <= 0.0f ? 0u : f >= (float)top ? top : (uint32_t)f;
+        count[k] = f >= 0.0f && f < (float)top ? 2u : 1u;
+        total *= count[k];
+    }
+    float best = INFINITY;
+    uint32_t best_q[4] = {0, 0, 0, 0};
+    sw_transform best_t = *t;
+    for (uint32_t combo = 0; combo < total; combo++) {
+        uint32_t q[4];
+        float v[4] = {0, 0, 0, 0};
+        uint32_t rest = combo;
+        for (uint32_t k = 0; k < prop->count; k++) {
+            q[k] = low[k] + rest % count[k];
+            rest /= count[k];
+            const uint32_t c = prop->first + k;
+            v[k] = sw__dequantize(q[k], e->comp_bits[c], e->seg_min[c], e->seg_extent[c], e->clip_min[c],
+                                  e->clip_extent[c]);
         }
-        sw__model_matrices(e->in->parents, e->joints, e->pose, e->model);
-        const sw_mat34* ref = e->reference + (size_t)i * e->joints;
-        for (size_t j = 0; j < e->joints; j++) {
-            float err = sw__vertex_distance(&e->model[j], &ref[j], e->distance);
-            if (record) e->errors[(size_t)(e->seg_first + i) * e->joints + j] = err;
-            if (err > e->joint_error[j]) e->joint_error[j] = err;
-            if (err > worst) worst = err, *out_joint = j, *out_sample = i;
+        sw_transform candidate = *t;
+        if (prop->path == SW__T) candidate.translation = sw_vec3_make(v[0], v[1], v[2]);
+        if (prop->path == SW__S) candidate.scale = sw_vec3_make(v[0], v[1], v[2]);
+        if (prop->path == SW__R) candidate.rotation = sw__quat_normalized(sw__rebuild_quat(v, prop->dropped));
+        sw_mat34 local = sw_transform_to_mat34(&candidate);
+        sw_mat34 m = parent ? sw_mat34_mul(parent, &local) : local;
+        float cost = sw__joint_cost(e, prop->joint, &m, ref, raw);
+        if (combo == 0 || cost < best) {
+            best = cost, best_t = candidate;
+            memcpy(best_q, q, sizeof q);
         }
     }
+    *t = best_t;
+    for (uint32_t k = 0; k < prop->count; k++) e->seg_q[(size_t)(prop->first + k) * SW_COMPRESS_SEGMENT_SAMPLES + i] = best_q[k];
+}
+
+/* The stored components of a rotation aimed at, on the side sw__prepare
+   put sample s on: the dropped component positive, or, keeping all four,
+   the side of the prepared value. */
+static void sw__rotation_aim(const sw__encoder* e, const sw__property* prop, size_t s, sw_quat q, float* out) {
+    float sign;
+    if (prop->dropped < 4) {
+        sign = (&q.x)[prop->dropped] < 0.0f ? -1.0f : 1.0f;
+    } else {
+        float dot = 0.0f;
+        for (uint32_t k = 0; k < 4; k++) dot += (&q.x)[k] * e->values[(size_t)(prop->first + k) * e->samples + s];
+        sign = dot < 0.0f ? -1.0f : 1.0f;
+    }
+    int k = 0;
+    for (int i = 0; i < 4; i++)
+        if (i != prop->dropped) out[k++] = sign * (&q.x)[i];
+}
+
+/* Encodes the segment at the current bits, joints `from` onwards (the
+   ones before keep what the last call chose: they do not depend on later
+   joints), and measures it exactly: every sample decoded as the decoder
+   will, its model matrices against the raw ones. Per-joint worst in
+   e->joint_error; returns the worst and where. */
+static float sw__encode(sw__encoder* e, size_t from, size_t* out_joint, uint32_t* out_sample) {
+    const size_t J = e->joints;
+    const int32_t* parents = e->in->parents;
+    for (uint32_t i = 0; i < e->seg_count; i++) {
+        const sw_transform* raw = sw__raw(e, e->seg_first + i);
+        sw_mat34* model = e->seg_model + (size_t)i * J;
+        sw_quat* turn = e->seg_turn + (size_t)i * J;
+        const sw_mat34* ref = e->reference + (size_t)i * J;
+        const sw_quat* ref_turn = e->ref_turn + (size_t)i * J;
+        for (size_t j = from; j < J; j++) {
+            sw_transform t = raw[j];
+            for (int path = 0; path < 3; path++) {
+                uint8_t kind = e->kinds[j][path];
+                if (kind == SW_COMPRESSED_DEFAULT || kind == SW_COMPRESSED_CONSTANT) sw__fixed_value(e, j, path, &t);
+            }
+            const int32_t up = parents[j];
+            const sw_mat34* parent = up >= 0 ? &model[up] : NULL;
+            /* the raw model-space rotation from the decoded parent's */
+            sw_quat aim_rotation = sw__quat_normalized(raw[j].rotation);
+            if (up >= 0)
+                aim_rotation = sw__quat_normalized(
+                    sw_quat_mul(sw_quat_conjugate(turn[up]), sw_quat_mul(ref_turn[up], aim_rotation)));
+            if (e->kinds[j][SW__R] == SW_COMPRESSED_ANIMATED) t.rotation = aim_rotation;
+            for (int path = 0; path < 3; path++) {
+                const int32_t p = e->joint_props[j * 3 + (size_t)path];
+                if (p < 0) continue;
+                float aim[4];
+                if (path == SW__T) {
+                    /* the raw model-space origin from the decoded parent's */
+                    sw_vec3 v = raw[j].translation;
+                    if (parent) {
+                        sw_mat34 inv;
+                        if (sw_mat34_inverse(&inv, parent))
+                            v = sw_mat34_apply_point(&inv, sw_vec3_make(ref[j].m[0][3], ref[j].m[1][3], ref[j].m[2][3]));
+                    }
+                    aim[0] = v.x, aim[1] = v.y, aim[2] = v.z;
+                } else if (path == SW__R) {
+                    sw__rotation_aim(e, &e->props[p], e->seg_first + i, aim_rotation, aim);
+                } else {
+                    aim[0] = raw[j].scale.x, aim[1] = raw[j].scale.y, aim[2] = raw[j].scale.z;
+                }
+                sw__choose(e, (uint32_t)p, i, aim, &t, parent, &ref[j], raw);
+            }
+            sw_mat34 local = sw_transform_to_mat34(&t);
+            model[j] = parent ? sw_mat34_mul(parent, &local) : local;
+            turn[j] = up >= 0 ? sw_quat_mul(turn[up], t.rotation) : t.rotation;
+            e->seg_error[(size_t)i * J + j] = sw__vertex_distance(&model[j], &ref[j], e->distance);
+        }
+    }
+    float worst = 0.0f;
+    *out_joint = 0, *out_sample = 0;
+    for (size_t j = 0; j < J; j++) e->joint_error[j] = 0.0f;
+    for (uint32_t i = 0; i < e->seg_count; i++)
+        for (size_t j = 0; j < J; j++) {
+            float err = e->seg_error[(size_t)i * J + j];
+            if (err > e->joint_error[j]) e->joint_error[j] = err;
+            if (err > worst || err != err) worst = err != err ? INFINITY : err, *out_joint = j, *out_sample = i;
+        }
     return worst;
 }
 
@@ -562,7 +707,7 @@ static void sw__set_bits(sw__encoder* e, uint32_t p, unsigned bits) {
    more bit for the property on the worst joint's chain with the largest
    estimate; then each property one bit lower where the exact error stays
    within. Returns the worst exact error. */
-static float sw__search_segment(sw__encoder* e, const int32_t* joint_props) {
+static float sw__search_segment(sw__encoder* e) {
     const float budget = 0.5f * e->target;
     for (uint32_t p = 0; p < e->prop_count; p++) {
         unsigned b = 0;
@@ -573,28 +718,29 @@ static float sw__search_segment(sw__encoder* e, const int32_t* joint_props) {
     }
     size_t joint;
     uint32_t sample;
-    float worst = sw__exact(e, &joint, &sample, false);
+    float worst = sw__encode(e, 0, &joint, &sample);
     for (size_t guard = 0; worst > e->target && guard < (size_t)e->prop_count * SW_COMPRESS_MAX_BITS; guard++) {
         int32_t pick = -1;
         for (int64_t j = (int64_t)joint; j >= 0; j = e->in->parents[j]) {
             for (int path = 0; path < 3; path++) {
-                int32_t p = joint_props[j * 3 + path];
+                int32_t p = e->joint_props[j * 3 + path];
                 if (p < 0 || e->bits[p] >= SW_COMPRESS_MAX_BITS) continue;
                 if (pick < 0 || e->prop_error[p] > e->prop_error[pick]) pick = p;
             }
         }
         if (pick < 0) break; /* 24 bits everywhere on the chain: as good as it gets */
         sw__set_bits(e, (uint32_t)pick, e->bits[pick] + 1u);
-        worst = sw__exact(e, &joint, &sample, false);
+        worst = sw__encode(e, e->props[pick].joint, &joint, &sample);
     }
     if (worst > e->target) return worst;
     for (uint32_t p = 0; p < e->prop_count; p++) {
         while (e->bits[p] > 0) {
             unsigned was = e->bits[p];
             sw__set_bits(e, p, was - 1u);
-            float w = sw__exact(e, &joint, &sample, false);
+            float w = sw__encode(e, e->props[p].joint, &joint, &sample);
             if (w > e->target) {
                 sw__set_bits(e, p, was);
+                sw__encode(e, e->props[p].joint, &joint, &sample);
                 break;
             }
             worst = w;
@@ -608,11 +754,10 @@ static float sw__search_segment(sw__encoder* e, const int32_t* joint_props) {
             const uint32_t c = e->props[p].first + k;
             while (e->comp_bits[c] > 0) {
                 e->comp_bits[c]--;
-                sw__decode_property(e, p);
-                float w = sw__exact(e, &joint, &sample, false);
+                float w = sw__encode(e, e->props[p].joint, &joint, &sample);
                 if (w > e->target) {
                     e->comp_bits[c]++;
-                    sw__decode_property(e, p);
+                    sw__encode(e, e->props[p].joint, &joint, &sample);
                     break;
                 }
                 worst = w;
@@ -692,7 +837,7 @@ static size_t sw__write(sw__encoder* e, uint32_t tracks, uint32_t constants, uin
                     for (uint32_t k = 0; k < e->props[p].count; k++) {
                         const uint32_t c = e->props[p].first + k;
                         const unsigned bits = e->all_bits[(size_t)s * e->component_count + c];
-                        uint32_t q = sw__quantize(e, c, i, bits);
+                        uint32_t q = e->all_q[(size_t)c * e->samples + e->seg_first + i];
                         for (unsigned b = 0; b < bits; b++, pos++)
                             if (q >> b & 1u) stream[pos >> 3] |= (uint8_t)(1u << (pos & 7));
                     }
@@ -737,6 +882,8 @@ static void sw__encoder_free(sw__encoder* e) {
     sw__free(e->seg_min), sw__free(e->seg_extent), sw__free(e->bits), sw__free(e->save), sw__free(e->comp_bits), sw__free(e->decoded), sw__free(e->prop_error);
     sw__free(e->pose), sw__free(e->model), sw__free(e->reference), sw__free(e->joint_error);
     sw__free(e->all_bits), sw__free(e->all_min), sw__free(e->all_extent), sw__free(e->errors);
+    sw__free(e->child_first), sw__free(e->children), sw__free(e->seg_model), sw__free(e->seg_turn);
+    sw__free(e->ref_turn), sw__free(e->seg_error), sw__free(e->seg_q), sw__free(e->all_q);
 }
 
 static sw_result sw__check_input(const sw_compress_input* in, const sw_compress_settings* settings, sw_diag* diag) {
@@ -776,8 +923,27 @@ static bool sw__encoder_alloc(sw__encoder* e) {
     e->reference = sw__calloc(J * SW_COMPRESS_SEGMENT_SAMPLES, sizeof *e->reference);
     e->joint_error = sw__calloc(J, sizeof(float));
     e->errors = sw__calloc(J * e->samples, sizeof(float));
-    return e->kinds && e->dropped && e->reach && e->parent_scale && e->pose && e->model && e->reference &&
-           e->joint_error && e->errors;
+    e->child_first = sw__calloc(J + 1, sizeof(uint32_t));
+    e->children = sw__calloc(J, sizeof(uint32_t));
+    e->seg_model = sw__calloc(J * SW_COMPRESS_SEGMENT_SAMPLES, sizeof *e->seg_model);
+    e->seg_turn = sw__calloc(J * SW_COMPRESS_SEGMENT_SAMPLES, sizeof *e->seg_turn);
+    e->ref_turn = sw__calloc(J * SW_COMPRESS_SEGMENT_SAMPLES, sizeof *e->ref_turn);
+    e->seg_error = sw__calloc(J * SW_COMPRESS_SEGMENT_SAMPLES, sizeof(float));
+    if (!e->kinds || !e->dropped || !e->reach || !e->parent_scale || !e->pose || !e->model || !e->reference ||
+        !e->joint_error || !e->errors || !e->child_first || !e->children || !e->seg_model || !e->seg_turn ||
+        !e->ref_turn || !e->seg_error)
+        return false;
+    /* children grouped by parent (counting sort: parents come first) */
+    for (size_t j = 0; j < J; j++)
+        if (e->in->parents[j] >= 0) e->child_first[e->in->parents[j] + 1]++;
+    for (size_t j = 0; j < J; j++) e->child_first[j + 1] += e->child_first[j];
+    uint32_t* cursor = sw__malloc((J + 1) * sizeof *cursor);
+    if (!cursor) return false;
+    memcpy(cursor, e->child_first, (J + 1) * sizeof *cursor);
+    for (size_t j = 0; j < J; j++)
+        if (e->in->parents[j] >= 0) e->children[cursor[e->in->parents[j]]++] = (uint32_t)j;
+    sw__free(cursor);
+    return true;
 }
 
 static bool sw__segment_alloc(sw__encoder* e, uint32_t segments) {
@@ -789,32 +955,46 @@ static bool sw__segment_alloc(sw__encoder* e, uint32_t segments) {
     e->all_bits = sw__calloc(C * (segments ? segments : 1), 1);
     e->all_min = sw__calloc(C * (segments ? segments : 1), 1);
     e->all_extent = sw__calloc(C * (segments ? segments : 1), 1);
+    e->seg_q = sw__calloc(C * SW_COMPRESS_SEGMENT_SAMPLES, sizeof(uint32_t));
+    e->all_q = sw__calloc(C * e->samples, sizeof(uint32_t));
     return e->seg_min && e->seg_extent && e->bits && e->save && e->comp_bits && e->decoded && e->prop_error && e->all_bits && e->all_min &&
-           e->all_extent;
+           e->all_extent && e->seg_q && e->all_q;
 }
 
 /* Searches every segment (chunks of SEGMENT_SAMPLES samples, also when
    nothing is animated and no segment is written), keeping each one's
    errors for the report. */
-static void sw__search(sw__encoder* e, uint32_t segments, const int32_t* joint_props) {
+static void sw__search(sw__encoder* e, uint32_t segments) {
     const uint32_t chunks = (uint32_t)((e->samples + SW_COMPRESS_SEGMENT_SAMPLES - 1) / SW_COMPRESS_SEGMENT_SAMPLES);
+    const size_t J = e->joints;
     for (uint32_t s = 0; s < chunks; s++) {
         e->seg_first = s * SW_COMPRESS_SEGMENT_SAMPLES;
         e->seg_count = sw__segment_samples((uint32_t)e->samples, s);
-        for (uint32_t i = 0; i < e->seg_count; i++)
-            sw__model_matrices(e->in->parents, e->joints, sw__raw(e, e->seg_first + i),
-                               e->reference + (size_t)i * e->joints);
+        for (uint32_t i = 0; i < e->seg_count; i++) {
+            const sw_transform* raw = sw__raw(e, e->seg_first + i);
+            sw__model_matrices(e->in->parents, J, raw, e->reference + (size_t)i * J);
+            sw_quat* turn = e->ref_turn + (size_t)i * J;
+            for (size_t j = 0; j < J; j++) {
+                sw_quat r = sw__quat_normalized(raw[j].rotation);
+                turn[j] = e->in->parents[j] >= 0 ? sw_quat_mul(turn[e->in->parents[j]], r) : r;
+            }
+        }
         if (segments) {
             sw__segment_ranges(e);
             sw__component_savings(e);
-            sw__search_segment(e, joint_props);
+            sw__search_segment(e);
             memcpy(e->all_bits + (size_t)s * e->component_count, e->comp_bits, e->component_count);
             memcpy(e->all_min + (size_t)s * e->component_count, e->seg_min, e->component_count);
             memcpy(e->all_extent + (size_t)s * e->component_count, e->seg_extent, e->component_count);
         }
         size_t j;
         uint32_t i;
-        sw__exact(e, &j, &i, true);
+        sw__encode(e, 0, &j, &i);
+        for (uint32_t n = 0; n < e->seg_count; n++)
+            memcpy(e->errors + (size_t)(e->seg_first + n) * J, e->seg_error + (size_t)n * J, J * sizeof(float));
+        for (uint32_t c = 0; c < e->component_count; c++)
+            memcpy(e->all_q + (size_t)c * e->samples + e->seg_first, e->seg_q + (size_t)c * SW_COMPRESS_SEGMENT_SAMPLES,
+                   e->seg_count * sizeof(uint32_t));
     }
 }
 
@@ -840,8 +1020,9 @@ sw_result sw_compress_clip(const sw_compress_input* input, const sw_compress_set
     if (!joint_props || !sw__segment_alloc(&e, segments)) goto oom;
     for (size_t j = 0; j < e.joints * 3; j++) joint_props[j] = -1;
     for (uint32_t p = 0; p < e.prop_count; p++) joint_props[e.props[p].joint * 3 + (uint32_t)e.props[p].path] = (int32_t)p;
+    e.joint_props = joint_props;
     sw__measure_reach(&e);
-    sw__search(&e, segments, joint_props);
+    sw__search(&e, segments);
 
     uint32_t tracks = 0, constants = 0;
     size_t driven = 0, animated = 0, constant = 0, defaults = 0;

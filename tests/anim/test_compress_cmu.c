@@ -19,7 +19,7 @@
 
 #define CMU_DIR "/usr/share/assimp/models/BVH/"
 
-static void check_cmu_clip(const char* file) {
+static void check_cmu_clip(const char* file, double least_ratio) {
     char path[256];
     snprintf(path, sizeof path, "%s%s", CMU_DIR, file);
     FILE* f = fopen(path, "rb");
@@ -66,9 +66,11 @@ static void check_cmu_clip(const char* file) {
             file, height, c.samples, c.report.driven_joints, c.report.raw_bytes, c.report.compressed_bytes, ratio,
             (double)c.report.worst_error, (double)c.report.worst_error / height, (double)c.report.p99_error, worst);
     SW_CHECK(c.report.driven_joints == 31);
-    /* The issue asks 20:1; this codec reaches 15.2-16.1:1 (docs/compression.md;
-       12.9-13.2:1 with one bit count per property). */
-    SW_CHECK(ratio >= 15.0);
+    /* The issue asks 20:1; this codec reaches 18.7:1 (01_01) and 17.7:1
+       (01_03) (docs/compression.md). Each value rounded alone, without the
+       decoded parent (open loop), it was 17.6 and 16.6:1: the floors below
+       fail if the closed loop is lost. */
+    SW_CHECK(ratio >= least_ratio);
     SW_CHECK(worst <= bound);
     free(pose);
     free(parents);
@@ -76,8 +78,8 @@ static void check_cmu_clip(const char* file) {
     sw_model_free(model);
 }
 
-static void test_cmu_01_01(void) { check_cmu_clip("01_01.bvh"); }
-static void test_cmu_01_03(void) { check_cmu_clip("01_03.bvh"); }
+static void test_cmu_01_01(void) { check_cmu_clip("01_01.bvh", 18.5); }
+static void test_cmu_01_03(void) { check_cmu_clip("01_03.bvh", 17.5); }
 
 int main(void) {
     SW_RUN(test_cmu_01_01);
