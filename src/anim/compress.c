@@ -229,6 +229,9 @@ typedef struct sw__encoder {
     float* seg_error;              /* SEGMENT_SAMPLES × joints */
     uint32_t* seg_q;               /* components × SEGMENT_SAMPLES: the integers chosen */
     uint32_t* all_q;               /* components × samples */
+    uint8_t* fixed;                /* per property: a 4-component rotation's component held constant in this
+                                      segment (sw__fix_rotation_component), 4 = none */
+    uint8_t* fixed_step;           /* per property: that constant, in 1/255 of the clip range */
 } sw__encoder;
 
 static const sw_transform* sw__raw(const sw__encoder* e, size_t sample) { return e->in->samples + sample * e->joints; }
@@ -337,6 +340,11 @@ static bool sw__prepare(sw__encoder* e) {
                 for (uint32_t i = 0; i < prop->count; i++) e->values[(size_t)(c + i) * e->samples + s] = v[i];
             }
             for (uint32_t i = 0; i < prop->count; i++) {
+                if (path == SW__R && prop->count == 4) {
+                    /* sw__fix_rotation_component rescales these per segment: they stay within ±1 */
+                    e->clip_min[c + i] = -1.0f, e->clip_extent[c + i] = 2.0f;
+                    continue;
+                }
                 const float* x = e->values + (size_t)(c + i) * e->samples;
                 float lo = x[0], hi = x[0];
                 for (size_t s = 1; s < e->samples; s++) lo = x[s] < lo ? x[s] : lo, hi = x[s] > hi ? x[s] : hi;
@@ -412,6 +420,54 @@ static void sw__segment_ranges(sw__encoder* e) {
         q_hi = q_hi < q_lo ? q_lo : q_hi > 255 ? 255 : q_hi;
         e->seg_min[c] = (uint8_t)q_lo;
         e->seg_extent[c] = (uint8_t)(q_hi - q_lo);
+    }
+}
+
+/* A rotation that keeps all four components (none stays away from zero
+   over the clip) still has one that does over a segment. The decoder
+   normalises what it reads, so any positive multiple of a quaternion is
+   the same rotation: per segment, each sample is scaled so that its
+   component k, the one largest against the others throughout, is one
+   constant c. That component then has an empty segment range and stores
+   no bits, as a dropped one would, and the decoder is unchanged. c (a
+   step of the ±1 clip range) is at most 1/2 and at most the least ratio
+   of q_k to the largest component, so the others stay within ±1. */
+static void sw__fix_rotation_component(sw__encoder* e) {
+    for (uint32_t p = 0; p < e->prop_count; p++) {
+        const sw__property* prop = &e->props[p];
+        e->fixed[p] = 4;
+        if (prop->path != SW__R || prop->count != 4) continue;
+        float best = 0.0f;
+        for (uint32_t k = 0; k < 4; k++) {
+            float least = INFINITY;
+            for (uint32_t i = 0; i < e->seg_count; i++) {
+                const float* r = &sw__raw(e, e->seg_first + i)[prop->joint].rotation.x;
+                float q[4], largest = 0.0f;
+                for (uint32_t n = 0; n < 4; n++) q[n] = fabsf(r[n]), largest = q[n] > largest ? q[n] : largest;
+                float ratio = largest > 0.0f ? q[k] / largest : 0.0f;
+                least = ratio < least ? ratio : least;
+            }
+            if (least > best) best = least, e->fixed[p] = (uint8_t)k;
+        }
+        /* the largest step of [-1, 1] at or under min(1/2, best), and positive */
+        int m = (int)floorf((fminf(0.5f, best) + 1.0f) * 127.5f);
+        while (m > 128 && sw__dequantize(0, 0, (unsigned)m, 0, -1.0f, 2.0f) > fminf(0.5f, best)) m--;
+        if (m <= 128 || e->fixed[p] == 4) {
+            e->fixed[p] = 4;
+            continue;
+        }
+        e->fixed_step[p] = (uint8_t)m;
+        const float c = sw__dequantize(0, 0, (unsigned)m, 0, -1.0f, 2.0f);
+        const uint32_t k = e->fixed[p];
+        for (uint32_t i = 0; i < e->seg_count; i++) {
+            const size_t s = e->seg_first + i;
+            sw_quat r = sw__quat_normalized(sw__raw(e, s)[prop->joint].rotation);
+            const float scale = c / (&r.x)[k]; /* the sign too: component k positive */
+            for (uint32_t n = 0; n < 4; n++) {
+                float v = n == k ? c : (&r.x)[n] * scale;
+                e->values[(size_t)(prop->first + n) * e->samples + s] = v < -1.0f ? -1.0f : v > 1.0f ? 1.0f : v;
+            }
+        }
     }
 }
 
@@ -612,7 +668,14 @@ static void sw__choose(sw__encoder* e, uint32_t p, uint32_t i, const float* aim,
 /* The stored components of a rotation aimed at, on the side sw__prepare
    put sample s on: the dropped component positive, or, keeping all four,
    the side of the prepared value. */
-static void sw__rotation_aim(const sw__encoder* e, const sw__property* prop, size_t s, sw_quat q, float* out) {
+static void sw__rotation_aim(const sw__encoder* e, uint32_t p, size_t s, sw_quat q, float* out) {
+    const sw__property* prop = &e->props[p];
+    if (e->fixed[p] < 4) {
+        const uint32_t k = e->fixed[p];
+        const float scale = sw__dequantize(0, 0, e->fixed_step[p], 0, -1.0f, 2.0f) / (&q.x)[k];
+        for (uint32_t n = 0; n < 4; n++) out[n] = (&q.x)[n] * scale;
+        return;
+    }
     float sign;
     if (prop->dropped < 4) {
         sign = (&q.x)[prop->dropped] < 0.0f ? -1.0f : 1.0f;
@@ -668,7 +731,7 @@ static float sw__encode(sw__encoder* e, size_t from, size_t* out_joint, uint32_t
                     }
                     aim[0] = v.x, aim[1] = v.y, aim[2] = v.z;
                 } else if (path == SW__R) {
-                    sw__rotation_aim(e, &e->props[p], e->seg_first + i, aim_rotation, aim);
+                    sw__rotation_aim(e, (uint32_t)p, e->seg_first + i, aim_rotation, aim);
                 } else {
                     aim[0] = raw[j].scale.x, aim[1] = raw[j].scale.y, aim[2] = raw[j].scale.z;
                 }
@@ -884,6 +947,7 @@ static void sw__encoder_free(sw__encoder* e) {
     sw__free(e->all_bits), sw__free(e->all_min), sw__free(e->all_extent), sw__free(e->errors);
     sw__free(e->child_first), sw__free(e->children), sw__free(e->seg_model), sw__free(e->seg_turn);
     sw__free(e->ref_turn), sw__free(e->seg_error), sw__free(e->seg_q), sw__free(e->all_q);
+    sw__free(e->fixed), sw__free(e->fixed_step);
 }
 
 static sw_result sw__check_input(const sw_compress_input* in, const sw_compress_settings* settings, sw_diag* diag) {
@@ -956,9 +1020,10 @@ static bool sw__segment_alloc(sw__encoder* e, uint32_t segments) {
     e->all_min = sw__calloc(C * (segments ? segments : 1), 1);
     e->all_extent = sw__calloc(C * (segments ? segments : 1), 1);
     e->seg_q = sw__calloc(C * SW_COMPRESS_SEGMENT_SAMPLES, sizeof(uint32_t));
+    e->fixed = sw__calloc(P, 1), e->fixed_step = sw__calloc(P, 1);
     e->all_q = sw__calloc(C * e->samples, sizeof(uint32_t));
     return e->seg_min && e->seg_extent && e->bits && e->save && e->comp_bits && e->decoded && e->prop_error && e->all_bits && e->all_min &&
-           e->all_extent && e->seg_q && e->all_q;
+           e->all_extent && e->seg_q && e->all_q && e->fixed && e->fixed_step;
 }
 
 /* Searches every segment (chunks of SEGMENT_SAMPLES samples, also when
@@ -980,7 +1045,13 @@ static void sw__search(sw__encoder* e, uint32_t segments) {
             }
         }
         if (segments) {
+            sw__fix_rotation_component(e);
             sw__segment_ranges(e);
+            for (uint32_t p = 0; p < e->prop_count; p++)
+                if (e->fixed[p] < 4) {
+                    e->seg_min[e->props[p].first + e->fixed[p]] = e->fixed_step[p];
+                    e->seg_extent[e->props[p].first + e->fixed[p]] = 0;
+                }
             sw__component_savings(e);
             sw__search_segment(e);
             memcpy(e->all_bits + (size_t)s * e->component_count, e->comp_bits, e->component_count);

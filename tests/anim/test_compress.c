@@ -153,6 +153,53 @@ static void test_quantisation_bound(void) {
     release(&c);
 }
 
+/* A rotation that turns all the way round keeps all four components (each
+   nears zero somewhere in the clip), but over a segment one stays away
+   from zero: the compressor holds it constant there (every sample scaled
+   so that it is; the decoder normalises), so it stores no bits, and the
+   pose is within the tolerance. θ from 0 to 3π over 100 keys, about an
+   axis that wobbles (with a fixed axis, holding one of x, y, z would
+   hold all three). */
+static void test_turning_rotation_holds_one_component(void) {
+    enum { N = 100 };
+    float times[N], values[N * 4];
+    for (int k = 0; k < N; k++) {
+        times[k] = (float)k / 30.0f;
+        sw_quat q = axis_angle(1, 0.6 + 0.4 * sin(0.1 * k), 0.8 * cos(0.07 * k), 3.0 * 3.14159265358979 * k / (N - 1));
+        memcpy(values + 4 * k, &q, sizeof q);
+    }
+    sw_track track = {.target = 0, .path = SW_PATH_ROTATION, .component_count = 4, .key_count = N,
+                      .times = times, .values = values};
+    sw_clip clip = {.name = "turn", .track_count = 1, .tracks = &track};
+    SW_CHECK(sw_clip_finish(&clip, NULL) == SW_OK);
+    const int32_t parents[2] = {-1, 0};
+    sw_transform rest[2] = {sw_transform_identity(), sw_transform_identity()};
+    rest[1].translation = sw_vec3_make(0.0f, 0.5f, 0.0f); /* a bone: the rotation's error moves its end */
+    compressed c;
+    SW_CHECK(compress_clip(&clip, rest, parents, 2, 30.0f, 1e-4f, 0.03f, &c));
+    SW_CHECK_EQ_INT(c.clip.component_count, 4); /* no component dropped over the whole clip */
+    for (uint32_t s = 0; s < c.clip.segment_count; s++) {
+        const uint8_t* seg = c.clip.bytes + c.clip.segments[s];
+        int held = 0, stored = 0;
+        for (int i = 0; i < 4; i++) {
+            const unsigned bits = seg[4 + i], extent = seg[4 + 4 + 2 * i + 1];
+            held += bits == 0 && extent == 0;
+            stored += bits > 0;
+        }
+        SW_CHECK_EQ_INT(held, 1);
+        SW_CHECK_EQ_INT(stored, 3);
+    }
+    double worst = 0.0;
+    for (size_t k = 0; k < c.samples; k++) {
+        sw_transform pose[2];
+        sample_compressed(&c.clip, rest, 2, sw_resample_time(clip.start, clip.duration, k, c.samples), pose);
+        double e = vertex_error(parents, 2, pose, c.raw + k * 2, 0.03);
+        worst = e > worst ? e : worst;
+    }
+    SW_CHECK(worst <= 1e-4);
+    release(&c);
+}
+
 /* Any time, in any order, looping: the raw sampler's pose within the
    tolerance (plus what nlerp and slerp differ by between samples). */
 static void test_seek_and_loop_match_raw(void) {
@@ -253,6 +300,7 @@ static void test_hostile_bytes(void) {
 int main(void) {
     SW_RUN(test_strips_constant_and_default_tracks);
     SW_RUN(test_quantisation_bound);
+    SW_RUN(test_turning_rotation_holds_one_component);
     SW_RUN(test_seek_and_loop_match_raw);
     SW_RUN(test_round_trip_bytes);
     SW_RUN(test_hostile_bytes);
