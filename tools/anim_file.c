@@ -307,9 +307,13 @@ static bool attach_swa(anim_file* f, sw_model** model, const anim_file_options* 
             t++;
         }
     }
+    /* every sample in order: a cache decodes each block once */
+    const size_t capacity = sw_compressed_cache_capacity(&c);
+    sw_compressed_cache cache = {.values = malloc(capacity * sizeof(float)), .capacity = capacity};
     for (size_t k = 0; k < n; k++) {
         memcpy(pose, dst->rest_local, dst->node_count * sizeof *pose);
-        sw_compressed_sample_job job = {.clip = &c, .time = times[k], .target_count = dst->node_count, .out_local = pose};
+        sw_compressed_sample_job job = {.clip = &c, .time = times[k], .target_count = dst->node_count, .out_local = pose,
+                                        .cache = cache.values ? &cache : NULL};
         sw_compressed_sample_job_run(&job);
         for (size_t i = 0; i < tracks; i++) {
             const sw_transform* p = &pose[track[i].target];
@@ -319,7 +323,7 @@ static bool attach_swa(anim_file* f, sw_model** model, const anim_file_options* 
             memcpy((float*)track[i].values + k * track[i].component_count, v, track[i].component_count * sizeof(float));
         }
     }
-    free(pose);
+    free(pose), free(cache.values);
     sw_swa_free(bytes);
     *clip = (sw_clip){.name = name, .track_count = tracks, .tracks = track};
     if (sw_clip_finish(clip, &diag) != SW_OK) {

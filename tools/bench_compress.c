@@ -20,13 +20,16 @@ typedef struct compress_bench {
     size_t characters;
     sw_transform* poses;  /* characters × node_count */
     uint32_t* cursors;    /* characters × track_count */
+    sw_compressed_cache* caches; /* characters: the compressed clip's cached side */
+    float* cache_values;  /* characters × sw_compressed_cache_capacity */
     float* times;         /* characters */
     double sink;          /* keeps the results alive */
 } compress_bench;
 
 /* Every character's pose from the raw clip (cursors as playback keeps
-   them) or the compressed one; nanoseconds per pose. */
-static double time_poses(compress_bench* b, bool compressed) {
+   them) or the compressed one (1: without state, 2: each character with
+   its cache, as playback keeps it); nanoseconds per pose. */
+static double time_poses(compress_bench* b, int compressed) {
     const size_t nodes = b->model->node_count;
     double t0 = now_seconds();
     for (size_t c = 0; c < b->characters; c++) {
@@ -34,7 +37,8 @@ static double time_poses(compress_bench* b, bool compressed) {
         memcpy(pose, b->model->rest_local, nodes * sizeof *pose);
         if (compressed) {
             sw_compressed_sample_job job = {.clip = &b->compressed, .target_count = nodes, .out_local = pose,
-                                            .time = sw_compressed_clip_time(&b->compressed, b->times[c], true)};
+                                            .time = sw_compressed_clip_time(&b->compressed, b->times[c], true),
+                                            .cache = compressed == 2 ? &b->caches[c] : NULL};
             sw_compressed_sample_job_run(&job);
         } else {
             sw_sample_job job = {.clip = b->clip, .time = sw_clip_time(b->clip, b->times[c], true),
@@ -99,37 +103,48 @@ bool bench_compress_run(const sw_model* model, const sw_clip* clip, int reps, si
     }
     b.clip = &trs;
     sw_compressed_bytes bytes = {0};
-    double* samples[3] = {calloc((size_t)reps, sizeof(double)), calloc((size_t)reps, sizeof(double)),
+    double* samples[5] = {calloc((size_t)reps, sizeof(double)), calloc((size_t)reps, sizeof(double)),
+                          calloc((size_t)reps, sizeof(double)), calloc((size_t)reps, sizeof(double)),
                           calloc((size_t)reps, sizeof(double))};
     b.poses = malloc(b.characters * model->node_count * sizeof *b.poses);
     b.cursors = calloc(b.characters * trs.track_count, sizeof *b.cursors);
     b.times = malloc(b.characters * sizeof *b.times);
-    bool ok = samples[0] && samples[1] && samples[2] && b.poses && b.cursors && b.times &&
-              compress(model, &trs, &bytes, out) &&
+    bool ok = samples[0] && samples[1] && samples[2] && samples[3] && samples[4] && b.poses && b.cursors &&
+              b.times && compress(model, &trs, &bytes, out) &&
               sw_swa_read(bytes.bytes, bytes.size, "bench.swa", &b.compressed, NULL) == SW_OK;
+    const size_t capacity = ok ? sw_compressed_cache_capacity(&b.compressed) : 0;
     if (ok) {
+        b.caches = calloc(b.characters, sizeof *b.caches);
+        b.cache_values = malloc(b.characters * capacity * sizeof *b.cache_values);
+        ok = b.caches && b.cache_values;
+    }
+    if (ok) {
+        for (size_t c = 0; c < b.characters; c++)
+            b.caches[c] = (sw_compressed_cache){.values = b.cache_values + c * capacity, .capacity = capacity};
         for (size_t c = 0; c < b.characters; c++)
             b.times[c] = (float)fmod(0.37 * (double)c, trs.duration > 0.0f ? (double)trs.duration : 1.0);
         for (int r = -WARMUP_TURNS; r < reps; r++) {
-            double raw_ns, compressed_ns;
-            if (r % 2 == 0) {
-                raw_ns = time_poses(&b, false);
-                compressed_ns = time_poses(&b, true);
-            } else {
-                compressed_ns = time_poses(&b, true);
-                raw_ns = time_poses(&b, false);
+            /* the three in turns, each first as often: raw, stateless, cached */
+            double ns[3];
+            for (int k = 0; k < 3; k++) {
+                const int which = (k + r + WARMUP_TURNS) % 3;
+                ns[which] = time_poses(&b, which);
             }
             for (size_t c = 0; c < b.characters; c++) b.times[c] += DT;
             if (r < 0) continue;
-            samples[0][r] = raw_ns, samples[1][r] = compressed_ns, samples[2][r] = compressed_ns / raw_ns;
+            samples[0][r] = ns[0], samples[1][r] = ns[1], samples[2][r] = ns[1] / ns[0];
+            samples[3][r] = ns[2], samples[4][r] = ns[2] / ns[0];
         }
         out->ran = true, out->reps = reps, out->characters = b.characters;
         out->raw_ns = summarise(samples[0], reps);
         out->compressed_ns = summarise(samples[1], reps);
         out->ratio = summarise(samples[2], reps);
+        out->cached_ns = summarise(samples[3], reps);
+        out->cached_ratio = summarise(samples[4], reps);
     }
     sw_compress_bytes_free(&bytes);
-    free(samples[0]), free(samples[1]), free(samples[2]);
+    for (int k = 0; k < 5; k++) free(samples[k]);
+    free(b.caches), free(b.cache_values);
     free(b.poses), free(b.cursors), free(b.times), free(tracks);
     return ok;
 }
@@ -147,6 +162,10 @@ void bench_compress_print_text(const bench_compress_report* r) {
     printf("  %-26s %8.1f %8.1f %8.1f ns\n", "compressed clip", r->compressed_ns.min, r->compressed_ns.median,
            r->compressed_ns.max);
     printf("  %-26s %8.3f %8.3f %8.3f\n", "compressed / raw", r->ratio.min, r->ratio.median, r->ratio.max);
+    printf("  %-26s %8.1f %8.1f %8.1f ns\n", "compressed, cached", r->cached_ns.min, r->cached_ns.median,
+           r->cached_ns.max);
+    printf("  %-26s %8.3f %8.3f %8.3f\n", "cached / raw", r->cached_ratio.min, r->cached_ratio.median,
+           r->cached_ratio.max);
 }
 
 void bench_compress_print_json(json_writer* w, const bench_compress_report* r) {
@@ -164,5 +183,7 @@ void bench_compress_print_json(json_writer* w, const bench_compress_report* r) {
     json_stats(w, "raw_nanoseconds_per_pose", r->raw_ns);
     json_stats(w, "compressed_nanoseconds_per_pose", r->compressed_ns);
     json_stats(w, "compressed_over_raw", r->ratio);
+    json_stats(w, "cached_nanoseconds_per_pose", r->cached_ns);
+    json_stats(w, "cached_over_raw", r->cached_ratio);
     json_end_object(w);
 }

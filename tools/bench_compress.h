@@ -16,8 +16,9 @@ typedef struct bench_compress_report {
     size_t samples;           /* of the compressed clip, at 30 Hz */
     size_t raw_bytes, compressed_bytes;
     float worst_error;        /* virtual vertices at 0.03, tolerance 0.0001 (model units) */
-    stats raw_ns, compressed_ns; /* per pose: rest pose copied, then the clip sampled (raw: with cursors) */
-    stats ratio;              /* compressed / raw, per pair of repetitions */
+    stats raw_ns, compressed_ns, cached_ns; /* per pose: rest pose copied, then the clip sampled (raw: with
+                                                cursors; cached: each character with its sw_compressed_cache) */
+    stats ratio, cached_ratio; /* compressed / raw and cached / raw, per turn */
 } bench_compress_report;
 
 /* Compresses `clip` of `model` (30 Hz, sinew compress's defaults), then

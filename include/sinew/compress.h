@@ -175,11 +175,28 @@ typedef struct sw_compressed_clip {
    [0, duration). */
 float sw_compressed_clip_time(const sw_compressed_clip* clip, float t, bool loop);
 
+/* Caller-owned memory that keeps one block (16 samples) of one clip
+   decoded and dequantised, so that a character playing forward or
+   backward through the clip decodes each block once; a pose inside it
+   then only interpolates (stateless sampling decodes up to 8 differences
+   per component a pose). One per character, not shared between jobs
+   running at once. Zero it, point `values` at
+   sw_compressed_cache_capacity(clip) floats; zero `block` again before
+   giving it another clip whose bytes may sit at the same address. */
+typedef struct sw_compressed_cache {
+    float* values;            /* caller's memory */
+    size_t capacity;          /* floats at values */
+    const uint8_t* block;     /* the block held (its place in the clip's bytes), NULL: none */
+} sw_compressed_cache;
+
+size_t sw_compressed_cache_capacity(const sw_compressed_clip* clip);
+
 typedef struct sw_compressed_sample_job {
     const sw_compressed_clip* clip;
     float time;               /* clip time (see sw_compressed_clip_time) */
     size_t target_count;      /* every track's target must be < target_count */
     sw_transform* out_local;  /* target_count transforms */
+    sw_compressed_cache* cache; /* optional: NULL samples without state; the pose is the same either way */
 } sw_compressed_sample_job;
 
 sw_result sw_compressed_sample_job_validate(const sw_compressed_sample_job* job, sw_diag* diag);

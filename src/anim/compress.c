@@ -70,8 +70,15 @@ static inline sw_quat sw__rebuild_quat(const float* c, unsigned dropped) {
 
 static inline sw_quat sw__quat_normalized(sw_quat q) {
     float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    float inv = n2 > 0.0f ? 1.0f / sqrtf(n2) : 0.0f;
-    if (!(n2 > 0.0f)) return (sw_quat){0.0f, 0.0f, 0.0f, 1.0f};
+    if (!(n2 >= 1e-24f)) {
+        /* tiny or zero (only hostile ranges decode so): squares of denormals
+           keep too few bits to normalise by, so scale by the largest first */
+        float m = fmaxf(fmaxf(fabsf(q.x), fabsf(q.y)), fmaxf(fabsf(q.z), fabsf(q.w)));
+        if (!(m > 0.0f)) return (sw_quat){0.0f, 0.0f, 0.0f, 1.0f};
+        q = (sw_quat){q.x / m, q.y / m, q.z / m, q.w / m};
+        n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    }
+    const float inv = 1.0f / sqrtf(n2);
     return (sw_quat){q.x * inv, q.y * inv, q.z * inv, q.w * inv};
 }
 
@@ -232,6 +239,11 @@ typedef struct sw__encoder {
     uint8_t* fixed;                /* per property: a 4-component rotation's component held constant in this
                                       segment (sw__fix_rotation_component), 4 = none */
     uint8_t* fixed_step;           /* per property: that constant, in 1/255 of the clip range */
+    /* writing */
+    uint32_t group_count;          /* groups of components (compress_internal.h) */
+    uint32_t* group_first;         /* group_count + 1: each group's first component, then the end */
+    uint8_t* codes;                /* per component: a segment's code bytes */
+    size_t segment_bytes;          /* all segments' bytes, for the report */
 } sw__encoder;
 
 static const sw_transform* sw__raw(const sw__encoder* e, size_t sample) { return e->in->samples + sample * e->joints; }
@@ -841,11 +853,119 @@ static void sw__putf32(uint8_t* p, float f) {
     sw__put32(p, u);
 }
 
-/* Bits per sample of segment s (the sum of its components' bits). */
-static uint64_t sw__stride_bits(const sw__encoder* e, uint32_t s) {
-    uint64_t bits = 0;
-    for (uint32_t c = 0; c < e->component_count; c++) bits += e->all_bits[(size_t)s * e->component_count + c];
-    return bits;
+/* ---- the segment bytes: raw rows and Rice-coded lanes (compress_internal.h) ---- */
+
+typedef struct sw__bit_writer {
+    uint8_t* out; /* NULL: only count */
+    uint64_t pos;
+} sw__bit_writer;
+
+static void sw__put_bits(sw__bit_writer* w, uint64_t value, unsigned bits) {
+    if (w->out)
+        for (unsigned b = 0; b < bits; b++)
+            if (value >> b & 1u) w->out[(w->pos + b) >> 3] |= (uint8_t)(1u << ((w->pos + b) & 7u));
+    w->pos += bits;
+}
+
+static unsigned sw__rice_size(int64_t difference, unsigned k, unsigned bits) {
+    const uint64_t z = difference < 0 ? (uint64_t)(-2 * difference - 1) : (uint64_t)(2 * difference);
+    const uint64_t quotient = z >> k;
+    return quotient < SW__SWA_ESCAPE ? (unsigned)quotient + 1u + k : SW__SWA_ESCAPE + bits + 1u;
+}
+
+static void sw__rice_write(sw__bit_writer* w, int64_t difference, unsigned k, unsigned bits) {
+    const uint64_t z = difference < 0 ? (uint64_t)(-2 * difference - 1) : (uint64_t)(2 * difference);
+    const uint64_t quotient = z >> k;
+    if (quotient < SW__SWA_ESCAPE) {
+        w->pos += quotient;
+        sw__put_bits(w, 1u, 1);
+        sw__put_bits(w, z & ((1ull << k) - 1u), k);
+    } else {
+        w->pos += SW__SWA_ESCAPE;
+        sw__put_bits(w, z, bits + 1u);
+    }
+}
+
+/* Component c's integer at sample i of the clip. */
+static int64_t sw__q(const sw__encoder* e, uint32_t c, size_t i) { return (int64_t)e->all_q[(size_t)c * e->samples + i]; }
+
+/* Segment s's code bytes: each component's bits and the Rice choice that
+   makes its differences shortest. */
+static void sw__segment_codes(const sw__encoder* e, uint32_t s, uint8_t* codes) {
+    const uint32_t n = sw__segment_samples((uint32_t)e->samples, s), first = s * SW_COMPRESS_SEGMENT_SAMPLES;
+    for (uint32_t c = 0; c < e->component_count; c++) {
+        const unsigned bits = e->all_bits[(size_t)s * e->component_count + c];
+        uint64_t best = UINT64_MAX;
+        codes[c] = (uint8_t)bits;
+        for (unsigned choice = 0; bits > 0 && choice < 8; choice++) {
+            const uint8_t code = (uint8_t)(bits | choice << 5);
+            uint64_t size = 0;
+            for (uint32_t i = 1; i < n; i++)
+                if (i % SW__SWA_BLOCK) size += sw__rice_size(sw__q(e, c, first + i) - sw__q(e, c, first + i - 1), sw__code_k(code), bits);
+            if (size < best) best = size, codes[c] = code;
+        }
+    }
+}
+
+/* One lane of block rows [row0, row0 + rows): every `lane`-th component
+   with bits of group g, the differences towards the middle row, backward
+   (rows middle − 1 down to 0) or forward (rows middle + 1 up). */
+static void sw__write_lane(const sw__encoder* e, const uint8_t* codes, uint32_t g, uint32_t lane, bool forward,
+                           uint32_t row0, uint32_t rows, sw__bit_writer* w) {
+    const uint32_t middle = sw__block_middle(rows);
+    const uint32_t steps = forward ? rows - 1u - middle : middle;
+    for (uint32_t n = 1; n <= steps; n++) {
+        const uint32_t r = forward ? middle + n : middle - n, from = forward ? r - 1u : r + 1u;
+        uint32_t active = 0;
+        for (uint32_t c = e->group_first[g]; c < e->group_first[g + 1]; c++) {
+            const unsigned bits = sw__code_bits(codes[c]);
+            if (bits == 0 || active++ % SW__SWA_LANES != lane) continue;
+            sw__rice_write(w, sw__q(e, c, row0 + r) - sw__q(e, c, row0 + from), sw__code_k(codes[c]), bits);
+        }
+    }
+}
+
+/* Writes segment s at `out` (or only measures it, out NULL): returns its
+   bytes, padding included. */
+static size_t sw__write_segment(const sw__encoder* e, uint32_t s, uint8_t* codes, uint8_t* out) {
+    const uint32_t C = e->component_count, n = sw__segment_samples((uint32_t)e->samples, s);
+    const uint32_t first = s * SW_COMPRESS_SEGMENT_SAMPLES, blocks = sw__segment_blocks(n), G = e->group_count;
+    sw__segment_codes(e, s, codes);
+    const size_t head = sw__segment_head_size(C);
+    uint64_t raw_bits = 0;
+    for (uint32_t c = 0; c < C; c++) raw_bits += sw__code_bits(codes[c]);
+    size_t at = head + sw__segment_table_size(blocks, G);
+    for (uint32_t b = 0; b < blocks; b++) {
+        const uint32_t row0 = first + b * SW__SWA_BLOCK, rows = sw__block_rows(n, b);
+        uint8_t* entry = out ? out + head + (size_t)b * sw__block_entry_size(G) : NULL;
+        if (entry) sw__put32(entry, (uint32_t)at);
+        sw__bit_writer w = {out ? out + at : NULL, 0};
+        for (uint32_t c = 0; c < C; c++)
+            sw__put_bits(&w, (uint64_t)sw__q(e, c, row0 + sw__block_middle(rows)), sw__code_bits(codes[c]));
+        at += (size_t)((w.pos + 7u) / 8u);
+        for (uint32_t g = 0; g < G; g++) {
+            uint8_t* lanes = entry ? entry + 4u + (size_t)SW__SWA_GROUP_ENTRY * g : NULL;
+            const size_t base = at;
+            for (uint32_t k = 0; k < 2u * SW__SWA_LANES; k++) {
+                if (lanes && k == 0) sw__put32(lanes, (uint32_t)at);
+                if (lanes && k > 0) lanes[2u + 2u * k] = (uint8_t)(at - base), lanes[3u + 2u * k] = (uint8_t)((at - base) >> 8);
+                sw__bit_writer lw = {out ? out + at : NULL, 0};
+                sw__write_lane(e, codes, g, k % SW__SWA_LANES, k >= SW__SWA_LANES, row0, rows, &lw);
+                at += (size_t)((lw.pos + 7u) / 8u);
+            }
+        }
+    }
+    const size_t size = sw__align4(at + SW__SWA_STREAM_PAD);
+    if (out) {
+        sw__put32(out, (uint32_t)raw_bits);
+        sw__put32(out + 4, (uint32_t)size);
+        memcpy(out + 8, codes, C);
+        for (uint32_t c = 0; c < C; c++) {
+            out[8 + C + 2 * c] = e->all_min[(size_t)s * C + c];
+            out[8 + C + 2 * c + 1] = e->all_extent[(size_t)s * C + c];
+        }
+    }
+    return size;
 }
 
 /* Everything after the header's counts: returns the total size, or
@@ -875,40 +995,10 @@ static size_t sw__write(sw__encoder* e, uint32_t tracks, uint32_t constants, uin
         track++;
     }
     for (uint32_t s = 0; s < segments; s++) {
-        const uint32_t n = sw__segment_samples((uint32_t)e->samples, s);
-        const uint64_t stride = sw__stride_bits(e, s);
-        const size_t head = sw__segment_head_size(e->component_count);
-        if (out) {
-            uint8_t* d = out + at;
-            sw__put32(out + l.segments + 4u * s, (uint32_t)at);
-            sw__put32(d, (uint32_t)stride);
-            const uint32_t C = e->component_count;
-            memcpy(d + 4, e->all_bits + (size_t)s * C, C);
-            for (uint32_t c = 0; c < C; c++) {
-                d[4 + C + 2 * c] = e->all_min[(size_t)s * C + c];
-                d[4 + C + 2 * c + 1] = e->all_extent[(size_t)s * C + c];
-            }
-            /* The stream: sample-major, each value's bits from the lowest,
-               at increasing bit positions (bit k of byte b is bit 8b + k). */
-            uint8_t* stream = d + head;
-            e->seg_first = s * SW_COMPRESS_SEGMENT_SAMPLES, e->seg_count = n;
-            memcpy(e->seg_min, e->all_min + (size_t)s * e->component_count, e->component_count);
-            memcpy(e->seg_extent, e->all_extent + (size_t)s * e->component_count, e->component_count);
-            uint64_t pos = 0;
-            for (uint32_t i = 0; i < n; i++) {
-                for (uint32_t p = 0; p < e->prop_count; p++) {
-                    for (uint32_t k = 0; k < e->props[p].count; k++) {
-                        const uint32_t c = e->props[p].first + k;
-                        const unsigned bits = e->all_bits[(size_t)s * e->component_count + c];
-                        uint32_t q = e->all_q[(size_t)c * e->samples + e->seg_first + i];
-                        for (unsigned b = 0; b < bits; b++, pos++)
-                            if (q >> b & 1u) stream[pos >> 3] |= (uint8_t)(1u << (pos & 7));
-                    }
-                }
-            }
-        }
-        at += head + sw__segment_stream_size(stride, n);
+        if (out) sw__put32(out + l.segments + 4u * s, (uint32_t)at);
+        at += sw__write_segment(e, s, e->codes, out ? out + at : NULL);
     }
+    e->segment_bytes = at - l.data;
     if (out) {
         memcpy(out, SW__SWA_MAGIC, 4);
         sw__put32(out + SW__SWA_OFF_VERSION, SW__SWA_VERSION);
@@ -947,7 +1037,7 @@ static void sw__encoder_free(sw__encoder* e) {
     sw__free(e->all_bits), sw__free(e->all_min), sw__free(e->all_extent), sw__free(e->errors);
     sw__free(e->child_first), sw__free(e->children), sw__free(e->seg_model), sw__free(e->seg_turn);
     sw__free(e->ref_turn), sw__free(e->seg_error), sw__free(e->seg_q), sw__free(e->all_q);
-    sw__free(e->fixed), sw__free(e->fixed_step);
+    sw__free(e->fixed), sw__free(e->fixed_step), sw__free(e->group_first), sw__free(e->codes);
 }
 
 static sw_result sw__check_input(const sw_compress_input* in, const sw_compress_settings* settings, sw_diag* diag) {
@@ -1021,9 +1111,21 @@ static bool sw__segment_alloc(sw__encoder* e, uint32_t segments) {
     e->all_extent = sw__calloc(C * (segments ? segments : 1), 1);
     e->seg_q = sw__calloc(C * SW_COMPRESS_SEGMENT_SAMPLES, sizeof(uint32_t));
     e->fixed = sw__calloc(P, 1), e->fixed_step = sw__calloc(P, 1);
+    e->codes = sw__calloc(C, 1), e->group_first = sw__calloc(P + 1, sizeof(uint32_t));
+    /* groups as compress_internal.h's sw__next_group cuts them: whole
+       properties, at most SW__SWA_GROUP components */
+    if (e->group_first) {
+        uint32_t in_group = 0;
+        for (uint32_t p = 0; p < e->prop_count; p++) {
+            if (p == 0 || in_group + e->props[p].count > SW__SWA_GROUP)
+                e->group_first[e->group_count++] = e->props[p].first, in_group = 0;
+            in_group += e->props[p].count;
+        }
+        e->group_first[e->group_count] = e->component_count;
+    }
     e->all_q = sw__calloc(C * e->samples, sizeof(uint32_t));
     return e->seg_min && e->seg_extent && e->bits && e->save && e->comp_bits && e->decoded && e->prop_error && e->all_bits && e->all_min &&
-           e->all_extent && e->seg_q && e->all_q && e->fixed && e->fixed_step;
+           e->all_extent && e->seg_q && e->all_q && e->fixed && e->fixed_step && e->codes && e->group_first;
 }
 
 /* Searches every segment (chunks of SEGMENT_SAMPLES samples, also when
@@ -1127,8 +1229,7 @@ sw_result sw_compress_clip(const sw_compress_input* input, const sw_compress_set
     if (report) {
         qsort(sorted, e.samples * e.joints, sizeof *sorted, sw__float_order);
         size_t n = e.samples * e.joints, k = (size_t)ceil(0.99 * (double)n);
-        double bits = 0.0;
-        for (uint32_t s = 0; s < segments; s++) bits += (double)sw__stride_bits(&e, s) * sw__segment_samples((uint32_t)e.samples, s);
+        const double bits = 8.0 * (double)e.segment_bytes;
         *report = (sw_compress_report){
             .worst_error = worst, .p99_error = sorted[k ? k - 1 : 0], .worst_joint = worst_at % e.joints,
             .worst_sample = worst_at / e.joints, .met = worst <= e.tolerance,
@@ -1186,10 +1287,19 @@ float sw_compressed_clip_time(const sw_compressed_clip* clip, float t, bool loop
     return sw_clip_time(&span, t, loop);
 }
 
+size_t sw_compressed_cache_capacity(const sw_compressed_clip* clip) { /* floats */
+    SW_ASSERT(clip);
+    return (size_t)SW__SWA_BLOCK * ((size_t)clip->component_count + 3u);
+}
+
 sw_result sw_compressed_sample_job_validate(const sw_compressed_sample_job* job, sw_diag* diag) {
     if (!job || !job->clip || !job->clip->bytes)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "compressed sample job has no clip");
     if (!job->out_local) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "compressed sample job has no out_local");
+    if (job->cache && (!job->cache->values || job->cache->capacity < sw_compressed_cache_capacity(job->clip)))
+        return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1,
+                           "compressed sample job: its cache holds %zu floats, the clip needs %zu",
+                           job->cache->values ? job->cache->capacity : 0, sw_compressed_cache_capacity(job->clip));
     const sw_compressed_clip* c = job->clip;
     for (uint32_t i = 0; i < c->track_count; i++) {
         uint32_t target = sw__le32(c->tracks + (size_t)i * SW__SWA_TRACK_SIZE);
@@ -1200,46 +1310,139 @@ sw_result sw_compressed_sample_job_validate(const sw_compressed_sample_job* job,
     return SW_OK;
 }
 
-/* One sample's place in its segment: the stream, its bit counts and
-   ranges, and where the sample starts. */
+/* One sample's place: its segment's codes and ranges, its block's entry
+   in the offset table, its row in the block and the block's rows. */
 typedef struct sw__sample_at {
-    const uint8_t* bits;     /* per component */
-    const uint8_t* ranges;   /* per component: 8-bit minimum, extent */
-    const uint8_t* stream;
-    uint64_t pos;            /* bit position of the next value */
+    const uint8_t* seg;     /* NULL: nothing is animated */
+    const uint8_t* codes;   /* per component */
+    const uint8_t* ranges;  /* per component: 8-bit minimum, extent */
+    const uint8_t* entry;   /* the block's: raw-row offset, then one entry per group */
+    uint32_t row, rows;
 } sw__sample_at;
 
-static sw__sample_at sw__sample_in_segment(const sw_compressed_clip* c, uint32_t sample) {
+static sw__sample_at sw__sample_in_segment(const sw_compressed_clip* c, uint32_t sample, uint32_t groups) {
     sw__sample_at at = {0};
     if (!c->segment_count) return at;
-    const uint8_t* seg = c->bytes + c->segments[sample / SW_COMPRESS_SEGMENT_SAMPLES];
-    at.bits = seg + 4;
-    at.ranges = at.bits + c->component_count;
-    at.stream = seg + sw__segment_head_size(c->component_count);
-    at.pos = (uint64_t)(sample % SW_COMPRESS_SEGMENT_SAMPLES) * sw__le32(seg);
+    const uint32_t s = sample / SW_COMPRESS_SEGMENT_SAMPLES, j = sample % SW_COMPRESS_SEGMENT_SAMPLES;
+    at.seg = c->bytes + c->segments[s];
+    at.codes = at.seg + 8;
+    at.ranges = at.codes + c->component_count;
+    at.entry = at.seg + sw__segment_head_size(c->component_count) + (size_t)(j / SW__SWA_BLOCK) * sw__block_entry_size(groups);
+    at.row = j % SW__SWA_BLOCK;
+    at.rows = sw__block_rows(sw__segment_samples(c->sample_count, s), j / SW__SWA_BLOCK);
     return at;
 }
 
-static inline uint32_t sw__read_bits(const uint8_t* stream, uint64_t pos, unsigned bits) {
-    uint64_t word;
-    memcpy(&word, stream + (pos >> 3), 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    word = __builtin_bswap64(word);
-#endif
-    return (uint32_t)((word >> (pos & 7u)) & ((1ull << bits) - 1u));
+/* One lane's next difference, sw__rice_read with the component's masks
+   made once per group rather than once per read. */
+typedef struct sw__lane_code {
+    uint64_t low_mask;    /* (1 << k) − 1 */
+    uint64_t escape_mask; /* (1 << (bits + 1)) − 1 */
+    uint16_t index;       /* the component, from the group's first */
+    uint8_t k, escape_length;
+} sw__lane_code;
+
+static inline uint32_t sw__lane_read(const uint8_t* stream, uint64_t* pos, const sw__lane_code* code) {
+    const uint64_t word = sw__stream_word(stream, *pos);
+    const unsigned zeros = (unsigned)__builtin_ctzll(word | (1ull << SW__SWA_ESCAPE));
+    uint64_t z;
+    if (zeros < SW__SWA_ESCAPE) {
+        z = (uint64_t)zeros << code->k | ((word >> (zeros + 1u)) & code->low_mask);
+        *pos += zeros + 1u + code->k;
+    } else {
+        z = (word >> SW__SWA_ESCAPE) & code->escape_mask;
+        *pos += code->escape_length;
+    }
+    return (uint32_t)(z >> 1) ^ (0u - (uint32_t)(z & 1u));
 }
 
+/* `steps` rows of one direction's four lanes (bit positions p) applied to
+   q; after `snap_a` and `snap_b` steps (0 = never) q is copied out, and,
+   with `every`, after each step r to every + r · stride. */
+static void sw__lane_pass(const uint8_t* seg, uint64_t p0, uint64_t p1, uint64_t p2, uint64_t p3,
+                          const sw__lane_code* codes, uint32_t n, uint32_t* q, uint32_t steps, uint32_t snap_a,
+                          uint32_t* qa, uint32_t snap_b, uint32_t* qb, size_t count, uint32_t* every,
+                          ptrdiff_t stride) {
+    const uint32_t whole = n & ~3u;
+    for (uint32_t r = 1; r <= steps; r++) {
+        uint32_t j = 0;
+        for (; j < whole; j += 4) {
+            const uint32_t d0 = sw__lane_read(seg, &p0, &codes[j]), d1 = sw__lane_read(seg, &p1, &codes[j + 1]);
+            const uint32_t d2 = sw__lane_read(seg, &p2, &codes[j + 2]), d3 = sw__lane_read(seg, &p3, &codes[j + 3]);
+            q[codes[j].index] += d0, q[codes[j + 1].index] += d1;
+            q[codes[j + 2].index] += d2, q[codes[j + 3].index] += d3;
+        }
+        if (j < n) q[codes[j].index] += sw__lane_read(seg, &p0, &codes[j]);
+        if (j + 1 < n) q[codes[j + 1].index] += sw__lane_read(seg, &p1, &codes[j + 1]);
+        if (j + 2 < n) q[codes[j + 2].index] += sw__lane_read(seg, &p2, &codes[j + 2]);
+        if (r == snap_a) memcpy(qa, q, count);
+        if (r == snap_b) memcpy(qb, q, count);
+        if (every) memcpy(every + (ptrdiff_t)r * stride, q, count);
+    }
+}
 
-/* The `count` stored components of a property from component comp on. */
-static inline void sw__decode(const sw_compressed_clip* c, sw__sample_at* at, uint32_t comp, uint32_t count,
-                              float* out) {
+/* The integers of components [first, end) (group g) at rows row_a ≤
+   row_b of one block: the raw (middle) row, then the differences away
+   from it, four bit cursors at a time. qa and qb hold SW__SWA_GROUP + 3
+   (the SSE2 path loads four from any component). With `rows`, every row
+   of the block instead: row r at rows + r · stride (qa, qb unused). */
+static void sw__decode_group(const sw__sample_at* at, uint32_t g, uint32_t first, uint32_t end, uint32_t row_a,
+                             uint32_t row_b, uint32_t* qa, uint32_t* qb, uint32_t* rows, size_t stride) {
+    uint32_t q[SW__SWA_GROUP + 3];
+    sw__lane_code codes[SW__SWA_GROUP];
+    uint64_t pos = 0;
+    for (uint32_t c = 0; c < first; c++) pos += sw__code_bits(at->codes[c]);
+    const uint8_t* raw = at->seg + sw__le32(at->entry);
+    uint32_t n = 0;
+    for (uint32_t c = first; c < end; c++) {
+        const unsigned bits = sw__code_bits(at->codes[c]);
+        q[c - first] = bits ? (uint32_t)(sw__stream_word(raw, pos) & ((1ull << bits) - 1u)) : 0u;
+        pos += bits;
+        if (!bits) continue;
+        const unsigned k = sw__code_k(at->codes[c]);
+        codes[n++] = (sw__lane_code){(1ull << k) - 1u, (1ull << (bits + 1u)) - 1u, (uint16_t)(c - first), (uint8_t)k,
+                                     (uint8_t)(SW__SWA_ESCAPE + bits + 1u)};
+    }
+    q[end - first] = q[end - first + 1] = q[end - first + 2] = 0; /* what the SSE2 lanes read past the end */
+    const size_t count = (size_t)(end - first + 3) * sizeof(uint32_t);
+    const uint32_t middle = sw__block_middle(at->rows);
+    uint32_t* every = rows ? rows + (size_t)middle * stride : NULL;
+    if (rows) {
+        row_a = 0, row_b = at->rows - 1u;
+        memcpy(every, q, (size_t)(end - first) * sizeof(uint32_t));
+    } else {
+        if (row_a == middle) memcpy(qa, q, count);
+        if (row_b == middle) memcpy(qb, q, count);
+    }
+    const size_t copied = rows ? (size_t)(end - first) * sizeof(uint32_t) : count;
+    const uint8_t* lanes = at->entry + 4u + (size_t)SW__SWA_GROUP_ENTRY * g;
+    const uint64_t base = sw__le32(lanes);
+    uint64_t p[2 * SW__SWA_LANES];
+    p[0] = base * 8u;
+    for (uint32_t k = 1; k < 2 * SW__SWA_LANES; k++) p[k] = (base + (uint32_t)(lanes[2 + 2 * k] | lanes[3 + 2 * k] << 8)) * 8u;
+    if (row_b > middle) { /* forward; row_a too when it lies above the middle */
+        uint32_t f[SW__SWA_GROUP + 3];
+        memcpy(f, q, count);
+        sw__lane_pass(at->seg, p[4], p[5], p[6], p[7], codes, n, f, row_b - middle,
+                      !rows && row_a > middle ? row_a - middle : 0, qa, rows ? 0 : row_b - middle, qb, copied, every,
+                      (ptrdiff_t)stride);
+    }
+    if (row_a < middle) /* backward, the last use of q */
+        sw__lane_pass(at->seg, p[0], p[1], p[2], p[3], codes, n, q, middle - row_a, rows ? 0 : middle - row_a, qa,
+                      !rows && row_b < middle ? middle - row_b : 0, qb, copied, every, -(ptrdiff_t)stride);
+}
+
+/* A property's `count` components from comp on, dequantised (scalar):
+   q from the group's integers (group starts at component `first`). */
+static inline void sw__dequantize_property(const sw_compressed_clip* c, const sw__sample_at* at, uint32_t comp,
+                                           uint32_t count, const uint32_t* q, float* out) {
     const float* mins = c->ranges;
     const float* extents = c->ranges + c->component_count;
-    for (uint32_t k = 0; k < count; k++, comp++) {
-        const unsigned bits = at->bits[comp];
-        uint32_t q = sw__read_bits(at->stream, at->pos, bits);
-        at->pos += bits;
-        out[k] = sw__dequantize(q, bits, at->ranges[2 * comp], at->ranges[2 * comp + 1], mins[comp], extents[comp]);
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t i = comp + k;
+        const unsigned bits = sw__code_bits(at->codes[i]);
+        const sw__factors f = sw__factors_of(bits, at->ranges[2 * i], at->ranges[2 * i + 1], mins[i], extents[i]);
+        out[k] = f.offset + f.scale * (float)q[k];
     }
 }
 
@@ -1308,38 +1511,19 @@ static void sw__flush_rotations(sw__rotation_batch* batch) {
 }
 
 #if SW__DECODE_SSE2
-/* sw__decode_pair's fast case in four lanes: both samples in one segment,
-   the property's components in one 64-bit load each, spread into lanes by
-   shifts (lane k: the load shifted by the bits of the components before
-   k). The same operations in the same order as sw__factors_of and
-   sw__dequantize, so the same values. Reads 8 range bytes and 4 floats
-   of the minimums and extents from the property's first component on:
-   past its last component they are the next component's or, at the end,
-   the padding and the tables after them, inside the bytes (the reader's
-   layout guarantees both); a fourth lane of a 3-component property reads
-   0 bits. */
-static inline __m128i sw__lanes_of(uint64_t word, const unsigned* bits, __m128i mask) {
-    const unsigned s1 = bits[0], s2 = s1 + bits[1], s3 = s2 + bits[2];
-    const __m128i lo = _mm_set_epi64x((long long)(word >> s1), (long long)word);         /* w, w >> s1 */
-    const __m128i hi = _mm_set_epi64x((long long)(word >> s3), (long long)(word >> s2)); /* w >> s2, w >> s3 */
-    const __m128 lanes = _mm_shuffle_ps(_mm_castsi128_ps(lo), _mm_castsi128_ps(hi), _MM_SHUFFLE(2, 0, 2, 0));
-    return _mm_and_si128(_mm_castps_si128(lanes), mask);
-}
-
-static inline void sw__decode_pair_sse2(const sw_compressed_clip* c, sw__sample_at* a, sw__sample_at* b,
-                                        uint32_t comp, uint32_t count, unsigned total, __m128* va, __m128* vb) {
-    const uint8_t* cb = a->bits + comp;
-    const unsigned bits[4] = {cb[0], cb[1], cb[2], count == 4 ? cb[3] : 0u};
-    uint64_t wa, wb;
-    memcpy(&wa, a->stream + (a->pos >> 3), 8);
-    memcpy(&wb, b->stream + (b->pos >> 3), 8);
-    wa >>= a->pos & 7u, wb >>= b->pos & 7u;
-    a->pos += total, b->pos += total;
-    const __m128i mask = _mm_set_epi32((int)((1u << bits[3]) - 1u), (int)((1u << bits[2]) - 1u),
-                                       (int)((1u << bits[1]) - 1u), (int)((1u << bits[0]) - 1u));
-    const __m128i qa = sw__lanes_of(wa, bits, mask), qb = sw__lanes_of(wb, bits, mask);
+/* sw__dequantize_property in four lanes: the same operations in the same
+   order as sw__factors_of, so the same values. Reads four code bytes, 8
+   range bytes and 4 floats of the minimums and extents from the
+   property's first component on: past its last component they are the
+   next component's or, at the end, the bytes after them, inside the
+   file (the layout guarantees it); a fourth lane of a 3-component
+   property is computed and not used. */
+static inline __m128 sw__dequantize_sse2(const sw_compressed_clip* c, const sw__sample_at* at, uint32_t comp,
+                                         const uint32_t* q) {
+    const uint8_t* cb = at->codes + comp;
+    const unsigned bits[4] = {cb[0] & 31u, cb[1] & 31u, cb[2] & 31u, cb[3] & 31u};
     const __m128i zero = _mm_setzero_si128();
-    const __m128i bytes = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(const void*)(a->ranges + 2u * comp)), zero);
+    const __m128i bytes = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(const void*)(at->ranges + 2u * comp)), zero);
     const __m128 lo_ext01 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(bytes, zero)); /* min0 ext0 min1 ext1 */
     const __m128 lo_ext23 = _mm_cvtepi32_ps(_mm_unpackhi_epi16(bytes, zero));
     const __m128 inv255 = _mm_set1_ps(1.0f / 255.0f);
@@ -1351,53 +1535,40 @@ static inline void sw__decode_pair_sse2(const sw_compressed_clip* c, sw__sample_
                                     sw__inv_steps[bits[0]]);
     const __m128 scale = _mm_mul_ps(clip_ext, _mm_mul_ps(ext, steps));
     /* 0 bits: the middle of the range (lo + ext / 2), else lo */
-    const __m128 none = _mm_castsi128_ps(_mm_cmpeq_epi32(mask, zero));
+    const __m128i widths = _mm_set_epi32((int)bits[3], (int)bits[2], (int)bits[1], (int)bits[0]);
+    const __m128 none = _mm_castsi128_ps(_mm_cmpeq_epi32(widths, zero));
     const __m128 x = _mm_add_ps(lo, _mm_and_ps(none, _mm_mul_ps(_mm_set1_ps(0.5f), ext)));
     const __m128 offset = _mm_add_ps(clip_min, _mm_mul_ps(clip_ext, x));
-    *va = _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qa)));
-    *vb = _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qb)));
+    /* the integers are below 2^24: exact as signed 32-bit and as floats. Four
+       scalar loads: the group's integers were just stored, and a 16-byte load
+       across two of those stores would stall on store forwarding */
+    const __m128i qi = _mm_set_epi32((int)q[3], (int)q[2], (int)q[1], (int)q[0]);
+    return _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qi)));
 }
 #endif
 
-/* The bits of a property's `count` components from comp on (the stride
-   it takes in a sample). */
-static inline unsigned sw__property_bits(const sw__sample_at* at, uint32_t comp, uint32_t count) {
-    unsigned total = 0;
-    for (uint32_t k = 0; k < count; k++) total += at->bits[comp + k];
-    return total;
-}
-
-/* A property's `count` stored components (from component comp on) at
-   both samples. Their segment's factors are made once when both samples
-   lie in one segment (31 times in 32); a property whose components fit
-   one 64-bit load is read with one. */
-static inline void sw__decode_pair(const sw_compressed_clip* c, sw__sample_at* a, sw__sample_at* b, uint32_t comp,
-                                   uint32_t count, float* va, float* vb) {
-    const float* mins = c->ranges + comp;
-    const float* extents = c->ranges + c->component_count + comp;
-    const unsigned total = sw__property_bits(a, comp, count);
-    if (a->bits == b->bits && total + 7 <= 64) {
-        uint64_t wa, wb;
-        memcpy(&wa, a->stream + (a->pos >> 3), 8);
-        memcpy(&wb, b->stream + (b->pos >> 3), 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        wa = __builtin_bswap64(wa), wb = __builtin_bswap64(wb);
-#endif
-        wa >>= a->pos & 7u, wb >>= b->pos & 7u;
-        const uint8_t* r = a->ranges + 2u * comp;
-        for (uint32_t k = 0; k < count; k++, r += 2) {
-            const unsigned bits = a->bits[comp + k];
-            const uint64_t mask = (1ull << bits) - 1u;
-            const sw__factors f = sw__factors_of(bits, r[0], r[1], mins[k], extents[k]);
-            va[k] = f.offset + f.scale * (float)(uint32_t)(wa & mask);
-            vb[k] = f.offset + f.scale * (float)(uint32_t)(wb & mask);
-            wa >>= bits, wb >>= bits;
+/* The cache: every row of sample at's block, every group decoded, then
+   each value dequantised in place (row r at values + r · stride; 3 zero
+   floats after each row for the SSE2 loads past its last component). */
+static void sw__fill_cache(const sw_compressed_clip* c, const sw__sample_at* at, float* values, size_t stride) {
+    uint32_t* rows = (uint32_t*)(void*)values; /* integers first, then floats in their place */
+    sw__group_walk all = sw__group_walk_of(c->tracks, c->track_count);
+    uint32_t first, end;
+    for (uint32_t g = 0; sw__next_group(&all, &first, &end); g++)
+        sw__decode_group(at, g, first, end, 0, 0, NULL, NULL, rows + first, stride);
+    const uint32_t C = c->component_count;
+    for (uint32_t r = 0; r < at->rows; r++) {
+        float* row = values + (size_t)r * stride;
+        uint32_t q[4];
+        for (uint32_t i = 0; i < C; i += 4) {
+            const uint32_t n = C - i < 4 ? C - i : 4;
+            memcpy(q, rows + (size_t)r * stride + i, n * sizeof(uint32_t));
+            float v[4];
+            sw__dequantize_property(c, at, i, n, q, v);
+            memcpy(row + i, v, n * sizeof(float));
         }
-        a->pos += total, b->pos += total;
-        return;
+        row[C] = row[C + 1] = row[C + 2] = 0.0f;
     }
-    sw__decode(c, a, comp, count, va);
-    sw__decode(c, b, comp, count, vb);
 }
 
 void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
@@ -1418,7 +1589,24 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
             i1 = i0 + 1;
         }
     }
-    sw__sample_at a = sw__sample_in_segment(c, i0), b = sw__sample_in_segment(c, i1);
+    const uint32_t groups = c->segment_count ? sw__group_count(c->tracks, c->track_count) : 0u;
+    const sw__sample_at a = sw__sample_in_segment(c, i0, groups), b = sw__sample_in_segment(c, i1, groups);
+    sw__group_walk walk = sw__group_walk_of(c->tracks, c->track_count);
+    uint32_t group = 0, group_first = 0, group_end = 0;
+    uint32_t qa[SW__SWA_GROUP + 3], qb[SW__SWA_GROUP + 3];
+    /* base_a[comp], base_b[comp]: a component's integer at each sample; or,
+       from the cache, values_a[comp], values_b[comp]: its value */
+    const uint32_t *base_a = NULL, *base_b = NULL;
+    const float *values_a = NULL, *values_b = NULL;
+    sw_compressed_cache* cache = job->cache;
+    if (cache && a.seg) {
+        const size_t stride = (size_t)c->component_count + 3u;
+        if (cache->block != a.entry) sw__fill_cache(c, &a, cache->values, stride);
+        cache->block = a.entry;
+        values_a = cache->values + (size_t)a.row * stride;
+        if (b.entry == a.entry) values_b = cache->values + (size_t)b.row * stride;
+    }
+    const bool cached_a = values_a != NULL, cached_b = values_b != NULL;
     const float* constant = c->constants;
     uint32_t comp = 0;
     sw__rotation_batch batch;
@@ -1443,36 +1631,54 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
                 constant += count;
                 continue;
             }
+            if (comp >= group_end) {
+                /* the next group's integers where no cache holds them: one pass
+                   for both samples when they share a block */
+                if (!sw__next_group(&walk, &group_first, &group_end)) SW_ASSERT(false);
+                if (!cached_a && a.entry == b.entry) {
+                    sw__decode_group(&a, group, group_first, group_end, a.row, b.row, qa, qb, NULL, 0);
+                } else {
+                    if (!cached_a) sw__decode_group(&a, group, group_first, group_end, a.row, a.row, qa, qa, NULL, 0);
+                    if (!cached_b) sw__decode_group(&b, group, group_first, group_end, b.row, b.row, qb, qb, NULL, 0);
+                }
+                if (!cached_a) base_a = qa - group_first;
+                if (!cached_b) base_b = qb - group_first;
+                group++;
+            }
             const uint8_t dropped = d[SW__TRACK_DROPPED];
             const uint32_t count = sw__property_components(path, dropped);
             const bool rotation3 = path == SW__R && dropped < 4;
+            const uint32_t* pa = base_a ? base_a + comp : NULL;
+            const uint32_t* pb = base_b ? base_b + comp : NULL;
 #if SW__DECODE_SSE2
-            const unsigned total = a.bits ? sw__property_bits(&a, comp, count) : 0u;
-            if (a.bits == b.bits && total + 7 <= 64) {
-                __m128 qa, qb;
-                sw__decode_pair_sse2(c, &a, &b, comp, count, total, &qa, &qb);
+            {
+                const __m128 va = cached_a ? _mm_loadu_ps(values_a + comp) : sw__dequantize_sse2(c, &a, comp, pa);
+                const __m128 vb = cached_b ? _mm_loadu_ps(values_b + comp) : sw__dequantize_sse2(c, &b, comp, pb);
                 comp += count;
                 if (rotation3) {
-                    _mm_storeu_ps(batch.a[batch.count], qa);
-                    _mm_storeu_ps(batch.b[batch.count], qb);
+                    _mm_storeu_ps(batch.a[batch.count], va);
+                    _mm_storeu_ps(batch.b[batch.count], vb);
                     batch.s[batch.count] = s, batch.dropped[batch.count] = dropped;
                     batch.out[batch.count] = &out->rotation;
                     if (++batch.count == 4) sw__flush_rotations(&batch);
                 } else if (path == SW__R) {
                     float fa[4], fb[4];
-                    _mm_storeu_ps(fa, qa), _mm_storeu_ps(fb, qb);
+                    _mm_storeu_ps(fa, va), _mm_storeu_ps(fb, vb);
                     out->rotation = sw__nlerp(sw__rebuild_quat(fa, dropped), sw__rebuild_quat(fb, dropped), s);
                 } else {
-                    const __m128 v = _mm_add_ps(qa, _mm_mul_ps(_mm_sub_ps(qb, qa), _mm_set1_ps(s)));
+                    const __m128 v = _mm_add_ps(va, _mm_mul_ps(_mm_sub_ps(vb, va), _mm_set1_ps(s)));
                     _mm_storel_pi((__m64*)(void*)dst, v);
                     _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
                 }
                 continue;
             }
-#endif
+#else
             float* va = rotation3 ? batch.a[batch.count] : (float[4]){0};
             float* vb = rotation3 ? batch.b[batch.count] : (float[4]){0};
-            sw__decode_pair(c, &a, &b, comp, count, va, vb);
+            if (cached_a) memcpy(va, values_a + comp, count * sizeof(float));
+            else sw__dequantize_property(c, &a, comp, count, pa, va);
+            if (cached_b) memcpy(vb, values_b + comp, count * sizeof(float));
+            else sw__dequantize_property(c, &b, comp, count, pb, vb);
             comp += count;
             if (rotation3) {
                 batch.s[batch.count] = s, batch.dropped[batch.count] = dropped, batch.out[batch.count] = &out->rotation;
@@ -1483,6 +1689,7 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
                 const float a0 = va[0], a1 = va[1], a2 = va[2], b0 = vb[0], b1 = vb[1], b2 = vb[2];
                 dst[0] = a0 + (b0 - a0) * s, dst[1] = a1 + (b1 - a1) * s, dst[2] = a2 + (b2 - a2) * s;
             }
+#endif
         }
     }
     sw__flush_rotations(&batch);

@@ -5,13 +5,14 @@
 #ifndef SINEW_COMPRESS_INTERNAL_H
 #define SINEW_COMPRESS_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "sinew/compress.h"
 
 #define SW__SWA_MAGIC "SWA1"
-#define SW__SWA_VERSION 2u
+#define SW__SWA_VERSION 3u
 #define SW__SWA_HEADER_SIZE 64u
 #define SW__SWA_TRACK_SIZE 8u
 /* Zero bytes after every segment's bit stream, so a decoder may load 8
@@ -64,15 +65,126 @@ static inline uint32_t sw__property_components(int property, uint8_t dropped) {
     return property == 1 ? (dropped < 4 ? 3u : 4u) : 3u;
 }
 
-/* A segment's data: u32 bits per sample, component_count bit counts,
-   component_count × (u8 minimum, u8 extent), padded to 4, then the bit
-   stream (sample-major) and SW__SWA_STREAM_PAD zero bytes, padded to 4.
-   Bytes of the part before the stream: */
+/* A segment (SW_COMPRESS_SEGMENT_SAMPLES samples, fewer in the last) is
+   cut into blocks of SW__SWA_BLOCK samples. A block of R samples stores
+   its middle one (row R / 2) as it is (the raw row: each component's
+   integer at its bit count, in component order) and every other as the
+   difference from its neighbour towards the middle, Rice-coded
+   (sw__rice_read): rows below the middle backwards (q[r] = q[r + 1] + d),
+   rows above it forwards (q[r] = q[r − 1] + d). A sample is then at most
+   R / 2 differences from the raw row. The components are cut into groups
+   at property boundaries (at most SW__SWA_GROUP components each,
+   sw__next_group); a group's differences go into four backward and four
+   forward lanes (its components with bits, in order, dealt round-robin),
+   so that a decoder runs four independent bit cursors.
+
+   The segment: u32 bits of a raw row, u32 the segment's bytes; per
+   component a code byte (bits in the low 5, the Rice choice in the high
+   3, sw__code_k); per component u8 minimum and u8 extent; padding to 4;
+   then per block a u32 (the raw row's offset from the segment's start)
+   and per group SW__SWA_GROUP_ENTRY bytes: u32 the offset of its first
+   lane, u16 × 7 the other lanes' offsets from that one, 2 zero bytes;
+   then the rows and lanes in that order (raw row, each group's backward
+   lanes 0-3 and forward lanes 0-3, next block), each starting on a byte;
+   SW__SWA_STREAM_PAD zero bytes, padding to 4. */
+#define SW__SWA_BLOCK 16u
+#define SW__SWA_GROUP 256u
+#define SW__SWA_LANES 4u        /* per direction */
+#define SW__SWA_GROUP_ENTRY 20u /* u32 + 7 × u16 + 2 */
+#define SW__SWA_ESCAPE 16u      /* a quotient this long is written as an escape and the difference in full */
+
 static inline size_t sw__segment_head_size(uint32_t component_count) {
-    return sw__align4(4u + 3u * (size_t)component_count);
+    return sw__align4(8u + 3u * (size_t)component_count);
 }
-static inline size_t sw__segment_stream_size(uint64_t stride_bits, uint32_t samples) {
-    return sw__align4((size_t)((stride_bits * samples + 7u) / 8u) + SW__SWA_STREAM_PAD);
+static inline uint32_t sw__segment_blocks(uint32_t samples_in_segment) {
+    return (samples_in_segment + SW__SWA_BLOCK - 1u) / SW__SWA_BLOCK;
+}
+/* Bytes of one block's entry in the offset table, and of the table. */
+static inline size_t sw__block_entry_size(uint32_t groups) { return 4u + (size_t)SW__SWA_GROUP_ENTRY * groups; }
+static inline size_t sw__segment_table_size(uint32_t blocks, uint32_t groups) {
+    return (size_t)blocks * sw__block_entry_size(groups);
+}
+/* Rows in block b of a segment of n samples, and its raw (middle) row. */
+static inline uint32_t sw__block_rows(uint32_t n, uint32_t b) {
+    return n - b * SW__SWA_BLOCK < SW__SWA_BLOCK ? n - b * SW__SWA_BLOCK : SW__SWA_BLOCK;
+}
+static inline uint32_t sw__block_middle(uint32_t rows) { return rows / 2u; }
+static inline unsigned sw__code_bits(uint8_t code) { return code & 31u; }
+/* The Rice parameter: bits − 1 − choice (0 at least); differences of
+   values that move by about a quarter of their range want k near bits − 2. */
+static inline unsigned sw__code_k(uint8_t code) {
+    const unsigned bits = code & 31u, choice = code >> 5;
+    return bits > choice + 1u ? bits - 1u - choice : 0u;
+}
+
+/* 64 stream bits from bit `pos` on (a stream is read LSB first: bit k of
+   byte b is bit 8b + k); at least 57 of them are the stream's. */
+static inline uint64_t sw__stream_word(const uint8_t* stream, uint64_t pos) {
+    uint64_t word;
+    memcpy(&word, stream + (pos >> 3), 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    word = __builtin_bswap64(word);
+#endif
+    return word >> (pos & 7u);
+}
+
+/* One Rice-coded difference at *pos: the quotient z >> k in unary (that
+   many 0 bits, then a 1), then the k low bits of z; a quotient of
+   SW__SWA_ESCAPE or more is that many 0 bits and z in bits + 1 bits. z is
+   the difference zigzagged (0, -1, 1, -2, ... as 0, 1, 2, 3, ...). At
+   most 16 + 25 bits, inside the 57 of one word. */
+static inline int32_t sw__rice_read(const uint8_t* stream, uint64_t* pos, unsigned k, unsigned bits) {
+    const uint64_t word = sw__stream_word(stream, *pos);
+    const unsigned zeros = (unsigned)__builtin_ctzll(word | (1ull << SW__SWA_ESCAPE));
+    uint64_t z;
+    if (zeros < SW__SWA_ESCAPE) {
+        z = (uint64_t)zeros << k | ((word >> (zeros + 1u)) & ((1ull << k) - 1u));
+        *pos += zeros + 1u + k;
+    } else {
+        z = (word >> SW__SWA_ESCAPE) & ((1ull << (bits + 1u)) - 1u);
+        *pos += SW__SWA_ESCAPE + bits + 1u;
+    }
+    return (int32_t)(z >> 1) ^ -(int32_t)(z & 1u);
+}
+
+/* The groups of components, in track order: consecutive animated
+   properties while their components number at most SW__SWA_GROUP. */
+typedef struct sw__group_walk {
+    const uint8_t* tracks;
+    uint32_t track_count, track, comp;
+    int path;
+} sw__group_walk;
+
+static inline sw__group_walk sw__group_walk_of(const uint8_t* tracks, uint32_t track_count) {
+    sw__group_walk w = {tracks, track_count, 0, 0, 0};
+    return w;
+}
+
+/* The next group's components [*first, *end); false when none is left. */
+static inline bool sw__next_group(sw__group_walk* w, uint32_t* first, uint32_t* end) {
+    uint32_t n = 0;
+    *first = w->comp;
+    for (; w->track < w->track_count; w->track++, w->path = 0) {
+        const uint8_t* d = w->tracks + (size_t)w->track * SW__SWA_TRACK_SIZE;
+        for (; w->path < 3; w->path++) {
+            if (d[SW__TRACK_T + w->path] != SW_COMPRESSED_ANIMATED) continue;
+            const uint32_t count = sw__property_components(w->path, d[SW__TRACK_DROPPED]);
+            if (n + count > SW__SWA_GROUP) {
+                *end = w->comp;
+                return true;
+            }
+            n += count, w->comp += count;
+        }
+    }
+    *end = w->comp;
+    return n > 0;
+}
+
+static inline uint32_t sw__group_count(const uint8_t* tracks, uint32_t track_count) {
+    sw__group_walk w = sw__group_walk_of(tracks, track_count);
+    uint32_t groups = 0, first, end;
+    while (sw__next_group(&w, &first, &end)) groups++;
+    return groups;
 }
 
 /* Offsets of the arrays after the header, from the counts. */

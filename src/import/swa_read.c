@@ -139,36 +139,124 @@ static sw_result sw__swa_check_values(const uint8_t* b, const sw__swa_layout* l,
     return SW_OK;
 }
 
-/* Each segment: inside the file, its bit counts ≤ 24 and its bits per
-   sample theirs, its 8-bit ranges inside [0, 255], its stream and padding
-   inside the file. */
+/* One block's group decoded as sw_compressed_sample_job will, both ways
+   from the raw row: every read inside its lane and every integer inside
+   its bit count. lanes: the eight lanes' bit positions and ends (bytes). */
+static sw_result sw__swa_check_group(const uint8_t* seg, const uint8_t* codes, uint32_t first, uint32_t end,
+                                     uint32_t rows, uint64_t raw_pos, const uint8_t* raw, uint64_t lanes[8],
+                                     const uint32_t ends[8], const char* name, uint32_t s, sw_diag* diag) {
+    int64_t raw_q[SW__SWA_GROUP], q[SW__SWA_GROUP];
+    uint32_t active[SW__SWA_GROUP], n = 0;
+    for (uint32_t c = first; c < end; c++) {
+        const unsigned bits = sw__code_bits(codes[c]);
+        raw_q[c - first] = bits ? (int64_t)(sw__stream_word(raw, raw_pos) & ((1ull << bits) - 1u)) : 0;
+        raw_pos += bits;
+        if (bits) active[n++] = c;
+    }
+    const uint32_t middle = sw__block_middle(rows);
+    for (int forward = 0; forward < 2; forward++) {
+        memcpy(q, raw_q, sizeof q);
+        const uint32_t steps = forward ? rows - 1u - middle : middle;
+        for (uint32_t r = 1; r <= steps; r++) {
+            for (uint32_t j = 0; j < n; j++) {
+                const uint32_t lane = (uint32_t)forward * SW__SWA_LANES + j % SW__SWA_LANES, c = active[j];
+                const unsigned bits = sw__code_bits(codes[c]);
+                q[c - first] += sw__rice_read(seg, &lanes[lane], sw__code_k(codes[c]), bits);
+                if (lanes[lane] > (uint64_t)ends[lane] * 8u)
+                    return sw__swa_fail(diag, name, "segment %u: component %u's differences run past their lane", s, c);
+                if (q[c - first] < 0 || q[c - first] >= (int64_t)1 << bits)
+                    return sw__swa_fail(diag, name, "segment %u: component %u leaves its %u bits", s, c, bits);
+            }
+        }
+    }
+    return SW_OK;
+}
+
+/* Each segment: inside the file, its code bytes (bits ≤ 24) and raw-row
+   bits agreeing, its 8-bit ranges inside [0, 255], its offsets in the
+   order they were written and inside it, every block decoded
+   (sw__swa_check_group). */
 static sw_result sw__swa_check_segments(const uint8_t* b, size_t size, const sw__swa_layout* l, const char* name,
                                         sw_diag* diag) {
     const uint32_t segments = sw__le32(b + SW__SWA_OFF_SEGMENTS), samples = sw__le32(b + SW__SWA_OFF_SAMPLES),
-                   components = sw__le32(b + SW__SWA_OFF_COMPONENTS);
+                   components = sw__le32(b + SW__SWA_OFF_COMPONENTS), tracks = sw__le32(b + SW__SWA_OFF_TRACKS);
     const size_t head = sw__segment_head_size(components);
+    const uint32_t groups = sw__group_count(b + l->tracks, tracks);
     for (uint32_t s = 0; s < segments; s++) {
         const uint32_t at = sw__le32(b + l->segments + 4u * s);
-        if (at < l->data || at % 4 || at > size || size - at < head)
+        const uint32_t n = sw__segment_samples(samples, s), blocks = sw__segment_blocks(n);
+        const size_t table = sw__segment_table_size(blocks, groups);
+        if (at < l->data || at % 4 || at > size || size - at < head + table)
             return sw__swa_fail(diag, name, "segment %u: offset %u is outside the data (%zu..%zu)", s, at, l->data, size);
         const uint8_t* seg = b + at;
-        uint64_t stride = 0;
+        const uint32_t seg_size = sw__le32(seg + 4);
+        if (seg_size > size - at || seg_size < head + table + SW__SWA_STREAM_PAD)
+            return sw__swa_fail(diag, name, "segment %u: %u bytes at %u do not fit the file", s, seg_size, at);
+        const uint8_t* codes = seg + 8;
+        uint64_t raw_bits = 0;
         for (uint32_t c = 0; c < components; c++) {
-            const uint8_t bits = seg[4 + c];
+            const unsigned bits = sw__code_bits(codes[c]);
             if (bits > SW_COMPRESS_MAX_BITS)
                 return sw__swa_fail(diag, name, "segment %u: component %u's bit count %u is over %d", s, c, bits,
                                     SW_COMPRESS_MAX_BITS);
-            stride += bits;
+            raw_bits += bits;
         }
-        if (stride != sw__le32(seg))
-            return sw__swa_fail(diag, name, "segment %u: %u bits per sample, its bit counts make %llu", s, sw__le32(seg),
-                                (unsigned long long)stride);
+        if (raw_bits != sw__le32(seg))
+            return sw__swa_fail(diag, name, "segment %u: %u bits per raw row, its bit counts make %llu", s, sw__le32(seg),
+                                (unsigned long long)raw_bits);
         for (uint32_t c = 0; c < components; c++)
-            if ((unsigned)seg[4 + components + 2 * c] + seg[4 + components + 2 * c + 1] > 255)
+            if ((unsigned)codes[components + 2 * c] + codes[components + 2 * c + 1] > 255)
                 return sw__swa_fail(diag, name, "segment %u: component %u's range ends past 255", s, c);
-        const size_t stream = sw__segment_stream_size(stride, sw__segment_samples(samples, s));
-        if (size - at - head < stream)
-            return sw__swa_fail(diag, name, "segment %u: its %zu stream bytes run past the end", s, stream);
+        /* Every stream's start, in the order written (raw row, then eight
+           lanes per group, per block); each ends where the next begins. */
+        const uint32_t per_block = 1u + 8u * groups, streams = blocks * per_block;
+        const uint32_t limit = seg_size - SW__SWA_STREAM_PAD;
+        uint32_t previous = (uint32_t)(head + table);
+        for (uint32_t k = 0; k < streams; k++) {
+            const uint8_t* entry = seg + head + (size_t)(k / per_block) * sw__block_entry_size(groups);
+            const uint32_t i = k % per_block, g = (i - 1u) / 8u, lane = (i - 1u) % 8u;
+            uint64_t off = i == 0 ? sw__le32(entry) : sw__le32(entry + 4u + (size_t)SW__SWA_GROUP_ENTRY * g);
+            if (i > 0 && lane > 0) {
+                const uint8_t* delta = entry + 4u + (size_t)SW__SWA_GROUP_ENTRY * g + 2u + 2u * lane;
+                off += (uint32_t)(delta[0] | delta[1] << 8);
+            }
+            if (off < previous || off > limit)
+                return sw__swa_fail(diag, name, "segment %u: stream %u starts at %llu, out of order or outside it", s, k,
+                                    (unsigned long long)off);
+            if (i == 0 && limit - off < (raw_bits + 7u) / 8u)
+                return sw__swa_fail(diag, name, "segment %u: a raw row runs past the end", s);
+            previous = (uint32_t)off;
+        }
+        for (uint32_t blk = 0; blk < blocks; blk++) {
+            const uint8_t* entry = seg + head + (size_t)blk * sw__block_entry_size(groups);
+            const uint32_t raw_off = sw__le32(entry), rows = sw__block_rows(n, blk);
+            sw__group_walk walk = sw__group_walk_of(b + l->tracks, tracks);
+            uint32_t first, end, g = 0, prefix = 0;
+            while (sw__next_group(&walk, &first, &end)) {
+                const uint8_t* lanes_at = entry + 4u + (size_t)SW__SWA_GROUP_ENTRY * g;
+                uint64_t lanes[8];
+                uint32_t ends[8];
+                for (uint32_t lane = 0; lane < 8; lane++)
+                    lanes[lane] = (uint64_t)sw__le32(lanes_at) +
+                                  (lane ? (uint32_t)(lanes_at[2 + 2 * lane] | lanes_at[3 + 2 * lane] << 8) : 0u);
+                for (uint32_t lane = 0; lane < 8; lane++) {
+                    /* the next stream's start: the next lane, the next group's first, the next block's raw row, the end */
+                    const uint8_t* next = g + 1 < groups ? entry + 4u + (size_t)SW__SWA_GROUP_ENTRY * (g + 1) : NULL;
+                    ends[lane] = lane < 7 ? (uint32_t)lanes[lane + 1]
+                                 : next ? sw__le32(next)
+                                 : blk + 1 < blocks ? sw__le32(entry + sw__block_entry_size(groups))
+                                                    : limit;
+                    lanes[lane] *= 8u;
+                }
+                if (raw_off + (raw_bits + 7u) / 8u > lanes[0] / 8u)
+                    return sw__swa_fail(diag, name, "segment %u: a raw row overlaps its lanes", s);
+                sw_result r = sw__swa_check_group(seg, codes, first, end, rows, prefix, seg + raw_off, lanes, ends, name,
+                                                  s, diag);
+                if (r != SW_OK) return r;
+                for (uint32_t c = first; c < end; c++) prefix += sw__code_bits(codes[c]);
+                g++;
+            }
+        }
     }
     return SW_OK;
 }

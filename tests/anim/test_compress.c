@@ -129,8 +129,10 @@ static void test_quantisation_bound(void) {
         sample_compressed(&c.clip, &rest, 1, sw_resample_time(clip.start, clip.duration, (size_t)k, N), &pose);
         const uint8_t* seg = c.clip.bytes + c.clip.segments[k / SW_COMPRESS_SEGMENT_SAMPLES];
         for (int i = 0; i < 3; i++) {
-            const unsigned bits = seg[4 + i]; /* bits per component, then (minimum, extent) per component */
-            double seg_extent = seg[4 + 3 + 2 * i + 1] / 255.0;
+            /* u32 raw-row bits, u32 bytes; a code per component (bits in the
+               low 5 bits), then (minimum, extent) per component */
+            const unsigned bits = seg[8 + i] & 31u;
+            double seg_extent = seg[8 + 3 + 2 * i + 1] / 255.0;
             double bound = extents[i] * seg_extent * (bits ? 0.5 / ((1u << bits) - 1u) : 0.5) + 1e-6;
             double err = fabs((double)(&pose.translation.x)[i] - values[3 * k + i]);
             SW_CHECK(err <= bound);
@@ -144,9 +146,10 @@ static void test_quantisation_bound(void) {
        needs some; y (0.01 a sample) fewer than x. */
     for (uint32_t s = 1; s < c.clip.segment_count; s++) {
         const uint8_t* seg = c.clip.bytes + c.clip.segments[s];
-        SW_CHECK_EQ_INT(seg[4 + 2], 0);
-        SW_CHECK(seg[4 + 0] > 0 && seg[4 + 1] < seg[4 + 0]);
-        SW_CHECK_EQ_INT(seg[0] | seg[1] << 8, seg[4] + seg[5] + seg[6]); /* bits per sample */
+        const unsigned x = seg[8] & 31u, y = seg[9] & 31u, z = seg[10] & 31u;
+        SW_CHECK_EQ_INT(z, 0);
+        SW_CHECK(x > 0 && y < x);
+        SW_CHECK_EQ_INT(seg[0] | seg[1] << 8, x + y + z); /* bits of a raw row */
     }
     /* and the error the search aims at: one joint, so the translation error is the vertex error */
     SW_CHECK(c.report.worst_error <= 2e-3f);
@@ -182,7 +185,7 @@ static void test_turning_rotation_holds_one_component(void) {
         const uint8_t* seg = c.clip.bytes + c.clip.segments[s];
         int held = 0, stored = 0;
         for (int i = 0; i < 4; i++) {
-            const unsigned bits = seg[4 + i], extent = seg[4 + 4 + 2 * i + 1];
+            const unsigned bits = seg[8 + i] & 31u, extent = seg[8 + 4 + 2 * i + 1];
             held += bits == 0 && extent == 0;
             stored += bits > 0;
         }
@@ -227,6 +230,45 @@ static void test_seek_and_loop_match_raw(void) {
     }
     fprintf(stderr, "  seek/loop: worst %.3g m against the raw sampler (tolerance 1e-4)\n", worst);
     SW_CHECK(worst <= 1.05e-4);
+    release(&c);
+}
+
+/* A cache gives the stateless pose bit for bit, playing forward at 60
+   frames a second (across blocks, segments and the loop), backward, and
+   jumping about; a cache too small is refused. */
+static void test_cache_matches_stateless(void) {
+    hand_clip h;
+    make_hand_clip(&h);
+    compressed c;
+    SW_CHECK(compress_clip(&h.clip, h.rest, chain_parents, CHAIN, 30.0f, 1e-4f, 0.03f, &c));
+    const size_t capacity = sw_compressed_cache_capacity(&c.clip);
+    SW_CHECK(capacity >= 16u * c.clip.component_count);
+    float* values = malloc(capacity * sizeof *values);
+    sw_compressed_cache cache = {.values = values, .capacity = capacity};
+    sw_transform got[CHAIN], want[CHAIN];
+    sw_compressed_sample_job job = {.clip = &c.clip, .target_count = CHAIN, .out_local = got, .cache = &cache};
+    SW_CHECK(sw_compressed_sample_job_validate(&job, NULL) == SW_OK);
+    uint32_t seed = 99u;
+    int differ = 0, refills = 0;
+    const uint8_t* held = NULL;
+    for (int i = 0; i < 900; i++) {
+        float t = i < 400 ? (float)i / 60.0f : i < 700 ? (float)(700 - i) / 60.0f : 0.0f;
+        if (i >= 700) seed = seed * 1664525u + 1013904223u, t = (float)(seed >> 8) / 16777216.0f * 1.5f * c.clip.duration;
+        t = sw_compressed_clip_time(&c.clip, t, true);
+        memcpy(got, h.rest, sizeof got);
+        job.time = t;
+        sw_compressed_sample_job_run(&job);
+        sample_compressed(&c.clip, h.rest, CHAIN, t, want);
+        differ += memcmp(got, want, sizeof got) != 0;
+        refills += cache.block != held, held = cache.block;
+    }
+    SW_CHECK_EQ_INT(differ, 0);
+    /* 100 samples make 4 segments of 2, 2, 2 and 1 blocks: forward, back and a few jumps refill it */
+    fprintf(stderr, "  cache: %d refills in 900 poses\n", refills);
+    SW_CHECK(refills >= 7 && refills < 300);
+    cache.capacity = capacity - 1;
+    SW_CHECK(sw_compressed_sample_job_validate(&job, NULL) == SW_ERR_INVALID_ARGUMENT);
+    free(values);
     release(&c);
 }
 
@@ -302,6 +344,7 @@ int main(void) {
     SW_RUN(test_quantisation_bound);
     SW_RUN(test_turning_rotation_holds_one_component);
     SW_RUN(test_seek_and_loop_match_raw);
+    SW_RUN(test_cache_matches_stateless);
     SW_RUN(test_round_trip_bytes);
     SW_RUN(test_hostile_bytes);
     return sw_test_finish();
