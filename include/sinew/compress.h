@@ -15,6 +15,7 @@
        sw_compressed_sample_job job = {.clip = &c, .time = t, .target_count = model->node_count,
                                        .out_local = pose.local};
        sw_compressed_sample_job_run(&job);                    // as sw_sample_job: any time, no allocation
+                                                              // (.cache: a decoded block kept for playback)
 
    A clip is compressed from regular samples of every joint's local TRS
    (the raw clip resampled, sw_clip_resample). Per joint, each of
@@ -27,21 +28,27 @@
    and extent within the clip range), then quantised to a bit count chosen
    per segment and per component (0..24 bits; 0 = the middle of the
    segment range; a property's components share one step size, each
-   then lowered alone where the error allows). Rotations are made to have one component (the one farthest from
-   zero over the whole clip) positive and drop it: it is sqrt(1 − the
-   others²) again on decompression.
+   then lowered alone where the error allows). Rotations are made to have
+   one component (the one farthest from zero over the whole clip)
+   positive and drop it: it is sqrt(1 − the others²) again on
+   decompression (a rotation with no such component holds one constant
+   per segment instead). The integers are written as Rice-coded
+   differences towards the middle sample of 16-sample blocks.
 
    The bit counts are searched against the error the user sees (see
    docs/compression.md): virtual vertices at `virtual_vertex` from each
    joint along its three axes, in model space (so a parent's error moves
-   its children), compared with the raw samples; every sample of the clip
+   its children), compared with the raw samples; each value is chosen
+   knowing its parent as decoded (closed loop); every sample of the clip
    is within `tolerance` of the raw one when the search succeeds.
 
    Decompression is a sampling job with sw_sample_job's contract: any time
    (held before the first and after the last sample; loop with
    sw_compressed_clip_time), per-track output into a pose's locals,
    interpolation between the two samples around t (lerp, and nlerp for
-   rotations), no allocation, no state: any number may run at once.
+   rotations), no allocation, no state: any number may run at once. A
+   caller-owned sw_compressed_cache (one per character) keeps a decoded
+   block, so playback decodes each block once; the poses are the same.
 
    The bytes are the clip: sw_compressed_clip is a view into them, made
    by sw_swa_read after validating every count and offset, so a clip
@@ -123,7 +130,7 @@ typedef struct sw_compress_report {
     size_t compressed_bytes; /* the .swa bytes */
     size_t driven_joints;    /* joints with a channel */
     size_t animated_tracks, constant_tracks, default_tracks; /* of the driven T, R, S properties */
-    double mean_bits;        /* per animated component and sample */
+    double mean_bits;        /* the segments' bits per animated component and sample */
 } sw_compress_report;
 
 /* Bytes the compressor made (sw_compress_bytes_free them). */

@@ -1518,8 +1518,11 @@ static void sw__flush_rotations(sw__rotation_batch* batch) {
    next component's or, at the end, the bytes after them, inside the
    file (the layout guarantees it); a fourth lane of a 3-component
    property is computed and not used. */
-static inline __m128 sw__dequantize_sse2(const sw_compressed_clip* c, const sw__sample_at* at, uint32_t comp,
-                                         const uint32_t* q) {
+typedef struct sw__factors4 {
+    __m128 scale, offset;
+} sw__factors4;
+
+static inline sw__factors4 sw__factors_sse2(const sw_compressed_clip* c, const sw__sample_at* at, uint32_t comp) {
     const uint8_t* cb = at->codes + comp;
     const unsigned bits[4] = {cb[0] & 31u, cb[1] & 31u, cb[2] & 31u, cb[3] & 31u};
     const __m128i zero = _mm_setzero_si128();
@@ -1533,17 +1536,20 @@ static inline __m128 sw__dequantize_sse2(const sw_compressed_clip* c, const sw__
     const __m128 clip_ext = _mm_loadu_ps(c->ranges + c->component_count + comp);
     const __m128 steps = _mm_set_ps(sw__inv_steps[bits[3]], sw__inv_steps[bits[2]], sw__inv_steps[bits[1]],
                                     sw__inv_steps[bits[0]]);
-    const __m128 scale = _mm_mul_ps(clip_ext, _mm_mul_ps(ext, steps));
+    sw__factors4 f;
+    f.scale = _mm_mul_ps(clip_ext, _mm_mul_ps(ext, steps));
     /* 0 bits: the middle of the range (lo + ext / 2), else lo */
     const __m128i widths = _mm_set_epi32((int)bits[3], (int)bits[2], (int)bits[1], (int)bits[0]);
     const __m128 none = _mm_castsi128_ps(_mm_cmpeq_epi32(widths, zero));
     const __m128 x = _mm_add_ps(lo, _mm_and_ps(none, _mm_mul_ps(_mm_set1_ps(0.5f), ext)));
-    const __m128 offset = _mm_add_ps(clip_min, _mm_mul_ps(clip_ext, x));
-    /* the integers are below 2^24: exact as signed 32-bit and as floats. Four
-       scalar loads: the group's integers were just stored, and a 16-byte load
-       across two of those stores would stall on store forwarding */
-    const __m128i qi = _mm_set_epi32((int)q[3], (int)q[2], (int)q[1], (int)q[0]);
-    return _mm_add_ps(offset, _mm_mul_ps(scale, _mm_cvtepi32_ps(qi)));
+    f.offset = _mm_add_ps(clip_min, _mm_mul_ps(clip_ext, x));
+    return f;
+}
+
+/* The integers are below 2^24: exact as signed 32-bit and as floats. */
+static inline __m128 sw__dequantize_sse2(sw__factors4 f, const uint32_t* q) {
+    const __m128i qi = _mm_loadu_si128((const __m128i*)(const void*)q);
+    return _mm_add_ps(f.offset, _mm_mul_ps(f.scale, _mm_cvtepi32_ps(qi)));
 }
 #endif
 
@@ -1652,8 +1658,17 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
             const uint32_t* pb = base_b ? base_b + comp : NULL;
 #if SW__DECODE_SSE2
             {
-                const __m128 va = cached_a ? _mm_loadu_ps(values_a + comp) : sw__dequantize_sse2(c, &a, comp, pa);
-                const __m128 vb = cached_b ? _mm_loadu_ps(values_b + comp) : sw__dequantize_sse2(c, &b, comp, pb);
+                /* one segment's factors serve both samples (31 times in 32) */
+                __m128 va, vb;
+                if (cached_a) {
+                    va = _mm_loadu_ps(values_a + comp);
+                } else {
+                    const sw__factors4 fa = sw__factors_sse2(c, &a, comp);
+                    va = sw__dequantize_sse2(fa, pa);
+                    if (!cached_b && b.codes == a.codes) vb = sw__dequantize_sse2(fa, pb);
+                }
+                if (cached_b) vb = _mm_loadu_ps(values_b + comp);
+                else if (cached_a || b.codes != a.codes) vb = sw__dequantize_sse2(sw__factors_sse2(c, &b, comp), pb);
                 comp += count;
                 if (rotation3) {
                     _mm_storeu_ps(batch.a[batch.count], va);
