@@ -1522,9 +1522,12 @@ typedef struct sw__factors4 {
     __m128 scale, offset;
 } sw__factors4;
 
-static inline sw__factors4 sw__factors_sse2(const sw_compressed_clip* c, const sw__sample_at* at, uint32_t comp) {
+static inline sw__factors4 sw__factors_sse2(const sw_compressed_clip* c, const sw__sample_at* at, uint32_t comp,
+                                            uint32_t count) {
     const uint8_t* cb = at->codes + comp;
-    const unsigned bits[4] = {cb[0] & 31u, cb[1] & 31u, cb[2] & 31u, cb[3] & 31u};
+    /* a 3-component property's fourth lane reads the byte after its codes
+       (the next component's, or a range byte): 0 bits there */
+    const unsigned bits[4] = {cb[0] & 31u, cb[1] & 31u, cb[2] & 31u, count == 4 ? cb[3] & 31u : 0u};
     const __m128i zero = _mm_setzero_si128();
     const __m128i bytes = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(const void*)(at->ranges + 2u * comp)), zero);
     const __m128 lo_ext01 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(bytes, zero)); /* min0 ext0 min1 ext1 */
@@ -1663,12 +1666,12 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
                 if (cached_a) {
                     va = _mm_loadu_ps(values_a + comp);
                 } else {
-                    const sw__factors4 fa = sw__factors_sse2(c, &a, comp);
+                    const sw__factors4 fa = sw__factors_sse2(c, &a, comp, count);
                     va = sw__dequantize_sse2(fa, pa);
                     if (!cached_b && b.codes == a.codes) vb = sw__dequantize_sse2(fa, pb);
                 }
                 if (cached_b) vb = _mm_loadu_ps(values_b + comp);
-                else if (cached_a || b.codes != a.codes) vb = sw__dequantize_sse2(sw__factors_sse2(c, &b, comp), pb);
+                else if (cached_a || b.codes != a.codes) vb = sw__dequantize_sse2(sw__factors_sse2(c, &b, comp, count), pb);
                 comp += count;
                 if (rotation3) {
                     _mm_storeu_ps(batch.a[batch.count], va);
