@@ -600,7 +600,8 @@ static void sw__fixed_value(const sw__encoder* e, size_t j, int path, sw_transfo
    integers, however they were chosen. */
 
 /* Model-space points of joint j that its own value moves and no later
-   joint can put back: its virtual vertices and its children's origins. */
+   joint can put back: its virtual vertices and its children's origins.
+   Returns the largest squared distance of those from the raw ones. */
 static float sw__joint_cost(const sw__encoder* e, size_t j, const sw_mat34* m, const sw_mat34* ref,
                             const sw_transform* raw) {
     sw_mat34 d;
