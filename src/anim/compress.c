@@ -221,7 +221,6 @@ typedef struct sw__encoder {
     uint8_t* comp_bits;            /* per component: what is stored */
     float* decoded;                /* component_count × SEGMENT_SAMPLES, at the current bits (rotations rebuilt: 4 wide) */
     float* prop_error;             /* per property: estimated model error at its current bits */
-    sw_transform* pose;            /* joints: one sample as decoded */
     sw_mat34 *model, *reference;   /* joints; reference: SEGMENT_SAMPLES × joints */
     float* joint_error;            /* joints */
     /* the output */
@@ -242,7 +241,7 @@ typedef struct sw__encoder {
     /* writing */
     uint32_t group_count;          /* groups of components (compress_internal.h) */
     uint32_t* group_first;         /* group_count + 1: each group's first component, then the end */
-    uint8_t* codes;                /* per component: a segment's code bytes */
+    uint8_t* codes;                /* segments × components: code bytes (sw__segment_codes) */
     size_t segment_bytes;          /* all segments' bytes, for the report */
 } sw__encoder;
 
@@ -928,10 +927,10 @@ static void sw__write_lane(const sw__encoder* e, const uint8_t* codes, uint32_t 
 
 /* Writes segment s at `out` (or only measures it, out NULL): returns its
    bytes, padding included. */
-static size_t sw__write_segment(const sw__encoder* e, uint32_t s, uint8_t* codes, uint8_t* out) {
+static size_t sw__write_segment(const sw__encoder* e, uint32_t s, uint8_t* out) {
     const uint32_t C = e->component_count, n = sw__segment_samples((uint32_t)e->samples, s);
     const uint32_t first = s * SW_COMPRESS_SEGMENT_SAMPLES, blocks = sw__segment_blocks(n), G = e->group_count;
-    sw__segment_codes(e, s, codes);
+    const uint8_t* codes = e->codes + (size_t)s * C;
     const size_t head = sw__segment_head_size(C);
     uint64_t raw_bits = 0;
     for (uint32_t c = 0; c < C; c++) raw_bits += sw__code_bits(codes[c]);
@@ -997,7 +996,7 @@ static size_t sw__write(sw__encoder* e, uint32_t tracks, uint32_t constants, uin
     }
     for (uint32_t s = 0; s < segments; s++) {
         if (out) sw__put32(out + l.segments + 4u * s, (uint32_t)at);
-        at += sw__write_segment(e, s, e->codes, out ? out + at : NULL);
+        at += sw__write_segment(e, s, out ? out + at : NULL);
     }
     e->segment_bytes = at - l.data;
     if (out) {
@@ -1034,7 +1033,7 @@ static void sw__encoder_free(sw__encoder* e) {
     sw__free(e->kinds), sw__free(e->dropped), sw__free(e->props), sw__free(e->values);
     sw__free(e->clip_min), sw__free(e->clip_extent), sw__free(e->reach), sw__free(e->parent_scale);
     sw__free(e->seg_min), sw__free(e->seg_extent), sw__free(e->bits), sw__free(e->save), sw__free(e->comp_bits), sw__free(e->decoded), sw__free(e->prop_error);
-    sw__free(e->pose), sw__free(e->model), sw__free(e->reference), sw__free(e->joint_error);
+    sw__free(e->model), sw__free(e->reference), sw__free(e->joint_error);
     sw__free(e->all_bits), sw__free(e->all_min), sw__free(e->all_extent), sw__free(e->errors);
     sw__free(e->child_first), sw__free(e->children), sw__free(e->seg_model), sw__free(e->seg_turn);
     sw__free(e->ref_turn), sw__free(e->seg_error), sw__free(e->seg_q), sw__free(e->all_q);
@@ -1073,7 +1072,6 @@ static bool sw__encoder_alloc(sw__encoder* e) {
     e->dropped = sw__calloc(J, 1);
     e->reach = sw__calloc(J, sizeof(float));
     e->parent_scale = sw__calloc(J, sizeof(float));
-    e->pose = sw__calloc(J, sizeof *e->pose);
     e->model = sw__calloc(J, sizeof *e->model);
     e->reference = sw__calloc(J * SW_COMPRESS_SEGMENT_SAMPLES, sizeof *e->reference);
     e->joint_error = sw__calloc(J, sizeof(float));
@@ -1084,7 +1082,7 @@ static bool sw__encoder_alloc(sw__encoder* e) {
     e->seg_turn = sw__calloc(J * SW_COMPRESS_SEGMENT_SAMPLES, sizeof *e->seg_turn);
     e->ref_turn = sw__calloc(J * SW_COMPRESS_SEGMENT_SAMPLES, sizeof *e->ref_turn);
     e->seg_error = sw__calloc(J * SW_COMPRESS_SEGMENT_SAMPLES, sizeof(float));
-    if (!e->kinds || !e->dropped || !e->reach || !e->parent_scale || !e->pose || !e->model || !e->reference ||
+    if (!e->kinds || !e->dropped || !e->reach || !e->parent_scale || !e->model || !e->reference ||
         !e->joint_error || !e->errors || !e->child_first || !e->children || !e->seg_model || !e->seg_turn ||
         !e->ref_turn || !e->seg_error)
         return false;
@@ -1112,7 +1110,7 @@ static bool sw__segment_alloc(sw__encoder* e, uint32_t segments) {
     e->all_extent = sw__calloc(C * (segments ? segments : 1), 1);
     e->seg_q = sw__calloc(C * SW_COMPRESS_SEGMENT_SAMPLES, sizeof(uint32_t));
     e->fixed = sw__calloc(P, 1), e->fixed_step = sw__calloc(P, 1);
-    e->codes = sw__calloc(C, 1), e->group_first = sw__calloc(P + 1, sizeof(uint32_t));
+    e->codes = sw__calloc(C * (segments ? segments : 1), 1), e->group_first = sw__calloc(P + 1, sizeof(uint32_t));
     /* groups as compress_internal.h's sw__next_group cuts them: whole
        properties, at most SW__SWA_GROUP components */
     if (e->group_first) {
@@ -1169,6 +1167,7 @@ static void sw__search(sw__encoder* e, uint32_t segments) {
         for (uint32_t c = 0; c < e->component_count; c++)
             memcpy(e->all_q + (size_t)c * e->samples + e->seg_first, e->seg_q + (size_t)c * SW_COMPRESS_SEGMENT_SAMPLES,
                    e->seg_count * sizeof(uint32_t));
+        if (segments) sw__segment_codes(e, s, e->codes + (size_t)s * e->component_count);
     }
 }
 
