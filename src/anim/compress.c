@@ -1333,29 +1333,6 @@ static sw__sample_at sw__sample_in_segment(const sw_compressed_clip* c, uint32_t
     return at;
 }
 
-/* One lane's next difference, sw__rice_read with the component's masks
-   made once per group rather than once per read. */
-typedef struct sw__lane_code {
-    uint64_t low_mask;    /* (1 << k) − 1 */
-    uint64_t escape_mask; /* (1 << (bits + 1)) − 1 */
-    uint16_t index;       /* the component, from the group's first */
-    uint8_t k, escape_length;
-} sw__lane_code;
-
-static inline uint32_t sw__lane_read(const uint8_t* stream, uint64_t* pos, const sw__lane_code* code) {
-    const uint64_t word = sw__stream_word(stream, *pos);
-    const unsigned zeros = (unsigned)__builtin_ctzll(word | (1ull << SW__SWA_ESCAPE));
-    uint64_t z;
-    if (zeros < SW__SWA_ESCAPE) {
-        z = (uint64_t)zeros << code->k | ((word >> (zeros + 1u)) & code->low_mask);
-        *pos += zeros + 1u + code->k;
-    } else {
-        z = (word >> SW__SWA_ESCAPE) & code->escape_mask;
-        *pos += code->escape_length;
-    }
-    return (uint32_t)(z >> 1) ^ (0u - (uint32_t)(z & 1u));
-}
-
 /* `steps` rows of one direction's four lanes (bit positions p) applied to
    q; after `snap_a` and `snap_b` steps (0 = never) q is copied out, and,
    with `every`, after each step r to every + r · stride. */
@@ -1385,13 +1362,15 @@ static void sw__lane_pass(const uint8_t* seg, uint64_t p0, uint64_t p1, uint64_t
    row_b of one block: the raw (middle) row, then the differences away
    from it, four bit cursors at a time. qa and qb hold SW__SWA_GROUP + 3
    (the SSE2 path loads four from any component). With `rows`, every row
-   of the block instead: row r at rows + r · stride (qa, qb unused). */
+   of the block instead: row r at rows + r · stride (qa, qb unused).
+   *raw_pos: where the group starts in the raw row, then where it ends
+   (groups are decoded in order, so the next one starts there). */
 static void sw__decode_group(const sw__sample_at* at, uint32_t g, uint32_t first, uint32_t end, uint32_t row_a,
-                             uint32_t row_b, uint32_t* qa, uint32_t* qb, uint32_t* rows, size_t stride) {
+                             uint32_t row_b, uint32_t* qa, uint32_t* qb, uint32_t* rows, size_t stride,
+                             uint64_t* raw_pos) {
     uint32_t q[SW__SWA_GROUP + 3];
     sw__lane_code codes[SW__SWA_GROUP];
-    uint64_t pos = 0;
-    for (uint32_t c = 0; c < first; c++) pos += sw__code_bits(at->codes[c]);
+    uint64_t pos = *raw_pos;
     const uint8_t* raw = at->seg + sw__le32(at->entry);
     uint32_t n = 0;
     for (uint32_t c = first; c < end; c++) {
@@ -1399,10 +1378,9 @@ static void sw__decode_group(const sw__sample_at* at, uint32_t g, uint32_t first
         q[c - first] = bits ? (uint32_t)(sw__stream_word(raw, pos) & ((1ull << bits) - 1u)) : 0u;
         pos += bits;
         if (!bits) continue;
-        const unsigned k = sw__code_k(at->codes[c]);
-        codes[n++] = (sw__lane_code){(1ull << k) - 1u, (1ull << (bits + 1u)) - 1u, (uint16_t)(c - first), (uint8_t)k,
-                                     (uint8_t)(SW__SWA_ESCAPE + bits + 1u)};
+        codes[n++] = sw__lane_code_of(at->codes[c], c - first);
     }
+    *raw_pos = pos;
     q[end - first] = q[end - first + 1] = q[end - first + 2] = 0; /* what the SSE2 lanes read past the end */
     const size_t count = (size_t)(end - first + 3) * sizeof(uint32_t);
     const uint32_t middle = sw__block_middle(at->rows);
@@ -1563,8 +1541,9 @@ static void sw__fill_cache(const sw_compressed_clip* c, const sw__sample_at* at,
     uint32_t* rows = (uint32_t*)(void*)values; /* integers first, then floats in their place */
     sw__group_walk all = sw__group_walk_of(c->tracks, c->track_count);
     uint32_t first, end;
+    uint64_t raw_pos = 0;
     for (uint32_t g = 0; sw__next_group(&all, &first, &end); g++)
-        sw__decode_group(at, g, first, end, 0, 0, NULL, NULL, rows + first, stride);
+        sw__decode_group(at, g, first, end, 0, 0, NULL, NULL, rows + first, stride, &raw_pos);
     const uint32_t C = c->component_count;
     for (uint32_t r = 0; r < at->rows; r++) {
         float* row = values + (size_t)r * stride;
@@ -1602,6 +1581,7 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
     const sw__sample_at a = sw__sample_in_segment(c, i0, groups), b = sw__sample_in_segment(c, i1, groups);
     sw__group_walk walk = sw__group_walk_of(c->tracks, c->track_count);
     uint32_t group = 0, group_first = 0, group_end = 0;
+    uint64_t raw_a = 0, raw_b = 0; /* where the next group starts in each sample's raw row */
     uint32_t qa[SW__SWA_GROUP + 3], qb[SW__SWA_GROUP + 3];
     /* base_a[comp], base_b[comp]: a component's integer at each sample; or,
        from the cache, values_a[comp], values_b[comp]: its value */
@@ -1645,10 +1625,12 @@ void sw_compressed_sample_job_run(const sw_compressed_sample_job* job) {
                    for both samples when they share a block */
                 if (!sw__next_group(&walk, &group_first, &group_end)) SW_ASSERT(false);
                 if (!cached_a && a.entry == b.entry) {
-                    sw__decode_group(&a, group, group_first, group_end, a.row, b.row, qa, qb, NULL, 0);
+                    sw__decode_group(&a, group, group_first, group_end, a.row, b.row, qa, qb, NULL, 0, &raw_a);
                 } else {
-                    if (!cached_a) sw__decode_group(&a, group, group_first, group_end, a.row, a.row, qa, qa, NULL, 0);
-                    if (!cached_b) sw__decode_group(&b, group, group_first, group_end, b.row, b.row, qb, qb, NULL, 0);
+                    if (!cached_a)
+                        sw__decode_group(&a, group, group_first, group_end, a.row, a.row, qa, qa, NULL, 0, &raw_a);
+                    if (!cached_b)
+                        sw__decode_group(&b, group, group_first, group_end, b.row, b.row, qb, qb, NULL, 0, &raw_b);
                 }
                 if (!cached_a) base_a = qa - group_first;
                 if (!cached_b) base_b = qb - group_first;

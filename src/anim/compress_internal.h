@@ -70,7 +70,7 @@ static inline uint32_t sw__property_components(int property, uint8_t dropped) {
    its middle one (row R / 2) as it is (the raw row: each component's
    integer at its bit count, in component order) and every other as the
    difference from its neighbour towards the middle, Rice-coded
-   (sw__rice_read): rows below the middle backwards (q[r] = q[r + 1] + d),
+   (sw__lane_read): rows below the middle backwards (q[r] = q[r + 1] + d),
    rows above it forwards (q[r] = q[r − 1] + d). A sample is then at most
    R / 2 differences from the raw row. The components are cut into groups
    at property boundaries (at most SW__SWA_GROUP components each,
@@ -128,23 +128,39 @@ static inline uint64_t sw__stream_word(const uint8_t* stream, uint64_t pos) {
     return word >> (pos & 7u);
 }
 
-/* One Rice-coded difference at *pos: the quotient z >> k in unary (that
-   many 0 bits, then a 1), then the k low bits of z; a quotient of
-   SW__SWA_ESCAPE or more is that many 0 bits and z in bits + 1 bits. z is
-   the difference zigzagged (0, -1, 1, -2, ... as 0, 1, 2, 3, ...). At
-   most 16 + 25 bits, inside the 57 of one word. */
-static inline int32_t sw__rice_read(const uint8_t* stream, uint64_t* pos, unsigned k, unsigned bits) {
+/* How one component's differences are read: its masks made once per
+   group rather than once per read. */
+typedef struct sw__lane_code {
+    uint64_t low_mask;    /* (1 << k) − 1 */
+    uint64_t escape_mask; /* (1 << (bits + 1)) − 1 */
+    uint16_t index;       /* the component, from its group's first */
+    uint8_t k, escape_length;
+} sw__lane_code;
+
+static inline sw__lane_code sw__lane_code_of(uint8_t code, uint32_t index) {
+    const unsigned bits = sw__code_bits(code), k = sw__code_k(code);
+    sw__lane_code c = {(1ull << k) - 1u, (1ull << (bits + 1u)) - 1u, (uint16_t)index, (uint8_t)k,
+                       (uint8_t)(SW__SWA_ESCAPE + bits + 1u)};
+    return c;
+}
+
+/* One Rice-coded difference at *pos, as a 32-bit two's-complement value:
+   the quotient z >> k in unary (that many 0 bits, then a 1), then the k
+   low bits of z; a quotient of SW__SWA_ESCAPE or more is that many 0 bits
+   and z in bits + 1 bits. z is the difference zigzagged (0, -1, 1, -2, ...
+   as 0, 1, 2, 3, ...). At most 16 + 25 bits, inside the 57 of one word. */
+static inline uint32_t sw__lane_read(const uint8_t* stream, uint64_t* pos, const sw__lane_code* code) {
     const uint64_t word = sw__stream_word(stream, *pos);
     const unsigned zeros = (unsigned)__builtin_ctzll(word | (1ull << SW__SWA_ESCAPE));
     uint64_t z;
     if (zeros < SW__SWA_ESCAPE) {
-        z = (uint64_t)zeros << k | ((word >> (zeros + 1u)) & ((1ull << k) - 1u));
-        *pos += zeros + 1u + k;
+        z = (uint64_t)zeros << code->k | ((word >> (zeros + 1u)) & code->low_mask);
+        *pos += zeros + 1u + code->k;
     } else {
-        z = (word >> SW__SWA_ESCAPE) & ((1ull << (bits + 1u)) - 1u);
-        *pos += SW__SWA_ESCAPE + bits + 1u;
+        z = (word >> SW__SWA_ESCAPE) & code->escape_mask;
+        *pos += code->escape_length;
     }
-    return (int32_t)(z >> 1) ^ -(int32_t)(z & 1u);
+    return (uint32_t)(z >> 1) ^ (0u - (uint32_t)(z & 1u));
 }
 
 /* The groups of components, in track order: consecutive animated

@@ -161,7 +161,8 @@ static sw_result sw__swa_check_group(const uint8_t* seg, const uint8_t* codes, u
             for (uint32_t j = 0; j < n; j++) {
                 const uint32_t lane = (uint32_t)forward * SW__SWA_LANES + j % SW__SWA_LANES, c = active[j];
                 const unsigned bits = sw__code_bits(codes[c]);
-                q[c - first] += sw__rice_read(seg, &lanes[lane], sw__code_k(codes[c]), bits);
+                const sw__lane_code code = sw__lane_code_of(codes[c], c - first);
+                q[c - first] += (int32_t)sw__lane_read(seg, &lanes[lane], &code);
                 if (lanes[lane] > (uint64_t)ends[lane] * 8u)
                     return sw__swa_fail(diag, name, "segment %u: component %u's differences run past their lane", s, c);
                 if (q[c - first] < 0 || q[c - first] >= (int64_t)1 << bits)
