@@ -5,6 +5,7 @@
 #ifndef SINEW_COMPRESS_INTERNAL_H
 #define SINEW_COMPRESS_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -220,6 +221,81 @@ static inline sw__swa_layout sw__swa_layout_of(uint64_t tracks, uint64_t constan
     l.name = (size_t)at, at += (name_size + 3u) & ~(uint64_t)3u;
     l.data = (size_t)at;
     return l;
+}
+
+/* ---- values: shared by the compressor (compress.c) and the decoder (compress_sample.c) ---- */
+
+#define SW__T 0 /* a track's translation, rotation, scale */
+#define SW__R 1
+#define SW__S 2
+
+/* 1 / (2^bits − 1): the step of a bits-wide value over [0, 1]. */
+static const float sw__inv_steps[SW_COMPRESS_MAX_BITS + 1] = {
+    0.0f,           1.0f,           1.0f / 3,        1.0f / 7,        1.0f / 15,       1.0f / 31,
+    1.0f / 63,      1.0f / 127,     1.0f / 255,      1.0f / 511,      1.0f / 1023,     1.0f / 2047,
+    1.0f / 4095,    1.0f / 8191,    1.0f / 16383,    1.0f / 32767,    1.0f / 65535,    1.0f / 131071,
+    1.0f / 262143,  1.0f / 524287,  1.0f / 1048575,  1.0f / 2097151,  1.0f / 4194303,  1.0f / 8388607,
+    1.0f / 16777215,
+};
+
+/* A stored value back in the clip's units is offset + scale · q: q (bits
+   wide; 0 bits = the middle) within the segment range (8-bit minimum and
+   extent of the clip range) within the clip range. The factors depend on
+   the segment, not the sample, so the decoder makes them once for the two
+   samples it reads. The compressor measures its error with these same
+   functions, so what it reports is what the decoder gives. */
+typedef struct sw__factors {
+    float scale, offset;
+} sw__factors;
+
+static inline sw__factors sw__factors_of(unsigned bits, unsigned seg_min, unsigned seg_extent, float clip_min,
+                                         float clip_extent) {
+    const float lo = (float)seg_min * (1.0f / 255.0f), ext = (float)seg_extent * (1.0f / 255.0f);
+    sw__factors f;
+    f.scale = clip_extent * (ext * sw__inv_steps[bits]);
+    f.offset = clip_min + clip_extent * (bits ? lo : lo + 0.5f * ext);
+    return f;
+}
+
+static inline float sw__dequantize(uint32_t q, unsigned bits, unsigned seg_min, unsigned seg_extent, float clip_min,
+                                   float clip_extent) {
+    const sw__factors f = sw__factors_of(bits, seg_min, seg_extent, clip_min, clip_extent);
+    return f.offset + f.scale * (float)q;
+}
+
+/* The full quaternion of stored components c (3 with a dropped one, else
+   4), normalised. */
+static inline sw_quat sw__rebuild_quat(const float* c, unsigned dropped) {
+    float q[4];
+    if (dropped < 4) {
+        float rest = 1.0f - (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        int k = 0;
+        for (unsigned i = 0; i < 4; i++) q[i] = i == dropped ? sqrtf(rest > 0.0f ? rest : 0.0f) : c[k++];
+    } else {
+        memcpy(q, c, sizeof q);
+    }
+    return (sw_quat){q[0], q[1], q[2], q[3]};
+}
+
+static inline sw_quat sw__quat_normalized(sw_quat q) {
+    float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    if (!(n2 >= 1e-24f)) {
+        /* tiny or zero (only hostile ranges decode so): squares of denormals
+           keep too few bits to normalise by, so scale by the largest first */
+        float m = fmaxf(fmaxf(fabsf(q.x), fabsf(q.y)), fmaxf(fabsf(q.z), fabsf(q.w)));
+        if (!(m > 0.0f)) return (sw_quat){0.0f, 0.0f, 0.0f, 1.0f};
+        q = (sw_quat){q.x / m, q.y / m, q.z / m, q.w / m};
+        n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    }
+    const float inv = 1.0f / sqrtf(n2);
+    return (sw_quat){q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
+
+/* a + s·(b − a) along the shorter arc, normalised (nlerp). */
+static inline sw_quat sw__nlerp(sw_quat a, sw_quat b, float s) {
+    if (a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0.0f) b = (sw_quat){-b.x, -b.y, -b.z, -b.w};
+    return sw__quat_normalized((sw_quat){a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s,
+                                         a.w + (b.w - a.w) * s});
 }
 
 /* The view of bytes already checked (the reader) or just written (the
