@@ -189,6 +189,13 @@ COLS_INLINE void cols_store_position(const cols_cfg* c, const cols_run* r, unsig
 
 /* Four OCT16 normals decoded (sw_octahedral_decode: integer-valued floats,
    exact), as x, y, z across lanes. */
+/* The block's tangent signs: the w of each input tangent. */
+COLS_INLINE __m128 cols_tangent_w4(const sw__block_ptrs* p, const cols_run* r) {
+    float w[COLS_BLOCK];
+    for (int i = 0; i < COLS_BLOCK; i++) w[i] = cols_f32(p->it + (size_t)i * r->s.it + 12);
+    return _mm_loadu_ps(w);
+}
+
 COLS_INLINE void cols_decode_oct4(const sw__block_ptrs* p, const cols_run* r, __m128* x, __m128* y, __m128* z) {
     __m128i raw;
     if (r->s.in == 4) {
@@ -260,11 +267,7 @@ COLS_INLINE void sse2_block(const cols_cfg* c, const cols_run* r, const sw__bloc
         cols_decode_oct4(p, r, &ox, &oy, &oz);
         _mm_store_ps(dx, ox), _mm_store_ps(dy, oy), _mm_store_ps(dz, oz);
     }
-    if (c->tangents) {
-        float w[4];
-        for (int i = 0; i < COLS_BLOCK; i++) w[i] = cols_f32(p->it + (size_t)i * r->s.it + 12);
-        tw = _mm_loadu_ps(w);
-    }
+    if (c->tangents) tw = cols_tangent_w4(p, r);
     COLS_UNROLL
     for (int i = 0; i < COLS_BLOCK; i++) {
         const cols_m4 m = sse2_blend(c, r, p, d, i, n);
@@ -342,11 +345,7 @@ COLS_INLINE COLS_AVX2 void avx2c_block(const cols_cfg* c, const cols_run* r, con
         oxy = _mm256_insertf128_ps(_mm256_castps128_ps256(x), y, 1);
         oz = _mm256_insertf128_ps(_mm256_castps128_ps256(z), z, 1);
     }
-    if (c->tangents) {
-        float w[4];
-        for (int i = 0; i < COLS_BLOCK; i++) w[i] = cols_f32(p->it + (size_t)i * r->s.it + 12);
-        tw = _mm_loadu_ps(w);
-    }
+    if (c->tangents) tw = cols_tangent_w4(p, r);
     COLS_UNROLL
     for (int i = 0; i < COLS_BLOCK; i++) {
         const cols_m8 m = avx2c_blend(c, r, p, d, i, n);
