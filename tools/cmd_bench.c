@@ -52,7 +52,7 @@ const char cmd_bench_help[] =
     "warm-up runs. Positions always; --normals and --tangents add those\n"
     "streams (a model without tangents gets a synthetic unit tangent per\n"
     "vertex). --dqs skins with dual quaternions. --kernel picks the kernel\n"
-    "(auto|scalar|sse2|avx2|sse2-columns|avx2-columns; default: the best this\n"
+    "(auto|scalar|sse2|avx2|sse2-columns|avx2-columns|avx2-rows; default: the best this\n"
     "CPU runs; --scalar is --kernel scalar).\n"
     "--compact skins the compact layout (sw_skin_compact_build: vertices\n"
     "grouped by influence count, 8-bit joints up to 256 joints, 16-bit\n"
@@ -67,7 +67,7 @@ const char cmd_bench_help[] =
     "run, alternating every repetition (A B, then B A), and reports the\n"
     "other setting's vertices/s and the ratio B / A per pair of repetitions:\n"
     "the way to see a difference of a few per cent on a noisy machine.\n"
-    "SETTING is kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns\n"
+    "SETTING is kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns|avx2-rows\n"
     "(columns: the second kernel shape, sinew/skin.h), no-normalize, normalize or\n"
     "positions (the same jobs without their normal and tangent streams).\n"
     "\n"
@@ -213,7 +213,8 @@ static bool parse_kernel(const char* name, sw_skin_kernel* out) {
                    {"sse2", SW_SKIN_KERNEL_SSE2},
                    {"avx2", SW_SKIN_KERNEL_AVX2},
                    {"sse2-columns", SW_SKIN_KERNEL_SSE2_COLUMNS},
-                   {"avx2-columns", SW_SKIN_KERNEL_AVX2_COLUMNS}};
+                   {"avx2-columns", SW_SKIN_KERNEL_AVX2_COLUMNS},
+                   {"avx2-rows", SW_SKIN_KERNEL_AVX2_ROWS}};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i)
         if (strcmp(name, kernels[i].name) == 0) {
             *out = kernels[i].kernel;
@@ -722,7 +723,8 @@ static sw_skin_kernel kernel_used(sw_skin_kernel kernel, const bench_options* op
     const sw_skin_kernel k = kernel == SW_SKIN_KERNEL_DEFAULT ? sw_skin_kernel_best() : kernel;
     if (opt->quantized || (opt->compact && kernel == SW_SKIN_KERNEL_DEFAULT)) {
         if (k == SW_SKIN_KERNEL_SSE2) return SW_SKIN_KERNEL_SSE2_COLUMNS;
-        if (k == SW_SKIN_KERNEL_AVX2) return SW_SKIN_KERNEL_AVX2_COLUMNS;
+        if (k == SW_SKIN_KERNEL_AVX2 || (opt->quantized && k == SW_SKIN_KERNEL_AVX2_ROWS))
+            return SW_SKIN_KERNEL_AVX2_COLUMNS;
     }
     return k;
 }
@@ -742,11 +744,11 @@ static int bench_skin(const bench_options* opt, tool_args* args) {
     sw_skin_kernel kernel = SW_SKIN_KERNEL_DEFAULT;
 
     if (opt->kernel && !parse_kernel(opt->kernel, &kernel))
-        return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2, avx2, sse2-columns or avx2-columns", opt->kernel);
+        return tool_usage(args, "--kernel: '%s' is not auto, scalar, sse2, avx2, sse2-columns, avx2-columns or avx2-rows", opt->kernel);
     const skin_variant variant_a = {kernel, opt->no_normalize, false};
     skin_variant variant_b = variant_a;
     if (opt->versus && !parse_versus(opt->versus, variant_a, &variant_b))
-        return tool_usage(args, "--versus: '%s' is not kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns, no-normalize, normalize or positions",
+        return tool_usage(args, "--versus: '%s' is not kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns|avx2-rows, no-normalize, normalize or positions",
                           opt->versus);
     if (opt->versus && opt->gpu) return tool_usage(args, "--versus is for CPU skinning");
     if (!load_posed(opt, args, &a, &pose, &pose_memory, &status)) goto done;

@@ -114,6 +114,12 @@ typedef enum sw_skin_kernel {
        jobs with quantised streams run here. */
     SW_SKIN_KERNEL_SSE2_COLUMNS,
     SW_SKIN_KERNEL_AVX2_COLUMNS,
+    /* AVX2 runs blocks of eight vertices that share their joints in a third
+       shape ("broadcast": structure of arrays, each palette entry broadcast
+       to the eight lanes, no horizontal adds) and the others in the row
+       shape, with the same bits. AVX2_ROWS is the row shape alone, for
+       comparison. */
+    SW_SKIN_KERNEL_AVX2_ROWS,
 } sw_skin_kernel;
 
 /* Vertex stream formats (sw_skin_job.position_format, normal_format,
@@ -141,8 +147,8 @@ typedef enum sw_vertex_format {
    feature bits the compiler runtime detected at start-up. */
 sw_skin_kernel sw_skin_kernel_best(void);
 
-/* "default", "scalar", "sse2", "avx2", "sse2-columns" or "avx2-columns";
-   "unknown" outside the enum. */
+/* "default", "scalar", "sse2", "avx2", "sse2-columns", "avx2-columns" or
+   "avx2-rows"; "unknown" outside the enum. */
 const char* sw_skin_kernel_name(sw_skin_kernel kernel);
 
 /* One skinning job over a vertex stream.

@@ -49,7 +49,14 @@
    f32 (sw__decode_weights4), the same floats the scalar kernel decodes.
    Strided streams reach the loops through packed copies
    (sw__skin_run_staged). Everything else runs the generic loop, made of the
-   same inline steps in the same order, so all give the same bits. */
+   same inline steps in the same order, so all give the same bits.
+
+   SW_SKIN_KERNEL_AVX2 also runs a third shape on the importer's layout
+   (packed, 4 influences, f32 weights, a finite palette): blocks of eight
+   vertices that share their joint indices, with each palette entry
+   broadcast and no horizontal adds ("the broadcast shape" below); the
+   others take the row loops in runs. SW_SKIN_KERNEL_AVX2_ROWS is the row
+   shape alone. */
 #include "skin_internal.h"
 
 #if SW__SKIN_X86
@@ -841,6 +848,170 @@ SW__SHARED void avx2_stage2_any(const avx2_cfg* c, const sw__block_ptrs* p, cons
     avx2_stage2(c, p, s, &st);
 }
 
+/* ---- the broadcast shape: eight vertices sharing their joints ------------------------- */
+
+/* Meshes are built from patches: neighbouring vertices in a buffer mostly
+   carry the same joint indices with different weights (crowd_stress: 77 %
+   of blocks of eight, arnaud 29 %). In such a block each palette entry is
+   one value for all eight vertices, so it is broadcast, and everything
+   after is vertical arithmetic, one vertex per lane, in structure of
+   arrays: no horizontal add, and no lane crossing but the transposes of
+   the loads and stores. Each lane does the row shape's operations in its
+   order (w₀·M₀, then FMAs in influence order; products with [p, 1 | n, 0]
+   summed pairwise, (a·x + b·y) + (c·z + d·w); the normalisation; + 0), so
+   a vertex gets the same bits in either shape and a range mixes them
+   block by block. Zero weights of some lanes are blended (0·M), which the
+   row shape skips: the same bits with a finite palette, which the caller
+   has checked. */
+
+/* Do the eight vertices at jp (packed, 4 influences) share their joint indices? */
+SW__INLINE bool avx2_bc_shared(const unsigned char* jp, sw_joint_format jf) {
+    if (jf == SW_JOINT_U16) {
+        long long first;
+        memcpy(&first, jp, 8);
+        const __m256i q = _mm256_set1_epi64x(first);
+        const __m256i a = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i*)(const void*)jp), q);
+        const __m256i b = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i*)(const void*)(jp + 32)), q);
+        return _mm256_movemask_epi8(_mm256_and_si256(a, b)) == -1;
+    }
+    int first;
+    memcpy(&first, jp, 4);
+    const __m256i a = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i*)(const void*)jp), _mm256_set1_epi32(first));
+    return _mm256_movemask_epi8(a) == -1;
+}
+
+/* Eight packed float3 at p as x, y, z across lanes, vertex i in lane i;
+   the last vertex reads exactly its 12 bytes. */
+SW__INLINE void avx2_bc_load_float3(const unsigned char* p, __m256* x, __m256* y, __m256* z) {
+    __m256 v[4]; /* [v_i | v_{i+4}] */
+    SW__UNROLL
+    for (int i = 0; i < 3; i++) v[i] = _mm256_loadu2_m128(avx2_f(p + 12 * (i + 4)), avx2_f(p + 12 * i));
+    v[3] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(avx2_f(p + 36))), avx2_load3(p + 84), 1);
+    avx2_transpose4(v);
+    *x = v[0], *y = v[1], *z = v[2];
+}
+
+/* x, y, z of eight vertices stored as packed float3 at p (96 bytes). */
+SW__INLINE void avx2_bc_store_float3(unsigned char* p, __m256 x, __m256 y, __m256 z) {
+    const __m256 xy01 = _mm256_unpacklo_ps(x, y), xy23 = _mm256_unpackhi_ps(x, y);
+    /* per half: [x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3] */
+    const __m256 o0 = _mm256_shuffle_ps(xy01, _mm256_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
+    const __m256 o1 = _mm256_shuffle_ps(_mm256_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
+    const __m256 o2 = _mm256_shuffle_ps(_mm256_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
+                                        _mm256_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+    _mm256_storeu_ps((float*)(void*)p, _mm256_permute2f128_ps(o0, o1, 0x20));        /* o0 lo, o1 lo */
+    _mm256_storeu_ps((float*)(void*)(p + 32), _mm256_permute2f128_ps(o2, o0, 0x30)); /* o2 lo, o0 hi */
+    _mm256_storeu_ps((float*)(void*)(p + 64), _mm256_permute2f128_ps(o1, o2, 0x31)); /* o1 hi, o2 hi */
+}
+
+/* A row (a, b, c, d) of the blended matrices applied to a point and to a
+   direction, rounded as the row shape's two HADDPS sum the products:
+   (a·x + b·y) + (c·z + d), and (a·x + b·y) + c·z, where the row shape adds
+   d·0: with a finite palette that is a zero, which changes at most the
+   sign of a zero (evened out by the outputs' + 0). */
+SW__INLINE __m256 avx2_bc_point(const __m256* a, __m256 x, __m256 y, __m256 z) {
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], x), _mm256_mul_ps(a[1], y)),
+                         _mm256_add_ps(_mm256_mul_ps(a[2], z), a[3]));
+}
+SW__INLINE __m256 avx2_bc_dir(const __m256* a, __m256 x, __m256 y, __m256 z) {
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], x), _mm256_mul_ps(a[1], y)), _mm256_mul_ps(a[2], z));
+}
+
+/* A block of eight vertices that share their joints (packed streams, 4
+   influences, f32 weights; an index ≥ joint_count reads joint 0) runs in
+   two stages, pipelined by the loop as the row shape's blocks are. In
+   between: normals and tangents before normalisation, tangent w, and
+   where they go. */
+typedef struct avx2_bc_state {
+    __m256 n[3], t[4];
+    unsigned char *on, *ot;
+} avx2_bc_state;
+
+/* Stage 1 reads the block, blends, moves and stores the positions. */
+SW__INLINE void avx2_bc_stage1(const avx2_job* job, uint32_t joint_count, const avx2_cfg* c, const sw__block_ptrs* p,
+                               avx2_bc_state* st) {
+    /* Weights as [w(v_i) | w(v_{i+4})]; blended up to the block's last
+       influence that is not zero (its bits) in some vertex. */
+    __m256 w[4];
+    SW__UNROLL
+    for (int i = 0; i < 4; i++) w[i] = _mm256_loadu2_m128(avx2_f(p->wp + 16 * (i + 4)), avx2_f(p->wp + 16 * i));
+    __m256i any = _mm256_castps_si256(_mm256_or_ps(_mm256_or_ps(w[0], w[1]), _mm256_or_ps(w[2], w[3])));
+    any = _mm256_or_si256(any, _mm256_permute2x128_si256(any, any, 0x01));
+    const uint32_t used =
+        ~(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(any, _mm256_setzero_si256()))) & 0xFu;
+    const int blend = used > 1u ? 32 - __builtin_clz(used) : 1;
+    avx2_transpose4(w); /* w[k]: weight k of vertices 0..7 */
+    const float* m[4];
+    for (int k = 0; k < blend; k++) {
+        const uint32_t j = c->jf == SW_JOINT_U16 ? avx2_u16(p->jp + 2 * k) : p->jp[k];
+        m[k] = avx2_f(job->linear + (j < joint_count ? j : 0) * job->row_scale);
+    }
+    /* Every input before the first store: outputs may be the inputs. */
+    __m256 px, py, pz, nx, ny, nz, t[4];
+    avx2_bc_load_float3(p->ip, &px, &py, &pz);
+    if (c->normals) avx2_bc_load_float3(p->in, &nx, &ny, &nz);
+    if (c->tangents) {
+        SW__UNROLL
+        for (int i = 0; i < 4; i++) t[i] = _mm256_loadu2_m128(avx2_f(p->it + 16 * (i + 4)), avx2_f(p->it + 16 * i));
+        avx2_transpose4(t);
+    }
+    /* Row by row: the row's four blended entries, then what they move. */
+    __m256 op[3], on[3], ot[4];
+    SW__UNROLL
+    for (int r = 0; r < 3; r++) {
+        __m256 a[4];
+        SW__UNROLL
+        for (int e = 0; e < 4; e++) a[e] = _mm256_mul_ps(w[0], _mm256_broadcast_ss(m[0] + 4 * r + e));
+        for (int k = 1; k < blend; k++) {
+            SW__UNROLL
+            for (int e = 0; e < 4; e++) a[e] = _mm256_fmadd_ps(w[k], _mm256_broadcast_ss(m[k] + 4 * r + e), a[e]);
+        }
+        op[r] = avx2_plus_zero(avx2_bc_point(a, px, py, pz));
+        if (c->normals) on[r] = avx2_bc_dir(a, nx, ny, nz);
+        if (c->tangents) ot[r] = avx2_bc_dir(a, t[0], t[1], t[2]);
+    }
+    avx2_bc_store_float3(p->op, op[0], op[1], op[2]);
+    SW__UNROLL
+    for (int r = 0; r < 3; r++) {
+        if (c->normals) st->n[r] = on[r];
+        if (c->tangents) st->t[r] = ot[r];
+    }
+    if (c->tangents) st->t[3] = t[3];
+    st->on = p->on;
+    st->ot = p->ot;
+}
+
+/* Stage 2 normalises the normals and tangents and stores them (the long
+   chain: square root and division). */
+SW__INLINE void avx2_bc_stage2(const avx2_cfg* c, const avx2_bc_state* st) {
+    __m256 on[3], ot[4];
+    SW__UNROLL
+    for (int r = 0; r < 3; r++) {
+        if (c->normals) on[r] = st->n[r];
+        if (c->tangents) ot[r] = st->t[r];
+    }
+    if (c->normals) {
+        const __m256 inv = c->unnorm ? _mm256_set1_ps(1.0f) : avx2_inv_length(_mm256_fmadd_ps(
+                                           on[2], on[2], _mm256_fmadd_ps(on[1], on[1], _mm256_mul_ps(on[0], on[0]))));
+        SW__UNROLL
+        for (int r = 0; r < 3; r++) on[r] = avx2_scale_output(c, on[r], inv);
+        avx2_bc_store_float3(st->on, on[0], on[1], on[2]);
+    }
+    if (c->tangents) {
+        const __m256 inv = c->unnorm ? _mm256_set1_ps(1.0f) : avx2_inv_length(_mm256_fmadd_ps(
+                                           ot[2], ot[2], _mm256_fmadd_ps(ot[1], ot[1], _mm256_mul_ps(ot[0], ot[0]))));
+        SW__UNROLL
+        for (int r = 0; r < 3; r++) ot[r] = avx2_scale_output(c, ot[r], inv);
+        ot[3] = st->t[3]; /* w copied */
+        avx2_transpose4(ot); /* back to [v_i | v_{i+4}], x y z w each */
+        SW__UNROLL
+        for (int i = 0; i < 4; i++) {
+            _mm_storeu_ps((float*)(void*)(st->ot + 16 * i), _mm256_castps256_ps128(ot[i]));
+            _mm_storeu_ps((float*)(void*)(st->ot + 16 * (i + 4)), _mm256_extractf128_ps(ot[i], 1));
+        }
+    }
+}
+
 /* ---- loops ---------------------------------------------------------------------------- */
 
 /* The last count % 4 vertices, through a packed copy (sw__tail_block). */
@@ -900,10 +1071,13 @@ SW__INLINE sw__block_ptrs avx2_block_ptrs(const avx2_cfg* c, const sw__block_str
    division and shuffles are off the chain that feeds the blend. */
 SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2_cfg* shared,
                               const sw__block_strides* s, const sw__block_ptrs* base, size_t b0, size_t b1,
-                              bool skip) {
+                              bool skip, bool inline_first) {
     avx2_state state, io;
     const sw__block_ptrs first = avx2_block_ptrs(c, s, base, b0);
-    avx2_stage1_any(job, shared, &first, s, &io);
+    if (inline_first) /* short runs (the broadcast loop's): the shared copy would cost more than it saves */
+        avx2_stage1(job, c, &first, s, &io, skip, NULL);
+    else
+        avx2_stage1_any(job, shared, &first, s, &io);
     state = io;
     sw__weights4 ahead_a, ahead_b;
     sw__weights4 *cur = &ahead_a, *nxt = &ahead_b;
@@ -928,6 +1102,42 @@ SW__INLINE void avx2_pipeline(const avx2_job* job, const avx2_cfg* c, const avx2
     avx2_stage2(c, &last, s, &state);
 }
 
+/* What a run of the job's streams needs: the job's constants, the block
+   strides (constants for packed streams) and the first vertex's pointers. */
+SW__INLINE void avx2_setup(const sw__skin_streams* ss, const avx2_cfg* c, avx2_job* job, sw__block_strides* s,
+                           sw__block_ptrs* base) {
+    job->linear = ss->linear;
+    job->dual_quats = ss->dual_quats;
+    job->joint_count = _mm256_set1_epi32((int)ss->joint_count);
+    job->scale_mat = _mm256_set1_epi32((int)ss->palette_strides[0]);
+    job->scale_dq = _mm256_set1_epi32((int)ss->palette_strides[1]);
+    job->row_scale = ss->palette_strides[0];
+    job->dq_scale = ss->palette_strides[1];
+    job->joint_limit = c->jf == SW_JOINT_U8 ? _mm256_set1_epi8((char)(ss->joint_count > 256 ? 255 : ss->joint_count - 1))
+                                            : _mm256_set1_epi16((short)(ss->joint_count - 1));
+    job->decode = sw__weights_decoded(ss->weight_format, ss->implied);
+    job->implied = ss->implied;
+    job->wf = ss->weight_format;
+    const sw__block_strides given = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride,
+                                     ss->in_tan_stride, ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride,
+                                     ss->weights_stride};
+    /* Packed: the same values, as constants the compiler can fold into
+       addresses (the blend reads n floats per vertex, decoded or not). */
+    const sw__block_strides packed = {(size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2),
+                                      (size_t)c->n * 4,
+                                      12,
+                                      12,
+                                      16,
+                                      12,
+                                      12,
+                                      16,
+                                      ss->weights_stride};
+    *s = c->packed ? packed : given;
+    const sw__block_ptrs b = {ss->joints, ss->weights, ss->in_pos, ss->in_nrm,
+                              ss->in_tan, ss->out_pos, ss->out_nrm, ss->out_tan};
+    *base = b;
+}
+
 /* inline_stages: the specialised loops inline both stages (constants
    folded); the generic loop calls the shared copies. */
 SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool inline_stages) {
@@ -935,37 +1145,9 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
        compiler could no longer fold its fields here. */
     const avx2_cfg shared = *c;
     avx2_job job;
-    job.linear = ss->linear;
-    job.dual_quats = ss->dual_quats;
-    job.joint_count = _mm256_set1_epi32((int)ss->joint_count);
-    job.scale_mat = _mm256_set1_epi32((int)ss->palette_strides[0]);
-    job.scale_dq = _mm256_set1_epi32((int)ss->palette_strides[1]);
-    job.row_scale = ss->palette_strides[0];
-    job.dq_scale = ss->palette_strides[1];
-    job.joint_limit = c->jf == SW_JOINT_U8 ? _mm256_set1_epi8((char)(ss->joint_count > 256 ? 255 : ss->joint_count - 1))
-                                           : _mm256_set1_epi16((short)(ss->joint_count - 1));
-    job.decode = sw__weights_decoded(ss->weight_format, ss->implied);
-    job.implied = ss->implied;
-    job.wf = ss->weight_format;
-    sw__block_strides s = {ss->joints_stride, ss->weights_stride, ss->in_pos_stride, ss->in_nrm_stride,
-                           ss->in_tan_stride, ss->out_pos_stride, ss->out_nrm_stride, ss->out_tan_stride,
-                           ss->weights_stride};
-    if (c->packed) {
-        /* The same values, as constants the compiler can fold into addresses
-           (the blend reads n floats per vertex, decoded or not). */
-        const sw__block_strides k = {(size_t)c->n * (c->jf == SW_JOINT_U8 ? 1 : 2),
-                                     (size_t)c->n * 4,
-                                     12,
-                                     12,
-                                     16,
-                                     12,
-                                     12,
-                                     16,
-                                     ss->weights_stride};
-        s = k;
-    }
-    const sw__block_ptrs base = {ss->joints, ss->weights, ss->in_pos, ss->in_nrm,
-                                 ss->in_tan, ss->out_pos, ss->out_nrm, ss->out_tan};
+    sw__block_strides s;
+    sw__block_ptrs base;
+    avx2_setup(ss, c, &job, &s, &base);
     const size_t blocks = ss->count / AVX2_BLOCK;
     /* Skipping zero weights needs a finite palette; the scan is paid for
        only by ranges with several vertices per joint. */
@@ -983,15 +1165,83 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
             avx2_stage2_any(&shared, &p, &s, st);
         }
     } else if (blocks > 0 && skip) {
-        avx2_pipeline(&job, c, &shared, &s, &base, 0, blocks, true); /* two copies: skip is a constant in each */
+        avx2_pipeline(&job, c, &shared, &s, &base, 0, blocks, true, false); /* two copies: skip is a constant in each */
     } else if (blocks > 0) {
-        avx2_pipeline(&job, c, &shared, &s, &base, 0, blocks, false);
+        avx2_pipeline(&job, c, &shared, &s, &base, 0, blocks, false, false);
     }
     if (ss->count % AVX2_BLOCK) {
         const sw__block_ptrs p = avx2_block_ptrs(c, &s, &base, blocks);
         avx2_tail(&job, &shared, &p, &s, ss->count % AVX2_BLOCK);
     }
 }
+
+/* The broadcast shape's loop (packed streams, 4 influences, f32 weights,
+   a finite palette): blocks of eight sharing their joints in that shape,
+   runs of the others through the row shape's pipelined loop, the last
+   count % 8 vertices in rows. */
+SW__INLINE void avx2_bc_loop(const sw__skin_streams* ss, const avx2_cfg* c) {
+    const avx2_cfg shared_cfg = *c;
+    avx2_job job;
+    sw__block_strides s;
+    sw__block_ptrs base;
+    avx2_setup(ss, c, &job, &s, &base);
+    const size_t pairs = ss->count / (2 * AVX2_BLOCK), pair_bytes = 2 * AVX2_BLOCK * s.j;
+    /* Shared blocks are pipelined as the row loop is: block b's stage 1
+       before block b − 1's stage 2 (its outputs never overlap b's inputs). */
+    avx2_bc_state pending;
+    bool have = false;
+    for (size_t b = 0; b < pairs;) {
+        if (avx2_bc_shared(base.jp + b * pair_bytes, c->jf)) {
+            const sw__block_ptrs p = avx2_block_ptrs(c, &s, &base, 2 * b);
+            avx2_bc_state next;
+            avx2_bc_stage1(&job, ss->joint_count, c, &p, &next);
+            if (have) avx2_bc_stage2(c, &pending);
+            pending = next;
+            have = true;
+            b++;
+            continue;
+        }
+        if (have) avx2_bc_stage2(c, &pending);
+        have = false;
+        size_t e = b + 1;
+        while (e < pairs && !avx2_bc_shared(base.jp + e * pair_bytes, c->jf)) e++;
+        avx2_pipeline(&job, c, &shared_cfg, &s, &base, 2 * b, 2 * e, true, true);
+        b = e;
+    }
+    if (have) avx2_bc_stage2(c, &pending);
+    const size_t done = 2 * AVX2_BLOCK * pairs;
+    if (done < ss->count) {
+        sw__skin_streams rest = *ss;
+        rest.count = ss->count - done;
+        rest.joints += done * s.j, rest.weights += done * s.wsrc;
+        rest.in_pos += done * 12, rest.out_pos += done * 12;
+        if (c->normals) rest.in_nrm += done * 12, rest.out_nrm += done * 12;
+        if (c->tangents) rest.in_tan += done * 16, rest.out_tan += done * 16;
+        avx2_loop(&rest, c, true);
+    }
+}
+
+#define SW__AVX2_BC(JF, NRM, TAN, name)                                                                 \
+    SW__AVX2 static void name(const sw__skin_streams* s) {                                             \
+        const avx2_cfg c = {4, JF, SW_WEIGHT_F32, NRM, TAN, false, false, false, true, s->unnormalized}; \
+        avx2_bc_loop(s, &c);                                                                           \
+    }
+/* How many of `sample` blocks of eight spread evenly over the range's
+   `pairs` share their joints. */
+SW__AVX2 static size_t avx2_bc_count_shared(const unsigned char* jp, size_t pairs, size_t sample,
+                                            sw_joint_format jf) {
+    const size_t block_bytes = 2 * AVX2_BLOCK * 4 * (jf == SW_JOINT_U16 ? 2 : 1);
+    size_t shared = 0;
+    for (size_t i = 0; i < sample; i++) shared += avx2_bc_shared(jp + (i * pairs / sample) * block_bytes, jf);
+    return shared;
+}
+SW__AVX2_BC(SW_JOINT_U8, false, false, avx2_bc_u8_p)
+SW__AVX2_BC(SW_JOINT_U8, true, false, avx2_bc_u8_pn)
+SW__AVX2_BC(SW_JOINT_U8, true, true, avx2_bc_u8_pnt)
+SW__AVX2_BC(SW_JOINT_U16, false, false, avx2_bc_u16_p)
+SW__AVX2_BC(SW_JOINT_U16, true, false, avx2_bc_u16_pn)
+SW__AVX2_BC(SW_JOINT_U16, true, true, avx2_bc_u16_pnt)
+#undef SW__AVX2_BC
 
 /* Everything at run time: any count, format, stride, stream set and normal mode. */
 SW__AVX2 static void avx2_generic(const sw__skin_streams* s) {
@@ -1020,8 +1270,38 @@ SW__AVX2 static void avx2_generic(const sw__skin_streams* s) {
     }
 SW__SKIN_KERNEL_SET(avx2, SW__AVX2_LBS, SW__AVX2_DQS)
 
-void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count) {
+/* The row shape alone (SW_SKIN_KERNEL_AVX2_ROWS). */
+void sw__skin_run_avx2_rows(const sw_skin_job* job, size_t first, size_t count) {
     sw__skin_dispatch(job, first, count, avx2_kernels, avx2_generic);
+}
+
+/* SW_SKIN_KERNEL_AVX2: the broadcast shape's loop where the job fits it
+   (LBS, blended normals, 4 influences, f32 weights, packed float streams)
+   and the palette is finite; the row shape's otherwise. */
+void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count) {
+    sw__skin_streams s = sw__skin_streams_make(job, first, count);
+    const bool fits = !s.dqs && !s.cofactor && s.influence_count == 4 && s.weight_format == SW_WEIGHT_F32 &&
+                      !s.implied && !s.qpos && !s.qnrm && !s.pack_nrm && s.packed && (!s.in_tan || s.in_nrm);
+    if (fits && count >= (size_t)SW__SKIN_SCAN_RATIO * s.joint_count &&
+        sw__skin_rows_finite(s.linear, (size_t)s.joint_count * 3)) {
+        static const sw__skin_kernel_fn loops[2][3] = {{avx2_bc_u8_p, avx2_bc_u8_pn, avx2_bc_u8_pnt},
+                                                       {avx2_bc_u16_p, avx2_bc_u16_pn, avx2_bc_u16_pnt}};
+        const int streams = s.in_tan ? 2 : s.in_nrm ? 1 : 0, u16 = s.joint_format == SW_JOINT_U16;
+        s.finite = 1;
+        /* A range where fewer than half of 16 blocks of eight spread over
+           it share their joints runs the row loop (table slot 3: 4
+           influences) as it is: switching shapes costs more than so few
+           shared blocks save. Spread, since a mesh's first vertices are
+           no sample of the rest; 16, since each is a cold cache line
+           (docs/performance.md). */
+        const size_t pairs = count / (2 * AVX2_BLOCK), sample = pairs < 16 ? pairs : 16;
+        if (2 * avx2_bc_count_shared(s.joints, pairs, sample, s.joint_format) >= sample)
+            loops[u16][streams](&s);
+        else
+            avx2_kernels[3][u16][streams](&s);
+        return;
+    }
+    sw__skin_run_avx2_rows(job, first, count);
 }
 
 #endif

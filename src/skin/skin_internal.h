@@ -522,6 +522,7 @@ static inline __attribute__((always_inline)) void sw__decode_weights4(sw__weight
    that the CPU runs the kernel. */
 void sw__skin_run_sse2(const sw_skin_job* job, size_t first, size_t count);
 void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count);
+void sw__skin_run_avx2_rows(const sw_skin_job* job, size_t first, size_t count);
 /* The columns shape (skin_columns.c); jobs it does not cover go to the above. */
 void sw__skin_run_sse2_columns(const sw_skin_job* job, size_t first, size_t count);
 void sw__skin_run_avx2_columns(const sw_skin_job* job, size_t first, size_t count);

@@ -32,6 +32,7 @@ const char* sw_skin_kernel_name(sw_skin_kernel kernel) {
     case SW_SKIN_KERNEL_AVX2: return "avx2";
     case SW_SKIN_KERNEL_SSE2_COLUMNS: return "sse2-columns";
     case SW_SKIN_KERNEL_AVX2_COLUMNS: return "avx2-columns";
+    case SW_SKIN_KERNEL_AVX2_ROWS: return "avx2-rows";
     }
     return "unknown";
 }
@@ -44,6 +45,7 @@ static bool sw__kernel_available(sw_skin_kernel kernel) {
     case SW_SKIN_KERNEL_SSE2: return SW__SKIN_SSE2;
     case SW_SKIN_KERNEL_SSE2_COLUMNS: return SW__SKIN_X86;
     case SW_SKIN_KERNEL_AVX2:
+    case SW_SKIN_KERNEL_AVX2_ROWS:
     case SW_SKIN_KERNEL_AVX2_COLUMNS: return sw_skin_kernel_best() == SW_SKIN_KERNEL_AVX2;
     }
     return false;
@@ -91,7 +93,7 @@ static sw_result sw__check_stream(const sw__stream* s, size_t alignment, size_t 
 sw_result sw_skin_job_validate(const sw_skin_job* job, sw_diag* diag) {
     if (!job) return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "no job");
     if (job->method > SW_SKIN_DQS || job->normal_mode > SW_NORMALS_COFACTOR || job->joint_format > SW_JOINT_U16 ||
-        job->weight_format > SW_WEIGHT_U16_NORM || (unsigned)job->kernel > SW_SKIN_KERNEL_AVX2_COLUMNS)
+        job->weight_format > SW_WEIGHT_U16_NORM || (unsigned)job->kernel > SW_SKIN_KERNEL_AVX2_ROWS)
         return sw_diag_set(diag, SW_ERR_INVALID_ARGUMENT, -1, "unknown method, normal mode, format or kernel");
     {
         const sw_vertex_format pf = sw__vertex_format(job->position_format);
@@ -339,7 +341,8 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
     }
     /* Quantised streams run on the columns shape of the same instruction set. */
     if (sw__job_quantized(job) && kernel == SW_SKIN_KERNEL_SSE2) kernel = SW_SKIN_KERNEL_SSE2_COLUMNS;
-    if (sw__job_quantized(job) && kernel == SW_SKIN_KERNEL_AVX2) kernel = SW_SKIN_KERNEL_AVX2_COLUMNS;
+    if (sw__job_quantized(job) && (kernel == SW_SKIN_KERNEL_AVX2 || kernel == SW_SKIN_KERNEL_AVX2_ROWS))
+        kernel = SW_SKIN_KERNEL_AVX2_COLUMNS;
 #else
     /* The columns shape is x86's: quantised streams take the scalar reference. */
     if (sw__job_quantized(job)) kernel = SW_SKIN_KERNEL_SCALAR;
@@ -347,6 +350,7 @@ void sw_skin_job_run(const sw_skin_job* job, size_t first_vertex, size_t vertex_
     switch (kernel) {
 #if SW__SKIN_X86
     case SW_SKIN_KERNEL_AVX2: sw__skin_run_avx2(job, first_vertex, vertex_count); return;
+    case SW_SKIN_KERNEL_AVX2_ROWS: sw__skin_run_avx2_rows(job, first_vertex, vertex_count); return;
     case SW_SKIN_KERNEL_AVX2_COLUMNS: sw__skin_run_avx2_columns(job, first_vertex, vertex_count); return;
     case SW_SKIN_KERNEL_SSE2_COLUMNS: sw__skin_run_sse2_columns(job, first_vertex, vertex_count); return;
 #endif

@@ -201,8 +201,9 @@ static void check_layout(bool rigid) {
     run(&f.c, m.palette, SW_SKIN_KERNEL_SCALAR, fpos, fnrm, false);
     run(&q.c, m.deq, SW_SKIN_KERNEL_SCALAR, spos, snrm, false);
     run(&q.c, m.deq, SW_SKIN_KERNEL_SCALAR, qpos, spk, true);
-    const sw_skin_kernel kernels[] = {SW_SKIN_KERNEL_SCALAR, SW_SKIN_KERNEL_SSE2, SW_SKIN_KERNEL_AVX2,
-                                      SW_SKIN_KERNEL_SSE2_COLUMNS, SW_SKIN_KERNEL_AVX2_COLUMNS};
+    const sw_skin_kernel kernels[] = {SW_SKIN_KERNEL_SCALAR,         SW_SKIN_KERNEL_SSE2,
+                                      SW_SKIN_KERNEL_AVX2,           SW_SKIN_KERNEL_SSE2_COLUMNS,
+                                      SW_SKIN_KERNEL_AVX2_COLUMNS,   SW_SKIN_KERNEL_AVX2_ROWS};
     double worst_p = 0, worst_n = 0;
     for (size_t ki = 0; ki < sizeof kernels / sizeof kernels[0]; ki++) {
         if (!kernel_runs(kernels[ki])) continue;

@@ -358,6 +358,7 @@ static void test_avx2_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_AVX2); }
 static void test_default_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_DEFAULT); }
 static void test_sse2_columns_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_SSE2_COLUMNS); }
 static void test_avx2_columns_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_AVX2_COLUMNS); }
+static void test_avx2_rows_vs_scalar(void) { check_kernel(SW_SKIN_KERNEL_AVX2_ROWS); }
 
 /* The loops specialised for f32 weights and packed streams give the bits of
    the generic loop: the same weights as unorm16 (decoded to the same
@@ -631,6 +632,115 @@ static void test_zero_and_unit_weights(void) {
     if (runs == 0) SW_SKIP("no SIMD kernel runs here");
 }
 
+/* Vertices in patches, as meshes come: runs of 1–24 neighbours carry the
+   same four joint indices (now and then one out of range, read as joint 0)
+   with their own weights, some of them zero (in any slot, or the last ones
+   of a whole run, so blocks blend fewer influences). */
+static void make_patch_vertices(rng* r, vertices* v) {
+    make_vertices(r, v, 4);
+    for (int i = 0; i < NV;) {
+        int run = 1 + (int)rng_below(r, 24), used = 1 + (int)rng_below(r, 4);
+        uint16_t joints[4];
+        for (int k = 0; k < 4; k++) joints[k] = (uint16_t)rng_below(r, NJ);
+        if (rng_below(r, 5) == 0) joints[rng_below(r, 4)] = (uint16_t)(NJ + rng_below(r, 200));
+        for (int end = i + run < NV ? i + run : NV; i < end; i++)
+            for (int k = 0; k < 4; k++) {
+                const int e = i * SW_MAX_INFLUENCES + k;
+                v->joints_u16[e] = joints[k];
+                v->joints_u8[e] = (uint8_t)joints[k];
+                float w = (float)(0.05 + rng_unit(r));
+                if (k >= used || rng_below(r, 6) == 0) w = 0.0f;
+                v->weights_f32[e] = w;
+            }
+    }
+}
+
+/* The AVX2 kernel runs blocks of eight vertices that share their joints in
+   the broadcast shape and the others in the row shape: the same bits as
+   the row shape alone (AVX2_ROWS) on every vertex, whatever the range
+   split, in place too, and within tolerance of the scalar kernel. The blocks this data
+   makes shared are counted here, so the test knows the shape ran. */
+static void test_broadcast_shape(void) {
+    if (!kernel_runs(SW_SKIN_KERNEL_AVX2)) {
+        SW_SKIP("AVX2 does not run here");
+        return;
+    }
+    rng r = {0xB40C};
+    int shared_blocks = 0, broadcast_rounds = 0, runs = 0;
+    for (int round = 0; round < 24; round++) {
+        const bool nan_palette = round == 23; /* not finite: the rows alone, the same bits */
+        palette p;
+        make_palette(&r, &p, false);
+        p.matrices[2].m[0][3] = -0.0f;
+        p.matrices[4].m[1][3] = -0.0f;
+        if (nan_palette) p.matrices[NJ - 1].m[2][1] = NAN;
+        static vertices v;
+        make_patch_vertices(&r, &v);
+        int shared = 0;
+        for (int b = 0; b + 8 <= NV; b += 8) {
+            bool same = true;
+            for (int i = 1; i < 8; i++)
+                same = same && memcmp(v.joints_u16 + b * SW_MAX_INFLUENCES, v.joints_u16 + (b + i) * SW_MAX_INFLUENCES,
+                                      4 * sizeof(uint16_t)) == 0;
+            shared += same;
+        }
+        /* The kernel takes the broadcast loop where half the blocks share. */
+        if (!nan_palette && 2 * shared >= NV / 8) shared_blocks += shared, broadcast_rounds++;
+        for (int variant = 0; variant < 12; variant++) {
+            config c = {4, variant & 1 ? SW_JOINT_U8 : SW_JOINT_U16, SW_WEIGHT_F32, SW_SKIN_LBS, false, false,
+                        (variant >> 1) % 3 > 0, (variant >> 1) % 3 > 1, false};
+            const bool unnormalized = variant >= 6;
+            const char* what = describe(&c, SW_SKIN_KERNEL_AVX2);
+            make_layout(&la, &c, &v, &p, SW_SKIN_KERNEL_AVX2);
+            make_layout(&lb, &c, &v, &p, SW_SKIN_KERNEL_AVX2_ROWS);
+            make_layout(&lc, &c, &v, &p, SW_SKIN_KERNEL_AVX2);
+            la.job.unnormalized = lb.job.unnormalized = lc.job.unnormalized = unnormalized;
+            sw_skin_job_run(&la.job, 0, NV);
+            sw_skin_job_run(&lb.job, 0, NV);
+            if (!same_bits(&la.job, &lb.job)) {
+                fprintf(stderr, "  %s%s: broadcast and row shapes differ\n", what, unnormalized ? " unnormalized" : "");
+                SW_CHECK(!"broadcast == rows, bit for bit");
+                return;
+            }
+            /* A split at every vertex of the first two blocks: blocks shift. */
+            for (size_t split = 1; split <= 16; split++) {
+                memset(lc.out, 0, sizeof lc.out);
+                sw_skin_job_run(&lc.job, 0, split);
+                sw_skin_job_run(&lc.job, split, NV - split);
+                if (!same_bits(&la.job, &lc.job)) {
+                    fprintf(stderr, "  %s: split at %zu differs\n", what, split);
+                    SW_CHECK(!"bit-exact under range splits");
+                    return;
+                }
+            }
+            /* In place: outputs over the inputs, the same bits. */
+            make_layout(&lc, &c, &v, &p, SW_SKIN_KERNEL_AVX2);
+            lc.job.unnormalized = unnormalized;
+            lc.job.out_positions = (float*)(uintptr_t)lc.job.in_positions;
+            lc.job.out_normals = (float*)(uintptr_t)lc.job.in_normals;
+            lc.job.out_tangents = (float*)(uintptr_t)lc.job.in_tangents;
+            sw_skin_job_run(&lc.job, 0, NV);
+            if (!same_bits(&la.job, &lc.job)) {
+                fprintf(stderr, "  %s: in place differs\n", what);
+                SW_CHECK(!"in place gives the same bits");
+                return;
+            }
+            if (!nan_palette && !unnormalized) {
+                make_layout(&lb, &c, &v, &p, SW_SKIN_KERNEL_SCALAR);
+                sw_skin_job_run(&lb.job, 0, NV);
+                if (!compare(&la.job, &lb.job, &p, what)) {
+                    SW_CHECK(!"within tolerance of scalar");
+                    return;
+                }
+            }
+            runs++;
+        }
+    }
+    fprintf(stderr, "  %d configurations; %d of 23 finite rounds in the broadcast loop, with %d shared blocks\n", runs,
+            broadcast_rounds, shared_blocks);
+    SW_CHECK(broadcast_rounds >= 8 && shared_blocks >= 40);
+}
+
 static void test_kernel_selection(void) {
     sw_skin_kernel best = sw_skin_kernel_best();
     SW_CHECK(best >= SW_SKIN_KERNEL_SCALAR && best <= SW_SKIN_KERNEL_AVX2);
@@ -638,6 +748,7 @@ static void test_kernel_selection(void) {
     SW_CHECK(strcmp(sw_skin_kernel_name(SW_SKIN_KERNEL_SCALAR), "scalar") == 0);
     SW_CHECK(strcmp(sw_skin_kernel_name(SW_SKIN_KERNEL_SSE2), "sse2") == 0);
     SW_CHECK(strcmp(sw_skin_kernel_name(SW_SKIN_KERNEL_AVX2), "avx2") == 0);
+    SW_CHECK(strcmp(sw_skin_kernel_name(SW_SKIN_KERNEL_AVX2_ROWS), "avx2-rows") == 0);
     SW_CHECK(strcmp(sw_skin_kernel_name((sw_skin_kernel)99), "unknown") == 0);
     fprintf(stderr, "  best kernel here: %s\n", sw_skin_kernel_name(best));
     SW_CHECK(kernel_runs(SW_SKIN_KERNEL_DEFAULT));
@@ -685,9 +796,11 @@ int main(void) {
     SW_RUN(test_default_vs_scalar);
     SW_RUN(test_sse2_columns_vs_scalar);
     SW_RUN(test_avx2_columns_vs_scalar);
+    SW_RUN(test_avx2_rows_vs_scalar);
     SW_RUN(test_specialised_equals_generic);
     SW_RUN(test_memory_safe);
     SW_RUN(test_dqs_zero_blend);
     SW_RUN(test_zero_and_unit_weights);
+    SW_RUN(test_broadcast_shape);
     return sw_test_finish();
 }

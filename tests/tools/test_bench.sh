@@ -29,7 +29,7 @@ sinew bench skin x.glb --blend walk,jog
 check "bench skin --blend: usage error" status_is 2
 sinew bench skin x.glb --versus kernel=neon
 check "bench skin --versus with an unknown setting: usage error" status_is 2
-check "... naming the settings" err_has "kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns, no-normalize, normalize or positions"
+check "... naming the settings" err_has "kernel=auto|scalar|sse2|avx2|sse2-columns|avx2-columns|avx2-rows, no-normalize, normalize or positions"
 sinew bench anim x.glb --versus no-normalize
 check "bench anim --versus: usage error" status_is 2
 
