@@ -864,20 +864,14 @@ SW__SHARED void avx2_stage2_any(const avx2_cfg* c, const sw__block_ptrs* p, cons
    row shape skips: the same bits with a finite palette, which the caller
    has checked. */
 
-/* Do the eight vertices at jp (packed, 4 influences) share their joint indices? */
-SW__INLINE bool avx2_bc_shared(const unsigned char* jp, sw_joint_format jf) {
-    if (jf == SW_JOINT_U16) {
-        long long first;
-        memcpy(&first, jp, 8);
-        const __m256i q = _mm256_set1_epi64x(first);
-        const __m256i a = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i*)(const void*)jp), q);
-        const __m256i b = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i*)(const void*)(jp + 32)), q);
-        return _mm256_movemask_epi8(_mm256_and_si256(a, b)) == -1;
-    }
-    int first;
-    memcpy(&first, jp, 4);
-    const __m256i a = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i*)(const void*)jp), _mm256_set1_epi32(first));
-    return _mm256_movemask_epi8(a) == -1;
+/* Do the eight vertices at jp (packed, 4 u16 joints each) share their joint indices? */
+SW__INLINE bool avx2_bc_shared(const unsigned char* jp) {
+    long long first;
+    memcpy(&first, jp, 8);
+    const __m256i q = _mm256_set1_epi64x(first);
+    const __m256i a = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i*)(const void*)jp), q);
+    const __m256i b = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i*)(const void*)(jp + 32)), q);
+    return _mm256_movemask_epi8(_mm256_and_si256(a, b)) == -1;
 }
 
 /* Eight packed float3 at p as x, y, z across lanes, vertex i in lane i;
@@ -918,7 +912,7 @@ SW__INLINE __m256 avx2_bc_dir(const __m256* a, __m256 x, __m256 y, __m256 z) {
 }
 
 /* A block of eight vertices that share their joints (packed streams, 4
-   influences, f32 weights; an index ≥ joint_count reads joint 0) runs in
+   influences, u16 joints, f32 weights; an index ≥ joint_count reads joint 0) runs in
    two stages, pipelined by the loop as the row shape's blocks are. In
    between: normals and tangents before normalisation, tangent w, and
    where they go. */
@@ -943,7 +937,7 @@ SW__INLINE void avx2_bc_stage1(const avx2_job* job, uint32_t joint_count, const 
     avx2_transpose4(w); /* w[k]: weight k of vertices 0..7 */
     const float* m[4];
     for (int k = 0; k < blend; k++) {
-        const uint32_t j = c->jf == SW_JOINT_U16 ? avx2_u16(p->jp + 2 * k) : p->jp[k];
+        const uint32_t j = avx2_u16(p->jp + 2 * k);
         m[k] = avx2_f(job->linear + (j < joint_count ? j : 0) * job->row_scale);
     }
     /* Every input before the first store: outputs may be the inputs. */
@@ -1175,8 +1169,8 @@ SW__INLINE void avx2_loop(const sw__skin_streams* ss, const avx2_cfg* c, bool in
     }
 }
 
-/* The broadcast shape's loop (packed streams, 4 influences, f32 weights,
-   a finite palette): blocks of eight sharing their joints in that shape,
+/* The broadcast shape's loop (packed streams, 4 influences, u16 joints,
+   f32 weights, a finite palette): blocks of eight sharing their joints in that shape,
    runs of the others through the row shape's pipelined loop, the last
    count % 8 vertices in rows. */
 SW__INLINE void avx2_bc_loop(const sw__skin_streams* ss, const avx2_cfg* c) {
@@ -1191,7 +1185,7 @@ SW__INLINE void avx2_bc_loop(const sw__skin_streams* ss, const avx2_cfg* c) {
     avx2_bc_state pending;
     bool have = false;
     for (size_t b = 0; b < pairs;) {
-        if (avx2_bc_shared(base.jp + b * pair_bytes, c->jf)) {
+        if (avx2_bc_shared(base.jp + b * pair_bytes)) {
             const sw__block_ptrs p = avx2_block_ptrs(c, &s, &base, 2 * b);
             avx2_bc_state next;
             avx2_bc_stage1(&job, ss->joint_count, c, &p, &next);
@@ -1204,7 +1198,7 @@ SW__INLINE void avx2_bc_loop(const sw__skin_streams* ss, const avx2_cfg* c) {
         if (have) avx2_bc_stage2(c, &pending);
         have = false;
         size_t e = b + 1;
-        while (e < pairs && !avx2_bc_shared(base.jp + e * pair_bytes, c->jf)) e++;
+        while (e < pairs && !avx2_bc_shared(base.jp + e * pair_bytes)) e++;
         avx2_pipeline(&job, c, &shared_cfg, &s, &base, 2 * b, 2 * e, true, true);
         b = e;
     }
@@ -1227,17 +1221,13 @@ SW__INLINE void avx2_bc_loop(const sw__skin_streams* ss, const avx2_cfg* c) {
         avx2_bc_loop(s, &c);                                                                           \
     }
 /* How many of `sample` blocks of eight spread evenly over the range's
-   `pairs` share their joints. */
-SW__AVX2 static size_t avx2_bc_count_shared(const unsigned char* jp, size_t pairs, size_t sample,
-                                            sw_joint_format jf) {
-    const size_t block_bytes = 2 * AVX2_BLOCK * 4 * (jf == SW_JOINT_U16 ? 2 : 1);
+   `pairs` share their joints (u16). */
+SW__AVX2 static size_t avx2_bc_count_shared(const unsigned char* jp, size_t pairs, size_t sample) {
     size_t shared = 0;
-    for (size_t i = 0; i < sample; i++) shared += avx2_bc_shared(jp + (i * pairs / sample) * block_bytes, jf);
+    for (size_t i = 0; i < sample; i++) shared += avx2_bc_shared(jp + (i * pairs / sample) * 2 * AVX2_BLOCK * 8);
     return shared;
 }
-SW__AVX2_BC(SW_JOINT_U8, false, false, avx2_bc_u8_p)
-SW__AVX2_BC(SW_JOINT_U8, true, false, avx2_bc_u8_pn)
-SW__AVX2_BC(SW_JOINT_U8, true, true, avx2_bc_u8_pnt)
+/* u16 joints only, the importer's: each loop costs seconds of compile time. */
 SW__AVX2_BC(SW_JOINT_U16, false, false, avx2_bc_u16_p)
 SW__AVX2_BC(SW_JOINT_U16, true, false, avx2_bc_u16_pn)
 SW__AVX2_BC(SW_JOINT_U16, true, true, avx2_bc_u16_pnt)
@@ -1276,17 +1266,18 @@ void sw__skin_run_avx2_rows(const sw_skin_job* job, size_t first, size_t count) 
 }
 
 /* SW_SKIN_KERNEL_AVX2: the broadcast shape's loop where the job fits it
-   (LBS, blended normals, 4 influences, f32 weights, packed float streams)
+   (LBS, blended normals, 4 influences, u16 joints, f32 weights, packed
+   float streams)
    and the palette is finite; the row shape's otherwise. */
 void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count) {
     sw__skin_streams s = sw__skin_streams_make(job, first, count);
-    const bool fits = !s.dqs && !s.cofactor && s.influence_count == 4 && s.weight_format == SW_WEIGHT_F32 &&
-                      !s.implied && !s.qpos && !s.qnrm && !s.pack_nrm && s.packed && (!s.in_tan || s.in_nrm);
+    const bool fits = !s.dqs && !s.cofactor && s.influence_count == 4 && s.joint_format == SW_JOINT_U16 &&
+                      s.weight_format == SW_WEIGHT_F32 && !s.implied && !s.qpos && !s.qnrm && !s.pack_nrm &&
+                      s.packed && (!s.in_tan || s.in_nrm);
     if (fits && count >= (size_t)SW__SKIN_SCAN_RATIO * s.joint_count &&
         sw__skin_rows_finite(s.linear, (size_t)s.joint_count * 3)) {
-        static const sw__skin_kernel_fn loops[2][3] = {{avx2_bc_u8_p, avx2_bc_u8_pn, avx2_bc_u8_pnt},
-                                                       {avx2_bc_u16_p, avx2_bc_u16_pn, avx2_bc_u16_pnt}};
-        const int streams = s.in_tan ? 2 : s.in_nrm ? 1 : 0, u16 = s.joint_format == SW_JOINT_U16;
+        static const sw__skin_kernel_fn loops[3] = {avx2_bc_u16_p, avx2_bc_u16_pn, avx2_bc_u16_pnt};
+        const int streams = s.in_tan ? 2 : s.in_nrm ? 1 : 0;
         s.finite = 1;
         /* A range where fewer than half of 16 blocks of eight spread over
            it share their joints runs the row loop (table slot 3: 4
@@ -1295,10 +1286,10 @@ void sw__skin_run_avx2(const sw_skin_job* job, size_t first, size_t count) {
            no sample of the rest; 16, since each is a cold cache line
            (docs/performance.md). */
         const size_t pairs = count / (2 * AVX2_BLOCK), sample = pairs < 16 ? pairs : 16;
-        if (2 * avx2_bc_count_shared(s.joints, pairs, sample, s.joint_format) >= sample)
-            loops[u16][streams](&s);
+        if (2 * avx2_bc_count_shared(s.joints, pairs, sample) >= sample)
+            loops[streams](&s);
         else
-            avx2_kernels[3][u16][streams](&s);
+            avx2_kernels[3][1][streams](&s); /* 4 influences, u16 joints */
         return;
     }
     sw__skin_run_avx2_rows(job, first, count);
