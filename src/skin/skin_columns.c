@@ -36,7 +36,14 @@
 #include <string.h>
 
 #define COLS_AVX2 __attribute__((target("avx2,fma")))
+/* Forced inlining makes the specialised copies; without optimisation
+   (debug, sanitizers) it only multiplies the code to compile and
+   instrument (40 s for this file under ASan), as in skin_avx2.c. */
+#if defined(__OPTIMIZE__)
 #define COLS_INLINE static inline __attribute__((always_inline))
+#else
+#define COLS_INLINE static inline
+#endif
 
 /* Loops over a block's vertices and a vertex's influences unrolled (GCC
    keeps them at -O2, and the block's directions then live in memory). */
