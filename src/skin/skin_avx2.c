@@ -415,14 +415,21 @@ SW__INLINE void avx2_dq_apply(const avx2_dq4* q, __m256* x, __m256* y, __m256* z
 /* ---- 3.–5. one block of four vertices ---------------------------------------------------- */
 
 /* Two sets of four float3 at once: the low lanes to p0, the high lanes to p1. */
+/* x, y, z across lanes as packed float3, per 128-bit half (four vertices):
+   o0 = [x0 y0 z0 x1], o1 = [y1 z1 x2 y2], o2 = [z2 x3 y3 z3]. */
+SW__INLINE void avx2_interleave3(__m256 x, __m256 y, __m256 z, __m256* o0, __m256* o1, __m256* o2) {
+    const __m256 xy01 = _mm256_unpacklo_ps(x, y), xy23 = _mm256_unpackhi_ps(x, y);
+    *o0 = _mm256_shuffle_ps(xy01, _mm256_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
+    *o1 = _mm256_shuffle_ps(_mm256_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
+    *o2 = _mm256_shuffle_ps(_mm256_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
+                            _mm256_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+}
+
 SW__INLINE void avx2_store_soa2(unsigned char* p0, size_t stride0, unsigned char* p1, size_t stride1, bool packed,
                                 __m256 x, __m256 y, __m256 z) {
     if (packed) {
-        __m256 xy01 = _mm256_unpacklo_ps(x, y), xy23 = _mm256_unpackhi_ps(x, y);
-        __m256 o0 = _mm256_shuffle_ps(xy01, _mm256_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
-        __m256 o1 = _mm256_shuffle_ps(_mm256_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
-        __m256 o2 = _mm256_shuffle_ps(_mm256_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
-                                      _mm256_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+        __m256 o0, o1, o2;
+        avx2_interleave3(x, y, z, &o0, &o1, &o2);
         _mm_storeu_ps((float*)(void*)p0, _mm256_castps256_ps128(o0));
         _mm_storeu_ps((float*)(void*)(p0 + 16), _mm256_castps256_ps128(o1));
         _mm_storeu_ps((float*)(void*)(p0 + 32), _mm256_castps256_ps128(o2));
@@ -441,6 +448,11 @@ SW__INLINE void avx2_store_soa2(unsigned char* p0, size_t stride0, unsigned char
 SW__INLINE __m256 avx2_inv_length(__m256 len2) {
     __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(len2));
     return _mm256_and_ps(inv, _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ));
+}
+
+/* 1/|v| of v = (x, y, z) across lanes, |v|² summed as z·z + (y·y + x·x). */
+SW__INLINE __m256 avx2_inv_length3(__m256 x, __m256 y, __m256 z) {
+    return avx2_inv_length(_mm256_fmadd_ps(z, z, _mm256_fmadd_ps(y, y, _mm256_mul_ps(x, x))));
 }
 
 /* Vertex i of a block: the rows its position, normal and tangent are
@@ -497,12 +509,11 @@ SW__INLINE void avx2_vertex_products(const avx2_cfg* c, const sw__block_ptrs* p,
    x, y, z = [p | n], or [1/|n| | 1/|t|] with tangents. */
 SW__INLINE __m256 avx2_unit_scale(const avx2_cfg* c, __m256 x, __m256 y, __m256 z, __m256 tx, __m256 ty, __m256 tz) {
     if (!c->tangents) {
-        __m256 len2 = _mm256_fmadd_ps(z, z, _mm256_fmadd_ps(y, y, _mm256_mul_ps(x, x)));
-        return _mm256_blend_ps(avx2_inv_length(len2), _mm256_set1_ps(1.0f), 0x0F);
+        return _mm256_blend_ps(avx2_inv_length3(x, y, z), _mm256_set1_ps(1.0f), 0x0F);
     }
     __m256 nx = _mm256_permute2f128_ps(x, tx, 0x21), ny = _mm256_permute2f128_ps(y, ty, 0x21);
     __m256 nz = _mm256_permute2f128_ps(z, tz, 0x21);
-    return avx2_inv_length(_mm256_fmadd_ps(nz, nz, _mm256_fmadd_ps(ny, ny, _mm256_mul_ps(nx, nx))));
+    return avx2_inv_length3(nx, ny, nz);
 }
 
 /* Every output gets + 0 (a −0 becomes +0, nothing else changes), so a
@@ -887,12 +898,8 @@ SW__INLINE void avx2_bc_load_float3(const unsigned char* p, __m256* x, __m256* y
 
 /* x, y, z of eight vertices stored as packed float3 at p (96 bytes). */
 SW__INLINE void avx2_bc_store_float3(unsigned char* p, __m256 x, __m256 y, __m256 z) {
-    const __m256 xy01 = _mm256_unpacklo_ps(x, y), xy23 = _mm256_unpackhi_ps(x, y);
-    /* per half: [x0 y0 z0 x1] [y1 z1 x2 y2] [z2 x3 y3 z3] */
-    const __m256 o0 = _mm256_shuffle_ps(xy01, _mm256_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
-    const __m256 o1 = _mm256_shuffle_ps(_mm256_shuffle_ps(xy01, z, _MM_SHUFFLE(1, 1, 3, 3)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
-    const __m256 o2 = _mm256_shuffle_ps(_mm256_shuffle_ps(z, xy23, _MM_SHUFFLE(2, 2, 2, 2)),
-                                        _mm256_shuffle_ps(xy23, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+    __m256 o0, o1, o2;
+    avx2_interleave3(x, y, z, &o0, &o1, &o2);
     _mm256_storeu_ps((float*)(void*)p, _mm256_permute2f128_ps(o0, o1, 0x20));        /* o0 lo, o1 lo */
     _mm256_storeu_ps((float*)(void*)(p + 32), _mm256_permute2f128_ps(o2, o0, 0x30)); /* o2 lo, o0 hi */
     _mm256_storeu_ps((float*)(void*)(p + 64), _mm256_permute2f128_ps(o1, o2, 0x31)); /* o1 hi, o2 hi */
@@ -985,15 +992,13 @@ SW__INLINE void avx2_bc_stage2(const avx2_cfg* c, const avx2_bc_state* st) {
         if (c->tangents) ot[r] = st->t[r];
     }
     if (c->normals) {
-        const __m256 inv = c->unnorm ? _mm256_set1_ps(1.0f) : avx2_inv_length(_mm256_fmadd_ps(
-                                           on[2], on[2], _mm256_fmadd_ps(on[1], on[1], _mm256_mul_ps(on[0], on[0]))));
+        const __m256 inv = c->unnorm ? _mm256_set1_ps(1.0f) : avx2_inv_length3(on[0], on[1], on[2]);
         SW__UNROLL
         for (int r = 0; r < 3; r++) on[r] = avx2_scale_output(c, on[r], inv);
         avx2_bc_store_float3(st->on, on[0], on[1], on[2]);
     }
     if (c->tangents) {
-        const __m256 inv = c->unnorm ? _mm256_set1_ps(1.0f) : avx2_inv_length(_mm256_fmadd_ps(
-                                           ot[2], ot[2], _mm256_fmadd_ps(ot[1], ot[1], _mm256_mul_ps(ot[0], ot[0]))));
+        const __m256 inv = c->unnorm ? _mm256_set1_ps(1.0f) : avx2_inv_length3(ot[0], ot[1], ot[2]);
         SW__UNROLL
         for (int r = 0; r < 3; r++) ot[r] = avx2_scale_output(c, ot[r], inv);
         ot[3] = st->t[3]; /* w copied */
